@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import * as E from 'fp-ts/lib/Either.js';
+import Koa, { type Context, type Next } from 'koa';
+import type { Logger } from 'pino';
+import type { Authenticate } from '../../domain/auth/authenticate.js';
+import { sendError } from './error-response.js';
+import { decodeQuery } from './query.js';
+import type { Route, RouteTable } from './route-table.js';
+
+export const API_PREFIX = '/api';
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** `Bearer <token>`, case-insensitive scheme, exactly one token. */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+export interface AppDependencies {
+  readonly table: RouteTable;
+  readonly authenticate: Authenticate;
+  readonly logger: Logger;
+}
+
+/** What the Authorization header presents: nothing, something unusable, or a bearer token. */
+export function presentedSecret(header: string | undefined): { kind: 'none' } | { kind: 'malformed' } | { kind: 'bearer'; secret: string } {
+  if (header === undefined || header.trim() === '') return { kind: 'none' };
+  const match = BEARER.exec(header);
+  return match ? { kind: 'bearer', secret: match[1]! } : { kind: 'malformed' };
+}
+
+export function createApp({ table, authenticate, logger }: AppDependencies): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router({ prefix: API_PREFIX });
+
+  for (const route of table.routes) {
+    router.register(route.path, [route.method], endpoint(route, authenticate));
+  }
+  for (const redirect of table.redirects) {
+    router.register(redirect.from, [redirect.method], (ctx: Context) => {
+      ctx.status = 308;
+      ctx.redirect(API_PREFIX + redirect.to + (ctx.querystring ? `?${ctx.querystring}` : ''));
+    });
+  }
+
+  app.use(async (ctx: Context, next: Next) => {
+    const started = performance.now();
+    const incoming = ctx.get('x-request-id');
+    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } catch (error) {
+      // Only bugs and outages get here; the client learns nothing of them but the request id.
+      logger.error({ err: error, requestId }, 'request failed');
+      sendError(ctx, { _tag: 'Unknown' });
+    }
+    // The query string is never logged: it carries the data users encrypt.
+    logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+  });
+  app.use(router.routes());
+  app.use(async (ctx: Context) => {
+    const { path } = router.match(ctx.path, ctx.method);
+    const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
+    if (allowed.length > 0) sendError(ctx, { _tag: 'MethodNotAllowed', allowed });
+    else sendError(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${ctx.path}` });
+  });
+  return app;
+}
+
+function endpoint(route: Route, authenticate: Authenticate) {
+  return async (ctx: Context): Promise<void> => {
+    const presented = presentedSecret(ctx.get('authorization') || undefined);
+    if (presented.kind === 'malformed') return sendError(ctx, { _tag: 'InvalidApiKey' });
+    const principal = await authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
+    if (E.isLeft(principal)) return sendError(ctx, principal.left);
+    const query = decodeQuery(route.query, ctx.query);
+    if (E.isLeft(query)) return sendError(ctx, query.left);
+    const result = await route.handle({ query: query.right, principal: principal.right });
+    if (E.isLeft(result)) return sendError(ctx, result.left);
+    ctx.status = route.status;
+    ctx.type = result.right.contentType;
+    ctx.body = result.right.body;
+  };
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knex, { type Knex } from 'knex';
+import { migrationSource } from './migrations.js';
+
+export type DatabaseSettings =
+  | { readonly client: 'sqlite'; readonly filename: string }
+  | { readonly client: 'postgres'; readonly url: string; readonly schema?: string };
+
+/** Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. */
+export function openDatabase(settings: DatabaseSettings): Knex {
+  if (settings.client === 'sqlite') {
+    if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename: settings.filename },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
+          connection.pragma('journal_mode = WAL');
+          connection.pragma('foreign_keys = ON');
+          connection.pragma('busy_timeout = 5000');
+          done(null);
+        },
+      },
+    });
+  }
+  return knex({
+    client: 'pg',
+    connection: settings.url,
+    searchPath: settings.schema ? [settings.schema] : undefined,
+    pool: { min: 0, max: 10 },
+  });
+}
+
+export async function migrateToLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+/**
+ * What a database error means for a write: the column whose uniqueness it broke, if that is
+ * what happened. SQLite says "UNIQUE constraint failed: users.email"; PostgreSQL's detail says
+ * "Key (email)=(...) already exists."
+ */
+export function uniqueViolationColumn(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, detail } = error as { code?: unknown; message?: unknown; detail?: unknown };
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return /constraint failed: \w+\.(\w+)/.exec(String(message))?.[1];
+  }
+  if (code === '23505') return /Key \((\w+)\)/.exec(String(detail))?.[1];
+  return undefined;
+}

@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import type { TokenInsertResult, TokenStore } from '../../../domain/tokens/ports.js';
+import type { TokenRecord } from '../../../domain/tokens/token.js';
+import { fromStringList, toBoolean, toNumber, toNumberOrNull, toStringList } from './columns.js';
+import { uniqueViolationColumn } from './database.js';
+
+interface TokenRow {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  prefix: string;
+  license: string;
+  name: string | null;
+  scopes: string;
+  created_at: number | string;
+  expires_at: number | string | null;
+  last_used_at: number | string | null;
+  uses: number | string;
+  disabled: boolean | number;
+}
+
+const toRecord = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  secretHash: row.secret_hash,
+  prefix: row.prefix,
+  license: row.license,
+  name: row.name,
+  scopes: toStringList(row.scopes),
+  createdAt: toNumber(row.created_at),
+  expiresAt: toNumberOrNull(row.expires_at),
+  lastUsedAt: toNumberOrNull(row.last_used_at),
+  uses: toNumber(row.uses),
+  disabled: toBoolean(row.disabled),
+});
+
+const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
+
+export class KnexTokenStore implements TokenStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(record: TokenRecord): Promise<TokenInsertResult> {
+    const row: TokenRow = {
+      id: record.id,
+      user_id: record.userId,
+      secret_hash: record.secretHash,
+      prefix: record.prefix,
+      license: record.license,
+      name: record.name,
+      scopes: fromStringList(record.scopes),
+      created_at: record.createdAt,
+      expires_at: record.expiresAt,
+      last_used_at: record.lastUsedAt,
+      uses: record.uses,
+      disabled: record.disabled,
+    };
+    try {
+      await this.db('tokens').insert(row);
+      return { inserted: true };
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column && column in CONFLICTS) return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
+      throw error;
+    }
+  }
+
+  async findBySecretHash(secretHash: string): Promise<TokenRecord | undefined> {
+    const row = await this.db<TokenRow>('tokens').where({ secret_hash: secretHash }).first();
+    return row && toRecord(row);
+  }
+
+  async findById(id: string): Promise<TokenRecord | undefined> {
+    const row = await this.db<TokenRow>('tokens').where({ id }).first();
+    return row && toRecord(row);
+  }
+
+  async listByUser(userId: string): Promise<TokenRecord[]> {
+    const rows = await this.db<TokenRow>('tokens').where({ user_id: userId }).orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+    return rows.map(toRecord);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.db('tokens').where({ id }).delete()) > 0;
+  }
+}

@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import type { UserInsertResult, UserStore } from '../../../domain/users/ports.js';
+import type { User, UserChanges } from '../../../domain/users/user.js';
+import { fromStringList, toBoolean, toNumber, toStringList } from './columns.js';
+import { uniqueViolationColumn } from './database.js';
+
+interface UserRow {
+  id: string;
+  uid: string;
+  username: string;
+  first_name: string | null;
+  last_name: string | null;
+  display_name: string | null;
+  email: string | null;
+  password_hash: string | null;
+  permissions: string;
+  blocked: boolean | number;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const toUser = (row: UserRow): User => ({
+  id: row.id,
+  uid: row.uid,
+  username: row.username,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  displayName: row.display_name,
+  email: row.email,
+  passwordHash: row.password_hash,
+  permissions: toStringList(row.permissions),
+  blocked: toBoolean(row.blocked),
+  createdAt: toNumber(row.created_at),
+  updatedAt: toNumber(row.updated_at),
+});
+
+const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  displayName: 'display_name',
+  email: 'email',
+  passwordHash: 'password_hash',
+  permissions: 'permissions',
+  blocked: 'blocked',
+};
+
+const CONFLICTS = { id: 'id', uid: 'uid', username: 'username', email: 'email' } as const;
+
+export class KnexUserStore implements UserStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(user: User): Promise<UserInsertResult> {
+    const row: UserRow = {
+      id: user.id,
+      uid: user.uid,
+      username: user.username,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      display_name: user.displayName,
+      email: user.email,
+      password_hash: user.passwordHash,
+      permissions: fromStringList(user.permissions),
+      blocked: user.blocked,
+      created_at: user.createdAt,
+      updated_at: user.updatedAt,
+    };
+    try {
+      await this.db('users').insert(row);
+      return { inserted: true };
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column && column in CONFLICTS) return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
+      throw error;
+    }
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ id }).first();
+    return row && toUser(row);
+  }
+
+  async findByUsername(username: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ username }).first();
+    return row && toUser(row);
+  }
+
+  async update(id: string, changes: UserChanges, updatedAt: number): Promise<User | undefined> {
+    const row: Partial<UserRow> = { updated_at: updatedAt };
+    for (const [key, value] of Object.entries(changes) as [keyof UserChanges, unknown][]) {
+      if (value === undefined) continue;
+      const column = COLUMN_OF[key];
+      (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
+    }
+    const updatedRows = await this.db('users').where({ id }).update(row);
+    return updatedRows === 0 ? undefined : this.findById(id);
+  }
+}

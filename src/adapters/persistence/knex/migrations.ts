@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+
+interface Migration {
+  readonly name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** Every schema change, oldest first. Append only: an applied migration is never edited. */
+const migrations: readonly Migration[] = [
+  {
+    name: '0001_users_and_tokens',
+    async up(db) {
+      await db.schema.createTable('users', (table) => {
+        table.string('id', 36).primary();
+        table.string('uid', 64).notNullable().unique();
+        table.string('username', 64).notNullable().unique();
+        table.string('first_name', 200);
+        table.string('last_name', 200);
+        table.string('display_name', 200);
+        table.string('email', 320).unique();
+        table.text('password_hash');
+        table.text('permissions').notNullable();
+        table.boolean('blocked').notNullable().defaultTo(false);
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('updated_at').notNullable();
+      });
+      await db.schema.createTable('tokens', (table) => {
+        table.string('id', 36).primary();
+        table.string('user_id', 36).notNullable().references('id').inTable('users').onDelete('CASCADE');
+        table.string('secret_hash', 64).notNullable().unique();
+        table.string('prefix', 32).notNullable();
+        table.string('license', 32).notNullable().unique();
+        table.string('name', 200);
+        table.text('scopes').notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('expires_at');
+        table.bigInteger('last_used_at');
+        table.bigInteger('uses').notNullable().defaultTo(0);
+        table.boolean('disabled').notNullable().defaultTo(false);
+        table.index(['user_id', 'created_at']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('tokens');
+      await db.schema.dropTable('users');
+    },
+  },
+];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration,
+};

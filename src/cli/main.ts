@@ -1,0 +1,137 @@
+import 'reflect-metadata';
+import { Command, Option } from 'commander';
+import * as E from 'fp-ts/lib/Either.js';
+import pino from 'pino';
+import { loadConfig } from '../config/load-config.js';
+import { buildApplication, type Application } from '../container.js';
+import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
+import { IssueToken } from '../domain/tokens/issue-token.js';
+import { parseDuration } from '../domain/tokens/duration.js';
+import { CreateUser } from '../domain/users/create-user.js';
+import { SetUserBlocked } from '../domain/users/set-user-blocked.js';
+import type { User } from '../domain/users/user.js';
+
+/** A failure the user can act on: printed as one line, exit code 1. */
+class CliFailure extends Error {}
+
+const fail = (error: DomainError): never => {
+  const details = detailsOf(error);
+  throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
+};
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Opens the same application graph as the server (no HTTP), runs one use case, closes it. */
+async function withApplication<A>(work: (app: Application) => Promise<A>): Promise<A> {
+  const config = loadConfig();
+  if (E.isLeft(config)) throw new CliFailure(config.left.join('\n'));
+  // Logs go to stderr so that stdout holds only what the command prints.
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const app = await buildApplication(config.right, { logger });
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+  }
+}
+
+const describeUser = (user: User): string =>
+  `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
+
+export function buildCli(): Command {
+  const program = new Command('utility-api').description('Manage a utility-api installation: users, tokens, database').showHelpAfterError();
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(() =>
+      withApplication(async ({ config }) => {
+        // buildApplication has applied them; say where.
+        console.log(`Database is up to date (${config.storage}).`);
+      }),
+    );
+
+  const user = program.command('user').description('manage users');
+  user
+    .command('create')
+    .description('create a user')
+    .requiredOption('--username <name>', 'unique user name')
+    .option('--permission <permission>', 'a permission to grant (repeatable), e.g. Cryptography::*', collect, [])
+    .option('--first-name <name>')
+    .option('--last-name <name>')
+    .option('--email <email>')
+    .action((options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string }) =>
+      withApplication(async ({ container }) => {
+        const created = await container.get(CreateUser).execute({
+          username: options.username,
+          permissions: options.permission,
+          firstName: options.firstName,
+          lastName: options.lastName,
+          email: options.email,
+        });
+        if (E.isLeft(created)) return fail(created.left);
+        console.log(`Created user ${describeUser(created.right)}`);
+      }),
+    );
+
+  for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
+    user
+      .command(name)
+      .description(blocked ? 'block a user: all of its tokens answer 403' : 'unblock a user')
+      .requiredOption('--username <name>')
+      .action((options: { username: string }) =>
+        withApplication(async ({ container }) => {
+          const updated = await container.get(SetUserBlocked).execute(options.username, blocked);
+          if (E.isLeft(updated)) return fail(updated.left);
+          console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated.right)}`);
+        }),
+      );
+  }
+
+  const token = program.command('token').description('manage API tokens');
+  token
+    .command('create')
+    .description('issue a token; the secret is printed once, alone on the last line')
+    .requiredOption('--username <name>', 'the user the token acts as')
+    .option('--permission <permission>', "narrow the token to this permission (repeatable); default: all of the user's", collect)
+    .addOption(new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h, 30d, 2w; default: never'))
+    .option('--name <name>', 'a label to recognise the token by')
+    .action((options: { username: string; permission?: string[]; expiresIn?: string; name?: string }) =>
+      withApplication(async ({ container }) => {
+        let expiresInMs: number | undefined;
+        if (options.expiresIn !== undefined) {
+          expiresInMs = parseDuration(options.expiresIn);
+          if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
+        }
+        const issued = await container.get(IssueToken).execute({
+          username: options.username,
+          scopes: options.permission,
+          expiresInMs,
+          name: options.name,
+        });
+        if (E.isLeft(issued)) return fail(issued.left);
+        const { record, user: owner, secret } = issued.right;
+        if (owner.blocked) process.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
+        console.log(`Token ${record.id} for ${owner.username}`);
+        console.log(`  licence:     ${record.license}`);
+        console.log(`  prefix:      ${record.prefix}`);
+        console.log(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
+        console.log(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
+        console.log('The secret below is shown only now:');
+        console.log(secret);
+      }),
+    );
+
+  return program;
+}
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  try {
+    await buildCli().parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    const message = error instanceof CliFailure ? error.message : `unexpected failure: ${(error as Error).message}`;
+    process.stderr.write(`utility-api: ${message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,54 @@
+import * as t from 'io-ts';
+
+/** A codec for values that are already the right JS type and pass a check; `name` reads as "expected <name>". */
+const checked = <A>(name: string, is: (u: unknown) => u is A) =>
+  new t.Type<A, A, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+
+const intInRange = (min: number, max: number) =>
+  checked(`an integer from ${min} to ${max}`, (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max);
+
+const nonEmptyString = checked('a non-empty string', (u): u is string => typeof u === 'string' && u.trim().length > 0);
+
+/** base64 (or base64url) of exactly 32 bytes: an AES-256 key. */
+export const EncryptionKey = checked(
+  'base64 of exactly 32 bytes',
+  (u): u is string => typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
+);
+
+export const Storage = t.keyof({ memory: null, sqlite: null, postgres: null }, '"memory", "sqlite" or "postgres"');
+
+export const LogLevel = t.keyof(
+  { fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null },
+  'one of fatal, error, warn, info, debug, trace, silent',
+);
+
+export const AppConfig = t.type({
+  port: intInRange(0, 65535),
+  host: nonEmptyString,
+  /** Where the SQLite file and a generated key live, relative to the working directory. */
+  dataDir: nonEmptyString,
+  storage: Storage,
+  database: t.type({
+    /** SQLite file; null means `<dataDir>/utility-api.sqlite`. */
+    sqliteFile: t.union([nonEmptyString, t.null]),
+    /** PostgreSQL connection string, used when storage is "postgres". */
+    url: t.union([nonEmptyString, t.null]),
+  }),
+  encryption: t.type({
+    /** Current key; null outside production means "generate one into dataDir once". */
+    key: t.union([EncryptionKey, t.null]),
+    /** Older keys that can still decrypt after a rotation. */
+    previousKeys: t.array(EncryptionKey),
+    maxPlaintextBytes: intInRange(1, 1_048_576),
+  }),
+  auth: t.type({
+    verifiedTokenTtlMs: intInRange(0, 3_600_000),
+  }),
+  http: t.type({
+    /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
+    maxHeaderBytes: intInRange(1024, 1_048_576),
+  }),
+  log: t.type({ level: LogLevel }),
+});
+
+export type AppConfig = t.TypeOf<typeof AppConfig>;

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
+import { AppConfig } from './config.js';
+
+/** `config/` at the project root, found from this file both in `src/` and in `dist/`. */
+export const CONFIG_DIR = fileURLToPath(new URL('../../config/', import.meta.url));
+
+type Parse = (raw: string) => unknown;
+const asString: Parse = (raw) => raw;
+/** Numbers that do not parse stay strings, so the codec names the setting and the bad value. */
+const asInteger: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw);
+const asList: Parse = (raw) => raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+
+/** Every environment variable the service reads, and the setting it overrides. */
+export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse: Parse }[] = [
+  { name: 'PORT', path: 'port', parse: asInteger },
+  { name: 'HOST', path: 'host', parse: asString },
+  { name: 'UTILITY_API_DATA_DIR', path: 'dataDir', parse: asString },
+  { name: 'UTILITY_API_STORAGE', path: 'storage', parse: asString },
+  { name: 'UTILITY_API_SQLITE_FILE', path: 'database.sqliteFile', parse: asString },
+  { name: 'DATABASE_URL', path: 'database.url', parse: asString },
+  { name: 'UTILITY_API_ENCRYPTION_KEY', path: 'encryption.key', parse: asString },
+  { name: 'UTILITY_API_PREVIOUS_ENCRYPTION_KEYS', path: 'encryption.previousKeys', parse: asList },
+  { name: 'UTILITY_API_MAX_DATA_BYTES', path: 'encryption.maxPlaintextBytes', parse: asInteger },
+  { name: 'UTILITY_API_TOKEN_CACHE_TTL_MS', path: 'auth.verifiedTokenTtlMs', parse: asInteger },
+  { name: 'UTILITY_API_MAX_HEADER_BYTES', path: 'http.maxHeaderBytes', parse: asInteger },
+  { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
+];
+
+type Json = { [key: string]: unknown };
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function merge(base: Json, override: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const current = out[key];
+    out[key] = isObject(current) && isObject(value) ? merge(current, value) : value;
+  }
+  return out;
+}
+
+function setPath(target: Json, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    if (!isObject(node[key])) node[key] = {};
+    node = node[key] as Json;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function readJson(file: string, required: boolean): E.Either<string, Json> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return required ? E.left(`Cannot read config file ${file}`) : E.right({});
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? E.right(parsed) : E.left(`Config file ${file} must hold a JSON object`);
+  } catch (error) {
+    return E.left(`Config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function describe(errors: t.Errors, sources: Map<string, string>): string[] {
+  const lines = errors.map((error) => {
+    const path = error.context.map((c) => c.key).filter((k) => k !== '' && !/^\d+$/.test(k)).join('.');
+    const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
+    const source = sources.get(path) ?? sources.get(path.split('.').slice(0, -1).join('.'));
+    const where = source ? ` (from ${source})` : '';
+    const shown = path.includes('key') || path.includes('url') ? '' : `, got ${JSON.stringify(error.value)}`;
+    return `Invalid setting ${path}${where}: expected ${expected}${shown}`;
+  });
+  return [...new Set(lines)];
+}
+
+export interface LoadConfigOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly configDir?: string;
+  /** Settings laid over everything else, for tests and tools that build their own graph. */
+  readonly overrides?: Json;
+}
+
+/**
+ * default.json, then <NODE_ENV>.json, then environment variables, decoded into AppConfig.
+ * On failure: one line per bad setting, naming it and what is wrong (never a secret value).
+ */
+export function loadConfig(options: LoadConfigOptions = {}): E.Either<string[], AppConfig> {
+  const env = options.env ?? process.env;
+  const dir = options.configDir ?? CONFIG_DIR;
+  const base = readJson(`${dir}/default.json`, true);
+  if (E.isLeft(base)) return E.left([base.left]);
+  const nodeEnv = env.NODE_ENV?.trim();
+  const forEnv = nodeEnv && /^[a-z0-9_-]+$/i.test(nodeEnv) ? readJson(`${dir}/${nodeEnv}.json`, false) : E.right({});
+  if (E.isLeft(forEnv)) return E.left([forEnv.left]);
+
+  let merged = merge(base.right, forEnv.right);
+  const sources = new Map<string, string>();
+  for (const variable of ENVIRONMENT_VARIABLES) {
+    const raw = env[variable.name];
+    if (raw === undefined || raw === '') continue;
+    setPath(merged, variable.path, variable.parse(raw));
+    sources.set(variable.path, `env ${variable.name}`);
+  }
+  // A database URL alone is enough to say "use PostgreSQL"; an explicit storage setting still wins.
+  if (env.DATABASE_URL && !env.UTILITY_API_STORAGE) setPath(merged, 'storage', 'postgres');
+  if (options.overrides) merged = merge(merged, options.overrides);
+
+  const decoded = AppConfig.decode(merged);
+  if (E.isLeft(decoded)) return E.left(describe(decoded.left, sources));
+  const config = decoded.right;
+  if (config.storage === 'postgres' && config.database.url === null) {
+    return E.left(['Invalid setting database.url: storage "postgres" needs a connection string (env DATABASE_URL)']);
+  }
+  if (nodeEnv === 'production' && config.encryption.key === null) {
+    return E.left(['Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY to base64 of 32 random bytes (NODE_ENV=production never generates one)']);
+  }
+  return E.right(config);
+}

@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import type { Knex } from 'knex';
+import type Koa from 'koa';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createApp } from './adapters/http/app.js';
+import type { RouteTable } from './adapters/http/route-table.js';
+import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
+import { SystemClock } from './adapters/clock/system-clock.js';
+import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
+import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
+import { KnexTokenStore } from './adapters/persistence/knex/knex-token-store.js';
+import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
+import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
+import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
+import type { AppConfig } from './config/config.js';
+import { Authenticate } from './domain/auth/authenticate.js';
+import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
+import { Clock } from './domain/clock.js';
+import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
+import { Cipher } from './domain/crypto/ports.js';
+import { IssueToken } from './domain/tokens/issue-token.js';
+import { TokenStore } from './domain/tokens/ports.js';
+import { CreateUser } from './domain/users/create-user.js';
+import { SetUserBlocked } from './domain/users/set-user-blocked.js';
+import { UserStore } from './domain/users/ports.js';
+
+/** Identifiers of what only the composition root and transports know about. */
+export const Config = Symbol.for('AppConfig');
+export const Log = Symbol.for('Logger');
+export const Database = Symbol.for('Database');
+export const Routes = Symbol.for('RouteTable');
+export const HttpApp = Symbol.for('HttpApp');
+
+export interface Application {
+  readonly container: Container;
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  /** Releases the database connection. */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  readonly logger?: Logger;
+  /** Apply pending migrations before returning (default true). */
+  readonly migrate?: boolean;
+}
+
+export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefined {
+  switch (config.storage) {
+    case 'memory':
+      return undefined;
+    case 'sqlite':
+      return { client: 'sqlite', filename: config.database.sqliteFile ?? join(config.dataDir, 'utility-api.sqlite') };
+    case 'postgres':
+      return { client: 'postgres', url: config.database.url! };
+  }
+}
+
+/** The composition root: config → adapters → use cases → transports. */
+export async function buildApplication(config: AppConfig, options: BuildOptions = {}): Promise<Application> {
+  const logger = options.logger ?? pino({ level: config.log.level });
+  const container = new Container();
+  container.bind(Config).toConstantValue(config);
+  container.bind(Log).toConstantValue(logger);
+
+  const settings = databaseSettingsOf(config);
+  const db = settings ? openDatabase(settings) : undefined;
+  try {
+    if (db && options.migrate !== false) {
+      const applied = await migrateToLatest(db);
+      if (applied.length > 0) logger.info({ applied }, 'database migrated');
+    }
+    bindStores(container, db);
+
+    container.bind(Clock).toConstantValue(new SystemClock());
+    container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
+    bindUseCases(container, config);
+
+    container.bind(Routes).toResolvedValue(
+      (encrypt: EncryptText, decrypt: DecryptText, cipher: Cipher): RouteTable => ({
+        routes: [
+          ...cryptoRoutes({
+            encrypt,
+            decrypt,
+            maxPlaintextBytes: config.encryption.maxPlaintextBytes,
+            maxCiphertextLength: cipher.ciphertextLength(config.encryption.maxPlaintextBytes),
+          }),
+        ],
+        redirects: [...cryptoRedirects],
+      }),
+      [EncryptText, DecryptText, Cipher],
+    ).inSingletonScope();
+    container.bind(HttpApp).toResolvedValue(
+      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger }),
+      [Routes, Authenticate],
+    ).inSingletonScope();
+  } catch (error) {
+    await db?.destroy();
+    throw error;
+  }
+
+  return { container, config, logger, close: async () => void (await db?.destroy()) };
+}
+
+function bindStores(container: Container, db: Knex | undefined): void {
+  if (db) {
+    container.bind(Database).toConstantValue(db);
+    container.bind(UserStore).toConstantValue(new KnexUserStore(db));
+    container.bind(TokenStore).toConstantValue(new KnexTokenStore(db));
+  } else {
+    container.bind(UserStore).toConstantValue(new MemoryUserStore());
+    container.bind(TokenStore).toConstantValue(new MemoryTokenStore());
+  }
+}
+
+function bindUseCases(container: Container, config: AppConfig): void {
+  container.bind(VerifiedTokenCache).toResolvedValue(
+    (clock: Clock) => new VerifiedTokenCache(clock, config.auth.verifiedTokenTtlMs),
+    [Clock],
+  ).inSingletonScope();
+  container.bind(Authenticate).toResolvedValue(
+    (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new Authenticate(tokens, users, clock, cache),
+    [TokenStore, UserStore, Clock, VerifiedTokenCache],
+  ).inSingletonScope();
+  container.bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
+  container.bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
+  container.bind(CreateUser).toResolvedValue((users: UserStore, clock: Clock) => new CreateUser(users, clock), [UserStore, Clock]).inSingletonScope();
+  container.bind(SetUserBlocked).toResolvedValue(
+    (users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new SetUserBlocked(users, clock, cache),
+    [UserStore, Clock, VerifiedTokenCache],
+  ).inSingletonScope();
+  container.bind(IssueToken).toResolvedValue(
+    (users: UserStore, tokens: TokenStore, clock: Clock) => new IssueToken(users, tokens, clock),
+    [UserStore, TokenStore, Clock],
+  ).inSingletonScope();
+}

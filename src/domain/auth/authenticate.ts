@@ -1,0 +1,52 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Clock } from '../clock.js';
+import type { DomainError } from '../errors.js';
+import { grantedBy } from '../permissions.js';
+import type { TokenStore } from '../tokens/ports.js';
+import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
+import type { UserStore } from '../users/ports.js';
+import type { Principal, VerifiedTokenCache } from './verified-token-cache.js';
+
+/**
+ * Decides whether a presented secret may use a permission. The order of the checks is part
+ * of the contract: no key (3), unknown or expired key (4), disabled key (5), blocked user (2),
+ * missing permission (1).
+ */
+export class Authenticate {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly users: UserStore,
+    private readonly clock: Clock,
+    private readonly cache: VerifiedTokenCache,
+  ) {}
+
+  async execute(secret: string | undefined, permission: string): Promise<E.Either<DomainError, Principal>> {
+    if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
+    if (!looksLikeSecret(secret)) return E.left({ _tag: 'InvalidApiKey' });
+    const secretHash = hashSecret(secret);
+    const principal = this.cache.get(secretHash) ?? (await this.lookUp(secretHash));
+    if (!principal) return E.left({ _tag: 'InvalidApiKey' });
+    return authorize(principal, permission, this.clock.now());
+  }
+
+  private async lookUp(secretHash: string): Promise<Principal | undefined> {
+    const token = await this.tokens.findBySecretHash(secretHash);
+    if (!token) return undefined;
+    const user = await this.users.findById(token.userId);
+    if (!user) return undefined;
+    const principal = { token, user };
+    this.cache.remember(secretHash, principal);
+    return principal;
+  }
+}
+
+export function authorize(principal: Principal, permission: string, now: number): E.Either<DomainError, Principal> {
+  const { token, user } = principal;
+  if (token.expiresAt !== null && token.expiresAt <= now) return E.left({ _tag: 'InvalidApiKey' });
+  if (token.disabled) return E.left({ _tag: 'DisabledApiKey' });
+  if (user.blocked) return E.left({ _tag: 'Blocked' });
+  if (!grantedBy(token.scopes, permission) || !grantedBy(user.permissions, permission)) {
+    return E.left({ _tag: 'NotAuthorized', permission });
+  }
+  return E.right(principal);
+}

@@ -1,0 +1,55 @@
+import type { Clock } from '../clock.js';
+import type { TokenRecord } from '../tokens/token.js';
+import type { User } from '../users/user.js';
+
+export interface Principal {
+  readonly token: TokenRecord;
+  readonly user: User;
+}
+
+/**
+ * Remembers recently verified tokens for a short time so that a busy client costs no store
+ * lookups. Use cases that change a token or user in this process forget it at once; other
+ * processes (a CLI beside the server) are seen within the TTL.
+ */
+export class VerifiedTokenCache {
+  private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(secretHash: string): Principal | undefined {
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.clock.now()) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry.principal;
+  }
+
+  remember(secretHash: string, principal: Principal): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: dropping the first key drops the oldest entry.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(secretHash, { principal, expiresAt: this.clock.now() + this.ttlMs });
+  }
+
+  forgetUser(userId: string): void {
+    for (const [hash, entry] of this.entries) {
+      if (entry.principal.user.id === userId) this.entries.delete(hash);
+    }
+  }
+
+  forgetToken(tokenId: string): void {
+    for (const [hash, entry] of this.entries) {
+      if (entry.principal.token.id === tokenId) this.entries.delete(hash);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The error catalogue: every error the service can answer, as a tagged union of values.
+ * Use cases return these inside an Either; one function at each transport's edge turns them
+ * into a response. Codes 0–24 are fixed by the specification; 25–30 are ours (see README).
+ */
+
+export type DomainError =
+  | { readonly _tag: 'Unknown'; readonly details?: string }
+  | { readonly _tag: 'NotAuthorized'; readonly permission: string }
+  | { readonly _tag: 'Blocked' }
+  | { readonly _tag: 'MissingApiKey' }
+  | { readonly _tag: 'InvalidApiKey' }
+  | { readonly _tag: 'DisabledApiKey' }
+  | { readonly _tag: 'MissingQueryParameter'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidQueryParameter'; readonly names: readonly string[]; readonly details?: string }
+  | { readonly _tag: 'MissingHeader'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidHeader'; readonly names: readonly string[]; readonly details?: string }
+  | { readonly _tag: 'MissingBodyParameter'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidBodyParameter'; readonly names: readonly string[]; readonly details?: string }
+  | { readonly _tag: 'EncryptionFailed' }
+  | { readonly _tag: 'DecryptionFailed' }
+  | { readonly _tag: 'UserNotFound'; readonly user: string }
+  | { readonly _tag: 'UserCreateFailed' }
+  | { readonly _tag: 'UserUpdateFailed' }
+  | { readonly _tag: 'UserDeleteFailed' }
+  | { readonly _tag: 'TokenNotFound'; readonly token: string }
+  | { readonly _tag: 'TokenCreateFailed' }
+  | { readonly _tag: 'TokenUpdateFailed' }
+  | { readonly _tag: 'TokenDeleteFailed' }
+  | { readonly _tag: 'InformationNotFound'; readonly details?: string }
+  | { readonly _tag: 'EndpointDisabled' }
+  | { readonly _tag: 'NotImplemented' }
+  | { readonly _tag: 'RateLimited' }
+  | { readonly _tag: 'Conflict'; readonly details?: string }
+  | { readonly _tag: 'RequestTooLarge'; readonly details?: string }
+  | { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
+  | { readonly _tag: 'UpstreamUnavailable'; readonly details?: string }
+  | { readonly _tag: 'UpstreamTimeout'; readonly details?: string };
+
+export type DomainErrorTag = DomainError['_tag'];
+
+export interface CatalogueEntry {
+  readonly code: number;
+  readonly status: number;
+  readonly message: string;
+}
+
+export const errorCatalogue: { readonly [T in DomainErrorTag]: CatalogueEntry } = {
+  Unknown: { code: 0, status: 500, message: 'An unknown error occurred' },
+  NotAuthorized: { code: 1, status: 403, message: 'You are not authorized to access this resource' },
+  Blocked: { code: 2, status: 403, message: 'You are blacklisted from accessing this resource' },
+  MissingApiKey: { code: 3, status: 401, message: 'No API key provided' },
+  InvalidApiKey: { code: 4, status: 401, message: 'Invalid API key provided' },
+  DisabledApiKey: { code: 5, status: 403, message: 'The provided API key has been disabled' },
+  MissingQueryParameter: { code: 6, status: 400, message: 'Missing Query Parameter(s)' },
+  InvalidQueryParameter: { code: 7, status: 400, message: 'Invalid Query Parameter(s)' },
+  MissingHeader: { code: 8, status: 400, message: 'Missing Header Parameter(s)' },
+  InvalidHeader: { code: 9, status: 400, message: 'Invalid Header Parameter(s)' },
+  MissingBodyParameter: { code: 10, status: 400, message: 'Missing Body Parameter(s)' },
+  InvalidBodyParameter: { code: 11, status: 400, message: 'Invalid Body Parameter(s)' },
+  EncryptionFailed: { code: 12, status: 500, message: 'Unable to encrypt data' },
+  DecryptionFailed: { code: 13, status: 400, message: 'Unable to decrypt data' },
+  UserNotFound: { code: 14, status: 404, message: 'Unable to locate requested user' },
+  UserCreateFailed: { code: 15, status: 500, message: 'Unable to create requested user' },
+  UserUpdateFailed: { code: 16, status: 500, message: 'Unable to update requested user' },
+  UserDeleteFailed: { code: 17, status: 500, message: 'Unable to delete requested user' },
+  TokenNotFound: { code: 18, status: 404, message: 'Unable to locate requested token' },
+  TokenCreateFailed: { code: 19, status: 500, message: 'Unable to create requested token' },
+  TokenUpdateFailed: { code: 20, status: 500, message: 'Unable to update requested token' },
+  TokenDeleteFailed: { code: 21, status: 500, message: 'Unable to delete requested token' },
+  InformationNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
+  EndpointDisabled: { code: 23, status: 423, message: 'This endpoint is currently disabled' },
+  NotImplemented: { code: 24, status: 501, message: 'This endpoint has not been implemented yet' },
+  RateLimited: { code: 25, status: 429, message: 'Too many requests, slow down' },
+  Conflict: { code: 26, status: 409, message: 'The resource already exists' },
+  RequestTooLarge: { code: 27, status: 431, message: 'Request line or headers too large' },
+  MethodNotAllowed: { code: 28, status: 405, message: 'Method not allowed on this endpoint' },
+  UpstreamUnavailable: { code: 29, status: 502, message: 'An upstream service is unavailable' },
+  UpstreamTimeout: { code: 30, status: 504, message: 'An upstream service did not answer in time' },
+};
+
+export function catalogueEntryOf(error: DomainError): CatalogueEntry {
+  return errorCatalogue[error._tag];
+}
+
+/** A short human explanation of what failed, for the optional `details` field. */
+export function detailsOf(error: DomainError): string | undefined {
+  switch (error._tag) {
+    case 'NotAuthorized':
+      return `Missing permission ${error.permission}`;
+    case 'MissingQueryParameter':
+    case 'MissingHeader':
+    case 'MissingBodyParameter':
+      return `Missing: ${error.names.join(', ')}`;
+    case 'InvalidQueryParameter':
+    case 'InvalidHeader':
+    case 'InvalidBodyParameter':
+      return error.details ?? `Invalid: ${error.names.join(', ')}`;
+    case 'UserNotFound':
+      return `No user ${error.user}`;
+    case 'TokenNotFound':
+      return `No token ${error.token}`;
+    case 'MethodNotAllowed':
+      return `Allowed: ${error.allowed.join(', ')}`;
+    case 'Unknown':
+    case 'InformationNotFound':
+    case 'Conflict':
+    case 'RequestTooLarge':
+    case 'UpstreamUnavailable':
+    case 'UpstreamTimeout':
+      return error.details;
+    default:
+      return undefined;
+  }
+}

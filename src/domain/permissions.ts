@@ -1,0 +1,45 @@
+/**
+ * Permission names and how they match. A permission is `Family::Name`; a holder may also have
+ * the wildcards `Family::*` (every permission of the family) and `*` (everything).
+ */
+
+export const Permission = {
+  CryptographyEncrypt: 'Cryptography::Encrypt',
+  CryptographyDecrypt: 'Cryptography::Decrypt',
+} as const;
+
+export type Permission = (typeof Permission)[keyof typeof Permission];
+
+export const ALL = '*';
+
+/** Every concrete permission the service knows, in a stable order. */
+export const knownPermissions: readonly Permission[] = Object.values(Permission);
+
+const familyOf = (name: string): string | undefined => {
+  const separator = name.indexOf('::');
+  return separator > 0 ? name.slice(0, separator) : undefined;
+};
+
+const knownFamilies = new Set(knownPermissions.map((p) => familyOf(p)));
+
+/**
+ * True when `pattern` (held) covers `requested`, which may itself be a wildcard:
+ * `Cryptography::*` covers `Cryptography::Encrypt` and `Cryptography::*`, never `*`.
+ */
+export function covers(pattern: string, requested: string): boolean {
+  if (pattern === ALL || pattern === requested) return true;
+  if (!pattern.endsWith('::*')) return false;
+  const family = pattern.slice(0, -'::*'.length);
+  return familyOf(requested) === family;
+}
+
+export function grantedBy(held: readonly string[], requested: string): boolean {
+  return held.some((pattern) => covers(pattern, requested));
+}
+
+/** A name a user or token may hold: a known permission, a known family's wildcard, or `*`. */
+export function isGrantablePermission(name: string): boolean {
+  if (name === ALL) return true;
+  if (name.endsWith('::*')) return knownFamilies.has(familyOf(name));
+  return (knownPermissions as readonly string[]).includes(name);
+}
