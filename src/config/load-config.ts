@@ -67,15 +67,17 @@ function readJson(file: string, required: boolean): E.Either<string, Json> {
 }
 
 function describe(errors: t.Errors, sources: Map<string, string>): string[] {
-  const lines = errors.map((error) => {
+  // A union (`key: string | null`) fails once per member; the first member says what was meant.
+  const firstPerPath = new Map<string, string>();
+  for (const error of errors) {
     const path = error.context.map((c) => c.key).filter((k) => k !== '' && !/^\d+$/.test(k)).join('.');
     const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
     const source = sources.get(path) ?? sources.get(path.split('.').slice(0, -1).join('.'));
     const where = source ? ` (from ${source})` : '';
     const shown = path.includes('key') || path.includes('url') ? '' : `, got ${JSON.stringify(error.value)}`;
-    return `Invalid setting ${path}${where}: expected ${expected}${shown}`;
-  });
-  return [...new Set(lines)];
+    if (!firstPerPath.has(path)) firstPerPath.set(path, `Invalid setting ${path}${where}: expected ${expected}${shown}`);
+  }
+  return [...firstPerPath.values()];
 }
 
 export interface LoadConfigOptions {

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import * as E from 'fp-ts/lib/Either.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { expectRight } from '../support/either.js';
+
+const errorsOf = (env: NodeJS.ProcessEnv): string[] => {
+  const result = loadConfig({ env });
+  if (E.isRight(result)) throw new Error('expected the config to be refused');
+  return result.left;
+};
+
+describe('config: loading and decoding', () => {
+  it('serves on port 3000 with SQLite under ./data when nothing is set', () => {
+    const config = expectRight(loadConfig({ env: {} }));
+    expect(config.port).to.equal(3000);
+    expect(config.storage).to.equal('sqlite');
+    expect(config.dataDir).to.equal('./data');
+    expect(config.encryption.maxPlaintextBytes).to.equal(8192);
+  });
+
+  it('lets NODE_ENV files and then environment variables override the defaults', () => {
+    const key = randomBytes(32).toString('base64');
+    const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', PORT: '8080', UTILITY_API_ENCRYPTION_KEY: key, UTILITY_API_PREVIOUS_ENCRYPTION_KEYS: `${key}, ${key}` } }));
+    expect(config.storage).to.equal('memory');
+    expect(config.port).to.equal(8080);
+    expect(config.encryption.key).to.equal(key);
+    expect(config.encryption.previousKeys).to.deep.equal([key, key]);
+  });
+
+  it('DATABASE_URL alone switches storage to PostgreSQL', () => {
+    const config = expectRight(loadConfig({ env: { DATABASE_URL: 'postgres://u@localhost/db' } }));
+    expect(config.storage).to.equal('postgres');
+  });
+
+  it('names each bad setting in one line, with where it came from', () => {
+    const lines = errorsOf({ PORT: 'abc', UTILITY_API_STORAGE: 'mongo', LOG_LEVEL: 'loud' });
+    expect(lines).to.have.length(3);
+    expect(lines.find((l) => l.includes('port'))).to.equal('Invalid setting port (from env PORT): expected an integer from 0 to 65535, got "abc"');
+    expect(lines.find((l) => l.includes('storage'))).to.include('env UTILITY_API_STORAGE');
+    expect(lines.find((l) => l.includes('log.level'))).to.include('env LOG_LEVEL');
+  });
+
+  it('refuses a key that is not 32 bytes without echoing it', () => {
+    const lines = errorsOf({ UTILITY_API_ENCRYPTION_KEY: 'c2hvcnQ=' });
+    expect(lines).to.deep.equal(['Invalid setting encryption.key (from env UTILITY_API_ENCRYPTION_KEY): expected base64 of exactly 32 bytes']);
+  });
+
+  it('refuses production without a key, and postgres without a URL', () => {
+    expect(errorsOf({ NODE_ENV: 'production' })[0]).to.match(/^Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY/);
+    expect(errorsOf({ UTILITY_API_STORAGE: 'postgres' })[0]).to.match(/database.url/);
+  });
+});

@@ -1,0 +1,25 @@
+import { KnexTokenStore } from '../../src/adapters/persistence/knex/knex-token-store.js';
+import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
+import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
+import type { TokenStore } from '../../src/domain/tokens/ports.js';
+import type { UserStore } from '../../src/domain/users/ports.js';
+import { sqlDatabases } from '../support/databases.js';
+
+export interface StoreUnderTest {
+  readonly users: UserStore;
+  readonly tokens: TokenStore;
+  close(): Promise<void>;
+}
+
+/** Every adapter of the user and token ports, each opened fresh for one test. */
+export const storeAdapters: { name: string; open: () => Promise<StoreUnderTest> }[] = [
+  { name: 'memory', open: async () => ({ users: new MemoryUserStore(), tokens: new MemoryTokenStore(), close: async () => {} }) },
+  ...sqlDatabases.map(({ name, open }) => ({
+    name: `Knex on ${name}`,
+    open: async (): Promise<StoreUnderTest> => {
+      const database = await open();
+      return { users: new KnexUserStore(database.db), tokens: new KnexTokenStore(database.db), close: database.drop };
+    },
+  })),
+];

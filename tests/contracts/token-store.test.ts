@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { aToken, aUser } from '../support/mothers.js';
+import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
+
+for (const adapter of storeAdapters) {
+  describe(`contract: TokenStore (${adapter.name})`, () => {
+    let store: StoreUnderTest;
+    let userId: string;
+    beforeEach(async () => {
+      store = await adapter.open();
+      const user = aUser();
+      await store.users.insert(user);
+      userId = user.id;
+    });
+    afterEach(async () => store.close());
+
+    it('finds an inserted token by secret hash and by id, field for field', async () => {
+      const token = aToken(userId, { name: 'ci', expiresAt: Date.UTC(2027, 0, 1), lastUsedAt: Date.UTC(2026, 5, 1), uses: 42, scopes: ['Cryptography::Encrypt'] });
+      expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+      expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal(token);
+      expect(await store.tokens.findById(token.id)).to.deep.equal(token);
+    });
+
+    it('answers undefined for tokens it does not have', async () => {
+      expect(await store.tokens.findBySecretHash('0'.repeat(64))).to.equal(undefined);
+      expect(await store.tokens.findById('00000000-0000-4000-8000-000000000000')).to.equal(undefined);
+    });
+
+    it('refuses a duplicate id, secret hash or licence, keeping the first', async () => {
+      const first = aToken(userId);
+      await store.tokens.insert(first);
+      expect(await store.tokens.insert(aToken(userId, { id: first.id }))).to.deep.equal({ inserted: false, conflict: 'id' });
+      expect(await store.tokens.insert(aToken(userId, { secretHash: first.secretHash }))).to.deep.equal({ inserted: false, conflict: 'secretHash' });
+      expect(await store.tokens.insert(aToken(userId, { license: first.license }))).to.deep.equal({ inserted: false, conflict: 'license' });
+      expect(await store.tokens.listByUser(userId)).to.deep.equal([first]);
+    });
+
+    it("lists a user's tokens newest first and nobody else's", async () => {
+      const other = aUser();
+      await store.users.insert(other);
+      const older = aToken(userId, { createdAt: 1_000 });
+      const newer = aToken(userId, { createdAt: 2_000 });
+      await store.tokens.insert(older);
+      await store.tokens.insert(aToken(other.id));
+      await store.tokens.insert(newer);
+      expect(await store.tokens.listByUser(userId)).to.deep.equal([newer, older]);
+      expect(await store.tokens.listByUser('00000000-0000-4000-8000-000000000000')).to.deep.equal([]);
+    });
+
+    it('deletes a token so that its secret no longer finds it', async () => {
+      const token = aToken(userId);
+      const kept = aToken(userId);
+      await store.tokens.insert(token);
+      await store.tokens.insert(kept);
+      expect(await store.tokens.delete(token.id)).to.equal(true);
+      expect(await store.tokens.findBySecretHash(token.secretHash)).to.equal(undefined);
+      expect(await store.tokens.delete(token.id)).to.equal(false);
+      expect(await store.tokens.findById(kept.id)).to.deep.equal(kept);
+    });
+  });
+}

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { aUser } from '../support/mothers.js';
+import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
+
+for (const adapter of storeAdapters) {
+  describe(`contract: UserStore (${adapter.name})`, () => {
+    let store: StoreUnderTest;
+    beforeEach(async () => {
+      store = await adapter.open();
+    });
+    afterEach(async () => store.close());
+
+    it('gives back an inserted user field for field', async () => {
+      const user = aUser({ permissions: ['Cryptography::*', '*'], displayName: 'Ada L.', passwordHash: 'scrypt$abc' });
+      expect(await store.users.insert(user)).to.deep.equal({ inserted: true });
+      expect(await store.users.findById(user.id)).to.deep.equal(user);
+      expect(await store.users.findByUsername(user.username)).to.deep.equal(user);
+    });
+
+    it('keeps nulls and an empty permission list as they are', async () => {
+      const user = aUser({ firstName: null, lastName: null, email: null, permissions: [] });
+      await store.users.insert(user);
+      expect(await store.users.findById(user.id)).to.deep.equal(user);
+    });
+
+    it('answers undefined for a user it does not have', async () => {
+      expect(await store.users.findById('00000000-0000-4000-8000-000000000000')).to.equal(undefined);
+      expect(await store.users.findByUsername('nobody')).to.equal(undefined);
+    });
+
+    it('refuses a second user with the same username, email or uid, keeping the first', async () => {
+      const first = aUser();
+      await store.users.insert(first);
+      expect(await store.users.insert(aUser({ username: first.username }))).to.deep.equal({ inserted: false, conflict: 'username' });
+      expect(await store.users.insert(aUser({ email: first.email }))).to.deep.equal({ inserted: false, conflict: 'email' });
+      expect(await store.users.insert(aUser({ uid: first.uid }))).to.deep.equal({ inserted: false, conflict: 'uid' });
+      expect(await store.users.findByUsername(first.username)).to.deep.equal(first);
+    });
+
+    it('allows many users without an email', async () => {
+      expect(await store.users.insert(aUser({ email: null }))).to.deep.equal({ inserted: true });
+      expect(await store.users.insert(aUser({ email: null }))).to.deep.equal({ inserted: true });
+    });
+
+    it('applies only the given changes and stamps updatedAt', async () => {
+      const user = aUser();
+      await store.users.insert(user);
+      const updated = await store.users.update(user.id, { blocked: true, permissions: ['*'] }, user.updatedAt + 1000);
+      const expected = { ...user, blocked: true, permissions: ['*'], updatedAt: user.updatedAt + 1000 };
+      expect(updated).to.deep.equal(expected);
+      expect(await store.users.findById(user.id)).to.deep.equal(expected);
+    });
+
+    it('updating a user it does not have changes nothing and answers undefined', async () => {
+      expect(await store.users.update('00000000-0000-4000-8000-000000000000', { blocked: true }, 1)).to.equal(undefined);
+    });
+  });
+}

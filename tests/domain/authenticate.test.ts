@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { issueSecret } from '../../src/domain/tokens/secret.js';
+import { CACHE_TTL_MS, domainFixture } from '../support/domain-fixtures.js';
+import { expectLeftTag, expectRight } from '../support/either.js';
+
+const ENCRYPT = 'Cryptography::Encrypt';
+const DECRYPT = 'Cryptography::Decrypt';
+
+describe('domain: authenticate', () => {
+  it('lets a valid token use a permission its user and scopes both grant', async () => {
+    const f = domainFixture();
+    const { secret, user } = await f.userWithToken('alice', ['Cryptography::*']);
+    const principal = expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    expect(principal.user.id).to.equal(user.id);
+  });
+
+  it('answers MissingApiKey when nothing is presented', async () => {
+    const f = domainFixture();
+    expectLeftTag(await f.authenticate.execute(undefined, ENCRYPT), 'MissingApiKey');
+  });
+
+  it('answers InvalidApiKey for junk, a well-formed unknown token and an empty one', async () => {
+    const f = domainFixture();
+    for (const secret of ['', 'junk', 'x'.repeat(10_000), issueSecret().secret]) {
+      expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'InvalidApiKey');
+    }
+  });
+
+  it('answers InvalidApiKey once the token has expired', async () => {
+    const f = domainFixture();
+    const { secret } = await f.userWithToken('alice', ['*'], undefined, 60_000);
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    f.clock.advance(60_000);
+    expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'InvalidApiKey');
+  });
+
+  it('checks disabled before blocked before permission', async () => {
+    const f = domainFixture();
+    const { secret, user, record } = await f.userWithToken('alice', [ENCRYPT]);
+    await f.users.update(user.id, { blocked: true }, f.clock.now());
+    await f.tokens.delete(record.id);
+    await f.tokens.insert({ ...record, disabled: true });
+    f.cache.forgetUser(user.id);
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'DisabledApiKey');
+
+    await f.tokens.delete(record.id);
+    await f.tokens.insert(record);
+    f.cache.forgetUser(user.id);
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'Blocked');
+
+    await f.users.update(user.id, { blocked: false }, f.clock.now());
+    f.cache.forgetUser(user.id);
+    const missing = expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'NotAuthorized');
+    expect(missing).to.deep.equal({ _tag: 'NotAuthorized', permission: DECRYPT });
+  });
+
+  it('refuses a permission the token scopes do not grant even when the user holds it', async () => {
+    const f = domainFixture();
+    const { secret } = await f.userWithToken('alice', ['Cryptography::*'], [ENCRYPT]);
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'NotAuthorized');
+  });
+
+  it('refuses a permission the user no longer holds even when the token scopes grant it', async () => {
+    const f = domainFixture();
+    const { secret, user } = await f.userWithToken('alice', ['Cryptography::*']);
+    await f.users.update(user.id, { permissions: [ENCRYPT] }, f.clock.now());
+    f.clock.advance(CACHE_TTL_MS);
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'NotAuthorized');
+  });
+
+  it('blocking through the use case takes effect on the very next check', async () => {
+    const f = domainFixture();
+    const { secret } = await f.userWithToken('alice', ['*']);
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    expectRight(await f.setUserBlocked.execute('alice', true));
+    expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'Blocked');
+    expectRight(await f.setUserBlocked.execute('alice', false));
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+  });
+
+  it('a change made behind its back is seen once the cache entry has lived its TTL', async () => {
+    const f = domainFixture();
+    const { secret, user } = await f.userWithToken('alice', ['*']);
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    await f.users.update(user.id, { blocked: true }, f.clock.now());
+    // Within the TTL the verified principal is reused without asking the stores.
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+    f.clock.advance(CACHE_TTL_MS);
+    expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'Blocked');
+  });
+});

@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import { parseDuration } from '../../src/domain/tokens/duration.js';
+import { hashSecret, issueLicense, issueSecret, looksLikeSecret } from '../../src/domain/tokens/secret.js';
+import { domainFixture } from '../support/domain-fixtures.js';
+import { expectLeftTag, expectRight } from '../support/either.js';
+
+describe('domain: issuing tokens', () => {
+  it('makes a prefixed secret of 32 random bytes and stores only its SHA-256', async () => {
+    const f = domainFixture();
+    const { secret, record } = await f.userWithToken('alice', ['Cryptography::*']);
+    expect(secret).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(secret.slice('uapi_'.length), 'base64url')).to.have.length(32);
+    expect(record.secretHash).to.equal(hashSecret(secret)).and.to.match(/^[0-9a-f]{64}$/);
+    expect(secret.startsWith(record.prefix)).to.equal(true);
+    expect(JSON.stringify(await f.tokens.findById(record.id))).not.to.include(secret.slice(record.prefix.length));
+  });
+
+  it("defaults the token's scopes to its user's permissions", async () => {
+    const f = domainFixture();
+    const { record } = await f.userWithToken('alice', ['Cryptography::Encrypt', 'Cryptography::Decrypt']);
+    expect(record.scopes).to.deep.equal(['Cryptography::Encrypt', 'Cryptography::Decrypt']);
+  });
+
+  it('narrows a token below its user and refuses to widen it, wildcards included', async () => {
+    const f = domainFixture();
+    expectRight(await f.createUser.execute({ username: 'alice', permissions: ['Cryptography::Encrypt'] }));
+    expectRight(await f.issueToken.execute({ username: 'alice', scopes: ['Cryptography::Encrypt'] }));
+    for (const scopes of [['Cryptography::*'], ['*'], ['Cryptography::Decrypt']]) {
+      expectLeftTag(await f.issueToken.execute({ username: 'alice', scopes }), 'NotAuthorized');
+    }
+    expect(await f.tokens.listByUser((await f.users.findByUsername('alice'))!.id)).to.have.length(1);
+  });
+
+  it('refuses unknown permission names and unknown users', async () => {
+    const f = domainFixture();
+    expectRight(await f.createUser.execute({ username: 'alice', permissions: ['*'] }));
+    expectLeftTag(await f.issueToken.execute({ username: 'alice', scopes: ['Cryptograpy::*'] }), 'InvalidBodyParameter');
+    expectLeftTag(await f.issueToken.execute({ username: 'bob' }), 'UserNotFound');
+  });
+
+  it('sets the expiry from the requested lifetime', async () => {
+    const f = domainFixture();
+    const { record } = await f.userWithToken('alice', ['*'], undefined, 30 * 86_400_000);
+    expect(record.expiresAt).to.equal(f.clock.now() + 30 * 86_400_000);
+  });
+
+  it('gives every token a distinct grouped base32 licence', () => {
+    const licences = new Set(Array.from({ length: 200 }, issueLicense));
+    expect(licences.size).to.equal(200);
+    for (const licence of licences) expect(licence).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
+  });
+
+  it('recognises only well-formed secrets', () => {
+    expect(looksLikeSecret(issueSecret().secret)).to.equal(true);
+    for (const bad of ['', 'uapi_', 'uapi_short', `uapi_${'a'.repeat(43)} `, `Bearer uapi_${'a'.repeat(43)}`]) {
+      expect(looksLikeSecret(bad), bad).to.equal(false);
+    }
+  });
+
+  it('parses lifetimes like 90s, 15m, 12h, 30d, 2w and nothing else', () => {
+    expect(parseDuration('90s')).to.equal(90_000);
+    expect(parseDuration('15m')).to.equal(900_000);
+    expect(parseDuration('12h')).to.equal(43_200_000);
+    expect(parseDuration('30d')).to.equal(2_592_000_000);
+    expect(parseDuration('2w')).to.equal(1_209_600_000);
+    for (const bad of ['', '0d', '30', 'd', '1y', '-1d', '1.5h', '99999w']) expect(parseDuration(bad), bad).to.equal(undefined);
+  });
+});
+
+describe('domain: users', () => {
+  it('creates a user with a normalised username and permissions without duplicates', async () => {
+    const f = domainFixture();
+    const user = expectRight(await f.createUser.execute({ username: 'Alice', permissions: ['*', '*'] }));
+    expect(user.username).to.equal('alice');
+    expect(user.permissions).to.deep.equal(['*']);
+    expect(user.blocked).to.equal(false);
+  });
+
+  it('refuses a taken username with Conflict and leaves the first user as it was', async () => {
+    const f = domainFixture();
+    const first = expectRight(await f.createUser.execute({ username: 'alice', permissions: ['*'] }));
+    expectLeftTag(await f.createUser.execute({ username: 'ALICE' }), 'Conflict');
+    expect(await f.users.findByUsername('alice')).to.deep.equal(first);
+  });
+
+  it('refuses malformed usernames and unknown permissions', async () => {
+    const f = domainFixture();
+    for (const username of ['', 'a', 'has space', 'x'.repeat(33), '-lead']) {
+      expectLeftTag(await f.createUser.execute({ username }), 'InvalidBodyParameter');
+    }
+    expectLeftTag(await f.createUser.execute({ username: 'bob', permissions: ['Nope::*'] }), 'InvalidBodyParameter');
+    expect(await f.users.findByUsername('bob')).to.equal(undefined);
+  });
+
+  it('blocking an unknown user answers UserNotFound', async () => {
+    const f = domainFixture();
+    expectLeftTag(await f.setUserBlocked.execute('ghost', true), 'UserNotFound');
+  });
+});

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knex, { type Knex } from 'knex';
+import { migrateToLatest, openDatabase } from '../../src/adapters/persistence/knex/database.js';
+
+export interface TestDatabase {
+  readonly db: Knex;
+  /** For a process started by a test: the same database, as a DATABASE_URL / sqlite file. */
+  readonly env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+
+/** A migrated SQLite database in a fresh temporary file. */
+export async function freshSqlite(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'utility-api-sqlite-'));
+  const filename = join(dir, 'test.sqlite');
+  const db = openDatabase({ client: 'sqlite', filename });
+  await migrateToLatest(db);
+  return {
+    db,
+    env: { UTILITY_API_STORAGE: 'sqlite', UTILITY_API_SQLITE_FILE: filename },
+    drop: async () => {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A migrated PostgreSQL schema of its own in the TEST_DATABASE_URL database, dropped afterwards. */
+export async function freshPostgres(): Promise<TestDatabase> {
+  if (!POSTGRES_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = knex({ client: 'pg', connection: POSTGRES_URL, pool: { min: 0, max: 1 } });
+  await admin.raw('CREATE SCHEMA ??', [schema]);
+  await admin.destroy();
+  const db = openDatabase({ client: 'postgres', url: POSTGRES_URL, schema });
+  await migrateToLatest(db);
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    db,
+    env: { UTILITY_API_STORAGE: 'postgres', DATABASE_URL: url.toString() },
+    drop: async () => {
+      await db.raw('DROP SCHEMA ?? CASCADE', [schema]);
+      await db.destroy();
+    },
+  };
+}
+
+/** The SQL databases every contract and HTTP suite runs on; PostgreSQL only when configured. */
+export const sqlDatabases: { name: string; open: () => Promise<TestDatabase> }[] = [
+  { name: 'SQLite', open: freshSqlite },
+  ...(POSTGRES_URL ? [{ name: 'PostgreSQL', open: freshPostgres }] : []),
+];
+
+if (!POSTGRES_URL) {
+  console.warn('TEST_DATABASE_URL is not set: the PostgreSQL runs of the contract, HTTP and e2e suites are skipped.');
+}

@@ -1,0 +1,37 @@
+import { ManualClock } from '../../src/adapters/clock/system-clock.js';
+import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
+import { Authenticate } from '../../src/domain/auth/authenticate.js';
+import { VerifiedTokenCache } from '../../src/domain/auth/verified-token-cache.js';
+import { IssueToken } from '../../src/domain/tokens/issue-token.js';
+import { CreateUser } from '../../src/domain/users/create-user.js';
+import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
+import { expectRight } from './either.js';
+
+export const CACHE_TTL_MS = 5_000;
+
+/** The auth and management use cases over in-memory adapters and a clock the test moves. */
+export function domainFixture() {
+  const clock = new ManualClock();
+  const users = new MemoryUserStore();
+  const tokens = new MemoryTokenStore();
+  const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
+  const createUser = new CreateUser(users, clock);
+  const issueToken = new IssueToken(users, tokens, clock);
+  return {
+    clock,
+    users,
+    tokens,
+    cache,
+    createUser,
+    issueToken,
+    setUserBlocked: new SetUserBlocked(users, clock, cache),
+    authenticate: new Authenticate(tokens, users, clock, cache),
+    /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
+    async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {
+      const user = expectRight(await createUser.execute({ username, permissions }));
+      const issued = expectRight(await issueToken.execute({ username, scopes, expiresInMs }));
+      return { user, secret: issued.secret, record: issued.record };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { issueLicense, issueSecret } from '../../src/domain/tokens/secret.js';
+import type { TokenRecord } from '../../src/domain/tokens/token.js';
+import type { User } from '../../src/domain/users/user.js';
+
+let sequence = 0;
+const T0 = Date.UTC(2026, 0, 1);
+
+/** A valid user; each call a new one unless fields are given. */
+export function aUser(fields: Partial<User> = {}): User {
+  sequence += 1;
+  return {
+    id: randomUUID(),
+    uid: randomBytes(21).toString('base64url'),
+    username: `user${sequence}`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    displayName: null,
+    email: `user${sequence}@example.com`,
+    passwordHash: null,
+    permissions: ['Cryptography::Encrypt'],
+    blocked: false,
+    createdAt: T0 + sequence,
+    updatedAt: T0 + sequence,
+    ...fields,
+  };
+}
+
+export function aToken(userId: string, fields: Partial<TokenRecord> = {}): TokenRecord {
+  sequence += 1;
+  const { secretHash, prefix } = issueSecret();
+  return {
+    id: randomUUID(),
+    userId,
+    secretHash,
+    prefix,
+    license: issueLicense(),
+    name: null,
+    scopes: ['Cryptography::*'],
+    createdAt: T0 + sequence,
+    expiresAt: null,
+    lastUsedAt: null,
+    uses: 0,
+    disabled: false,
+    ...fields,
+  };
+}
