@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { expectError, rawRequest, startServer, type TestServer } from '../support/http-server.js';
+
+describe('http: routing, request ids and oversized requests', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startServer();
+    token = await server.tokenFor(['*']);
+  });
+  after(async () => server.close());
+
+  it('answers an unknown path with JSON 404/22', async () => {
+    const body = await expectError(await server.get('/api/nope', { Authorization: `Bearer ${token}` }), 404, 22);
+    expect(body.details).to.equal('No endpoint GET /api/nope');
+    await expectError(await server.get('/'), 404, 22);
+  });
+
+  it('answers a known path with another method with JSON 405/28 and an Allow header', async () => {
+    const response = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    expect(response.headers.get('allow')).to.equal('HEAD, GET');
+    await expectError(response, 405, 28);
+  });
+
+  it('gives every response a request id, keeping a sane one the client sent', async () => {
+    const generated = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
+    expect(generated.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const kept = await server.get('/api/nope', { 'X-Request-Id': 'trace-42' });
+    expect(kept.headers.get('x-request-id')).to.equal('trace-42');
+    const replaced = await server.get('/api/nope', { 'X-Request-Id': 'bad id with spaces' });
+    expect(replaced.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a request line beyond the server limit with the JSON error object, not a bare reply', async () => {
+    const limit = server.app.config.http.maxHeaderBytes;
+    const response = await rawRequest(server.port, `GET /api/crypto/enc?data=${'a'.repeat(limit + 10)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(response.status).to.equal(431);
+    expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
+    expect(JSON.parse(response.body)).to.deep.include({ code: 27, message: 'Request line or headers too large' });
+  });
+
+  it('answers headers beyond the server limit the same way', async () => {
+    const limit = server.app.config.http.maxHeaderBytes;
+    const response = await rawRequest(server.port, `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: x\r\nX-Junk: ${'j'.repeat(limit)}\r\n\r\n`);
+    expect(response.status).to.equal(431);
+    expect(JSON.parse(response.body)).to.deep.include({ code: 27 });
+  });
+
+  it('answers malformed HTTP with a JSON 400 and keeps serving', async () => {
+    const response = await rawRequest(server.port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(response.status).to.equal(400);
+    expect(JSON.parse(response.body)).to.deep.include({ code: 9 });
+    expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` })).status).to.equal(200);
+  });
+
+  it('reads a bad percent-encoding leniently, as Node does, never with a 500', async () => {
+    const headers = { Authorization: `Bearer ${token}` };
+    const response = await server.get('/api/crypto/enc?data=%E0%A4%A', headers);
+    expect(response.status).to.equal(200);
+    const roundTrip = await server.get(`/api/crypto/dec?data=${await response.text()}`, headers);
+    expect(await roundTrip.text()).to.equal('\uFFFD%A');
+    const dec = await server.get('/api/crypto/dec?data=%ZZ', { Authorization: `Bearer ${token}` });
+    await expectError(dec, 400, 13);
+  });
+});

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import type Koa from 'koa';
+import { createHttpServer } from '../../src/adapters/http/server.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { buildApplication, HttpApp, type Application } from '../../src/container.js';
+import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
+import { CreateUser } from '../../src/domain/users/create-user.js';
+import { sqlDatabases } from './databases.js';
+import { expectRight } from './either.js';
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly app: Application;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** Creates a user through the same use cases as the CLI and issues it a token. */
+  userWithToken(permissions: string[], token?: Omit<IssueTokenInput, 'username'>): Promise<{ username: string; userId: string; secret: string }>;
+  /** The secret of a token for a new user holding `permissions`. */
+  tokenFor(permissions: string[], token?: Omit<IssueTokenInput, 'username'>): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Environment as the process would see it (storage, database). NODE_ENV is `test`. */
+  readonly env?: Record<string, string>;
+  readonly overrides?: Record<string, unknown>;
+}
+
+let userSequence = 0;
+
+/** The real Koa app from the real composition root, on an ephemeral loopback port. */
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
+  const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
+  const app = await buildApplication(config);
+  const server = createHttpServer(app.container.get<Koa>(HttpApp), config.http.maxHeaderBytes);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const userWithToken: TestServer['userWithToken'] = async (permissions, token = {}) => {
+    userSequence += 1;
+    const username = `user${userSequence}`;
+    const user = expectRight(await app.container.get(CreateUser).execute({ username, permissions }));
+    const { secret } = expectRight(await app.container.get(IssueToken).execute({ username, ...token }));
+    return { username, userId: user.id, secret };
+  };
+  return {
+    baseUrl,
+    port,
+    app,
+    get: (path, headers = {}) => fetch(baseUrl + path, { headers, redirect: 'manual' }),
+    userWithToken,
+    tokenFor: async (permissions, token) => (await userWithToken(permissions, token)).secret,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+/** The storage back-ends each HTTP suite runs on. */
+export const httpBackends: { name: string; open: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }> }[] = [
+  { name: 'memory', open: async () => ({ env: { UTILITY_API_STORAGE: 'memory' }, drop: async () => {} }) },
+  ...sqlDatabases,
+];
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Sends bytes exactly as given, for requests no well-behaved client would make. */
+export function rawRequest(port: number, request: string | Buffer): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+      }));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.write(request);
+    socket.end();
+  });
+}
+
+export interface ErrorBody {
+  readonly code: number;
+  readonly message: string;
+  readonly details?: string;
+}
+
+/** Asserts the response is the catalogue's error object: status, JSON type, code, and no stray fields. */
+export async function expectError(response: Response, status: number, code: number): Promise<ErrorBody> {
+  expect(response.status, `status for code ${code}`).to.equal(status);
+  expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+  const body = (await response.json()) as ErrorBody;
+  expect(body.code).to.equal(code);
+  expect(Object.keys(body).filter((k) => k !== 'details')).to.deep.equal(['code', 'message']);
+  return body;
+}
