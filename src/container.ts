@@ -3,13 +3,14 @@ import { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type Koa from 'koa';
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
+import { createLogger } from './adapters/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
 import { KnexTokenStore } from './adapters/persistence/knex/knex-token-store.js';
 import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
@@ -38,12 +39,15 @@ export interface Application {
   readonly container: Container;
   readonly config: AppConfig;
   readonly logger: Logger;
-  /** Releases the database connection. */
+  /** Writes buffered log lines now rather than at the next batch. */
+  flushLogs(): void;
+  /** Releases the database connection and writes out buffered logs. */
   close(): Promise<void>;
 }
 
 export interface BuildOptions {
-  readonly logger?: Logger;
+  /** Where logs go: stdout for the server, stderr for the CLI (whose stdout is its answer). */
+  readonly logFd?: number;
   /** Apply pending migrations before returning (default true). */
   readonly migrate?: boolean;
 }
@@ -61,7 +65,8 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
 
 /** The composition root: config → adapters → use cases → transports. */
 export async function buildApplication(config: AppConfig, options: BuildOptions = {}): Promise<Application> {
-  const logger = options.logger ?? pino({ level: config.log.level });
+  const logging = createLogger(config.log.level, options.logFd);
+  const logger = logging.logger;
   const container = new Container();
   container.bind(Config).toConstantValue(config);
   container.bind(Log).toConstantValue(logger);
@@ -99,10 +104,15 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     ).inSingletonScope();
   } catch (error) {
     await db?.destroy();
+    logging.close();
     throw error;
   }
 
-  return { container, config, logger, close: async () => void (await db?.destroy()) };
+  const close = async (): Promise<void> => {
+    await db?.destroy();
+    logging.close();
+  };
+  return { container, config, logger, flushLogs: logging.flush, close };
 }
 
 function bindStores(container: Container, db: Knex | undefined): void {

@@ -29,6 +29,7 @@ server.on('error', (error) => {
 server.listen(config.right.port, config.right.host, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, storage: config.right.storage }, `listening on http://localhost:${port}/api`);
+  application.flushLogs();
 });
 
 let stopping = false;

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { Command, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
-import pino from 'pino';
 import { loadConfig } from '../config/load-config.js';
 import { buildApplication, type Application } from '../container.js';
 import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
@@ -25,9 +24,9 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 async function withApplication<A>(work: (app: Application) => Promise<A>): Promise<A> {
   const config = loadConfig();
   if (E.isLeft(config)) throw new CliFailure(config.left.join('\n'));
-  // Logs go to stderr so that stdout holds only what the command prints.
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
-  const app = await buildApplication(config.right, { logger });
+  // Logs go to stderr so that stdout holds only what the command prints; routine ones are noise here.
+  const level = process.env.LOG_LEVEL ? config.right.log.level : 'warn';
+  const app = await buildApplication({ ...config.right, log: { level } }, { logFd: 2 });
   try {
     return await work(app);
   } finally {

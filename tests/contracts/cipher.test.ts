@@ -30,6 +30,12 @@ for (const adapter of cipherAdapters) {
       expect(seen.size).to.equal(50);
     });
 
+    it('never repeats a nonce, across many more messages than one draw of randomness covers', () => {
+      const nonces = new Set<string>();
+      for (let i = 0; i < 5000; i++) nonces.add(Buffer.from(expectRight(cipher.encrypt(utf8('x'))), 'base64url').subarray(5, 17).toString('hex'));
+      expect(nonces.size).to.equal(5000);
+    });
+
     it('never makes a ciphertext longer than it announces', () => {
       for (const size of [0, 1, 2, 3, 100, 8192]) {
         expect(expectRight(cipher.encrypt(randomBytes(size))).length).to.be.at.most(cipher.ciphertextLength(size));

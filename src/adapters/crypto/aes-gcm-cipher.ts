@@ -15,6 +15,8 @@ const TAG_BYTES = 16;
 const HEADER_BYTES = 1 + KEY_ID_BYTES;
 const OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Nonces drawn per call to the system's random source: one draw costs as much as an encryption. */
+const NONCES_PER_DRAW = 1024;
 
 export interface KeyRing {
   readonly current: Buffer;
@@ -27,6 +29,8 @@ export const keyIdOf = (key: Buffer): Buffer => createHash('sha256').update(key)
 export class AesGcmCipher implements Cipher {
   private readonly header: Buffer;
   private readonly keysById = new Map<string, Buffer>();
+  private nonces = Buffer.alloc(0);
+  private nextNonce = 0;
 
   constructor(private readonly keys: KeyRing) {
     for (const key of [keys.current, ...keys.previous]) {
@@ -39,7 +43,7 @@ export class AesGcmCipher implements Cipher {
 
   encrypt(plaintext: Uint8Array): E.Either<CipherError, string> {
     try {
-      const nonce = randomBytes(NONCE_BYTES);
+      const nonce = this.freshNonce();
       const cipher = createCipheriv('aes-256-gcm', this.keys.current, nonce, { authTagLength: TAG_BYTES });
       cipher.setAAD(this.header);
       const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
@@ -66,6 +70,17 @@ export class AesGcmCipher implements Cipher {
       // GCM reports a wrong key, a changed byte and a cut-off message alike: the input is not ours.
       return E.left('Undecryptable');
     }
+  }
+
+  /** 96 bits from the CSPRNG, each used once: random GCM nonces, drawn in bulk. */
+  private freshNonce(): Buffer {
+    if (this.nextNonce >= this.nonces.length) {
+      this.nonces = randomBytes(NONCE_BYTES * NONCES_PER_DRAW);
+      this.nextNonce = 0;
+    }
+    const nonce = this.nonces.subarray(this.nextNonce, this.nextNonce + NONCE_BYTES);
+    this.nextNonce += NONCE_BYTES;
+    return nonce;
   }
 
   ciphertextLength(plaintextBytes: number): number {

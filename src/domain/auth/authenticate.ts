@@ -23,19 +23,18 @@ export class Authenticate {
   async execute(secret: string | undefined, permission: string): Promise<E.Either<DomainError, Principal>> {
     if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
     if (!looksLikeSecret(secret)) return E.left({ _tag: 'InvalidApiKey' });
-    const secretHash = hashSecret(secret);
-    const principal = this.cache.get(secretHash) ?? (await this.lookUp(secretHash));
+    const principal = this.cache.get(secret) ?? (await this.lookUp(secret));
     if (!principal) return E.left({ _tag: 'InvalidApiKey' });
     return authorize(principal, permission, this.clock.now());
   }
 
-  private async lookUp(secretHash: string): Promise<Principal | undefined> {
-    const token = await this.tokens.findBySecretHash(secretHash);
+  private async lookUp(secret: string): Promise<Principal | undefined> {
+    const token = await this.tokens.findBySecretHash(hashSecret(secret));
     if (!token) return undefined;
     const user = await this.users.findById(token.userId);
     if (!user) return undefined;
     const principal = { token, user };
-    this.cache.remember(secretHash, principal);
+    this.cache.remember(secret, principal);
     return principal;
   }
 }

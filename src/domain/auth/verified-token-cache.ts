@@ -9,8 +9,11 @@ export interface Principal {
 
 /**
  * Remembers recently verified tokens for a short time so that a busy client costs no store
- * lookups. Use cases that change a token or user in this process forget it at once; other
- * processes (a CLI beside the server) are seen within the TTL.
+ * lookups and no hashing. Use cases that change a token or user in this process forget it at
+ * once; other processes (a CLI beside the server) are seen within the TTL.
+ *
+ * Entries are keyed by the presented secret itself, which this process holds anyway while it
+ * serves the request; it lives here only as long as the TTL and is never written anywhere.
  */
 export class VerifiedTokenCache {
   private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
@@ -21,24 +24,24 @@ export class VerifiedTokenCache {
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(secretHash: string): Principal | undefined {
-    const entry = this.entries.get(secretHash);
+  get(secret: string): Principal | undefined {
+    const entry = this.entries.get(secret);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.clock.now()) {
-      this.entries.delete(secretHash);
+      this.entries.delete(secret);
       return undefined;
     }
     return entry.principal;
   }
 
-  remember(secretHash: string, principal: Principal): void {
+  remember(secret: string, principal: Principal): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: dropping the first key drops the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(secretHash, { principal, expiresAt: this.clock.now() + this.ttlMs });
+    this.entries.set(secret, { principal, expiresAt: this.clock.now() + this.ttlMs });
   }
 
   forgetUser(userId: string): void {
