@@ -63,3 +63,23 @@ describe('http: routing, request ids and oversized requests', () => {
     await expectError(dec, 400, 13);
   });
 });
+
+describe('http: the OpenAPI description', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => server.close());
+
+  it('describes every route of the table, with its permission and parameters, without a token', async () => {
+    const response = await server.get('/api/openapi.json');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { 'x-permission'?: string; parameters?: { name: string; required: boolean }[]; deprecated?: boolean }>> };
+    expect(document.openapi).to.equal('3.1.0');
+    expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
+    expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
+    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string' } });
+    expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
+  });
+});

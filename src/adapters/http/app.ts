@@ -5,6 +5,7 @@ import Koa, { type Context, type Next } from 'koa';
 import type { Logger } from 'pino';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
 import { sendError } from './error-response.js';
+import { openApiDocument } from './openapi.js';
 import { decodeQuery } from './query.js';
 import type { Route, RouteTable } from './route-table.js';
 
@@ -35,6 +36,10 @@ export function createApp({ table, authenticate, logger }: AppDependencies): Koa
   for (const route of table.routes) {
     router.register(route.path, [route.method], endpoint(route, authenticate));
   }
+  const description = openApiDocument(table, API_PREFIX);
+  router.register('/openapi.json', ['GET'], (ctx: Context) => {
+    ctx.body = description;
+  });
   for (const redirect of table.redirects) {
     router.register(redirect.from, [redirect.method], (ctx: Context) => {
       ctx.status = 308;

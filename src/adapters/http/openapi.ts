@@ -1,0 +1,65 @@
+import { errorCatalogue } from '../../domain/errors.js';
+import type { RouteTable } from './route-table.js';
+
+/** `/crypto/:id` → `/crypto/{id}` */
+const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+const errorStatuses = [...new Set(Object.values(errorCatalogue).map((entry) => entry.status))].sort();
+
+/**
+ * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
+ * the document cannot drift from what is served. `x-permission` names what each operation needs.
+ */
+export function openApiDocument(table: RouteTable, prefix: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of table.routes) {
+    const operations = (paths[prefix + openApiPath(route.path)] ??= {});
+    operations[route.method.toLowerCase()] = {
+      summary: route.summary,
+      'x-permission': route.permission,
+      security: [{ bearer: [] }],
+      parameters: Object.entries(route.query).map(([name, field]) => ({
+        name,
+        in: 'query',
+        required: field.required,
+        description: `${field.description} (${field.codec.name})`,
+        schema: { type: 'string' },
+      })),
+      responses: {
+        [route.status]: {
+          description: 'Success',
+          content: { [route.produces]: { schema: route.produces === 'text/plain' ? { type: 'string' } : {} } },
+        },
+        default: { description: 'An error from the catalogue', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+  }
+  for (const redirect of table.redirects) {
+    const operations = (paths[prefix + openApiPath(redirect.from)] ??= {});
+    operations[redirect.method.toLowerCase()] = {
+      summary: `Moved to ${prefix}${redirect.to}`,
+      deprecated: true,
+      responses: { 308: { description: `Permanent redirect to ${prefix}${redirect.to}, query string kept` } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'utility-api', version: '0.1.0' },
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'integer', minimum: 0, maximum: 30 },
+            message: { type: 'string' },
+            details: { type: 'string' },
+          },
+          'x-statuses': errorStatuses,
+        },
+      },
+    },
+  };
+}
