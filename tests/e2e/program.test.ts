@@ -65,6 +65,18 @@ function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
 
 const get = (running: Running, path: string, token: string) => fetch(running.baseUrl + path, { headers: { Authorization: `Bearer ${token}` } });
 
+/** Starts the program in `cwd` and checks that it answers the token 403 with `code` on the encrypt endpoint. */
+async function expectRefusedByFreshServer(cwd: string, token: string, code: number): Promise<void> {
+  const server = await startProgram(cwd, {});
+  try {
+    const response = await get(server, '/api/crypto/enc?data=x', token);
+    expect(response.status).to.equal(403);
+    expect(((await response.json()) as { code: number }).code).to.equal(code);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 60; attempt += 1) {
     if (await check()) return;
@@ -139,14 +151,7 @@ describe('e2e: the program as a user runs it', function () {
     expect(narrowed.stdout).to.include('Cryptography::Decrypt');
     const expires = /expires:\s+(\S+)/.exec(narrowed.stdout)![1]!;
     expect(Math.abs(Date.parse(expires) - Date.now() - 30 * 86_400_000)).to.be.below(60_000);
-    const server = await startProgram(cwd, {});
-    try {
-      const response = await get(server, '/api/crypto/enc?data=x', narrowed.lastLine);
-      expect(response.status).to.equal(403);
-      expect(((await response.json()) as { code: number }).code).to.equal(1);
-    } finally {
-      await server.stop();
-    }
+    await expectRefusedByFreshServer(cwd, narrowed.lastLine, 1);
   });
 
   it('refuses with one clear line and exit code 1: unknown user, escalation, bad duration, unknown permission', () => {
@@ -174,14 +179,7 @@ describe('e2e: the program as a user runs it', function () {
     cli(cwd, {}, 'user', 'block', '--username', 'frank');
     const issued = cli(cwd, {}, 'token', 'create', '--username', 'frank');
     expect(issued.stderr).to.include('blocked');
-    const server = await startProgram(cwd, {});
-    try {
-      const response = await get(server, '/api/crypto/enc?data=x', issued.lastLine);
-      expect(response.status).to.equal(403);
-      expect(((await response.json()) as { code: number }).code).to.equal(2);
-    } finally {
-      await server.stop();
-    }
+    await expectRefusedByFreshServer(cwd, issued.lastLine, 2);
   });
 
   it('migrate creates the database before the server has ever run', () => {
