@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ENVIRONMENT_VARIABLES } from '../src/config/load-config.js';
+import { randomBytes } from 'node:crypto';
+import { permissionsOf, type RouteTable } from '../src/adapters/http/route-table.js';
+import { ENVIRONMENT_VARIABLES, loadConfig } from '../src/config/load-config.js';
+import { buildApplication, Routes } from '../src/container.js';
+import { expectRight } from './support/either.js';
 import { errorCatalogue } from '../src/domain/errors.js';
 import { knownPermissions } from '../src/domain/permissions.js';
 
@@ -25,9 +29,18 @@ describe('README: tells the truth', () => {
     expect(documented).to.deep.equal(actual.map(({ code, status, message }) => ({ code, status, message })));
   });
 
-  it('lists every permission', () => {
-    const documented = tableRows('### Permissions').map(([permission]) => permission!.replace(/`/g, ''));
-    expect(documented).to.deep.equal([...knownPermissions]);
+  it('lists every permission, each with the endpoints the route table guards with it', async () => {
+    const rows = tableRows('### Permissions').map(([permission, grants]) => ({ permission: permission!.replace(/`/g, ''), grants: grants!.replace(/`/g, '') }));
+    expect(rows.map((row) => row.permission)).to.deep.equal([...knownPermissions]);
+    const config = expectRight(loadConfig({ env: { NODE_ENV: 'test' }, overrides: { encryption: { key: randomBytes(32).toString('base64') } } }));
+    const app = await buildApplication(config);
+    try {
+      for (const { permission, method, path } of permissionsOf(app.container.get<RouteTable>(Routes))) {
+        expect(rows.find((row) => row.permission === permission)?.grants, permission).to.include(`${method} ${path}`);
+      }
+    } finally {
+      await app.close();
+    }
   });
 
   it('documents every environment variable the loader reads', () => {

@@ -83,3 +83,48 @@ describe('http: the OpenAPI description', () => {
     expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });
 });
+
+describe('http: junk never gets a 500', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startServer();
+    token = await server.tokenFor(['*']);
+  });
+  after(async () => server.close());
+
+  /** Deterministic pseudo-random junk, so a failure can be replayed. */
+  function junk(seed: number, length: number): string {
+    let state = seed;
+    let out = '';
+    for (let i = 0; i < length; i++) {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      out += String.fromCharCode(33 + (state % 94));
+    }
+    return out;
+  }
+
+  it('answers 300 junk query strings, paths and tokens with a catalogue error or a success, never 500', async () => {
+    const statuses = new Set<number>();
+    for (let seed = 1; seed <= 100; seed++) {
+      const text = junk(seed, 1 + (seed % 60));
+      const attempts = [
+        server.get(`/api/crypto/dec?data=${encodeURIComponent(text)}`, { Authorization: `Bearer ${token}` }),
+        server.get(`/api/crypto/${encodeURIComponent(text)}?${encodeURIComponent(text)}=1`, { Authorization: `Bearer ${token}` }),
+        server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${text.replace(/\s/g, '')}` }),
+      ];
+      for (const response of await Promise.all(attempts)) {
+        statuses.add(response.status);
+        expect(response.status, text).to.be.below(500);
+        if (response.status >= 400) {
+          const body = (await response.json()) as { code: number; message: string };
+          expect(body.code, text).to.be.a('number');
+          expect(body.message, text).to.be.a('string');
+        } else {
+          await response.text();
+        }
+      }
+    }
+    expect([...statuses].sort()).to.include.members([400, 401, 404]);
+  });
+});
