@@ -27,6 +27,8 @@ export interface ServerOptions {
   /** Environment as the process would see it (storage, database). NODE_ENV is `test`. */
   readonly env?: Record<string, string>;
   readonly overrides?: Record<string, unknown>;
+  /** Where the server logs (a file descriptor); log level comes from config (`silent` in tests). */
+  readonly logFd?: number;
 }
 
 let userSequence = 0;
@@ -35,7 +37,7 @@ let userSequence = 0;
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
-  const app = await buildApplication(config);
+  const app = await buildApplication(config, { logFd: options.logFd });
   const server = createHttpServer(app.container.get<Koa>(HttpApp), config.http.maxHeaderBytes);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
