@@ -22,10 +22,11 @@ export class Authenticate {
 
   async execute(secret: string | undefined, permission: string): Promise<E.Either<DomainError, Principal>> {
     if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
-    if (!looksLikeSecret(secret)) return E.left({ _tag: 'InvalidApiKey' });
-    const principal = this.cache.get(secret) ?? (await this.lookUp(secret));
+    const now = this.clock.now();
+    // Only verified secrets are cached, so a hit needs no shape check; junk never reaches a store.
+    const principal = this.cache.get(secret, now) ?? (looksLikeSecret(secret) ? await this.lookUp(secret) : undefined);
     if (!principal) return E.left({ _tag: 'InvalidApiKey' });
-    return authorize(principal, permission, this.clock.now());
+    return authorize(principal, permission, now);
   }
 
   private async lookUp(secret: string): Promise<Principal | undefined> {

@@ -24,10 +24,10 @@ export class VerifiedTokenCache {
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(secret: string): Principal | undefined {
+  get(secret: string, now = this.clock.now()): Principal | undefined {
     const entry = this.entries.get(secret);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.clock.now()) {
+    if (entry.expiresAt <= now) {
       this.entries.delete(secret);
       return undefined;
     }
