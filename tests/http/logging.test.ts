@@ -10,7 +10,7 @@ describe('http: request logs', () => {
     const file = join(dir, 'server.log');
     const fd = openSync(file, 'w');
     const server = await startServer({ logFd: fd, overrides: { log: { level: 'info' } } });
-    let token = '';
+    let token: string;
     try {
       token = await server.tokenFor(['*']);
       for (let i = 0; i < 100; i++) {
