@@ -14,6 +14,7 @@ import { createLogger } from './adapters/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
 import { KnexTokenStore } from './adapters/persistence/knex/knex-token-store.js';
 import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
+import { MemoryTables } from './adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
 import type { AppConfig } from './config/config.js';
@@ -121,8 +122,9 @@ function bindStores(container: Container, db: Knex | undefined): void {
     container.bind(UserStore).toConstantValue(new KnexUserStore(db));
     container.bind(TokenStore).toConstantValue(new KnexTokenStore(db));
   } else {
-    container.bind(UserStore).toConstantValue(new MemoryUserStore());
-    container.bind(TokenStore).toConstantValue(new MemoryTokenStore());
+    const tables = new MemoryTables();
+    container.bind(UserStore).toConstantValue(new MemoryUserStore(tables));
+    container.bind(TokenStore).toConstantValue(new MemoryTokenStore(tables));
   }
 }
 

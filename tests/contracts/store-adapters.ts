@@ -1,5 +1,6 @@
 import { KnexTokenStore } from '../../src/adapters/persistence/knex/knex-token-store.js';
 import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
+import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
 import type { TokenStore } from '../../src/domain/tokens/ports.js';
@@ -14,7 +15,13 @@ export interface StoreUnderTest {
 
 /** Every adapter of the user and token ports, each opened fresh for one test. */
 export const storeAdapters: { name: string; open: () => Promise<StoreUnderTest> }[] = [
-  { name: 'memory', open: async () => ({ users: new MemoryUserStore(), tokens: new MemoryTokenStore(), close: async () => {} }) },
+  {
+    name: 'memory',
+    open: async () => {
+      const tables = new MemoryTables();
+      return { users: new MemoryUserStore(tables), tokens: new MemoryTokenStore(tables), close: async () => {} };
+    },
+  },
   ...sqlDatabases.map(({ name, open }) => ({
     name: `Knex on ${name}`,
     open: async (): Promise<StoreUnderTest> => {

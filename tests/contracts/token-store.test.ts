@@ -57,5 +57,17 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.delete(token.id)).to.equal(false);
       expect(await store.tokens.findById(kept.id)).to.deep.equal(kept);
     });
+
+    it('adds recorded uses and keeps the latest use time, skipping unknown tokens', async () => {
+      const token = aToken(userId);
+      await store.tokens.insert(token);
+      await store.tokens.recordUsage([
+        { tokenId: token.id, uses: 3, lastUsedAt: 5_000 },
+        { tokenId: '00000000-0000-4000-8000-000000000000', uses: 1, lastUsedAt: 9_000 },
+      ]);
+      await store.tokens.recordUsage([{ tokenId: token.id, uses: 2, lastUsedAt: 4_000 }]);
+      await store.tokens.recordUsage([]);
+      expect(await store.tokens.findById(token.id)).to.deep.equal({ ...token, uses: 5, lastUsedAt: 5_000 });
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aUser } from '../support/mothers.js';
+import { aToken, aUser } from '../support/mothers.js';
 import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
 
 for (const adapter of storeAdapters) {
@@ -47,12 +47,47 @@ for (const adapter of storeAdapters) {
       await store.users.insert(user);
       const updated = await store.users.update(user.id, { blocked: true, permissions: ['*'] }, user.updatedAt + 1000);
       const expected = { ...user, blocked: true, permissions: ['*'], updatedAt: user.updatedAt + 1000 };
-      expect(updated).to.deep.equal(expected);
+      expect(updated).to.deep.equal({ updated: expected });
       expect(await store.users.findById(user.id)).to.deep.equal(expected);
     });
 
     it('updating a user it does not have changes nothing and answers undefined', async () => {
-      expect(await store.users.update('00000000-0000-4000-8000-000000000000', { blocked: true }, 1)).to.equal(undefined);
+      expect(await store.users.update('00000000-0000-4000-8000-000000000000', { blocked: true }, 1)).to.deep.equal({ updated: undefined });
+    });
+
+    it('finds a user by uid and lists users oldest first', async () => {
+      const older = aUser({ createdAt: 1_000 });
+      const newer = aUser({ createdAt: 2_000 });
+      await store.users.insert(newer);
+      await store.users.insert(older);
+      expect(await store.users.findByUid(newer.uid)).to.deep.equal(newer);
+      expect(await store.users.findByUid('no-such-uid')).to.equal(undefined);
+      expect(await store.users.list()).to.deep.equal([older, newer]);
+    });
+
+    it("refuses to give a user another user's email and changes nothing then", async () => {
+      const first = aUser();
+      const second = aUser();
+      await store.users.insert(first);
+      await store.users.insert(second);
+      expect(await store.users.update(second.id, { email: first.email, displayName: 'x' }, 5)).to.deep.equal({ updated: undefined, conflict: 'email' });
+      expect(await store.users.findById(second.id)).to.deep.equal(second);
+    });
+
+    it('deletes a user with all of their tokens, and frees the email', async () => {
+      const user = aUser();
+      const other = aUser();
+      await store.users.insert(user);
+      await store.users.insert(other);
+      const tokens = [aToken(user.id), aToken(user.id)];
+      const kept = aToken(other.id);
+      for (const token of [...tokens, kept]) await store.tokens.insert(token);
+      expect(await store.users.delete(user.id)).to.equal(true);
+      expect(await store.users.findById(user.id)).to.equal(undefined);
+      for (const token of tokens) expect(await store.tokens.findBySecretHash(token.secretHash)).to.equal(undefined);
+      expect(await store.tokens.findById(kept.id)).to.deep.equal(kept);
+      expect(await store.users.insert(aUser({ email: user.email }))).to.deep.equal({ inserted: true });
+      expect(await store.users.delete(user.id)).to.equal(false);
     });
   });
 }

@@ -1,4 +1,5 @@
 import { ManualClock } from '../../src/adapters/clock/system-clock.js';
+import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
 import { Authenticate } from '../../src/domain/auth/authenticate.js';
@@ -13,8 +14,9 @@ export const CACHE_TTL_MS = 5_000;
 /** The auth and management use cases over in-memory adapters and a clock the test moves. */
 export function domainFixture() {
   const clock = new ManualClock();
-  const users = new MemoryUserStore();
-  const tokens = new MemoryTokenStore();
+  const tables = new MemoryTables();
+  const users = new MemoryUserStore(tables);
+  const tokens = new MemoryTokenStore(tables);
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
   const createUser = new CreateUser(users, clock);
   const issueToken = new IssueToken(users, tokens, clock);

@@ -2,6 +2,13 @@ import type { TokenRecord } from './token.js';
 
 export type TokenInsertResult = { readonly inserted: true } | { readonly inserted: false; readonly conflict: 'id' | 'secretHash' | 'license' };
 
+/** Uses of one token since the last time they were written. */
+export interface TokenUsage {
+  readonly tokenId: string;
+  readonly uses: number;
+  readonly lastUsedAt: number;
+}
+
 /**
  * Where token records live. Methods reject only on outages; "not found" and "duplicate"
  * are values.
@@ -13,5 +20,7 @@ export interface TokenStore {
   /** Newest first. */
   listByUser(userId: string): Promise<TokenRecord[]>;
   delete(id: string): Promise<boolean>;
+  /** Adds the uses to each token's count and moves `lastUsedAt` forward; unknown ids are skipped. */
+  recordUsage(usages: readonly TokenUsage[]): Promise<void>;
 }
 export const TokenStore = Symbol.for('TokenStore');

@@ -1,6 +1,7 @@
 import type { User, UserChanges } from './user.js';
 
 export type UserInsertResult = { readonly inserted: true } | { readonly inserted: false; readonly conflict: 'username' | 'email' | 'uid' | 'id' };
+export type UserUpdateResult = { readonly updated: User } | { readonly updated: undefined; readonly conflict?: 'email' };
 
 /**
  * Where users live. Methods reject only on outages (the store could not answer);
@@ -9,8 +10,16 @@ export type UserInsertResult = { readonly inserted: true } | { readonly inserted
 export interface UserStore {
   insert(user: User): Promise<UserInsertResult>;
   findById(id: string): Promise<User | undefined>;
+  findByUid(uid: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
-  /** Applies the changes and stamps `updatedAt`; undefined when the user does not exist. */
-  update(id: string, changes: UserChanges, updatedAt: number): Promise<User | undefined>;
+  /** Oldest first. */
+  list(): Promise<User[]>;
+  /**
+   * Applies the changes and stamps `updatedAt`. `updated` is undefined when the user does not
+   * exist, or, with `conflict`, when the new email belongs to another user (nothing changes then).
+   */
+  update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult>;
+  /** Deletes the user and, in the same step, every token of theirs; false when there was none. */
+  delete(id: string): Promise<boolean>;
 }
 export const UserStore = Symbol.for('UserStore');

@@ -21,7 +21,7 @@ export class SetUserBlocked {
     const updated = await orOutage(this.users.update(found.right.id, { blocked }, this.clock.now()), { _tag: 'UserUpdateFailed' });
     this.verifiedTokens.forgetUser(found.right.id);
     if (E.isLeft(updated)) return updated;
-    if (!updated.right) return E.left({ _tag: 'UserNotFound', user: username });
-    return E.right(updated.right);
+    if (!updated.right.updated) return E.left({ _tag: 'UserNotFound', user: username });
+    return E.right(updated.right.updated);
   }
 }

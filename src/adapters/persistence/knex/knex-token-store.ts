@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TokenInsertResult, TokenStore } from '../../../domain/tokens/ports.js';
+import type { TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
 import type { TokenRecord } from '../../../domain/tokens/token.js';
 import { fromStringList, toBoolean, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
@@ -84,5 +84,19 @@ export class KnexTokenStore implements TokenStore {
 
   async delete(id: string): Promise<boolean> {
     return (await this.db('tokens').where({ id }).delete()) > 0;
+  }
+
+  async recordUsage(usages: readonly TokenUsage[]): Promise<void> {
+    if (usages.length === 0) return;
+    await this.db.transaction(async (trx) => {
+      for (const { tokenId, uses, lastUsedAt } of usages) {
+        await trx('tokens')
+          .where({ id: tokenId })
+          .update({
+            uses: trx.raw('uses + ?', [uses]),
+            last_used_at: trx.raw('CASE WHEN last_used_at IS NULL OR last_used_at < ? THEN ? ELSE last_used_at END', [lastUsedAt, lastUsedAt]),
+          });
+      }
+    });
   }
 }

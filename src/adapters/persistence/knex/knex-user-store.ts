@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { UserInsertResult, UserStore } from '../../../domain/users/ports.js';
+import type { UserInsertResult, UserStore, UserUpdateResult } from '../../../domain/users/ports.js';
 import type { User, UserChanges } from '../../../domain/users/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
@@ -79,19 +79,46 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
+  async findByUid(uid: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ uid }).first();
+    return row && toUser(row);
+  }
+
   async findByUsername(username: string): Promise<User | undefined> {
     const row = await this.db<UserRow>('users').where({ username }).first();
     return row && toUser(row);
   }
 
-  async update(id: string, changes: UserChanges, updatedAt: number): Promise<User | undefined> {
+  async list(): Promise<User[]> {
+    const rows = await this.db<UserRow>('users').orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
+    return rows.map(toUser);
+  }
+
+  async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
     const row: Partial<UserRow> = { updated_at: updatedAt };
     for (const [key, value] of Object.entries(changes) as [keyof UserChanges, unknown][]) {
       if (value === undefined) continue;
       const column = COLUMN_OF[key];
       (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
     }
-    const updatedRows = await this.db('users').where({ id }).update(row);
-    return updatedRows === 0 ? undefined : this.findById(id);
+    try {
+      const updatedRows = await this.db('users').where({ id }).update(row);
+      return { updated: updatedRows === 0 ? undefined : await this.findById(id) };
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'email') return { updated: undefined, conflict: 'email' };
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    // Tokens go with their user in the same transaction, whether or not the database enforces
+    // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection).
+    return this.db.transaction(async (trx) => {
+      await trx('tokens').where({ user_id: id }).delete();
+      return (await trx('users').where({ id }).delete()) > 0;
+    });
   }
 }

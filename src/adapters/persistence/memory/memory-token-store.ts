@@ -1,41 +1,45 @@
-import type { TokenInsertResult, TokenStore } from '../../../domain/tokens/ports.js';
+import type { TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
 import type { TokenRecord } from '../../../domain/tokens/token.js';
+import { MemoryTables } from './memory-tables.js';
 
 /** Token records in a Map: for tests and for running with `storage: "memory"`. */
 export class MemoryTokenStore implements TokenStore {
-  private readonly byId = new Map<string, TokenRecord>();
-  private readonly idBySecretHash = new Map<string, string>();
+  constructor(private readonly tables = new MemoryTables()) {}
 
   async insert(record: TokenRecord): Promise<TokenInsertResult> {
-    if (this.byId.has(record.id)) return { inserted: false, conflict: 'id' };
-    if (this.idBySecretHash.has(record.secretHash)) return { inserted: false, conflict: 'secretHash' };
-    for (const other of this.byId.values()) {
+    if (this.tables.tokens.has(record.id)) return { inserted: false, conflict: 'id' };
+    if (this.tables.tokenIdBySecretHash.has(record.secretHash)) return { inserted: false, conflict: 'secretHash' };
+    for (const other of this.tables.tokens.values()) {
       if (other.license === record.license) return { inserted: false, conflict: 'license' };
     }
-    this.byId.set(record.id, { ...record, scopes: [...record.scopes] });
-    this.idBySecretHash.set(record.secretHash, record.id);
+    this.tables.tokens.set(record.id, { ...record, scopes: [...record.scopes] });
+    this.tables.tokenIdBySecretHash.set(record.secretHash, record.id);
     return { inserted: true };
   }
 
   async findBySecretHash(secretHash: string): Promise<TokenRecord | undefined> {
-    const id = this.idBySecretHash.get(secretHash);
-    return id === undefined ? undefined : this.byId.get(id);
+    const id = this.tables.tokenIdBySecretHash.get(secretHash);
+    return id === undefined ? undefined : this.tables.tokens.get(id);
   }
 
   async findById(id: string): Promise<TokenRecord | undefined> {
-    return this.byId.get(id);
+    return this.tables.tokens.get(id);
   }
 
   async listByUser(userId: string): Promise<TokenRecord[]> {
-    return [...this.byId.values()].filter((t) => t.userId === userId).sort(newestFirst);
+    return [...this.tables.tokens.values()].filter((t) => t.userId === userId).sort(newestFirst);
   }
 
   async delete(id: string): Promise<boolean> {
-    const record = this.byId.get(id);
-    if (!record) return false;
-    this.byId.delete(id);
-    this.idBySecretHash.delete(record.secretHash);
-    return true;
+    return this.tables.deleteToken(id);
+  }
+
+  async recordUsage(usages: readonly TokenUsage[]): Promise<void> {
+    for (const { tokenId, uses, lastUsedAt } of usages) {
+      const record = this.tables.tokens.get(tokenId);
+      if (!record) continue;
+      this.tables.tokens.set(tokenId, { ...record, uses: record.uses + uses, lastUsedAt: Math.max(record.lastUsedAt ?? 0, lastUsedAt) });
+    }
   }
 }
 

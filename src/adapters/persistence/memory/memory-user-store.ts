@@ -1,35 +1,57 @@
-import type { UserInsertResult, UserStore } from '../../../domain/users/ports.js';
+import type { UserInsertResult, UserStore, UserUpdateResult } from '../../../domain/users/ports.js';
 import type { User, UserChanges } from '../../../domain/users/user.js';
+import { MemoryTables } from './memory-tables.js';
 
 /** Users in a Map: for tests and for running with `storage: "memory"`. */
 export class MemoryUserStore implements UserStore {
-  private readonly byId = new Map<string, User>();
+  constructor(private readonly tables = new MemoryTables()) {}
 
   async insert(user: User): Promise<UserInsertResult> {
-    if (this.byId.has(user.id)) return { inserted: false, conflict: 'id' };
-    for (const other of this.byId.values()) {
+    if (this.tables.users.has(user.id)) return { inserted: false, conflict: 'id' };
+    for (const other of this.tables.users.values()) {
       if (other.uid === user.uid) return { inserted: false, conflict: 'uid' };
       if (other.username === user.username) return { inserted: false, conflict: 'username' };
       if (user.email !== null && other.email === user.email) return { inserted: false, conflict: 'email' };
     }
-    this.byId.set(user.id, { ...user, permissions: [...user.permissions] });
+    this.tables.users.set(user.id, { ...user, permissions: [...user.permissions] });
     return { inserted: true };
   }
 
   async findById(id: string): Promise<User | undefined> {
-    return this.byId.get(id);
+    return this.tables.users.get(id);
   }
 
-  async findByUsername(username: string): Promise<User | undefined> {
-    for (const user of this.byId.values()) if (user.username === username) return user;
+  async findByUid(uid: string): Promise<User | undefined> {
+    for (const user of this.tables.users.values()) if (user.uid === uid) return user;
     return undefined;
   }
 
-  async update(id: string, changes: UserChanges, updatedAt: number): Promise<User | undefined> {
-    const current = this.byId.get(id);
-    if (!current) return undefined;
-    const updated: User = { ...current, ...changes, updatedAt };
-    this.byId.set(id, updated);
-    return updated;
+  async findByUsername(username: string): Promise<User | undefined> {
+    for (const user of this.tables.users.values()) if (user.username === username) return user;
+    return undefined;
+  }
+
+  async list(): Promise<User[]> {
+    return [...this.tables.users.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
+    const current = this.tables.users.get(id);
+    if (!current) return { updated: undefined };
+    if (changes.email) {
+      for (const other of this.tables.users.values()) {
+        if (other.id !== id && other.email === changes.email) return { updated: undefined, conflict: 'email' };
+      }
+    }
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const updated: User = { ...current, ...defined, updatedAt };
+    this.tables.users.set(id, updated);
+    return { updated };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!this.tables.users.delete(id)) return false;
+    for (const token of [...this.tables.tokens.values()]) if (token.userId === id) this.tables.deleteToken(token.id);
+    return true;
   }
 }

@@ -1,0 +1,20 @@
+import type { TokenRecord } from '../../../domain/tokens/token.js';
+import type { User } from '../../../domain/users/user.js';
+
+/**
+ * The rows the in-memory stores share, so that deleting a user takes its tokens with it as the
+ * SQL schema's ON DELETE CASCADE does.
+ */
+export class MemoryTables {
+  readonly users = new Map<string, User>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly tokenIdBySecretHash = new Map<string, string>();
+
+  deleteToken(id: string): boolean {
+    const record = this.tokens.get(id);
+    if (!record) return false;
+    this.tokens.delete(id);
+    this.tokenIdBySecretHash.delete(record.secretHash);
+    return true;
+  }
+}
