@@ -24,6 +24,9 @@ import { Clock } from './domain/clock.js';
 import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
+import { RevokeToken, TokenReader } from './domain/tokens/manage-tokens.js';
+import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
+import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
 import { TokenStore } from './domain/tokens/ports.js';
 import { CreateUser } from './domain/users/create-user.js';
 import { SetUserBlocked } from './domain/users/set-user-blocked.js';
@@ -109,7 +112,20 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     throw error;
   }
 
+  // Token use counts are written in batches, and once more at close so a clean stop loses none.
+  const meter = container.get(TokenUsageMeter);
+  const flushUsage = async () => {
+    try {
+      await meter.flush();
+    } catch (error) {
+      logger.error({ err: error }, 'could not write token usage counts; will retry');
+    }
+  };
+  const usageTimer = setInterval(() => void flushUsage(), config.auth.usageFlushIntervalMs);
+  usageTimer.unref();
   const close = async (): Promise<void> => {
+    clearInterval(usageTimer);
+    await flushUsage();
     await db?.destroy();
     logging.close();
   };
@@ -133,9 +149,10 @@ function bindUseCases(container: Container, config: AppConfig): void {
     (clock: Clock) => new VerifiedTokenCache(clock, config.auth.verifiedTokenTtlMs),
     [Clock],
   ).inSingletonScope();
+  container.bind(TokenUsageMeter).toResolvedValue((tokens: TokenStore) => new TokenUsageMeter(tokens), [TokenStore]).inSingletonScope();
   container.bind(Authenticate).toResolvedValue(
-    (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new Authenticate(tokens, users, clock, cache),
-    [TokenStore, UserStore, Clock, VerifiedTokenCache],
+    (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache, usage: TokenUsageMeter) => new Authenticate(tokens, users, clock, cache, usage),
+    [TokenStore, UserStore, Clock, VerifiedTokenCache, TokenUsageMeter],
   ).inSingletonScope();
   container.bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
   container.bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
@@ -143,6 +160,21 @@ function bindUseCases(container: Container, config: AppConfig): void {
   container.bind(SetUserBlocked).toResolvedValue(
     (users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new SetUserBlocked(users, clock, cache),
     [UserStore, Clock, VerifiedTokenCache],
+  ).inSingletonScope();
+  container.bind(GetUser).toResolvedValue((users: UserStore) => new GetUser(users), [UserStore]).inSingletonScope();
+  container.bind(ListUsers).toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore]).inSingletonScope();
+  container.bind(UpdateUser).toResolvedValue(
+    (users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new UpdateUser(users, clock, cache),
+    [UserStore, Clock, VerifiedTokenCache],
+  ).inSingletonScope();
+  container.bind(DeleteUser).toResolvedValue((users: UserStore, cache: VerifiedTokenCache) => new DeleteUser(users, cache), [UserStore, VerifiedTokenCache]).inSingletonScope();
+  container.bind(TokenReader).toResolvedValue(
+    (tokens: TokenStore, users: UserStore, usage: TokenUsageMeter) => new TokenReader(tokens, users, usage),
+    [TokenStore, UserStore, TokenUsageMeter],
+  ).inSingletonScope();
+  container.bind(RevokeToken).toResolvedValue(
+    (tokens: TokenStore, reader: TokenReader, cache: VerifiedTokenCache) => new RevokeToken(tokens, reader, cache),
+    [TokenStore, TokenReader, VerifiedTokenCache],
   ).inSingletonScope();
   container.bind(IssueToken).toResolvedValue(
     (users: UserStore, tokens: TokenStore, clock: Clock) => new IssueToken(users, tokens, clock),

@@ -6,7 +6,11 @@ import { buildApplication, type Application } from '../container.js';
 import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
 import { IssueToken } from '../domain/tokens/issue-token.js';
 import { parseDuration } from '../domain/tokens/duration.js';
+import { OPERATOR } from '../domain/auth/actor.js';
+import { RevokeToken, TokenReader } from '../domain/tokens/manage-tokens.js';
 import { CreateUser } from '../domain/users/create-user.js';
+import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
+import { viewOfUser } from '../domain/users/user-view.js';
 import { SetUserBlocked } from '../domain/users/set-user-blocked.js';
 import type { User } from '../domain/users/user.js';
 
@@ -37,6 +41,8 @@ async function withApplication<A>(work: (app: Application) => Promise<A>): Promi
 const describeUser = (user: User): string =>
   `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
 
+const asJson = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
+
 export function buildCli(): Command {
   const program = new Command('utility-api').description('Manage a utility-api installation: users, tokens, database').showHelpAfterError();
 
@@ -62,6 +68,7 @@ export function buildCli(): Command {
     .action((options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string }) =>
       withApplication(async ({ container }) => {
         const created = await container.get(CreateUser).execute({
+          actor: OPERATOR,
           username: options.username,
           permissions: options.permission,
           firstName: options.firstName,
@@ -73,6 +80,64 @@ export function buildCli(): Command {
       }),
     );
 
+  user
+    .command('get')
+    .description('show a user as JSON')
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withApplication(async ({ container }) => {
+        const found = await container.get(GetUser).execute(OPERATOR, { username: options.username });
+        if (E.isLeft(found)) return fail(found.left);
+        asJson(viewOfUser(found.right));
+      }),
+    );
+
+  user
+    .command('list')
+    .description('list every user, oldest first')
+    .action(() =>
+      withApplication(async ({ container }) => {
+        const users = await container.get(ListUsers).execute(OPERATOR);
+        if (E.isLeft(users)) return fail(users.left);
+        for (const each of users.right) console.log(describeUser(each));
+      }),
+    );
+
+  user
+    .command('update')
+    .description("change a user's display name, email, password or permissions")
+    .requiredOption('--username <name>')
+    .option('--display-name <name>')
+    .option('--email <email>')
+    .option('--password <password>', 'prefer the environment variable UTILITY_API_NEW_PASSWORD: arguments show in process lists')
+    .option('--permission <permission>', 'replace the permissions with these (repeatable)', collect)
+    .option('--no-permissions', 'remove every permission')
+    .action((options: { username: string; displayName?: string; email?: string; password?: string; permission?: string[]; permissions: boolean }) =>
+      withApplication(async ({ container }) => {
+        const permissions = options.permissions === false ? [] : options.permission;
+        const updated = await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, {
+          displayName: options.displayName,
+          email: options.email,
+          password: options.password ?? process.env.UTILITY_API_NEW_PASSWORD,
+          permissions,
+        });
+        if (E.isLeft(updated)) return fail(updated.left);
+        console.log(`Updated user ${describeUser(updated.right)}`);
+      }),
+    );
+
+  user
+    .command('delete')
+    .description('delete a user and all of their tokens')
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withApplication(async ({ container }) => {
+        const deleted = await container.get(DeleteUser).execute(OPERATOR, { username: options.username });
+        if (E.isLeft(deleted)) return fail(deleted.left);
+        console.log(`Deleted user ${deleted.right.username} (uid ${deleted.right.uid}) and their tokens`);
+      }),
+    );
+
   for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
     user
       .command(name)
@@ -80,7 +145,7 @@ export function buildCli(): Command {
       .requiredOption('--username <name>')
       .action((options: { username: string }) =>
         withApplication(async ({ container }) => {
-          const updated = await container.get(SetUserBlocked).execute(options.username, blocked);
+          const updated = await container.get(SetUserBlocked).execute(OPERATOR, { username: options.username }, blocked);
           if (E.isLeft(updated)) return fail(updated.left);
           console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated.right)}`);
         }),
@@ -103,7 +168,8 @@ export function buildCli(): Command {
           if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
         }
         const issued = await container.get(IssueToken).execute({
-          username: options.username,
+          actor: OPERATOR,
+          owner: { username: options.username },
           scopes: options.permission,
           expiresInMs,
           name: options.name,
@@ -118,6 +184,42 @@ export function buildCli(): Command {
         console.log(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
         console.log('The secret below is shown only now:');
         console.log(secret);
+      }),
+    );
+
+  token
+    .command('info')
+    .description("show a token's metadata as JSON")
+    .requiredOption('--id <id>')
+    .action((options: { id: string }) =>
+      withApplication(async ({ container }) => {
+        const info = await container.get(TokenReader).info(OPERATOR, options.id);
+        if (E.isLeft(info)) return fail(info.left);
+        asJson(info.right);
+      }),
+    );
+
+  token
+    .command('list')
+    .description("list a user's tokens, newest first, as JSON")
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withApplication(async ({ container }) => {
+        const list = await container.get(TokenReader).list(OPERATOR, { username: options.username });
+        if (E.isLeft(list)) return fail(list.left);
+        asJson(list.right);
+      }),
+    );
+
+  token
+    .command('revoke')
+    .description('delete a token: it is refused from then on')
+    .requiredOption('--id <id>')
+    .action((options: { id: string }) =>
+      withApplication(async ({ container }) => {
+        const revoked = await container.get(RevokeToken).execute(OPERATOR, options.id);
+        if (E.isLeft(revoked)) return fail(revoked.left);
+        console.log(`Revoked token ${revoked.right.id} (${revoked.right.prefix}…)`);
       }),
     );
 

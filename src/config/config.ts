@@ -43,6 +43,8 @@ export const AppConfig = t.type({
   }),
   auth: t.type({
     verifiedTokenTtlMs: intInRange(0, 3_600_000),
+    /** How often counted token uses are written to the store. */
+    usageFlushIntervalMs: intInRange(100, 3_600_000),
   }),
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */

@@ -6,6 +6,15 @@
 export const Permission = {
   CryptographyEncrypt: 'Cryptography::Encrypt',
   CryptographyDecrypt: 'Cryptography::Decrypt',
+  UsersCreate: 'Users::Create',
+  UsersRead: 'Users::Read',
+  UsersUpdate: 'Users::Update',
+  UsersDelete: 'Users::Delete',
+  /** Changing anyone's permissions, your own included. */
+  UsersPermissions: 'Users::Permissions',
+  TokensCreate: 'Tokens::Create',
+  TokensRead: 'Tokens::Read',
+  TokensDelete: 'Tokens::Delete',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { issueSecret } from '../../src/domain/tokens/secret.js';
 import { CACHE_TTL_MS, domainFixture } from '../support/domain-fixtures.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
@@ -74,9 +75,9 @@ describe('domain: authenticate', () => {
     const f = domainFixture();
     const { secret } = await f.userWithToken('alice', ['*']);
     expectRight(await f.authenticate.execute(secret, ENCRYPT));
-    expectRight(await f.setUserBlocked.execute('alice', true));
+    expectRight(await f.setUserBlocked.execute(OPERATOR, { username: 'alice' }, true));
     expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'Blocked');
-    expectRight(await f.setUserBlocked.execute('alice', false));
+    expectRight(await f.setUserBlocked.execute(OPERATOR, { username: 'alice' }, false));
     expectRight(await f.authenticate.execute(secret, ENCRYPT));
   });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { parseDuration } from '../../src/domain/tokens/duration.js';
 import { hashSecret, issueLicense, issueSecret, looksLikeSecret } from '../../src/domain/tokens/secret.js';
 import { domainFixture } from '../support/domain-fixtures.js';
@@ -23,19 +24,19 @@ describe('domain: issuing tokens', () => {
 
   it('narrows a token below its user and refuses to widen it, wildcards included', async () => {
     const f = domainFixture();
-    expectRight(await f.createUser.execute({ username: 'alice', permissions: ['Cryptography::Encrypt'] }));
-    expectRight(await f.issueToken.execute({ username: 'alice', scopes: ['Cryptography::Encrypt'] }));
+    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['Cryptography::Encrypt'] }));
+    expectRight(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptography::Encrypt'] }));
     for (const scopes of [['Cryptography::*'], ['*'], ['Cryptography::Decrypt']]) {
-      expectLeftTag(await f.issueToken.execute({ username: 'alice', scopes }), 'NotAuthorized');
+      expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes }), 'NotAuthorized');
     }
     expect(await f.tokens.listByUser((await f.users.findByUsername('alice'))!.id)).to.have.length(1);
   });
 
   it('refuses unknown permission names and unknown users', async () => {
     const f = domainFixture();
-    expectRight(await f.createUser.execute({ username: 'alice', permissions: ['*'] }));
-    expectLeftTag(await f.issueToken.execute({ username: 'alice', scopes: ['Cryptograpy::*'] }), 'InvalidBodyParameter');
-    expectLeftTag(await f.issueToken.execute({ username: 'bob' }), 'UserNotFound');
+    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
+    expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptograpy::*'] }), 'InvalidBodyParameter');
+    expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'bob' } }), 'UserNotFound');
   });
 
   it('sets the expiry from the requested lifetime', async () => {
@@ -70,7 +71,7 @@ describe('domain: issuing tokens', () => {
 describe('domain: users', () => {
   it('creates a user with a normalised username and permissions without duplicates', async () => {
     const f = domainFixture();
-    const user = expectRight(await f.createUser.execute({ username: 'Alice', permissions: ['*', '*'] }));
+    const user = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'Alice', permissions: ['*', '*'] }));
     expect(user.username).to.equal('alice');
     expect(user.permissions).to.deep.equal(['*']);
     expect(user.blocked).to.equal(false);
@@ -78,22 +79,22 @@ describe('domain: users', () => {
 
   it('refuses a taken username with Conflict and leaves the first user as it was', async () => {
     const f = domainFixture();
-    const first = expectRight(await f.createUser.execute({ username: 'alice', permissions: ['*'] }));
-    expectLeftTag(await f.createUser.execute({ username: 'ALICE' }), 'Conflict');
+    const first = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
+    expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username: 'ALICE' }), 'Conflict');
     expect(await f.users.findByUsername('alice')).to.deep.equal(first);
   });
 
   it('refuses malformed usernames and unknown permissions', async () => {
     const f = domainFixture();
     for (const username of ['', 'a', 'has space', 'x'.repeat(33), '-lead']) {
-      expectLeftTag(await f.createUser.execute({ username }), 'InvalidBodyParameter');
+      expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username }), 'InvalidBodyParameter');
     }
-    expectLeftTag(await f.createUser.execute({ username: 'bob', permissions: ['Nope::*'] }), 'InvalidBodyParameter');
+    expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: ['Nope::*'] }), 'InvalidBodyParameter');
     expect(await f.users.findByUsername('bob')).to.equal(undefined);
   });
 
   it('blocking an unknown user answers UserNotFound', async () => {
     const f = domainFixture();
-    expectLeftTag(await f.setUserBlocked.execute('ghost', true), 'UserNotFound');
+    expectLeftTag(await f.setUserBlocked.execute(OPERATOR, { username: 'ghost' }, true), 'UserNotFound');
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { issueSecret } from '../../src/domain/tokens/secret.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
@@ -80,10 +81,10 @@ for (const backend of httpBackends) {
       const headers = { Authorization: `Bearer ${secret}` };
       expect((await server.get(ENC, headers)).status).to.equal(200);
       const setBlocked = server.app.container.get(SetUserBlocked);
-      expect((await setBlocked.execute(username, true))._tag).to.equal('Right');
+      expect((await setBlocked.execute(OPERATOR, { username }, true))._tag).to.equal('Right');
       const body = await expectError(await server.get(ENC, headers), 403, 2);
       expect(body.message).to.equal('You are blacklisted from accessing this resource');
-      expect((await setBlocked.execute(username, false))._tag).to.equal('Right');
+      expect((await setBlocked.execute(OPERATOR, { username }, false))._tag).to.equal('Right');
       expect((await server.get(ENC, headers)).status).to.equal(200);
     });
   });

@@ -2,7 +2,9 @@ import { ManualClock } from '../../src/adapters/clock/system-clock.js';
 import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { Authenticate } from '../../src/domain/auth/authenticate.js';
+import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
 import { VerifiedTokenCache } from '../../src/domain/auth/verified-token-cache.js';
 import { IssueToken } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
@@ -19,6 +21,7 @@ export function domainFixture() {
   const tokens = new MemoryTokenStore(tables);
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
   const createUser = new CreateUser(users, clock);
+  const usage = new TokenUsageMeter(tokens);
   const issueToken = new IssueToken(users, tokens, clock);
   return {
     clock,
@@ -27,12 +30,13 @@ export function domainFixture() {
     cache,
     createUser,
     issueToken,
+    usage,
     setUserBlocked: new SetUserBlocked(users, clock, cache),
-    authenticate: new Authenticate(tokens, users, clock, cache),
+    authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {
-      const user = expectRight(await createUser.execute({ username, permissions }));
-      const issued = expectRight(await issueToken.execute({ username, scopes, expiresInMs }));
+      const user = expectRight(await createUser.execute({ actor: OPERATOR, username, permissions }));
+      const issued = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username }, scopes, expiresInMs }));
       return { user, secret: issued.secret, record: issued.record };
     },
   };

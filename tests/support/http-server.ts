@@ -6,6 +6,7 @@ import type Koa from 'koa';
 import { createHttpServer } from '../../src/adapters/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, HttpApp, type Application } from '../../src/container.js';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
 import { sqlDatabases } from './databases.js';
@@ -17,9 +18,9 @@ export interface TestServer {
   readonly app: Application;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** Creates a user through the same use cases as the CLI and issues it a token. */
-  userWithToken(permissions: string[], token?: Omit<IssueTokenInput, 'username'>): Promise<{ username: string; userId: string; secret: string }>;
+  userWithToken(permissions: string[], token?: TokenOptions): Promise<{ username: string; userId: string; uid: string; secret: string }>;
   /** The secret of a token for a new user holding `permissions`. */
-  tokenFor(permissions: string[], token?: Omit<IssueTokenInput, 'username'>): Promise<string>;
+  tokenFor(permissions: string[], token?: TokenOptions): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -30,6 +31,8 @@ export interface ServerOptions {
   /** Where the server logs (a file descriptor); log level comes from config (`silent` in tests). */
   readonly logFd?: number;
 }
+
+type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
 
 let userSequence = 0;
 
@@ -45,9 +48,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const userWithToken: TestServer['userWithToken'] = async (permissions, token = {}) => {
     userSequence += 1;
     const username = `user${userSequence}`;
-    const user = expectRight(await app.container.get(CreateUser).execute({ username, permissions }));
-    const { secret } = expectRight(await app.container.get(IssueToken).execute({ username, ...token }));
-    return { username, userId: user.id, secret };
+    const user = expectRight(await app.container.get(CreateUser).execute({ actor: OPERATOR, username, permissions }));
+    const { secret } = expectRight(await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username }, ...token }));
+    return { username, userId: user.id, uid: user.uid, secret };
   };
   return {
     baseUrl,

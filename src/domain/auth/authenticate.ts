@@ -1,10 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
-import { grantedBy } from '../permissions.js';
 import type { TokenStore } from '../tokens/ports.js';
 import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
+import type { TokenUsageMeter } from '../tokens/usage-meter.js';
 import type { UserStore } from '../users/ports.js';
+import { principalHolds } from './actor.js';
 import type { Principal, VerifiedTokenCache } from './verified-token-cache.js';
 
 /**
@@ -18,15 +19,19 @@ export class Authenticate {
     private readonly users: UserStore,
     private readonly clock: Clock,
     private readonly cache: VerifiedTokenCache,
+    private readonly usage: TokenUsageMeter,
   ) {}
 
-  async execute(secret: string | undefined, permission: string): Promise<E.Either<DomainError, Principal>> {
+  /** `permission` null: any valid token will do (management endpoints check the rest themselves). */
+  async execute(secret: string | undefined, permission: string | null): Promise<E.Either<DomainError, Principal>> {
     if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
     const now = this.clock.now();
     // Only verified secrets are cached, so a hit needs no shape check; junk never reaches a store.
     const principal = this.cache.get(secret, now) ?? (looksLikeSecret(secret) ? await this.lookUp(secret) : undefined);
     if (!principal) return E.left({ _tag: 'InvalidApiKey' });
-    return authorize(principal, permission, now);
+    const allowed = authorize(principal, permission, now);
+    if (E.isRight(allowed)) this.usage.record(principal.token.id, now);
+    return allowed;
   }
 
   private async lookUp(secret: string): Promise<Principal | undefined> {
@@ -40,13 +45,11 @@ export class Authenticate {
   }
 }
 
-export function authorize(principal: Principal, permission: string, now: number): E.Either<DomainError, Principal> {
+export function authorize(principal: Principal, permission: string | null, now: number): E.Either<DomainError, Principal> {
   const { token, user } = principal;
   if (token.expiresAt !== null && token.expiresAt <= now) return E.left({ _tag: 'InvalidApiKey' });
   if (token.disabled) return E.left({ _tag: 'DisabledApiKey' });
   if (user.blocked) return E.left({ _tag: 'Blocked' });
-  if (!grantedBy(token.scopes, permission) || !grantedBy(user.permissions, permission)) {
-    return E.left({ _tag: 'NotAuthorized', permission });
-  }
+  if (permission !== null && !principalHolds(principal, permission)) return E.left({ _tag: 'NotAuthorized', permission });
   return E.right(principal);
 }

@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
-import { grantedBy, isGrantablePermission } from '../permissions.js';
+import { grantedBy, Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
+import { targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';
+import { checkGrant } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
 import { issueLicense, issueSecret } from './secret.js';
 import type { TokenRecord } from './token.js';
 
 export interface IssueTokenInput {
-  readonly username: string;
-  /** Narrows the token below its user's permissions; defaults to all of them. */
+  readonly actor: Actor;
+  /** Whose token it is. */
+  readonly owner: UserRef;
+  /** Narrows the token below its owner; default: every permission of the owner the actor holds too. */
   readonly scopes?: readonly string[];
   readonly expiresInMs?: number;
   readonly name?: string;
@@ -33,18 +38,18 @@ export class IssueToken {
   ) {}
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
-    const found = await orOutage(this.users.findByUsername(input.username.toLowerCase()), { _tag: 'TokenCreateFailed' });
+    const { actor } = input;
+    if (!actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
+    const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
     if (E.isLeft(found)) return found;
     const user = found.right;
-    if (!user) return E.left({ _tag: 'UserNotFound', user: input.username });
 
-    const scopes = [...new Set(input.scopes ?? user.permissions)];
-    const unknown = scopes.filter((p) => !isGrantablePermission(p));
-    if (unknown.length > 0) {
-      return E.left({ _tag: 'InvalidBodyParameter', names: ['permissions'], details: `Unknown permission(s): ${unknown.join(', ')}` });
-    }
-    const beyondUser = scopes.find((p) => !grantedBy(user.permissions, p));
-    if (beyondUser !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondUser });
+    const scopes = [...new Set(input.scopes ?? user.permissions.filter((p) => actorHolds(actor, p)))];
+    // A token may hold only what its owner holds, and nobody gives away what they do not hold.
+    const refused = checkGrant(actor, scopes, []);
+    if (refused) return E.left(refused);
+    const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
+    if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
 
     const now = this.clock.now();
     const { secret, secretHash, prefix } = issueSecret();
@@ -69,3 +74,6 @@ export class IssueToken {
     return E.right({ secret, record, user });
   }
 }
+
+/** Whether the token belongs to the actor (the operator owns nothing and may do everything). */
+export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId;

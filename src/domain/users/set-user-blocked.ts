@@ -1,9 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
+import type { Actor } from '../auth/actor.js';
 import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
+import { Permission } from '../permissions.js';
 import type { UserStore } from './ports.js';
+import { targetUser, type UserRef } from './target-user.js';
 import type { User } from './user.js';
 
 /** Blocks or unblocks a user; effective for this process's next request. */
@@ -14,14 +17,12 @@ export class SetUserBlocked {
     private readonly verifiedTokens: VerifiedTokenCache,
   ) {}
 
-  async execute(username: string, blocked: boolean): Promise<E.Either<DomainError, User>> {
-    const found = await orOutage(this.users.findByUsername(username.toLowerCase()), { _tag: 'UserUpdateFailed' });
-    if (E.isLeft(found)) return found;
-    if (!found.right) return E.left({ _tag: 'UserNotFound', user: username });
-    const updated = await orOutage(this.users.update(found.right.id, { blocked }, this.clock.now()), { _tag: 'UserUpdateFailed' });
-    this.verifiedTokens.forgetUser(found.right.id);
+  async execute(actor: Actor, ref: UserRef, blocked: boolean): Promise<E.Either<DomainError, User>> {
+    const target = await targetUser(this.users, actor, ref, Permission.UsersUpdate, { _tag: 'UserUpdateFailed' });
+    if (E.isLeft(target)) return target;
+    const updated = await orOutage(this.users.update(target.right.id, { blocked }, this.clock.now()), { _tag: 'UserUpdateFailed' });
+    this.verifiedTokens.forgetUser(target.right.id);
     if (E.isLeft(updated)) return updated;
-    if (!updated.right.updated) return E.left({ _tag: 'UserNotFound', user: username });
-    return E.right(updated.right.updated);
+    return updated.right.updated ? E.right(updated.right.updated) : E.left({ _tag: 'UserNotFound', user: target.right.uid });
   }
 }

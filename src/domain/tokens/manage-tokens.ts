@@ -1,0 +1,103 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, type Actor } from '../auth/actor.js';
+import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
+import type { DomainError } from '../errors.js';
+import { orOutage } from '../outage.js';
+import { Permission } from '../permissions.js';
+import type { UserStore } from '../users/ports.js';
+import { targetUser, type UserRef } from '../users/target-user.js';
+import { ownsToken } from './issue-token.js';
+import type { TokenStore } from './ports.js';
+import type { TokenRecord } from './token.js';
+import type { TokenUsageMeter } from './usage-meter.js';
+
+/** Token metadata as clients see it: never the secret or its hash. */
+export interface TokenView {
+  readonly id: string;
+  readonly prefix: string;
+  readonly license: string;
+  readonly name: string | null;
+  readonly username: string;
+  readonly associatedFirebaseUID: string;
+  readonly permissions: readonly string[];
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly expiresAt: string | null;
+  readonly uses: number;
+  readonly disabled: boolean;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** Reads tokens with the uses counted in memory but not yet written added in. */
+export class TokenReader {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly users: UserStore,
+    private readonly meter: TokenUsageMeter,
+  ) {}
+
+  view(record: TokenRecord, owner: { username: string; uid: string }): TokenView {
+    const unwritten = this.meter.unwritten(record.id);
+    const lastUsedAt = Math.max(record.lastUsedAt ?? 0, unwritten?.lastUsedAt ?? 0);
+    return {
+      id: record.id,
+      prefix: record.prefix,
+      license: record.license,
+      name: record.name,
+      username: owner.username,
+      associatedFirebaseUID: owner.uid,
+      permissions: record.scopes,
+      createdAt: iso(record.createdAt)!,
+      lastUsedAt: lastUsedAt === 0 ? null : iso(lastUsedAt),
+      expiresAt: iso(record.expiresAt),
+      uses: record.uses + (unwritten?.uses ?? 0),
+      disabled: record.disabled,
+    };
+  }
+
+  /** One token: your own, or anyone's with `Tokens::Read`. Unknown ids are 404 either way. */
+  async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
+    const found = await this.findForActor(actor, tokenId, Permission.TokensRead, { _tag: 'Unknown', details: 'token store unavailable' });
+    if (E.isLeft(found)) return found;
+    const owner = await orOutage(this.users.findById(found.right.userId), { _tag: 'Unknown', details: 'user store unavailable' });
+    if (E.isLeft(owner)) return owner;
+    if (!owner.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    return E.right(this.view(found.right, owner.right));
+  }
+
+  /** A user's tokens, newest first: your own, or anyone's with `Tokens::Read`. */
+  async list(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, TokenView[]>> {
+    const user = await targetUser(this.users, actor, ref, Permission.TokensRead, { _tag: 'Unknown', details: 'user store unavailable' });
+    if (E.isLeft(user)) return user;
+    const records = await orOutage(this.tokens.listByUser(user.right.id), { _tag: 'Unknown', details: 'token store unavailable' });
+    if (E.isLeft(records)) return records;
+    return E.right(records.right.map((record) => this.view(record, user.right)));
+  }
+
+  async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: DomainError): Promise<E.Either<DomainError, TokenRecord>> {
+    const found = await orOutage(this.tokens.findById(tokenId), outage);
+    if (E.isLeft(found)) return found;
+    if (!found.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    if (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+    return E.right(found.right);
+  }
+}
+
+/** Deletes a token; it answers 401/4 on its very next use through this process. */
+export class RevokeToken {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly reader: TokenReader,
+    private readonly verifiedTokens: VerifiedTokenCache,
+  ) {}
+
+  async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, { _tag: 'TokenDeleteFailed' });
+    if (E.isLeft(found)) return found;
+    const deleted = await orOutage(this.tokens.delete(tokenId), { _tag: 'TokenDeleteFailed' });
+    this.verifiedTokens.forgetToken(tokenId);
+    if (E.isLeft(deleted)) return deleted;
+    return deleted.right ? E.right(found.right) : E.left({ _tag: 'TokenNotFound', token: tokenId });
+  }
+}

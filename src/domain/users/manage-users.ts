@@ -1,0 +1,86 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, type Actor } from '../auth/actor.js';
+import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
+import type { Clock } from '../clock.js';
+import type { DomainError } from '../errors.js';
+import { orOutage } from '../outage.js';
+import { Permission } from '../permissions.js';
+import { hashPassword } from './password.js';
+import type { UserStore } from './ports.js';
+import { targetUser, type UserRef } from './target-user.js';
+import type { User, UserChanges } from './user.js';
+import { checkEmail, checkGrant, checkPassword } from './user-rules.js';
+
+export class GetUser {
+  constructor(private readonly users: UserStore) {}
+
+  execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
+    return targetUser(this.users, actor, ref, Permission.UsersRead, { _tag: 'Unknown', details: 'user store unavailable' });
+  }
+}
+
+export class ListUsers {
+  constructor(private readonly users: UserStore) {}
+
+  async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
+    if (!actorHolds(actor, Permission.UsersRead)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
+    return orOutage(this.users.list(), { _tag: 'Unknown', details: 'user store unavailable' });
+  }
+}
+
+export interface UserUpdate {
+  readonly displayName?: string;
+  readonly email?: string;
+  readonly password?: string;
+  readonly permissions?: readonly string[];
+}
+
+export class UpdateUser {
+  constructor(
+    private readonly users: UserStore,
+    private readonly clock: Clock,
+    private readonly verifiedTokens: VerifiedTokenCache,
+  ) {}
+
+  async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
+    const target = await targetUser(this.users, actor, ref, Permission.UsersUpdate, { _tag: 'UserUpdateFailed' });
+    if (E.isLeft(target)) return target;
+    const user = target.right;
+    if (update.permissions !== undefined) {
+      if (!actorHolds(actor, Permission.UsersPermissions)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
+      const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
+      if (refused) return E.left(refused);
+    }
+    const refused = checkEmail(update.email) ?? checkPassword(update.password);
+    if (refused) return E.left(refused);
+
+    const changes: UserChanges = {
+      displayName: update.displayName?.trim(),
+      email: update.email?.trim().toLowerCase(),
+      passwordHash: update.password === undefined ? undefined : await hashPassword(update.password),
+      permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],
+    };
+    const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
+    if (E.isLeft(result)) return result;
+    this.verifiedTokens.forgetUser(user.id);
+    if ('conflict' in result.right && result.right.conflict) return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
+    return result.right.updated ? E.right(result.right.updated) : E.left({ _tag: 'UserNotFound', user: user.uid });
+  }
+}
+
+/** Deletes a user and every token of theirs at once; what is kept of them is nothing. */
+export class DeleteUser {
+  constructor(
+    private readonly users: UserStore,
+    private readonly verifiedTokens: VerifiedTokenCache,
+  ) {}
+
+  async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
+    const target = await targetUser(this.users, actor, ref, Permission.UsersDelete, { _tag: 'UserDeleteFailed' });
+    if (E.isLeft(target)) return target;
+    const deleted = await orOutage(this.users.delete(target.right.id), { _tag: 'UserDeleteFailed' });
+    this.verifiedTokens.forgetUser(target.right.id);
+    if (E.isLeft(deleted)) return deleted;
+    return deleted.right ? E.right(target.right) : E.left({ _tag: 'UserNotFound', user: target.right.uid });
+  }
+}

@@ -1,0 +1,32 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
+import type { DomainError } from '../errors.js';
+import { orOutage } from '../outage.js';
+import type { UserStore } from './ports.js';
+import type { User } from './user.js';
+
+/** Names the user a management call acts on: by uid (HTTP `x-uid`), by username (CLI), or yourself. */
+export type UserRef = { readonly uid: string } | { readonly username: string } | { readonly self: true };
+
+/**
+ * Finds the user acted on. Acting on yourself needs only a valid token; acting on anyone else
+ * needs `permissionForOthers`, checked before the lookup so that a refusal says nothing about
+ * whether the user exists.
+ */
+export async function targetUser(
+  users: UserStore,
+  actor: Actor,
+  ref: UserRef,
+  permissionForOthers: string,
+  outage: DomainError,
+): Promise<E.Either<DomainError, User>> {
+  const selfId = actorUserId(actor);
+  const isSelf = 'self' in ref || (actor.kind === 'principal' && 'uid' in ref && ref.uid === actor.principal.user.uid);
+  if (isSelf && selfId === undefined) return E.left({ _tag: 'MissingHeader', names: ['x-uid'] });
+  if (!isSelf && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+  const lookup = isSelf ? users.findById(selfId!) : 'uid' in ref ? users.findByUid(ref.uid) : users.findByUsername((ref as { username: string }).username.toLowerCase());
+  const found = await orOutage(lookup, outage);
+  if (E.isLeft(found)) return found;
+  if (!found.right) return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
+  return E.right(found.right);
+}
