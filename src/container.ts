@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
+import { tokenRoutes } from './adapters/http/routes/token-routes.js';
+import { userRoutes } from './adapters/http/routes/user-routes.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
@@ -97,13 +99,20 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
             maxPlaintextBytes: config.encryption.maxPlaintextBytes,
             maxCiphertextLength: cipher.ciphertextLength(config.encryption.maxPlaintextBytes),
           }),
+          ...userRoutes({
+            createUser: container.get(CreateUser),
+            getUser: container.get(GetUser),
+            updateUser: container.get(UpdateUser),
+            deleteUser: container.get(DeleteUser),
+          }),
+          ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
         ],
         redirects: [...cryptoRedirects],
       }),
       [EncryptText, DecryptText, Cipher],
     ).inSingletonScope();
     container.bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger }),
+      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger, maxBodyBytes: config.http.maxBodyBytes }),
       [Routes, Authenticate],
     ).inSingletonScope();
   } catch (error) {

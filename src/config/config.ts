@@ -49,6 +49,8 @@ export const AppConfig = t.type({
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
     maxHeaderBytes: intInRange(1024, 1_048_576),
+    /** The largest JSON body accepted; beyond it the client gets 400/11. */
+    maxBodyBytes: intInRange(256, 10_485_760),
   }),
   log: t.type({ level: LogLevel }),
 });

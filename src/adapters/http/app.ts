@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
-import { decodeQuery } from './query.js';
+import { readJsonBody } from './json-body.js';
+import { decodeBody, decodeHeaders, decodeQuery } from './fields.js';
 import type { Route, RouteTable } from './route-table.js';
 
 export const API_PREFIX = '/api';
@@ -18,6 +19,7 @@ export interface AppDependencies {
   readonly table: RouteTable;
   readonly authenticate: Authenticate;
   readonly logger: Logger;
+  readonly maxBodyBytes: number;
 }
 
 /** What the Authorization header presents: nothing, something unusable, or a bearer token. */
@@ -27,14 +29,14 @@ export function presentedSecret(header: string | undefined): { kind: 'none' } | 
   return match ? { kind: 'bearer', secret: match[1]! } : { kind: 'malformed' };
 }
 
-export function createApp({ table, authenticate, logger }: AppDependencies): Koa {
+export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDependencies): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
   const router = new Router({ prefix: API_PREFIX });
 
   for (const route of table.routes) {
-    router.register(route.path, [route.method], endpoint(route, authenticate));
+    router.register(route.path, [route.method], endpoint(route, authenticate, maxBodyBytes));
   }
   const description = openApiDocument(table, API_PREFIX);
   router.register('/openapi.json', ['GET'], (ctx: Context) => {
@@ -73,7 +75,9 @@ export function createApp({ table, authenticate, logger }: AppDependencies): Koa
   return app;
 }
 
-function endpoint(route: Route, authenticate: Authenticate) {
+function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number) {
+  const takesHeaders = Object.keys(route.headers).length > 0;
+  const noHeaders = E.right({});
   return async (ctx: Context): Promise<void> => {
     const presented = presentedSecret(ctx.get('authorization') || undefined);
     if (presented.kind === 'malformed') return sendError(ctx, { _tag: 'InvalidApiKey' });
@@ -81,7 +85,16 @@ function endpoint(route: Route, authenticate: Authenticate) {
     if (E.isLeft(principal)) return sendError(ctx, principal.left);
     const query = decodeQuery(route.query, ctx.query);
     if (E.isLeft(query)) return sendError(ctx, query.left);
-    const result = await route.handle({ query: query.right, principal: principal.right });
+    const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : noHeaders;
+    if (E.isLeft(headers)) return sendError(ctx, headers.left);
+    let body: Record<string, unknown> = {};
+    if (route.body) {
+      const json = await readJsonBody(ctx, maxBodyBytes);
+      const decoded = E.isLeft(json) ? json : decodeBody(route.body, json.right);
+      if (E.isLeft(decoded)) return sendError(ctx, decoded.left);
+      body = decoded.right;
+    }
+    const result = await route.handle({ query: query.right, headers: headers.right, body, principal: principal.right });
     if (E.isLeft(result)) return sendError(ctx, result.left);
     ctx.status = route.status;
     ctx.type = result.right.contentType;

@@ -1,28 +1,34 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import type { Principal } from '../../domain/auth/verified-token-cache.js';
 import type { DomainError } from '../../domain/errors.js';
-import type { QueryOf, QuerySchema } from './query.js';
+import type { BodySchema, Decoded, HeaderSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ResponseBody = { readonly contentType: 'text/plain'; readonly body: string } | { readonly contentType: 'application/json'; readonly body: unknown };
 
-export interface RouteInput<S extends QuerySchema> {
-  readonly query: QueryOf<S>;
+export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema> {
+  readonly query: Decoded<Q>;
+  readonly headers: Decoded<H>;
+  readonly body: Decoded<B>;
   readonly principal: Principal;
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
-export interface Route<S extends QuerySchema = QuerySchema> {
+export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema> {
   readonly method: HttpMethod;
   /** Below `/api`, in @koa/router syntax. */
   readonly path: string;
-  readonly permission: string;
+  /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
+  readonly permission: string | null;
   readonly summary: string;
-  readonly query: S;
+  readonly query: Q;
+  readonly headers: H;
+  /** A JSON object body with these fields; undefined for endpoints that take no body. */
+  readonly body?: B;
   readonly status: number;
   readonly produces: ResponseBody['contentType'];
-  readonly handle: (input: RouteInput<S>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
+  readonly handle: (input: RouteInput<Q, H, B>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
 }
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
@@ -37,9 +43,12 @@ export interface RouteTable {
   readonly redirects: readonly Redirect[];
 }
 
-/** Keeps the query schema's type tied to the handler's input while the table stays a plain list. */
-export const defineRoute = <S extends QuerySchema>(route: Route<S>): Route => route as unknown as Route;
+/** Keeps each schema's type tied to the handler's input while the table stays a plain list. */
+export const defineRoute = <Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema>(route: Route<Q, H, B>): Route => route as unknown as Route;
 
-/** The permission list as the router knows it: one row per endpoint. */
+export const json = (body: unknown): ResponseBody => ({ contentType: 'application/json', body });
+export const text = (body: string): ResponseBody => ({ contentType: 'text/plain', body });
+
+/** The permission list as the router knows it: one row per endpoint that names one. */
 export const permissionsOf = (table: RouteTable): { permission: string; method: HttpMethod; path: string; summary: string }[] =>
-  table.routes.map(({ permission, method, path, summary }) => ({ permission, method, path: `/api${path}`, summary }));
+  table.routes.flatMap(({ permission, method, path, summary }) => (permission === null ? [] : [{ permission, method, path: `/api${path}`, summary }]));

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DecryptText, EncryptText } from '../../../domain/crypto/crypt-text.js';
 import { Permission } from '../../../domain/permissions.js';
-import { required, utf8UpTo } from '../query.js';
-import { defineRoute, type Redirect, type ResponseBody, type Route } from '../route-table.js';
+import { required, utf8UpTo } from '../fields.js';
+import { defineRoute, text, type Redirect, type Route } from '../route-table.js';
 
 export interface CryptoRouteDependencies {
   readonly encrypt: EncryptText;
@@ -12,8 +12,6 @@ export interface CryptoRouteDependencies {
   readonly maxCiphertextLength: number;
 }
 
-const asText = (body: string): ResponseBody => ({ contentType: 'text/plain', body });
-
 export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
   return [
     defineRoute({
@@ -22,9 +20,10 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
       permission: Permission.CryptographyEncrypt,
       summary: 'Encrypt text (AES-256-GCM) into a URL-safe string',
       query: { data: required(utf8UpTo(deps.maxPlaintextBytes), 'the text to encrypt') },
+      headers: {},
       status: 200,
       produces: 'text/plain',
-      handle: ({ query }) => E.map(asText)(deps.encrypt.execute(query.data)),
+      handle: ({ query }) => E.map(text)(deps.encrypt.execute(query.data)),
     }),
     defineRoute({
       method: 'GET',
@@ -32,9 +31,10 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
       permission: Permission.CryptographyDecrypt,
       summary: 'Decrypt a string made by /crypto/enc back into its text',
       query: { data: required(utf8UpTo(deps.maxCiphertextLength), 'a ciphertext from /crypto/enc') },
+      headers: {},
       status: 200,
       produces: 'text/plain',
-      handle: ({ query }) => E.map(asText)(deps.decrypt.execute(query.data)),
+      handle: ({ query }) => E.map(text)(deps.decrypt.execute(query.data)),
     }),
   ];
 }

@@ -1,0 +1,135 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import type { DomainError } from '../../domain/errors.js';
+
+/**
+ * One named input (a query parameter, a header, a body field): an io-ts decoder for its value,
+ * whether it must be there, and a description for the OpenAPI document. Query parameters and
+ * headers decode from their string; body fields from their JSON value.
+ */
+export interface Field<I, A> {
+  readonly codec: t.Decoder<I, A>;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each field keeps its own decoded type
+export type Schema<I> = Record<string, Field<I, any>>;
+export type QuerySchema = Schema<string>;
+export type HeaderSchema = Schema<string>;
+export type BodySchema = Schema<unknown>;
+
+export type Decoded<S extends Schema<never>> = {
+  [K in keyof S]: S[K] extends Field<never, infer A> ? (S[K]['required'] extends true ? A : A | undefined) : never;
+};
+
+export const required = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: true, description }) as const;
+export const optional = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: false, description }) as const;
+
+/** Text of at most `maxBytes` bytes once encoded as UTF-8. */
+export const utf8UpTo = (maxBytes: number): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    `text of at most ${maxBytes} UTF-8 bytes`,
+    (u): u is string => typeof u === 'string' && Buffer.byteLength(u) <= maxBytes,
+    (u, c) => (typeof u === 'string' && Buffer.byteLength(u) <= maxBytes ? t.success(u) : t.failure(u, c, `longer than ${maxBytes} bytes`)),
+    t.identity,
+  );
+
+/** Text matching a pattern; `name` says what it is, as in "expected <name>". */
+export const matching = (pattern: RegExp, name: string): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && pattern.test(u),
+    (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+
+interface Tags {
+  readonly missing: 'MissingQueryParameter' | 'MissingHeader' | 'MissingBodyParameter';
+  readonly invalid: 'InvalidQueryParameter' | 'InvalidHeader' | 'InvalidBodyParameter';
+}
+
+/**
+ * Decodes named values against a schema. Missing values are reported before invalid ones, and
+ * every offending name is listed. `preCheck` turns away values of the wrong kind before the
+ * codec sees them (a repeated query parameter, say).
+ */
+function decodeFields<S extends Schema<never>>(
+  schema: S,
+  values: Record<string, unknown>,
+  tags: Tags,
+  preCheck: (name: string, value: unknown) => string | undefined = () => undefined,
+): E.Either<DomainError, Decoded<S>> {
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const reasons: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema)) {
+    const raw = values[name];
+    if (raw === undefined) {
+      if (field.required) missing.push(name);
+      continue;
+    }
+    const refused = preCheck(name, raw);
+    const decoded = refused === undefined ? (field.codec as t.Decoder<unknown, unknown>).decode(raw) : undefined;
+    if (decoded === undefined || E.isLeft(decoded)) {
+      invalid.push(name);
+      reasons.push(refused ?? `${name} must be ${field.codec.name}`);
+      continue;
+    }
+    out[name] = decoded.right;
+  }
+  if (missing.length > 0) return E.left({ _tag: tags.missing, names: missing });
+  if (invalid.length > 0) return E.left({ _tag: tags.invalid, names: invalid, details: reasons.join('; ') });
+  return E.right(out as Decoded<S>);
+}
+
+/**
+ * Koa 3 gives query values as `string | string[]`: a repeated parameter is invalid, never
+ * silently reduced to one of its values.
+ */
+export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<string, string | string[] | undefined>) =>
+  decodeFields(schema, query, { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' }, (name, value) =>
+    typeof value === 'string' ? undefined : `${name} must be given once`,
+  );
+
+/** Headers by lower-case name, as Node gives them; a header sent empty counts as missing. */
+export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<DomainError, Decoded<S>> {
+  const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
+  if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
+  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, (name, value) =>
+    typeof value === 'string' ? undefined : `${name} must be given once`,
+  );
+}
+
+/** A JSON object body; fields the schema does not know are refused, by name. */
+export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Either<DomainError, Decoded<S>> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'the body must be a JSON object' });
+  }
+  const unknown = Object.keys(body).filter((name) => !(name in schema));
+  if (unknown.length > 0) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
+  return decodeFields(schema, body as Record<string, unknown>, { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' });
+}
+
+/** A string of `min` to `max` characters once trimmed. */
+export const text = (min: number, max: number): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    `text of ${min} to ${max} characters`,
+    (u): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max,
+    (u, c) => (typeof u === 'string' && u.trim().length >= min && u.trim().length <= max ? t.success(u.trim()) : t.failure(u, c)),
+    t.identity,
+  );
+
+/** A list of at most `max` short strings, such as permission names. */
+export const names = (max: number): t.Type<string[], string[], unknown> =>
+  new t.Type<string[], string[], unknown>(
+    `a list of at most ${max} names`,
+    (u): u is string[] => Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && s.length <= 100),
+    (u, c) => (Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && s.length <= 100) ? t.success(u as string[]) : t.failure(u, c)),
+    t.identity,
+  );
+
+/** The `x-uid` header and the `firebaseuid` field: a user's public id. */
+export const userUid = matching(/^[A-Za-z0-9_-]{1,64}$/, 'a user uid');
+export const tokenId = matching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a token id');

@@ -1,0 +1,102 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import { actorFor } from '../../../domain/auth/actor.js';
+import { Permission } from '../../../domain/permissions.js';
+import { parseDuration } from '../../../domain/tokens/duration.js';
+import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
+import type { RevokeToken, TokenReader } from '../../../domain/tokens/manage-tokens.js';
+import { names, optional, required, text, tokenId, userUid } from '../fields.js';
+import { defineRoute, json, type Route } from '../route-table.js';
+import { refOf, uidHeader } from './user-routes.js';
+
+export interface TokenRouteDependencies {
+  readonly issueToken: IssueToken;
+  readonly reader: TokenReader;
+  readonly revokeToken: RevokeToken;
+}
+
+/** `"30d"`-style text, or a number of seconds; decoded to milliseconds. */
+const lifetime = new t.Type<number, number, unknown>(
+  'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
+  (u): u is number => typeof u === 'number',
+  (u, c) => {
+    const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? parseDuration(`${u}s`) : undefined;
+    return ms === undefined ? t.failure(u, c) : t.success(ms);
+  },
+  t.identity,
+);
+
+export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/token/create',
+      permission: Permission.TokensCreate,
+      summary: `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only`,
+      query: {},
+      headers: {},
+      body: {
+        firebaseuid: optional(userUid, 'the uid of the owner; default: yourself'),
+        permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
+        name: optional(text(1, 100), 'a label to recognise the token by'),
+        expiresIn: optional(lifetime, 'lifetime; default: never expires'),
+      },
+      status: 201,
+      produces: 'application/json',
+      handle: async ({ body, principal }) => {
+        const issued = await deps.issueToken.execute({
+          actor: actorFor(principal),
+          owner: refOf(body.firebaseuid),
+          scopes: body.permissions,
+          name: body.name,
+          expiresInMs: body.expiresIn,
+        });
+        return E.map(({ secret, record, user }: IssuedToken) =>
+          json({
+            token: secret,
+            id: record.id,
+            prefix: record.prefix,
+            license: record.license,
+            username: user.username,
+            firebaseuid: user.uid,
+            permissions: record.scopes,
+            expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
+          }),
+        )(issued);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/token/info',
+      permission: null,
+      summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${Permission.TokensRead}`,
+      query: { id: optional(tokenId, 'the token id; default: the calling token') },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query, principal }) => E.map(json)(await deps.reader.info(actorFor(principal), query.id ?? principal.token.id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/token/list',
+      permission: null,
+      summary: `A user's tokens, newest first: yours, or anyone's with ${Permission.TokensRead}`,
+      query: {},
+      headers: uidHeader,
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ headers, principal }) => E.map(json)(await deps.reader.list(actorFor(principal), refOf(headers['x-uid']))),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/token/delete',
+      permission: null,
+      summary: `Delete a token: any of yours, or anyone's with ${Permission.TokensDelete}; it is refused from its next use`,
+      query: { id: required(tokenId, 'the token id') },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query, principal }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actorFor(principal), query.id)),
+    }),
+  ];
+}

@@ -1,0 +1,107 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorFor } from '../../../domain/auth/actor.js';
+import { Permission } from '../../../domain/permissions.js';
+import type { CreateUser } from '../../../domain/users/create-user.js';
+import type { DeleteUser, GetUser, UpdateUser } from '../../../domain/users/manage-users.js';
+import { MAX_PASSWORD_LENGTH } from '../../../domain/users/password.js';
+import type { UserRef } from '../../../domain/users/target-user.js';
+import type { User } from '../../../domain/users/user.js';
+import { viewOfUser } from '../../../domain/users/user-view.js';
+import { names, optional, required, text, userUid } from '../fields.js';
+import { defineRoute, json, type Route } from '../route-table.js';
+
+export interface UserRouteDependencies {
+  readonly createUser: CreateUser;
+  readonly getUser: GetUser;
+  readonly updateUser: UpdateUser;
+  readonly deleteUser: DeleteUser;
+}
+
+/** `x-uid` names the user acted on; without it, the caller's own user. */
+export const uidHeader = { 'x-uid': optional(userUid, 'the uid of the user acted on; default: your own') };
+export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? { self: true } : { uid });
+
+export function userRoutes(deps: UserRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/user/create',
+      permission: Permission.UsersCreate,
+      summary: 'Create a user (with no permissions until someone grants them)',
+      query: {},
+      headers: {},
+      body: {
+        firstname: required(text(1, 100), 'first name'),
+        lastname: required(text(1, 100), 'last name'),
+        email: required(text(3, 320), 'email address, unique regardless of case'),
+        password: required(text(1, MAX_PASSWORD_LENGTH), 'password (hashed with scrypt, never returned)'),
+        username: optional(text(2, 32), 'user name; default: derived from the name'),
+      },
+      status: 201,
+      produces: 'application/json',
+      handle: async ({ body, principal }) => {
+        const created = await deps.createUser.execute({
+          actor: actorFor(principal),
+          firstName: body.firstname,
+          lastName: body.lastname,
+          email: body.email,
+          password: body.password,
+          username: body.username,
+        });
+        return E.map((user: User) => json(viewOfUser(user)))(created);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/user/get',
+      permission: null,
+      summary: `Read a user: yourself, or anyone with ${Permission.UsersRead}`,
+      query: {},
+      headers: uidHeader,
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ headers, principal }) =>
+        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/user/update',
+      permission: null,
+      summary: `Update a user: yourself, or anyone with ${Permission.UsersUpdate}; perms always need ${Permission.UsersPermissions}`,
+      query: {},
+      headers: uidHeader,
+      body: {
+        displayname: optional(text(1, 100), 'display name'),
+        email: optional(text(3, 320), 'email address'),
+        password: optional(text(1, MAX_PASSWORD_LENGTH), 'new password'),
+        perms: optional(names(50), 'the complete new list of permissions'),
+      },
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ headers, body, principal }) => {
+        if (Object.values(body).every((value) => value === undefined)) {
+          return E.left({ _tag: 'MissingBodyParameter', names: ['displayname', 'email', 'password', 'perms'] });
+        }
+        const updated = await deps.updateUser.execute(actorFor(principal), refOf(headers['x-uid']), {
+          displayName: body.displayname,
+          email: body.email,
+          password: body.password,
+          permissions: body.perms,
+        });
+        return E.map((user: User) => json({ updatedUser: viewOfUser(user) }))(updated);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/user/delete',
+      permission: null,
+      summary: `Delete a user and all of their tokens: yourself, or anyone with ${Permission.UsersDelete}`,
+      query: {},
+      headers: uidHeader,
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ headers, principal }) =>
+        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+    }),
+  ];
+}
