@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, HttpApp, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
+import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
+import { UserStore } from '../../src/domain/users/ports.js';
 import { sqlDatabases } from './databases.js';
 import { expectRight } from './either.js';
 
@@ -17,6 +19,10 @@ export interface TestServer {
   readonly port: number;
   readonly app: Application;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** A request with a bearer token and, when given, a JSON body (or a raw one with its own content type). */
+  send(method: string, path: string, options: SendOptions): Promise<Response>;
+  /** Every user and token in the store, to check that a failed request changed nothing. */
+  snapshot(): Promise<unknown>;
   /** Creates a user through the same use cases as the CLI and issues it a token. */
   userWithToken(permissions: string[], token?: TokenOptions): Promise<{ username: string; userId: string; uid: string; secret: string }>;
   /** The secret of a token for a new user holding `permissions`. */
@@ -33,6 +39,13 @@ export interface ServerOptions {
 }
 
 type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
+
+export interface SendOptions {
+  readonly token?: string;
+  readonly headers?: Record<string, string>;
+  readonly json?: unknown;
+  readonly raw?: { readonly body: string; readonly contentType: string };
+}
 
 let userSequence = 0;
 
@@ -57,6 +70,24 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     port,
     app,
     get: (path, headers = {}) => fetch(baseUrl + path, { headers, redirect: 'manual' }),
+    send: (method, path, { token, headers = {}, json, raw }) => {
+      const all: Record<string, string> = { ...headers };
+      if (token !== undefined) all.authorization = `Bearer ${token}`;
+      let body: string | undefined;
+      if (json !== undefined) {
+        all['content-type'] = 'application/json';
+        body = JSON.stringify(json);
+      } else if (raw) {
+        all['content-type'] = raw.contentType;
+        body = raw.body;
+      }
+      return fetch(baseUrl + path, { method, headers: all, body, redirect: 'manual' });
+    },
+    async snapshot() {
+      const users = await app.container.get<UserStore>(UserStore).list();
+      const tokens = app.container.get<TokenStore>(TokenStore);
+      return { users, tokens: await Promise.all(users.map((user) => tokens.listByUser(user.id))) };
+    },
     userWithToken,
     tokenFor: async (permissions, token) => (await userWithToken(permissions, token)).secret,
     async close() {
