@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import { freshSqlite } from '../support/databases.js';
+import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
+
+interface Created {
+  token: string;
+  id: string;
+  prefix: string;
+  license: string;
+  username: string;
+  firebaseuid: string;
+  permissions: string[];
+  expiresAt: string | null;
+}
+interface Info {
+  id: string;
+  prefix: string;
+  license: string;
+  username: string;
+  associatedFirebaseUID: string;
+  permissions: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  uses: number;
+  disabled: boolean;
+}
+
+const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled'];
+
+for (const backend of httpBackends) {
+  describe(`http: tokens (${backend.name})`, () => {
+    let server: TestServer;
+    let drop: () => Promise<void>;
+    before(async () => {
+      const database = await backend.open();
+      drop = database.drop;
+      server = await startServer({ env: database.env });
+    });
+    after(async () => {
+      await server.close();
+      await drop();
+    });
+
+    const createToken = async (token: string, json: unknown) => {
+      const response = await server.send('POST', '/api/token/create', { token, json });
+      expect(response.status, await response.clone().text()).to.equal(201);
+      return (await response.json()) as Created;
+    };
+
+    it('issues a token for yourself: 201 with the secret once, narrowed and expiring as asked', async () => {
+      const me = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
+      const created = await createToken(me.secret, { permissions: ['Cryptography::Encrypt'], expiresIn: '30d', name: 'ci' });
+      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'license', 'permissions', 'prefix', 'token', 'username'].sort());
+      expect(created).to.include({ username: me.username, firebaseuid: me.uid });
+      expect(created.token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
+      expect(created.token.startsWith(created.prefix)).to.equal(true);
+      expect(created.license).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
+      expect(created.permissions).to.deep.equal(['Cryptography::Encrypt']);
+      expect(Math.abs(Date.parse(created.expiresAt!) - Date.now() - 30 * 86_400_000)).to.be.below(60_000);
+      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${created.token}` })).status).to.equal(200);
+      await expectError(await server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${created.token}` }), 403, 1);
+
+      const info = (await (await server.send('GET', `/api/token/info?id=${created.id}`, { token: me.secret })).json()) as Info;
+      expect(Object.keys(info).sort()).to.deep.equal([...INFO_KEYS].sort());
+      expect(JSON.stringify(info)).not.to.include(created.token.slice(created.prefix.length));
+    });
+
+    it('needs Tokens::Create, and never gives a token more than its creator or its owner holds', async () => {
+      const without = await server.tokenFor(['Cryptography::*']);
+      await expectError(await server.send('POST', '/api/token/create', { token: without, json: {} }), 403, 1);
+      const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
+      const before = await server.snapshot();
+      for (const permissions of [['Cryptography::*'], ['*'], ['Cryptography::Decrypt'], ['Tokens::Create', 'Users::Read']]) {
+        await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions } }), 403, 1);
+      }
+      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions: ['Bogus::Thing'] } }), 400, 11);
+      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { expiresIn: 'soon' } }), 400, 11);
+      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { extra: 1 } }), 400, 11);
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
+    it('issues for another user only with Users::Read as well, within what both hold', async () => {
+      const other = await server.userWithToken(['Cryptography::*']);
+      const creatorOnly = await server.tokenFor(['Tokens::Create', 'Cryptography::*']);
+      await expectError(await server.send('POST', '/api/token/create', { token: creatorOnly, json: { firebaseuid: other.uid } }), 403, 1);
+      const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt']);
+      const created = await createToken(admin, { firebaseuid: other.uid });
+      expect(created.firebaseuid).to.equal(other.uid);
+      expect(created.permissions).to.deep.equal([]);
+      const narrowed = await createToken(admin, { firebaseuid: other.uid, permissions: ['Cryptography::Encrypt'] });
+      expect(narrowed.permissions).to.deep.equal(['Cryptography::Encrypt']);
+      await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: other.uid, permissions: ['Cryptography::Decrypt'] } }), 403, 1);
+      await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: 'no-such-user' } }), 404, 14);
+    });
+
+    it('shows the calling token by default, counts its uses, and hides other users’ tokens without Tokens::Read', async () => {
+      const me = await server.userWithToken(['Cryptography::Encrypt']);
+      for (let i = 0; i < 3; i++) await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${me.secret}` });
+      const info = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
+      expect(info).to.include({ username: me.username, associatedFirebaseUID: me.uid, disabled: false });
+      expect(info.uses).to.equal(4);
+      expect(Date.parse(info.lastUsedAt!)).to.be.closeTo(Date.now(), 60_000);
+
+      const stranger = await server.userWithToken([]);
+      const theirs = (await (await server.send('GET', '/api/token/info', { token: stranger.secret })).json()) as Info;
+      await expectError(await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: me.secret }), 403, 1);
+      const reader = await server.tokenFor(['Tokens::Read']);
+      expect((await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: reader })).status).to.equal(200);
+      await expectError(await server.send('GET', '/api/token/info?id=00000000-0000-4000-8000-000000000000', { token: reader }), 404, 18);
+      await expectError(await server.send('GET', '/api/token/info?id=not-an-id', { token: reader }), 400, 7);
+    });
+
+    it("lists a user's tokens newest first; other users' need Tokens::Read", async () => {
+      const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
+      const second = await createToken(me.secret, {});
+      await new Promise((done) => setTimeout(done, 5));
+      const third = await createToken(me.secret, {});
+      const list = (await (await server.send('GET', '/api/token/list', { token: me.secret })).json()) as Info[];
+      expect(list.map((t) => t.id).slice(0, 2)).to.deep.equal([third.id, second.id]);
+      expect(list).to.have.length(3);
+      const stranger = await server.tokenFor([]);
+      await expectError(await server.send('GET', '/api/token/list', { token: stranger, headers: { 'x-uid': me.uid } }), 403, 1);
+      const reader = await server.tokenFor(['Tokens::Read']);
+      expect(((await (await server.send('GET', '/api/token/list', { token: reader, headers: { 'x-uid': me.uid } })).json()) as Info[]).length).to.equal(3);
+    });
+
+    it('deletes a token: it answers 401/4 on its very next use; others’ tokens need Tokens::Delete', async () => {
+      const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
+      const spare = await createToken(me.secret, {});
+      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${spare.token}` })).status).to.equal(200);
+      const stranger = await server.tokenFor([]);
+      await expectError(await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: stranger }), 403, 1);
+      const response = await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: me.secret });
+      expect(response.status).to.equal(200);
+      expect(await response.json()).to.deep.equal({ deleted: true, id: spare.id });
+      await expectError(await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${spare.token}` }), 401, 4);
+      await expectError(await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: me.secret }), 404, 18);
+      await expectError(await server.send('DELETE', '/api/token/delete', { token: me.secret }), 400, 6);
+      const deleter = await server.tokenFor(['Tokens::Delete']);
+      const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
+      expect((await server.send('DELETE', `/api/token/delete?id=${mine.id}`, { token: deleter })).status).to.equal(200);
+      await expectError(await server.send('GET', '/api/token/info', { token: me.secret }), 401, 4);
+    });
+  });
+}
+
+describe('http: token usage counts', () => {
+  it('are written in batches and survive a clean shutdown', async () => {
+    const database = await freshSqlite();
+    let tokenId: string;
+    let secret: string;
+    const first = await startServer({ env: database.env });
+    try {
+      secret = await first.tokenFor(['Cryptography::Encrypt']);
+      for (let i = 0; i < 5; i++) await first.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${secret}` });
+      tokenId = ((await (await first.send('GET', '/api/token/info', { token: secret })).json()) as Info).id;
+      const stored = await database.db('tokens').where({ id: tokenId }).first();
+      // Not yet written: the requests above cost no database write.
+      expect(Number(stored.uses)).to.equal(0);
+    } finally {
+      await first.close();
+    }
+    const stored = await database.db('tokens').where({ id: tokenId }).first();
+    expect(Number(stored.uses)).to.equal(6);
+    const second = await startServer({ env: database.env });
+    try {
+      const info = (await (await second.send('GET', '/api/token/info', { token: secret })).json()) as Info;
+      expect(info.uses).to.equal(7);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  });
+});
