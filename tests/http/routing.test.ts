@@ -128,3 +128,20 @@ describe('http: junk never gets a 500', () => {
     expect([...statuses].sort()).to.include.members([400, 401, 404]);
   });
 });
+
+describe('http: the OpenAPI description of management endpoints', () => {
+  it('includes the x-uid header and the JSON body with its required fields', async () => {
+    const server = await startServer();
+    try {
+      const document = (await (await server.get('/api/openapi.json')).json()) as {
+        paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: { content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } } } }>>;
+      };
+      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string' } });
+      const create = document.paths['/api/user/create']!.post!.requestBody!.content['application/json'].schema;
+      expect(create.required).to.deep.equal(['firstname', 'lastname', 'email', 'password']);
+      expect(create.additionalProperties).to.equal(false);
+    } finally {
+      await server.close();
+    }
+  });
+});

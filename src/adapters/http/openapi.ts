@@ -1,8 +1,17 @@
 import { errorCatalogue } from '../../domain/errors.js';
+import type { Field } from './fields.js';
 import type { RouteTable } from './route-table.js';
 
 /** `/crypto/:id` → `/crypto/{id}` */
 const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+const parameter = (name: string, where: 'query' | 'header', field: Field<string, unknown>) => ({
+  name,
+  in: where,
+  required: field.required,
+  description: `${field.description} (${field.codec.name})`,
+  schema: { type: 'string' },
+});
 
 const errorStatuses = [...new Set(Object.values(errorCatalogue).map((entry) => entry.status))].sort();
 
@@ -18,13 +27,25 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       summary: route.summary,
       'x-permission': route.permission,
       security: [{ bearer: [] }],
-      parameters: Object.entries(route.query).map(([name, field]) => ({
-        name,
-        in: 'query',
-        required: field.required,
-        description: `${field.description} (${field.codec.name})`,
-        schema: { type: 'string' },
-      })),
+      parameters: [
+        ...Object.entries(route.query).map(([name, field]) => parameter(name, 'query', field)),
+        ...Object.entries(route.headers).map(([name, field]) => parameter(name, 'header', field)),
+      ],
+      ...(route.body && {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                required: Object.entries(route.body).filter(([, field]) => field.required).map(([name]) => name),
+                properties: Object.fromEntries(Object.entries(route.body).map(([name, field]) => [name, { description: `${field.description} (${field.codec.name})` }])),
+              },
+            },
+          },
+        },
+      }),
       responses: {
         [route.status]: {
           description: 'Success',

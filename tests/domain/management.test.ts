@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { OPERATOR, actorFor, type Actor } from '../../src/domain/auth/actor.js';
+import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
+import type { TokenStore } from '../../src/domain/tokens/ports.js';
+import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
+import { usernameFromName } from '../../src/domain/users/create-user.js';
+import { hashPassword, verifyPassword } from '../../src/domain/users/password.js';
+import { checkGrant } from '../../src/domain/users/user-rules.js';
+import { aToken, aUser } from '../support/mothers.js';
+
+const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
+  const user = aUser({ permissions: userPermissions });
+  return actorFor({ user, token: aToken(user.id, { scopes: tokenScopes }) });
+};
+
+describe('domain: granting permissions without escalation', () => {
+  it('lets an actor give only what both its token and its user hold, wildcards included', () => {
+    const actor = holder(['Cryptography::*', 'Users::Read'], ['Cryptography::Encrypt', 'Users::Read']);
+    expect(checkGrant(actor, ['Cryptography::Encrypt'], [])).to.equal(undefined);
+    expect(checkGrant(actor, ['Cryptography::Decrypt'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::Decrypt' });
+    expect(checkGrant(actor, ['Cryptography::*'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::*' });
+    expect(checkGrant(actor, ['*'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
+  });
+
+  it('lets an actor keep what the target already holds while changing the rest', () => {
+    const actor = holder(['Cryptography::Encrypt'], ['*']);
+    expect(checkGrant(actor, ['Tokens::Read', 'Cryptography::Encrypt'], ['Tokens::Read'])).to.equal(undefined);
+  });
+
+  it('refuses unknown names before anything else, and the operator may grant anything known', () => {
+    expect(checkGrant(OPERATOR, ['Nope::*'], [])).to.deep.include({ _tag: 'InvalidBodyParameter' });
+    expect(checkGrant(OPERATOR, ['*', 'Users::Permissions'], [])).to.equal(undefined);
+  });
+});
+
+describe('domain: usernames from names', () => {
+  it('lower-cases, drops accents and punctuation, and joins with a dot', () => {
+    expect(usernameFromName('Zoë', "O'Brien")).to.equal('zoe.obrien');
+    expect(usernameFromName('Ada', undefined)).to.equal('ada');
+    expect(usernameFromName('李', '雷')).to.equal('user');
+    expect(usernameFromName('A'.repeat(40), 'B')).to.have.length.at.most(28);
+  });
+});
+
+describe('domain: passwords', () => {
+  it('hashes with scrypt and a per-user salt, and verifies only the right password', async () => {
+    const [a, b] = await Promise.all([hashPassword('correct horse battery'), hashPassword('correct horse battery')]);
+    expect(a).to.match(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(a).not.to.equal(b);
+    expect(await verifyPassword('correct horse battery', a)).to.equal(true);
+    expect(await verifyPassword('correct horse batterz', a)).to.equal(false);
+  });
+});
+
+describe('domain: token usage meter', () => {
+  it('writes counted uses in one batch and keeps them when the store fails', async () => {
+    const tokens = new MemoryTokenStore();
+    const user = aUser();
+    const record = aToken(user.id);
+    await tokens.insert(record);
+    let failing = true;
+    const flaky: TokenStore = Object.assign(Object.create(tokens) as TokenStore, {
+      recordUsage: async (usages: Parameters<TokenStore['recordUsage']>[0]) => {
+        if (failing) throw new Error('store down');
+        return tokens.recordUsage(usages);
+      },
+    });
+    const meter = new TokenUsageMeter(flaky);
+    meter.record(record.id, 1_000);
+    meter.record(record.id, 2_000);
+    let error: unknown;
+    await meter.flush().catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(Error);
+    expect(meter.unwritten(record.id)).to.deep.equal({ uses: 2, lastUsedAt: 2_000 });
+    meter.record(record.id, 3_000);
+    failing = false;
+    await meter.flush();
+    expect(meter.unwritten(record.id)).to.equal(undefined);
+    expect(await tokens.findById(record.id)).to.include({ uses: 3, lastUsedAt: 3_000 });
+  });
+});
