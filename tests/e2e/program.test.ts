@@ -182,6 +182,47 @@ describe('e2e: the program as a user runs it', function () {
     await expectRefusedByFreshServer(cwd, issued.lastLine, 2);
   });
 
+  it('manages users and tokens from the CLI with the same use cases: get, list, update, token info/list/revoke, delete', async () => {
+    expect(cli(cwd, {}, 'user', 'create', '--username', 'grace', '--first-name', 'Grace', '--last-name', 'Hopper', '--email', 'Grace@Example.com').status).to.equal(0);
+    const shown = JSON.parse(cli(cwd, {}, 'user', 'get', '--username', 'grace').stdout) as Record<string, unknown>;
+    expect(shown).to.include({ username: 'grace', fullName: 'Grace Hopper', email: 'grace@example.com', blocked: false });
+    expect(shown).not.to.have.property('passwordHash');
+    expect(cli(cwd, {}, 'user', 'list').stdout).to.include('grace (uid');
+
+    const updated = cli(cwd, { UTILITY_API_NEW_PASSWORD: 'a long enough secret' }, 'user', 'update', '--username', 'grace', '--permission', 'Cryptography::Encrypt', '--display-name', 'Amazing Grace');
+    expect(updated.status, updated.stderr).to.equal(0);
+    expect(JSON.parse(cli(cwd, {}, 'user', 'get', '--username', 'grace').stdout)).to.include({ displayname: 'Amazing Grace' });
+
+    const secret = cli(cwd, {}, 'token', 'create', '--username', 'grace').lastLine;
+    const list = JSON.parse(cli(cwd, {}, 'token', 'list', '--username', 'grace').stdout) as { id: string; permissions: string[] }[];
+    expect(list).to.have.length(1);
+    expect(list[0]!.permissions).to.deep.equal(['Cryptography::Encrypt']);
+    const info = JSON.parse(cli(cwd, {}, 'token', 'info', '--id', list[0]!.id).stdout) as { username: string };
+    expect(info.username).to.equal('grace');
+
+    const server = await startProgram(cwd, {});
+    try {
+      for (let i = 0; i < 2; i++) expect((await get(server, '/api/crypto/enc?data=x', secret)).status).to.equal(200);
+    } finally {
+      expect(await server.stop()).to.equal(0);
+    }
+    // Uses are counted in memory and written at the clean stop.
+    expect(JSON.parse(cli(cwd, {}, 'token', 'info', '--id', list[0]!.id).stdout)).to.include({ uses: 2 });
+    expect(cli(cwd, {}, 'token', 'revoke', '--id', list[0]!.id).status).to.equal(0);
+    const restarted = await startProgram(cwd, {});
+    try {
+      expect((await get(restarted, '/api/crypto/enc?data=x', secret)).status).to.equal(401);
+    } finally {
+      await restarted.stop();
+    }
+    expect(cli(cwd, {}, 'token', 'info', '--id', list[0]!.id).status).to.equal(1);
+
+    const second = cli(cwd, {}, 'token', 'create', '--username', 'grace');
+    expect(cli(cwd, {}, 'user', 'delete', '--username', 'grace').status).to.equal(0);
+    expect(cli(cwd, {}, 'user', 'get', '--username', 'grace').status).to.equal(1);
+    expect(cli(cwd, {}, 'token', 'info', '--id', /Token (\S+) for/.exec(second.stdout)![1]!).stderr).to.include('Unable to locate requested token');
+  });
+
   it('migrate creates the database before the server has ever run', () => {
     const result = cli(cwd, {}, 'migrate');
     expect(result.status, result.stderr).to.equal(0);
