@@ -3,31 +3,21 @@ import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { issueSecret } from '../../src/domain/tokens/secret.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
-import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
+import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
 
 const ENC = '/api/crypto/enc?data=hello';
 
 for (const backend of httpBackends) {
   describe(`http: authentication and permissions (${backend.name})`, () => {
-    let server: TestServer;
-    let drop: () => Promise<void>;
-    before(async () => {
-      const database = await backend.open();
-      drop = database.drop;
-      server = await startServer({ env: database.env });
-    });
-    after(async () => {
-      await server.close();
-      await drop();
-    });
+    const suite = serverForSuite(backend);
 
     it('answers 401/3 without an Authorization header or with a blank one', async () => {
-      await expectError(await server.get(ENC), 401, 3);
-      await expectError(await server.get(ENC, { Authorization: '   ' }), 401, 3);
+      await expectError(await suite.server.get(ENC), 401, 3);
+      await expectError(await suite.server.get(ENC, { Authorization: '   ' }), 401, 3);
     });
 
     it('answers 401/4 for another scheme, an empty token, spaces, junk and unknown tokens', async () => {
-      const valid = await server.tokenFor(['*']);
+      const valid = await suite.server.tokenFor(['*']);
       const presented = [
         `Basic ${Buffer.from('a:b').toString('base64')}`,
         `Token ${valid}`,
@@ -39,53 +29,53 @@ for (const backend of httpBackends) {
         `Bearer ${issueSecret().secret}`,
         `Bearer ${valid}x`,
       ];
-      for (const header of presented) await expectError(await server.get(ENC, { Authorization: header }), 401, 4);
+      for (const header of presented) await expectError(await suite.server.get(ENC, { Authorization: header }), 401, 4);
     });
 
     it('accepts the Bearer scheme in any case', async () => {
-      const token = await server.tokenFor(['*']);
-      expect((await server.get(ENC, { Authorization: `bearer ${token}` })).status).to.equal(200);
+      const token = await suite.server.tokenFor(['*']);
+      expect((await suite.server.get(ENC, { Authorization: `bearer ${token}` })).status).to.equal(200);
     });
 
     it('answers 401/4 for an expired token', async () => {
-      const token = await server.tokenFor(['*'], { expiresInMs: 1 });
+      const token = await suite.server.tokenFor(['*'], { expiresInMs: 1 });
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await expectError(await server.get(ENC, { Authorization: `Bearer ${token}` }), 401, 4);
+      await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${token}` }), 401, 4);
     });
 
     it('answers 403/5 for a disabled token', async () => {
       const { secret, secretHash, prefix } = issueSecret();
-      const { userId } = await server.userWithToken(['*']);
-      const tokens = server.app.container.get<TokenStore>(TokenStore);
+      const { userId } = await suite.server.userWithToken(['*']);
+      const tokens = suite.server.app.container.get<TokenStore>(TokenStore);
       await tokens.insert({ id: '7b4c2a4e-5c1d-4a8e-9a52-000000000005', userId, secretHash, prefix, license: 'DISA-BLED-TOKN-0005', name: null, scopes: ['*'], createdAt: Date.now(), expiresAt: null, lastUsedAt: null, uses: 0, disabled: true });
-      await expectError(await server.get(ENC, { Authorization: `Bearer ${secret}` }), 403, 5);
+      await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${secret}` }), 403, 5);
     });
 
     it('answers 403/1 when the user or the token lacks the permission', async () => {
-      const userLacks = await server.tokenFor(['Cryptography::Decrypt']);
-      const body = await expectError(await server.get(ENC, { Authorization: `Bearer ${userLacks}` }), 403, 1);
+      const userLacks = await suite.server.tokenFor(['Cryptography::Decrypt']);
+      const body = await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${userLacks}` }), 403, 1);
       expect(body.message).to.equal('You are not authorized to access this resource');
-      const tokenNarrowed = await server.tokenFor(['Cryptography::*'], { scopes: ['Cryptography::Decrypt'] });
-      await expectError(await server.get(ENC, { Authorization: `Bearer ${tokenNarrowed}` }), 403, 1);
-      expect((await server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${tokenNarrowed}` })).status).to.equal(400);
+      const tokenNarrowed = await suite.server.tokenFor(['Cryptography::*'], { scopes: ['Cryptography::Decrypt'] });
+      await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${tokenNarrowed}` }), 403, 1);
+      expect((await suite.server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${tokenNarrowed}` })).status).to.equal(400);
     });
 
     it('checks auth before parameters: a bad token never learns what is wrong with its query', async () => {
-      await expectError(await server.get('/api/crypto/enc'), 401, 3);
-      const noPermission = await server.tokenFor([]);
-      await expectError(await server.get('/api/crypto/enc', { Authorization: `Bearer ${noPermission}` }), 403, 1);
+      await expectError(await suite.server.get('/api/crypto/enc'), 401, 3);
+      const noPermission = await suite.server.tokenFor([]);
+      await expectError(await suite.server.get('/api/crypto/enc', { Authorization: `Bearer ${noPermission}` }), 403, 1);
     });
 
     it('blocking a user through this process refuses its token on the very next request, and unblocking restores it', async () => {
-      const { username, secret } = await server.userWithToken(['*']);
+      const { username, secret } = await suite.server.userWithToken(['*']);
       const headers = { Authorization: `Bearer ${secret}` };
-      expect((await server.get(ENC, headers)).status).to.equal(200);
-      const setBlocked = server.app.container.get(SetUserBlocked);
+      expect((await suite.server.get(ENC, headers)).status).to.equal(200);
+      const setBlocked = suite.server.app.container.get(SetUserBlocked);
       expect((await setBlocked.execute(OPERATOR, { username }, true))._tag).to.equal('Right');
-      const body = await expectError(await server.get(ENC, headers), 403, 2);
+      const body = await expectError(await suite.server.get(ENC, headers), 403, 2);
       expect(body.message).to.equal('You are blacklisted from accessing this resource');
       expect((await setBlocked.execute(OPERATOR, { username }, false))._tag).to.equal('Right');
-      expect((await server.get(ENC, headers)).status).to.equal(200);
+      expect((await suite.server.get(ENC, headers)).status).to.equal(200);
     });
   });
 }

@@ -1,28 +1,22 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
+import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 const URL_SAFE = /^[A-Za-z0-9_-]+$/;
 const q = (data: string) => encodeURIComponent(data);
 
 for (const backend of httpBackends) {
   describe(`http: crypto endpoints (${backend.name})`, () => {
+    const suite = serverForSuite(backend);
     let server: TestServer;
-    let drop: () => Promise<void>;
     let token: string;
     const auth = () => ({ Authorization: `Bearer ${token}` });
     const enc = (query: string) => server.get(`/api/crypto/enc?${query}`, auth());
     const dec = (query: string) => server.get(`/api/crypto/dec?${query}`, auth());
 
     before(async () => {
-      const database = await backend.open();
-      drop = database.drop;
-      server = await startServer({ env: database.env });
+      server = suite.server;
       token = await server.tokenFor(['Cryptography::*']);
-    });
-    after(async () => {
-      await server.close();
-      await drop();
     });
 
     it('encrypts into URL-safe text/plain and decrypts back, emoji included', async () => {

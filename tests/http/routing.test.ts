@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import { expectError, rawRequest, startServer, type TestServer } from '../support/http-server.js';
+import { expectError, rawRequest, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 describe('http: routing, request ids and oversized requests', () => {
+  const suite = serverForSuite();
   let server: TestServer;
   let token: string;
   before(async () => {
-    server = await startServer();
+    server = suite.server;
     token = await server.tokenFor(['*']);
   });
-  after(async () => server.close());
 
   it('answers an unknown path with JSON 404/22', async () => {
     const body = await expectError(await server.get('/api/nope', { Authorization: `Bearer ${token}` }), 404, 22);
@@ -85,13 +85,13 @@ describe('http: the OpenAPI description', () => {
 });
 
 describe('http: junk never gets a 500', () => {
+  const suite = serverForSuite();
   let server: TestServer;
   let token: string;
   before(async () => {
-    server = await startServer();
+    server = suite.server;
     token = await server.tokenFor(['*']);
   });
-  after(async () => server.close());
 
   /** Deterministic pseudo-random junk, so a failure can be replayed. */
   function junk(seed: number, length: number): string {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { freshSqlite } from '../support/databases.js';
-import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
+import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 interface Created {
   token: string;
@@ -30,16 +30,10 @@ const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFir
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
+    const suite = serverForSuite(backend);
     let server: TestServer;
-    let drop: () => Promise<void>;
     before(async () => {
-      const database = await backend.open();
-      drop = database.drop;
-      server = await startServer({ env: database.env });
-    });
-    after(async () => {
-      await server.close();
-      await drop();
+      server = suite.server;
     });
 
     const createToken = async (token: string, json: unknown) => {

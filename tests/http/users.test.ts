@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
-import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
+import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 
 interface UserBody {
   id: string;
@@ -25,18 +25,12 @@ const newPerson = (fields: Record<string, unknown> = {}) => {
 
 for (const backend of httpBackends) {
   describe(`http: users (${backend.name})`, () => {
+    const suite = serverForSuite(backend);
     let server: TestServer;
-    let drop: () => Promise<void>;
     let admin: string;
     before(async () => {
-      const database = await backend.open();
-      drop = database.drop;
-      server = await startServer({ env: database.env });
+      server = suite.server;
       admin = await server.tokenFor(['*']);
-    });
-    after(async () => {
-      await server.close();
-      await drop();
     });
 
     const create = async (token: string, person = newPerson()) => {

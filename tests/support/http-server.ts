@@ -147,3 +147,22 @@ export async function expectError(response: Response, status: number, code: numb
   expect(Object.keys(body).filter((k) => k !== 'details')).to.deep.equal(['code', 'message']);
   return body;
 }
+
+/**
+ * Gives a describe block one server on `backend`, started before its tests and stopped after;
+ * tests read it as `suite.server`.
+ */
+export function serverForSuite(backend: (typeof httpBackends)[number] = httpBackends[0]!, options: Omit<ServerOptions, 'env'> = {}): { server: TestServer } {
+  const suite = {} as { server: TestServer };
+  let drop: () => Promise<void> = async () => {};
+  before(async () => {
+    const database = await backend.open();
+    drop = database.drop;
+    suite.server = await startServer({ ...options, env: database.env });
+  });
+  after(async () => {
+    await suite.server?.close();
+    await drop();
+  });
+  return suite;
+}
