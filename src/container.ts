@@ -31,7 +31,6 @@ import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
 import { TokenStore } from './domain/tokens/ports.js';
 import { CreateUser } from './domain/users/create-user.js';
-import { SetUserBlocked } from './domain/users/set-user-blocked.js';
 import { UserStore } from './domain/users/ports.js';
 
 /** Identifiers of what only the composition root and transports know about. */
@@ -166,10 +165,6 @@ function bindUseCases(container: Container, config: AppConfig): void {
   container.bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
   container.bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
   container.bind(CreateUser).toResolvedValue((users: UserStore, clock: Clock) => new CreateUser(users, clock), [UserStore, Clock]).inSingletonScope();
-  container.bind(SetUserBlocked).toResolvedValue(
-    (users: UserStore, clock: Clock, cache: VerifiedTokenCache) => new SetUserBlocked(users, clock, cache),
-    [UserStore, Clock, VerifiedTokenCache],
-  ).inSingletonScope();
   container.bind(GetUser).toResolvedValue((users: UserStore) => new GetUser(users), [UserStore]).inSingletonScope();
   container.bind(ListUsers).toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore]).inSingletonScope();
   container.bind(UpdateUser).toResolvedValue(

@@ -11,7 +11,6 @@ import { RevokeToken, TokenReader } from '../domain/tokens/manage-tokens.js';
 import { CreateUser } from '../domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
 import { viewOfUser } from '../domain/users/user-view.js';
-import { SetUserBlocked } from '../domain/users/set-user-blocked.js';
 import type { User } from '../domain/users/user.js';
 
 /** A failure the user can act on: printed as one line, exit code 1. */
@@ -145,7 +144,7 @@ export function buildCli(): Command {
       .requiredOption('--username <name>')
       .action((options: { username: string }) =>
         withApplication(async ({ container }) => {
-          const updated = await container.get(SetUserBlocked).execute(OPERATOR, { username: options.username }, blocked);
+          const updated = await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked });
           if (E.isLeft(updated)) return fail(updated.left);
           console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated.right)}`);
         }),

@@ -75,9 +75,9 @@ describe('domain: authenticate', () => {
     const f = domainFixture();
     const { secret } = await f.userWithToken('alice', ['*']);
     expectRight(await f.authenticate.execute(secret, ENCRYPT));
-    expectRight(await f.setUserBlocked.execute(OPERATOR, { username: 'alice' }, true));
+    expectRight(await f.updateUser.execute(OPERATOR, { username: 'alice' }, { blocked: true }));
     expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'Blocked');
-    expectRight(await f.setUserBlocked.execute(OPERATOR, { username: 'alice' }, false));
+    expectRight(await f.updateUser.execute(OPERATOR, { username: 'alice' }, { blocked: false }));
     expectRight(await f.authenticate.execute(secret, ENCRYPT));
   });
 

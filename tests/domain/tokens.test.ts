@@ -95,6 +95,6 @@ describe('domain: users', () => {
 
   it('blocking an unknown user answers UserNotFound', async () => {
     const f = domainFixture();
-    expectLeftTag(await f.setUserBlocked.execute(OPERATOR, { username: 'ghost' }, true), 'UserNotFound');
+    expectLeftTag(await f.updateUser.execute(OPERATOR, { username: 'ghost' }, { blocked: true }), 'UserNotFound');
   });
 });

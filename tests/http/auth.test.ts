@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { issueSecret } from '../../src/domain/tokens/secret.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
-import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
+import { UpdateUser } from '../../src/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
 
 const ENC = '/api/crypto/enc?data=hello';
@@ -70,11 +70,11 @@ for (const backend of httpBackends) {
       const { username, secret } = await suite.server.userWithToken(['*']);
       const headers = { Authorization: `Bearer ${secret}` };
       expect((await suite.server.get(ENC, headers)).status).to.equal(200);
-      const setBlocked = suite.server.app.container.get(SetUserBlocked);
-      expect((await setBlocked.execute(OPERATOR, { username }, true))._tag).to.equal('Right');
+      const updateUser = suite.server.app.container.get(UpdateUser);
+      expect((await updateUser.execute(OPERATOR, { username }, { blocked: true }))._tag).to.equal('Right');
       const body = await expectError(await suite.server.get(ENC, headers), 403, 2);
       expect(body.message).to.equal('You are blacklisted from accessing this resource');
-      expect((await setBlocked.execute(OPERATOR, { username }, false))._tag).to.equal('Right');
+      expect((await updateUser.execute(OPERATOR, { username }, { blocked: false }))._tag).to.equal('Right');
       expect((await suite.server.get(ENC, headers)).status).to.equal(200);
     });
   });

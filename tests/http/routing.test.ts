@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { expectError, rawRequest, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
-describe('http: routing, request ids and oversized requests', () => {
+describe('http: routing, request ids, oversized requests and junk', () => {
   const suite = serverForSuite();
   let server: TestServer;
   let token: string;
@@ -62,36 +62,6 @@ describe('http: routing, request ids and oversized requests', () => {
     const dec = await server.get('/api/crypto/dec?data=%ZZ', { Authorization: `Bearer ${token}` });
     await expectError(dec, 400, 13);
   });
-});
-
-describe('http: the OpenAPI description', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => server.close());
-
-  it('describes every route of the table, with its permission and parameters, without a token', async () => {
-    const response = await server.get('/api/openapi.json');
-    expect(response.status).to.equal(200);
-    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { 'x-permission'?: string; parameters?: { name: string; required: boolean }[]; deprecated?: boolean }>> };
-    expect(document.openapi).to.equal('3.1.0');
-    expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
-    expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
-    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string' } });
-    expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
-  });
-});
-
-describe('http: junk never gets a 500', () => {
-  const suite = serverForSuite();
-  let server: TestServer;
-  let token: string;
-  before(async () => {
-    server = suite.server;
-    token = await server.tokenFor(['*']);
-  });
 
   /** Deterministic pseudo-random junk, so a failure can be replayed. */
   function junk(seed: number, length: number): string {
@@ -126,6 +96,26 @@ describe('http: junk never gets a 500', () => {
       }
     }
     expect([...statuses].sort()).to.include.members([400, 401, 404]);
+  });
+});
+
+describe('http: the OpenAPI description', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => server.close());
+
+  it('describes every route of the table, with its permission and parameters, without a token', async () => {
+    const response = await server.get('/api/openapi.json');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { 'x-permission'?: string; parameters?: { name: string; required: boolean }[]; deprecated?: boolean }>> };
+    expect(document.openapi).to.equal('3.1.0');
+    expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
+    expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
+    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string' } });
+    expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });
 });
 

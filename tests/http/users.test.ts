@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
+import { UpdateUser } from '../../src/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 
 interface UserBody {
@@ -153,7 +153,7 @@ for (const backend of httpBackends) {
     it("answers a blocked user's token 403/2 on management endpoints too", async () => {
       const blocked = await server.userWithToken(['*']);
       await server.send('PATCH', '/api/user/update', { token: admin, headers: { 'x-uid': blocked.uid }, json: { displayname: 'soon blocked' } });
-      await server.app.container.get(SetUserBlocked).execute(OPERATOR, { uid: blocked.uid }, true);
+      await server.app.container.get(UpdateUser).execute(OPERATOR, { uid: blocked.uid }, { blocked: true });
       await expectError(await server.send('GET', '/api/user/get', { token: blocked.secret }), 403, 2);
       await expectError(await server.send('POST', '/api/token/create', { token: blocked.secret, json: {} }), 403, 2);
       await expectError(await server.send('DELETE', '/api/user/delete', { token: blocked.secret }), 403, 2);

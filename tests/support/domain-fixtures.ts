@@ -8,7 +8,7 @@ import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
 import { VerifiedTokenCache } from '../../src/domain/auth/verified-token-cache.js';
 import { IssueToken } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
-import { SetUserBlocked } from '../../src/domain/users/set-user-blocked.js';
+import { UpdateUser } from '../../src/domain/users/manage-users.js';
 import { expectRight } from './either.js';
 
 export const CACHE_TTL_MS = 5_000;
@@ -31,7 +31,7 @@ export function domainFixture() {
     createUser,
     issueToken,
     usage,
-    setUserBlocked: new SetUserBlocked(users, clock, cache),
+    updateUser: new UpdateUser(users, clock, cache),
     authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {

@@ -30,6 +30,8 @@ export class ListUsers {
 
 export interface UserUpdate {
   readonly displayName?: string;
+  /** A blocked user's tokens answer 403 code 2 everywhere. */
+  readonly blocked?: boolean;
   readonly email?: string;
   readonly password?: string;
   readonly permissions?: readonly string[];
@@ -59,6 +61,7 @@ export class UpdateUser {
       email: update.email?.trim().toLowerCase(),
       passwordHash: update.password === undefined ? undefined : await hashPassword(update.password),
       permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],
+      blocked: update.blocked,
     };
     const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
     if (E.isLeft(result)) return result;
