@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { expectError, rawRequest, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
+/** A generated request id: the process's random prefix, a dash, a base-36 counter. */
+const REQUEST_ID = /^[A-Za-z0-9_-]{8}-[0-9a-z]+$/;
+
 describe('http: routing, request ids, oversized requests and junk', () => {
   const suite = serverForSuite();
   let server: TestServer;
@@ -24,11 +27,13 @@ describe('http: routing, request ids, oversized requests and junk', () => {
 
   it('gives every response a request id, keeping a sane one the client sent', async () => {
     const generated = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
-    expect(generated.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const following = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
+    expect(generated.headers.get('x-request-id')).to.match(REQUEST_ID);
+    expect(following.headers.get('x-request-id')).to.match(REQUEST_ID).and.not.to.equal(generated.headers.get('x-request-id'));
     const kept = await server.get('/api/nope', { 'X-Request-Id': 'trace-42' });
     expect(kept.headers.get('x-request-id')).to.equal('trace-42');
     const replaced = await server.get('/api/nope', { 'X-Request-Id': 'bad id with spaces' });
-    expect(replaced.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    expect(replaced.headers.get('x-request-id')).to.match(REQUEST_ID);
   });
 
   it('answers a request line beyond the server limit with the JSON error object, not a bare reply', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import * as E from 'fp-ts/lib/Either.js';
 import Koa, { type Context, type Next } from 'koa';
@@ -11,6 +11,16 @@ import { decodeBody, decodeHeaders, decodeQuery } from './fields.js';
 import type { Route, RouteTable } from './route-table.js';
 
 export const API_PREFIX = '/api';
+
+/**
+ * Request ids: a random prefix per process and a counter, unique across restarts and instances
+ * like a UUID, at a fraction of its cost on every request.
+ */
+function requestIds(): () => string {
+  const boot = randomBytes(6).toString('base64url');
+  let sequence = 0;
+  return () => `${boot}-${(++sequence).toString(36)}`;
+}
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** `Bearer <token>`, case-insensitive scheme, exactly one token. */
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -34,6 +44,7 @@ export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDepe
   app.proxy = false;
   app.silent = true;
   const router = new Router({ prefix: API_PREFIX });
+  const nextRequestId = requestIds();
 
   for (const route of table.routes) {
     router.register(route.path, [route.method], endpoint(route, authenticate, maxBodyBytes));
@@ -52,7 +63,7 @@ export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDepe
   app.use(async (ctx: Context, next: Next) => {
     const started = performance.now();
     const incoming = ctx.get('x-request-id');
-    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
