@@ -66,6 +66,7 @@ for (const backend of httpBackends) {
         [{ ...newPerson(), email: 'not-an-email' }, 11, ['email']],
         [{ ...newPerson(), username: 'Has Space' }, 11, ['username']],
         [['an', 'array'], 11, []],
+        [JSON.parse('{"constructor": 1, "__proto__": {"admin": true}}'), 11, ['constructor', '__proto__']],
       ];
       for (const [json, code, names] of cases) {
         const body = await expectError(await server.send('POST', '/api/user/create', { token: admin, json }), 400, code);

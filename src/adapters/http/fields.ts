@@ -65,7 +65,7 @@ function decodeFields<S extends Schema<never>>(
   const reasons: string[] = [];
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema)) {
-    const raw = values[name];
+    const raw = Object.hasOwn(values, name) ? values[name] : undefined;
     if (raw === undefined) {
       if (field.required) missing.push(name);
       continue;
@@ -89,17 +89,15 @@ function decodeFields<S extends Schema<never>>(
  * silently reduced to one of its values.
  */
 export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<string, string | string[] | undefined>) =>
-  decodeFields(schema, query, { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' }, (name, value) =>
-    typeof value === 'string' ? undefined : `${name} must be given once`,
-  );
+  decodeFields(schema, query, { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' }, givenOnce);
+
+const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
 
 /** Headers by lower-case name, as Node gives them; a header sent empty counts as missing. */
 export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<DomainError, Decoded<S>> {
   const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
-  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, (name, value) =>
-    typeof value === 'string' ? undefined : `${name} must be given once`,
-  );
+  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, givenOnce);
 }
 
 /** A JSON object body; fields the schema does not know are refused, by name. */
@@ -107,7 +105,8 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Ei
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'the body must be a JSON object' });
   }
-  const unknown = Object.keys(body).filter((name) => !(name in schema));
+  // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
+  const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
   if (unknown.length > 0) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
   return decodeFields(schema, body as Record<string, unknown>, { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' });
 }
