@@ -7,7 +7,11 @@ import type { Logger } from 'pino';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
+import { gameRoutes } from './adapters/http/routes/game-routes.js';
 import { tokenRoutes } from './adapters/http/routes/token-routes.js';
+import { HiveGameData } from './adapters/hive/hive-game-data.js';
+import { GameData } from './domain/game/game-data.js';
+import { GetMaps, GetPlayerStats } from './domain/game/game-queries.js';
 import { userRoutes } from './adapters/http/routes/user-routes.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
@@ -86,6 +90,12 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     bindStores(container, db);
 
     container.bind(Clock).toConstantValue(new SystemClock());
+    const { baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs } = config.hive;
+    container.bind(GameData).toConstantValue(
+      new HiveGameData({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs }, logger),
+    );
+    container.bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
+    container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -105,6 +115,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
             deleteUser: container.get(DeleteUser),
           }),
           ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
+          ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
         ],
         redirects: [...cryptoRedirects],
       }),

@@ -53,6 +53,18 @@ export const AppConfig = t.type({
     maxBodyBytes: intInRange(256, 10_485_760),
   }),
   log: t.type({ level: LogLevel }),
+  hive: t.type({
+    /** The Hive's public API. */
+    baseUrl: checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)),
+    /** Deadline of every call, body included. */
+    timeoutMs: intInRange(100, 60_000),
+    mapsTtlMs: intInRange(0, 86_400_000),
+    playerTtlMs: intInRange(0, 86_400_000),
+    /** How many games and players are kept in cache at most. */
+    cacheEntries: intInRange(1, 1_000_000),
+    /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
+    backoffMs: intInRange(0, 3_600_000),
+  }),
 });
 
 export type AppConfig = t.TypeOf<typeof AppConfig>;

@@ -29,6 +29,7 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_MAX_HEADER_BYTES', path: 'http.maxHeaderBytes', parse: asInteger },
   { name: 'UTILITY_API_MAX_BODY_BYTES', path: 'http.maxBodyBytes', parse: asInteger },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
+  { name: 'UTILITY_API_HIVE_URL', path: 'hive.baseUrl', parse: asString },
 ];
 
 type Json = { [key: string]: unknown };

@@ -15,6 +15,8 @@ export const Permission = {
   TokensCreate: 'Tokens::Create',
   TokensRead: 'Tokens::Read',
   TokensDelete: 'Tokens::Delete',
+  GameNetworkMap: 'Game::Network.Map',
+  GameNetworkPlayer: 'Game::Network.Player',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -7,7 +7,7 @@ import type { Authenticate } from '../../domain/auth/authenticate.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
-import { decodeBody, decodeHeaders, decodeQuery } from './fields.js';
+import { decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
 import type { Route, RouteTable } from './route-table.js';
 
 export const API_PREFIX = '/api';
@@ -88,15 +88,17 @@ export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDepe
 
 function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number) {
   const takesHeaders = Object.keys(route.headers).length > 0;
-  const noHeaders = E.right({});
+  const nothing = E.right({});
   return async (ctx: Context): Promise<void> => {
     const presented = presentedSecret(ctx.get('authorization') || undefined);
     if (presented.kind === 'malformed') return sendError(ctx, { _tag: 'InvalidApiKey' });
     const principal = await authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
     if (E.isLeft(principal)) return sendError(ctx, principal.left);
+    const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
+    if (E.isLeft(params)) return sendError(ctx, params.left);
     const query = decodeQuery(route.query, ctx.query);
     if (E.isLeft(query)) return sendError(ctx, query.left);
-    const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : noHeaders;
+    const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : nothing;
     if (E.isLeft(headers)) return sendError(ctx, headers.left);
     let body: Record<string, unknown> = {};
     if (route.body) {
@@ -105,8 +107,9 @@ function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number
       if (E.isLeft(decoded)) return sendError(ctx, decoded.left);
       body = decoded.right;
     }
-    const result = await route.handle({ query: query.right, headers: headers.right, body, principal: principal.right });
+    const result = await route.handle({ params: params.right, query: query.right, headers: headers.right, body, principal: principal.right });
     if (E.isLeft(result)) return sendError(ctx, result.left);
+    if (result.right.headers) ctx.set(result.right.headers);
     ctx.status = route.status;
     ctx.type = result.right.contentType;
     ctx.body = result.right.body;

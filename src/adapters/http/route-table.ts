@@ -1,13 +1,16 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import type { Principal } from '../../domain/auth/verified-token-cache.js';
 import type { DomainError } from '../../domain/errors.js';
-import type { BodySchema, Decoded, HeaderSchema, QuerySchema } from './fields.js';
+import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type ResponseBody = { readonly contentType: 'text/plain'; readonly body: string } | { readonly contentType: 'application/json'; readonly body: unknown };
+export type ResponseBody = ({ readonly contentType: 'text/plain'; readonly body: string } | { readonly contentType: 'application/json'; readonly body: unknown }) & {
+  readonly headers?: Readonly<Record<string, string>>;
+};
 
-export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema> {
+export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema = ParamSchema> {
+  readonly params: Decoded<P>;
   readonly query: Decoded<Q>;
   readonly headers: Decoded<H>;
   readonly body: Decoded<B>;
@@ -15,20 +18,22 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
-export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema> {
+export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema> {
   readonly method: HttpMethod;
   /** Below `/api`, in @koa/router syntax. */
   readonly path: string;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
   readonly permission: string | null;
   readonly summary: string;
+  /** Path parameters (`:name` in the path); absent when the path has none. */
+  readonly params?: P;
   readonly query: Q;
   readonly headers: H;
   /** A JSON object body with these fields; undefined for endpoints that take no body. */
   readonly body?: B;
   readonly status: number;
   readonly produces: ResponseBody['contentType'];
-  readonly handle: (input: RouteInput<Q, H, B>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
+  readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
 }
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
@@ -44,7 +49,8 @@ export interface RouteTable {
 }
 
 /** Keeps each schema's type tied to the handler's input while the table stays a plain list. */
-export const defineRoute = <Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema>(route: Route<Q, H, B>): Route => route as unknown as Route;
+export const defineRoute = <Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema>(route: Route<Q, H, B, P>): Route =>
+  route as unknown as Route;
 
 export const json = (body: unknown): ResponseBody => ({ contentType: 'application/json', body });
 export const text = (body: string): ResponseBody => ({ contentType: 'text/plain', body });

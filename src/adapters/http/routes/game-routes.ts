@@ -1,0 +1,58 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
+import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
+import type { DomainError } from '../../../domain/errors.js';
+import { Permission } from '../../../domain/permissions.js';
+import { matching, required } from '../fields.js';
+import { defineRoute, type ResponseBody, type Route } from '../route-table.js';
+
+export interface GameRouteDependencies {
+  readonly getMaps: GetMaps;
+  readonly getPlayerStats: GetPlayerStats;
+}
+
+/** JSON, marked when it comes from cache because the game network could not be asked. */
+const asJson = ({ value, stale }: Fetched<unknown>): ResponseBody => ({
+  contentType: 'application/json',
+  body: value,
+  headers: stale ? { 'X-Cache': 'stale', Warning: '110 - "Response is Stale"' } : { 'X-Cache': 'fresh' },
+});
+
+export function gameRoutes(deps: GameRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/game/network/maps/:map',
+      permission: Permission.GameNetworkMap,
+      summary: 'The maps of a game on The Hive',
+      params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
+      query: {},
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ params }) => E.map(asJson)(await deps.getMaps.execute(params.map)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/game/network/maps',
+      permission: Permission.GameNetworkMap,
+      summary: 'Without a game: answers 400 code 8',
+      query: {},
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: (): E.Either<DomainError, ResponseBody> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/game/network/player',
+      permission: Permission.GameNetworkPlayer,
+      summary: "A player's statistics per game on The Hive (null for a game never played)",
+      query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player)),
+    }),
+  ];
+}
