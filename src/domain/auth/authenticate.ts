@@ -23,12 +23,18 @@ export class Authenticate {
   ) {}
 
   /** `permission` null: any valid token will do (management endpoints check the rest themselves). */
-  async execute(secret: string | undefined, permission: string | null): Promise<E.Either<DomainError, Principal>> {
+  execute(secret: string | undefined, permission: string | null): E.Either<DomainError, Principal> | Promise<E.Either<DomainError, Principal>> {
     if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
     const now = this.clock.now();
-    // Only verified secrets are cached, so a hit needs no shape check; junk never reaches a store.
-    const principal = this.cache.get(secret, now) ?? (looksLikeSecret(secret) ? await this.lookUp(secret) : undefined);
-    if (!principal) return E.left({ _tag: 'InvalidApiKey' });
+    // A secret verified moments ago is answered at once, without a store or a promise.
+    const cached = this.cache.get(secret, now);
+    if (cached) return this.verdict(cached, permission, now);
+    // Only verified secrets are cached, so junk is turned away here before any store is asked.
+    if (!looksLikeSecret(secret)) return E.left({ _tag: 'InvalidApiKey' });
+    return this.lookUp(secret).then((principal) => (principal ? this.verdict(principal, permission, now) : E.left({ _tag: 'InvalidApiKey' })));
+  }
+
+  private verdict(principal: Principal, permission: string | null, now: number): E.Either<DomainError, Principal> {
     const allowed = authorize(principal, permission, now);
     if (E.isRight(allowed)) this.usage.record(principal.token.id, now);
     return allowed;
