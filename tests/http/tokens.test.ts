@@ -167,3 +167,34 @@ describe('http: token usage counts', () => {
     }
   });
 });
+
+describe('http: a token issued for someone else is no master key', () => {
+  const suite = serverForSuite();
+
+  it('acts on its owner only within its permissions, and passes that on to tokens it issues', async () => {
+    const server = suite.server;
+    const admin = await server.userWithToken(['*']);
+    const adminToken = (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as Info;
+    const mallory = await server.tokenFor(['Tokens::Create', 'Users::Read']);
+    const issued = await server.send('POST', '/api/token/create', { token: mallory, json: { firebaseuid: admin.uid, permissions: [] } });
+    expect(issued.status).to.equal(201);
+    const borrowed = ((await issued.json()) as Created).token;
+    const before = await server.snapshot();
+
+    await expectError(await server.send('DELETE', '/api/user/delete', { token: borrowed }), 403, 1);
+    await expectError(await server.send('PATCH', '/api/user/update', { token: borrowed, json: { email: 'mallory@example.com' } }), 403, 1);
+    await expectError(await server.send('GET', '/api/token/list', { token: borrowed }), 403, 1);
+    await expectError(await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }), 403, 1);
+    await expectError(await server.send('GET', '/api/user/get', { token: borrowed }), 403, 1);
+    expect(await server.snapshot()).to.deep.equal(before);
+
+    // A borrowed token with Tokens::Create and Users::Read still cannot mint a master key for the owner.
+    const wider = await server.send('POST', '/api/token/create', { token: admin.secret, json: {} });
+    expect(wider.status).to.equal(201);
+    const adminIssuer = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Users::Delete']);
+    const lent = ((await (await server.send('POST', '/api/token/create', { token: adminIssuer, json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] } })).json()) as Created).token;
+    const minted = ((await (await server.send('POST', '/api/token/create', { token: lent, json: { permissions: [] } })).json()) as Created).token;
+    await expectError(await server.send('DELETE', '/api/user/delete', { token: minted }), 403, 1);
+    expect((await server.send('GET', '/api/user/get', { token: admin.secret })).status).to.equal(200);
+  });
+});

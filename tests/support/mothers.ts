@@ -42,6 +42,7 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     lastUsedAt: null,
     uses: 0,
     disabled: false,
+    issuedBy: null,
     ...fields,
   };
 }

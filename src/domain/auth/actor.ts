@@ -19,5 +19,9 @@ export function actorHolds(actor: Actor, permission: string): boolean {
   return actor.kind === 'operator' || principalHolds(actor.principal, permission);
 }
 
-/** The user an actor is, if any: acting on this user counts as acting on yourself. */
-export const actorUserId = (actor: Actor): string | undefined => (actor.kind === 'principal' ? actor.principal.user.id : undefined);
+/**
+ * The user an actor may act on as themself, if any: the token's owner, unless somebody else
+ * issued the token (then it acts on its owner only within its permissions, like on anyone).
+ */
+export const actorUserId = (actor: Actor): string | undefined =>
+  actor.kind === 'principal' && actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;

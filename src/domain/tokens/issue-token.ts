@@ -66,6 +66,7 @@ export class IssueToken {
       lastUsedAt: null,
       uses: 0,
       disabled: false,
+      issuedBy: issuerOf(actor, user),
     };
     const inserted = await orOutage(this.tokens.insert(record), { _tag: 'TokenCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
@@ -73,6 +74,17 @@ export class IssueToken {
     if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
     return E.right({ secret, record, user });
   }
+}
+
+/**
+ * Who issued a token for `owner`: nobody else (null) when the owner or the operator did; the
+ * caller when it was another user. A token issued by someone else passes that on to the tokens
+ * it issues, so it can never mint itself a token with the owner's full self-access.
+ */
+function issuerOf(actor: Actor, owner: User): string | null {
+  if (actor.kind === 'operator') return null;
+  const { token, user } = actor.principal;
+  return token.issuedBy ?? (user.id === owner.id ? null : user.id);
 }
 
 /** Whether the token belongs to the actor (the operator owns nothing and may do everything). */

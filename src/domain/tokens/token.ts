@@ -15,4 +15,9 @@ export interface TokenRecord {
   readonly lastUsedAt: number | null;
   readonly uses: number;
   readonly disabled: boolean;
+  /**
+   * The user who issued the token for its owner, when that was somebody else. Such a token acts
+   * on its owner only within its permissions: it never counts as the owner acting on themself.
+   */
+  readonly issuedBy: string | null;
 }

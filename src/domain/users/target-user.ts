@@ -20,11 +20,12 @@ export async function targetUser(
   permissionForOthers: string,
   outage: DomainError,
 ): Promise<E.Either<DomainError, User>> {
-  const selfId = actorUserId(actor);
-  const isSelf = 'self' in ref || (actor.kind === 'principal' && 'uid' in ref && ref.uid === actor.principal.user.uid);
-  if (isSelf && selfId === undefined) return E.left({ _tag: 'MissingHeader', names: ['x-uid'] });
-  if (!isSelf && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
-  const lookup = isSelf ? users.findById(selfId!) : 'uid' in ref ? users.findByUid(ref.uid) : users.findByUsername((ref as { username: string }).username.toLowerCase());
+  const ownerId = actor.kind === 'principal' ? actor.principal.user.id : undefined;
+  const namesOwner = 'self' in ref || (actor.kind === 'principal' && 'uid' in ref && ref.uid === actor.principal.user.uid);
+  if (namesOwner && ownerId === undefined) return E.left({ _tag: 'MissingHeader', names: ['x-uid'] });
+  const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
+  if (!actsAsSelf && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+  const lookup = namesOwner ? users.findById(ownerId!) : 'uid' in ref ? users.findByUid(ref.uid) : users.findByUsername((ref as { username: string }).username.toLowerCase());
   const found = await orOutage(lookup, outage);
   if (E.isLeft(found)) return found;
   if (!found.right) return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });

@@ -17,6 +17,7 @@ interface TokenRow {
   last_used_at: number | string | null;
   uses: number | string;
   disabled: boolean | number;
+  issued_by: string | null;
 }
 
 const toRecord = (row: TokenRow): TokenRecord => ({
@@ -32,6 +33,7 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   lastUsedAt: toNumberOrNull(row.last_used_at),
   uses: toNumber(row.uses),
   disabled: toBoolean(row.disabled),
+  issuedBy: row.issued_by,
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
@@ -53,6 +55,7 @@ export class KnexTokenStore implements TokenStore {
       last_used_at: record.lastUsedAt,
       uses: record.uses,
       disabled: record.disabled,
+      issued_by: record.issuedBy,
     };
     try {
       await this.db('tokens').insert(row);

@@ -46,6 +46,19 @@ const migrations: readonly Migration[] = [
       await db.schema.dropTable('users');
     },
   },
+  {
+    name: '0002_token_issuer',
+    async up(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.string('issued_by', 36);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropColumn('issued_by');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
