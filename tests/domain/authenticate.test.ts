@@ -81,6 +81,16 @@ describe('domain: authenticate', () => {
     expectRight(await f.authenticate.execute(secret, ENCRYPT));
   });
 
+  it('a revocation during a lookup keeps the looked-up token out of the cache', async () => {
+    const f = domainFixture();
+    const { secret, record } = await f.userWithToken('alice', ['*']);
+    const pending = f.authenticate.execute(secret, ENCRYPT);
+    f.cache.forgetToken(record.id);
+    await f.tokens.delete(record.id);
+    expectRight(await pending);
+    expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'InvalidApiKey');
+  });
+
   it('a change made behind its back is seen once the cache entry has lived its TTL', async () => {
     const f = domainFixture();
     const { secret, user } = await f.userWithToken('alice', ['*']);

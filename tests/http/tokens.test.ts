@@ -60,6 +60,22 @@ for (const backend of httpBackends) {
       expect(JSON.stringify(info)).not.to.include(created.token.slice(created.prefix.length));
     });
 
+    it('takes a lifetime in seconds too, and never lets a token outlive the token that issued it', async () => {
+      const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt'], { expiresInMs: 3_600_000 });
+      const inSeconds = await createToken(me.secret, { expiresIn: 1_800 });
+      expect(Math.abs(Date.parse(inSeconds.expiresAt!) - Date.now() - 1_800_000)).to.be.below(60_000);
+      const unbounded = await createToken(me.secret, {});
+      expect(Date.parse(unbounded.expiresAt!) - Date.now()).to.be.at.most(3_600_000);
+      const longer = await createToken(me.secret, { expiresIn: '30d' });
+      expect(Date.parse(longer.expiresAt!) - Date.now()).to.be.at.most(3_600_000);
+    });
+
+    it('narrows an owner’s wildcard to what the caller holds when no permissions are asked for', async () => {
+      const me = await server.userWithToken(['*'], { scopes: ['Tokens::Create', 'Cryptography::Encrypt'] });
+      const created = await createToken(me.secret, {});
+      expect(created.permissions).to.deep.equal(['Cryptography::Encrypt', 'Tokens::Create']);
+    });
+
     it('needs Tokens::Create, and never gives a token more than its creator or its owner holds', async () => {
       const without = await server.tokenFor(['Cryptography::*']);
       await expectError(await server.send('POST', '/api/token/create', { token: without, json: {} }), 403, 1);
@@ -81,9 +97,10 @@ for (const backend of httpBackends) {
       const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt']);
       const created = await createToken(admin, { firebaseuid: other.uid });
       expect(created.firebaseuid).to.equal(other.uid);
-      expect(created.permissions).to.deep.equal([]);
-      const narrowed = await createToken(admin, { firebaseuid: other.uid, permissions: ['Cryptography::Encrypt'] });
-      expect(narrowed.permissions).to.deep.equal(['Cryptography::Encrypt']);
+      // The owner's Cryptography::* narrowed to the part of it the caller holds.
+      expect(created.permissions).to.deep.equal(['Cryptography::Encrypt']);
+      const empty = await createToken(admin, { firebaseuid: other.uid, permissions: [] });
+      expect(empty.permissions).to.deep.equal([]);
       await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: other.uid, permissions: ['Cryptography::Decrypt'] } }), 403, 1);
       await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: 'no-such-user' } }), 404, 14);
     });

@@ -66,6 +66,7 @@ for (const backend of httpBackends) {
         [{ ...newPerson(), email: 'not-an-email' }, 11, ['email']],
         [{ ...newPerson(), username: 'Has Space' }, 11, ['username']],
         [['an', 'array'], 11, []],
+        [{ ...newPerson(), firstname: 'a\u0000b' }, 11, ['firstname']],
         [JSON.parse('{"constructor": 1, "__proto__": {"admin": true}}'), 11, ['constructor', '__proto__']],
       ];
       for (const [json, code, names] of cases) {

@@ -41,12 +41,13 @@ export class Authenticate {
   }
 
   private async lookUp(secret: string): Promise<Principal | undefined> {
+    const generation = this.cache.currentGeneration();
     const token = await this.tokens.findBySecretHash(hashSecret(secret));
     if (!token) return undefined;
     const user = await this.users.findById(token.userId);
     if (!user) return undefined;
     const principal = { token, user };
-    this.cache.remember(secret, principal);
+    this.cache.remember(secret, principal, generation);
     return principal;
   }
 }

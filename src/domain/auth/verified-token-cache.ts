@@ -17,6 +17,8 @@ export interface Principal {
  */
 export class VerifiedTokenCache {
   private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
+  /** Bumped by every forget: a lookup that began before one must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -34,8 +36,13 @@ export class VerifiedTokenCache {
     return entry.principal;
   }
 
-  remember(secret: string, principal: Principal): void {
-    if (this.ttlMs <= 0) return;
+  /** Taken before reading the stores, handed back to `remember`. */
+  currentGeneration(): number {
+    return this.generation;
+  }
+
+  remember(secret: string, principal: Principal, readAtGeneration: number): void {
+    if (this.ttlMs <= 0 || readAtGeneration !== this.generation) return;
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: dropping the first key drops the oldest entry.
       const oldest = this.entries.keys().next().value;
@@ -45,12 +52,14 @@ export class VerifiedTokenCache {
   }
 
   forgetUser(userId: string): void {
+    this.generation += 1;
     for (const [hash, entry] of this.entries) {
       if (entry.principal.user.id === userId) this.entries.delete(hash);
     }
   }
 
   forgetToken(tokenId: string): void {
+    this.generation += 1;
     for (const [hash, entry] of this.entries) {
       if (entry.principal.token.id === tokenId) this.entries.delete(hash);
     }

@@ -1,11 +1,11 @@
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 /** Ten years: far enough for any real use, near enough to stay a safe integer date. */
-const MAX_DURATION_MS = 10 * 365 * UNIT_MS.d;
+export const MAX_LIFETIME_MS = 10 * 365 * UNIT_MS.d;
 
 /** Parses `90s`, `15m`, `12h`, `30d`, `2w`; undefined for anything else or out of range. */
 export function parseDuration(text: string): number | undefined {
   const match = /^(\d{1,6})([smhdw])$/.exec(text.trim());
   if (!match) return undefined;
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  return ms > 0 && ms <= MAX_DURATION_MS ? ms : undefined;
+  return ms > 0 && ms <= MAX_LIFETIME_MS ? ms : undefined;
 }

@@ -4,11 +4,11 @@ import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
-import { grantedBy, Permission } from '../permissions.js';
+import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
 import { targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';
-import { checkGrant } from '../users/user-rules.js';
+import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
 import { issueLicense, issueSecret } from './secret.js';
 import type { TokenRecord } from './token.js';
@@ -44,9 +44,9 @@ export class IssueToken {
     if (E.isLeft(found)) return found;
     const user = found.right;
 
-    const scopes = [...new Set(input.scopes ?? user.permissions.filter((p) => actorHolds(actor, p)))];
+    const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
-    const refused = checkGrant(actor, scopes, []);
+    const refused = checkGrant(actor, scopes, []) ?? checkText('name', input.name);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -62,7 +62,7 @@ export class IssueToken {
       name: input.name ?? null,
       scopes,
       createdAt: now,
-      expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
+      expiresAt: expiryFor(actor, input.expiresInMs === undefined ? null : now + input.expiresInMs),
       lastUsedAt: null,
       uses: 0,
       disabled: false,
@@ -74,6 +74,23 @@ export class IssueToken {
     if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
     return E.right({ secret, record, user });
   }
+}
+
+/**
+ * Every permission of the owner the actor holds too. An owner's wildcard the actor does not hold
+ * whole is narrowed to the permissions under it that the actor does hold.
+ */
+function defaultScopes(actor: Actor, owner: User): string[] {
+  return owner.permissions.flatMap((held) =>
+    actorHolds(actor, held) ? [held] : knownPermissions.filter((known) => covers(held, known) && actorHolds(actor, known)),
+  );
+}
+
+/** A token never outlives the token that issued it. */
+function expiryFor(actor: Actor, requested: number | null): number | null {
+  const ceiling = actor.kind === 'principal' ? actor.principal.token.expiresAt : null;
+  if (ceiling === null) return requested;
+  return requested === null ? ceiling : Math.min(requested, ceiling);
 }
 
 /**

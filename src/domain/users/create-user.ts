@@ -8,7 +8,7 @@ import { Permission } from '../permissions.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from './user.js';
-import { checkEmail, checkGrant, checkPassword } from './user-rules.js';
+import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 
 export interface CreateUserInput {
   readonly actor: Actor;
@@ -44,7 +44,12 @@ export class CreateUser {
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
     if (!actorHolds(input.actor, Permission.UsersCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersCreate });
     const permissions = [...new Set(input.permissions ?? [])];
-    const refused = checkGrant(input.actor, permissions, []) ?? checkEmail(input.email) ?? checkPassword(input.password);
+    const refused =
+      checkGrant(input.actor, permissions, []) ??
+      checkText('firstname', input.firstName) ??
+      checkText('lastname', input.lastName) ??
+      checkEmail(input.email) ??
+      checkPassword(input.password);
     if (refused) return E.left(refused);
     const explicit = input.username?.trim().toLowerCase();
     if (explicit !== undefined && !USERNAME_PATTERN.test(explicit)) {

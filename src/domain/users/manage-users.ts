@@ -9,7 +9,7 @@ import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
 import { targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from './user.js';
-import { checkEmail, checkGrant, checkPassword } from './user-rules.js';
+import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 
 export class GetUser {
   constructor(private readonly users: UserStore) {}
@@ -53,7 +53,7 @@ export class UpdateUser {
       const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
       if (refused) return E.left(refused);
     }
-    const refused = checkEmail(update.email) ?? checkPassword(update.password);
+    const refused = checkText('displayname', update.displayName) ?? checkEmail(update.email) ?? checkPassword(update.password);
     if (refused) return E.left(refused);
 
     const changes: UserChanges = {

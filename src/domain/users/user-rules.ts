@@ -3,7 +3,17 @@ import type { DomainError } from '../errors.js';
 import { isGrantablePermission } from '../permissions.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+const CONTROL = /\p{Cc}/u;
+export const MAX_NAME_LENGTH = 100;
+
+/** Names and labels: at most 100 characters, no control characters; whichever transport sent them. */
+export function checkText(field: string, value: string | undefined): DomainError | undefined {
+  if (value === undefined) return undefined;
+  return value.trim().length <= MAX_NAME_LENGTH && !CONTROL.test(value)
+    ? undefined
+    : { _tag: 'InvalidBodyParameter', names: [field], details: `${field} must be at most ${MAX_NAME_LENGTH} characters without control characters` };
+}
 
 /**
  * Whether `actor` may give these permissions to someone who already has `alreadyHeld`: each must
@@ -25,7 +35,7 @@ export function checkEmail(email: string | undefined): DomainError | undefined {
 
 export function checkPassword(password: string | undefined): DomainError | undefined {
   if (password === undefined) return undefined;
-  return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH
+  return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH && !CONTROL.test(password)
     ? undefined
     : { _tag: 'InvalidBodyParameter', names: ['password'], details: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` };
 }

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { actorFor } from '../../../domain/auth/actor.js';
 import { Permission } from '../../../domain/permissions.js';
-import { parseDuration } from '../../../domain/tokens/duration.js';
+import { MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
 import type { RevokeToken, TokenReader } from '../../../domain/tokens/manage-tokens.js';
 import { names, optional, required, text, tokenId, userUid } from '../fields.js';
@@ -20,8 +20,8 @@ const lifetime = new t.Type<number, number, unknown>(
   'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
   (u): u is number => typeof u === 'number',
   (u, c) => {
-    const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? parseDuration(`${u}s`) : undefined;
-    return ms === undefined ? t.failure(u, c) : t.success(ms);
+    const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? u * 1000 : undefined;
+    return ms === undefined || ms > MAX_LIFETIME_MS ? t.failure(u, c) : t.success(ms);
   },
   t.identity,
 );

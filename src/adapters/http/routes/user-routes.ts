@@ -7,7 +7,7 @@ import { MAX_PASSWORD_LENGTH } from '../../../domain/users/password.js';
 import type { UserRef } from '../../../domain/users/target-user.js';
 import type { User } from '../../../domain/users/user.js';
 import { viewOfUser } from '../../../domain/users/user-view.js';
-import { names, optional, required, text, userUid } from '../fields.js';
+import { names, optional, required, secretText, text, userUid } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
 
 export interface UserRouteDependencies {
@@ -34,7 +34,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         firstname: required(text(1, 100), 'first name'),
         lastname: required(text(1, 100), 'last name'),
         email: required(text(3, 320), 'email address, unique regardless of case'),
-        password: required(text(1, MAX_PASSWORD_LENGTH), 'password (hashed with scrypt, never returned)'),
+        password: required(secretText(MAX_PASSWORD_LENGTH), 'password (hashed with scrypt, never returned)'),
         username: optional(text(2, 32), 'user name; default: derived from the name'),
       },
       status: 201,
@@ -73,7 +73,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       body: {
         displayname: optional(text(1, 100), 'display name'),
         email: optional(text(3, 320), 'email address'),
-        password: optional(text(1, MAX_PASSWORD_LENGTH), 'new password'),
+        password: optional(secretText(MAX_PASSWORD_LENGTH), 'new password'),
         perms: optional(names(50), 'the complete new list of permissions'),
       },
       status: 200,
