@@ -113,6 +113,20 @@ describe('http: game network (against a loopback Hive)', () => {
     }
   });
 
+  it('after a failure, serves the stale answer at once instead of waiting on the network again', async () => {
+    await serve({ mapsTtlMs: 0 });
+    await (await get('/api/game/network/maps/dr')).arrayBuffer();
+    hive.behaviour = 'slow';
+    hive.slowMs = 2_000;
+    expect((await get('/api/game/network/maps/dr')).headers.get('x-cache')).to.equal('stale');
+    const callsAfterFailure = hive.calls.length;
+    const started = Date.now();
+    const again = await get('/api/game/network/maps/dr');
+    expect(again.headers.get('x-cache')).to.equal('stale');
+    expect(Date.now() - started).to.be.below(200);
+    expect(hive.calls).to.have.length(callsAfterFailure);
+  });
+
   it('answers 502/29 or 504/30 when nothing is cached: never 500, never a hang', async () => {
     hive.behaviour = 'error';
     await expectError(await get('/api/game/network/maps/hide'), 502, 29);

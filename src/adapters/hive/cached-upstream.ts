@@ -6,7 +6,9 @@ type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind
 interface Entry<A> {
   readonly answer: Answer<A>;
   readonly etag: string | undefined;
-  fetchedAt: number;
+  readonly fetchedAt: number;
+  /** After a failed refresh, the stale answer is served at once until then. */
+  retryAt?: number;
 }
 
 export interface UpstreamOptions {
@@ -41,7 +43,14 @@ export class CachedUpstream {
   /** `decode` turns the upstream's JSON into our value, or throws when it is not usable. */
   get<A>(path: string, ttlMs: number, decode: (json: unknown) => A): Promise<GameDataResult<A>> {
     const cached = this.cache.get(path) as Entry<A> | undefined;
-    if (cached && this.now() - cached.fetchedAt < ttlMs) return Promise.resolve(fresh(cached.answer));
+    if (cached && this.now() - cached.fetchedAt < ttlMs) {
+      // Refresh its place in the eviction order: the oldest-used entry goes first.
+      this.cache.delete(path);
+      this.cache.set(path, cached);
+      return Promise.resolve(fresh(cached.answer));
+    }
+    // The upstream failed moments ago: do not make every caller wait for its deadline again.
+    if (cached?.answer.kind === 'found' && this.now() < (cached.retryAt ?? 0)) return Promise.resolve({ kind: 'found', value: cached.answer.value, stale: true });
     const pending = this.inFlight.get(path) as Promise<GameDataResult<A>> | undefined;
     if (pending) return pending;
     const call = this.refresh(path, cached, decode).finally(() => this.inFlight.delete(path));
@@ -50,8 +59,11 @@ export class CachedUpstream {
   }
 
   private async refresh<A>(path: string, cached: Entry<A> | undefined, decode: (json: unknown) => A): Promise<GameDataResult<A>> {
-    const fallback = (reason: 'timeout' | 'failure'): GameDataResult<A> =>
-      cached?.answer.kind === 'found' ? { kind: 'found', value: cached.answer.value, stale: true } : cached ? fresh(cached.answer) : { kind: 'unavailable', reason };
+    const fallback = (reason: 'timeout' | 'failure'): GameDataResult<A> => {
+      if (!cached) return { kind: 'unavailable', reason };
+      cached.retryAt = this.now() + this.options.defaultBackoffMs;
+      return cached.answer.kind === 'found' ? { kind: 'found', value: cached.answer.value, stale: true } : fresh(cached.answer);
+    };
     if (this.now() < this.backoffUntil) return fallback('failure');
 
     let response: Response;
@@ -61,6 +73,7 @@ export class CachedUpstream {
         headers: { accept: 'application/json', ...(cached?.etag && { 'if-none-match': cached.etag }) },
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) throw new Error('answer too large');
       body = await response.text();
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
@@ -68,10 +81,7 @@ export class CachedUpstream {
       return fallback(timedOut ? 'timeout' : 'failure');
     }
 
-    if (response.status === 304 && cached) {
-      cached.fetchedAt = this.now();
-      return fresh(cached.answer);
-    }
+    if (response.status === 304 && cached) return this.store(path, cached.answer, cached.etag);
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
       const waitMs = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, 600) * 1000 : this.options.defaultBackoffMs;
