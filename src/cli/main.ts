@@ -16,10 +16,12 @@ import type { User } from '../domain/users/user.js';
 /** A failure the user can act on: printed as one line, exit code 1. */
 class CliFailure extends Error {}
 
-const fail = (error: DomainError): never => {
-  const details = detailsOf(error);
-  throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
-};
+/** The use case's result, or a one-line failure naming the catalogue error. */
+function orFail<A>(result: E.Either<DomainError, A>): A {
+  if (E.isRight(result)) return result.right;
+  const details = detailsOf(result.left);
+  throw new CliFailure(catalogueEntryOf(result.left).message + (details === undefined ? '' : `: ${details}`));
+}
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -66,16 +68,15 @@ export function buildCli(): Command {
     .option('--email <email>')
     .action((options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string }) =>
       withApplication(async ({ container }) => {
-        const created = await container.get(CreateUser).execute({
+        const created = orFail(await container.get(CreateUser).execute({
           actor: OPERATOR,
           username: options.username,
           permissions: options.permission,
           firstName: options.firstName,
           lastName: options.lastName,
           email: options.email,
-        });
-        if (E.isLeft(created)) return fail(created.left);
-        console.log(`Created user ${describeUser(created.right)}`);
+        }));
+        console.log(`Created user ${describeUser(created)}`);
       }),
     );
 
@@ -85,9 +86,8 @@ export function buildCli(): Command {
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
-        const found = await container.get(GetUser).execute(OPERATOR, { username: options.username });
-        if (E.isLeft(found)) return fail(found.left);
-        asJson(viewOfUser(found.right));
+        const found = orFail(await container.get(GetUser).execute(OPERATOR, { username: options.username }));
+        asJson(viewOfUser(found));
       }),
     );
 
@@ -96,9 +96,8 @@ export function buildCli(): Command {
     .description('list every user, oldest first')
     .action(() =>
       withApplication(async ({ container }) => {
-        const users = await container.get(ListUsers).execute(OPERATOR);
-        if (E.isLeft(users)) return fail(users.left);
-        for (const each of users.right) console.log(describeUser(each));
+        const users = orFail(await container.get(ListUsers).execute(OPERATOR));
+        for (const each of users) console.log(describeUser(each));
       }),
     );
 
@@ -114,14 +113,13 @@ export function buildCli(): Command {
     .action((options: { username: string; displayName?: string; email?: string; password?: string; permission?: string[]; permissions: boolean }) =>
       withApplication(async ({ container }) => {
         const permissions = options.permissions === false ? [] : options.permission;
-        const updated = await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, {
+        const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, {
           displayName: options.displayName,
           email: options.email,
           password: options.password ?? process.env.UTILITY_API_NEW_PASSWORD,
           permissions,
-        });
-        if (E.isLeft(updated)) return fail(updated.left);
-        console.log(`Updated user ${describeUser(updated.right)}`);
+        }));
+        console.log(`Updated user ${describeUser(updated)}`);
       }),
     );
 
@@ -131,9 +129,8 @@ export function buildCli(): Command {
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
-        const deleted = await container.get(DeleteUser).execute(OPERATOR, { username: options.username });
-        if (E.isLeft(deleted)) return fail(deleted.left);
-        console.log(`Deleted user ${deleted.right.username} (uid ${deleted.right.uid}) and their tokens`);
+        const deleted = orFail(await container.get(DeleteUser).execute(OPERATOR, { username: options.username }));
+        console.log(`Deleted user ${deleted.username} (uid ${deleted.uid}) and their tokens`);
       }),
     );
 
@@ -144,9 +141,8 @@ export function buildCli(): Command {
       .requiredOption('--username <name>')
       .action((options: { username: string }) =>
         withApplication(async ({ container }) => {
-          const updated = await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked });
-          if (E.isLeft(updated)) return fail(updated.left);
-          console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated.right)}`);
+          const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked }));
+          console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
         }),
       );
   }
@@ -166,15 +162,14 @@ export function buildCli(): Command {
           expiresInMs = parseDuration(options.expiresIn);
           if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
         }
-        const issued = await container.get(IssueToken).execute({
+        const issued = orFail(await container.get(IssueToken).execute({
           actor: OPERATOR,
           owner: { username: options.username },
           scopes: options.permission,
           expiresInMs,
           name: options.name,
-        });
-        if (E.isLeft(issued)) return fail(issued.left);
-        const { record, user: owner, secret } = issued.right;
+        }));
+        const { record, user: owner, secret } = issued;
         if (owner.blocked) process.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
         console.log(`Token ${record.id} for ${owner.username}`);
         console.log(`  licence:     ${record.license}`);
@@ -192,9 +187,8 @@ export function buildCli(): Command {
     .requiredOption('--id <id>')
     .action((options: { id: string }) =>
       withApplication(async ({ container }) => {
-        const info = await container.get(TokenReader).info(OPERATOR, options.id);
-        if (E.isLeft(info)) return fail(info.left);
-        asJson(info.right);
+        const info = orFail(await container.get(TokenReader).info(OPERATOR, options.id));
+        asJson(info);
       }),
     );
 
@@ -204,9 +198,8 @@ export function buildCli(): Command {
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
-        const list = await container.get(TokenReader).list(OPERATOR, { username: options.username });
-        if (E.isLeft(list)) return fail(list.left);
-        asJson(list.right);
+        const list = orFail(await container.get(TokenReader).list(OPERATOR, { username: options.username }));
+        asJson(list);
       }),
     );
 
@@ -216,9 +209,8 @@ export function buildCli(): Command {
     .requiredOption('--id <id>')
     .action((options: { id: string }) =>
       withApplication(async ({ container }) => {
-        const revoked = await container.get(RevokeToken).execute(OPERATOR, options.id);
-        if (E.isLeft(revoked)) return fail(revoked.left);
-        console.log(`Revoked token ${revoked.right.id} (${revoked.right.prefix}…)`);
+        const revoked = orFail(await container.get(RevokeToken).execute(OPERATOR, options.id));
+        console.log(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
       }),
     );
 

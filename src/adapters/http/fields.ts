@@ -119,18 +119,15 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Ei
   return decodeFields(schema, body as Record<string, unknown>, { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' });
 }
 
-/** Control characters (NUL among them, which PostgreSQL refuses to store) have no place in text fields. */
-const CONTROL = /\p{Cc}/u;
-
-/** A string of `min` to `max` characters once trimmed, without control characters. */
+/** A string of `min` to `max` characters once trimmed (what may be in it is the domain's rule). */
 export const text = (min: number, max: number): t.Type<string, string, unknown> => {
-  const ok = (u: unknown): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max && !CONTROL.test(u);
+  const ok = (u: unknown): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max;
   return new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u.trim()) : t.failure(u, c)), t.identity);
 };
 
 /** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters. */
 export const secretText = (max: number): t.Type<string, string, unknown> => {
-  const ok = (u: unknown): u is string => typeof u === 'string' && u.length <= max && !CONTROL.test(u);
+  const ok = (u: unknown): u is string => typeof u === 'string' && u.length <= max;
   return new t.Type<string, string, unknown>(`a string of at most ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity);
 };
 

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
 import type { DomainError } from '../errors.js';
-import { orOutage } from '../outage.js';
+import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
 import { targetUser, type UserRef } from '../users/target-user.js';
@@ -58,9 +58,9 @@ export class TokenReader {
 
   /** One token: your own, or anyone's with `Tokens::Read`. Unknown ids are 404 either way. */
   async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
-    const found = await this.findForActor(actor, tokenId, Permission.TokensRead, { _tag: 'Unknown', details: 'token store unavailable' });
+    const found = await this.findForActor(actor, tokenId, Permission.TokensRead, TOKEN_STORE_DOWN);
     if (E.isLeft(found)) return found;
-    const owner = await orOutage(this.users.findById(found.right.userId), { _tag: 'Unknown', details: 'user store unavailable' });
+    const owner = await orOutage(this.users.findById(found.right.userId), USER_STORE_DOWN);
     if (E.isLeft(owner)) return owner;
     if (!owner.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
     return E.right(this.view(found.right, owner.right));
@@ -68,9 +68,9 @@ export class TokenReader {
 
   /** A user's tokens, newest first: your own, or anyone's with `Tokens::Read`. */
   async list(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, TokenView[]>> {
-    const user = await targetUser(this.users, actor, ref, Permission.TokensRead, { _tag: 'Unknown', details: 'user store unavailable' });
+    const user = await targetUser(this.users, actor, ref, Permission.TokensRead, USER_STORE_DOWN);
     if (E.isLeft(user)) return user;
-    const records = await orOutage(this.tokens.listByUser(user.right.id), { _tag: 'Unknown', details: 'token store unavailable' });
+    const records = await orOutage(this.tokens.listByUser(user.right.id), TOKEN_STORE_DOWN);
     if (E.isLeft(records)) return records;
     return E.right(records.right.map((record) => this.view(record, user.right)));
   }

@@ -3,7 +3,7 @@ import { actorHolds, type Actor } from '../auth/actor.js';
 import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
-import { orOutage } from '../outage.js';
+import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
@@ -15,7 +15,7 @@ export class GetUser {
   constructor(private readonly users: UserStore) {}
 
   execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
-    return targetUser(this.users, actor, ref, Permission.UsersRead, { _tag: 'Unknown', details: 'user store unavailable' });
+    return targetUser(this.users, actor, ref, Permission.UsersRead, USER_STORE_DOWN);
   }
 }
 
@@ -24,7 +24,7 @@ export class ListUsers {
 
   async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
     if (!actorHolds(actor, Permission.UsersRead)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
-    return orOutage(this.users.list(), { _tag: 'Unknown', details: 'user store unavailable' });
+    return orOutage(this.users.list(), USER_STORE_DOWN);
   }
 }
 
