@@ -17,6 +17,14 @@ export const Permission = {
   TokensDelete: 'Tokens::Delete',
   GameNetworkMap: 'Game::Network.Map',
   GameNetworkPlayer: 'Game::Network.Player',
+  BarcodeGenerate: 'Barcode::Generate',
+  PhoneDetails: 'Phone::Details',
+  LocationCoords: 'Location::Coords',
+  LocationAddress: 'Location::Address',
+  LocationPlusCode: 'Location::PlusCode',
+  DictionaryDefinitions: 'Dictionary::Definitions',
+  DictionarySynonyms: 'Dictionary::Synonyms',
+  DictionaryAntonyms: 'Dictionary::Antonyms',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -1,6 +1,6 @@
 import { errorCatalogue } from '../../domain/errors.js';
 import type { Field } from './fields.js';
-import type { RouteTable } from './route-table.js';
+import type { ContentType, RouteTable } from './route-table.js';
 
 /** `/crypto/:id` → `/crypto/{id}` */
 const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -12,6 +12,17 @@ const parameter = (name: string, where: 'query' | 'header', field: Field<string,
   description: `${field.description} (${field.codec.name})`,
   schema: { type: 'string' },
 });
+
+const schemaOf = (type: ContentType): Record<string, string> => {
+  switch (type) {
+    case 'application/json':
+      return {};
+    case 'image/png':
+      return { type: 'string', contentMediaType: 'image/png' };
+    default:
+      return { type: 'string' };
+  }
+};
 
 const errorStatuses = [...new Set(Object.values(errorCatalogue).map((entry) => entry.status))].sort();
 
@@ -49,7 +60,7 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       responses: {
         [route.status]: {
           description: 'Success',
-          content: { [route.produces]: { schema: route.produces === 'text/plain' ? { type: 'string' } : {} } },
+          content: Object.fromEntries((typeof route.produces === 'string' ? [route.produces] : route.produces).map((type) => [type, { schema: schemaOf(type) }])),
         },
         default: { description: 'An error from the catalogue', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },

@@ -5,9 +5,16 @@ import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type ResponseBody = ({ readonly contentType: 'text/plain'; readonly body: string } | { readonly contentType: 'application/json'; readonly body: unknown }) & {
+export type ResponseBody = (
+  | { readonly contentType: 'text/plain'; readonly body: string }
+  | { readonly contentType: 'application/json'; readonly body: unknown }
+  | { readonly contentType: 'image/svg+xml'; readonly body: string }
+  | { readonly contentType: 'image/png'; readonly body: Buffer }
+) & {
   readonly headers?: Readonly<Record<string, string>>;
 };
+
+export type ContentType = ResponseBody['contentType'];
 
 export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema = ParamSchema> {
   readonly params: Decoded<P>;
@@ -32,7 +39,8 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   /** A JSON object body with these fields; undefined for endpoints that take no body. */
   readonly body?: B;
   readonly status: number;
-  readonly produces: ResponseBody['contentType'];
+  /** What a success carries; a list when the caller chooses (a barcode as PNG or SVG). */
+  readonly produces: ContentType | readonly ContentType[];
   readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
 }
 
