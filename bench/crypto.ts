@@ -5,249 +5,31 @@
  * machine is doing hurts all three alike; only the ratios between them are meant to be compared
  * across runs. See bench/README.md.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createDecipheriv, randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import process from 'node:process';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import autocannon from 'autocannon';
+import {
+  fixed,
+  freePort,
+  HOST,
+  CONNECTIONS,
+  describeRun,
+  isBase64url,
+  measureRounds,
+  nodeCommand,
+  pinSelf,
+  printResults,
+  roundRatio,
+  runBenchmark,
+  ServerProcess,
+  servers,
+  startProduct,
+  verdict,
+  waitUntilReady,
+  type Pinning,
+  type Target,
+} from './support.js';
 
-const execFileAsync = promisify(execFile);
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HOST = '127.0.0.1';
-const CONNECTIONS = 50;
 const TARGET_RATIO_TO_BARE = 0.9;
 const TARGET_P99_MS = 15;
-const READY_TIMEOUT_MS = 20_000;
-const STOP_GRACE_MS = 5_000;
-const CLI_TIMEOUT_MS = 60_000;
-const MAX_ROUNDS = 1_000;
-const MAX_SECONDS = 3_600;
-
-/** A server that did not come up (or died): the run cannot say anything, so it exits non-zero. */
-class ServerFailure extends Error {}
-
-// ---------------------------------------------------------------------------------------------
-// Settings
-
-interface Settings {
-  readonly warmupSeconds: number;
-  readonly segmentSeconds: number;
-  readonly rounds: number;
-}
-
-function positiveNumber(name: string, fallback: number, max: number, integer: boolean): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
-    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'} up to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-const readSettings = (): Settings => ({
-  warmupSeconds: positiveNumber('BENCH_WARMUP_SECONDS', 3, MAX_SECONDS, false),
-  segmentSeconds: positiveNumber('BENCH_SEGMENT_SECONDS', 3, MAX_SECONDS, false),
-  rounds: positiveNumber('BENCH_ROUNDS', 10, MAX_ROUNDS, true),
-});
-
-// ---------------------------------------------------------------------------------------------
-// CPU pinning: with the load generator and the servers on separate cores, a server never competes
-// with autocannon for CPU, so differences between targets are differences between the servers.
-
-type Pinning = { readonly mode: 'pinned'; readonly clientCpu: number; readonly serverCpu: number } | { readonly mode: 'unpinned'; readonly reason: string };
-
-/** "0,2-3" -> [0, 2, 3], the format `taskset -c -p` prints. */
-function parseCpuList(list: string): number[] {
-  const cpus: number[] = [];
-  for (const part of list.trim().split(',')) {
-    const match = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!match) continue;
-    const first = Number(match[1]);
-    const last = match[2] === undefined ? first : Number(match[2]);
-    for (let cpu = first; cpu <= last && cpus.length < 4096; cpu++) cpus.push(cpu);
-  }
-  return cpus;
-}
-
-async function pinSelf(): Promise<Pinning> {
-  // availableParallelism() honours the affinity mask, so it is the number `nproc` prints.
-  const count = availableParallelism();
-  if (count < 2) return { mode: 'unpinned', reason: `only ${count} CPU available` };
-  let allowed: number[];
-  try {
-    const { stdout } = await execFileAsync('taskset', ['-c', '-p', String(process.pid)]);
-    allowed = parseCpuList(stdout.slice(stdout.lastIndexOf(':') + 1));
-  } catch (error) {
-    return { mode: 'unpinned', reason: `taskset unavailable (${(error as Error).message.split('\n')[0]})` };
-  }
-  const [clientCpu, serverCpu] = allowed;
-  if (clientCpu === undefined || serverCpu === undefined) return { mode: 'unpinned', reason: 'fewer than 2 CPUs in the affinity mask' };
-  try {
-    // -a: every thread of this process (libuv pool included), and threads started later inherit it.
-    await execFileAsync('taskset', ['-a', '-c', '-p', String(clientCpu), String(process.pid)]);
-  } catch (error) {
-    return { mode: 'unpinned', reason: `taskset could not pin this process (${(error as Error).message.split('\n')[0]})` };
-  }
-  return { mode: 'pinned', clientCpu, serverCpu };
-}
-
-/** `node <args>`, under `taskset` on the server core when pinning. */
-function nodeCommand(pinning: Pinning, args: readonly string[]): { command: string; args: string[] } {
-  return pinning.mode === 'pinned'
-    ? { command: 'taskset', args: ['-c', String(pinning.serverCpu), process.execPath, ...args] }
-    : { command: process.execPath, args: [...args] };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Child processes
-
-const STDERR_TAIL_CHARS = 4_000;
-
-class ServerProcess {
-  readonly exited: Promise<void>;
-  exit: string | undefined;
-  private stderrTail = '';
-  private readonly child: ChildProcess;
-
-  constructor(
-    readonly name: string,
-    command: { command: string; args: string[] },
-    env: NodeJS.ProcessEnv,
-  ) {
-    // stdout is dropped (the product logs every request there); stderr is read continuously, both
-    // to show why a server died and so that a full pipe can never stall the server.
-    this.child = spawn(command.command, command.args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    this.child.stderr?.setEncoding('utf8');
-    this.child.stderr?.on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.once('error', (error) => {
-        this.exit ??= `could not be started: ${error.message}`;
-        resolve();
-      });
-      this.child.once('exit', (code, signal) => {
-        this.exit ??= signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
-        resolve();
-      });
-    });
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  failure(what: string): ServerFailure {
-    const stderr = this.stderrTail.trim();
-    return new ServerFailure(`${this.name} ${what}${stderr ? `; its stderr:\n${stderr}` : ''}`);
-  }
-
-  async stop(): Promise<void> {
-    if (this.exit !== undefined) return;
-    this.child.kill('SIGTERM');
-    await Promise.race([this.exited, sleep(STOP_GRACE_MS)]);
-    if (this.exit !== undefined) return;
-    this.child.kill('SIGKILL');
-    await Promise.race([this.exited, sleep(STOP_GRACE_MS)]);
-  }
-
-  /** For process 'exit', where nothing asynchronous runs any more. */
-  killNow(): void {
-    if (this.exit === undefined) this.child.kill('SIGKILL');
-  }
-}
-
-const servers = new Set<ServerProcess>();
-const temporaryDirs = new Set<string>();
-
-async function cleanUp(): Promise<void> {
-  await Promise.all([...servers].map((server) => server.stop()));
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-  temporaryDirs.clear();
-}
-
-// Last resort for paths that skip cleanUp (an uncaught exception, a second Ctrl-C).
-process.on('exit', () => {
-  for (const server of servers) server.killNow();
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-let interrupted = false;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-  process.on(signal, () => {
-    if (interrupted) process.exit(code);
-    interrupted = true;
-    process.stderr.write(`\n${signal}: stopping the servers\n`);
-    void cleanUp().finally(() => process.exit(code));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('could not find a free port'))));
-    });
-  });
-}
-
-/** Polls until the URL answers 200 and the body passes `check`; returns the body. */
-async function waitUntilReady(server: ServerProcess, url: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<string> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (server.exit !== undefined) throw server.failure(server.exit);
-    try {
-      const response = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) });
-      const body = await response.text();
-      if (response.status === 200) {
-        const problem = check(body);
-        if (problem === undefined) return body;
-        throw server.failure(`answers ${url} wrongly: ${problem}`);
-      }
-      last = `status ${response.status}: ${body.slice(0, 200)}`;
-    } catch (error) {
-      if (error instanceof ServerFailure) throw error;
-      last = (error as Error).message;
-    }
-    await sleep(100);
-  }
-  throw server.failure(`did not answer 200 on ${url} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
-}
-
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const isBase64url = (body: string): string | undefined => (BASE64URL.test(body) ? undefined : `not base64url: ${body.slice(0, 100)}`);
-
-/** Settings the product reads from the environment; inherited ones would make the run depend on the shell. */
-const PRODUCT_SETTINGS = /^(NODE_ENV|PORT|HOST|DATABASE_URL|LOG_LEVEL|UTILITY_API_.*)$/;
-
-function productEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!PRODUCT_SETTINGS.test(name)) env[name] = value;
-  return { ...env, ...overrides };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Targets
-
-interface Target {
-  readonly id: 'a' | 'b' | 'c';
-  readonly label: string;
-  readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly server: ServerProcess;
-}
 
 function alphanumeric(length: number): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -287,209 +69,27 @@ async function startBare(pinning: Pinning, data: string): Promise<Target[]> {
   ];
 }
 
-async function runCli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(process.execPath, ['bin/utility-api.js', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS });
-    return stdout;
-  } catch (error) {
-    const { stderr } = error as { stderr?: string };
-    throw new ServerFailure(`utility-api ${args.slice(0, 2).join(' ')} failed: ${(error as Error).message.split('\n')[0]}${stderr ? `\n${stderr.trim()}` : ''}`);
-  }
-}
-
-async function startProduct(pinning: Pinning, data: string): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'utility-api-bench-'));
-  temporaryDirs.add(dataDir);
-  const port = await freePort();
-  const env = productEnv({
-    PORT: String(port),
-    // Keeps the product off the network while it is hammered; the bench only talks to 127.0.0.1.
-    HOST,
-    UTILITY_API_DATA_DIR: dataDir,
-    UTILITY_API_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'info',
-  });
-
-  await runCli(env, ['user', 'create', '--username', 'bench', '--permission', 'Cryptography::*']);
-  const issued = await runCli(env, ['token', 'create', '--username', 'bench']);
-  const token = issued.trim().split('\n').at(-1)?.trim() ?? '';
-  if (token === '' || /\s/.test(token)) throw new ServerFailure(`utility-api token create printed no token on its last line:\n${issued}`);
-
-  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, ['dist/main.js']), env);
-  servers.add(server);
-  const url = `http://${HOST}:${port}/api/crypto/enc?data=${data}`;
-  const headers = { authorization: `Bearer ${token}` };
-  await waitUntilReady(server, url, headers, isBase64url);
-  return { id: 'c', label: 'product /api/crypto/enc', url, headers, server };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measuring
-
-interface Tally {
-  ok: number;
-  non2xx: number;
-  errors: number;
-  seconds: number;
-  /** Server CPU (user + system) spent in the segments, when /proc tells it. */
-  cpuSeconds: number;
-  readonly p99s: number[];
-  readonly rpsPerRound: number[];
-}
-
-/** Linux's clock ticks per second for /proc times; 100 on every mainstream kernel build. */
-const CLOCK_TICKS = 100;
-
-/** CPU seconds a process has used so far, or undefined where /proc is not there to ask. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // The command name in field 2 may hold spaces; the fields after it are fixed.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Time the hypervisor gave to other guests, as a share of all CPU time, between two readings. */
-function machineTimes(): { steal: number; total: number } | undefined {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return { steal: cpu[7] ?? 0, total: cpu.slice(0, 8).reduce((sum, value) => sum + value, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-const hit = (target: Target, seconds: number): Promise<autocannon.Result> =>
-  autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, pipelining: 1, duration: seconds });
-
-function assertAlive(): void {
-  for (const server of servers) if (server.exit !== undefined) throw server.failure(`${server.exit} during the run`);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-const fixed = (value: number, digits: number): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
-}
-
-async function main(): Promise<number> {
-  let settings: Settings;
-  try {
-    settings = readSettings();
-  } catch (error) {
-    process.stderr.write(`bench: ${(error as Error).message}\n`);
-    return 2;
-  }
-
+await runBenchmark(async (settings) => {
   const pinning = await pinSelf();
-  console.log(
-    pinning.mode === 'pinned'
-      ? `CPU pinning: on (autocannon on CPU ${pinning.clientCpu}, servers on CPU ${pinning.serverCpu})`
-      : `CPU pinning: off (${pinning.reason}); client and servers share the CPUs`,
-  );
-  console.log(
-    `Load: ${CONNECTIONS} connections, pipelining 1; warm-up ${settings.warmupSeconds} s per target, ` +
-      `then ${settings.rounds} rounds of a, b, c at ${settings.segmentSeconds} s each`,
-  );
+  describeRun(pinning, settings, ['a', 'b', 'c']);
 
   // One fixed value keeps (a) and (c) encrypting exactly the same input.
   const data = alphanumeric(32);
   const [bareEnc, bareHello] = await startBare(pinning, data);
-  const product = await startProduct(pinning, data);
-  const targets = [bareEnc!, bareHello!, product];
+  const encPath = `/api/crypto/enc?data=${data}`;
+  const product = await startProduct(pinning, ['Cryptography::*'], encPath, isBase64url);
+  const targets: Target[] = [bareEnc!, bareHello!, { id: 'c', label: 'product /api/crypto/enc', url: product.baseUrl + encPath, headers: product.headers, server: product.server }];
   console.log('Servers are up.\n');
 
-  for (const target of targets) {
-    console.log(`warm-up  ${target.id}  ${target.label}`);
-    await hit(target, settings.warmupSeconds);
-    assertAlive();
-  }
-
-  const tallies = new Map<Target['id'], Tally>(
-    targets.map((target) => [target.id, { ok: 0, non2xx: 0, errors: 0, seconds: 0, cpuSeconds: 0, p99s: [], rpsPerRound: [] }]),
-  );
-  const machineBefore = machineTimes();
-  for (let round = 1; round <= settings.rounds; round++) {
-    for (const target of targets) {
-      const cpuBefore = cpuSecondsOf(target.server.pid);
-      const result = await hit(target, settings.segmentSeconds);
-      const cpuAfter = cpuSecondsOf(target.server.pid);
-      assertAlive();
-      const tally = tallies.get(target.id)!;
-      if (cpuBefore !== undefined && cpuAfter !== undefined) tally.cpuSeconds += cpuAfter - cpuBefore;
-      tally.rpsPerRound.push(result['2xx'] / result.duration);
-      tally.ok += result['2xx'];
-      tally.non2xx += result.non2xx;
-      tally.errors += result.errors;
-      tally.seconds += result.duration;
-      tally.p99s.push(result.latency.p99);
-      console.log(
-        `round ${round}/${settings.rounds}  ${target.id}  ${target.label.padEnd(24)}` +
-          `${fixed(result['2xx'] / result.duration, 0).padStart(8)} req/s  p99 ${fixed(result.latency.p99, 1).padStart(6)} ms` +
-          (result.non2xx + result.errors > 0 ? `  non-2xx ${result.non2xx}  errors ${result.errors}` : ''),
-      );
-    }
-  }
-
-  const machineAfter = machineTimes();
-  const summary = targets.map((target) => {
-    const tally = tallies.get(target.id)!;
-    return {
-      target,
-      tally,
-      rps: tally.ok / tally.seconds,
-      cpuMicrosPerRequest: tally.cpuSeconds > 0 && tally.ok > 0 ? (tally.cpuSeconds * 1e6) / tally.ok : Number.NaN,
-      p99Median: median(tally.p99s),
-      p99Worst: Math.max(...tally.p99s),
-    };
-  });
-  const [a, b, c] = summary;
-  // Each round's segments run back to back, so a round's ratio compares servers under the same
-  // conditions; the median of those ratios shrugs off a round that a noisy neighbour spoiled.
-  const roundRatios = (over: Tally, under: Tally): number => median(over.rpsPerRound.map((rps, i) => rps / under.rpsPerRound[i]!));
-
+  const measurement = await measureRounds(targets, settings);
+  printResults(measurement);
+  const [a, b, c] = measurement.results;
+  const ratioToBare = roundRatio(c!.tally, a!.tally);
+  const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
   console.log('');
-  console.log(
-    table([
-      ['target', '2xx total', 'req/s', 'server CPU µs/req', 'p99 ms median', 'p99 ms worst', 'non-2xx', 'conn errors'],
-      ...summary.map(({ target, tally, rps, cpuMicrosPerRequest, p99Median, p99Worst }) => [
-        `${target.id}  ${target.label}`,
-        String(tally.ok),
-        fixed(rps, 0),
-        fixed(cpuMicrosPerRequest, 1),
-        fixed(p99Median, 1),
-        fixed(p99Worst, 1),
-        String(tally.non2xx),
-        String(tally.errors),
-      ]),
-    ]),
-  );
-
-  const ratioToBare = roundRatios(c!.tally, a!.tally);
-  const ratioToHello = roundRatios(c!.tally, b!.tally);
-  const pooledToBare = c!.rps / a!.rps;
-  const cpuToBare = a!.cpuMicrosPerRequest / c!.cpuMicrosPerRequest;
-  const failed = summary.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
-  const verdict = (ok: boolean): string => (ok ? 'MET   ' : 'MISSED');
-  console.log('');
-  console.log(`c/a (product vs bare koa doing the same crypto): ${fixed(ratioToBare, 3)}  (median of per-round ratios; pooled ${fixed(pooledToBare, 3)})`);
-  console.log(`c/b (product vs bare hello world):               ${fixed(ratioToHello, 3)}`);
-  console.log(`a/c of server CPU per request (1.0 = the product costs no more CPU than bare): ${fixed(cpuToBare, 3)}`);
-  if (machineBefore && machineAfter && machineAfter.total > machineBefore.total) {
-    const steal = (machineAfter.steal - machineBefore.steal) / (machineAfter.total - machineBefore.total);
-    console.log(`CPU stolen by the hypervisor during the rounds: ${fixed(steal * 100, 1)}%`);
-  }
+  console.log(`c/a (product vs bare koa doing the same crypto): ${fixed(ratioToBare, 3)}  (median of per-round ratios; pooled ${fixed(c!.rps / a!.rps, 3)})`);
+  console.log(`c/b (product vs bare hello world):               ${fixed(roundRatio(c!.tally, b!.tally), 3)}`);
+  console.log(`a/c of server CPU per request (1.0 = the product costs no more CPU than bare): ${fixed(a!.cpuMicrosPerRequest / c!.cpuMicrosPerRequest, 3)}`);
   console.log('');
   console.log('Targets:');
   console.log(`  ${verdict(ratioToBare >= TARGET_RATIO_TO_BARE)}  c/a >= ${TARGET_RATIO_TO_BARE}: ${fixed(ratioToBare, 3)}`);
@@ -498,15 +98,4 @@ async function main(): Promise<number> {
       `median of segments ${fixed(c!.p99Median, 1)} ms (worst segment ${fixed(c!.p99Worst, 1)} ms${c!.p99Worst <= TARGET_P99_MS ? '' : ', over'})`,
   );
   console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
-  return 0;
-}
-
-let exitCode: number;
-try {
-  exitCode = await main();
-} catch (error) {
-  process.stderr.write(`bench: ${error instanceof ServerFailure ? error.message : ((error as Error).stack ?? String(error))}\n`);
-  exitCode = 1;
-}
-await cleanUp();
-process.exit(exitCode);
+});

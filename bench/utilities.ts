@@ -1,0 +1,132 @@
+/**
+ * The offline utilities against the authenticated crypto endpoint, in one product process, in the
+ * same run: first-use time of each dataset, the process's memory once every family has been used,
+ * then each endpoint's req/s relative to crypto's, measured in alternating segments. See
+ * bench/README.md.
+ */
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  describeRun,
+  fixed,
+  isBase64url,
+  measureRounds,
+  pinSelf,
+  printResults,
+  roundRatio,
+  runBenchmark,
+  ServerFailure,
+  startProduct,
+  table,
+  verdict,
+  type Product,
+  type Target,
+} from './support.js';
+
+const TARGET_RATIO_TO_CRYPTO = 0.5;
+const TARGET_RSS_MB = 150;
+const TARGET_FIRST_USE_MS = 1_000;
+/** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
+const DISTINCT_INPUTS = 500;
+
+const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*'];
+
+const randomCoordinate = (limit: number): string => ((randomInt(2 * limit * 10_000) - limit * 10_000) / 10_000).toFixed(4);
+const randomPlaces = (): string[] => Array.from({ length: DISTINCT_INPUTS }, () => `lat=${randomCoordinate(60)}&lon=${randomCoordinate(180)}`);
+const many = (make: (i: number) => string): string[] => Array.from({ length: DISTINCT_INPUTS }, (_, i) => make(i));
+
+const PHONE_NUMBERS = [
+  '%2B33%201%2042%2068%2053%2000',
+  '%2B1%20202-456-1111',
+  '%2B44%2020%207946%200958',
+  '%2B81%203-3224-9999',
+  '%2B49%2030%20227%200',
+  '%2B55%2011%203003-2000',
+  '%2B91%2022%202202%206060',
+  '06%2012%2034%2056%2078&country=FR',
+  '(415)%20555-0132&country=US',
+  '07700%20900123&country=GB',
+];
+const PLACE_NAMES = ['Paris', 'Tokyo', 'London', 'Berlin', 'Madrid', 'Rome', 'New%20York', 'S%C3%A3o%20Paulo', 'Zurich', 'Krakow', 'Lagos', 'Sydney', 'Paris%2C%20US', 'Springfield'];
+const WORDS = ['good', 'bad', 'hot', 'cold', 'increase', 'decrease', 'happy', 'light', 'fast', 'strong', 'geese', 'running', 'better', 'ice%20cream', 'open', 'rise'];
+
+interface Endpoint {
+  readonly id: string;
+  readonly label: string;
+  readonly paths: readonly string[];
+  /** Exempt from the throughput target (the issue reports barcode PNG without a target). */
+  readonly reportOnly?: boolean;
+}
+
+const ENDPOINTS: readonly Endpoint[] = [
+  { id: 'bs', label: 'barcode qrcode svg', paths: many((i) => `/api/barcode/gen/qrcode?format=svg&content=utility-api-bench-${i}`) },
+  { id: 'bp', label: 'barcode qrcode png', paths: many((i) => `/api/barcode/gen/qrcode?format=png&content=utility-api-bench-${i}`), reportOnly: true },
+  { id: 'ph', label: 'phone details', paths: PHONE_NUMBERS.map((number) => `/api/phone/details?number=${number}`) },
+  { id: 'lc', label: 'location coords', paths: PLACE_NAMES.map((name) => `/api/location/coords?address=${name}`) },
+  { id: 'la', label: 'location address', paths: randomPlaces().map((place) => `/api/location/address?${place}`) },
+  { id: 'lp', label: 'location pluscode', paths: randomPlaces().map((place) => `/api/location/pluscode?${place}`) },
+  { id: 'dd', label: 'dictionary def', paths: WORDS.map((word) => `/api/dictionary/def?word=${word}`) },
+  { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
+  { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
+];
+
+/** Resident set size of a process in MB, and its peak, from /proc. */
+function memoryOf(pid: number | undefined): { rss: number; peak: number } {
+  const status = pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
+}
+
+/** Asks once and times it; anything but a 200 means the bench would measure an error path. */
+async function timedFirstUse(product: Product, path: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(product.baseUrl + path, { headers: product.headers, signal: AbortSignal.timeout(30_000) });
+  await response.arrayBuffer();
+  const elapsed = performance.now() - started;
+  if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status} on first use`);
+  return elapsed;
+}
+
+await runBenchmark(async (settings) => {
+  const pinning = await pinSelf();
+  const cryptoPath = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
+  const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url);
+  describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
+  const atStart = memoryOf(product.server.pid);
+
+  // Each family's data loads on its first request; the rest of an endpoint's inputs may not.
+  console.log('\nFirst use (the request that loads a family\'s data), in this order:');
+  const firstUses: string[][] = [['endpoint', 'first request ms', 'RSS after, MB']];
+  let slowestFirstUse = 0;
+  for (const endpoint of ENDPOINTS) {
+    const elapsed = await timedFirstUse(product, endpoint.paths[0]!);
+    slowestFirstUse = Math.max(slowestFirstUse, elapsed);
+    firstUses.push([endpoint.label, fixed(elapsed, 1), fixed(memoryOf(product.server.pid).rss, 1)]);
+  }
+  for (const endpoint of ENDPOINTS) for (const path of endpoint.paths) await timedFirstUse(product, path);
+  const warmed = memoryOf(product.server.pid);
+  console.log(table(firstUses));
+  console.log(`RSS: ${fixed(atStart.rss, 1)} MB after start, ${fixed(warmed.rss, 1)} MB once every family answered each bench input once\n`);
+
+  const targets: Target[] = [
+    { id: 'c', label: 'crypto enc (reference)', url: product.baseUrl + cryptoPath, headers: product.headers, server: product.server },
+    ...ENDPOINTS.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, url: product.baseUrl + endpoint.paths[0]!, headers: product.headers, server: product.server, paths: endpoint.paths })),
+  ];
+  const measurement = await measureRounds(targets, settings);
+  const afterLoad = memoryOf(product.server.pid);
+  printResults(measurement);
+
+  const crypto = measurement.results[0]!;
+  console.log('');
+  console.log(`RSS after the rounds: ${fixed(afterLoad.rss, 1)} MB (peak ${fixed(afterLoad.peak, 1)} MB)`);
+  console.log('\nTargets (ratio = median of per-round req/s ratios to crypto enc):');
+  for (const [index, endpoint] of ENDPOINTS.entries()) {
+    const ratio = roundRatio(measurement.results[index + 1]!.tally, crypto.tally);
+    const label = `${endpoint.id.padEnd(3)} ${endpoint.label} / crypto >= ${TARGET_RATIO_TO_CRYPTO}: ${fixed(ratio, 3)}`;
+    console.log(endpoint.reportOnly ? `  REPORT  ${label} (no target)` : `  ${verdict(ratio >= TARGET_RATIO_TO_CRYPTO)}  ${label}`);
+  }
+  console.log(`  ${verdict(warmed.rss < TARGET_RSS_MB)}  RSS after warming every family < ${TARGET_RSS_MB} MB: ${fixed(warmed.rss, 1)} MB`);
+  console.log(`  ${verdict(slowestFirstUse < TARGET_FIRST_USE_MS)}  first use of each dataset < ${TARGET_FIRST_USE_MS} ms: slowest ${fixed(slowestFirstUse, 1)} ms`);
+  const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
+  console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
+});
