@@ -46,8 +46,13 @@ export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDepe
   const router = new Router({ prefix: API_PREFIX });
   const nextRequestId = requestIds();
 
+  // A path without parameters is found by one map lookup; the router, which tries its layers one
+  // by one, answers the rest (parameters, a trailing slash, other letter case, HEAD) the same way.
+  const exactRoutes = new Map<string, (ctx: Context) => Promise<void>>();
   for (const route of table.routes) {
-    router.register(route.path, [route.method], endpoint(route, authenticate, maxBodyBytes));
+    const handler = endpoint(route, authenticate, maxBodyBytes);
+    router.register(route.path, [route.method], handler);
+    if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${API_PREFIX}${route.path}`, handler);
   }
   const description = openApiDocument(table, API_PREFIX);
   router.register('/openapi.json', ['GET'], (ctx: Context) => {
@@ -76,7 +81,11 @@ export function createApp({ table, authenticate, logger, maxBodyBytes }: AppDepe
     // The query string is never logged: it carries the data users encrypt.
     logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   });
-  app.use(router.routes());
+  const routed = router.routes();
+  app.use((ctx: Parameters<typeof routed>[0], next: Next) => {
+    const exact = exactRoutes.get(`${ctx.method} ${ctx.path}`);
+    return exact ? exact(ctx) : routed(ctx, next);
+  });
   app.use(async (ctx: Context) => {
     const { path } = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
