@@ -25,6 +25,18 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     await expectError(response, 405, 28);
   });
 
+  it('finds a route under its exact path and under the variants the router accepts: trailing slash, other case, HEAD', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const path of ['/api/crypto/enc?data=x', '/api/crypto/enc/?data=x', '/API/Crypto/ENC?data=x']) {
+      const response = await server.get(path, auth);
+      expect(response.status, path).to.equal(200);
+      expect(await response.text(), path).to.match(/^[A-Za-z0-9_-]+$/);
+    }
+    const head = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'HEAD', headers: auth });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+  });
+
   it('gives every response a request id, keeping a sane one the client sent', async () => {
     const generated = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
     const following = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
