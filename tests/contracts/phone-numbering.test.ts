@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { getCountries, getExampleNumber, isPossiblePhoneNumber, isValidPhoneNumber } from 'libphonenumber-js/max';
+import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { LibphonenumberNumbering } from '../../src/adapters/libphonenumber/libphonenumber-numbering.js';
 import { MemoryPhoneNumbering } from '../../src/adapters/libphonenumber/memory-phone-numbering.js';
 import type { PhoneNumberDetails, PhoneNumbering } from '../../src/domain/phone/phone-numbering.js';
@@ -90,6 +92,23 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
     const reading = await numbering.read('12', 'FR');
     expect(reading).to.deep.include({ kind: 'read' });
     expect(reading.kind === 'read' && reading.details).to.deep.include({ valid: false, possible: false, type: null, country: 'FR', nationalNumber: '12' });
+  });
+
+  it('agrees with the library’s own validity and possibility checks, in every region', async () => {
+    let checked = 0;
+    for (const region of getCountries()) {
+      const example = getExampleNumber(region, mobileExamples)?.number;
+      if (example === undefined) continue;
+      // The example, then near misses: one digit short, one too many, the last digit changed.
+      for (const number of [example, example.slice(0, -1), `${example}5`, `${example.slice(0, -1)}${(Number(example.at(-1)) + 1) % 10}`]) {
+        const reading = await numbering.read(number, undefined);
+        if (reading.kind !== 'read') continue;
+        expect(reading.details.valid, number).to.equal(isValidPhoneNumber(number));
+        expect(reading.details.possible, number).to.equal(isPossiblePhoneNumber(number));
+        checked += 1;
+      }
+    }
+    expect(checked).to.be.greaterThan(600);
   });
 
   it('answers every caller that arrives before the library has loaded', async () => {

@@ -51,11 +51,14 @@ export class LibphonenumberNumbering implements PhoneNumbering {
       return { kind: 'unreadable', reason };
     }
     const country = parsed.country ?? null;
+    // Typed without a cast so that a kind the library adds and the domain lacks fails to compile.
+    const type = parsed.getType() ?? null;
     const details: PhoneNumberDetails = {
-      valid: parsed.isValid(),
+      // With full metadata the library's own isValid() is exactly "has a type"; asking it again
+      // would match the number against the same patterns a second time.
+      valid: type !== null,
       possible: parsed.isPossible(),
-      // Typed without a cast so that a kind the library adds and the domain lacks fails to compile.
-      type: parsed.getType() ?? null,
+      type,
       countryCallingCode: parsed.countryCallingCode,
       country,
       countryName: country === null ? null : this.regionName(country),
