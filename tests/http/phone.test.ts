@@ -45,6 +45,7 @@ const NUMBERS: Case[] = [
   { number: '00 44 20 7946 0958', country: 'FR', valid: true, type: 'FIXED_LINE', region: 'GB', e164: '+442079460958', national: '020 7946 0958' },
   { number: '+800 1234 5678', valid: true, type: 'TOLL_FREE', region: null, e164: '+80012345678', national: '1234 5678' },
   { number: '+883 510 012345', valid: true, type: 'VOIP', region: null, e164: '+883510012345', national: '510 012 345' },
+  { number: '+882 49 123456', valid: true, type: 'MOBILE', region: null, e164: '+88249123456', national: '49 123456' },
   { number: '+882 1234 5678', valid: false, type: null, region: null, e164: '+88212345678', national: '12345678' },
   { number: '12', country: 'FR', valid: false, type: null, region: 'FR', e164: '+3312', national: '12' },
 ];

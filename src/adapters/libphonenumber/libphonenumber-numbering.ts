@@ -16,7 +16,7 @@ const reasonOf: Readonly<Record<string, UnreadableReason>> = {
  */
 export class LibphonenumberNumbering implements PhoneNumbering {
   private library: Promise<Library> | undefined;
-  private readonly regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  private regionNames: Intl.DisplayNames | undefined;
   /** ICU takes tens of microseconds per name: each of the ~250 regions is asked once. */
   private readonly regionNameCache = new Map<string, string | null>();
 
@@ -33,6 +33,7 @@ export class LibphonenumberNumbering implements PhoneNumbering {
   private regionName(region: string): string | null {
     let name = this.regionNameCache.get(region);
     if (name === undefined) {
+      this.regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
       name = this.regionNames.of(region) ?? null;
       this.regionNameCache.set(region, name);
     }
