@@ -8,10 +8,12 @@ import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
 import { HiveGameData } from './adapters/hive/hive-game-data.js';
+import { LibphonenumberNumbering } from './adapters/libphonenumber/libphonenumber-numbering.js';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
+import { phoneRoutes } from './adapters/http/routes/phone-routes.js';
 import { tokenRoutes } from './adapters/http/routes/token-routes.js';
 import { userRoutes } from './adapters/http/routes/user-routes.js';
 import { createLogger } from './adapters/logging/logger.js';
@@ -29,6 +31,8 @@ import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
 import { GameData } from './domain/game/game-data.js';
 import { GetMaps, GetPlayerStats } from './domain/game/game-queries.js';
+import { GetPhoneDetails } from './domain/phone/phone-details.js';
+import { PhoneNumbering } from './domain/phone/phone-numbering.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader } from './domain/tokens/manage-tokens.js';
 import { TokenStore } from './domain/tokens/ports.js';
@@ -96,6 +100,8 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     );
     container.bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
+    container.bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
+    container.bind(GetPhoneDetails).toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -116,6 +122,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           }),
           ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
           ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
+          ...phoneRoutes({ getPhoneDetails: container.get(GetPhoneDetails) }),
         ],
         redirects: [...cryptoRedirects],
       }),

@@ -1,0 +1,63 @@
+/**
+ * Kinds of number as the numbering plans name them (Google's libphonenumber vocabulary).
+ * FIXED_LINE_OR_MOBILE is for plans, such as North America's, where the two cannot be told apart.
+ */
+export const PHONE_NUMBER_TYPES = [
+  'FIXED_LINE',
+  'MOBILE',
+  'FIXED_LINE_OR_MOBILE',
+  'TOLL_FREE',
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'VOIP',
+  'PERSONAL_NUMBER',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+] as const;
+export type PhoneNumberType = (typeof PHONE_NUMBER_TYPES)[number];
+
+/** What the numbering plans say about one number. */
+export interface PhoneNumberDetails {
+  /** Whether the number is assigned in its plan: right length and a range in use. */
+  readonly valid: boolean;
+  /** Whether its length alone could be right: weaker than `valid`. */
+  readonly possible: boolean;
+  /** null when the plan does not say (always so for an invalid number). */
+  readonly type: PhoneNumberType | null;
+  /** Digits only, without the `+`: "33". */
+  readonly countryCallingCode: string;
+  /** ISO 3166-1 alpha-2 in upper case; null for non-geographic numbers (+800, +883, ...) and when no region fits. */
+  readonly country: string | null;
+  /** The region's English name; null when `country` is. */
+  readonly countryName: string | null;
+  /** The digits after the calling code, without a trunk prefix such as France's 0. */
+  readonly nationalNumber: string;
+  /** Digits of an extension, when the input gave one. */
+  readonly extension?: string;
+  readonly formats: {
+    readonly e164: string;
+    readonly international: string;
+    readonly national: string;
+    readonly rfc3966: string;
+  };
+}
+
+/** Why a text could not be read as a phone number at all. */
+export type UnreadableReason = 'not-a-number' | 'unknown-calling-code' | 'too-short' | 'too-long';
+
+export type PhoneReading =
+  | { readonly kind: 'read'; readonly details: PhoneNumberDetails }
+  | { readonly kind: 'unknown-region' }
+  | { readonly kind: 'unreadable'; readonly reason: UnreadableReason };
+
+/** The world's numbering plans. */
+export interface PhoneNumbering {
+  /**
+   * Reads `number`: international when it starts with `+`, otherwise as dialled in `region`
+   * (an upper-case alpha-2 code). A given region must be one the plans know, even when the
+   * number is international and does not need it.
+   */
+  read(number: string, region: string | undefined): Promise<PhoneReading>;
+}
+export const PhoneNumbering = Symbol.for('PhoneNumbering');
