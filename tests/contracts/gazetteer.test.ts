@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { GeoNamesGazetteer } from '../../src/adapters/geonames/geonames-gazetteer.js';
 import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
-import { loadPlaceTable } from '../../src/adapters/geonames/place-table.js';
+import { buildNameIndex } from '../../src/adapters/geonames/name-index.js';
+import { loadPlaceTable, nameOf } from '../../src/adapters/geonames/place-table.js';
 import { placeNameKey, type Gazetteer, type Place } from '../../src/domain/location/places.js';
 import { PARIS_FR, PARIS_TX, SEEDED_PLACES, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
@@ -96,5 +97,18 @@ describe('GeoNames gazetteer: loading', () => {
     const table = await loadPlaceTable();
     expect(table.count).to.equal(135_233);
     expect(table.countries.every((country) => country !== 0)).to.equal(true);
+  });
+});
+
+describe('GeoNames gazetteer: name keys', () => {
+  it('keys every name of the data exactly as the domain does', async () => {
+    const table = await loadPlaceTable();
+    const index = buildNameIndex(table);
+    const differing: string[] = [];
+    for (let id = 0; id < table.count; id++) {
+      const key = index.keyBytes.toString('utf8', index.keyStart[id], index.keyStart[id + 1]);
+      if (key !== placeNameKey(nameOf(table, id))) differing.push(`${nameOf(table, id)} -> ${key}`);
+    }
+    expect(differing).to.deep.equal([]);
   });
 });

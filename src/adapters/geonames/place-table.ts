@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
@@ -49,7 +49,7 @@ const LAT_DELTA = 11;
 
 /** One city as it is read; reused for every message so reading allocates next to nothing. */
 interface CityRecord {
-  /** Where the name's bytes are in the file. */
+  /** Where the name's bytes are in the chunk being read. */
   nameFrom: number;
   nameTo: number;
   country: string;
@@ -66,7 +66,8 @@ interface Cursor {
 }
 
 export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable> {
-  const [pbfBytes, admin1Json] = await Promise.all([readFile(files.cities()), readFile(files.admin1(), 'utf8')]);
+  const citiesFile = files.cities();
+  const [size, admin1Json] = await Promise.all([stat(citiesFile).then((info) => info.size), readFile(files.admin1(), 'utf8')]);
   const admin1Names: string[] = [];
   const admin1ByCode = new Map<string, number>();
   for (const { code, name } of JSON.parse(admin1Json) as { code: string; name: string }[]) {
@@ -74,22 +75,16 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
     admin1ByCode.set(code, admin1Names.length);
     admin1Names.push(name);
   }
-  return readCities(pbfBytes, admin1ByCode, admin1Names);
+  const builder = new TableBuilder(size, admin1ByCode, admin1Names);
+  await readCities(citiesFile, builder);
+  return builder.finish();
 }
 
-function readCities(bytes: Uint8Array, admin1ByCode: ReadonlyMap<string, number>, admin1Names: readonly string[]): PlaceTable {
-  const reader = new PbfReader(bytes);
-  // Each city takes roughly 45 bytes; start near that and grow if the file is denser.
-  let capacity = Math.ceil(bytes.length / 40) + 16;
-  let countries = new Uint16Array(capacity);
-  let admin1 = new Uint16Array(capacity);
-  let latE5 = new Int32Array(capacity);
-  let lonE5 = new Int32Array(capacity);
-  let population = new Uint32Array(capacity);
-  let nameStart = new Uint32Array(capacity + 1);
-  // Names take about a quarter of the file; grown when they take more.
-  let nameBytes = Buffer.alloc(Math.ceil(bytes.length / 4));
-  let nameEnd = 0;
+/** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
+const CHUNK_BYTES = 256 * 1024;
+
+/** Each city message is a varint length and that many bytes; those are decoded as they arrive. */
+async function readCities(path: string, builder: TableBuilder): Promise<void> {
   const cursor: Cursor = { lastLonE5: 0, lastLatE5: 0 };
   const city: CityRecord = { nameFrom: 0, nameTo: 0, country: '', adminCode: '', population: 0, lonE5: 0, latE5: 0 };
   const readField = (tag: number, record: CityRecord, pbf: PbfReader): void => {
@@ -97,56 +92,129 @@ function readCities(bytes: Uint8Array, admin1ByCode: ReadonlyMap<string, number>
       const length = pbf.readVarint();
       record.nameFrom = pbf.pos;
       record.nameTo = pbf.pos += length;
-    }
-    else if (tag === COUNTRY) record.country = pbf.readString();
+    } else if (tag === COUNTRY) record.country = pbf.readString();
     else if (tag === ADMIN_CODE) record.adminCode = pbf.readString();
     else if (tag === POPULATION) record.population = pbf.readVarint();
     else if (tag === LON_DELTA) record.lonE5 = cursor.lastLonE5 += pbf.readSVarint();
     else if (tag === LAT_DELTA) record.latE5 = cursor.lastLatE5 += pbf.readSVarint();
   };
-  let count = 0;
-  while (reader.pos < reader.length) {
-    city.nameFrom = city.nameTo = 0;
-    city.country = city.adminCode = '';
-    city.population = city.lonE5 = city.latE5 = 0;
-    reader.readMessage(readField, city);
-    if (count === capacity) {
-      capacity *= 2;
-      countries = grown(countries, capacity);
-      admin1 = grown(admin1, capacity);
-      latE5 = grown(latE5, capacity);
-      lonE5 = grown(lonE5, capacity);
-      population = grown(population, capacity);
-      nameStart = grown(nameStart, capacity + 1);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const file = await open(path, 'r');
+  try {
+    let carried = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(chunk, carried, CHUNK_BYTES - carried, null);
+      const end = carried + bytesRead;
+      if (bytesRead === 0) {
+        if (carried > 0) throw new Error(`${path} ends inside a city`);
+        return;
+      }
+      const reader = new PbfReader(chunk.subarray(0, end));
+      let consumed = 0;
+      while (messageEnd(chunk, consumed, end) <= end) {
+        city.nameFrom = city.nameTo = 0;
+        city.country = city.adminCode = '';
+        city.population = city.lonE5 = city.latE5 = 0;
+        reader.pos = consumed;
+        reader.readMessage(readField, city);
+        consumed = reader.pos;
+        builder.add(city, chunk);
+      }
+      if (consumed === 0 && end === CHUNK_BYTES) throw new Error(`${path} holds a city larger than ${CHUNK_BYTES} bytes`);
+      chunk.copy(chunk, 0, consumed, end);
+      carried = end - consumed;
     }
-    const nameLength = city.nameTo - city.nameFrom;
-    if (nameEnd + nameLength > nameBytes.length) {
-      const bigger = Buffer.alloc(Math.max(nameBytes.length * 2, nameEnd + nameLength));
-      nameBytes.copy(bigger, 0, 0, nameEnd);
-      nameBytes = bigger;
-    }
-    nameStart[count] = nameEnd;
-    nameBytes.set(bytes.subarray(city.nameFrom, city.nameTo), nameEnd);
-    nameEnd += nameLength;
-    countries[count] = city.country.length === 2 ? (city.country.charCodeAt(0) << 8) | city.country.charCodeAt(1) : 0;
-    admin1[count] = admin1ByCode.get(`${city.country}.${city.adminCode}`) ?? NO_ADMIN1;
-    latE5[count] = city.latE5;
-    lonE5[count] = city.lonE5;
-    population[count] = city.population;
-    count++;
+  } finally {
+    await file.close();
   }
-  nameStart[count] = nameEnd;
-  return {
-    count,
-    nameBytes: Buffer.from(nameBytes.subarray(0, nameEnd)),
-    nameStart: nameStart.slice(0, count + 1),
-    countries: countries.slice(0, count),
-    admin1: admin1.slice(0, count),
-    admin1Names,
-    latE5: latE5.slice(0, count),
-    lonE5: lonE5.slice(0, count),
-    population: population.slice(0, count),
-  };
+}
+
+/** Where the length-prefixed message at `at` ends, or Infinity when its length is not all there. */
+function messageEnd(bytes: Uint8Array, at: number, end: number): number {
+  let length = 0;
+  for (let i = at, shift = 0; i < end && shift < 35; i++, shift += 7) {
+    const byte = bytes[i]!;
+    length += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return i + 1 + length;
+  }
+  return Infinity;
+}
+
+/** The columns, grown as cities arrive. */
+class TableBuilder {
+  private capacity: number;
+  private count = 0;
+  private countries: Uint16Array;
+  private admin1: Uint16Array;
+  private latE5: Int32Array;
+  private lonE5: Int32Array;
+  private population: Uint32Array;
+  private nameStart: Uint32Array;
+  private nameBytes: Buffer;
+  private nameEnd = 0;
+
+  constructor(
+    fileSize: number,
+    private readonly admin1ByCode: ReadonlyMap<string, number>,
+    private readonly admin1Names: readonly string[],
+  ) {
+    // A city takes about 47 bytes of the file, a fifth of them its name: start just above that.
+    this.capacity = Math.ceil(fileSize / 44) + 16;
+    this.countries = new Uint16Array(this.capacity);
+    this.admin1 = new Uint16Array(this.capacity);
+    this.latE5 = new Int32Array(this.capacity);
+    this.lonE5 = new Int32Array(this.capacity);
+    this.population = new Uint32Array(this.capacity);
+    this.nameStart = new Uint32Array(this.capacity + 1);
+    this.nameBytes = Buffer.alloc(Math.ceil(fileSize / 4.5));
+  }
+
+  add(city: CityRecord, bytes: Uint8Array): void {
+    if (this.count === this.capacity) this.grow();
+    const at = this.count;
+    const nameLength = city.nameTo - city.nameFrom;
+    if (this.nameEnd + nameLength > this.nameBytes.length) {
+      const bigger = Buffer.alloc(Math.max(this.nameBytes.length * 2, this.nameEnd + nameLength));
+      this.nameBytes.copy(bigger, 0, 0, this.nameEnd);
+      this.nameBytes = bigger;
+    }
+    this.nameStart[at] = this.nameEnd;
+    this.nameBytes.set(bytes.subarray(city.nameFrom, city.nameTo), this.nameEnd);
+    this.nameEnd += nameLength;
+    this.countries[at] = city.country.length === 2 ? (city.country.charCodeAt(0) << 8) | city.country.charCodeAt(1) : 0;
+    this.admin1[at] = this.admin1ByCode.get(`${city.country}.${city.adminCode}`) ?? NO_ADMIN1;
+    this.latE5[at] = city.latE5;
+    this.lonE5[at] = city.lonE5;
+    this.population[at] = city.population;
+    this.count++;
+  }
+
+  finish(): PlaceTable {
+    const count = this.count;
+    this.nameStart[count] = this.nameEnd;
+    // Views, not copies: the slack (a few per cent) costs less than a second set of columns would at load.
+    return {
+      count,
+      nameBytes: this.nameBytes.subarray(0, this.nameEnd),
+      nameStart: this.nameStart.subarray(0, count + 1),
+      countries: this.countries.subarray(0, count),
+      admin1: this.admin1.subarray(0, count),
+      admin1Names: this.admin1Names,
+      latE5: this.latE5.subarray(0, count),
+      lonE5: this.lonE5.subarray(0, count),
+      population: this.population.subarray(0, count),
+    };
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.countries = grown(this.countries, this.capacity);
+    this.admin1 = grown(this.admin1, this.capacity);
+    this.latE5 = grown(this.latE5, this.capacity);
+    this.lonE5 = grown(this.lonE5, this.capacity);
+    this.population = grown(this.population, this.capacity);
+    this.nameStart = grown(this.nameStart, this.capacity + 1);
+  }
 }
 
 function grown<T extends Uint16Array | Int32Array | Uint32Array>(array: T, capacity: number): T {
