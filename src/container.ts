@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
+import { GeoNamesGazetteer } from './adapters/geonames/geonames-gazetteer.js';
 import { HiveGameData } from './adapters/hive/hive-game-data.js';
 import { LibphonenumberNumbering } from './adapters/libphonenumber/libphonenumber-numbering.js';
 import { createApp } from './adapters/http/app.js';
@@ -14,9 +15,11 @@ import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
 import { phoneRoutes } from './adapters/http/routes/phone-routes.js';
+import { locationRoutes } from './adapters/http/routes/location-routes.js';
 import { tokenRoutes } from './adapters/http/routes/token-routes.js';
 import { userRoutes } from './adapters/http/routes/user-routes.js';
 import { createLogger } from './adapters/logging/logger.js';
+import { LibraryPlusCodes } from './adapters/open-location-code/library-plus-codes.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
 import { KnexTokenStore } from './adapters/persistence/knex/knex-token-store.js';
 import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
@@ -33,6 +36,9 @@ import { GameData } from './domain/game/game-data.js';
 import { GetMaps, GetPlayerStats } from './domain/game/game-queries.js';
 import { GetPhoneDetails } from './domain/phone/phone-details.js';
 import { PhoneNumbering } from './domain/phone/phone-numbering.js';
+import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location/location-queries.js';
+import { Gazetteer } from './domain/location/places.js';
+import { PlusCodes } from './domain/location/plus-codes.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader } from './domain/tokens/manage-tokens.js';
 import { TokenStore } from './domain/tokens/ports.js';
@@ -102,6 +108,14 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
     container.bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
     container.bind(GetPhoneDetails).toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering]).inSingletonScope();
+    container.bind(Gazetteer).toConstantValue(new GeoNamesGazetteer());
+    container.bind(PlusCodes).toConstantValue(new LibraryPlusCodes());
+    container.bind(FindPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer]).inSingletonScope();
+    container.bind(FindNearbyPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer]).inSingletonScope();
+    container.bind(LookUpPlusCode).toResolvedValue(
+      (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
+      [PlusCodes, Gazetteer],
+    ).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -123,6 +137,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
           ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
           ...phoneRoutes({ getPhoneDetails: container.get(GetPhoneDetails) }),
+          ...locationRoutes({ findPlaces: container.get(FindPlaces), findNearbyPlaces: container.get(FindNearbyPlaces), lookUpPlusCode: container.get(LookUpPlusCode) }),
         ],
         redirects: [...cryptoRedirects],
       }),

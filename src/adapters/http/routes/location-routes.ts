@@ -1,0 +1,112 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../../domain/location/location-queries.js';
+import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from '../../../domain/location/location-queries.js';
+import { PLUS_CODE_LENGTHS, type PlusCodeLength } from '../../../domain/location/plus-codes.js';
+import { Permission } from '../../../domain/permissions.js';
+import { matching, optional, required, text } from '../fields.js';
+import { defineRoute, json, type Route } from '../route-table.js';
+
+export interface LocationRouteDependencies {
+  readonly findPlaces: FindPlaces;
+  readonly findNearbyPlaces: FindNearbyPlaces;
+  readonly lookUpPlusCode: LookUpPlusCode;
+}
+
+/** Plain decimal notation only: no exponent, hex, "NaN" or "Infinity", nothing empty. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+const degrees = (limit: number): t.Type<number, string, unknown> => {
+  const parse = (u: unknown): number | undefined => {
+    if (typeof u !== 'string' || u.length > 32 || !DECIMAL.test(u)) return undefined;
+    const value = Number(u);
+    return Math.abs(value) <= limit ? value : undefined;
+  };
+  return new t.Type<number, string, unknown>(
+    `a decimal number from -${limit} to ${limit}`,
+    (u): u is number => typeof u === 'number' && Math.abs(u) <= limit,
+    (u, c) => {
+      const value = parse(u);
+      return value === undefined ? t.failure(u, c) : t.success(value);
+    },
+    String,
+  );
+};
+
+const latitude = degrees(90);
+const longitude = degrees(180);
+
+const limitUpTo = (max: number): t.Type<number, string, unknown> =>
+  new t.Type<number, string, unknown>(
+    `an integer from 1 to ${max}`,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= max,
+    (u, c) => (typeof u === 'string' && /^\d{1,3}$/.test(u) && Number(u) >= 1 && Number(u) <= max ? t.success(Number(u)) : t.failure(u, c)),
+    String,
+  );
+
+const codeLength = new t.Type<PlusCodeLength, string, unknown>(
+  `one of ${PLUS_CODE_LENGTHS.join(', ')}`,
+  (u): u is PlusCodeLength => (PLUS_CODE_LENGTHS as readonly unknown[]).includes(u),
+  (u, c) => {
+    const length = PLUS_CODE_LENGTHS.find((candidate) => String(candidate) === u);
+    return length === undefined ? t.failure(u, c) : t.success(length);
+  },
+  String,
+);
+
+/** The characters of plus codes; which of them form a code is the domain's question. */
+const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
+
+const placeText = text(1, 200);
+
+export function locationRoutes(deps: LocationRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/location/coords',
+      permission: Permission.LocationCoords,
+      summary: 'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
+      query: {
+        address: required(placeText, 'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name'),
+        limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
+      },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query }) =>
+        E.map((places: unknown) => json({ address: query.address, places }))(await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/location/address',
+      permission: Permission.LocationAddress,
+      summary: 'The places nearest a point, closest first, with their great-circle distance in km',
+      query: {
+        lat: required(latitude, 'latitude in decimal degrees'),
+        lon: required(longitude, 'longitude in decimal degrees'),
+        limit: optional(limitUpTo(MAX_LIMIT), `how many places (default ${DEFAULT_NEARBY_LIMIT})`),
+      },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query }) => E.map(json)(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/location/pluscode',
+      permission: Permission.LocationPlusCode,
+      summary: 'Plus code of a point (lat, lon, length), or the cell of a code; a short code is recovered near lat/lon or near a place',
+      query: {
+        lat: optional(latitude, 'latitude: the point to encode, or the reference of a short code'),
+        lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),
+        length: optional(codeLength, 'digits of the code when encoding (default 10)'),
+        code: optional(plusCodeText, 'a full plus code to decode, or a short one with a reference'),
+        near: optional(placeText, 'a place whose best match is the reference of a short code'),
+      },
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async ({ query }) => E.map(json)(await deps.lookUpPlusCode.execute(query)),
+    }),
+  ];
+}

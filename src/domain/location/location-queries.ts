@@ -1,0 +1,158 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { DomainError } from '../errors.js';
+import { countryCodeOf } from './countries.js';
+import { placeNameKey, type Gazetteer, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
+import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength, type PlusCodes } from './plus-codes.js';
+
+export const DEFAULT_PLACES_LIMIT = 10;
+export const DEFAULT_NEARBY_LIMIT = 5;
+export const MAX_LIMIT = 50;
+
+const invalid = (names: readonly string[], details: string): DomainError => ({ _tag: 'InvalidQueryParameter', names, details });
+
+/**
+ * "name" or "name, country": the country after the last comma, as an ISO alpha-2 code or an
+ * English name. The `parameter` names the query parameter the text came from, for errors.
+ */
+export function parsePlaceQuery(text: string, limit: number, parameter: string): E.Either<DomainError, { search: PlaceSearch; asked: string }> {
+  if (/\p{Cc}/u.test(text)) return E.left(invalid([parameter], `${parameter} must not contain control characters`));
+  const comma = text.lastIndexOf(',');
+  const name = (comma === -1 ? text : text.slice(0, comma)).trim();
+  const countryText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const key = placeNameKey(name);
+  if (key === '') return E.left(invalid([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
+  if (countryText === '') return E.right({ search: { key, limit }, asked: name });
+  const country = countryCodeOf(countryText);
+  if (country === undefined) {
+    return E.left(invalid([parameter], `"${countryText}" is not a country: after the comma give an ISO 3166 alpha-2 code or an English country name`));
+  }
+  return E.right({ search: { key, country, limit }, asked: `${name}, ${country}` });
+}
+
+function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
+  const bad = [...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']), ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon'])];
+  return bad.length === 0 ? E.right({ lat, lon }) : E.left(invalid(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
+}
+
+const checkLimit = (limit: number): E.Either<DomainError, number> =>
+  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? E.right(limit) : E.left(invalid(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
+
+/** `Location::Coords`: the places a name may mean, best first. */
+export class FindPlaces {
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async execute(address: string, limit = DEFAULT_PLACES_LIMIT): Promise<E.Either<DomainError, readonly Place[]>> {
+    const checkedLimit = checkLimit(limit);
+    if (E.isLeft(checkedLimit)) return checkedLimit;
+    const parsed = parsePlaceQuery(address, limit, 'address');
+    if (E.isLeft(parsed)) return parsed;
+    const places = await this.gazetteer.search(parsed.right.search);
+    return places.length > 0 ? E.right(places) : E.left({ _tag: 'InformationNotFound', details: `No place named "${parsed.right.asked}" is known` });
+  }
+}
+
+export interface NearbyPlaces {
+  readonly lat: number;
+  readonly lon: number;
+  readonly places: readonly NearbyPlace[];
+}
+
+/** `Location::Address`: the places nearest a point, closest first. */
+export class FindNearbyPlaces {
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async execute(lat: number, lon: number, limit = DEFAULT_NEARBY_LIMIT): Promise<E.Either<DomainError, NearbyPlaces>> {
+    const checked = checkCoordinates(lat, lon);
+    if (E.isLeft(checked)) return checked;
+    const checkedLimit = checkLimit(limit);
+    if (E.isLeft(checkedLimit)) return checkedLimit;
+    const places = await this.gazetteer.nearest(lat, lon, limit);
+    if (places.length === 0) return E.left({ _tag: 'InformationNotFound', details: 'The gazetteer holds no places' });
+    return E.right({ lat, lon, places: places.map((place) => ({ ...place, distanceKm: Math.round(place.distanceKm * 1000) / 1000 })) });
+  }
+}
+
+export interface PlusCodeRequest {
+  readonly code?: string;
+  readonly lat?: number;
+  readonly lon?: number;
+  /** A place whose best match is the reference for a short code. */
+  readonly near?: string;
+  /** Only when encoding. */
+  readonly length?: PlusCodeLength;
+}
+
+export interface EncodedPlusCode {
+  readonly code: string;
+  readonly lat: number;
+  readonly lon: number;
+  readonly length: number;
+}
+
+export interface DecodedPlusCode {
+  readonly code: string;
+  /** The centre of the cell. */
+  readonly lat: number;
+  readonly lon: number;
+  readonly length: number;
+  readonly bounds: { readonly south: number; readonly west: number; readonly north: number; readonly east: number };
+  /** Present when a short code was recovered: what was given and the point it was recovered near. */
+  readonly shortCode?: string;
+  readonly reference?: { readonly lat: number; readonly lon: number; readonly place?: Place };
+}
+
+/** Floating-point noise off: a nanodegree is 40 times finer than the smallest cell (4e-8° tall). */
+const tidy = (degrees: number): number => Math.round(degrees * 1e9) / 1e9;
+
+/**
+ * `Location::PlusCode`. With lat and lon and no code: encode. With a full code: decode (any
+ * reference is not needed and ignored). With a short code: recover it near lat/lon or near the
+ * best match of `near` — one of the two, not both — then decode.
+ */
+export class LookUpPlusCode {
+  constructor(
+    private readonly plusCodes: PlusCodes,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  async execute(request: PlusCodeRequest): Promise<E.Either<DomainError, EncodedPlusCode | DecodedPlusCode>> {
+    const { code, lat, lon, near, length } = request;
+    if ((lat === undefined) !== (lon === undefined)) return E.left({ _tag: 'MissingQueryParameter', names: [lat === undefined ? 'lat' : 'lon'] });
+    const point = lat !== undefined && lon !== undefined ? checkCoordinates(lat, lon) : undefined;
+    if (point && E.isLeft(point)) return point;
+    if (code === undefined) {
+      if (near !== undefined) return E.left(invalid(['near'], 'near is the reference for a short code: give code as well'));
+      if (point === undefined) return E.left({ _tag: 'MissingQueryParameter', names: ['lat', 'lon'] });
+      const codeLength = length ?? DEFAULT_PLUS_CODE_LENGTH;
+      return E.right({ code: this.plusCodes.encode(point.right.lat, point.right.lon, codeLength), lat: point.right.lat, lon: point.right.lon, length: codeLength });
+    }
+    if (length !== undefined) return E.left(invalid(['length'], 'length applies when encoding lat and lon, not with code'));
+    const kind = this.plusCodes.kindOf(code);
+    if (kind === 'invalid') return E.left(invalid(['code'], 'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference'));
+    if (kind === 'full') return E.right(this.decode(code));
+    if (point && near !== undefined) return E.left(invalid(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
+    if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
+    if (near === undefined) return E.left(invalid(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
+    const parsed = parsePlaceQuery(near, 1, 'near');
+    if (E.isLeft(parsed)) return parsed;
+    const [place] = await this.gazetteer.search(parsed.right.search);
+    if (place === undefined) return E.left({ _tag: 'InformationNotFound', details: `No place named "${parsed.right.asked}" is known` });
+    return E.right(this.recover(code, { lat: place.lat, lon: place.lon, place }));
+  }
+
+  private recover(shortCode: string, reference: { lat: number; lon: number; place?: Place }): DecodedPlusCode {
+    const full = this.plusCodes.recover(shortCode, reference.lat, reference.lon);
+    return { ...this.decode(full), shortCode: shortCode.toUpperCase(), reference };
+  }
+
+  private decode(code: string): DecodedPlusCode {
+    const area: CodeArea = this.plusCodes.decode(code);
+    return {
+      code: area.code,
+      lat: tidy((area.south + area.north) / 2),
+      lon: tidy((area.west + area.east) / 2),
+      length: area.length,
+      bounds: { south: tidy(area.south), west: tidy(area.west), north: tidy(area.north), east: tidy(area.east) },
+    };
+  }
+}

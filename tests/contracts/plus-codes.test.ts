@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { LibraryPlusCodes } from '../../src/adapters/open-location-code/library-plus-codes.js';
+import { MemoryPlusCodes } from '../../src/adapters/open-location-code/memory-plus-codes.js';
+import type { CodeArea, PlusCodes } from '../../src/domain/location/plus-codes.js';
+import { EIFFEL_CELL, EIFFEL_CELL_11, SEEDED_CELLS, SOUTHERN_TWIN_CELL } from '../support/location-fixtures.js';
+
+const adapters: { name: string; open: () => PlusCodes }[] = [
+  { name: 'memory', open: () => new MemoryPlusCodes(SEEDED_CELLS) },
+  { name: 'open-location-code', open: () => new LibraryPlusCodes() },
+];
+
+function expectCell(actual: CodeArea, expected: CodeArea): void {
+  expect(actual.code).to.equal(expected.code);
+  expect(actual.length).to.equal(expected.length);
+  for (const side of ['south', 'west', 'north', 'east'] as const) expect(actual[side], side).to.be.closeTo(expected[side], 1e-9);
+}
+
+for (const adapter of adapters) {
+  describe(`contract: PlusCodes (${adapter.name})`, () => {
+    const plusCodes = adapter.open();
+
+    it('encodes a point into the cell of the asked length that holds it', () => {
+      expect(plusCodes.encode(48.85829, 2.2944, 10)).to.equal('8FW4V75V+8Q');
+      expect(plusCodes.encode(48.85829, 2.2944, 11)).to.equal('8FW4V75V+8Q6');
+    });
+
+    it('decodes a full code, in either case, into its cell', () => {
+      expect(plusCodes.kindOf('8FW4V75V+8Q')).to.equal('full');
+      expectCell(plusCodes.decode('8FW4V75V+8Q'), EIFFEL_CELL);
+      expectCell(plusCodes.decode('8fw4v75v+8q6'), EIFFEL_CELL_11);
+    });
+
+    it('tells short codes from full ones and from things that are no code', () => {
+      expect(plusCodes.kindOf('V75V+8Q')).to.equal('short');
+      expect(plusCodes.kindOf('v75v+8q')).to.equal('short');
+      for (const bad of ['HELLO+WORLD', '+8Q', '8FW4V75V8Q', '', '+']) expect(plusCodes.kindOf(bad), bad).to.equal('invalid');
+    });
+
+    it('recovers a short code into the full code nearest the reference', () => {
+      expect(plusCodes.recover('V75V+8Q', 48.8, 2.3)).to.equal(EIFFEL_CELL.code);
+      expect(plusCodes.recover('v75v+8q', 47.1, 2.3)).to.equal(SOUTHERN_TWIN_CELL.code);
+    });
+  });
+}

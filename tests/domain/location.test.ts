@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
+import { MemoryPlusCodes } from '../../src/adapters/open-location-code/memory-plus-codes.js';
+import { countryCodeOf } from '../../src/domain/location/countries.js';
+import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../src/domain/location/location-queries.js';
+import { placeNameKey } from '../../src/domain/location/places.js';
+import { expectLeftTag, expectRight } from '../support/either.js';
+import { EIFFEL_CELL, PARIS_FR, PARIS_TX, SEEDED_CELLS, SEEDED_PLACES } from '../support/location-fixtures.js';
+
+const gazetteer = new MemoryGazetteer(SEEDED_PLACES);
+const plusCodes = new MemoryPlusCodes(SEEDED_CELLS);
+
+describe('domain: place names', () => {
+  it('compare without accents, case, hyphens, apostrophes or extra spaces', () => {
+    expect(placeNameKey('Saint-Étienne')).to.equal('saint etienne');
+    expect(placeNameKey('  SAINT   étienne ')).to.equal('saint etienne');
+    expect(placeNameKey("L'Haÿ-les-Roses")).to.equal('l hay les roses');
+    expect(placeNameKey('St. Gallen')).to.equal('st gallen');
+    expect(placeNameKey('Łódź')).to.equal('lodz');
+    expect(placeNameKey('Großenhain')).to.equal('grossenhain');
+    expect(placeNameKey('København')).to.equal('kobenhavn');
+    expect(placeNameKey('東京')).to.equal('東京');
+  });
+
+  it('know countries by ISO code or English name', () => {
+    expect(countryCodeOf('fr')).to.equal('FR');
+    expect(countryCodeOf('France')).to.equal('FR');
+    expect(countryCodeOf('united states')).to.equal('US');
+    expect(countryCodeOf('USA')).to.equal('US');
+    expect(countryCodeOf("Côte d'Ivoire")).to.equal('CI');
+    expect(countryCodeOf('Japan')).to.equal('JP');
+    expect(countryCodeOf('Myanmar')).to.equal('MM');
+    expect(countryCodeOf('UK')).to.equal('GB');
+    for (const unknown of ['Atlantis', 'EU', 'ZZ', 'xx', '']) expect(countryCodeOf(unknown), unknown).to.equal(undefined);
+  });
+});
+
+describe('domain: finding places', () => {
+  const findPlaces = new FindPlaces(gazetteer);
+
+  it('reads "name, country" and keeps to that country', async () => {
+    expect(expectRight(await findPlaces.execute('Paris'))).to.deep.equal([PARIS_FR, PARIS_TX]);
+    expect(expectRight(await findPlaces.execute('paris, united states'))).to.deep.equal([PARIS_TX]);
+    expect(expectRight(await findPlaces.execute('Paris,fr'))).to.deep.equal([PARIS_FR]);
+    expect(expectRight(await findPlaces.execute('Paris, '))).to.deep.equal([PARIS_FR, PARIS_TX]);
+    expect(expectRight(await findPlaces.execute('Paris', 1))).to.deep.equal([PARIS_FR]);
+  });
+
+  it('refuses an unknown country, an empty name, control characters and a bad limit', async () => {
+    const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InvalidQueryParameter');
+    expect(unknown).to.deep.include({ names: ['address'] });
+    expectLeftTag(await findPlaces.execute(' - , FR'), 'InvalidQueryParameter');
+    expectLeftTag(await findPlaces.execute('Par\u0000is'), 'InvalidQueryParameter');
+    expectLeftTag(await findPlaces.execute('Paris', 0), 'InvalidQueryParameter');
+    expectLeftTag(await findPlaces.execute('Paris', 51), 'InvalidQueryParameter');
+  });
+
+  it('says 22 when nothing is called that', async () => {
+    expectLeftTag(await findPlaces.execute('Tokyo, FR'), 'InformationNotFound');
+    expectLeftTag(await findPlaces.execute('Nowhere'), 'InformationNotFound');
+  });
+});
+
+describe('domain: nearby places', () => {
+  const findNearby = new FindNearbyPlaces(gazetteer);
+
+  it('gives the nearest places with distances rounded to metres', async () => {
+    const answer = expectRight(await findNearby.execute(48.8566, 2.3522, 2));
+    expect(answer.lat).to.equal(48.8566);
+    expect(answer.places.map((place) => place.name)).to.deep.equal(['Paris', 'Vénéjan']);
+    expect(answer.places[0]!.distanceKm).to.equal(0.433);
+  });
+
+  it('refuses impossible points and limits, and says 22 for an empty gazetteer', async () => {
+    expect(expectLeftTag(await findNearby.execute(91, 0), 'InvalidQueryParameter')).to.deep.include({ names: ['lat'] });
+    expect(expectLeftTag(await findNearby.execute(0, Number.NaN), 'InvalidQueryParameter')).to.deep.include({ names: ['lon'] });
+    expectLeftTag(await findNearby.execute(0, 0, 0), 'InvalidQueryParameter');
+    expectLeftTag(await new FindNearbyPlaces(new MemoryGazetteer()).execute(0, 0), 'InformationNotFound');
+  });
+});
+
+describe('domain: plus codes', () => {
+  const lookUp = new LookUpPlusCode(plusCodes, gazetteer);
+
+  it('encodes lat/lon, 10 digits unless asked otherwise', async () => {
+    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944 }))).to.deep.equal({ code: '8FW4V75V+8Q', lat: 48.85829, lon: 2.2944, length: 10 });
+    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944, length: 11 }))).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
+  });
+
+  it('decodes a full code into its centre and bounds, ignoring any reference', async () => {
+    const decoded = expectRight(await lookUp.execute({ code: '8fw4v75v+8q', lat: 0, lon: 0 }));
+    expect(decoded).to.deep.equal({
+      code: '8FW4V75V+8Q',
+      lat: 48.8583125,
+      lon: 2.2944375,
+      length: 10,
+      bounds: { south: EIFFEL_CELL.south, west: EIFFEL_CELL.west, north: EIFFEL_CELL.north, east: EIFFEL_CELL.east },
+    });
+  });
+
+  it('recovers a short code near lat/lon or near a named place', async () => {
+    expect(expectRight(await lookUp.execute({ code: 'V75V+8Q', lat: 46.9, lon: 2.3 }))).to.deep.include({ code: '8FR4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: 46.9, lon: 2.3 } });
+    const nearParis = expectRight(await lookUp.execute({ code: 'v75v+8q', near: 'Paris, FR' }));
+    expect(nearParis).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR } });
+  });
+
+  it('says what is missing or wrong', async () => {
+    expect(expectLeftTag(await lookUp.execute({}), 'MissingQueryParameter')).to.deep.include({ names: ['lat', 'lon'] });
+    expect(expectLeftTag(await lookUp.execute({ lat: 1 }), 'MissingQueryParameter')).to.deep.include({ names: ['lon'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q' }), 'InvalidQueryParameter')).to.deep.include({ names: ['code'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'NOPE' }), 'InvalidQueryParameter')).to.deep.include({ names: ['code'] });
+    expect(expectLeftTag(await lookUp.execute({ code: EIFFEL_CELL.code, length: 11 }), 'InvalidQueryParameter')).to.deep.include({ names: ['length'] });
+    expect(expectLeftTag(await lookUp.execute({ near: 'Paris' }), 'InvalidQueryParameter')).to.deep.include({ names: ['near'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Paris', lat: 1, lon: 2 }), 'InvalidQueryParameter')).to.deep.include({ names: ['near', 'lat', 'lon'] });
+    expect(expectLeftTag(await lookUp.execute({ lat: 95, lon: 0 }), 'InvalidQueryParameter')).to.deep.include({ names: ['lat'] });
+    expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Atlantis City' }), 'InformationNotFound');
+  });
+});

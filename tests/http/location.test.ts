@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { expectError, serverForSuite } from '../support/http-server.js';
+import { PARIS_FR, TOKYO, VENEJAN } from '../support/location-fixtures.js';
+
+const PLACE_KEYS = ['name', 'country', 'admin1', 'lat', 'lon', 'population'];
+
+describe('http: location (GeoNames data, open-location-code)', () => {
+  const suite = serverForSuite();
+  let token: string;
+  const get = (path: string) => suite.server.get(path, { Authorization: `Bearer ${token}` });
+  const json = async (path: string) => {
+    const response = await get(path);
+    expect(response.status, path).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    return (await response.json()) as Record<string, unknown>;
+  };
+
+  before(async () => {
+    token = await suite.server.tokenFor(['Location::*']);
+  });
+
+  describe('GET /api/location/coords', () => {
+    it('finds Paris, the most populous first, each place with exactly six fields', async () => {
+      const body = await json('/api/location/coords?address=Paris');
+      const places = body.places as Record<string, unknown>[];
+      expect(body.address).to.equal('Paris');
+      expect(places[0]).to.deep.equal(PARIS_FR);
+      expect(places.length).to.be.within(2, 10);
+      for (const place of places) expect(Object.keys(place)).to.deep.equal(PLACE_KEYS);
+      const populations = places.filter((place) => place.name === 'Paris').map((place) => place.population as number);
+      expect(populations).to.deep.equal([...populations].sort((a, b) => b - a));
+    });
+
+    it('finds Tokyo', async () => {
+      const body = await json('/api/location/coords?address=tokyo&limit=1');
+      expect(body.places).to.deep.equal([TOKYO]);
+    });
+
+    it('finds a village whatever the accents and case, and by the start of its name', async () => {
+      for (const address of ['V%C3%A9n%C3%A9jan', 'venejan', 'VENEJAN%2C%20France', 'v%C3%A9n%C3%A9jan%2C%20fr', 'Venej']) {
+        const body = await json(`/api/location/coords?address=${address}`);
+        expect((body.places as unknown[])[0], address).to.deep.equal(VENEJAN);
+      }
+    });
+
+    it('keeps to the country after the comma, by code or English name', async () => {
+      for (const country of ['US', 'United%20States', 'usa']) {
+        const places = (await json(`/api/location/coords?address=Paris,${country}&limit=50`)).places as { country: string }[];
+        expect(places.length).to.be.greaterThan(3);
+        expect(new Set(places.map((place) => place.country))).to.deep.equal(new Set(['US']));
+      }
+    });
+
+    it('answers 400/6 without an address, 400/7 for a bad one or limit, 404/22 for no match', async () => {
+      await expectError(await get('/api/location/coords'), 400, 6);
+      await expectError(await get('/api/location/coords?address='), 400, 7);
+      await expectError(await get('/api/location/coords?address=%20-%20'), 400, 7);
+      await expectError(await get(`/api/location/coords?address=${'x'.repeat(201)}`), 400, 7);
+      const atlantis = await expectError(await get('/api/location/coords?address=Paris,%20Atlantis'), 400, 7);
+      expect(atlantis.details).to.include('Atlantis');
+      for (const limit of ['0', '51', 'ten', '1.5', '-1']) await expectError(await get(`/api/location/coords?address=Paris&limit=${limit}`), 400, 7);
+      await expectError(await get('/api/location/coords?address=Paris&address=Lyon'), 400, 7);
+      await expectError(await get('/api/location/coords?address=Qwxzyville%20Nowhere'), 404, 22);
+      await expectError(await get('/api/location/coords?address=Tokyo,%20FR'), 404, 22);
+    });
+  });
+
+  describe('GET /api/location/address', () => {
+    it('gives the five places nearest a point, closest first, with distances in km', async () => {
+      const body = await json('/api/location/address?lat=48.8566&lon=2.3522');
+      expect(body).to.have.keys(['lat', 'lon', 'places']);
+      expect(body.lat).to.equal(48.8566);
+      const places = body.places as { name: string; distanceKm: number }[];
+      expect(places).to.have.length(5);
+      expect(places[0]).to.deep.equal({ ...PARIS_FR, distanceKm: 0.433 });
+      for (const place of places) expect(Object.keys(place)).to.deep.equal([...PLACE_KEYS, 'distanceKm']);
+      const distances = places.map((place) => place.distanceKm);
+      expect(distances).to.deep.equal([...distances].sort((a, b) => a - b));
+    });
+
+    it('finds the village at its own point, and honours limit', async () => {
+      const body = await json(`/api/location/address?lat=${VENEJAN.lat}&lon=${VENEJAN.lon}&limit=1`);
+      expect(body.places).to.deep.equal([{ ...VENEJAN, distanceKm: 0 }]);
+      expect((await json('/api/location/address?lat=35.6895&lon=139.69171&limit=50')).places).to.have.length(50);
+    });
+
+    it('answers 400/6 for a missing coordinate and 400/7 for anything but a plain decimal in range', async () => {
+      await expectError(await get('/api/location/address?lat=48.85'), 400, 6);
+      await expectError(await get('/api/location/address'), 400, 6);
+      for (const lat of ['91', '-90.0001', '1e3', '', 'NaN', '0x10', 'Infinity', '4 8', '48,85', '.']) {
+        const error = await expectError(await get(`/api/location/address?lat=${encodeURIComponent(lat)}&lon=2`), 400, 7);
+        expect(error.details, lat).to.include('lat');
+      }
+      await expectError(await get('/api/location/address?lat=0&lon=180.5'), 400, 7);
+      await expectError(await get('/api/location/address?lat=0&lon=0&limit=0'), 400, 7);
+    });
+  });
+
+  describe('GET /api/location/pluscode', () => {
+    it('encodes a point, 10 digits by default or the asked length', async () => {
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944')).to.deep.equal({ code: '8FW4V75V+8Q', lat: 48.85829, lon: 2.2944, length: 10 });
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=11')).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=4')).to.deep.include({ code: '8FW40000+', length: 4 });
+      // 180° east is 180° west; the top edge stays inside the last cell.
+      expect(await json('/api/location/pluscode?lat=90&lon=180')).to.deep.include({ code: 'C2X2X2X2+X2' });
+    });
+
+    it('decodes a full code into its centre and bounds', async () => {
+      expect(await json('/api/location/pluscode?code=8fw4v75v%2B8q')).to.deep.equal({
+        code: '8FW4V75V+8Q',
+        lat: 48.8583125,
+        lon: 2.2944375,
+        length: 10,
+        bounds: { south: 48.85825, west: 2.294375, north: 48.858375, east: 2.2945 },
+      });
+    });
+
+    it('recovers a short code near lat/lon or near a place of the gazetteer', async () => {
+      expect(await json('/api/location/pluscode?code=V75V%2B8Q&lat=48.9&lon=2.4')).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: 48.9, lon: 2.4 } });
+      const nearParis = await json('/api/location/pluscode?code=V75V%2B8Q&near=Paris');
+      expect(nearParis).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q' });
+      expect(nearParis.reference).to.deep.equal({ lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR });
+      const nearTokyo = await json('/api/location/pluscode?code=MPJR%2BXX&near=Tokyo,%20Japan');
+      expect(nearTokyo.code).to.match(/^8Q7X/);
+    });
+
+    it('answers 400/6 with nothing to do, 400/7 for bad codes and references, 404/22 for an unknown place', async () => {
+      await expectError(await get('/api/location/pluscode'), 400, 6);
+      await expectError(await get('/api/location/pluscode?lat=1'), 400, 6);
+      await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&lon=1'), 400, 6);
+      const noReference = await expectError(await get('/api/location/pluscode?code=V75V%2B8Q'), 400, 7);
+      expect(noReference.details).to.include('reference');
+      for (const code of ['HELLO%2BWORLD', '%2B8Q', '8FW4V75V8Q', 'ZZZZZZZZ%2BZZ', '', '8FW4V75V%2B8Q%3Cscript%3E', `${'2'.repeat(30)}%2B`]) {
+        await expectError(await get(`/api/location/pluscode?code=${code}`), 400, 7);
+      }
+      await expectError(await get('/api/location/pluscode?lat=100&lon=0'), 400, 7);
+      await expectError(await get('/api/location/pluscode?lat=1&lon=2&length=3'), 400, 7);
+      await expectError(await get('/api/location/pluscode?lat=1&lon=2&length=16'), 400, 7);
+      await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&length=11'), 400, 7);
+      await expectError(await get('/api/location/pluscode?near=Paris'), 400, 7);
+      await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Paris&lat=1&lon=2'), 400, 7);
+      await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Qwxzyville'), 404, 22);
+    });
+  });
+
+  it('needs the matching Location permission for each endpoint', async () => {
+    const coordsOnly = await suite.server.tokenFor(['Location::Coords']);
+    const as = (path: string) => suite.server.get(path, { Authorization: `Bearer ${coordsOnly}` });
+    expect((await as('/api/location/coords?address=Paris')).status).to.equal(200);
+    await expectError(await as('/api/location/address?lat=1&lon=2'), 403, 1);
+    await expectError(await as('/api/location/pluscode?lat=1&lon=2'), 403, 1);
+    await expectError(await suite.server.get('/api/location/coords?address=Paris'), 401, 3);
+  });
+});
