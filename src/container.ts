@@ -11,6 +11,7 @@ import { HiveGameData } from './adapters/hive/hive-game-data.js';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
+import { dictionaryRoutes } from './adapters/http/routes/dictionary-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
 import { tokenRoutes } from './adapters/http/routes/token-routes.js';
 import { userRoutes } from './adapters/http/routes/user-routes.js';
@@ -21,12 +22,15 @@ import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from './adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
+import { WordNetLexicon } from './adapters/wordnet/wordnet-lexicon.js';
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
 import { Clock } from './domain/clock.js';
 import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
+import { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary/dictionary-queries.js';
+import { Lexicon } from './domain/dictionary/lexicon.js';
 import { GameData } from './domain/game/game-data.js';
 import { GetMaps, GetPlayerStats } from './domain/game/game-queries.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
@@ -96,6 +100,10 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     );
     container.bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
+    container.bind(Lexicon).toConstantValue(new WordNetLexicon());
+    container.bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
+    container.bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
+    container.bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -116,6 +124,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           }),
           ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
           ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
+          ...dictionaryRoutes({ defineWord: container.get(DefineWord), findSynonyms: container.get(FindSynonyms), findAntonyms: container.get(FindAntonyms) }),
         ],
         redirects: [...cryptoRedirects],
       }),
