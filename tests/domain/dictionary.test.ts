@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/domain/dictionary/dictionary-queries.js';
-import { detach, normaliseWord, WORD_PATTERN } from '../../src/domain/dictionary/word-forms.js';
+import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from '../../src/domain/dictionary/word-forms.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const sense = (definition: string, words: string[], extra: { antonyms?: string[]; indirectAntonyms?: string[] } = {}) => ({ definition, examples: [], words, ...extra });
@@ -18,6 +18,7 @@ const lexicon = new MemoryLexicon(
     { lemma: 'better', partOfSpeech: 'adjective', senses: [sense('superior', ['better'], { antonyms: ['worse'] })] },
     { lemma: 'torrid', partOfSpeech: 'adjective', senses: [sense('very hot', ['torrid', 'sultry'], { indirectAntonyms: ['cold'] })] },
     { lemma: 'ice cream', partOfSpeech: 'noun', senses: [sense('frozen dessert', ['ice cream', 'icecream'])] },
+    { lemma: 'good-looking', partOfSpeech: 'adjective', senses: [sense('pleasing in appearance', ['good-looking', 'handsome'])] },
   ],
   [
     { form: 'geese', partOfSpeech: 'noun', baseForms: ['goose'] },
@@ -52,6 +53,11 @@ describe('domain: dictionary', () => {
     const answer = expectRight(await define.execute('  Ice   CREAM '));
     expect(answer.word).to.equal('ice cream');
     expect(answer.lemmas).to.deep.equal(['ice cream']);
+  });
+
+  it('tries other spellings of a word not found as written', async () => {
+    expect(expectRight(await define.execute('good looking')).lemmas).to.deep.equal(['good-looking']);
+    expect(expectRight(await define.execute('ice-cream')).lemmas).to.deep.equal(['ice cream']);
   });
 
   it('gives the other words of every sense once each, leaving out the word and its lemmas', async () => {
@@ -91,6 +97,13 @@ describe('domain: word forms', () => {
   it('normalises to lower case, single spaces and straight apostrophes', () => {
     expect(normaliseWord('  Jack-O’-Lantern  ')).to.equal("jack-o'-lantern");
     expect(normaliseWord('ICE    cream')).to.equal('ice cream');
+  });
+
+  it('spells a word the other ways WordNet writes words', () => {
+    expect(spellingVariants('good looking')).to.deep.equal(['good-looking', 'goodlooking']);
+    expect(spellingVariants('well-being')).to.deep.equal(['well being', 'wellbeing']);
+    expect(spellingVariants('a.m.')).to.deep.equal(['am']);
+    expect(spellingVariants('goose')).to.deep.equal([]);
   });
 
   it("applies WordNet's detachment rules per part of speech", () => {

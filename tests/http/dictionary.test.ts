@@ -75,6 +75,8 @@ describe('http: dictionary (WordNet 3.1)', () => {
     expect(iceCream.definitions).to.deep.equal([{ lemma: 'ice cream', partOfSpeech: 'noun', definition: 'frozen dessert containing cream and sugar and flavoring', examples: [] }]);
     expect(await answer('/api/dictionary/syn?word=ice+cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], synonyms: ['icecream'] });
     expect((await answer('/api/dictionary/def?word=ice%20creams')).lemmas).to.deep.equal(['ice cream']);
+    expect((await answer('/api/dictionary/def?word=good%20looking')).lemmas).to.deep.equal(['good-looking']);
+    expect((await answer('/api/dictionary/syn?word=well%20being')).lemmas).to.deep.equal(['well-being']);
   });
 
   it('gives synonyms, most frequent sense first, without the word itself', async () => {

@@ -6,14 +6,46 @@
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 
-/** Where the index's sorted lines begin: after the licence, whose lines start with two spaces. */
-export function firstEntryOffset(index: Buffer): number {
-  let offset = 0;
-  while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE) {
-    const end = index.indexOf(NEWLINE, offset);
-    offset = end === -1 ? index.length : end + 1;
+/**
+ * An index file with where each of its entry lines starts, so that a lookup is a binary search
+ * over line numbers comparing a few bytes in place. The licence at the top, whose lines start
+ * with two spaces, is left out; the entries are sorted byte-wise by lemma.
+ */
+export class IndexFile {
+  private readonly lineStarts: Uint32Array;
+
+  constructor(private readonly index: Buffer) {
+    let offset = 0;
+    while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE) offset = nextLine(index, offset);
+    const first = offset;
+    let lines = 0;
+    for (; offset < index.length; offset = nextLine(index, offset)) lines += 1;
+    this.lineStarts = new Uint32Array(lines);
+    for (let line = 0, at = first; line < lines; line++, at = nextLine(index, at)) this.lineStarts[line] = at;
   }
-  return offset;
+
+  /** The line whose lemma is `key` (underscores for spaces), or undefined. */
+  find(key: Buffer): string | undefined {
+    let low = 0;
+    let high = this.lineStarts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const lineStart = this.lineStarts[middle]!;
+      const comparison = compareWithLine(key, this.index, lineStart);
+      if (comparison === 0) {
+        const end = this.index.indexOf(NEWLINE, lineStart);
+        return this.index.toString('latin1', lineStart, end === -1 ? this.index.length : end);
+      }
+      if (comparison < 0) high = middle;
+      else low = middle + 1;
+    }
+    return undefined;
+  }
+}
+
+function nextLine(buffer: Buffer, offset: number): number {
+  const end = buffer.indexOf(NEWLINE, offset);
+  return end === -1 ? buffer.length : end + 1;
 }
 
 /** Compares a key with the first field of the line at `lineStart`, as bytes (the order of the file). */
@@ -24,23 +56,6 @@ function compareWithLine(key: Buffer, index: Buffer, lineStart: number): number 
     if (ours !== theirs) return ours - theirs;
     if (ours === SPACE) return 0;
   }
-}
-
-/** The index line whose lemma is `key` (underscores for spaces), or undefined. */
-export function findIndexLine(index: Buffer, entriesStart: number, key: Buffer): string | undefined {
-  let low = entriesStart;
-  let high = index.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const lineStart = middle === 0 ? 0 : Math.max(low, index.lastIndexOf(NEWLINE, middle - 1) + 1);
-    const comparison = compareWithLine(key, index, lineStart);
-    const lineEnd = index.indexOf(NEWLINE, lineStart);
-    const end = lineEnd === -1 ? index.length : lineEnd;
-    if (comparison === 0) return index.toString('latin1', lineStart, end);
-    if (comparison < 0) high = lineStart;
-    else low = end + 1;
-  }
-  return undefined;
 }
 
 /** An index line's synset offsets, in WordNet's order: most frequently tagged sense first. */
@@ -63,8 +78,10 @@ export interface Pointer {
 /** Adjectives may carry their syntactic position: `galore(ip)`, `elect(p)`, `former(a)`. */
 const POSITION_MARKER = /\((?:a|p|ip)\)$/;
 
-const displayForm = (field: string): string =>
-  (field.endsWith(')') ? field.replace(POSITION_MARKER, '') : field).replaceAll('_', ' ');
+function displayForm(field: string): string {
+  const word = field.endsWith(')') ? field.replace(POSITION_MARKER, '') : field;
+  return word.includes('_') ? word.replaceAll('_', ' ') : word;
+}
 
 /**
  * One synset's line of a data file: `offset lex_filenum ss_type w_cnt word lex_id [word lex_id...]
@@ -86,10 +103,12 @@ export class Synset {
     const bar = line.indexOf(' | ');
     this.barAt = bar === -1 ? line.length : bar;
     // Fields: offset, lexicographer file, type, word count, then a word and its lex id per word.
-    const fields = line.slice(0, this.barAt).split(' ', 4);
-    this.type = fields[2] ?? '';
-    const wordCount = parseInt(fields[3] ?? '0', 16);
-    let at = fields.reduce((length, field) => length + field.length + 1, 0);
+    const afterOffset = line.indexOf(' ') + 1;
+    const typeStart = line.indexOf(' ', afterOffset) + 1;
+    const countStart = line.indexOf(' ', typeStart) + 1;
+    let at = line.indexOf(' ', countStart) + 1;
+    this.type = line.slice(typeStart, countStart - 1);
+    const wordCount = parseInt(line.slice(countStart, at - 1), 16);
     const words: string[] = [];
     for (let i = 0; i < wordCount; i++) {
       const space = line.indexOf(' ', at);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
-import { findIndexLine, firstEntryOffset, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
+import { IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
 const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = { noun: 'noun', verb: 'verb', adjective: 'adj', adverb: 'adv' };
@@ -14,8 +14,7 @@ const SIMILAR_TO = '&';
 const SATELLITE = 's';
 
 interface PartFiles {
-  readonly index: Buffer;
-  readonly entriesStart: number;
+  readonly index: IndexFile;
   readonly data: Buffer;
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
 }
@@ -74,8 +73,7 @@ export class WordNetLexicon implements Lexicon {
   }
 
   private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
-    const files = database[partOfSpeech];
-    return findIndexLine(files.index, files.entriesStart, Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+    return database[partOfSpeech].index.find(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
   }
 
   private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
@@ -102,7 +100,7 @@ export class WordNetLexicon implements Lexicon {
         readFile(join(dictFolder, `data.${suffix}`)),
         readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
       ]);
-      return { index, entriesStart: firstEntryOffset(index), data, exceptions: parseExceptions(exceptions) };
+      return { index: new IndexFile(index), data, exceptions: parseExceptions(exceptions) };
     };
     const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
     return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech, type Sense } from './lexicon.js';
-import { detach, normaliseWord, WORD_PATTERN } from './word-forms.js';
+import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from './word-forms.js';
 
 export interface Definition {
   readonly lemma: string;
@@ -42,21 +42,29 @@ interface Entry {
 /**
  * The lemmas a word stands for, WordNet's way (morphy): per part of speech, the word itself and
  * either the base forms its exception list gives or, when it has none there, what the
- * detachment rules leave; those the lexicon knows are kept.
+ * detachment rules leave; those the lexicon knows are kept. A word found under none of them is
+ * tried in its other spellings ("good looking" → "good-looking").
  */
 async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
   if (!WORD_PATTERN.test(asked)) {
     return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: 'word must be letters, with spaces, hyphens, apostrophes, periods or digits, at most 64 characters' });
   }
   const word = normaliseWord(asked);
+  for (const spelling of [word, ...spellingVariants(word)]) {
+    const found = await lemmasOf(lexicon, spelling);
+    if (found.length > 0) return E.right({ word, lemmas: [...new Set(found.map(({ lemma }) => lemma))], found });
+  }
+  return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
+}
+
+async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
   const found: Lemma[] = [];
   for (const partOfSpeech of PARTS_OF_SPEECH) {
-    const irregular = await lexicon.irregularBaseForms(word, partOfSpeech);
-    const candidates = new Set([word, ...(irregular.length > 0 ? irregular : detach(word, partOfSpeech))]);
+    const irregular = await lexicon.irregularBaseForms(form, partOfSpeech);
+    const candidates = new Set([form, ...(irregular.length > 0 ? irregular : detach(form, partOfSpeech))]);
     for (const lemma of candidates) if (await lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
   }
-  if (found.length === 0) return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
-  return E.right({ word, lemmas: [...new Set(found.map(({ lemma }) => lemma))], found });
+  return found;
 }
 
 /** Words in first-seen order, once each whatever their case, leaving out the entry's own forms. */

@@ -30,3 +30,15 @@ export function detach(form: string, partOfSpeech: PartOfSpeech): string[] {
   }
   return [...bases];
 }
+
+/**
+ * Other spellings to try when a word is not found as written, as WordNet's own search does:
+ * spaces as hyphens ("good looking" → "good-looking"), hyphens as spaces, both left out, and
+ * periods left out ("a.m" → "am" is not tried when there is no period).
+ */
+export function spellingVariants(word: string): string[] {
+  const variants = new Set([word.replaceAll(' ', '-'), word.replaceAll('-', ' '), word.replace(/[ -]/g, ''), word.replaceAll('.', '')]);
+  variants.delete(word);
+  variants.delete('');
+  return [...variants];
+}
