@@ -22,6 +22,7 @@ import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from './adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
+import { CachingLexicon } from './adapters/wordnet/caching-lexicon.js';
 import { WordNetLexicon } from './adapters/wordnet/wordnet-lexicon.js';
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
@@ -100,7 +101,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     );
     container.bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
-    container.bind(Lexicon).toConstantValue(new WordNetLexicon());
+    container.bind(Lexicon).toConstantValue(new CachingLexicon(new WordNetLexicon(), 500));
     container.bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
     container.bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
     container.bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();

