@@ -33,8 +33,9 @@ export function detach(form: string, partOfSpeech: PartOfSpeech): string[] {
 
 /**
  * Other spellings to try when a word is not found as written, as WordNet's own search does:
- * spaces as hyphens ("good looking" → "good-looking"), hyphens as spaces, both left out, and
- * periods left out ("a.m" → "am" is not tried when there is no period).
+ * spaces as hyphens ("good looking" → "good-looking"), hyphens as spaces ("ice-cream"), both
+ * left out ("well being" → "wellbeing"), periods left out ("a.m." → "am"). Each once, in that
+ * order, never the word itself.
  */
 export function spellingVariants(word: string): string[] {
   const variants = new Set([word.replaceAll(' ', '-'), word.replaceAll('-', ' '), word.replace(/[ -]/g, ''), word.replaceAll('.', '')]);
