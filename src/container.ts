@@ -13,6 +13,7 @@ import { LibphonenumberNumbering } from './adapters/libphonenumber/libphonenumbe
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
+import { dictionaryRoutes } from './adapters/http/routes/dictionary-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
 import { phoneRoutes } from './adapters/http/routes/phone-routes.js';
 import { locationRoutes } from './adapters/http/routes/location-routes.js';
@@ -26,12 +27,16 @@ import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from './adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
+import { CachingLexicon } from './adapters/wordnet/caching-lexicon.js';
+import { WordNetLexicon } from './adapters/wordnet/wordnet-lexicon.js';
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
 import { Clock } from './domain/clock.js';
 import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
+import { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary/dictionary-queries.js';
+import { Lexicon } from './domain/dictionary/lexicon.js';
 import { GameData } from './domain/game/game-data.js';
 import { GetMaps, GetPlayerStats } from './domain/game/game-queries.js';
 import { GetPhoneDetails } from './domain/phone/phone-details.js';
@@ -116,6 +121,10 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
       (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
       [PlusCodes, Gazetteer],
     ).inSingletonScope();
+    container.bind(Lexicon).toConstantValue(new CachingLexicon(new WordNetLexicon(), 500));
+    container.bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
+    container.bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
+    container.bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -138,6 +147,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
           ...phoneRoutes({ getPhoneDetails: container.get(GetPhoneDetails) }),
           ...locationRoutes({ findPlaces: container.get(FindPlaces), findNearbyPlaces: container.get(FindNearbyPlaces), lookUpPlusCode: container.get(LookUpPlusCode) }),
+          ...dictionaryRoutes({ defineWord: container.get(DefineWord), findSynonyms: container.get(FindSynonyms), findAntonyms: container.get(FindAntonyms) }),
         ],
         redirects: [...cryptoRedirects],
       }),

