@@ -4,12 +4,15 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { BwipBarcodeRenderer } from './adapters/barcode/bwip-barcode-renderer.js';
+import { CachedBarcodeRenderer } from './adapters/barcode/cached-barcode-renderer.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
 import { HiveGameData } from './adapters/hive/hive-game-data.js';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
+import { barcodeRoutes } from './adapters/http/routes/barcode-routes.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
 import { tokenRoutes } from './adapters/http/routes/token-routes.js';
@@ -24,6 +27,8 @@ import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
+import { BarcodeRenderer } from './domain/barcode/barcode-renderer.js';
+import { GenerateBarcode, ListSymbologies } from './domain/barcode/generate-barcode.js';
 import { Clock } from './domain/clock.js';
 import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
@@ -96,6 +101,10 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     );
     container.bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     container.bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
+    const { maxContentBytes, maxPixels, cacheBytes } = config.barcode;
+    container.bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels }), cacheBytes));
+    container.bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
+    container.bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -116,6 +125,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           }),
           ...tokenRoutes({ issueToken: container.get(IssueToken), reader: container.get(TokenReader), revokeToken: container.get(RevokeToken) }),
           ...gameRoutes({ getMaps: container.get(GetMaps), getPlayerStats: container.get(GetPlayerStats) }),
+          ...barcodeRoutes({ generate: container.get(GenerateBarcode), listSymbologies: container.get(ListSymbologies), maxContentBytes: config.barcode.maxContentBytes }),
         ],
         redirects: [...cryptoRedirects],
       }),
