@@ -156,6 +156,22 @@ describe('http: barcodes', () => {
     expect(huge.details).to.match(/larger than allowed/);
   });
 
+  it('answers odd content in any listed codec with an image or 400/7, never a 500', async () => {
+    const listed = (await (await get('/api/barcode/codecs')).json()) as { id: string }[];
+    const odd = ['%ED%A0%80', '%00%01%7F', '%5E', '(', '%C3%A9%E4%B8%AD%F0%9F%98%80', ' ', '0'];
+    const seen = new Set<number>();
+    for (const { id } of listed) {
+      for (const content of odd) {
+        const response = await get(`/api/barcode/gen/${id}?content=${content}&format=svg&includetext=true`);
+        seen.add(response.status);
+        expect([200, 400], `${id} ${content}`).to.include(response.status);
+        if (response.status === 400) expect((await response.json()) as { code: number }, `${id} ${content}`).to.deep.include({ code: 7 });
+        else await response.arrayBuffer();
+      }
+    }
+    expect([...seen].sort()).to.deep.equal([200, 400]);
+  });
+
   it('lists the codecs from bwip-js itself, the named ones among them, under the same permission', async () => {
     const response = await get('/api/barcode/codecs');
     expect(response.status).to.equal(200);
