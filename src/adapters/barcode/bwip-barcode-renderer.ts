@@ -58,7 +58,7 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
     try {
       drawn = request.format === 'svg' ? bwip.render(options, bwip.drawingSVG()) : bwip.render(options, bwip.drawingZlibPng());
     } catch (error) {
-      return refusal(request, error);
+      return refusal(request, error, this.options.maxPixels);
     }
     // bwip-js answers `false` when the symbol has nothing to draw (flattermarken of "0").
     if (drawn === false) return { kind: 'content-refused', reason: 'the symbol would be empty' };
@@ -89,10 +89,11 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
   }
 }
 
-function refusal(request: BarcodeRequest, error: unknown): RenderOutcome {
+function refusal(request: BarcodeRequest, error: unknown, maxPixels: number): RenderOutcome {
   const message = error instanceof Error ? error.message : String(error);
   if (OVER_SIZE_LIMIT.test(message)) {
-    return { kind: 'too-large', reason: `the image would be larger than allowed at scale ${request.scale}${request.heightMm === undefined ? '' : ` and height ${request.heightMm}`}; lower them` };
+    const at = `scale ${request.scale}${request.heightMm === undefined ? '' : ` and height ${request.heightMm}`}`;
+    return { kind: 'too-large', reason: `the image would be larger than allowed (${maxPixels} pixels) at ${at}; lower them` };
   }
   const refused = ENCODER_REFUSAL.exec(message);
   if (refused) return { kind: 'content-refused', reason: `${refused[2]!.trim()} (${refused[1]})` };

@@ -45,7 +45,7 @@ export class GenerateBarcode {
       case 'rendered':
         return E.right(outcome.image);
       case 'unknown-symbology':
-        return E.left({ _tag: 'InformationNotFound', details: `Unknown barcode symbology ${input.symbology}; /api/barcode/codecs lists them` });
+        return E.left({ _tag: 'InformationNotFound', details: `Unknown barcode symbology ${input.symbology} (ids are case-sensitive; the list of codecs names them all)` });
       case 'content-refused':
         return E.left(invalid('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
       case 'too-large':
