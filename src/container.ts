@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { BwipBarcodeRenderer } from './adapters/barcode/bwip-barcode-renderer.js';
+import { CachedBarcodeRenderer } from './adapters/barcode/cached-barcode-renderer.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
@@ -12,6 +14,7 @@ import { HiveGameData } from './adapters/hive/hive-game-data.js';
 import { LibphonenumberNumbering } from './adapters/libphonenumber/libphonenumber-numbering.js';
 import { createApp } from './adapters/http/app.js';
 import type { RouteTable } from './adapters/http/route-table.js';
+import { barcodeRoutes } from './adapters/http/routes/barcode-routes.js';
 import { cryptoRedirects, cryptoRoutes } from './adapters/http/routes/crypto-routes.js';
 import { dictionaryRoutes } from './adapters/http/routes/dictionary-routes.js';
 import { gameRoutes } from './adapters/http/routes/game-routes.js';
@@ -32,6 +35,8 @@ import { WordNetLexicon } from './adapters/wordnet/wordnet-lexicon.js';
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
+import { BarcodeRenderer } from './domain/barcode/barcode-renderer.js';
+import { GenerateBarcode, ListSymbologies } from './domain/barcode/generate-barcode.js';
 import { Clock } from './domain/clock.js';
 import { DecryptText, EncryptText } from './domain/crypto/crypt-text.js';
 import { Cipher } from './domain/crypto/ports.js';
@@ -125,6 +130,10 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     container.bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
     container.bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
     container.bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
+    const { maxContentBytes, maxPixels, cacheBytes } = config.barcode;
+    container.bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels }), cacheBytes));
+    container.bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
+    container.bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));
     bindUseCases(container, config);
 
@@ -148,6 +157,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
           ...phoneRoutes({ getPhoneDetails: container.get(GetPhoneDetails) }),
           ...locationRoutes({ findPlaces: container.get(FindPlaces), findNearbyPlaces: container.get(FindNearbyPlaces), lookUpPlusCode: container.get(LookUpPlusCode) }),
           ...dictionaryRoutes({ defineWord: container.get(DefineWord), findSynonyms: container.get(FindSynonyms), findAntonyms: container.get(FindAntonyms) }),
+          ...barcodeRoutes({ generate: container.get(GenerateBarcode), listSymbologies: container.get(ListSymbologies), maxContentBytes: config.barcode.maxContentBytes }),
         ],
         redirects: [...cryptoRedirects],
       }),

@@ -65,6 +65,14 @@ export const AppConfig = t.type({
     /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
     backoffMs: intInRange(0, 3_600_000),
   }),
+  barcode: t.type({
+    /** Longest `content` accepted, in UTF-8 bytes; beyond it 400/7 (a 2 KB QR code takes ~0.5 s to encode). */
+    maxContentBytes: intInRange(1, 8192),
+    /** Largest PNG drawn, width × height; beyond it 400/7 (each pixel is 4 bytes while drawing). */
+    maxPixels: intInRange(10_000, 67_108_864),
+    /** Rendered images kept for repeated requests, in bytes; 0 turns the cache off. */
+    cacheBytes: intInRange(0, 1_073_741_824),
+  }),
 });
 
 export type AppConfig = t.TypeOf<typeof AppConfig>;

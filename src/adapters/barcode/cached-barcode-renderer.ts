@@ -1,0 +1,82 @@
+import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
+
+interface Entry {
+  readonly outcome: RenderOutcome;
+  readonly bytes: number;
+}
+
+/** What an entry costs beyond its image: the key, the objects, the map slot (an estimate). */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/**
+ * Remembers what a renderer drew, keyed by every input of the drawing, so the same barcode asked
+ * for again costs a map lookup instead of milliseconds of encoding. Bounded by bytes (images and
+ * keys), least recently used first out; an image over a quarter of the budget is not kept, so one
+ * huge symbol cannot flush everything else. Refusals are kept too: they can cost as much to reach.
+ */
+export class CachedBarcodeRenderer implements BarcodeRenderer {
+  private readonly entries = new Map<string, Entry>();
+  private usedBytes = 0;
+
+  constructor(
+    private readonly renderer: BarcodeRenderer,
+    private readonly maxBytes: number,
+  ) {}
+
+  symbologies(): Promise<readonly Symbology[]> {
+    return this.renderer.symbologies();
+  }
+
+  async render(request: BarcodeRequest): Promise<RenderOutcome> {
+    if (this.maxBytes === 0) return this.renderer.render(request);
+    const key = keyOf(request);
+    const cached = this.entries.get(key);
+    if (cached) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached.outcome;
+    }
+    const outcome = await this.renderer.render(request);
+    this.remember(key, outcome);
+    return outcome;
+  }
+
+  /** Bytes held now, for tests and diagnostics. */
+  get size(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.entries.size, bytes: this.usedBytes };
+  }
+
+  private remember(key: string, outcome: RenderOutcome): void {
+    const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + sizeOf(outcome);
+    if (bytes > this.maxBytes / 4) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      // Two identical requests rendered at once: keep one copy.
+      this.entries.delete(key);
+      this.usedBytes -= previous.bytes;
+    }
+    this.entries.set(key, { outcome, bytes });
+    this.usedBytes += bytes;
+    for (const [oldKey, oldest] of this.entries) {
+      if (this.usedBytes <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.usedBytes -= oldest.bytes;
+    }
+  }
+}
+
+/** Every input, quoted, so no symbology or content can pass for another request's. */
+const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, content }: BarcodeRequest): string =>
+  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, content]);
+
+function sizeOf(outcome: RenderOutcome): number {
+  switch (outcome.kind) {
+    case 'rendered':
+      return outcome.image.format === 'png' ? outcome.image.bytes.byteLength : outcome.image.markup.length /* ASCII: one byte a character */;
+    case 'content-refused':
+    case 'too-large':
+      return outcome.reason.length * 2;
+    case 'unknown-symbology':
+      return 0;
+  }
+}

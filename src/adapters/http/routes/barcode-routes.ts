@@ -1,0 +1,107 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode-renderer.js';
+import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
+import type { DomainError } from '../../../domain/errors.js';
+import { Permission } from '../../../domain/permissions.js';
+import { optional, required, utf8UpTo } from '../fields.js';
+import { defineRoute, json, type ResponseBody, type Route } from '../route-table.js';
+
+export interface BarcodeRouteDependencies {
+  readonly generate: GenerateBarcode;
+  readonly listSymbologies: ListSymbologies;
+  readonly maxContentBytes: number;
+}
+
+/** Text that must be one of `values`, exactly. */
+const oneOf = <V extends string>(values: readonly V[], name: string): t.Type<V, string, unknown> => {
+  const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
+  return new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+};
+
+/** A decimal number as typed in a query string (no exponent, no sign, at most two decimals), within bounds. */
+const decimal = (min: number, max: number, integer: boolean, name: string): t.Type<number, string, unknown> => {
+  const pattern = integer ? /^\d{1,4}$/ : /^\d{1,4}(?:\.\d{1,2})?$/;
+  const valueOf = (u: unknown): number | undefined => {
+    if (typeof u !== 'string' || !pattern.test(u)) return undefined;
+    const value = Number(u);
+    return value >= min && value <= max ? value : undefined;
+  };
+  return new t.Type<number, string, unknown>(
+    name,
+    (u): u is number => typeof u === 'number' && u >= min && u <= max,
+    (u, c) => {
+      const value = valueOf(u);
+      return value === undefined ? t.failure(u, c) : t.success(value);
+    },
+    String,
+  );
+};
+
+const trueOrFalse = new t.Type<boolean, string, unknown>(
+  'true or false',
+  (u): u is boolean => typeof u === 'boolean',
+  (u, c) => (u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c)),
+  String,
+);
+
+const imageFormat = oneOf(IMAGE_FORMATS, 'png or svg');
+
+const asImage = (image: RenderedBarcode): ResponseBody =>
+  image.format === 'svg'
+    ? { contentType: 'image/svg+xml', body: image.markup }
+    : { contentType: 'image/png', body: Buffer.isBuffer(image.bytes) ? image.bytes : Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength) };
+
+export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/barcode/codecs',
+      permission: Permission.BarcodeGenerate,
+      summary: 'The barcode symbologies /barcode/gen/:codec draws, with an example content for each',
+      query: {},
+      headers: {},
+      status: 200,
+      produces: 'application/json',
+      handle: async () => E.map(json)(await deps.listSymbologies.execute()),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/barcode/gen/:codec',
+      permission: Permission.BarcodeGenerate,
+      summary: 'A barcode of the content as a PNG or SVG image',
+      // Any text: an id the renderer does not know is 404/22, not a malformed request.
+      params: { codec: required(t.string, 'a symbology id from /barcode/codecs, e.g. qrcode, code128, ean13, datamatrix, pdf417') },
+      query: {
+        content: required(utf8UpTo(deps.maxContentBytes), 'the text to encode'),
+        format: optional(imageFormat, 'png (default) or svg'),
+        scale: optional(decimal(SCALE.min, SCALE.max, true, `an integer from ${SCALE.min} to ${SCALE.max}`), `pixels per module, default ${SCALE.default}`),
+        height: optional(
+          decimal(HEIGHT_MM.min, HEIGHT_MM.max, false, `a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`),
+          'bar height of linear symbologies in millimetres',
+        ),
+        includetext: optional(trueOrFalse, 'print the content under the bars (default false)'),
+        rotate: optional(oneOf(ROTATIONS, 'N, R, L or I'), 'N (default), R (clockwise), L (counter-clockwise) or I (upside down)'),
+      },
+      headers: { 'x-format': optional(imageFormat, 'the same as the format query parameter; when both are given they must agree') },
+      status: 200,
+      produces: ['image/png', 'image/svg+xml'],
+      handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ResponseBody>> => {
+        const fromHeader = headers['x-format'];
+        if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
+          return E.left({ _tag: 'InvalidQueryParameter', names: ['format'], details: `format=${query.format} and the x-format header (${fromHeader}) disagree; give one` });
+        }
+        const outcome = await deps.generate.execute({
+          symbology: params.codec,
+          content: query.content,
+          format: query.format ?? fromHeader,
+          scale: query.scale,
+          heightMm: query.height,
+          includeText: query.includetext,
+          rotate: query.rotate,
+        });
+        return E.map(asImage)(outcome);
+      },
+    }),
+  ];
+}

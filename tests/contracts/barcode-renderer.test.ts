@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { BwipBarcodeRenderer } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
+import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
+import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
+import type { BarcodeRenderer, BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
+
+/** Small enough that a QR code of "hello" at scale 10 is over it and at scale 1 well under. */
+const MAX_PIXELS = 10_000;
+
+const adapters: { name: string; open: () => BarcodeRenderer }[] = [
+  {
+    name: 'memory',
+    open: () =>
+      new MemoryBarcodeRenderer(
+        [
+          { id: 'qrcode', description: 'QR Code', example: 'http://goo.gl/0bis', accepts: /^[\s\S]{1,100}$/ },
+          { id: 'code128', description: 'Code 128', example: 'Count01234567!', accepts: /^[\x20-\x7e]{1,80}$/ },
+          { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
+        ],
+        MAX_PIXELS,
+      ),
+  },
+  { name: 'bwip-js', open: () => new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }) },
+  { name: 'bwip-js behind the cache', open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000) },
+];
+
+const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({
+  symbology,
+  content,
+  format: 'png',
+  scale: 1,
+  heightMm: undefined,
+  includeText: false,
+  rotate: 'N',
+  ...more,
+});
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+for (const adapter of adapters) {
+  describe(`contract: BarcodeRenderer (${adapter.name})`, () => {
+    let renderer: BarcodeRenderer;
+    beforeEach(() => {
+      renderer = adapter.open();
+    });
+
+    it('lists its symbologies by id, each with a description and an example', async () => {
+      const symbologies = await renderer.symbologies();
+      expect(symbologies.map(({ id }) => id)).to.include.members(['qrcode', 'code128', 'ean13']);
+      for (const symbology of symbologies) {
+        expect(Object.keys(symbology)).to.deep.equal(['id', 'description', 'example']);
+        expect(symbology.description).to.be.a('string').and.not.equal('');
+        if (symbology.example !== null) expect(symbology.example).to.be.a('string').and.not.equal('');
+      }
+    });
+
+    it('draws the example of every symbology it lists', async () => {
+      const refused: string[] = [];
+      for (const { id, example } of await renderer.symbologies()) {
+        if (example === null) continue;
+        const outcome = await renderer.render(request(id, example, { format: 'svg' }));
+        if (outcome.kind !== 'rendered') refused.push(`${id}: ${JSON.stringify(outcome)}`);
+      }
+      expect(refused).to.deep.equal([]);
+    });
+
+    it('draws a PNG and an SVG', async () => {
+      const png = await renderer.render(request('qrcode', 'hello'));
+      expect(png.kind).to.equal('rendered');
+      const pngImage = (png as Extract<RenderOutcome, { kind: 'rendered' }>).image;
+      expect(pngImage.format).to.equal('png');
+      expect([...(pngImage as { bytes: Uint8Array }).bytes.subarray(0, 8)]).to.deep.equal(PNG_SIGNATURE);
+      const svg = await renderer.render(request('qrcode', 'hello', { format: 'svg' }));
+      expect(svg).to.have.nested.property('image.format', 'svg');
+      expect((svg as { image: { markup: string } }).image.markup).to.match(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    });
+
+    it('says when it does not know a symbology, and draws none it does not list', async () => {
+      expect(await renderer.render(request('nosuchcodec', 'hello'))).to.deep.equal({ kind: 'unknown-symbology' });
+      const listed = new Set((await renderer.symbologies()).map(({ id }) => id));
+      for (const unlisted of ['mailmark', 'rectangularmicroqrcode', 'd3aqr', 'QRCODE', 'toString', '__proto__'].filter((id) => !listed.has(id))) {
+        expect(await renderer.render(request(unlisted, '1234')), unlisted).to.deep.equal({ kind: 'unknown-symbology' });
+      }
+    });
+
+    it('refuses content the symbology cannot hold, with a reason', async () => {
+      const outcome = await renderer.render(request('ean13', 'ABCDEFGHIJKL'));
+      expect(outcome.kind).to.equal('content-refused');
+      expect((outcome as { reason: string }).reason).to.be.a('string').and.not.equal('');
+    });
+
+    it('refuses a PNG over its pixel limit, with a reason', async () => {
+      const outcome = await renderer.render(request('qrcode', 'hello', { scale: 10 }));
+      expect(outcome.kind).to.equal('too-large');
+      expect((outcome as { reason: string }).reason).to.be.a('string').and.not.equal('');
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
+import type { BarcodeRenderer, BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
+import { GenerateBarcode, ListSymbologies } from '../../src/domain/barcode/generate-barcode.js';
+import { expectLeftTag, expectRight } from '../support/either.js';
+
+const SYMBOLOGIES = [
+  { id: 'qrcode', description: 'QR Code', example: 'hello', accepts: /^[\s\S]{1,500}$/ },
+  { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
+];
+
+/** The memory renderer, counting what reaches it. */
+class CountingRenderer implements BarcodeRenderer {
+  readonly requests: BarcodeRequest[] = [];
+  private readonly inner = new MemoryBarcodeRenderer(SYMBOLOGIES, 1_000_000);
+  symbologies = () => this.inner.symbologies();
+  render(request: BarcodeRequest) {
+    this.requests.push(request);
+    return this.inner.render(request);
+  }
+}
+
+describe('domain: barcodes', () => {
+  it('draws with documented defaults: PNG, scale 2, no text, not rotated', async () => {
+    const renderer = new CountingRenderer();
+    const image = expectRight(await new GenerateBarcode(renderer, 100).execute({ symbology: 'qrcode', content: 'hi' }));
+    expect(image.format).to.equal('png');
+    expect(renderer.requests).to.deep.equal([{ symbology: 'qrcode', content: 'hi', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N' }]);
+  });
+
+  it('turns the renderer’s outcomes into catalogue errors: 404/22 and 400/7 naming what to change', async () => {
+    const generate = new GenerateBarcode(new MemoryBarcodeRenderer(SYMBOLOGIES, 10_000), 100);
+    expectLeftTag(await generate.execute({ symbology: 'nope', content: 'x' }), 'InformationNotFound');
+    const refused = expectLeftTag(await generate.execute({ symbology: 'ean13', content: 'letters' }), 'InvalidQueryParameter');
+    expect(refused).to.deep.include({ names: ['content'] });
+    expect((refused as { details: string }).details).to.match(/^ean13 cannot encode this content: /);
+    const tooLarge = expectLeftTag(await generate.execute({ symbology: 'qrcode', content: 'wide content', scale: 10, heightMm: 100 }), 'InvalidQueryParameter');
+    expect(tooLarge).to.deep.include({ names: ['scale', 'height'] });
+  });
+
+  it('refuses content and options out of bounds before drawing anything', async () => {
+    const renderer = new CountingRenderer();
+    const generate = new GenerateBarcode(renderer, 10);
+    const refusals: [Parameters<GenerateBarcode['execute']>[0], string][] = [
+      [{ symbology: 'qrcode', content: '' }, 'content'],
+      [{ symbology: 'qrcode', content: '12345678901' }, 'content'],
+      [{ symbology: 'qrcode', content: 'ééééé é' }, 'content'],
+      [{ symbology: 'qrcode', content: 'a\uD800b' }, 'content'],
+      [{ symbology: 'qrcode', content: '\uDC00' }, 'content'],
+      [{ symbology: 'qrcode', content: 'x', scale: 0 }, 'scale'],
+      [{ symbology: 'qrcode', content: 'x', scale: 1.5 }, 'scale'],
+      [{ symbology: 'qrcode', content: 'x', scale: 11 }, 'scale'],
+      [{ symbology: 'qrcode', content: 'x', heightMm: 0.9 }, 'height'],
+      [{ symbology: 'qrcode', content: 'x', heightMm: Number.NaN }, 'height'],
+      [{ symbology: 'qrcode', content: 'x', heightMm: 100.5 }, 'height'],
+    ];
+    for (const [input, name] of refusals) {
+      expect(expectLeftTag(await generate.execute(input), 'InvalidQueryParameter'), JSON.stringify(input)).to.deep.include({ names: [name] });
+    }
+    expect(renderer.requests).to.deep.equal([]);
+    // Ten bytes exactly, and a well-formed pair of surrogates (one emoji, four bytes), are fine.
+    expectRight(await generate.execute({ symbology: 'qrcode', content: '1234567890' }));
+    expectRight(await generate.execute({ symbology: 'qrcode', content: 'ok \u{1F600}' }));
+  });
+
+  it('lists the renderer’s symbologies', async () => {
+    const listed = expectRight(await new ListSymbologies(new CountingRenderer()).execute());
+    expect(listed.map(({ id }) => id)).to.deep.equal(['qrcode', 'ean13']);
+  });
+});

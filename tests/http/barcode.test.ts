@@ -1,0 +1,201 @@
+import { expect } from 'chai';
+import { PNG } from 'pngjs';
+import { readBarcodePng } from '../support/barcode-reader.js';
+import { expectError, startServer, type TestServer } from '../support/http-server.js';
+
+/** The codecs the issue names, each with content it can hold. */
+const NAMED = [
+  { codec: 'qrcode', content: 'https://example.org/ünïcode?x=1&y=2' },
+  { codec: 'code128', content: 'Order-2026/0042' },
+  { codec: 'ean13', content: '5901234123457' },
+  { codec: 'datamatrix', content: 'Lot 7 · exp 2027-01' },
+  { codec: 'pdf417', content: 'PDF417: a stacked linear symbology' },
+];
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('http: barcodes', () => {
+  let server: TestServer;
+  let token: string;
+  const get = (path: string, headers: Record<string, string> = {}) => server.get(path, { Authorization: `Bearer ${token}`, ...headers });
+  const gen = (codec: string, query: Record<string, string>, headers: Record<string, string> = {}) =>
+    get(`/api/barcode/gen/${encodeURIComponent(codec)}?${new URLSearchParams(query).toString()}`, headers);
+  const png = async (response: Response): Promise<Buffer> => {
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('image/png');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).to.equal(true);
+    return bytes;
+  };
+
+  before(async () => {
+    server = await startServer({ overrides: { barcode: { maxContentBytes: 300, maxPixels: 2_500_000, cacheBytes: 1_048_576 } } });
+    token = await server.tokenFor(['Barcode::Generate']);
+  });
+  after(async () => server.close());
+
+  for (const { codec, content } of NAMED) {
+    it(`draws ${codec} as a PNG that reads back to the content`, async () => {
+      const image = await png(await gen(codec, { content }));
+      expect(readBarcodePng(image, codec)).to.equal(content);
+    });
+
+    it(`draws ${codec} as SVG: well-formed markup of the right type`, async () => {
+      const response = await gen(codec, { content, format: 'svg' });
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.match(/^image\/svg\+xml(?:; charset=utf-8)?$/);
+      const svg = await response.text();
+      expect(svg).to.match(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>/);
+      expect(svg.trimEnd()).to.match(/<\/svg>$/);
+      expect(svg).to.match(/<path [^>]*d="[MLZ0-9. -]+"/);
+      // One root element, every tag closed: what an XML parser would insist on.
+      const tags = [...svg.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)];
+      const open: string[] = [];
+      for (const [, closing, name, selfClosing] of tags) {
+        if (selfClosing) continue;
+        if (closing) expect(open.pop()).to.equal(name);
+        else open.push(name!);
+      }
+      expect(open).to.deep.equal([]);
+    });
+  }
+
+  it('takes x-format as the format, and refuses a header that disagrees with the query (400/7)', async () => {
+    const response = await gen('qrcode', { content: 'header' }, { 'x-format': 'svg' });
+    expect(response.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+    expect(await response.text()).to.match(/^<svg /);
+    await png(await gen('qrcode', { content: 'header', format: 'png' }, { 'x-format': 'png' }));
+    const disagreeing = await expectError(await gen('qrcode', { content: 'header', format: 'png' }, { 'x-format': 'svg' }), 400, 7);
+    expect(disagreeing.details).to.include('x-format');
+    await expectError(await gen('qrcode', { content: 'header' }, { 'x-format': 'gif' }), 400, 9);
+    await expectError(await gen('qrcode', { content: 'x', format: 'gif' }), 400, 7);
+  });
+
+  it('applies scale, height, includetext and rotate', async () => {
+    const small = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '10' })));
+    const large = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '3', height: '10' })));
+    expect(large.width).to.equal(small.width * 3);
+    const taller = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '20' })));
+    expect(taller.height).to.be.greaterThan(small.height * 1.8);
+    const withText = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', includetext: 'true' })));
+    expect(withText.height).to.be.greaterThan(small.height);
+    const turned = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', rotate: 'R' })));
+    expect([turned.width, turned.height]).to.deep.equal([small.height, small.width]);
+    const upsideDown = await png(await gen('code128', { content: 'Upside', scale: '2', rotate: 'I' }));
+    expect(readBarcodePng(upsideDown, 'code128')).to.equal('Upside');
+    const qrTurned = await png(await gen('qrcode', { content: 'turned', rotate: 'L', includetext: 'false' }));
+    expect(readBarcodePng(qrTurned, 'qrcode')).to.equal('turned');
+  });
+
+  it('refuses options out of their bounds with 400/7 naming the option', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ scale: '0' }, 'scale'],
+      [{ scale: '11' }, 'scale'],
+      [{ scale: '2.5' }, 'scale'],
+      [{ scale: '1e1' }, 'scale'],
+      [{ height: '0.5' }, 'height'],
+      [{ height: '101' }, 'height'],
+      [{ height: '-3' }, 'height'],
+      [{ height: 'tall' }, 'height'],
+      [{ includetext: 'yes' }, 'includetext'],
+      [{ rotate: 'X' }, 'rotate'],
+      [{ rotate: 'r' }, 'rotate'],
+    ];
+    for (const [option, name] of cases) {
+      const body = await expectError(await gen('code128', { content: 'ABC', ...option }), 400, 7);
+      expect(body.details, JSON.stringify(option)).to.include(name);
+    }
+    const accepted = await gen('code128', { content: 'ABC', height: '12.5', scale: '10' });
+    expect(accepted.status).to.equal(200);
+  });
+
+  it('answers 404/22 for an unknown codec, listing none of ours as unknown', async () => {
+    const body = await expectError(await gen('nosuchcodec', { content: 'x' }), 404, 22);
+    expect(body.details).to.include('nosuchcodec');
+    await expectError(await gen('QRCODE', { content: 'x' }), 404, 22);
+    await expectError(await gen('__proto__', { content: 'x' }), 404, 22);
+  });
+
+  it('answers 400/6 without content, and does not take the old name data', async () => {
+    expect((await expectError(await gen('qrcode', {}), 400, 6)).details).to.include('content');
+    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 6)).details).to.include('content');
+  });
+
+  it('answers 400/7 with the encoder’s reason for content the symbology cannot hold', async () => {
+    const letters = await expectError(await gen('ean13', { content: 'ABCDEFGHIJKL' }), 400, 7);
+    expect(letters.details).to.match(/ean13 cannot encode this content: .+/);
+    const short = await expectError(await gen('ean13', { content: '123' }), 400, 7);
+    expect(short.details).to.include('12 or 13 digits');
+    const badCheck = await expectError(await gen('ean13', { content: '5901234123450' }), 400, 7);
+    expect(badCheck.details).to.match(/check/i);
+    const roomy = await startServer({ overrides: { barcode: { maxContentBytes: 8192, maxPixels: 2_500_000, cacheBytes: 0 } } });
+    try {
+      const roomyToken = await roomy.tokenFor(['Barcode::Generate']);
+      const tooLongForQr = await roomy.get(`/api/barcode/gen/qrcode?content=${'x'.repeat(7100)}`, { Authorization: `Bearer ${roomyToken}` });
+      expect((await expectError(tooLongForQr, 400, 7)).details).to.match(/qrcode cannot encode this content: .*too long/i);
+    } finally {
+      await roomy.close();
+    }
+    // databarexpanded fails inside bwip-js on text that is not GS1: still the content's fault.
+    await expectError(await gen('databarexpanded', { content: 'A' }), 400, 7);
+    // flattermarken of "0" has nothing to draw: refused rather than a response that never comes.
+    await expectError(await gen('flattermarken', { content: '0' }), 400, 7);
+    await expectError(await gen('flattermarken', { content: '0', format: 'svg' }), 400, 7);
+  });
+
+  it('answers 400/7 for empty content, content over the configured size, and images over the pixel limit', async () => {
+    await expectError(await gen('qrcode', { content: '' }), 400, 7);
+    const longest = await gen('qrcode', { content: 'y'.repeat(300) });
+    expect(longest.status).to.equal(200);
+    await longest.arrayBuffer();
+    const over = await expectError(await gen('qrcode', { content: 'y'.repeat(301) }), 400, 7);
+    expect(over.details).to.include('content');
+    // 300 bytes of two-byte characters is 150 of them.
+    await expectError(await gen('qrcode', { content: 'é'.repeat(151) }), 400, 7);
+    const huge = await expectError(await gen('code128', { content: 'W'.repeat(60), scale: '10', height: '100' }), 400, 7);
+    expect(huge.details).to.match(/larger than allowed/);
+  });
+
+  it('answers odd content in any listed codec with an image or 400/7, never a 500', async () => {
+    const listed = (await (await get('/api/barcode/codecs')).json()) as { id: string }[];
+    const odd = ['%ED%A0%80', '%00%01%7F', '%5E', '(', '%C3%A9%E4%B8%AD%F0%9F%98%80', ' ', '0'];
+    const seen = new Set<number>();
+    for (const { id } of listed) {
+      for (const content of odd) {
+        const response = await get(`/api/barcode/gen/${id}?content=${content}&format=svg&includetext=true`);
+        seen.add(response.status);
+        expect([200, 400], `${id} ${content}`).to.include(response.status);
+        if (response.status === 400) expect((await response.json()) as { code: number }, `${id} ${content}`).to.deep.include({ code: 7 });
+        else await response.arrayBuffer();
+      }
+    }
+    expect([...seen].sort()).to.deep.equal([200, 400]);
+  });
+
+  it('lists the codecs from bwip-js itself, the named ones among them, under the same permission', async () => {
+    const response = await get('/api/barcode/codecs');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    const codecs = (await response.json()) as { id: string; description: string; example: string }[];
+    expect(codecs.length).to.be.greaterThan(100);
+    for (const codec of codecs) expect(Object.keys(codec)).to.deep.equal(['id', 'description', 'example']);
+    const ids = codecs.map((codec) => codec.id);
+    expect(ids).to.include.members(NAMED.map(({ codec }) => codec));
+    expect(codecs.find((codec) => codec.id === 'ean13')).to.deep.equal({ id: 'ean13', description: 'EAN-13', example: '9520123456788' });
+  });
+
+  it('needs Barcode::Generate for both endpoints', async () => {
+    const other = await server.tokenFor(['Cryptography::Encrypt']);
+    await expectError(await server.get('/api/barcode/codecs', { Authorization: `Bearer ${other}` }), 403, 1);
+    await expectError(await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${other}` }), 403, 1);
+    await expectError(await server.get('/api/barcode/gen/qrcode?content=x'), 401, 3);
+    const family = await server.tokenFor(['Barcode::*']);
+    expect((await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${family}` })).status).to.equal(200);
+  });
+
+  it('answers a repeated request from the cache with the same image', async () => {
+    const first = Buffer.from(await (await gen('datamatrix', { content: 'again', format: 'svg' })).arrayBuffer());
+    const second = Buffer.from(await (await gen('datamatrix', { content: 'again', format: 'svg' })).arrayBuffer());
+    expect(second.equals(first)).to.equal(true);
+  });
+});
