@@ -126,6 +126,33 @@ describe('e2e: the program as a user runs it', function () {
     }
   });
 
+  it('answers every offline family from the data its npm packages bring, found from dist/', async () => {
+    const families = ['Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*'];
+    expect(cli(cwd, {}, 'user', 'create', '--username', 'olga', ...families.flatMap((family) => ['--permission', family])).status).to.equal(0);
+    const token = cli(cwd, {}, 'token', 'create', '--username', 'olga').lastLine;
+    const server = await startProgram(cwd, {});
+    try {
+      const png = await get(server, '/api/barcode/gen/qrcode?content=e2e', token);
+      expect(png.status).to.equal(200);
+      expect(png.headers.get('content-type')).to.equal('image/png');
+      expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString('latin1')).to.equal('PNG');
+
+      const phone = await get(server, '/api/phone/details?number=%2B33%201%2042%2068%2053%2000', token);
+      expect(phone.status).to.equal(200);
+      expect(await phone.json()).to.include({ valid: true, country: 'FR', type: 'FIXED_LINE' });
+
+      const places = await get(server, '/api/location/coords?address=Tokyo', token);
+      expect(places.status).to.equal(200);
+      expect(((await places.json()) as { places: { name: string; country: string }[] }).places[0]).to.include({ name: 'Tokyo', country: 'JP' });
+
+      const antonyms = await get(server, '/api/dictionary/ant?word=hot', token);
+      expect(antonyms.status).to.equal(200);
+      expect(((await antonyms.json()) as { antonyms: string[] }).antonyms).to.include('cold');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('keeps its generated key and its users across a restart', async () => {
     const first = await startProgram(cwd, {});
     cli(cwd, {}, 'user', 'create', '--username', 'bob', '--permission', '*');
