@@ -335,20 +335,25 @@ export interface Target {
   readonly server: ServerProcess;
   /**
    * Paths (with query) to go through in turn instead of the URL's own, so a cache in the server
-   * cannot answer every request from one entry.
+   * cannot answer every request from one entry; a function makes one per request.
    */
-  readonly paths?: readonly string[];
+  readonly paths?: readonly string[] | ((sequence: number) => string);
 }
+
+/** Requests made through path functions so far. */
+let requestsMade = 0;
 
 export function hit(target: Target, seconds: number): Promise<autocannon.Result> {
   const options: autocannon.Options = { url: target.url, headers: target.headers, connections: CONNECTIONS, pipelining: 1, duration: seconds };
   const paths = target.paths;
-  if (paths !== undefined && paths.length > 0) {
-    let next = 0;
+  if (paths !== undefined) {
+    let inSegment = 0;
+    // A function's numbers run on across segments, so no later segment repeats an earlier input.
+    const nextPath = typeof paths === 'function' ? () => paths(requestsMade++) : () => paths[inSegment++ % paths.length]!;
     options.requests = [
       {
         setupRequest: (request) => {
-          request.path = paths[next++ % paths.length]!;
+          request.path = nextPath();
           return request;
         },
       },
