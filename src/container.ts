@@ -164,7 +164,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
       [EncryptText, DecryptText, Cipher],
     ).inSingletonScope();
     container.bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger, maxBodyBytes: config.http.maxBodyBytes }),
+      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger, accessLog: logging.accessLog, maxBodyBytes: config.http.maxBodyBytes }),
       [Routes, Authenticate],
     ).inSingletonScope();
   } catch (error) {
