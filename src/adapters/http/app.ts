@@ -79,10 +79,11 @@ export function createApp({ table, authenticate, logger, accessLog, maxBodyBytes
 
   app.use(async (ctx: Context, next: Next) => {
     const started = performance.now();
-    const incoming = ctx.get('x-request-id');
-    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
+    // Node's own header object, not Koa's delegating getters: this runs on every request.
+    const incoming = ctx.req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     try {
       await next();
     } catch (error) {
@@ -111,7 +112,7 @@ function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number
   const takesHeaders = Object.keys(route.headers).length > 0;
   const nothing = E.right({});
   return async (ctx: Context): Promise<void> => {
-    const presented = presentedSecret(ctx.get('authorization') || undefined);
+    const presented = presentedSecret(ctx.req.headers.authorization);
     if (presented.kind === 'malformed') return sendError(ctx, { _tag: 'InvalidApiKey' });
     const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
     // Most requests come with a recently verified token: no promise to wait for then.
