@@ -1,23 +1,7 @@
 import { expect } from 'chai';
 import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
-import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import type { BarcodeRenderer, BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
-
-const SYMBOLOGIES = [
-  { id: 'qrcode', description: 'QR Code', example: 'hello', accepts: /^[\s\S]{1,500}$/ },
-  { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
-];
-
-/** The memory renderer, counting what reaches it. */
-class CountingRenderer implements BarcodeRenderer {
-  readonly requests: BarcodeRequest[] = [];
-  private readonly inner = new MemoryBarcodeRenderer(SYMBOLOGIES, 1_000_000);
-  symbologies = () => this.inner.symbologies();
-  render(request: BarcodeRequest) {
-    this.requests.push(request);
-    return this.inner.render(request);
-  }
-}
+import type { BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
+import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 
 describe('adapter: the barcode cache', () => {
   const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({

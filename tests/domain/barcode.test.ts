@@ -1,24 +1,8 @@
 import { expect } from 'chai';
 import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import type { BarcodeRenderer, BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
 import { GenerateBarcode, ListSymbologies } from '../../src/domain/barcode/generate-barcode.js';
+import { CountingRenderer, SYMBOLOGIES } from '../support/counting-barcode-renderer.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
-
-const SYMBOLOGIES = [
-  { id: 'qrcode', description: 'QR Code', example: 'hello', accepts: /^[\s\S]{1,500}$/ },
-  { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
-];
-
-/** The memory renderer, counting what reaches it. */
-class CountingRenderer implements BarcodeRenderer {
-  readonly requests: BarcodeRequest[] = [];
-  private readonly inner = new MemoryBarcodeRenderer(SYMBOLOGIES, 1_000_000);
-  symbologies = () => this.inner.symbologies();
-  render(request: BarcodeRequest) {
-    this.requests.push(request);
-    return this.inner.render(request);
-  }
-}
 
 describe('domain: barcodes', () => {
   it('draws with documented defaults: PNG, scale 2, no text, not rotated', async () => {
