@@ -1,3 +1,4 @@
+import { loadOnce } from '../caching/load-once.js';
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
 
 type BwipJs = typeof import('bwip-js');
@@ -31,7 +32,14 @@ const OVER_SIZE_LIMIT = /^Image size over (?:default )?limit/;
  * library is 2 MB of code, so it is imported on first use, once, however many calls come first.
  */
 export class BwipBarcodeRenderer implements BarcodeRenderer {
-  private loading: Promise<Loaded> | undefined;
+  private readonly load = loadOnce(async (): Promise<Loaded> => {
+    const bwip = await import('bwip-js');
+    const symbologies = bwip.symbolList
+      .filter(({ bcid }) => !NEED_OPTIONS_WE_DO_NOT_TAKE.has(bcid))
+      // Content is encoded as given, never parsed, so an example written in escapes would mislead.
+      .map(({ bcid, desc, text, opts }) => ({ id: bcid, description: desc, example: PARSED_EXAMPLE.test(opts) && text.includes('^') ? null : text }));
+    return { bwip, symbologies, ids: new Set(symbologies.map(({ id }) => id)) };
+  });
 
   constructor(private readonly options: BwipRendererOptions) {}
 
@@ -69,23 +77,6 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
     // Compressing the pixels can fail only for reasons of the process (memory): a real error.
     const png = await (drawn as Promise<Buffer>);
     return { kind: 'rendered', image: { format: 'png', bytes: png } };
-  }
-
-  private load(): Promise<Loaded> {
-    this.loading ??= import('bwip-js').then(
-      (bwip) => {
-        const symbologies = bwip.symbolList
-          .filter(({ bcid }) => !NEED_OPTIONS_WE_DO_NOT_TAKE.has(bcid))
-          // Content is encoded as given, never parsed, so an example written in escapes would mislead.
-          .map(({ bcid, desc, text, opts }) => ({ id: bcid, description: desc, example: PARSED_EXAMPLE.test(opts) && text.includes('^') ? null : text }));
-        return { bwip, symbologies, ids: new Set(symbologies.map(({ id }) => id)) };
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        throw error;
-      },
-    );
-    return this.loading;
   }
 }
 

@@ -1,9 +1,5 @@
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
-
-interface Entry {
-  readonly outcome: RenderOutcome;
-  readonly bytes: number;
-}
+import { LruCache } from '../caching/lru-cache.js';
 
 /** What an entry costs beyond its image: the key, the objects, the map slot (an estimate). */
 const ENTRY_OVERHEAD_BYTES = 200;
@@ -15,13 +11,14 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * huge symbol cannot flush everything else. Refusals are kept too: they can cost as much to reach.
  */
 export class CachedBarcodeRenderer implements BarcodeRenderer {
-  private readonly entries = new Map<string, Entry>();
-  private usedBytes = 0;
+  private readonly entries: LruCache<string, RenderOutcome>;
 
   constructor(
     private readonly renderer: BarcodeRenderer,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.entries = new LruCache(maxBytes);
+  }
 
   symbologies(): Promise<readonly Symbology[]> {
     return this.renderer.symbologies();
@@ -31,37 +28,17 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
     if (this.maxBytes === 0) return this.renderer.render(request);
     const key = keyOf(request);
     const cached = this.entries.get(key);
-    if (cached) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached.outcome;
-    }
+    if (cached) return cached;
     const outcome = await this.renderer.render(request);
-    this.remember(key, outcome);
+    const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + sizeOf(outcome);
+    if (bytes <= this.maxBytes / 4) this.entries.set(key, outcome, bytes);
     return outcome;
   }
 
   /** Bytes held now, for tests and diagnostics. */
   get size(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.entries.size, bytes: this.usedBytes };
-  }
-
-  private remember(key: string, outcome: RenderOutcome): void {
-    const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + sizeOf(outcome);
-    if (bytes > this.maxBytes / 4) return;
-    const previous = this.entries.get(key);
-    if (previous) {
-      // Two identical requests rendered at once: keep one copy.
-      this.entries.delete(key);
-      this.usedBytes -= previous.bytes;
-    }
-    this.entries.set(key, { outcome, bytes });
-    this.usedBytes += bytes;
-    for (const [oldKey, oldest] of this.entries) {
-      if (this.usedBytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.usedBytes -= oldest.bytes;
-    }
+    const { entries, weight } = this.entries.size;
+    return { entries, bytes: weight };
   }
 }
 

@@ -1,5 +1,6 @@
 import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
+import { loadOnce } from '../caching/load-once.js';
 import type { Gazetteer, NearbyPlace, Place, PlaceSearch } from '../../domain/location/places.js';
 import { buildNameIndex, idsByName, type NameIndex } from './name-index.js';
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
@@ -11,11 +12,14 @@ import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from 
  * it is needed, and concurrent first calls share one load.
  */
 export class GeoNamesGazetteer implements Gazetteer {
-  private table?: Promise<PlaceTable>;
+  /** The table, loaded once; a failed load is forgotten so the next call tries again. */
+  private readonly places: () => Promise<PlaceTable>;
   private nameIndex?: NameIndex;
   private spatialIndex?: KDBush;
 
-  constructor(private readonly load: () => Promise<PlaceTable> = () => loadPlaceTable()) {}
+  constructor(load: () => Promise<PlaceTable> = () => loadPlaceTable()) {
+    this.places = loadOnce(load);
+  }
 
   async search({ key, country, limit }: PlaceSearch): Promise<readonly Place[]> {
     const table = await this.places();
@@ -31,15 +35,6 @@ export class GeoNamesGazetteer implements Gazetteer {
       const place = placeOf(table, id);
       return { ...place, distanceKm: distance(lon, lat, place.lon, place.lat) };
     });
-  }
-
-  /** Loads the table once; a failed load is forgotten so the next call tries again. */
-  private places(): Promise<PlaceTable> {
-    this.table ??= this.load().catch((error: unknown) => {
-      this.table = undefined;
-      throw error;
-    });
-    return this.table;
   }
 
   private spatialOf(table: PlaceTable): KDBush {

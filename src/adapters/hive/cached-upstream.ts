@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { GameDataResult } from '../../domain/game/game-data.js';
+import { LruCache } from '../caching/lru-cache.js';
 
 type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind: 'not-found' };
 
@@ -31,24 +32,20 @@ const MAX_BODY_CHARS = 4_000_000;
  * as stale rather than failing. The upstream's 429 makes us back off; it never reaches our callers.
  */
 export class CachedUpstream {
-  private readonly cache = new Map<string, Entry<unknown>>();
+  private readonly cache: LruCache<string, Entry<unknown>>;
   private readonly inFlight = new Map<string, Promise<GameDataResult<unknown>>>();
   private backoffUntil = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: UpstreamOptions) {
     this.now = options.now ?? Date.now;
+    this.cache = new LruCache(options.maxEntries);
   }
 
   /** `decode` turns the upstream's JSON into our value, or throws when it is not usable. */
   get<A>(path: string, ttlMs: number, decode: (json: unknown) => A): Promise<GameDataResult<A>> {
     const cached = this.cache.get(path) as Entry<A> | undefined;
-    if (cached && this.now() - cached.fetchedAt < ttlMs) {
-      // Refresh its place in the eviction order: the oldest-used entry goes first.
-      this.cache.delete(path);
-      this.cache.set(path, cached);
-      return Promise.resolve(fresh(cached.answer));
-    }
+    if (cached && this.now() - cached.fetchedAt < ttlMs) return Promise.resolve(fresh(cached.answer));
     // The upstream failed moments ago: do not make every caller wait for its deadline again.
     if (cached?.answer.kind === 'found' && this.now() < (cached.retryAt ?? 0)) return Promise.resolve({ kind: 'found', value: cached.answer.value, stale: true });
     const pending = this.inFlight.get(path) as Promise<GameDataResult<A>> | undefined;
@@ -105,10 +102,7 @@ export class CachedUpstream {
   }
 
   private store<A>(path: string, answer: Answer<A>, etag: string | undefined): GameDataResult<A> {
-    this.cache.delete(path);
     this.cache.set(path, { answer, etag, fetchedAt: this.now() });
-    // Maps keep insertion order: the first key is the least recently refreshed.
-    if (this.cache.size > this.options.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     return fresh(answer);
   }
 }

@@ -1,3 +1,4 @@
+import { loadOnce } from '../caching/load-once.js';
 import type { PhoneNumberDetails, PhoneNumbering, PhoneReading, UnreadableReason } from '../../domain/phone/phone-numbering.js';
 
 type Library = typeof import('libphonenumber-js/max');
@@ -15,20 +16,11 @@ const reasonOf: Readonly<Record<string, UnreadableReason>> = {
  * built into Node.
  */
 export class LibphonenumberNumbering implements PhoneNumbering {
-  private library: Promise<Library> | undefined;
+  /** One load shared by every caller, started by the first. */
+  private readonly load = loadOnce((): Promise<Library> => import('libphonenumber-js/max'));
   private regionNames: Intl.DisplayNames | undefined;
   /** ICU takes tens of microseconds per name: each of the ~250 regions is asked once. */
   private readonly regionNameCache = new Map<string, string | null>();
-
-  /** One load shared by every caller, started by the first. */
-  private load(): Promise<Library> {
-    this.library ??= import('libphonenumber-js/max').catch((error: unknown) => {
-      // A failed load is retried by the next caller rather than remembered.
-      this.library = undefined;
-      throw error;
-    });
-    return this.library;
-  }
 
   private regionName(region: string): string | null {
     let name = this.regionNameCache.get(region);

@@ -1,4 +1,5 @@
 import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
+import { LruCache } from '../caching/lru-cache.js';
 
 /**
  * Keeps the senses and antonyms of the most recently asked lemmas of any lexicon. The words asked
@@ -6,12 +7,14 @@ import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexic
  * dominate a request; a few hundred lemmas cost about a megabyte.
  */
 export class CachingLexicon implements Lexicon {
-  private readonly recent = new Map<string, readonly unknown[]>();
+  private readonly recent: LruCache<string, readonly unknown[]>;
 
   constructor(
     private readonly lexicon: Lexicon,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.recent = new LruCache(capacity);
+  }
 
   knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
     return this.lexicon.knows(lemma, partOfSpeech);
@@ -33,18 +36,12 @@ export class CachingLexicon implements Lexicon {
     return this.remembered('indirect', lemma, partOfSpeech, () => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
   }
 
-  /** Least recently used first out: a hit moves its entry to the end of the map's order. */
   private async remembered<A>(kind: string, lemma: string, partOfSpeech: PartOfSpeech, read: () => Promise<readonly A[]>): Promise<readonly A[]> {
     const key = `${kind} ${partOfSpeech} ${lemma}`;
     const hit = this.recent.get(key);
-    if (hit !== undefined) {
-      this.recent.delete(key);
-      this.recent.set(key, hit);
-      return hit as readonly A[];
-    }
+    if (hit !== undefined) return hit as readonly A[];
     const value = await read();
     this.recent.set(key, value);
-    if (this.recent.size > this.capacity) this.recent.delete(this.recent.keys().next().value!);
     return value;
   }
 }

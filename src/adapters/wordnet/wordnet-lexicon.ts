@@ -2,6 +2,7 @@ import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { loadOnce } from '../caching/load-once.js';
 import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
 import { DataFile, IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
 
@@ -41,7 +42,8 @@ const defaultExceptionsFolder = (): string => join(dirname(createRequire(import.
  * costs a binary search, a few positional reads and line parses, with no per-entry objects kept.
  */
 export class WordNetLexicon implements Lexicon {
-  private loading: Promise<Database> | undefined;
+  /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
+  private readonly database = loadOnce(() => this.load());
 
   constructor(private readonly location: WordNetLocation = {}) {}
 
@@ -85,15 +87,6 @@ export class WordNetLexicon implements Lexicon {
     const database = await this.database();
     const line = this.indexLine(database, lemma, partOfSpeech);
     return line === undefined ? [] : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
-  }
-
-  /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
-  private database(): Promise<Database> {
-    this.loading ??= this.load().catch((error: unknown) => {
-      this.loading = undefined;
-      throw error;
-    });
-    return this.loading;
   }
 
   private async load(): Promise<Database> {
