@@ -45,6 +45,33 @@ export const matching = (pattern: RegExp, name: string): t.Type<string, string, 
     t.identity,
   );
 
+/**
+ * A number as typed in a query string: text matching `pattern` (which says what notation is
+ * accepted: signs, decimals, how many digits) whose value lies from `min` to `max`.
+ */
+export const numberWritten = (pattern: RegExp, min: number, max: number, name: string): t.Type<number, string, unknown> => {
+  const valueOf = (u: unknown): number | undefined => {
+    if (typeof u !== 'string' || !pattern.test(u)) return undefined;
+    const value = Number(u);
+    return value >= min && value <= max ? value : undefined;
+  };
+  return new t.Type<number, string, unknown>(
+    name,
+    (u): u is number => typeof u === 'number' && u >= min && u <= max,
+    (u, c) => {
+      const value = valueOf(u);
+      return value === undefined ? t.failure(u, c) : t.success(value);
+    },
+    String,
+  );
+};
+
+/** Text that must be one of `values`, exactly. */
+export const oneOf = <V extends string>(values: readonly V[], name: string): t.Type<V, string, unknown> => {
+  const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
+  return new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+};
+
 interface Tags {
   readonly missing: 'MissingQueryParameter' | 'MissingHeader' | 'MissingBodyParameter';
   readonly invalid: 'InvalidQueryParameter' | 'InvalidHeader' | 'InvalidBodyParameter';

@@ -4,7 +4,7 @@ import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
-import { optional, required, utf8UpTo } from '../fields.js';
+import { numberWritten, oneOf, optional, required } from '../fields.js';
 import { defineRoute, json, type ResponseBody, type Route } from '../route-table.js';
 
 export interface BarcodeRouteDependencies {
@@ -13,30 +13,9 @@ export interface BarcodeRouteDependencies {
   readonly maxContentBytes: number;
 }
 
-/** Text that must be one of `values`, exactly. */
-const oneOf = <V extends string>(values: readonly V[], name: string): t.Type<V, string, unknown> => {
-  const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
-  return new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
-};
-
-/** A decimal number as typed in a query string (no exponent, no sign, at most two decimals), within bounds. */
-const decimal = (min: number, max: number, integer: boolean, name: string): t.Type<number, string, unknown> => {
-  const pattern = integer ? /^\d{1,4}$/ : /^\d{1,4}(?:\.\d{1,2})?$/;
-  const valueOf = (u: unknown): number | undefined => {
-    if (typeof u !== 'string' || !pattern.test(u)) return undefined;
-    const value = Number(u);
-    return value >= min && value <= max ? value : undefined;
-  };
-  return new t.Type<number, string, unknown>(
-    name,
-    (u): u is number => typeof u === 'number' && u >= min && u <= max,
-    (u, c) => {
-      const value = valueOf(u);
-      return value === undefined ? t.failure(u, c) : t.success(value);
-    },
-    String,
-  );
-};
+/** No sign, no exponent; the height may have two decimals. */
+const WHOLE = /^\d{1,4}$/;
+const TWO_DECIMALS = /^\d{1,4}(?:\.\d{1,2})?$/;
 
 const trueOrFalse = new t.Type<boolean, string, unknown>(
   'true or false',
@@ -73,11 +52,12 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       // Any text: an id the renderer does not know is 404/22, not a malformed request.
       params: { codec: required(t.string, 'a symbology id from /barcode/codecs, e.g. qrcode, code128, ean13, datamatrix, pdf417') },
       query: {
-        content: required(utf8UpTo(deps.maxContentBytes), 'the text to encode'),
+        // Its size and form are the use case's rules, checked there for every transport.
+        content: required(t.string, `the text to encode, at most ${deps.maxContentBytes} bytes of UTF-8`),
         format: optional(imageFormat, 'png (default) or svg'),
-        scale: optional(decimal(SCALE.min, SCALE.max, true, `an integer from ${SCALE.min} to ${SCALE.max}`), `pixels per module, default ${SCALE.default}`),
+        scale: optional(numberWritten(WHOLE, SCALE.min, SCALE.max, `an integer from ${SCALE.min} to ${SCALE.max}`), `pixels per module, default ${SCALE.default}`),
         height: optional(
-          decimal(HEIGHT_MM.min, HEIGHT_MM.max, false, `a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`),
+          numberWritten(TWO_DECIMALS, HEIGHT_MM.min, HEIGHT_MM.max, `a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`),
           'bar height of linear symbologies in millimetres',
         ),
         includetext: optional(trueOrFalse, 'print the content under the bars (default false)'),

@@ -4,7 +4,7 @@ import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../../doma
 import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from '../../../domain/location/location-queries.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from '../../../domain/location/plus-codes.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, optional, required, text } from '../fields.js';
+import { matching, numberWritten, optional, required, text } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
 
 export interface LocationRouteDependencies {
@@ -13,36 +13,14 @@ export interface LocationRouteDependencies {
   readonly lookUpPlusCode: LookUpPlusCode;
 }
 
-/** Plain decimal notation only: no exponent, hex, "NaN" or "Infinity", nothing empty. */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** Plain decimal notation of at most 32 characters: no exponent, hex, "NaN" or "Infinity", nothing empty. */
+const DECIMAL = /^(?=.{1,32}$)[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-const degrees = (limit: number): t.Type<number, string, unknown> => {
-  const parse = (u: unknown): number | undefined => {
-    if (typeof u !== 'string' || u.length > 32 || !DECIMAL.test(u)) return undefined;
-    const value = Number(u);
-    return Math.abs(value) <= limit ? value : undefined;
-  };
-  return new t.Type<number, string, unknown>(
-    `a decimal number from -${limit} to ${limit}`,
-    (u): u is number => typeof u === 'number' && Math.abs(u) <= limit,
-    (u, c) => {
-      const value = parse(u);
-      return value === undefined ? t.failure(u, c) : t.success(value);
-    },
-    String,
-  );
-};
-
+const degrees = (limit: number) => numberWritten(DECIMAL, -limit, limit, `a decimal number from -${limit} to ${limit}`);
 const latitude = degrees(90);
 const longitude = degrees(180);
 
-const limitUpTo = (max: number): t.Type<number, string, unknown> =>
-  new t.Type<number, string, unknown>(
-    `an integer from 1 to ${max}`,
-    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= max,
-    (u, c) => (typeof u === 'string' && /^\d{1,3}$/.test(u) && Number(u) >= 1 && Number(u) <= max ? t.success(Number(u)) : t.failure(u, c)),
-    String,
-  );
+const limitUpTo = (max: number) => numberWritten(/^\d{1,3}$/, 1, max, `an integer from 1 to ${max}`);
 
 const codeLength = new t.Type<PlusCodeLength, string, unknown>(
   `one of ${PLUS_CODE_LENGTHS.join(', ')}`,
