@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
+import { hasControlCharacter } from '../text.js';
 import { countryCodeOf } from './countries.js';
 import { placeNameKey, type Gazetteer, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
 import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength, type PlusCodes } from './plus-codes.js';
@@ -9,13 +10,14 @@ export const DEFAULT_NEARBY_LIMIT = 5;
 export const MAX_LIMIT = 50;
 
 const invalid = (names: readonly string[], details: string): DomainError => ({ _tag: 'InvalidQueryParameter', names, details });
+const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
 
 /**
  * "name" or "name, country": the country after the last comma, as an ISO alpha-2 code or an
  * English name. The `parameter` names the query parameter the text came from, for errors.
  */
 export function parsePlaceQuery(text: string, limit: number, parameter: string): E.Either<DomainError, { search: PlaceSearch; asked: string }> {
-  if (/\p{Cc}/u.test(text)) return E.left(invalid([parameter], `${parameter} must not contain control characters`));
+  if (hasControlCharacter(text)) return E.left(invalid([parameter], `${parameter} must not contain control characters`));
   const comma = text.lastIndexOf(',');
   const name = (comma === -1 ? text : text.slice(0, comma)).trim();
   const countryText = comma === -1 ? '' : text.slice(comma + 1).trim();
@@ -47,7 +49,7 @@ export class FindPlaces {
     const parsed = parsePlaceQuery(address, limit, 'address');
     if (E.isLeft(parsed)) return parsed;
     const places = await this.gazetteer.search(parsed.right.search);
-    return places.length > 0 ? E.right(places) : E.left({ _tag: 'InformationNotFound', details: `No place named "${parsed.right.asked}" is known` });
+    return places.length > 0 ? E.right(places) : E.left(noPlaceNamed(parsed.right.asked));
   }
 }
 
@@ -136,7 +138,7 @@ export class LookUpPlusCode {
     const parsed = parsePlaceQuery(near, 1, 'near');
     if (E.isLeft(parsed)) return parsed;
     const [place] = await this.gazetteer.search(parsed.right.search);
-    if (place === undefined) return E.left({ _tag: 'InformationNotFound', details: `No place named "${parsed.right.asked}" is known` });
+    if (place === undefined) return E.left(noPlaceNamed(parsed.right.asked));
     return E.right(this.recover(code, { lat: place.lat, lon: place.lon, place }));
   }
 

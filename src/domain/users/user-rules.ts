@@ -1,16 +1,16 @@
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { DomainError } from '../errors.js';
 import { isGrantablePermission } from '../permissions.js';
+import { hasControlCharacter } from '../text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
 
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
-const CONTROL = /\p{Cc}/u;
 export const MAX_NAME_LENGTH = 100;
 
 /** Names and labels: at most 100 characters, no control characters; whichever transport sent them. */
 export function checkText(field: string, value: string | undefined): DomainError | undefined {
   if (value === undefined) return undefined;
-  return value.trim().length <= MAX_NAME_LENGTH && !CONTROL.test(value)
+  return value.trim().length <= MAX_NAME_LENGTH && !hasControlCharacter(value)
     ? undefined
     : { _tag: 'InvalidBodyParameter', names: [field], details: `${field} must be at most ${MAX_NAME_LENGTH} characters without control characters` };
 }
@@ -35,7 +35,7 @@ export function checkEmail(email: string | undefined): DomainError | undefined {
 
 export function checkPassword(password: string | undefined): DomainError | undefined {
   if (password === undefined) return undefined;
-  return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH && !CONTROL.test(password)
+  return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH && !hasControlCharacter(password)
     ? undefined
     : { _tag: 'InvalidBodyParameter', names: ['password'], details: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` };
 }
