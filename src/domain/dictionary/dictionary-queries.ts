@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech } from './lexicon.js';
-import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from './word-forms.js';
+import { detach, normaliseWord, spellingVariants, WORD_PATTERN, WORD_RULE } from './word-forms.js';
 
 export interface Definition {
   readonly lemma: string;
@@ -47,7 +47,7 @@ interface Entry {
  */
 async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
   if (!WORD_PATTERN.test(asked)) {
-    return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: 'word must be letters, with spaces, hyphens, apostrophes, periods or digits, at most 64 characters' });
+    return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: `word must be ${WORD_RULE}` });
   }
   const word = normaliseWord(asked);
   for (const spelling of [word, ...spellingVariants(word)]) {

@@ -5,6 +5,7 @@ import type { PartOfSpeech } from './lexicon.js';
  * digits among them, at least one letter, at most 64 characters.
  */
 export const WORD_PATTERN = /^(?=[^\p{L}]*\p{L})[\p{L}\p{M}\p{Nd} .'’-]{1,64}$/u;
+export const WORD_RULE = 'a word of at most 64 characters: letters, with spaces, hyphens, apostrophes, periods or digits among them';
 
 /** The form lemmas are looked up by: lower-case, single spaces, straight apostrophes. */
 export function normaliseWord(word: string): string {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DefineWord, FindAntonyms, FindSynonyms } from '../../../domain/dictionary/dictionary-queries.js';
-import { WORD_PATTERN } from '../../../domain/dictionary/word-forms.js';
+import { WORD_PATTERN, WORD_RULE } from '../../../domain/dictionary/word-forms.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, required } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
@@ -13,7 +13,7 @@ export interface DictionaryRouteDependencies {
 
 const word = {
   word: required(
-    matching(WORD_PATTERN, 'a word of at most 64 characters: letters, with spaces, hyphens, apostrophes, periods or digits among them'),
+    matching(WORD_PATTERN, WORD_RULE),
     'the word, in any inflected form ("geese", "ran") or several words ("ice cream"); case does not matter',
   ),
 };
