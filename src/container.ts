@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { BwipBarcodeRenderer } from './adapters/barcode/bwip-barcode-renderer.js';
 import { CachedBarcodeRenderer } from './adapters/barcode/cached-barcode-renderer.js';
+import { LeanQrBarcodeRenderer } from './adapters/barcode/lean-qr-barcode-renderer.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { AesGcmCipher } from './adapters/crypto/aes-gcm-cipher.js';
 import { loadKeyRing } from './adapters/crypto/key-ring-source.js';
@@ -131,7 +132,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     container.bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
     container.bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
     const { maxContentBytes, maxPixels, cacheBytes } = config.barcode;
-    container.bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels }), cacheBytes));
+    container.bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, new BwipBarcodeRenderer({ maxPixels })), cacheBytes));
     container.bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
     container.bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
     container.bind(Cipher).toConstantValue(new AesGcmCipher(loadKeyRing(config, logger)));

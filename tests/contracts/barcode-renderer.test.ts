@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { BwipBarcodeRenderer } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
 import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
+import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
 import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
 
@@ -21,6 +22,7 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
       ),
   },
   { name: 'bwip-js', open: () => new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }) },
+  { name: 'lean-qr for QR codes, bwip-js for the rest', open: () => new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })) },
   { name: 'bwip-js behind the cache', open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000) },
 ];
 

@@ -1,4 +1,5 @@
 import { loadOnce } from '../caching/load-once.js';
+import { overPixelLimit } from './image-limit.js';
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
 
 type BwipJs = typeof import('bwip-js');
@@ -82,10 +83,7 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
 
 function refusal(request: BarcodeRequest, error: unknown, maxPixels: number): RenderOutcome {
   const message = error instanceof Error ? error.message : String(error);
-  if (OVER_SIZE_LIMIT.test(message)) {
-    const at = `scale ${request.scale}${request.heightMm === undefined ? '' : ` and height ${request.heightMm}`}`;
-    return { kind: 'too-large', reason: `the image would be larger than allowed (${maxPixels} pixels) at ${at}; lower them` };
-  }
+  if (OVER_SIZE_LIMIT.test(message)) return overPixelLimit(request, maxPixels);
   const refused = ENCODER_REFUSAL.exec(message);
   if (refused) return { kind: 'content-refused', reason: `${refused[2]!.trim()} (${refused[1]})` };
   return { kind: 'content-refused', reason: 'the encoder could not encode it' };
