@@ -1,0 +1,148 @@
+import type { PhoneNumberType } from '../../domain/phone/phone-numbering.js';
+
+/**
+ * The part of libphonenumber-js's `Metadata` (source/metadata.js) that its own type and format
+ * functions read, with a numbering plan selected. Only `selectNumberingPlan` is documented: the
+ * rest is the library's inside, so the contract tests compare every answer built from it with the
+ * library's own calls, over numbers of every kind and layout of every plan.
+ */
+export interface PlanMetadata {
+  selectNumberingPlan(countryOrCallingCode: string): unknown;
+  countryCallingCode(): string;
+  nationalNumberPattern(): string;
+  possibleLengths(): readonly number[] | undefined;
+  type(type: PhoneNumberType): { pattern(): string; possibleLengths(): readonly number[] | undefined } | undefined;
+  formats(): readonly {
+    pattern(): string;
+    format(): string;
+    leadingDigitsPatterns(): readonly string[];
+    nationalPrefixFormattingRule(): string | undefined;
+    internationalFormat(): string;
+  }[];
+  ext(): string;
+}
+
+/** Types other than fixed line, in the order libphonenumber-js tries them (getNumberType.js). */
+const NON_FIXED_LINE_TYPES = ['MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'] as const;
+
+/** The first `$n` of a layout, where its trunk-prefix rule goes (formatNationalNumberUsingFormat.js). */
+const FIRST_GROUP = /(\$\d)/;
+/** libphonenumber-js's VALID_PUNCTUATION, copied from its constants.js: dashes, slashes, dots, spaces, brackets, tildes. */
+const VALID_PUNCTUATION = '-\u2010-\u2015\u2212\u30FC\uFF0D' + '\uFF0F/' + '\uFF0E.' + ' \u00A0\u00AD\u200B\u2060\u3000' + '()\uFF08\uFF09\uFF3B\uFF3D\\[\\]' + '~\u2053\u223C\uFF5E';
+/** An international layout turns each run of punctuation into one space (applyInternationalSeparatorStyle.js). */
+const PUNCTUATION_RUNS = new RegExp(`[${VALID_PUNCTUATION}]+`, 'g');
+
+const entirely = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
+
+interface KindRule {
+  readonly type: PhoneNumberType;
+  readonly lengths: readonly number[] | undefined;
+  readonly pattern: RegExp;
+}
+
+interface Layout {
+  /** Matched as libphonenumber-js does, with `search() === 0` on the last, most detailed pattern. */
+  readonly leadingDigits: RegExp | undefined;
+  readonly entirePattern: RegExp;
+  readonly groups: RegExp;
+  /** The national layout with the trunk prefix rule already put in. */
+  readonly national: string;
+  readonly international: string;
+}
+
+export interface Formats {
+  readonly international: string;
+  readonly national: string;
+}
+
+/**
+ * One numbering plan's rules for the type and the layouts of a number, with every pattern compiled
+ * once. libphonenumber-js builds a `RegExp` from the pattern's text on every match, and chooses the
+ * layout anew for each format asked; this answers the same, following the library's steps
+ * (getNumberType.js, format.js), for the cost of the matches alone.
+ */
+export class NumberingPlanRules {
+  private readonly callingCode: string;
+  private readonly nationalPattern: RegExp;
+  private readonly possibleLengths: readonly number[];
+  private readonly fixedLine: KindRule | undefined;
+  /**
+   * What a fixed line number may also be a mobile by: 'always' when the plan has no separate
+   * mobile pattern (the metadata drops one equal to the fixed-line pattern), else the mobile rule.
+   */
+  private readonly mobileToo: 'always' | KindRule | undefined;
+  private readonly otherKinds: readonly KindRule[];
+  private readonly layouts: readonly Layout[];
+  private readonly extensionPrefix: string;
+
+  constructor(metadata: PlanMetadata) {
+    this.callingCode = metadata.countryCallingCode();
+    this.nationalPattern = entirely(metadata.nationalNumberPattern());
+    const possibleLengths = metadata.possibleLengths();
+    // The library itself refuses such metadata (isPossible.js): it predates version 1.0.18.
+    if (possibleLengths === undefined) throw new Error(`libphonenumber-js metadata gives no possible lengths for +${this.callingCode}`);
+    this.possibleLengths = possibleLengths;
+    const kindRule = (type: PhoneNumberType): KindRule | undefined => {
+      const definition = metadata.type(type);
+      // A kind without a pattern matches nothing (isNumberTypeEqualTo).
+      return definition?.pattern() ? { type, lengths: definition.possibleLengths(), pattern: entirely(definition.pattern()) } : undefined;
+    };
+    this.fixedLine = kindRule('FIXED_LINE');
+    const mobile = metadata.type('MOBILE');
+    this.mobileToo = mobile === undefined || mobile.pattern() === '' ? 'always' : kindRule('MOBILE');
+    this.otherKinds = NON_FIXED_LINE_TYPES.flatMap((type) => kindRule(type) ?? []);
+    this.layouts = metadata.formats().map((layout) => {
+      const leadingDigits = layout.leadingDigitsPatterns().at(-1);
+      const trunkPrefixRule = layout.nationalPrefixFormattingRule();
+      return {
+        leadingDigits: leadingDigits === undefined ? undefined : new RegExp(leadingDigits),
+        entirePattern: entirely(layout.pattern()),
+        groups: new RegExp(layout.pattern()),
+        national: trunkPrefixRule ? layout.format().replace(FIRST_GROUP, trunkPrefixRule) : layout.format(),
+        international: layout.internationalFormat(),
+      };
+    });
+    this.extensionPrefix = metadata.ext();
+  }
+
+  /** Whether the length alone could be right, asked in the library's order (checkNumberLength.js). */
+  isPossible(nationalNumber: string): boolean {
+    const { length } = nationalNumber;
+    const shortest = this.possibleLengths[0]!;
+    if (length === shortest) return true;
+    if (length < shortest || length > this.possibleLengths.at(-1)!) return false;
+    return this.possibleLengths.indexOf(length, 1) >= 0;
+  }
+
+  typeOf(nationalNumber: string): PhoneNumberType | undefined {
+    if (!this.nationalPattern.test(nationalNumber)) return undefined;
+    if (this.fixedLine && matches(this.fixedLine, nationalNumber)) {
+      const mobileToo = this.mobileToo === 'always' || (this.mobileToo !== undefined && matches(this.mobileToo, nationalNumber));
+      return mobileToo ? 'FIXED_LINE_OR_MOBILE' : 'FIXED_LINE';
+    }
+    return this.otherKinds.find((kind) => matches(kind, nationalNumber))?.type;
+  }
+
+  /** The international and national layouts, the layout chosen once for both (format.js). */
+  format(nationalNumber: string, extension: string | undefined): Formats {
+    const layout = this.layoutOf(nationalNumber);
+    // Without a layout that fits, both are the bare digits (and no separators are touched).
+    const international = `+${this.callingCode} ${layout ? nationalNumber.replace(layout.groups, layout.international).replace(PUNCTUATION_RUNS, ' ').trim() : nationalNumber}`;
+    const national = layout ? nationalNumber.replace(layout.groups, layout.national) : nationalNumber;
+    if (!extension) return { international, national };
+    const extensionText = this.extensionPrefix + extension;
+    return { international: international + extensionText, national: national + extensionText };
+  }
+
+  /** The first layout whose leading digits and pattern fit (chooseFormatForNumber). */
+  private layoutOf(nationalNumber: string): Layout | undefined {
+    for (const layout of this.layouts) {
+      if (layout.leadingDigits !== undefined && nationalNumber.search(layout.leadingDigits) !== 0) continue;
+      if (layout.entirePattern.test(nationalNumber)) return layout;
+    }
+    return undefined;
+  }
+}
+
+const matches = (kind: KindRule, nationalNumber: string): boolean =>
+  (kind.lengths === undefined || kind.lengths.includes(nationalNumber.length)) && kind.pattern.test(nationalNumber);
