@@ -40,14 +40,42 @@ interface KindRule {
   readonly pattern: RegExp;
 }
 
+/**
+ * What `text.replace(pattern, template)` gives, with the template split once into text and group
+ * numbers instead of `replace` reading it on every call, and the match shared by the two layouts.
+ * Only `$1` to `$9` are split (every layout of the metadata uses nothing else); a template with
+ * any other `$` sequence is left to `replace`.
+ */
+class Substitution {
+  private constructor(
+    private readonly template: string,
+    private readonly parts: readonly (string | number)[] | undefined,
+  ) {}
+
+  static of(template: string, groupCount: number): Substitution {
+    const parts = template.split(/\$([1-9])(?![0-9])/).map((part, index) => (index % 2 === 1 ? Number(part) : part));
+    const plain = parts.every((part) => (typeof part === 'number' ? part <= groupCount : !part.includes('$')));
+    return new Substitution(template, plain ? parts : undefined);
+  }
+
+  /** `match` is `pattern.exec(text)`: replace() matches the same way, once, from the start. */
+  apply(text: string, pattern: RegExp, match: RegExpExecArray | null): string {
+    if (this.parts === undefined) return text.replace(pattern, this.template);
+    if (match === null) return text;
+    let replaced = text.slice(0, match.index);
+    for (const part of this.parts) replaced += typeof part === 'number' ? (match[part] ?? '') : part;
+    return replaced + text.slice(match.index + match[0].length);
+  }
+}
+
 interface Layout {
   /** Matched as libphonenumber-js does, with `search() === 0` on the last, most detailed pattern. */
   readonly leadingDigits: RegExp | undefined;
   readonly entirePattern: RegExp;
   readonly groups: RegExp;
   /** The national layout with the trunk prefix rule already put in. */
-  readonly national: string;
-  readonly international: string;
+  readonly national: Substitution;
+  readonly international: Substitution;
 }
 
 export interface Formats {
@@ -94,12 +122,14 @@ export class NumberingPlanRules {
     this.layouts = metadata.formats().map((layout) => {
       const leadingDigits = layout.leadingDigitsPatterns().at(-1);
       const trunkPrefixRule = layout.nationalPrefixFormattingRule();
+      // An alternative that matches nothing gives one slot per group of the pattern.
+      const groupCount = new RegExp(`${layout.pattern()}|`).exec('')!.length - 1;
       return {
         leadingDigits: leadingDigits === undefined ? undefined : new RegExp(leadingDigits),
         entirePattern: entirely(layout.pattern()),
         groups: new RegExp(layout.pattern()),
-        national: trunkPrefixRule ? layout.format().replace(FIRST_GROUP, trunkPrefixRule) : layout.format(),
-        international: layout.internationalFormat(),
+        national: Substitution.of(trunkPrefixRule ? layout.format().replace(FIRST_GROUP, trunkPrefixRule) : layout.format(), groupCount),
+        international: Substitution.of(layout.internationalFormat(), groupCount),
       };
     });
     this.extensionPrefix = metadata.ext();
@@ -126,9 +156,15 @@ export class NumberingPlanRules {
   /** The international and national layouts, the layout chosen once for both (format.js). */
   format(nationalNumber: string, extension: string | undefined): Formats {
     const layout = this.layoutOf(nationalNumber);
+    let international = nationalNumber;
+    let national = nationalNumber;
     // Without a layout that fits, both are the bare digits (and no separators are touched).
-    const international = `+${this.callingCode} ${layout ? nationalNumber.replace(layout.groups, layout.international).replace(PUNCTUATION_RUNS, ' ').trim() : nationalNumber}`;
-    const national = layout ? nationalNumber.replace(layout.groups, layout.national) : nationalNumber;
+    if (layout) {
+      const match = layout.groups.exec(nationalNumber);
+      international = layout.international.apply(nationalNumber, layout.groups, match).replace(PUNCTUATION_RUNS, ' ').trim();
+      national = layout.national.apply(nationalNumber, layout.groups, match);
+    }
+    international = `+${this.callingCode} ${international}`;
     if (!extension) return { international, national };
     const extensionText = this.extensionPrefix + extension;
     return { international: international + extensionText, national: national + extensionText };
