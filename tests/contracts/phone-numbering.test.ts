@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { getCountries, getExampleNumber, isPossiblePhoneNumber, isValidPhoneNumber } from 'libphonenumber-js/max';
+import { getCountries, getExampleNumber, isPossiblePhoneNumber, isSupportedCountry, isValidPhoneNumber, ParseError, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { LibphonenumberNumbering } from '../../src/adapters/libphonenumber/libphonenumber-numbering.js';
 import { MemoryPhoneNumbering } from '../../src/adapters/libphonenumber/memory-phone-numbering.js';
-import type { PhoneNumberDetails, PhoneNumbering } from '../../src/domain/phone/phone-numbering.js';
+import { PHONE_NUMBER_TYPES, type PhoneNumberDetails, type PhoneNumbering, type PhoneReading } from '../../src/domain/phone/phone-numbering.js';
+import { randomDigits, samplesOf, seededRandom } from '../support/digit-pattern-samples.js';
 
 /** What the full numbering plans say about these numbers; the memory adapter is seeded with exactly this. */
 const FRENCH_MOBILE: PhoneNumberDetails = {
@@ -116,4 +118,91 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
     const readings = await Promise.all(Array.from({ length: 20 }, () => fresh.read('+33612345678', undefined)));
     for (const reading of readings) expect(reading).to.deep.equal({ kind: 'read', details: FRENCH_MOBILE });
   });
+
+  it('answers exactly what the library’s own calls answer, for numbers of every kind and layout of every plan', async () => {
+    const random = seededRandom(20240611);
+    let compared = 0;
+    const typesSeen = new Set<string | null>();
+    for (const { number, region } of numbersOfEveryPlan(random)) {
+      const reading = await numbering.read(number, region);
+      expect(reading, `${number} dialled in ${region}`).to.deep.equal(libraryOwnReading(number, region));
+      if (reading.kind === 'read') typesSeen.add(reading.details.type);
+      compared += 1;
+    }
+    expect(compared).to.be.greaterThan(20_000);
+    expect([...typesSeen].sort()).to.deep.equal([...PHONE_NUMBER_TYPES, null].sort());
+  });
 });
+
+/** What the library's public calls say about a number, one call per field, as the adapter first asked them. */
+function libraryOwnReading(number: string, region: string | undefined): PhoneReading {
+  if (region !== undefined && !isSupportedCountry(region)) return { kind: 'unknown-region' };
+  let parsed: ReturnType<typeof parsePhoneNumberWithError>;
+  try {
+    parsed = parsePhoneNumberWithError(number, region === undefined ? undefined : { defaultCountry: region });
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    const reasons: Record<string, 'not-a-number' | 'unknown-calling-code' | 'too-short' | 'too-long'> = {
+      NOT_A_NUMBER: 'not-a-number',
+      INVALID_COUNTRY: 'unknown-calling-code',
+      TOO_SHORT: 'too-short',
+      TOO_LONG: 'too-long',
+    };
+    return { kind: 'unreadable', reason: reasons[error.message]! };
+  }
+  const country = parsed.country ?? null;
+  return {
+    kind: 'read',
+    details: {
+      valid: parsed.isValid(),
+      possible: parsed.isPossible(),
+      type: parsed.getType() ?? null,
+      countryCallingCode: parsed.countryCallingCode,
+      country,
+      countryName: country === null ? null : (regionNames.of(country) ?? null),
+      nationalNumber: parsed.nationalNumber,
+      ...(parsed.ext ? { extension: parsed.ext } : {}),
+      formats: { e164: parsed.number, international: parsed.formatInternational(), national: parsed.formatNational(), rfc3966: parsed.getURI() },
+    },
+  };
+}
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/**
+ * Numbers drawn from every plan's own patterns (read from the library's metadata, laid out as its
+ * METADATA.md describes): its national pattern, the pattern of each kind of number, and each layout
+ * with its leading digits; then random digits of every possible length. Each is asked
+ * internationally, now and then with an extension, and as dialled in its country, with and without
+ * the trunk prefix.
+ */
+function* numbersOfEveryPlan(random: () => number): Generator<{ number: string; region: string | undefined }> {
+  type Plan = [callingCode: string, idd: string, nationalPattern: string, lengths: number[], layouts: [string, string, string[]?][] | 0, trunkPrefix: string | 0, ...rest: unknown[]];
+  const plans: [string | undefined, Plan][] = [
+    ...Object.entries(metadata.countries).map(([region, plan]): [string, Plan] => [region, plan as Plan]),
+    ...Object.values(metadata.nonGeographic).map((plan): [undefined, Plan] => [undefined, plan as Plan]),
+  ];
+  for (const [region, plan] of plans) {
+    const [callingCode, , nationalPattern, lengths, layouts, trunkPrefix] = plan;
+    const kinds = (plan[11] as ([string, number[]?] | 0)[] | undefined) ?? [];
+    const nationalNumbers = [
+      ...samplesOf(nationalPattern, 4, random),
+      ...kinds.flatMap((kind) => (kind && kind[0] ? samplesOf(kind[0], 6, random) : [])),
+      ...(layouts || []).flatMap(([pattern, , leadingDigits]) => [
+        ...samplesOf(pattern, 4, random),
+        ...lengths.map((length) => {
+          const start = leadingDigits?.length ? samplesOf(leadingDigits.at(-1)!, 1, random)[0]! : '';
+          return (start + randomDigits(length, random)).slice(0, Math.max(length, start.length));
+        }),
+      ]),
+      ...lengths.map((length) => randomDigits(length, random)),
+    ];
+    for (const [index, digits] of nationalNumbers.entries()) {
+      if (digits === '') continue;
+      const extension = index % 4 === 0 ? ` ext. ${index}` : '';
+      yield { number: `+${callingCode} ${digits}${extension}`, region: undefined };
+      if (region === undefined) continue;
+      yield { number: digits, region };
+      if (trunkPrefix) yield { number: `${trunkPrefix}${digits}${extension}`, region };
+    }
+  }
+}

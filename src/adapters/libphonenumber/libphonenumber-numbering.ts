@@ -1,5 +1,6 @@
 import { loadOnce } from '../caching/load-once.js';
 import type { PhoneNumberDetails, PhoneNumbering, PhoneReading, UnreadableReason } from '../../domain/phone/phone-numbering.js';
+import { NumberingPlanRules, type PlanMetadata } from './numbering-plan-rules.js';
 
 type Library = typeof import('libphonenumber-js/max');
 
@@ -21,6 +22,19 @@ export class LibphonenumberNumbering implements PhoneNumbering {
   private regionNames: Intl.DisplayNames | undefined;
   /** ICU takes tens of microseconds per name: each of the ~250 regions is asked once. */
   private readonly regionNameCache = new Map<string, string | null>();
+  /** By region, or by calling code for a number of none: at most one per plan of the metadata. */
+  private readonly planRules = new Map<string, NumberingPlanRules>();
+
+  private rulesOf(lib: Library, plan: string): NumberingPlanRules {
+    let rules = this.planRules.get(plan);
+    if (rules === undefined) {
+      const metadata = new lib.Metadata() as unknown as PlanMetadata;
+      metadata.selectNumberingPlan(plan);
+      rules = new NumberingPlanRules(metadata);
+      this.planRules.set(plan, rules);
+    }
+    return rules;
+  }
 
   private regionName(region: string): string | null {
     let name = this.regionNameCache.get(region);
@@ -44,24 +58,27 @@ export class LibphonenumberNumbering implements PhoneNumbering {
       return { kind: 'unreadable', reason };
     }
     const country = parsed.country ?? null;
-    // Typed without a cast so that a kind the library adds and the domain lacks fails to compile.
-    const type = parsed.getType() ?? null;
+    // The plan the library's own getType() and format() would select for this number.
+    const rules = this.rulesOf(lib, country ?? parsed.countryCallingCode);
+    const { nationalNumber, ext: extension } = parsed;
+    const type = rules.typeOf(nationalNumber) ?? null;
+    const { international, national } = rules.format(nationalNumber, extension);
     const details: PhoneNumberDetails = {
-      // With full metadata the library's own isValid() is exactly "has a type"; asking it again
-      // would match the number against the same patterns a second time.
+      // With full metadata the library's own isValid() is exactly "has a type".
       valid: type !== null,
-      possible: parsed.isPossible(),
+      possible: rules.isPossible(nationalNumber),
       type,
       countryCallingCode: parsed.countryCallingCode,
       country,
       countryName: country === null ? null : this.regionName(country),
-      nationalNumber: parsed.nationalNumber,
-      ...(parsed.ext ? { extension: parsed.ext } : {}),
+      nationalNumber,
+      ...(extension ? { extension } : {}),
       formats: {
         e164: parsed.number,
-        international: parsed.formatInternational(),
-        national: parsed.formatNational(),
-        rfc3966: parsed.getURI(),
+        international,
+        national,
+        // What the library's getURI() writes (RFC3966.js): no layout, only E.164 and the extension.
+        rfc3966: `tel:${parsed.number}${extension ? `;ext=${extension}` : ''}`,
       },
     };
     return { kind: 'read', details };
