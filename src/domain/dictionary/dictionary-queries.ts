@@ -120,10 +120,9 @@ export class FindSynonyms {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
-    const synonyms = distinctOthers(
-      senses.flatMap(({ items }) => items.map((sense) => sense.words)),
-      entry,
-    );
+    const wordLists: (readonly string[])[] = [];
+    for (const { items } of senses) for (const sense of items) wordLists.push(sense.words);
+    const synonyms = distinctOthers(wordLists, entry);
     return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms });
   }
 }
