@@ -37,6 +37,22 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     expect(head.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
   });
 
+  it('gives a JSON answer its length in bytes, letters beyond ASCII included, and HEAD the same headers without a body', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    const path = '/api/location/coords?address=S%C3%A3o%20Paulo&limit=1';
+    const response = await server.get(path, auth);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(response.headers.get('content-length')).to.equal(String(bytes.length));
+    expect((JSON.parse(bytes.toString('utf8')) as { address: string }).address).to.equal('São Paulo');
+    const head = await fetch(`${server.baseUrl}${path}`, { method: 'HEAD', headers: auth });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(head.headers.get('content-length')).to.equal(String(bytes.length));
+    expect((await head.arrayBuffer()).byteLength).to.equal(0);
+  });
+
   it('gives every response a request id, keeping a sane one the client sent', async () => {
     const generated = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
     const following = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });

@@ -28,20 +28,29 @@ export class IndexFile {
 
   /** The line whose lemma is `key` (underscores for spaces), or undefined. */
   find(key: Buffer): string | undefined {
+    const lineStart = this.lineStartOf(key);
+    if (lineStart === -1) return undefined;
+    const end = this.index.indexOf(NEWLINE, lineStart);
+    return this.index.toString('latin1', lineStart, end === -1 ? this.index.length : end);
+  }
+
+  /** Whether the file has a line for `key`: the search alone, without decoding the line. */
+  has(key: Buffer): boolean {
+    return this.lineStartOf(key) !== -1;
+  }
+
+  private lineStartOf(key: Buffer): number {
     let low = 0;
     let high = this.lineStarts.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const lineStart = this.lineStarts[middle]!;
       const comparison = compareWithLine(key, this.index, lineStart);
-      if (comparison === 0) {
-        const end = this.index.indexOf(NEWLINE, lineStart);
-        return this.index.toString('latin1', lineStart, end === -1 ? this.index.length : end);
-      }
+      if (comparison === 0) return lineStart;
       if (comparison < 0) high = middle;
       else low = middle + 1;
     }
-    return undefined;
+    return -1;
   }
 }
 

@@ -48,7 +48,7 @@ export class WordNetLexicon implements Lexicon {
   constructor(private readonly location: WordNetLocation = {}) {}
 
   async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
-    return this.indexLine(await this.database(), lemma, partOfSpeech) !== undefined;
+    return (await this.database())[partOfSpeech].index.has(indexKey(lemma));
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
@@ -80,7 +80,7 @@ export class WordNetLexicon implements Lexicon {
   }
 
   private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
-    return database[partOfSpeech].index.find(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+    return database[partOfSpeech].index.find(indexKey(lemma));
   }
 
   private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
@@ -105,6 +105,9 @@ export class WordNetLexicon implements Lexicon {
     return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
   }
 }
+
+/** A lemma as the index files spell it: underscores for spaces, as UTF-8 bytes. */
+const indexKey = (lemma: string): Buffer => Buffer.from(lemma.replaceAll(' ', '_'), 'utf8');
 
 function pointed(database: Database, pointer: Pointer): Synset {
   const part = POINTER_PART[pointer.partOfSpeech];

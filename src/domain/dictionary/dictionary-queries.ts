@@ -50,11 +50,17 @@ async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainE
     return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: `word must be ${WORD_RULE}` });
   }
   const word = normaliseWord(asked);
-  for (const spelling of [word, ...spellingVariants(word)]) {
+  for (const spelling of spellingsOf(word)) {
     const found = await lemmasOf(lexicon, spelling);
     if (found.length > 0) return E.right({ word, lemmas: [...new Set(found.map(({ lemma }) => lemma))], found });
   }
   return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
+}
+
+/** The word as written, then its other spellings, made only when the word as written is not found (most words are). */
+function* spellingsOf(word: string): Generator<string> {
+  yield word;
+  yield* spellingVariants(word);
 }
 
 async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
@@ -114,10 +120,9 @@ export class FindSynonyms {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
-    const synonyms = distinctOthers(
-      senses.flatMap(({ items }) => items.map((sense) => sense.words)),
-      entry,
-    );
+    const wordLists: (readonly string[])[] = [];
+    for (const { items } of senses) for (const sense of items) wordLists.push(sense.words);
+    const synonyms = distinctOthers(wordLists, entry);
     return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms });
   }
 }
