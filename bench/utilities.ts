@@ -96,9 +96,10 @@ interface Endpoint {
 
 const ENDPOINTS: readonly Endpoint[] = [
   // Rendered images are cached, so the rounds ask for a new content every time: the price of drawing.
-  ...(['svg', 'png'] as const).map((format) => {
-    const path = (i: number): string => `/api/barcode/gen/qrcode?format=${format}&content=utility-api-bench-${format}-${i}`;
-    return { id: `b${format[0]}`, label: `barcode qrcode ${format}`, paths: many(path), everyRequestNew: (i: number) => path(DISTINCT_INPUTS + i), reportOnly: format === 'png' };
+  // QR codes are encoded by lean-qr, Code 128 (as every other symbology) by bwip-js.
+  ...([['bs', 'qrcode', 'svg'], ['bp', 'qrcode', 'png'], ['b1', 'code128', 'svg']] as const).map(([id, codec, format]) => {
+    const path = (i: number): string => `/api/barcode/gen/${codec}?format=${format}&content=utility-api-bench-${format}-${i}`;
+    return { id, label: `barcode ${codec} ${format}`, paths: many(path), everyRequestNew: (i: number) => path(DISTINCT_INPUTS + i), reportOnly: format === 'png' };
   }),
   { id: 'bc', label: 'barcode qrcode svg, repeated', paths: many((i) => `/api/barcode/gen/qrcode?format=svg&content=utility-api-bench-svg-${i % 20}`), reportOnly: true },
   { id: 'ph', label: 'phone details', paths: PHONE_NUMBERS.map((number) => `/api/phone/details?number=${number}`) },
