@@ -101,6 +101,8 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944')).to.deep.equal({ code: '8FW4V75V+8Q', lat: 48.85829, lon: 2.2944, length: 10 });
       expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=11')).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
       expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=4')).to.deep.include({ code: '8FW40000+', length: 4 });
+      // A round coordinate is the corner of its cell, not inside the neighbour below it.
+      expect(await json('/api/location/pluscode?lat=48.85&lon=2.35')).to.deep.include({ code: '8FW4V922+22' });
       // 180° east is 180° west; the top edge stays inside the last cell.
       expect(await json('/api/location/pluscode?lat=90&lon=180')).to.deep.include({ code: 'C2X2X2X2+X2' });
     });

@@ -16,4 +16,15 @@ export const EIFFEL_CELL_11: CodeArea = { code: '8FW4V75V+8Q6', length: 11, sout
 /** Same short code V75V+8Q, two degrees further south: which one a reference recovers depends on where it is. */
 export const SOUTHERN_TWIN_CELL: CodeArea = { code: '8FR4V75V+8Q', length: 10, south: 46.85825, west: 2.294375, north: 46.858375, east: 2.2945 };
 
-export const SEEDED_CELLS: readonly CodeArea[] = [EIFFEL_CELL, EIFFEL_CELL_11, SOUTHERN_TWIN_CELL];
+/**
+ * Cells whose south-west corner is a round coordinate, where computing in floating point lands in
+ * the neighbour below (48.85 + 90 is 138.849999…), and codes recovered near a pole or from a code
+ * with no digits after the separator. The last three are cases of Google's Open Location Code
+ * test data (test_data/encoding.csv and shortCodeTests.csv).
+ */
+export const ROUND_CORNER_CELL: CodeArea = { code: '8FW4V922+22', length: 10, south: 48.85, west: 2.35, north: 48.850125, east: 2.350125 };
+export const ROUND_CORNER_CELL_2: CodeArea = { code: '8F75J22M+26', length: 10, south: 35.6, west: 3.033, north: 35.600125, east: 3.033125 };
+export const EIGHT_DIGIT_CELL: CodeArea = { code: '8FJFW222+', length: 8, south: 42.9, west: 9, north: 42.9025, east: 9.0025 };
+export const NEAR_POLE_CELL: CodeArea = { code: 'CFX22222+22', length: 10, south: 89, west: 0, north: 89.000125, east: 0.000125 };
+
+export const SEEDED_CELLS: readonly CodeArea[] = [EIFFEL_CELL, EIFFEL_CELL_11, SOUTHERN_TWIN_CELL, ROUND_CORNER_CELL, ROUND_CORNER_CELL_2, EIGHT_DIGIT_CELL, NEAR_POLE_CELL];
