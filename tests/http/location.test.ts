@@ -36,6 +36,14 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       expect(body.places).to.deep.equal([TOKYO]);
     });
 
+    it('names the region GeoNames gives a place today, also where it has reassigned region codes', async () => {
+      const regionOf = async (address: string) => ((await json(`/api/location/coords?address=${address}&limit=1`)).places as { admin1: unknown }[])[0]!.admin1;
+      expect(await regionOf('Hanoi')).to.equal('Hanoi');
+      expect(await regionOf('Ho%20Chi%20Minh%20City')).to.equal('Ho Chi Minh City (HCMC)');
+      expect(await regionOf('Tlapanaloya')).to.equal('México');
+      expect(await regionOf('Timimoun')).to.equal('Timimoun');
+    });
+
     it('finds a village whatever the accents and case, and by the start of its name', async () => {
       for (const address of ['V%C3%A9n%C3%A9jan', 'venejan', 'VENEJAN%2C%20France', 'v%C3%A9n%C3%A9jan%2C%20fr', 'Venej']) {
         const body = await json(`/api/location/coords?address=${address}`);

