@@ -97,6 +97,13 @@ describe('http: dictionary (WordNet 3.1)', () => {
     expect((await answer('/api/dictionary/ant?word=decrease')).antonyms).to.include('increase');
   });
 
+  it("gives the antonyms of the other words of the word's synsets too", async () => {
+    // good and goodness share two synsets; only goodness points to badness and evilness.
+    expect((await answer('/api/dictionary/ant?word=good')).antonyms).to.include('badness').and.to.include('evilness');
+    // cold shares its noun synset with coldness, which points to hotness.
+    expect((await answer('/api/dictionary/ant?word=cold')).antonyms).to.include('hotness');
+  });
+
   it("gives a satellite adjective its head's antonyms when it has none of its own, and an empty list when none apply", async () => {
     expect((await answer('/api/dictionary/ant?word=torrid')).antonyms).to.include('cold');
     expect(await answer('/api/dictionary/ant?word=ice%20cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], antonyms: [] });
