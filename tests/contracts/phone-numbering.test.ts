@@ -15,6 +15,7 @@ const FRENCH_MOBILE: PhoneNumberDetails = {
   countryCallingCode: '33',
   country: 'FR',
   countryName: 'France',
+  timeZones: ['Europe/Paris'],
   nationalNumber: '612345678',
   formats: { e164: '+33612345678', international: '+33 6 12 34 56 78', national: '06 12 34 56 78', rfc3966: 'tel:+33612345678' },
 };
@@ -25,6 +26,8 @@ const NEW_YORK_WITH_EXTENSION: PhoneNumberDetails = {
   countryCallingCode: '1',
   country: 'US',
   countryName: 'United States',
+  // Every zone of the country (ICU lists about thirty, which its versions change), not New York's alone.
+  timeZones: icuTimeZones('US'),
   nationalNumber: '2125550123',
   extension: '42',
   formats: { e164: '+12125550123', international: '+1 212 555 0123 ext. 42', national: '(212) 555-0123 ext. 42', rfc3966: 'tel:+12125550123;ext=42' },
@@ -36,6 +39,7 @@ const INTERNATIONAL_FREEPHONE: PhoneNumberDetails = {
   countryCallingCode: '800',
   country: null,
   countryName: null,
+  timeZones: [],
   nationalNumber: '12345678',
   formats: { e164: '+80012345678', international: '+800 1234 5678', national: '1234 5678', rfc3966: 'tel:+80012345678' },
 };
@@ -68,6 +72,19 @@ for (const adapter of adapters) {
 
     it('reads a non-geographic number with no country', async () => {
       expect(await numbering.read('+800 1234 5678', undefined)).to.deep.equal({ kind: 'read', details: INTERNATIONAL_FREEPHONE });
+    });
+
+    it('gives every time zone of the number’s country, and none for a non-geographic number', async () => {
+      const zonesOf = async (number: string) => {
+        const reading = await numbering.read(number, undefined);
+        expect(reading.kind, number).to.equal('read');
+        return reading.kind === 'read' ? reading.details.timeZones : [];
+      };
+      expect(await zonesOf('+33 6 12 34 56 78')).to.deep.equal(['Europe/Paris']);
+      const american = await zonesOf('+1 212 555 0123 ext. 42');
+      expect(american).to.include('America/New_York').and.to.include('America/Los_Angeles');
+      expect(american.length).to.be.greaterThan(1);
+      expect(await zonesOf('+800 1234 5678')).to.deep.equal([]);
     });
 
     it('refuses a region it has no plan for, even beside an international number', async () => {
@@ -160,6 +177,7 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
       countryCallingCode: parsed.countryCallingCode,
       country,
       countryName: country === null ? null : (regionNames.of(country) ?? null),
+      timeZones: country === null ? [] : icuTimeZones(country),
       nationalNumber: parsed.nationalNumber,
       ...(parsed.ext ? { extension: parsed.ext } : {}),
       formats: { e164: parsed.number, international: parsed.formatInternational(), national: parsed.formatNational(), rfc3966: parsed.getURI() },
@@ -167,6 +185,12 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
   };
 }
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** The zones Node's ICU lists for a region: a `timeZones` getter on Node 20, a `getTimeZones()` method on newer V8. */
+function icuTimeZones(region: string): string[] {
+  const locale = new Intl.Locale(`und-${region}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?(): string[] | undefined };
+  return (typeof locale.getTimeZones === 'function' ? locale.getTimeZones() : locale.timeZones) ?? [];
+}
 
 /**
  * Numbers drawn from every plan's own patterns (read from the library's metadata, laid out as its

@@ -11,6 +11,7 @@ const LONDON: PhoneNumberDetails = {
   countryCallingCode: '44',
   country: 'GB',
   countryName: 'United Kingdom',
+  timeZones: ['Europe/London'],
   nationalNumber: '2079460958',
   formats: { e164: '+442079460958', international: '+44 20 7946 0958', national: '020 7946 0958', rfc3966: 'tel:+442079460958' },
 };

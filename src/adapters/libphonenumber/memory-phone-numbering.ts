@@ -7,7 +7,8 @@ const digitsOf = (text: string): string => text.replace(/[^0-9]/g, '');
  * without the library. A seeded number is found from the digits of its international format
  * after a `+`, or from those of its national format with its country; an extension is part of
  * those digits. Any other text is unreadable. A region is known when a seeded number belongs
- * to it or it is listed in `regions`.
+ * to it or it is listed in `regions`. A number's details, its region's name and time zones
+ * included, are answered exactly as seeded.
  */
 export class MemoryPhoneNumbering implements PhoneNumbering {
   private readonly knownRegions: ReadonlySet<string>;

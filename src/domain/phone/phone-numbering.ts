@@ -31,6 +31,12 @@ export interface PhoneNumberDetails {
   readonly country: string | null;
   /** The region's English name; null when `country` is. */
   readonly countryName: string | null;
+  /**
+   * The IANA time zones of `country`, in the order the ICU data gives them ("Europe/Paris"):
+   * every zone of the region, not the one the number is in. Empty when `country` is null or the
+   * data has none for it.
+   */
+  readonly timeZones: readonly string[];
   /** The digits after the calling code, without a trunk prefix such as France's 0. */
   readonly nationalNumber: string;
   /** Digits of an extension, when the input gave one. */
