@@ -9,6 +9,7 @@ interface Details {
   countryCallingCode: string;
   country: string | null;
   countryName: string | null;
+  timeZones: string[];
   nationalNumber: string;
   extension?: string;
   formats: { e164: string; international: string; national: string; rfc3966: string };
@@ -77,6 +78,7 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
       countryCallingCode: '33',
       country: 'FR',
       countryName: 'France',
+      timeZones: ['Europe/Paris'],
       nationalNumber: '612345678',
       formats: { e164: '+33612345678', international: '+33 6 12 34 56 78', national: '06 12 34 56 78', rfc3966: 'tel:+33612345678' },
     });
@@ -93,6 +95,17 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
   it('names the region in English, and gives none for a non-geographic number', async () => {
     expect(await details(queryOf('090-1234-5678', 'JP'))).to.deep.include({ country: 'JP', countryName: 'Japan', countryCallingCode: '81' });
     expect(await details(queryOf('+800 1234 5678'))).to.deep.include({ country: null, countryName: null, countryCallingCode: '800' });
+  });
+
+  it('gives the time zones of the number’s country, every one of them, and none for a number of no country', async () => {
+    expect((await details(queryOf('06 12 34 56 78', 'FR'))).timeZones).to.deep.equal(['Europe/Paris']);
+    expect((await details(queryOf('090-1234-5678', 'JP'))).timeZones).to.deep.equal(['Asia/Tokyo']);
+    const american = (await details(queryOf('+1 212 555 0123'))).timeZones;
+    expect(american.length).to.be.greaterThan(1);
+    expect(american).to.include('America/New_York');
+    for (const number of ['+882 49 123456', '+800 1234 5678', '+883 510 012345', '+1 555 0123']) {
+      expect(await details(queryOf(number)), number).to.deep.include({ country: null, timeZones: [] });
+    }
   });
 
   it('keeps an extension apart and carries it in every format', async () => {
