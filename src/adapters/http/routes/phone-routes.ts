@@ -14,7 +14,7 @@ export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
       method: 'GET',
       path: '/phone/details',
       permission: Permission.PhoneDetails,
-      summary: 'What the numbering plans say about a phone number: validity, type, country, formats',
+      summary: 'What the numbering plans say about a phone number: validity, type, country and its time zones, formats',
       query: {
         number: required(matching(PHONE_INPUT, PHONE_INPUT_RULE), 'the number, international with a leading + (%2B) or as dialled in `country`'),
         country: optional(matching(COUNTRY_CODE, COUNTRY_CODE_RULE), 'where a number without + is dialled (ISO 3166-1 alpha-2); checked but unused for a number with +'),
