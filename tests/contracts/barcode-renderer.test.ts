@@ -15,7 +15,7 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
       new MemoryBarcodeRenderer(
         [
           { id: 'qrcode', description: 'QR Code', example: 'http://goo.gl/0bis', accepts: /^[\s\S]{1,100}$/ },
-          { id: 'code128', description: 'Code 128', example: 'Count01234567!', accepts: /^[\x20-\x7e]{1,80}$/ },
+          { id: 'code128', description: 'Code 128', example: 'Count01234567!', accepts: /^[\x20-\xff]{1,80}$/, carriesUpTo: 0xff },
           { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
         ],
         MAX_PIXELS,
@@ -89,6 +89,13 @@ for (const adapter of adapters) {
       const outcome = await renderer.render(request('ean13', 'ABCDEFGHIJKL'));
       expect(outcome.kind).to.equal('content-refused');
       expect((outcome as { reason: string }).reason).to.be.a('string').and.not.equal('');
+    });
+
+    it('draws Latin-1 text in Code 128, and refuses a character beyond what it carries, naming it', async () => {
+      expect(await renderer.render(request('code128', 'café', { format: 'svg' }))).to.have.property('kind', 'rendered');
+      const outcome = await renderer.render(request('code128', 'ok 中文'));
+      expect(outcome.kind).to.equal('content-refused');
+      expect((outcome as { reason: string }).reason).to.include('"中"');
     });
 
     it('refuses a PNG over its pixel limit, with a reason', async () => {

@@ -1,5 +1,14 @@
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource, ZXingStringEncoding, type Result } from '@zxing/library';
 import { PNG } from 'pngjs';
+
+/**
+ * ZXing's JavaScript port decodes ISO 8859-1 bytes, outside a browser, with decodeURIComponent:
+ * as UTF-8. Latin-1 text in a PDF417 byte segment, a Data Matrix Base 256 segment, an Aztec or a
+ * QR code then reads wrong or, not being UTF-8, not at all. This reads Latin-1 as Latin-1 (one
+ * byte, one character) and leaves every other encoding to the TextDecoder ZXing would use.
+ */
+ZXingStringEncoding.customDecoder = (bytes: Uint8Array, encoding: string): string =>
+  /^ISO[-_]?8859[-_]?1$/i.test(encoding) ? Buffer.from(bytes).toString('latin1') : new TextDecoder(encoding).decode(bytes);
 
 /** The symbologies the tests read back, by our (bwip-js) id. */
 export const READABLE: Readonly<Record<string, BarcodeFormat>> = {
@@ -8,6 +17,7 @@ export const READABLE: Readonly<Record<string, BarcodeFormat>> = {
   ean13: BarcodeFormat.EAN_13,
   datamatrix: BarcodeFormat.DATA_MATRIX,
   pdf417: BarcodeFormat.PDF_417,
+  azteccode: BarcodeFormat.AZTEC,
 };
 
 /** White margin added around the image: bwip-js draws none, and readers need a quiet zone. */
@@ -18,6 +28,30 @@ const QUIET_ZONE = 20;
  * ones taken as white paper, go into a luminance image with a quiet zone around it.
  */
 export function readBarcodePng(png: Buffer, symbology: string): string {
+  return decode(png, symbology).getText();
+}
+
+/** Data Matrix's ECI character, followed by the ECI number plus one (so 27 for ECI 000026). */
+const DATA_MATRIX_ECI = 241;
+const UTF8_ECI = 26;
+
+/**
+ * Reads a Data Matrix that starts with ECI 000026 (UTF-8) as a reader that honours the ECI would.
+ * ZXing's JavaScript port does not: it skips the ECI character (codeword 241) but reads the ECI
+ * number after it as a character (codeword 27 as U+001A) and takes the bytes that follow as
+ * Latin-1. So this checks the symbol's first two codewords are that mark, and reads the bytes
+ * after it as UTF-8.
+ */
+export function readDataMatrixUtf8(png: Buffer): string {
+  const result = decode(png, 'datamatrix');
+  const codewords = [...result.getRawBytes().subarray(0, 2)];
+  if (codewords[0] !== DATA_MATRIX_ECI || codewords[1] !== UTF8_ECI + 1) throw new Error(`no ECI 000026 first: codewords ${codewords.join(', ')}`);
+  const text = result.getText();
+  if (text.codePointAt(0) !== UTF8_ECI) throw new Error(`ZXing read the ECI number as ${JSON.stringify(text.slice(0, 1))}`);
+  return Buffer.from(text.slice(1), 'latin1').toString('utf8');
+}
+
+function decode(png: Buffer, symbology: string): Result {
   const format = READABLE[symbology];
   if (format === undefined) throw new Error(`no reader for ${symbology}`);
   const image = PNG.sync.read(png);
@@ -38,5 +72,5 @@ export function readBarcodePng(png: Buffer, symbology: string): string {
     [DecodeHintType.TRY_HARDER, true],
   ]);
   reader.setHints(hints);
-  return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height)))).getText();
+  return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height))));
 }

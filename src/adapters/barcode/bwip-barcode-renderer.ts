@@ -28,6 +28,73 @@ const PARSED_EXAMPLE = /(?:^|\s)parse(?:fnc)?(?:\s|$)/;
 /** bwip-js's own complaint when the PNG would exceed `sizelimit`. */
 const OVER_SIZE_LIMIT = /^Image size over (?:default )?limit/;
 
+const ASCII_MAX = 0x7f;
+const LATIN1_MAX = 0xff;
+/** ECI 000026, UTF-8, as BWIPP's `parsefnc` takes it at the start of the text. */
+const UTF8_ECI = '^ECI000026';
+
+/**
+ * The symbologies that can say their bytes are UTF-8, each with the highest code point it writes
+ * as one Latin-1 byte without saying so; content with a character above it is written as UTF-8
+ * after ECI 000026. These are the encoders whose BWIPP `parseinput` call passes `eci` (pdf417,
+ * micropdf417, datamatrix, qrcode, maxicode, azteccode, codeone, dotcode) and their own variants
+ * that keep it; every other encoder refuses `^ECI` as an unknown function character (code128,
+ * code93, code16k, code49, codablockf, posicode, hanxin, ultracode) or takes narrower content
+ * (ASCII in Code 39 and 93 extended and Telepen; digits in EAN, UPC, 2 of 5; postal codes, GS1 and
+ * HIBC data, Micro QR, Aztec runes). Readers (ZXing among them) take unmarked bytes in all of them
+ * as ISO 8859-1 (Latin-1), so content up to U+00FF needs no mark.
+ * A QR code drawn here (one asked with a height) is marked from beyond ASCII, as lean-qr marks the
+ * others, so the same content gives the same bytes with or without a height.
+ */
+const UTF8_ECI_ABOVE: ReadonlyMap<string, number> = new Map([
+  ['azteccode', LATIN1_MAX],
+  ['azteccodecompact', LATIN1_MAX],
+  ['codeone', LATIN1_MAX],
+  ['datamatrix', LATIN1_MAX],
+  ['datamatrixrectangular', LATIN1_MAX],
+  ['datamatrixrectangularextension', LATIN1_MAX],
+  ['dotcode', LATIN1_MAX],
+  ['maxicode', LATIN1_MAX],
+  ['micropdf417', LATIN1_MAX],
+  ['pdf417', LATIN1_MAX],
+  ['pdf417compact', LATIN1_MAX],
+  ['qrcode', ASCII_MAX],
+]);
+/** The ids of the symbologies that mark UTF-8 text with its ECI. */
+export const UTF8_ECI_SYMBOLOGIES: readonly string[] = [...UTF8_ECI_ABOVE.keys()];
+/**
+ * Swiss QR Code (the QR-bill) is UTF-8 by its own standard, unmarked (its BWIPP encoder takes no
+ * ECI): given to bwip-js as text, which bwip-js writes as UTF-8.
+ */
+const UTF8_UNMARKED = new Set(['swissqrcode']);
+
+/** What bwip-js is given for the content: its text and the options that say how to read it. */
+type BwipText =
+  | { readonly kind: 'text'; readonly text: string; readonly binarytext: boolean; readonly parsefnc: boolean }
+  | { readonly kind: 'beyond'; readonly character: string };
+
+/**
+ * The content as bytes for bwip-js, which by default writes a JS string as unmarked UTF-8 bytes
+ * (readers take unmarked bytes as Latin-1, so "café" read back as "cafÃ©"). Latin-1 content is
+ * given as its own bytes (`binarytext`); beyond it, UTF-8 bytes after ECI 000026 where the
+ * symbology can carry that mark, with every `^` of the content doubled so `parsefnc` reads it as
+ * itself and no content can write another ECI or function character; elsewhere nothing.
+ */
+export function bwipText(symbology: string, content: string): BwipText {
+  if (UTF8_UNMARKED.has(symbology)) return { kind: 'text', text: content, binarytext: false, parsefnc: false };
+  const eciAbove = UTF8_ECI_ABOVE.get(symbology);
+  const above = (max: number) => [...content].find((character) => character.codePointAt(0)! > max);
+  if (eciAbove !== undefined && above(eciAbove) !== undefined) {
+    const bytes = Buffer.from(content, 'utf8').toString('latin1');
+    return { kind: 'text', text: UTF8_ECI + bytes.replaceAll('^', '^^'), binarytext: true, parsefnc: true };
+  }
+  const beyond = above(LATIN1_MAX);
+  if (beyond !== undefined) return { kind: 'beyond', character: beyond };
+  return { kind: 'text', text: content, binarytext: true, parsefnc: false };
+}
+
+const codePoint = (character: string): string => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
 /**
  * Barcodes drawn by bwip-js (Barcode Writer in Pure PostScript, compiled to JavaScript). The
  * library is 2 MB of code, so it is imported on first use, once, however many calls come first.
@@ -51,9 +118,16 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
     const { bwip, ids } = await this.load();
     if (!ids.has(request.symbology)) return { kind: 'unknown-symbology' };
+    const text = bwipText(request.symbology, request.content);
+    if (text.kind === 'beyond') {
+      const reason = `${request.symbology} carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "${text.character}" (${codePoint(text.character)}) is beyond it`;
+      return { kind: 'content-refused', reason };
+    }
     const options = {
       bcid: request.symbology,
-      text: request.content,
+      text: text.text,
+      binarytext: text.binarytext,
+      ...(text.parsefnc ? { parsefnc: true } : {}),
       scale: request.scale,
       rotate: request.rotate,
       includetext: request.includeText,

@@ -1,8 +1,12 @@
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
 
-/** A symbology the memory renderer pretends to draw: what content it takes is a pattern. */
+/**
+ * A symbology the memory renderer pretends to draw: what content it takes is a pattern, and what
+ * characters it can carry at all, when given, the highest code point.
+ */
 export interface MemorySymbology extends Symbology {
   readonly accepts: RegExp;
+  readonly carriesUpTo?: number;
 }
 
 /** The smallest valid PNG: one transparent pixel. */
@@ -32,6 +36,9 @@ export class MemoryBarcodeRenderer implements BarcodeRenderer {
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
     const symbology = this.byId.get(request.symbology);
     if (!symbology) return { kind: 'unknown-symbology' };
+    const max = symbology.carriesUpTo ?? Number.POSITIVE_INFINITY;
+    const beyond = [...request.content].find((character) => character.codePointAt(0)! > max);
+    if (beyond !== undefined) return { kind: 'content-refused', reason: `"${beyond}" is beyond what ${symbology.id} carries` };
     if (!symbology.accepts.test(request.content)) return { kind: 'content-refused', reason: `content must match ${symbology.accepts.source}` };
     const width = (request.content.length * 11 + 20) * request.scale;
     const height = (request.heightMm ?? 10) * 3 * request.scale;
