@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PNG } from 'pngjs';
-import { readBarcodePng } from '../support/barcode-reader.js';
+import { readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** The codecs the issue names, each with content it can hold. */
@@ -60,6 +60,18 @@ describe('http: barcodes', () => {
       expect(open).to.deep.equal([]);
     });
   }
+
+  it('reads text beyond ASCII back as given: Latin-1 as its bytes, more as UTF-8 marked by its ECI, else 400/7', async () => {
+    for (const codec of ['code128', 'datamatrix']) {
+      expect(readBarcodePng(await png(await gen(codec, { content: 'café' })), codec), codec).to.equal('café');
+    }
+    expect(readDataMatrixUtf8(await png(await gen('datamatrix', { content: '中文' })))).to.equal('中文');
+    // Content is never parsed for escapes, even where the ECI is written as one.
+    expect(readDataMatrixUtf8(await png(await gen('datamatrix', { content: '^ECI000003中^FNC1^' })))).to.equal('^ECI000003中^FNC1^');
+    const refused = await expectError(await gen('code128', { content: '中' }), 400, 7);
+    expect(refused.details).to.equal('code128 cannot encode this content: code128 carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "中" (U+4E2D) is beyond it');
+    expect((await expectError(await gen('ean13', { content: '590123412345中' }), 400, 7)).details).to.include('"中"');
+  });
 
   it('takes x-format as the format, and refuses a header that disagrees with the query (400/7)', async () => {
     const response = await gen('qrcode', { content: 'header' }, { 'x-format': 'svg' });
