@@ -61,6 +61,27 @@ describe('http: barcodes', () => {
     });
   }
 
+  it('draws the example of every listed codec, as PNG and as SVG', async () => {
+    const codecs = (await (await get('/api/barcode/codecs')).json()) as { id: string; example: string | null }[];
+    const failures: string[] = [];
+    let drawn = 0;
+    for (const { id, example } of codecs) {
+      if (example === null) continue;
+      for (const format of ['png', 'svg'] as const) {
+        const response = await gen(id, { content: example, format });
+        const body = Buffer.from(await response.arrayBuffer());
+        const type = response.headers.get('content-type') ?? '';
+        const ok =
+          response.status === 200 &&
+          (format === 'png' ? type === 'image/png' && body.length > 8 && body.subarray(0, 8).equals(PNG_SIGNATURE) : /^image\/svg\+xml\b/.test(type) && body.toString('utf8').startsWith('<svg'));
+        if (ok) drawn++;
+        else failures.push(`${id} as ${format}: ${response.status} ${type} ${body.subarray(0, 200).toString('utf8')}`);
+      }
+    }
+    expect(failures).to.deep.equal([]);
+    expect(drawn).to.be.greaterThan(200);
+  });
+
   it('reads text beyond ASCII back as given: Latin-1 as its bytes, more as UTF-8 marked by its ECI, else 400/7', async () => {
     for (const codec of ['code128', 'datamatrix']) {
       expect(readBarcodePng(await png(await gen(codec, { content: 'café' })), codec), codec).to.equal('café');
