@@ -2,18 +2,10 @@ import { expect } from 'chai';
 import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
 import type { BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';
+import { aBarcodeRequest } from '../support/mothers.js';
 
 describe('adapter: the barcode cache', () => {
-  const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({
-    symbology: 'qrcode',
-    content,
-    format: 'svg',
-    scale: 2,
-    heightMm: undefined,
-    includeText: false,
-    rotate: 'N',
-    ...more,
-  });
+  const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, format: 'svg', ...more });
 
   it('draws a request once, and again for any input that differs', async () => {
     const inner = new CountingRenderer();

@@ -2,17 +2,9 @@ import { expect } from 'chai';
 import { BwipBarcodeRenderer, UTF8_ECI_SYMBOLOGIES, bwipText } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
 import type { BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
 import { readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
+import { aBarcodeRequest } from '../support/mothers.js';
 
-const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({
-  symbology,
-  content,
-  format: 'png',
-  scale: 2,
-  heightMm: undefined,
-  includeText: false,
-  rotate: 'N',
-  ...more,
-});
+const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ symbology, content, ...more });
 
 const pngOf = (outcome: RenderOutcome): Buffer => {
   expect(outcome.kind, JSON.stringify(outcome)).to.equal('rendered');
@@ -27,7 +19,7 @@ describe('adapter: bwip-js renderer', () => {
     const [first, second, drawn] = await Promise.all([
       renderer.symbologies(),
       renderer.symbologies(),
-      renderer.render({ symbology: 'qrcode', content: 'x', format: 'svg', scale: 1, heightMm: undefined, includeText: false, rotate: 'N' }),
+      renderer.render(request('qrcode', 'x', { format: 'svg', scale: 1 })),
     ]);
     expect(second).to.equal(first);
     expect(drawn.kind).to.equal('rendered');
@@ -36,7 +28,7 @@ describe('adapter: bwip-js renderer', () => {
 
   it('gives the encoder’s own reason and id when it refuses content', async () => {
     const renderer = new BwipBarcodeRenderer({ maxPixels: 1_000_000 });
-    expect(await renderer.render({ symbology: 'ean13', content: '123', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N' })).to.deep.equal({
+    expect(await renderer.render(request('ean13', '123'))).to.deep.equal({
       kind: 'content-refused',
       reason: 'EAN-13 must be 12 or 13 digits (ean13badLength)',
     });

@@ -3,18 +3,10 @@ import { PNG } from 'pngjs';
 import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
 import type { BarcodeRequest, RenderedBarcode, RenderOutcome, Rotation } from '../../src/domain/barcode/barcode-renderer.js';
 import { readBarcodePng } from '../support/barcode-reader.js';
+import { aBarcodeRequest } from '../support/mothers.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 
-const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({
-  symbology: 'qrcode',
-  content,
-  format: 'png',
-  scale: 2,
-  heightMm: undefined,
-  includeText: false,
-  rotate: 'N',
-  ...more,
-});
+const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, ...more });
 
 function drawn(outcome: RenderOutcome): RenderedBarcode {
   if (outcome.kind !== 'rendered') throw new Error(`not drawn: ${JSON.stringify(outcome)}`);

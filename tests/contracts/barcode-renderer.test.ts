@@ -4,6 +4,7 @@ import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode
 import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
 import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
 import type { BarcodeRenderer, BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
+import { aBarcodeRequest } from '../support/mothers.js';
 
 /** Small enough that a QR code of "hello" at scale 10 is over it and at scale 1 well under. */
 const MAX_PIXELS = 10_000;
@@ -26,16 +27,7 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
   { name: 'bwip-js behind the cache', open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000) },
 ];
 
-const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => ({
-  symbology,
-  content,
-  format: 'png',
-  scale: 1,
-  heightMm: undefined,
-  includeText: false,
-  rotate: 'N',
-  ...more,
-});
+const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ symbology, content, scale: 1, ...more });
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
 import { issueLicense, issueSecret } from '../../src/domain/tokens/secret.js';
 import type { TokenRecord } from '../../src/domain/tokens/token.js';
 import type { User } from '../../src/domain/users/user.js';
@@ -45,4 +46,9 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     issuedBy: null,
     ...fields,
   };
+}
+
+/** A barcode request with the use case's defaults: a QR code as PNG at scale 2, upright, no text. */
+export function aBarcodeRequest(fields: Partial<BarcodeRequest> & Pick<BarcodeRequest, 'content'>): BarcodeRequest {
+  return { symbology: 'qrcode', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N', ...fields };
 }
