@@ -10,6 +10,11 @@ import { PNG } from 'pngjs';
 ZXingStringEncoding.customDecoder = (bytes: Uint8Array, encoding: string): string =>
   /^ISO[-_]?8859[-_]?1$/i.test(encoding) ? Buffer.from(bytes).toString('latin1') : new TextDecoder(encoding).decode(bytes);
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The bytes start as every PNG file does. */
+export const isPng = (bytes: Uint8Array): boolean => bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.equals(bytes.subarray(0, PNG_SIGNATURE.length));
+
 /** The symbologies the tests read back, by our (bwip-js) id. */
 export const READABLE: Readonly<Record<string, BarcodeFormat>> = {
   qrcode: BarcodeFormat.QR_CODE,
