@@ -89,5 +89,20 @@ for (const adapter of storeAdapters) {
       expect(await store.users.insert(aUser({ email: user.email }))).to.deep.equal({ inserted: true });
       expect(await store.users.delete(user.id)).to.equal(false);
     });
+
+    it('deletes with a user the tokens they issued for others, and keeps the others of those users', async () => {
+      const issuer = aUser();
+      const owner = aUser();
+      const bystander = aUser();
+      for (const user of [issuer, owner, bystander]) await store.users.insert(user);
+      const lent = aToken(owner.id, { issuedBy: issuer.id });
+      const own = aToken(owner.id);
+      const lentByBystander = aToken(owner.id, { issuedBy: bystander.id });
+      for (const token of [lent, own, lentByBystander]) await store.tokens.insert(token);
+      expect(await store.users.delete(issuer.id)).to.equal(true);
+      expect(await store.tokens.findById(lent.id)).to.equal(undefined);
+      expect(await store.tokens.findBySecretHash(lent.secretHash)).to.equal(undefined);
+      expect(await store.tokens.listByUser(owner.id)).to.have.deep.members([own, lentByBystander]);
+    });
   });
 }

@@ -10,7 +10,7 @@ import { aToken, aUser } from '../support/mothers.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
   const user = aUser({ permissions: userPermissions });
-  return actorFor({ user, token: aToken(user.id, { scopes: tokenScopes }) });
+  return actorFor({ user, token: aToken(user.id, { scopes: tokenScopes }), issuer: null });
 };
 
 describe('domain: granting permissions without escalation', () => {

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
+import { UpdateUser } from '../../src/domain/users/manage-users.js';
 import { freshSqlite } from '../support/databases.js';
+import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 interface Created {
@@ -11,6 +14,7 @@ interface Created {
   firebaseuid: string;
   permissions: string[];
   expiresAt: string | null;
+  issuedBy: { uid: string; username: string } | null;
 }
 interface Info {
   id: string;
@@ -24,9 +28,10 @@ interface Info {
   expiresAt: string | null;
   uses: number;
   disabled: boolean;
+  issuedBy: { uid: string; username: string } | null;
 }
 
-const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled'];
+const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled', 'issuedBy'];
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
@@ -45,8 +50,8 @@ for (const backend of httpBackends) {
     it('issues a token for yourself: 201 with the secret once, narrowed and expiring as asked', async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
       const created = await createToken(me.secret, { permissions: ['Cryptography::Encrypt'], expiresIn: '30d', name: 'ci' });
-      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'license', 'permissions', 'prefix', 'token', 'username'].sort());
-      expect(created).to.include({ username: me.username, firebaseuid: me.uid });
+      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'issuedBy', 'license', 'permissions', 'prefix', 'token', 'username'].sort());
+      expect(created).to.include({ username: me.username, firebaseuid: me.uid, issuedBy: null });
       expect(created.token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
       expect(created.token.startsWith(created.prefix)).to.equal(true);
       expect(created.license).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
@@ -57,6 +62,7 @@ for (const backend of httpBackends) {
 
       const info = (await (await server.send('GET', `/api/token/info?id=${created.id}`, { token: me.secret })).json()) as Info;
       expect(Object.keys(info).sort()).to.deep.equal([...INFO_KEYS].sort());
+      expect(info.issuedBy).to.equal(null);
       expect(JSON.stringify(info)).not.to.include(created.token.slice(created.prefix.length));
     });
 
@@ -138,6 +144,75 @@ for (const backend of httpBackends) {
       await expectError(await server.send('GET', '/api/token/list', { token: stranger, headers: { 'x-uid': me.uid } }), 403, 1);
       const reader = await server.tokenFor(['Tokens::Read']);
       expect(((await (await server.send('GET', '/api/token/list', { token: reader, headers: { 'x-uid': me.uid } })).json()) as Info[]).length).to.equal(3);
+    });
+
+    describe('a token issued for someone else lives by its issuer', () => {
+      const ENC = '/api/crypto/enc?data=x';
+      const DEC = '/api/crypto/dec?data=x';
+      const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
+      let admin: string;
+      before(async () => {
+        admin = await server.tokenFor(['*']);
+      });
+
+      /** An issuer holding more than the owner, a token it issued for the owner, and the owner's own token. */
+      const lending = async () => {
+        const issuer = await server.userWithToken(['Tokens::Create', 'Users::Read', 'Cryptography::*']);
+        const owner = await server.userWithToken(['Cryptography::*']);
+        const lent = await createToken(issuer.secret, { firebaseuid: owner.uid });
+        return { issuer, owner, lent };
+      };
+
+      it('shows its issuer in the answer, in token/info and in token/list; the owner’s own tokens show null', async () => {
+        const { issuer, owner, lent } = await lending();
+        const byIssuer = { uid: issuer.uid, username: issuer.username };
+        expect(lent).to.deep.include({ firebaseuid: owner.uid, issuedBy: byIssuer });
+        const info = (await (await server.send('GET', `/api/token/info?id=${lent.id}`, { token: owner.secret })).json()) as Info;
+        expect(info).to.deep.include({ id: lent.id, issuedBy: byIssuer });
+        const list = (await (await server.send('GET', '/api/token/list', { token: owner.secret })).json()) as Info[];
+        expect(list.map((t) => [t.id === lent.id, t.issuedBy])).to.have.deep.members([
+          [true, byIssuer],
+          [false, null],
+        ]);
+        // The owner sees it and may revoke it.
+        expect((await server.send('DELETE', `/api/token/delete?id=${lent.id}`, { token: owner.secret })).status).to.equal(200);
+        await expectError(await server.get(ENC, bearer(lent.token)), 401, 4);
+      });
+
+      it('loses a permission its issuer loses, and gets it back with the issuer', async () => {
+        const { issuer, lent } = await lending();
+        expect((await server.get(DEC, bearer(lent.token))).status).to.equal(400);
+        const demote = (perms: string[]) => server.send('PATCH', '/api/user/update', { token: admin, headers: { 'x-uid': issuer.uid }, json: { perms } });
+        expect((await demote(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt'])).status).to.equal(200);
+        const body = await expectError(await server.get(DEC, bearer(lent.token)), 403, 1);
+        expect(body.details).to.include('Cryptography::Decrypt');
+        expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
+        expect((await demote(['Tokens::Create', 'Users::Read', 'Cryptography::*'])).status).to.equal(200);
+        expect((await server.get(DEC, bearer(lent.token))).status).to.equal(400);
+      });
+
+      it('answers 403/5 while its issuer is blocked; the owner’s own token is untouched', async () => {
+        const { issuer, owner, lent } = await lending();
+        expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
+        const updateUser = server.app.container.get(UpdateUser);
+        expectRight(await updateUser.execute(OPERATOR, { uid: issuer.uid }, { blocked: true }));
+        await expectError(await server.get(ENC, bearer(lent.token)), 403, 5);
+        await expectError(await server.send('GET', '/api/token/list', { token: lent.token }), 403, 5);
+        expect((await server.get(ENC, bearer(owner.secret))).status).to.equal(200);
+        expectRight(await updateUser.execute(OPERATOR, { uid: issuer.uid }, { blocked: false }));
+        expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
+      });
+
+      it('is deleted with its issuer: 401/4 on its next request, and gone from the store', async () => {
+        const { issuer, owner, lent } = await lending();
+        expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
+        expect((await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': issuer.uid } })).status).to.equal(200);
+        await expectError(await server.get(ENC, bearer(lent.token)), 401, 4);
+        const list = (await (await server.send('GET', '/api/token/list', { token: owner.secret })).json()) as Info[];
+        expect(list.map((t) => t.id)).not.to.include(lent.id);
+        expect(list).to.have.length(1);
+        expect((await server.get(ENC, bearer(owner.secret))).status).to.equal(200);
+      });
     });
 
     it('deletes a token: it answers 401/4 on its very next use; others’ tokens need Tokens::Delete', async () => {

@@ -28,6 +28,8 @@ export interface IssuedToken {
   readonly secret: string;
   readonly record: TokenRecord;
   readonly user: User;
+  /** Who issued it for its owner, when that was somebody else (`record.issuedBy`). */
+  readonly issuer: User | null;
 }
 
 export class IssueToken {
@@ -52,6 +54,7 @@ export class IssueToken {
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
 
     const now = this.clock.now();
+    const issuer = issuerOf(actor, user);
     const { secret, secretHash, prefix } = issueSecret();
     const record: TokenRecord = {
       id: randomUUID(),
@@ -66,13 +69,13 @@ export class IssueToken {
       lastUsedAt: null,
       uses: 0,
       disabled: false,
-      issuedBy: issuerOf(actor, user),
+      issuedBy: issuer?.id ?? null,
     };
     const inserted = await orOutage(this.tokens.insert(record), { _tag: 'TokenCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
     // A collision of 256 random bits or 80-bit licences means something is badly wrong; never retry silently.
     if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
-    return E.right({ secret, record, user });
+    return E.right({ secret, record, user, issuer });
   }
 }
 
@@ -98,10 +101,10 @@ function expiryFor(actor: Actor, requested: number | null): number | null {
  * caller when it was another user. A token issued by someone else passes that on to the tokens
  * it issues, so it can never mint itself a token with the owner's full self-access.
  */
-function issuerOf(actor: Actor, owner: User): string | null {
-  if (actor.kind === 'operator') return null;
-  const { token, user } = actor.principal;
-  return token.issuedBy ?? (user.id === owner.id ? null : user.id);
+function issuerOf(actor: Actor, owner: User): User | null {
+  if (actor.kind !== 'principal') return null;
+  const { issuer, user } = actor.principal;
+  return issuer ?? (user.id === owner.id ? null : user);
 }
 
 /** Whether the token belongs to the actor (the operator owns nothing and may do everything). */

@@ -4,7 +4,7 @@ import { actorFor } from '../../../domain/auth/actor.js';
 import { Permission } from '../../../domain/permissions.js';
 import { MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
-import type { RevokeToken, TokenReader } from '../../../domain/tokens/manage-tokens.js';
+import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
 import { names, optional, required, text, tokenId, userUid } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
 import { refOf, uidHeader } from './user-routes.js';
@@ -51,7 +51,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           name: body.name,
           expiresInMs: body.expiresIn,
         });
-        return E.map(({ secret, record, user }: IssuedToken) =>
+        return E.map(({ secret, record, user, issuer }: IssuedToken) =>
           json({
             token: secret,
             id: record.id,
@@ -61,6 +61,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
             firebaseuid: user.uid,
             permissions: record.scopes,
             expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
+            issuedBy: issuer && userNameOf(issuer),
           }),
         )(issued);
       },

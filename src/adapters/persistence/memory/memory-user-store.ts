@@ -51,7 +51,7 @@ export class MemoryUserStore implements UserStore {
 
   async delete(id: string): Promise<boolean> {
     if (!this.tables.users.delete(id)) return false;
-    for (const token of [...this.tables.tokens.values()]) if (token.userId === id) this.tables.deleteToken(token.id);
+    for (const token of [...this.tables.tokens.values()]) if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
     return true;
   }
 }
