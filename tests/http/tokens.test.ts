@@ -96,19 +96,28 @@ for (const backend of httpBackends) {
       expect(await server.snapshot()).to.deep.equal(before);
     });
 
-    it('issues for another user only with Users::Read as well, within what both hold', async () => {
-      const other = await server.userWithToken(['Cryptography::*']);
+    it('issues for another user only with Users::Read as well, within what the owner holds, and only to an owner it outranks', async () => {
+      const other = await server.userWithToken(['Cryptography::Encrypt']);
       const creatorOnly = await server.tokenFor(['Tokens::Create', 'Cryptography::*']);
       await expectError(await server.send('POST', '/api/token/create', { token: creatorOnly, json: { firebaseuid: other.uid } }), 403, 1);
-      const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt']);
+      const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::*']);
       const created = await createToken(admin, { firebaseuid: other.uid });
       expect(created.firebaseuid).to.equal(other.uid);
-      // The owner's Cryptography::* narrowed to the part of it the caller holds.
       expect(created.permissions).to.deep.equal(['Cryptography::Encrypt']);
       const empty = await createToken(admin, { firebaseuid: other.uid, permissions: [] });
       expect(empty.permissions).to.deep.equal([]);
+      const wider = await server.userWithToken(['Cryptography::*', 'Phone::Details']);
+      const narrower = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt', 'Cryptography::Decrypt', 'Phone::Details']);
+      const root = await server.userWithToken(['*']);
+      const before = await server.snapshot();
       await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: other.uid, permissions: ['Cryptography::Decrypt'] } }), 403, 1);
       await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: 'no-such-user' } }), 404, 14);
+      // An owner holding a wildcard, or anything else the caller lacks, is out of reach.
+      const refused = await expectError(await server.send('POST', '/api/token/create', { token: narrower, json: { firebaseuid: wider.uid, permissions: ['Phone::Details'] } }), 403, 1);
+      expect(refused.details).to.equal('Missing permission Cryptography::*');
+      const refusedRoot = await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: root.uid, permissions: [] } }), 403, 1);
+      expect(refusedRoot.details).to.equal('Missing permission *');
+      expect(await server.snapshot()).to.deep.equal(before);
     });
 
     it('shows the calling token by default, counts its uses, and hides other users’ tokens without Tokens::Read', async () => {
@@ -267,12 +276,12 @@ describe('http: token usage counts', () => {
 describe('http: a token issued for someone else is no master key', () => {
   const suite = serverForSuite();
 
-  it('acts on its owner only within its permissions, and passes that on to tokens it issues', async () => {
+  it('acts on its owner only within its permissions, and cannot mint its owner a token of more than itself', async () => {
     const server = suite.server;
     const admin = await server.userWithToken(['*']);
     const adminToken = (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as Info;
-    const mallory = await server.tokenFor(['Tokens::Create', 'Users::Read']);
-    const issued = await server.send('POST', '/api/token/create', { token: mallory, json: { firebaseuid: admin.uid, permissions: [] } });
+    const lender = await server.tokenFor(['*']);
+    const issued = await server.send('POST', '/api/token/create', { token: lender, json: { firebaseuid: admin.uid, permissions: [] } });
     expect(issued.status).to.equal(201);
     const borrowed = ((await issued.json()) as Created).token;
     const before = await server.snapshot();
@@ -282,15 +291,14 @@ describe('http: a token issued for someone else is no master key', () => {
     await expectError(await server.send('GET', '/api/token/list', { token: borrowed }), 403, 1);
     await expectError(await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }), 403, 1);
     await expectError(await server.send('GET', '/api/user/get', { token: borrowed }), 403, 1);
-    expect(await server.snapshot()).to.deep.equal(before);
 
-    // A borrowed token with Tokens::Create and Users::Read still cannot mint a master key for the owner.
-    const wider = await server.send('POST', '/api/token/create', { token: admin.secret, json: {} });
-    expect(wider.status).to.equal(201);
-    const adminIssuer = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Users::Delete']);
-    const lent = ((await (await server.send('POST', '/api/token/create', { token: adminIssuer, json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] } })).json()) as Created).token;
-    const minted = ((await (await server.send('POST', '/api/token/create', { token: lent, json: { permissions: [] } })).json()) as Created).token;
-    await expectError(await server.send('DELETE', '/api/user/delete', { token: minted }), 403, 1);
+    // Lent Tokens::Create and Users::Read, it still acts on its `*` owner as on anyone it does not outrank.
+    const lent = ((await (await server.send('POST', '/api/token/create', { token: lender, json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] } })).json()) as Created).token;
+    const snapshotWithLent = await server.snapshot();
+    const refused = await expectError(await server.send('POST', '/api/token/create', { token: lent, json: { permissions: [] } }), 403, 1);
+    expect(refused.details).to.equal('Missing permission *');
+    expect(await server.snapshot()).to.deep.equal(snapshotWithLent);
+    expect(before).not.to.deep.equal(snapshotWithLent);
     expect((await server.send('GET', '/api/user/get', { token: admin.secret })).status).to.equal(200);
   });
 });

@@ -6,7 +6,7 @@ import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
-import { targetUser, type UserRef } from '../users/target-user.js';
+import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';
 import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
@@ -45,6 +45,10 @@ export class IssueToken {
     const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
     if (E.isLeft(found)) return found;
     const user = found.right;
+    if (user.id !== actorUserId(actor)) {
+      const outranked = checkOutranks(actor, user);
+      if (outranked) return E.left(outranked);
+    }
 
     const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
