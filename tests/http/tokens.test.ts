@@ -120,6 +120,37 @@ for (const backend of httpBackends) {
       expect(await server.snapshot()).to.deep.equal(before);
     });
 
+    it('takes the owner from x-uid as from firebaseuid, refusing the two naming different users', async () => {
+      const other = await server.userWithToken(['Cryptography::Encrypt']);
+      const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::*']);
+      const byHeader = await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: {} });
+      expect(byHeader.status).to.equal(201);
+      expect(((await byHeader.json()) as Created).firebaseuid).to.equal(other.uid);
+      const both = await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: { firebaseuid: other.uid } });
+      expect(both.status).to.equal(201);
+      expect(((await both.json()) as Created).firebaseuid).to.equal(other.uid);
+
+      const adminUser = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
+      const before = await server.snapshot();
+      const differ = await expectError(await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: { firebaseuid: adminUser.uid } }), 400, 9);
+      expect(differ.details).to.equal('x-uid and firebaseuid name different users');
+      // Without Users::Read, x-uid naming someone else is refused, never read as "yourself".
+      await expectError(await server.send('POST', '/api/token/create', { token: adminUser.secret, headers: { 'x-uid': other.uid }, json: {} }), 403, 1);
+      await expectError(await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': 'bad uid!' }, json: {} }), 400, 9);
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
+    it('refuses x-uid with 400/9 where no user is named by uid: token/info and token/delete', async () => {
+      const me = await server.userWithToken(['Tokens::Read', 'Tokens::Delete']);
+      const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
+      const before = await server.snapshot();
+      for (const [method, path] of [['GET', '/api/token/info'], ['GET', `/api/token/info?id=${mine.id}`], ['DELETE', `/api/token/delete?id=${mine.id}`]] as const) {
+        const body = await expectError(await server.send(method, path, { token: me.secret, headers: { 'x-uid': me.uid } }), 400, 9);
+        expect(body.details).to.include('x-uid');
+      }
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
     it('shows the calling token by default, counts its uses, and hides other users’ tokens without Tokens::Read', async () => {
       const me = await server.userWithToken(['Cryptography::Encrypt']);
       for (let i = 0; i < 3; i++) await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${me.secret}` });

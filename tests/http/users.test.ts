@@ -50,6 +50,15 @@ for (const backend of httpBackends) {
       expect(again.username).to.equal('zoe.obrien2');
     });
 
+    it('refuses x-uid on user/create with 400/9 rather than ignoring it, and stores nothing', async () => {
+      const before = await server.snapshot();
+      const someone = await server.send('GET', '/api/user/get', { token: admin });
+      const { uid } = (await someone.json()) as UserBody;
+      const body = await expectError(await server.send('POST', '/api/user/create', { token: admin, headers: { 'x-uid': uid }, json: newPerson() }), 400, 9);
+      expect(body.details).to.include('x-uid');
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
     it('needs Users::Create', async () => {
       const token = await server.tokenFor(['Users::Read']);
       await expectError(await server.send('POST', '/api/user/create', { token, json: newPerson() }), 403, 1);

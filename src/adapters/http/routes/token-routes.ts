@@ -7,7 +7,7 @@ import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token
 import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
 import { names, optional, required, text, tokenId, userUid } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
-import { refOf, uidHeader } from './user-routes.js';
+import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 
 export interface TokenRouteDependencies {
   readonly issueToken: IssueToken;
@@ -34,19 +34,23 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       permission: Permission.TokensCreate,
       summary: `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only`,
       query: {},
-      headers: {},
+      headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
       body: {
-        firebaseuid: optional(userUid, 'the uid of the owner; default: yourself'),
+        firebaseuid: optional(userUid, 'the uid of the owner, as x-uid; default: yourself'),
         permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
         name: optional(text(1, 100), 'a label to recognise the token by'),
         expiresIn: optional(lifetime, 'lifetime; default: never expires'),
       },
       status: 201,
       produces: 'application/json',
-      handle: async ({ body, principal }) => {
+      handle: async ({ headers, body, principal }) => {
+        const { 'x-uid': headerUid } = headers;
+        if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
+          return E.left({ _tag: 'InvalidHeader', names: ['x-uid'], details: 'x-uid and firebaseuid name different users' });
+        }
         const issued = await deps.issueToken.execute({
           actor: actorFor(principal),
-          owner: refOf(body.firebaseuid),
+          owner: refOf(headerUid ?? body.firebaseuid),
           scopes: body.permissions,
           name: body.name,
           expiresInMs: body.expiresIn,
@@ -72,7 +76,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       permission: null,
       summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${Permission.TokensRead}`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
-      headers: {},
+      headers: noUidHeader,
       status: 200,
       produces: 'application/json',
       handle: async ({ query, principal }) => E.map(json)(await deps.reader.info(actorFor(principal), query.id ?? principal.token.id)),
@@ -94,7 +98,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       permission: null,
       summary: `Delete a token: any of yours, or anyone's with ${Permission.TokensDelete}; it is refused from its next use`,
       query: { id: required(tokenId, 'the token id') },
-      headers: {},
+      headers: noUidHeader,
       status: 200,
       produces: 'application/json',
       handle: async ({ query, principal }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actorFor(principal), query.id)),

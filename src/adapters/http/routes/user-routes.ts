@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import { actorFor } from '../../../domain/auth/actor.js';
 import { Permission } from '../../../domain/permissions.js';
 import type { CreateUser } from '../../../domain/users/create-user.js';
@@ -21,6 +22,16 @@ export interface UserRouteDependencies {
 export const uidHeader = { 'x-uid': optional(userUid, 'the uid of the user acted on; default: your own') };
 export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? { self: true } : { uid });
 
+/** A value no request may give: for a header that means something elsewhere but not here. */
+const absent = (why: string) =>
+  new t.Type<never, string, unknown>(`absent (${why})`, (u): u is never => false, (u, c) => t.failure(u, c), (never) => never);
+
+/**
+ * On an endpoint that acts on no user named by uid, `x-uid` is refused (400/9) rather than
+ * ignored: a client sending it means something, and silently doing something else is worse.
+ */
+export const noUidHeader = { 'x-uid': optional(absent('this endpoint acts on no user named by uid'), 'refused here') };
+
 export function userRoutes(deps: UserRouteDependencies): Route[] {
   return [
     defineRoute({
@@ -29,7 +40,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       permission: Permission.UsersCreate,
       summary: 'Create a user (with no permissions until someone grants them)',
       query: {},
-      headers: {},
+      headers: noUidHeader,
       body: {
         firstname: required(text(1, 100), 'first name'),
         lastname: required(text(1, 100), 'last name'),
