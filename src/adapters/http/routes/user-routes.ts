@@ -24,7 +24,7 @@ export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? 
 
 /** A value no request may give: for a header that means something elsewhere but not here. */
 const absent = (why: string) =>
-  new t.Type<never, string, unknown>(`absent (${why})`, (u): u is never => false, (u, c) => t.failure(u, c), (never) => never);
+  new t.Type<never, string, unknown>(`absent (${why})`, (_u): _u is never => false, (u, c) => t.failure(u, c), (never) => never);
 
 /**
  * On an endpoint that acts on no user named by uid, `x-uid` is refused (400/9) rather than
