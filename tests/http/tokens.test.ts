@@ -161,7 +161,13 @@ for (const backend of httpBackends) {
 
       const stranger = await server.userWithToken([]);
       const theirs = (await (await server.send('GET', '/api/token/info', { token: stranger.secret })).json()) as Info;
-      await expectError(await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: me.secret }), 403, 1);
+      // Someone else's token is answered as an unknown one: the same status, code and body.
+      const hidden = await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: me.secret });
+      const unknownId = '00000000-0000-4000-8000-000000000000';
+      const unknown = await server.send('GET', `/api/token/info?id=${unknownId}`, { token: me.secret });
+      const hiddenBody = await expectError(hidden, 404, 18);
+      const unknownBody = await expectError(unknown, 404, 18);
+      expect(hiddenBody).to.deep.equal({ ...unknownBody, details: unknownBody.details!.replace(unknownId, theirs.id) });
       const reader = await server.tokenFor(['Tokens::Read']);
       expect((await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: reader })).status).to.equal(200);
       await expectError(await server.send('GET', '/api/token/info?id=00000000-0000-4000-8000-000000000000', { token: reader }), 404, 18);
@@ -260,7 +266,12 @@ for (const backend of httpBackends) {
       const spare = await createToken(me.secret, {});
       expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${spare.token}` })).status).to.equal(200);
       const stranger = await server.tokenFor([]);
-      await expectError(await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: stranger }), 403, 1);
+      const before = await server.snapshot();
+      const hidden = await expectError(await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: stranger }), 404, 18);
+      const unknownId = '00000000-0000-4000-8000-000000000000';
+      const unknown = await expectError(await server.send('DELETE', `/api/token/delete?id=${unknownId}`, { token: stranger }), 404, 18);
+      expect(hidden).to.deep.equal({ ...unknown, details: unknown.details!.replace(unknownId, spare.id) });
+      expect(await server.snapshot()).to.deep.equal(before);
       const response = await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: me.secret });
       expect(response.status).to.equal(200);
       expect(await response.json()).to.deep.equal({ deleted: true, id: spare.id });
@@ -320,7 +331,7 @@ describe('http: a token issued for someone else is no master key', () => {
     await expectError(await server.send('DELETE', '/api/user/delete', { token: borrowed }), 403, 1);
     await expectError(await server.send('PATCH', '/api/user/update', { token: borrowed, json: { email: 'mallory@example.com' } }), 403, 1);
     await expectError(await server.send('GET', '/api/token/list', { token: borrowed }), 403, 1);
-    await expectError(await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }), 403, 1);
+    await expectError(await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }), 404, 18);
     await expectError(await server.send('GET', '/api/user/get', { token: borrowed }), 403, 1);
 
     // Lent Tokens::Create and Users::Read, it still acts on its `*` owner as on anyone it does not outrank.

@@ -67,7 +67,7 @@ export class TokenReader {
     };
   }
 
-  /** One token: your own, or anyone's with `Tokens::Read`. Unknown ids are 404 either way. */
+  /** One token: your own, or anyone's with `Tokens::Read`; 404 for an unknown id or one you may not see. */
   async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
     const found = await this.findForActor(actor, tokenId, Permission.TokensRead, TOKEN_STORE_DOWN);
     if (E.isLeft(found)) return found;
@@ -108,11 +108,14 @@ export class TokenReader {
     return E.right((record) => (record.issuedBy === null ? null : byId.get(record.issuedBy)));
   }
 
+  /**
+   * A token the actor may see: their own, or anyone's with `permissionForOthers`. Somebody else's
+   * token without it is answered exactly as an unknown id, so that ids cannot be probed.
+   */
   async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: DomainError): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await orOutage(this.tokens.findById(tokenId), outage);
     if (E.isLeft(found)) return found;
-    if (!found.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
-    if (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+    if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers))) return E.left({ _tag: 'TokenNotFound', token: tokenId });
     return E.right(found.right);
   }
 }
