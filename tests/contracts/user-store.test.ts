@@ -23,6 +23,14 @@ for (const adapter of storeAdapters) {
       expect(await store.users.findById(user.id)).to.deep.equal(user);
     });
 
+    it('finds a user by the email it stores', async () => {
+      const user = aUser({ email: 'ada@example.com' });
+      await store.users.insert(user);
+      await store.users.insert(aUser({ email: null }));
+      expect(await store.users.findByEmail('ada@example.com')).to.deep.equal(user);
+      expect(await store.users.findByEmail('nobody@example.com')).to.equal(undefined);
+    });
+
     it('answers undefined for a user it does not have', async () => {
       expect(await store.users.findById('00000000-0000-4000-8000-000000000000')).to.equal(undefined);
       expect(await store.users.findByUsername('nobody')).to.equal(undefined);

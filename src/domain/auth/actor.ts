@@ -59,3 +59,6 @@ export function actorUserId(actor: Actor): string | undefined {
   if (actor.kind === 'principal') return actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;
   return actorUser(actor)?.id;
 }
+
+/** The token the actor presented, if it came with one. */
+export const callingTokenId = (actor: Actor): string | undefined => (actor.kind === 'principal' ? actor.principal.token.id : undefined);

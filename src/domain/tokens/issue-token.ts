@@ -41,7 +41,8 @@ export class IssueToken {
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
     const { actor } = input;
-    if (!actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
+    // A password is the user's own key to everything they hold: it needs no permission to issue a token of theirs.
+    if (actor.kind !== 'password' && !actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
     const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
     if (E.isLeft(found)) return found;
     const user = found.right;
@@ -69,7 +70,7 @@ export class IssueToken {
       name: input.name ?? null,
       scopes,
       createdAt: now,
-      expiresAt: expiryFor(actor, input.expiresInMs === undefined ? null : now + input.expiresInMs),
+      expiresAt: expiryFor(actor, now, input.expiresInMs),
       lastUsedAt: null,
       uses: 0,
       disabled: false,
@@ -93,8 +94,14 @@ function defaultScopes(actor: Actor, owner: User): string[] {
   );
 }
 
-/** A token never outlives the token that issued it. */
-function expiryFor(actor: Actor, requested: number | null): number | null {
+/** How long a token got with a password lives unless asked otherwise: a password is not to be typed daily. */
+export const PASSWORD_TOKEN_LIFETIME_MS = 30 * 86_400_000;
+
+/** A token never outlives the token that issued it; one got with a password expires by default. */
+function expiryFor(actor: Actor, now: number, lifetimeMs: number | undefined): number | null {
+  const defaultLifetime = actor.kind === 'password' ? PASSWORD_TOKEN_LIFETIME_MS : undefined;
+  const lifetime = lifetimeMs ?? defaultLifetime;
+  const requested = lifetime === undefined ? null : now + lifetime;
   const ceiling = actor.kind === 'principal' ? actor.principal.token.expiresAt : null;
   if (ceiling === null) return requested;
   return requested === null ? ceiling : Math.min(requested, ceiling);

@@ -12,6 +12,8 @@ export interface UserStore {
   findById(id: string): Promise<User | undefined>;
   findByUid(uid: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
+  /** By the stored (lower-cased) email. */
+  findByEmail(email: string): Promise<User | undefined>;
   /** Oldest first. */
   list(): Promise<User[]>;
   /**

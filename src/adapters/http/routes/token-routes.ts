@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { actorFor } from '../../../domain/auth/actor.js';
+import { callingTokenId } from '../../../domain/auth/actor.js';
+import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
@@ -26,30 +27,44 @@ const lifetime = new t.Type<number, number, unknown>(
   t.identity,
 );
 
+const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
+  const details = `${field} must name your own user: a password gets a token for its own user only`;
+  return field === 'x-uid' ? { _tag: 'InvalidHeader', names: [field], details } : { _tag: 'InvalidBodyParameter', names: [field], details };
+};
+
 export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
   return [
     defineRoute({
       method: 'POST',
       path: '/token/create',
       permission: Permission.TokensCreate,
-      summary: `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only`,
+      passwordLogin: true,
+      summary:
+        `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only. ` +
+        'With Authorization: Basic (username or email, and password) instead of a token: a token of your own, ' +
+        'expiring in 30 days by default, without needing this permission',
       query: {},
       headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
       body: {
         firebaseuid: optional(userUid, 'the uid of the owner, as x-uid; default: yourself'),
         permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
         name: optional(text(1, 100), 'a label to recognise the token by'),
-        expiresIn: optional(lifetime, 'lifetime; default: never expires'),
+        expiresIn: optional(lifetime, 'lifetime; default: never expires (30 days with a password)'),
       },
       status: 201,
       produces: 'application/json',
-      handle: async ({ headers, body, principal }) => {
+      handle: async ({ headers, body, actor }) => {
         const { 'x-uid': headerUid } = headers;
         if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
           return E.left({ _tag: 'InvalidHeader', names: ['x-uid'], details: 'x-uid and firebaseuid name different users' });
         }
+        if (actor.kind === 'password') {
+          // A password gets a token of its own user only; naming anyone else is a mistake to point out.
+          if (headerUid !== undefined && headerUid !== actor.user.uid) return E.left(passwordForOthers('x-uid'));
+          if (body.firebaseuid !== undefined && body.firebaseuid !== actor.user.uid) return E.left(passwordForOthers('firebaseuid'));
+        }
         const issued = await deps.issueToken.execute({
-          actor: actorFor(principal),
+          actor,
           owner: refOf(headerUid ?? body.firebaseuid),
           scopes: body.permissions,
           name: body.name,
@@ -79,7 +94,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: noUidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ query, principal }) => E.map(json)(await deps.reader.info(actorFor(principal), query.id ?? principal.token.id)),
+      handle: async ({ query, actor }) => {
+        const id = query.id ?? callingTokenId(actor);
+        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : E.map(json)(await deps.reader.info(actor, id));
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -90,7 +108,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) => E.map(json)(await deps.reader.list(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) => E.map(json)(await deps.reader.list(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'DELETE',
@@ -101,7 +119,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: noUidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ query, principal }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actorFor(principal), query.id)),
+      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actor, query.id)),
     }),
   ];
 }

@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { actorFor } from '../../../domain/auth/actor.js';
 import { Permission } from '../../../domain/permissions.js';
 import type { CreateUser } from '../../../domain/users/create-user.js';
 import type { DeleteUser, GetUser, UpdateUser } from '../../../domain/users/manage-users.js';
@@ -50,9 +49,9 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       },
       status: 201,
       produces: 'application/json',
-      handle: async ({ body, principal }) => {
+      handle: async ({ body, actor }) => {
         const created = await deps.createUser.execute({
-          actor: actorFor(principal),
+          actor: actor,
           firstName: body.firstname,
           lastName: body.lastname,
           email: body.email,
@@ -71,8 +70,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) =>
-        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) =>
+        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'PATCH',
@@ -89,11 +88,11 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       },
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, body, principal }) => {
+      handle: async ({ headers, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
           return E.left({ _tag: 'MissingBodyParameter', names: ['displayname', 'email', 'password', 'perms'] });
         }
-        const updated = await deps.updateUser.execute(actorFor(principal), refOf(headers['x-uid']), {
+        const updated = await deps.updateUser.execute(actor, refOf(headers['x-uid']), {
           displayName: body.displayname,
           email: body.email,
           password: body.password,
@@ -111,8 +110,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) =>
-        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) =>
+        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
     }),
   ];
 }

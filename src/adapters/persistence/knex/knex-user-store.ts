@@ -89,6 +89,11 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ email }).first();
+    return row && toUser(row);
+  }
+
   async list(): Promise<User[]> {
     const rows = await this.db<UserRow>('users').orderBy([
       { column: 'created_at', order: 'asc' },
