@@ -135,6 +135,12 @@ for (const backend of httpBackends) {
       await expectError(await server.get('/api/crypto/enc?data=x', { Authorization: authorization }), 401, 4);
       await expectError(await server.get('/api/token/list', { Authorization: authorization }), 401, 4);
       await expectError(await server.send('PATCH', '/api/user/update', { headers: { Authorization: authorization }, json: { password: 'a new password here' } }), 401, 4);
+      // The OpenAPI document says so too.
+      const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { security: unknown }>> };
+      const withBasic = Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.entries(operations).filter(([, operation]) => JSON.stringify(operation.security ?? []).includes('basic')).map(([method]) => `${method} ${path}`),
+      );
+      expect(withBasic).to.deep.equal(['post /api/token/create']);
     });
 
     it('throttles an account after 5 failures: 429/25 with Retry-After, even for the right password, from any address', async () => {
