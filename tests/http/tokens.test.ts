@@ -215,6 +215,9 @@ for (const backend of httpBackends) {
         expect(lent).to.deep.include({ firebaseuid: owner.uid, issuedBy: byIssuer });
         const info = (await (await server.send('GET', `/api/token/info?id=${lent.id}`, { token: owner.secret })).json()) as Info;
         expect(info).to.deep.include({ id: lent.id, issuedBy: byIssuer });
+        // The lent token sees itself too, though it may read nothing else of its owner's.
+        const itself = (await (await server.send('GET', '/api/token/info', { token: lent.token })).json()) as Info;
+        expect(itself).to.deep.include({ id: lent.id, issuedBy: byIssuer, associatedFirebaseUID: owner.uid });
         const list = (await (await server.send('GET', '/api/token/list', { token: owner.secret })).json()) as Info[];
         expect(list.map((t) => [t.id === lent.id, t.issuedBy])).to.have.deep.members([
           [true, byIssuer],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
+import { actorHolds, actorUserId, callingTokenId, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
@@ -118,5 +118,8 @@ function issuerOf(actor: Actor, owner: User): User | null {
   return issuer ?? (user.id === owner.id ? null : user);
 }
 
-/** Whether the token belongs to the actor (the operator owns nothing and may do everything). */
-export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId;
+/**
+ * Whether the token belongs to the actor (the operator owns nothing and may do everything), or
+ * is the very token the actor presents: a token issued by somebody else may still read and revoke itself.
+ */
+export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId || callingTokenId(actor) === record.id;
