@@ -31,10 +31,13 @@ import { KnexUserStore } from './adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from './adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from './adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from './adapters/persistence/memory/memory-user-store.js';
+import { MemoryLoginThrottle } from './adapters/throttle/memory-login-throttle.js';
 import { CachingLexicon } from './adapters/wordnet/caching-lexicon.js';
 import { WordNetLexicon } from './adapters/wordnet/wordnet-lexicon.js';
 import type { AppConfig } from './config/config.js';
 import { Authenticate } from './domain/auth/authenticate.js';
+import { LogInWithPassword } from './domain/auth/log-in-with-password.js';
+import { LOGIN_THROTTLE_POLICY, LoginThrottle } from './domain/auth/login-throttle.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
 import { BarcodeRenderer } from './domain/barcode/barcode-renderer.js';
 import { GenerateBarcode, ListSymbologies } from './domain/barcode/generate-barcode.js';
@@ -56,6 +59,7 @@ import { TokenStore } from './domain/tokens/ports.js';
 import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { CreateUser } from './domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
+import { PasswordVerifier, scryptPasswordVerifier } from './domain/users/password.js';
 import { UserStore } from './domain/users/ports.js';
 
 /** Identifiers of what only the composition root and transports know about. */
@@ -165,8 +169,9 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
       [EncryptText, DecryptText, Cipher],
     ).inSingletonScope();
     container.bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate): Koa => createApp({ table, authenticate, logger, accessLog: logging.accessLog, maxBodyBytes: config.http.maxBodyBytes }),
-      [Routes, Authenticate],
+      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword): Koa =>
+        createApp({ table, authenticate, logIn, logger, accessLog: logging.accessLog, maxBodyBytes: config.http.maxBodyBytes }),
+      [Routes, Authenticate, LogInWithPassword],
     ).inSingletonScope();
   } catch (error) {
     await db?.destroy();
@@ -215,6 +220,12 @@ function bindUseCases(container: Container, config: AppConfig): void {
   container.bind(Authenticate).toResolvedValue(
     (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache, usage: TokenUsageMeter) => new Authenticate(tokens, users, clock, cache, usage),
     [TokenStore, UserStore, Clock, VerifiedTokenCache, TokenUsageMeter],
+  ).inSingletonScope();
+  container.bind(LoginThrottle).toConstantValue(new MemoryLoginThrottle(LOGIN_THROTTLE_POLICY));
+  container.bind(PasswordVerifier).toConstantValue(scryptPasswordVerifier);
+  container.bind(LogInWithPassword).toResolvedValue(
+    (users: UserStore, throttle: LoginThrottle, verifier: PasswordVerifier, clock: Clock) => new LogInWithPassword(users, throttle, verifier, clock),
+    [UserStore, LoginThrottle, PasswordVerifier, Clock],
   ).inSingletonScope();
   container.bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
   container.bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();

@@ -30,7 +30,7 @@ export type DomainError =
   | { readonly _tag: 'InformationNotFound'; readonly details?: string }
   | { readonly _tag: 'EndpointDisabled' }
   | { readonly _tag: 'NotImplemented' }
-  | { readonly _tag: 'RateLimited' }
+  | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
   | { readonly _tag: 'Conflict'; readonly details?: string }
   | { readonly _tag: 'RequestTooLarge'; readonly details?: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
@@ -102,6 +102,8 @@ export function detailsOf(error: DomainError): string | undefined {
       return `No token ${error.token}`;
     case 'MethodNotAllowed':
       return `Allowed: ${error.allowed.join(', ')}`;
+    case 'RateLimited':
+      return error.retryAfterSeconds === undefined ? undefined : `Try again in ${error.retryAfterSeconds} s`;
     case 'Unknown':
     case 'InformationNotFound':
     case 'Conflict':

@@ -23,6 +23,14 @@ for (const adapter of storeAdapters) {
       expect(await store.users.findById(user.id)).to.deep.equal(user);
     });
 
+    it('finds a user by the email it stores', async () => {
+      const user = aUser({ email: 'ada@example.com' });
+      await store.users.insert(user);
+      await store.users.insert(aUser({ email: null }));
+      expect(await store.users.findByEmail('ada@example.com')).to.deep.equal(user);
+      expect(await store.users.findByEmail('nobody@example.com')).to.equal(undefined);
+    });
+
     it('answers undefined for a user it does not have', async () => {
       expect(await store.users.findById('00000000-0000-4000-8000-000000000000')).to.equal(undefined);
       expect(await store.users.findByUsername('nobody')).to.equal(undefined);
@@ -88,6 +96,21 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.findById(kept.id)).to.deep.equal(kept);
       expect(await store.users.insert(aUser({ email: user.email }))).to.deep.equal({ inserted: true });
       expect(await store.users.delete(user.id)).to.equal(false);
+    });
+
+    it('deletes with a user the tokens they issued for others, and keeps the others of those users', async () => {
+      const issuer = aUser();
+      const owner = aUser();
+      const bystander = aUser();
+      for (const user of [issuer, owner, bystander]) await store.users.insert(user);
+      const lent = aToken(owner.id, { issuedBy: issuer.id });
+      const own = aToken(owner.id);
+      const lentByBystander = aToken(owner.id, { issuedBy: bystander.id });
+      for (const token of [lent, own, lentByBystander]) await store.tokens.insert(token);
+      expect(await store.users.delete(issuer.id)).to.equal(true);
+      expect(await store.tokens.findById(lent.id)).to.equal(undefined);
+      expect(await store.tokens.findBySecretHash(lent.secretHash)).to.equal(undefined);
+      expect(await store.tokens.listByUser(owner.id)).to.have.deep.members([own, lentByBystander]);
     });
   });
 }

@@ -5,12 +5,13 @@ import type { TokenStore } from '../../src/domain/tokens/ports.js';
 import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
 import { usernameFromName } from '../../src/domain/users/create-user.js';
 import { hashPassword, verifyPassword } from '../../src/domain/users/password.js';
+import { checkOutranks } from '../../src/domain/users/target-user.js';
 import { checkGrant } from '../../src/domain/users/user-rules.js';
 import { aToken, aUser } from '../support/mothers.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
   const user = aUser({ permissions: userPermissions });
-  return actorFor({ user, token: aToken(user.id, { scopes: tokenScopes }) });
+  return actorFor({ user, token: aToken(user.id, { scopes: tokenScopes }), issuer: null });
 };
 
 describe('domain: granting permissions without escalation', () => {
@@ -30,6 +31,28 @@ describe('domain: granting permissions without escalation', () => {
   it('refuses unknown names before anything else, and the operator may grant anything known', () => {
     expect(checkGrant(OPERATOR, ['Nope::*'], [])).to.deep.include({ _tag: 'InvalidBodyParameter' });
     expect(checkGrant(OPERATOR, ['*', 'Users::Permissions'], [])).to.equal(undefined);
+  });
+});
+
+describe('domain: acting only on users one outranks', () => {
+  it('needs every permission the target holds, a wildcard only through the same or a wider one', () => {
+    const target = aUser({ permissions: ['Cryptography::*', 'Phone::Details'] });
+    expect(checkOutranks(holder(['*'], ['Cryptography::*', 'Phone::Details']), target)).to.equal(undefined);
+    expect(checkOutranks(holder(['Cryptography::Encrypt', 'Cryptography::Decrypt', 'Phone::Details'], ['*']), target)).to.deep.equal({
+      _tag: 'NotAuthorized',
+      permission: 'Cryptography::*',
+    });
+    expect(checkOutranks(holder(['*'], ['Cryptography::*']), target)).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Phone::Details' });
+    expect(checkOutranks(holder([], []), aUser({ permissions: [] }))).to.equal(undefined);
+  });
+
+  it('counts only what a lent token’s issuer still holds, and lets the operator act on anyone', () => {
+    const target = aUser({ permissions: ['*'] });
+    const owner = aUser({ permissions: ['*'] });
+    const issuer = aUser({ permissions: ['Users::Delete'] });
+    const lent = actorFor({ user: owner, token: aToken(owner.id, { scopes: ['*'], issuedBy: issuer.id }), issuer });
+    expect(checkOutranks(lent, target)).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
+    expect(checkOutranks(OPERATOR, target)).to.equal(undefined);
   });
 });
 

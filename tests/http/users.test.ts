@@ -50,6 +50,15 @@ for (const backend of httpBackends) {
       expect(again.username).to.equal('zoe.obrien2');
     });
 
+    it('refuses x-uid on user/create with 400/9 rather than ignoring it, and stores nothing', async () => {
+      const before = await server.snapshot();
+      const someone = await server.send('GET', '/api/user/get', { token: admin });
+      const { uid } = (await someone.json()) as UserBody;
+      const body = await expectError(await server.send('POST', '/api/user/create', { token: admin, headers: { 'x-uid': uid }, json: newPerson() }), 400, 9);
+      expect(body.details).to.include('x-uid');
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
     it('needs Users::Create', async () => {
       const token = await server.tokenFor(['Users::Read']);
       await expectError(await server.send('POST', '/api/user/create', { token, json: newPerson() }), 403, 1);
@@ -134,7 +143,7 @@ for (const backend of httpBackends) {
       await server.send('PATCH', '/api/user/update', { token: admin, headers: { 'x-uid': victim.uid }, json: { email } });
       expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${victim.secret}` })).status).to.equal(200);
 
-      const deleter = await server.tokenFor(['Users::Delete']);
+      const deleter = await server.tokenFor(['Users::Delete', 'Cryptography::Encrypt']);
       const response = await server.send('DELETE', '/api/user/delete', { token: deleter, headers: { 'x-uid': victim.uid } });
       expect(response.status).to.equal(200);
       expect(await response.json()).to.deep.equal({ deleted: true, uid: victim.uid });
@@ -150,6 +159,51 @@ for (const backend of httpBackends) {
       await expectError(await server.send('DELETE', '/api/user/delete', { token: me.secret, headers: { 'x-uid': other.uid } }), 403, 1);
       expect((await server.send('DELETE', '/api/user/delete', { token: me.secret })).status).to.equal(200);
       await expectError(await server.send('GET', '/api/user/get', { token: me.secret }), 401, 4);
+    });
+
+    it('acts on nobody who holds more than the caller: perms, email, password and delete need all the target holds', async () => {
+      const root = await server.userWithToken(['*']);
+      const wide = await server.userWithToken(['Cryptography::*']);
+      const manager = await server.tokenFor(['Users::Update', 'Users::Permissions', 'Users::Delete', 'Cryptography::Encrypt', 'Cryptography::Decrypt']);
+      const before = await server.snapshot();
+      const attempts: [string, string, unknown, string][] = [
+        ['PATCH', root.uid, { perms: [] }, '*'],
+        ['PATCH', root.uid, { email: 'taken-over@example.com' }, '*'],
+        ['PATCH', root.uid, { password: 'a new password for root' }, '*'],
+        ['DELETE', root.uid, undefined, '*'],
+        // Holding every permission under a wildcard is not holding the wildcard.
+        ['PATCH', wide.uid, { perms: ['Cryptography::Encrypt'] }, 'Cryptography::*'],
+        ['PATCH', wide.uid, { password: 'a new password for wide' }, 'Cryptography::*'],
+        ['DELETE', wide.uid, undefined, 'Cryptography::*'],
+      ];
+      for (const [method, uid, json, lacking] of attempts) {
+        const body = await expectError(await server.send(method, method === 'PATCH' ? '/api/user/update' : '/api/user/delete', { token: manager, headers: { 'x-uid': uid }, json }), 403, 1);
+        expect(body.details, JSON.stringify(json)).to.equal(`Missing permission ${lacking}`);
+      }
+      expect(await server.snapshot()).to.deep.equal(before);
+      // A display name is no takeover: it needs only Users::Update.
+      expect((await server.send('PATCH', '/api/user/update', { token: manager, headers: { 'x-uid': root.uid }, json: { displayname: 'Root' } })).status).to.equal(200);
+      // Holding what the target holds is enough, and `*` reaches everybody.
+      const peer = await server.userWithToken(['Cryptography::Encrypt']);
+      expect((await server.send('PATCH', '/api/user/update', { token: manager, headers: { 'x-uid': peer.uid }, json: { perms: ['Cryptography::Decrypt'] } })).status).to.equal(200);
+      expect((await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': root.uid } })).status).to.equal(200);
+    });
+
+    it('lets a token narrower than its user change neither its password, email, perms nor existence; a full one may', async () => {
+      const me = await server.userWithToken(['Cryptography::*', 'Users::Permissions'], { scopes: ['Cryptography::Encrypt', 'Users::Permissions'] });
+      const before = await server.snapshot();
+      for (const json of [{ password: 'mallory knows this now' }, { email: 'mallory@example.com' }, { perms: ['Cryptography::Encrypt', 'Users::Permissions'] }]) {
+        const body = await expectError(await server.send('PATCH', '/api/user/update', { token: me.secret, json }), 403, 1);
+        expect(body.details).to.equal('Missing permission Cryptography::*');
+      }
+      await expectError(await server.send('DELETE', '/api/user/delete', { token: me.secret }), 403, 1);
+      expect(await server.snapshot()).to.deep.equal(before);
+      expect((await server.send('PATCH', '/api/user/update', { token: me.secret, json: { displayname: 'Narrow' } })).status).to.equal(200);
+
+      const full = await server.userWithToken(['Cryptography::*']);
+      const changed = await server.send('PATCH', '/api/user/update', { token: full.secret, json: { password: 'a long enough password', email: `full${Date.now()}@example.com` } });
+      expect(changed.status).to.equal(200);
+      expect((await server.send('DELETE', '/api/user/delete', { token: full.secret })).status).to.equal(200);
     });
 
     it("answers a blocked user's token 403/2 on management endpoints too", async () => {

@@ -4,7 +4,10 @@ import * as E from 'fp-ts/lib/Either.js';
 import Koa, { type Context, type Next } from 'koa';
 import type { Logger } from 'pino';
 import type { AccessLog } from '../logging/logger.js';
+import { actorFor, type Actor } from '../../domain/auth/actor.js';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
+import type { LogInWithPassword } from '../../domain/auth/log-in-with-password.js';
+import type { DomainError } from '../../domain/errors.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
@@ -25,6 +28,9 @@ function requestIds(): () => string {
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** `Bearer <token>`, case-insensitive scheme, exactly one token. */
 const BEARER = /^Bearer +(\S+) *$/i;
+/** `Basic <base64 of login:password>`, case-insensitive scheme. */
+const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** What Koa's `ctx.type` would make of each type, without a MIME database lookup per response. */
 const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
@@ -45,6 +51,8 @@ const jsonBytes = (body: unknown): Buffer => Buffer.from(JSON.stringify(body) ??
 export interface AppDependencies {
   readonly table: RouteTable;
   readonly authenticate: Authenticate;
+  /** For the routes that take a password instead of a token. */
+  readonly logIn: LogInWithPassword;
   /** Bugs and outages. */
   readonly logger: Logger;
   /** One line per request. */
@@ -52,14 +60,36 @@ export interface AppDependencies {
   readonly maxBodyBytes: number;
 }
 
-/** What the Authorization header presents: nothing, something unusable, or a bearer token. */
-export function presentedSecret(header: string | undefined): { kind: 'none' } | { kind: 'malformed' } | { kind: 'bearer'; secret: string } {
+export type Presented =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'bearer'; readonly secret: string }
+  | { readonly kind: 'basic'; readonly login: string; readonly password: string };
+
+/** What the Authorization header presents: nothing, something unusable, a bearer token, or a login and password. */
+export function presentedSecret(header: string | undefined): Presented {
   if (header === undefined || header.trim() === '') return { kind: 'none' };
-  const match = BEARER.exec(header);
-  return match ? { kind: 'bearer', secret: match[1]! } : { kind: 'malformed' };
+  const bearer = BEARER.exec(header);
+  if (bearer) return { kind: 'bearer', secret: bearer[1]! };
+  const basic = BASIC.exec(header);
+  return basic ? basicCredentials(basic[1]!) : { kind: 'malformed' };
 }
 
-export function createApp({ table, authenticate, logger, accessLog, maxBodyBytes }: AppDependencies): Koa {
+/** `login:password` from strict base64 of UTF-8; the password may hold colons, the login may not be empty. */
+function basicCredentials(encoded: string): Presented {
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return { kind: 'malformed' };
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return { kind: 'malformed' };
+  }
+  const colon = text.indexOf(':');
+  return colon > 0 ? { kind: 'basic', login: text.slice(0, colon), password: text.slice(colon + 1) } : { kind: 'malformed' };
+}
+
+export function createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes }: AppDependencies): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
@@ -70,7 +100,7 @@ export function createApp({ table, authenticate, logger, accessLog, maxBodyBytes
   // by one, answers the rest (parameters, a trailing slash, other letter case, HEAD) the same way.
   const exactRoutes = new Map<string, (ctx: Context) => Promise<void>>();
   for (const route of table.routes) {
-    const handler = endpoint(route, authenticate, maxBodyBytes);
+    const handler = endpoint(route, authenticate, logIn, maxBodyBytes);
     router.register(route.path, [route.method], handler);
     if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${API_PREFIX}${route.path}`, handler);
   }
@@ -116,16 +146,34 @@ export function createApp({ table, authenticate, logger, accessLog, maxBodyBytes
   return app;
 }
 
-function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number) {
+/**
+ * The actor of a request that presents something other than a bearer token: a user by their
+ * password on a route that takes one; anywhere else that is no API key, as it always was.
+ */
+function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bearer' | 'none' }>, ctx: Context, logIn: LogInWithPassword): Promise<E.Either<DomainError, Actor>> {
+  if (presented.kind === 'basic' && route.passwordLogin) {
+    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: ctx.req.socket.remoteAddress ?? 'unknown' });
+  }
+  return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
+}
+
+function endpoint(route: Route, authenticate: Authenticate, logIn: LogInWithPassword, maxBodyBytes: number) {
   const takesHeaders = Object.keys(route.headers).length > 0;
   const nothing = E.right({});
   return async (ctx: Context): Promise<void> => {
     const presented = presentedSecret(ctx.req.headers.authorization);
-    if (presented.kind === 'malformed') return sendError(ctx, { _tag: 'InvalidApiKey' });
-    const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
-    // Most requests come with a recently verified token: no promise to wait for then.
-    const principal = verdict instanceof Promise ? await verdict : verdict;
-    if (E.isLeft(principal)) return sendError(ctx, principal.left);
+    let actor: Actor;
+    if (presented.kind === 'bearer' || presented.kind === 'none') {
+      const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
+      // Most requests come with a recently verified token: no promise to wait for then.
+      const principal = verdict instanceof Promise ? await verdict : verdict;
+      if (E.isLeft(principal)) return sendError(ctx, principal.left);
+      actor = actorFor(principal.right);
+    } else {
+      const other = await passwordActor(route, presented, ctx, logIn);
+      if (E.isLeft(other)) return sendError(ctx, other.left);
+      actor = other.right;
+    }
     const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
     if (E.isLeft(params)) return sendError(ctx, params.left);
     const query = decodeQuery(route.query, ctx.query);
@@ -139,7 +187,7 @@ function endpoint(route: Route, authenticate: Authenticate, maxBodyBytes: number
       if (E.isLeft(decoded)) return sendError(ctx, decoded.left);
       body = decoded.right;
     }
-    const outcome = route.handle({ params: params.right, query: query.right, headers: headers.right, body, principal: principal.right });
+    const outcome = route.handle({ params: params.right, query: query.right, headers: headers.right, body, actor });
     const result = outcome instanceof Promise ? await outcome : outcome;
     if (E.isLeft(result)) return sendError(ctx, result.left);
     if (result.right.headers) ctx.set(result.right.headers);

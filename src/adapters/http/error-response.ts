@@ -20,4 +20,5 @@ export function sendError(ctx: Context, error: DomainError): void {
   ctx.type = 'application/json';
   ctx.body = body;
   if (error._tag === 'MethodNotAllowed') ctx.set('Allow', error.allowed.join(', '));
+  if (error._tag === 'RateLimited' && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
 }

@@ -37,7 +37,7 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
     operations[route.method.toLowerCase()] = {
       summary: route.summary,
       'x-permission': route.permission,
-      security: [{ bearer: [] }],
+      security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
       parameters: [
         ...Object.entries(route.query).map(([name, field]) => parameter(name, 'query', field)),
         ...Object.entries(route.headers).map(([name, field]) => parameter(name, 'header', field)),
@@ -79,7 +79,10 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
     info: { title: 'utility-api', version: '0.1.0' },
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        basic: { type: 'http', scheme: 'basic', description: 'username or email, and password: only where an operation lists it' },
+      },
       schemas: {
         Error: {
           type: 'object',

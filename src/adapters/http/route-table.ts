@@ -1,5 +1,5 @@
 import type * as E from 'fp-ts/lib/Either.js';
-import type { Principal } from '../../domain/auth/verified-token-cache.js';
+import type { Actor } from '../../domain/auth/actor.js';
 import type { DomainError } from '../../domain/errors.js';
 import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from './fields.js';
 
@@ -21,7 +21,8 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
   readonly query: Decoded<Q>;
   readonly headers: Decoded<H>;
   readonly body: Decoded<B>;
-  readonly principal: Principal;
+  /** Who asks: the holder of the bearer token, or on a `passwordLogin` route a user who gave their password. */
+  readonly actor: Actor;
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
@@ -31,6 +32,11 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly path: string;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
   readonly permission: string | null;
+  /**
+   * Also takes `Authorization: Basic` (username or email, and password) instead of a token: the
+   * use case then acts for that user, and `permission` is not asked of them.
+   */
+  readonly passwordLogin?: true;
   readonly summary: string;
   /** Path parameters (`:name` in the path); absent when the path has none. */
   readonly params?: P;

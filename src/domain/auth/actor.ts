@@ -1,27 +1,64 @@
 import { grantedBy } from '../permissions.js';
+import type { User } from '../users/user.js';
 import type { Principal } from './verified-token-cache.js';
 
 /**
- * Who asks a management use case: a token holder over HTTP, or the operator at the CLI, who
- * stands for the installation itself and holds every permission.
+ * Who asks a management use case: a token holder over HTTP, a user who has just proved their
+ * password (to be issued a token of their own), or the operator at the CLI, who stands for the
+ * installation itself and holds every permission.
  */
-export type Actor = { readonly kind: 'principal'; readonly principal: Principal } | { readonly kind: 'operator' };
+export type Actor =
+  | { readonly kind: 'principal'; readonly principal: Principal }
+  | { readonly kind: 'password'; readonly user: User }
+  | { readonly kind: 'operator' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
 export const actorFor = (principal: Principal): Actor => ({ kind: 'principal', principal });
 
-/** A token holder holds a permission when both the token's scopes and its user grant it. */
+/**
+ * A token holder holds a permission when the token's scopes, its user and, for a token issued by
+ * somebody else, that issuer all grant it: nobody lends more than they hold at this moment.
+ */
 export function principalHolds(principal: Principal, permission: string): boolean {
-  return grantedBy(principal.token.scopes, permission) && grantedBy(principal.user.permissions, permission);
+  const { token, user, issuer } = principal;
+  return grantedBy(token.scopes, permission) && grantedBy(user.permissions, permission) && (issuer === null || grantedBy(issuer.permissions, permission));
 }
 
 export function actorHolds(actor: Actor, permission: string): boolean {
-  return actor.kind === 'operator' || principalHolds(actor.principal, permission);
+  switch (actor.kind) {
+    case 'operator':
+      return true;
+    case 'password':
+      return grantedBy(actor.user.permissions, permission);
+    case 'principal':
+      return principalHolds(actor.principal, permission);
+  }
+}
+
+/** The first of `permissions` the actor does not hold (wildcards compared as wholes), if any. */
+export const firstNotHeld = (actor: Actor, permissions: readonly string[]): string | undefined =>
+  permissions.find((permission) => !actorHolds(actor, permission));
+
+/** The user behind the actor, whether or not it may act on them as themself; none for the operator. */
+export function actorUser(actor: Actor): User | undefined {
+  switch (actor.kind) {
+    case 'operator':
+      return undefined;
+    case 'password':
+      return actor.user;
+    case 'principal':
+      return actor.principal.user;
+  }
 }
 
 /**
  * The user an actor may act on as themself, if any: the token's owner, unless somebody else
  * issued the token (then it acts on its owner only within its permissions, like on anyone).
  */
-export const actorUserId = (actor: Actor): string | undefined =>
-  actor.kind === 'principal' && actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;
+export function actorUserId(actor: Actor): string | undefined {
+  if (actor.kind === 'principal') return actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;
+  return actorUser(actor)?.id;
+}
+
+/** The token the actor presented, if it came with one. */
+export const callingTokenId = (actor: Actor): string | undefined => (actor.kind === 'principal' ? actor.principal.token.id : undefined);

@@ -11,7 +11,9 @@ import type { Principal, VerifiedTokenCache } from './verified-token-cache.js';
 /**
  * Decides whether a presented secret may use a permission. The order of the checks is part
  * of the contract: no key (3), unknown or expired key (4), disabled key (5), blocked user (2),
- * missing permission (1).
+ * missing permission (1). A token issued for somebody else is valid only while its issuer
+ * exists (else it is unknown, 4) and is not blocked (else it is disabled, 5), and grants only
+ * what token, user and issuer all hold.
  */
 export class Authenticate {
   constructor(
@@ -46,7 +48,10 @@ export class Authenticate {
     if (!token) return undefined;
     const user = await this.users.findById(token.userId);
     if (!user) return undefined;
-    const principal = { token, user };
+    const issuer = token.issuedBy === null ? null : await this.users.findById(token.issuedBy);
+    // A deleted issuer's tokens for others are deleted with it; one read in between is unknown too.
+    if (issuer === undefined) return undefined;
+    const principal: Principal = { token, user, issuer };
     this.cache.remember(secret, principal, generation);
     return principal;
   }
@@ -55,7 +60,7 @@ export class Authenticate {
 export function authorize(principal: Principal, permission: string | null, now: number): E.Either<DomainError, Principal> {
   const { token, user } = principal;
   if (token.expiresAt !== null && token.expiresAt <= now) return E.left({ _tag: 'InvalidApiKey' });
-  if (token.disabled) return E.left({ _tag: 'DisabledApiKey' });
+  if (token.disabled || principal.issuer?.blocked) return E.left({ _tag: 'DisabledApiKey' });
   if (user.blocked) return E.left({ _tag: 'Blocked' });
   if (permission !== null && !principalHolds(principal, permission)) return E.left({ _tag: 'NotAuthorized', permission });
   return E.right(principal);

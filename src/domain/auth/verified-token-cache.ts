@@ -5,6 +5,8 @@ import type { User } from '../users/user.js';
 export interface Principal {
   readonly token: TokenRecord;
   readonly user: User;
+  /** Who issued the token for its user, when that was somebody else (`token.issuedBy`). */
+  readonly issuer: User | null;
 }
 
 /**
@@ -51,10 +53,11 @@ export class VerifiedTokenCache {
     this.entries.set(secret, { principal, expiresAt: this.clock.now() + this.ttlMs });
   }
 
+  /** Drops the user's tokens and the tokens they issued for others, whose rights follow theirs. */
   forgetUser(userId: string): void {
     this.generation += 1;
     for (const [hash, entry] of this.entries) {
-      if (entry.principal.user.id === userId) this.entries.delete(hash);
+      if (entry.principal.user.id === userId || entry.principal.issuer?.id === userId) this.entries.delete(hash);
     }
   }
 

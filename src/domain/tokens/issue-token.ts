@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
+import { actorHolds, actorUserId, callingTokenId, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
-import { targetUser, type UserRef } from '../users/target-user.js';
+import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';
 import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
@@ -28,6 +28,8 @@ export interface IssuedToken {
   readonly secret: string;
   readonly record: TokenRecord;
   readonly user: User;
+  /** Who issued it for its owner, when that was somebody else (`record.issuedBy`). */
+  readonly issuer: User | null;
 }
 
 export class IssueToken {
@@ -39,10 +41,15 @@ export class IssueToken {
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
     const { actor } = input;
-    if (!actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
+    // A password is the user's own key to everything they hold: it needs no permission to issue a token of theirs.
+    if (actor.kind !== 'password' && !actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
     const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
     if (E.isLeft(found)) return found;
     const user = found.right;
+    if (user.id !== actorUserId(actor)) {
+      const outranked = checkOutranks(actor, user);
+      if (outranked) return E.left(outranked);
+    }
 
     const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
@@ -52,6 +59,7 @@ export class IssueToken {
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
 
     const now = this.clock.now();
+    const issuer = issuerOf(actor, user);
     const { secret, secretHash, prefix } = issueSecret();
     const record: TokenRecord = {
       id: randomUUID(),
@@ -62,17 +70,17 @@ export class IssueToken {
       name: input.name ?? null,
       scopes,
       createdAt: now,
-      expiresAt: expiryFor(actor, input.expiresInMs === undefined ? null : now + input.expiresInMs),
+      expiresAt: expiryFor(actor, now, input.expiresInMs),
       lastUsedAt: null,
       uses: 0,
       disabled: false,
-      issuedBy: issuerOf(actor, user),
+      issuedBy: issuer?.id ?? null,
     };
     const inserted = await orOutage(this.tokens.insert(record), { _tag: 'TokenCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
     // A collision of 256 random bits or 80-bit licences means something is badly wrong; never retry silently.
     if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
-    return E.right({ secret, record, user });
+    return E.right({ secret, record, user, issuer });
   }
 }
 
@@ -86,8 +94,14 @@ function defaultScopes(actor: Actor, owner: User): string[] {
   );
 }
 
-/** A token never outlives the token that issued it. */
-function expiryFor(actor: Actor, requested: number | null): number | null {
+/** How long a token got with a password lives unless asked otherwise: a password is not to be typed daily. */
+export const PASSWORD_TOKEN_LIFETIME_MS = 30 * 86_400_000;
+
+/** A token never outlives the token that issued it; one got with a password expires by default. */
+function expiryFor(actor: Actor, now: number, lifetimeMs: number | undefined): number | null {
+  const defaultLifetime = actor.kind === 'password' ? PASSWORD_TOKEN_LIFETIME_MS : undefined;
+  const lifetime = lifetimeMs ?? defaultLifetime;
+  const requested = lifetime === undefined ? null : now + lifetime;
   const ceiling = actor.kind === 'principal' ? actor.principal.token.expiresAt : null;
   if (ceiling === null) return requested;
   return requested === null ? ceiling : Math.min(requested, ceiling);
@@ -98,11 +112,14 @@ function expiryFor(actor: Actor, requested: number | null): number | null {
  * caller when it was another user. A token issued by someone else passes that on to the tokens
  * it issues, so it can never mint itself a token with the owner's full self-access.
  */
-function issuerOf(actor: Actor, owner: User): string | null {
-  if (actor.kind === 'operator') return null;
-  const { token, user } = actor.principal;
-  return token.issuedBy ?? (user.id === owner.id ? null : user.id);
+function issuerOf(actor: Actor, owner: User): User | null {
+  if (actor.kind !== 'principal') return null;
+  const { issuer, user } = actor.principal;
+  return issuer ?? (user.id === owner.id ? null : user);
 }
 
-/** Whether the token belongs to the actor (the operator owns nothing and may do everything). */
-export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId;
+/**
+ * Whether the token belongs to the actor (the operator owns nothing and may do everything), or
+ * is the very token the actor presents: a token issued by somebody else may still read and revoke itself.
+ */
+export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId || callingTokenId(actor) === record.id;

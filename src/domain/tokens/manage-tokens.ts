@@ -5,6 +5,7 @@ import type { DomainError } from '../errors.js';
 import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
+import type { User } from '../users/user.js';
 import { targetUser, type UserRef } from '../users/target-user.js';
 import { ownsToken } from './issue-token.js';
 import type { TokenStore } from './ports.js';
@@ -25,7 +26,16 @@ export interface TokenView {
   readonly expiresAt: string | null;
   readonly uses: number;
   readonly disabled: boolean;
+  /** Who issued the token for its owner, or null for the owner's own (which they issued themself). */
+  readonly issuedBy: UserName | null;
 }
+
+export interface UserName {
+  readonly uid: string;
+  readonly username: string;
+}
+
+export const userNameOf = (user: UserName): UserName => ({ uid: user.uid, username: user.username });
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -37,7 +47,7 @@ export class TokenReader {
     private readonly meter: TokenUsageMeter,
   ) {}
 
-  view(record: TokenRecord, owner: { username: string; uid: string }): TokenView {
+  view(record: TokenRecord, owner: UserName, issuer: UserName | null): TokenView {
     const unwritten = this.meter.unwritten(record.id);
     const lastUsedAt = Math.max(record.lastUsedAt ?? 0, unwritten?.lastUsedAt ?? 0);
     return {
@@ -53,17 +63,21 @@ export class TokenReader {
       expiresAt: iso(record.expiresAt),
       uses: record.uses + (unwritten?.uses ?? 0),
       disabled: record.disabled,
+      issuedBy: issuer && userNameOf(issuer),
     };
   }
 
-  /** One token: your own, or anyone's with `Tokens::Read`. Unknown ids are 404 either way. */
+  /** One token: your own, or anyone's with `Tokens::Read`; 404 for an unknown id or one you may not see. */
   async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
     const found = await this.findForActor(actor, tokenId, Permission.TokensRead, TOKEN_STORE_DOWN);
     if (E.isLeft(found)) return found;
     const owner = await orOutage(this.users.findById(found.right.userId), USER_STORE_DOWN);
     if (E.isLeft(owner)) return owner;
-    if (!owner.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
-    return E.right(this.view(found.right, owner.right));
+    const issuers = await this.issuersOf([found.right]);
+    if (E.isLeft(issuers)) return issuers;
+    const issuer = issuers.right(found.right);
+    if (!owner.right || issuer === undefined) return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    return E.right(this.view(found.right, owner.right, issuer));
   }
 
   /** A user's tokens, newest first: your own, or anyone's with `Tokens::Read`. */
@@ -72,14 +86,36 @@ export class TokenReader {
     if (E.isLeft(user)) return user;
     const records = await orOutage(this.tokens.listByUser(user.right.id), TOKEN_STORE_DOWN);
     if (E.isLeft(records)) return records;
-    return E.right(records.right.map((record) => this.view(record, user.right)));
+    const issuers = await this.issuersOf(records.right);
+    if (E.isLeft(issuers)) return issuers;
+    return E.right(
+      records.right.flatMap((record) => {
+        const issuer = issuers.right(record);
+        return issuer === undefined ? [] : [this.view(record, user.right, issuer)];
+      }),
+    );
   }
 
+  /**
+   * The issuer of each record, looked up once per issuer: null for the owner's own tokens,
+   * undefined for a token whose issuer is gone (deleted with it, unless read in between).
+   */
+  private async issuersOf(records: readonly TokenRecord[]): Promise<E.Either<DomainError, (record: TokenRecord) => User | null | undefined>> {
+    const ids = [...new Set(records.flatMap((record) => (record.issuedBy === null ? [] : [record.issuedBy])))];
+    const found = await orOutage(Promise.all(ids.map((id) => this.users.findById(id))), USER_STORE_DOWN);
+    if (E.isLeft(found)) return found;
+    const byId = new Map(ids.map((id, i) => [id, found.right[i]]));
+    return E.right((record) => (record.issuedBy === null ? null : byId.get(record.issuedBy)));
+  }
+
+  /**
+   * A token the actor may see: their own, or anyone's with `permissionForOthers`. Somebody else's
+   * token without it is answered exactly as an unknown id, so that ids cannot be probed.
+   */
   async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: DomainError): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await orOutage(this.tokens.findById(tokenId), outage);
     if (E.isLeft(found)) return found;
-    if (!found.right) return E.left({ _tag: 'TokenNotFound', token: tokenId });
-    if (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+    if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers))) return E.left({ _tag: 'TokenNotFound', token: tokenId });
     return E.right(found.right);
   }
 }

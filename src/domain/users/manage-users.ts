@@ -7,7 +7,7 @@ import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
-import { targetUser, type UserRef } from './target-user.js';
+import { checkOutranks, targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from './user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 
@@ -29,6 +29,7 @@ export class ListUsers {
 }
 
 export interface UserUpdate {
+  /** The only change that needs no rank over the user (see `checkOutranks`). */
   readonly displayName?: string;
   /** A blocked user's tokens answer 403 code 2 everywhere. */
   readonly blocked?: boolean;
@@ -48,6 +49,11 @@ export class UpdateUser {
     const target = await targetUser(this.users, actor, ref, Permission.UsersUpdate, { _tag: 'UserUpdateFailed' });
     if (E.isLeft(target)) return target;
     const user = target.right;
+    const { permissions, email, password, blocked } = update;
+    if (permissions !== undefined || email !== undefined || password !== undefined || blocked !== undefined) {
+      const outranked = checkOutranks(actor, user);
+      if (outranked) return E.left(outranked);
+    }
     if (update.permissions !== undefined) {
       if (!actorHolds(actor, Permission.UsersPermissions)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
       const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
@@ -81,6 +87,8 @@ export class DeleteUser {
   async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
     const target = await targetUser(this.users, actor, ref, Permission.UsersDelete, { _tag: 'UserDeleteFailed' });
     if (E.isLeft(target)) return target;
+    const outranked = checkOutranks(actor, target.right);
+    if (outranked) return E.left(outranked);
     const deleted = await orOutage(this.users.delete(target.right.id), { _tag: 'UserDeleteFailed' });
     this.verifiedTokens.forgetUser(target.right.id);
     if (E.isLeft(deleted)) return deleted;

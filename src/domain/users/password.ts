@@ -29,3 +29,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** Checks a password against a stored hash; a port so that a test can watch it being asked. */
+export interface PasswordVerifier {
+  verify(password: string, storedHash: string): Promise<boolean>;
+}
+export const PasswordVerifier = Symbol.for('PasswordVerifier');
+
+export const scryptPasswordVerifier: PasswordVerifier = { verify: verifyPassword };
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash of a random password nobody knows, made once with the same parameters as every real
+ * one: verifying against it costs what a wrong password costs, so an unknown user or one
+ * without a password cannot be told from a known one by the time an answer takes.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+  return dummyHash;
+}

@@ -12,6 +12,8 @@ export interface UserStore {
   findById(id: string): Promise<User | undefined>;
   findByUid(uid: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
+  /** By the stored (lower-cased) email. */
+  findByEmail(email: string): Promise<User | undefined>;
   /** Oldest first. */
   list(): Promise<User[]>;
   /**
@@ -19,7 +21,10 @@ export interface UserStore {
    * exist, or, with `conflict`, when the new email belongs to another user (nothing changes then).
    */
   update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult>;
-  /** Deletes the user and, in the same step, every token of theirs; false when there was none. */
+  /**
+   * Deletes the user and, in the same step, every token of theirs and every token they issued
+   * for somebody else (nothing of a deleted user is kept); false when there was none.
+   */
   delete(id: string): Promise<boolean>;
 }
 export const UserStore = Symbol.for('UserStore');

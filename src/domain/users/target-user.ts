@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { actorHolds, actorUserId, type Actor } from '../auth/actor.js';
+import { actorHolds, actorUser, actorUserId, firstNotHeld, type Actor } from '../auth/actor.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import type { UserStore } from './ports.js';
@@ -11,7 +11,7 @@ export type UserRef = { readonly uid: string } | { readonly username: string } |
 /**
  * Finds the user acted on. Acting on yourself needs only a valid token; acting on anyone else
  * needs `permissionForOthers`, checked before the lookup so that a refusal says nothing about
- * whether the user exists.
+ * whether the user exists. A password proves who you are, nothing more: it acts on yourself only.
  */
 export async function targetUser(
   users: UserStore,
@@ -20,14 +20,27 @@ export async function targetUser(
   permissionForOthers: string,
   outage: DomainError,
 ): Promise<E.Either<DomainError, User>> {
-  const ownerId = actor.kind === 'principal' ? actor.principal.user.id : undefined;
-  const namesOwner = 'self' in ref || (actor.kind === 'principal' && 'uid' in ref && ref.uid === actor.principal.user.uid);
+  const ownerId = actorUser(actor)?.id;
+  const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
   if (namesOwner && ownerId === undefined) return E.left({ _tag: 'MissingHeader', names: ['x-uid'] });
   const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
-  if (!actsAsSelf && !actorHolds(actor, permissionForOthers)) return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+  if (!actsAsSelf && (actor.kind === 'password' || !actorHolds(actor, permissionForOthers))) {
+    return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+  }
   const lookup = namesOwner ? users.findById(ownerId!) : 'uid' in ref ? users.findByUid(ref.uid) : users.findByUsername((ref as { username: string }).username.toLowerCase());
   const found = await orOutage(lookup, outage);
   if (E.isLeft(found)) return found;
   if (!found.right) return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
   return E.right(found.right);
+}
+
+/**
+ * Nobody acts on a user who holds more than they do: changing a user's permissions, email or
+ * password, blocking, deleting or issuing them a token needs every permission they hold
+ * (wildcards as wholes: only `*` touches a `*` user). It holds for a token acting on its own
+ * user too, so a narrow token cannot take over its user by changing the password.
+ */
+export function checkOutranks(actor: Actor, target: User): DomainError | undefined {
+  const lacking = firstNotHeld(actor, target.permissions);
+  return lacking === undefined ? undefined : { _tag: 'NotAuthorized', permission: lacking };
 }

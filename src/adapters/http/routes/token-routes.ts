@@ -1,13 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { actorFor } from '../../../domain/auth/actor.js';
+import { callingTokenId } from '../../../domain/auth/actor.js';
+import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
-import type { RevokeToken, TokenReader } from '../../../domain/tokens/manage-tokens.js';
+import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
 import { names, optional, required, text, tokenId, userUid } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
-import { refOf, uidHeader } from './user-routes.js';
+import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 
 export interface TokenRouteDependencies {
   readonly issueToken: IssueToken;
@@ -26,32 +27,50 @@ const lifetime = new t.Type<number, number, unknown>(
   t.identity,
 );
 
+const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
+  const details = `${field} must name your own user: a password gets a token for its own user only`;
+  return field === 'x-uid' ? { _tag: 'InvalidHeader', names: [field], details } : { _tag: 'InvalidBodyParameter', names: [field], details };
+};
+
 export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
   return [
     defineRoute({
       method: 'POST',
       path: '/token/create',
       permission: Permission.TokensCreate,
-      summary: `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only`,
+      passwordLogin: true,
+      summary:
+        `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only. ` +
+        'With Authorization: Basic (username or email, and password) instead of a token: a token of your own, ' +
+        'expiring in 30 days by default, without needing this permission',
       query: {},
-      headers: {},
+      headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
       body: {
-        firebaseuid: optional(userUid, 'the uid of the owner; default: yourself'),
+        firebaseuid: optional(userUid, 'the uid of the owner, as x-uid; default: yourself'),
         permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
         name: optional(text(1, 100), 'a label to recognise the token by'),
-        expiresIn: optional(lifetime, 'lifetime; default: never expires'),
+        expiresIn: optional(lifetime, 'lifetime; default: never expires (30 days with a password)'),
       },
       status: 201,
       produces: 'application/json',
-      handle: async ({ body, principal }) => {
+      handle: async ({ headers, body, actor }) => {
+        const { 'x-uid': headerUid } = headers;
+        if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
+          return E.left({ _tag: 'InvalidHeader', names: ['x-uid'], details: 'x-uid and firebaseuid name different users' });
+        }
+        if (actor.kind === 'password') {
+          // A password gets a token of its own user only; naming anyone else is a mistake to point out.
+          if (headerUid !== undefined && headerUid !== actor.user.uid) return E.left(passwordForOthers('x-uid'));
+          if (body.firebaseuid !== undefined && body.firebaseuid !== actor.user.uid) return E.left(passwordForOthers('firebaseuid'));
+        }
         const issued = await deps.issueToken.execute({
-          actor: actorFor(principal),
-          owner: refOf(body.firebaseuid),
+          actor,
+          owner: refOf(headerUid ?? body.firebaseuid),
           scopes: body.permissions,
           name: body.name,
           expiresInMs: body.expiresIn,
         });
-        return E.map(({ secret, record, user }: IssuedToken) =>
+        return E.map(({ secret, record, user, issuer }: IssuedToken) =>
           json({
             token: secret,
             id: record.id,
@@ -61,6 +80,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
             firebaseuid: user.uid,
             permissions: record.scopes,
             expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
+            issuedBy: issuer && userNameOf(issuer),
           }),
         )(issued);
       },
@@ -71,10 +91,13 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       permission: null,
       summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${Permission.TokensRead}`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
-      headers: {},
+      headers: noUidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ query, principal }) => E.map(json)(await deps.reader.info(actorFor(principal), query.id ?? principal.token.id)),
+      handle: async ({ query, actor }) => {
+        const id = query.id ?? callingTokenId(actor);
+        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : E.map(json)(await deps.reader.info(actor, id));
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -85,7 +108,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) => E.map(json)(await deps.reader.list(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) => E.map(json)(await deps.reader.list(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'DELETE',
@@ -93,10 +116,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       permission: null,
       summary: `Delete a token: any of yours, or anyone's with ${Permission.TokensDelete}; it is refused from its next use`,
       query: { id: required(tokenId, 'the token id') },
-      headers: {},
+      headers: noUidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ query, principal }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actorFor(principal), query.id)),
+      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actor, query.id)),
     }),
   ];
 }

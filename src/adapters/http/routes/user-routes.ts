@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { actorFor } from '../../../domain/auth/actor.js';
+import * as t from 'io-ts';
 import { Permission } from '../../../domain/permissions.js';
 import type { CreateUser } from '../../../domain/users/create-user.js';
 import type { DeleteUser, GetUser, UpdateUser } from '../../../domain/users/manage-users.js';
@@ -21,6 +21,16 @@ export interface UserRouteDependencies {
 export const uidHeader = { 'x-uid': optional(userUid, 'the uid of the user acted on; default: your own') };
 export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? { self: true } : { uid });
 
+/** A value no request may give: for a header that means something elsewhere but not here. */
+const absent = (why: string) =>
+  new t.Type<never, string, unknown>(`absent (${why})`, (_u): _u is never => false, (u, c) => t.failure(u, c), (never) => never);
+
+/**
+ * On an endpoint that acts on no user named by uid, `x-uid` is refused (400/9) rather than
+ * ignored: a client sending it means something, and silently doing something else is worse.
+ */
+export const noUidHeader = { 'x-uid': optional(absent('this endpoint acts on no user named by uid'), 'refused here') };
+
 export function userRoutes(deps: UserRouteDependencies): Route[] {
   return [
     defineRoute({
@@ -29,7 +39,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       permission: Permission.UsersCreate,
       summary: 'Create a user (with no permissions until someone grants them)',
       query: {},
-      headers: {},
+      headers: noUidHeader,
       body: {
         firstname: required(text(1, 100), 'first name'),
         lastname: required(text(1, 100), 'last name'),
@@ -39,9 +49,9 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       },
       status: 201,
       produces: 'application/json',
-      handle: async ({ body, principal }) => {
+      handle: async ({ body, actor }) => {
         const created = await deps.createUser.execute({
-          actor: actorFor(principal),
+          actor: actor,
           firstName: body.firstname,
           lastName: body.lastname,
           email: body.email,
@@ -60,8 +70,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) =>
-        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) =>
+        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'PATCH',
@@ -78,11 +88,11 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       },
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, body, principal }) => {
+      handle: async ({ headers, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
           return E.left({ _tag: 'MissingBodyParameter', names: ['displayname', 'email', 'password', 'perms'] });
         }
-        const updated = await deps.updateUser.execute(actorFor(principal), refOf(headers['x-uid']), {
+        const updated = await deps.updateUser.execute(actor, refOf(headers['x-uid']), {
           displayName: body.displayname,
           email: body.email,
           password: body.password,
@@ -100,8 +110,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       headers: uidHeader,
       status: 200,
       produces: 'application/json',
-      handle: async ({ headers, principal }) =>
-        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actorFor(principal), refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) =>
+        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
     }),
   ];
 }

@@ -89,6 +89,11 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ email }).first();
+    return row && toUser(row);
+  }
+
   async list(): Promise<User[]> {
     const rows = await this.db<UserRow>('users').orderBy([
       { column: 'created_at', order: 'asc' },
@@ -115,9 +120,10 @@ export class KnexUserStore implements UserStore {
 
   async delete(id: string): Promise<boolean> {
     // Tokens go with their user in the same transaction, whether or not the database enforces
-    // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection).
+    // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection); so do the
+    // tokens the user issued for others, which live only as long as their issuer.
     return this.db.transaction(async (trx) => {
-      await trx('tokens').where({ user_id: id }).delete();
+      await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
       return (await trx('users').where({ id }).delete()) > 0;
     });
   }

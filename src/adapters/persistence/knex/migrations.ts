@@ -59,6 +59,21 @@ const migrations: readonly Migration[] = [
       });
     },
   },
+  {
+    name: '0003_tokens_by_issuer',
+    async up(db) {
+      // Deleting a user deletes the tokens it issued for others; before this, they were kept.
+      await db('tokens').whereNotNull('issued_by').whereNotIn('issued_by', db('users').select('id')).delete();
+      await db.schema.alterTable('tokens', (table) => {
+        table.index(['issued_by']);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropIndex(['issued_by']);
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

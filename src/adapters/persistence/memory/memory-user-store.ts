@@ -31,6 +31,11 @@ export class MemoryUserStore implements UserStore {
     return undefined;
   }
 
+  async findByEmail(email: string): Promise<User | undefined> {
+    for (const user of this.tables.users.values()) if (user.email === email) return user;
+    return undefined;
+  }
+
   async list(): Promise<User[]> {
     return [...this.tables.users.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
@@ -51,7 +56,7 @@ export class MemoryUserStore implements UserStore {
 
   async delete(id: string): Promise<boolean> {
     if (!this.tables.users.delete(id)) return false;
-    for (const token of [...this.tables.tokens.values()]) if (token.userId === id) this.tables.deleteToken(token.id);
+    for (const token of [...this.tables.tokens.values()]) if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
     return true;
   }
 }

@@ -1,0 +1,62 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Clock } from '../clock.js';
+import type { DomainError } from '../errors.js';
+import { orOutage, USER_STORE_DOWN } from '../outage.js';
+import { dummyPasswordHash, MAX_PASSWORD_LENGTH, type PasswordVerifier } from '../users/password.js';
+import type { UserStore } from '../users/ports.js';
+import type { User } from '../users/user.js';
+import type { Actor } from './actor.js';
+import { accountKey, clientKey, unknownAccountKey, type LoginThrottle } from './login-throttle.js';
+
+export interface PasswordLogin {
+  /** A username or an email address, in any case. */
+  readonly login: string;
+  readonly password: string;
+  /** Where the attempt came from, for the per-client throttle. */
+  readonly clientAddress: string;
+}
+
+const THROTTLE_DOWN: DomainError = { _tag: 'Unknown', details: 'login throttle unavailable' };
+
+/** Longer than any username or email address the service stores. */
+const MAX_LOGIN_LENGTH = 320;
+
+/**
+ * Proves who a user is by their password, for a token of their own. Wrong credentials of every
+ * kind (unknown user, no password set, wrong password) answer the same InvalidApiKey after the
+ * same scrypt verification; a blocked user is told so only once the password is right. Failures
+ * are counted per account and per client, and a throttled attempt is refused before any hashing.
+ */
+export class LogInWithPassword {
+  constructor(
+    private readonly users: UserStore,
+    private readonly throttle: LoginThrottle,
+    private readonly verifier: PasswordVerifier,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
+    if (login.length === 0 || login.length > MAX_LOGIN_LENGTH || password.length > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
+    const name = login.toLowerCase();
+    const found = await orOutage(name.includes('@') ? this.users.findByEmail(name) : this.users.findByUsername(name), USER_STORE_DOWN);
+    if (E.isLeft(found)) return found;
+    const user: User | undefined = found.right;
+    // By id when the account exists, so its username and its email share one count.
+    const account = user ? accountKey(user.id) : unknownAccountKey(name);
+    const keys = [account, clientKey(clientAddress)];
+
+    const now = this.clock.now();
+    const wait = await orOutage(this.throttle.waitFor(keys, now), THROTTLE_DOWN);
+    if (E.isLeft(wait)) return wait;
+    if (wait.right > 0) return E.left({ _tag: 'RateLimited', retryAfterSeconds: Math.ceil(wait.right / 1000) });
+
+    const verified = await this.verifier.verify(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || user.passwordHash === null || !verified) {
+      const counted = await orOutage(this.throttle.recordFailure(keys, now), THROTTLE_DOWN);
+      return E.isLeft(counted) ? counted : E.left({ _tag: 'InvalidApiKey' });
+    }
+    if (user.blocked) return E.left({ _tag: 'Blocked' });
+    const cleared = await orOutage(this.throttle.clear(account), THROTTLE_DOWN);
+    return E.isLeft(cleared) ? cleared : E.right({ kind: 'password', user });
+  }
+}

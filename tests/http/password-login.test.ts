@@ -1,0 +1,171 @@
+import { request } from 'node:http';
+import { expect } from 'chai';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
+import { CreateUser } from '../../src/domain/users/create-user.js';
+import { UpdateUser } from '../../src/domain/users/manage-users.js';
+import { expectRight } from '../support/either.js';
+import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
+
+const PASSWORD = 'correct horse battery';
+const DAY = 86_400_000;
+
+interface Created {
+  token: string;
+  id: string;
+  username: string;
+  firebaseuid: string;
+  permissions: string[];
+  expiresAt: string | null;
+  issuedBy: unknown;
+}
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+
+let addressSequence = 0;
+/** A loopback address of its own (127.0.0.0/8 is all loopback), so that each test is its own client. */
+const newClientAddress = () => `127.0.${Math.floor(++addressSequence / 250)}.${(addressSequence % 250) + 2}`;
+
+/** POST /api/token/create from the given local address, answered as a fetch Response. */
+function createFrom(server: TestServer, from: string, authorization: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  const body = JSON.stringify(options.json ?? {});
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        localAddress: from,
+        method: 'POST',
+        path: '/api/token/create',
+        headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...options.headers },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
+          resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode!, headers }));
+        });
+        incoming.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+for (const backend of httpBackends) {
+  describe(`http: a token for a password (${backend.name})`, () => {
+    const suite = serverForSuite(backend);
+    let server: TestServer;
+    before(() => {
+      server = suite.server;
+    });
+
+    let userSequence = 0;
+    const userWithPassword = async (permissions: string[], password: string | null = PASSWORD) => {
+      userSequence += 1;
+      const username = `login${userSequence}`;
+      return expectRight(
+        await server.app.container.get(CreateUser).execute({ actor: OPERATOR, username, email: `${username}@Example.com`, password: password ?? undefined, permissions }),
+      );
+    };
+
+    it('answers Basic with username or email and password with 201 and a token of that user’s permissions for 30 days', async () => {
+      const from = newClientAddress();
+      const user = await userWithPassword(['Cryptography::Encrypt', 'Phone::Details']);
+      for (const login of [user.username, user.email!, user.email!.toUpperCase()]) {
+        const response = await createFrom(server, from, basic(login, PASSWORD));
+        expect(response.status, await response.clone().text()).to.equal(201);
+        const created = (await response.json()) as Created;
+        expect(created).to.deep.include({ username: user.username, firebaseuid: user.uid, permissions: ['Cryptography::Encrypt', 'Phone::Details'], issuedBy: null });
+        expect(Math.abs(Date.parse(created.expiresAt!) - Date.now() - 30 * DAY)).to.be.below(60_000);
+        expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${created.token}` })).status).to.equal(200);
+        await expectError(await server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${created.token}` }), 403, 1);
+      }
+      const narrowed = (await (await createFrom(server, from, basic(user.username, PASSWORD), { json: { permissions: ['Phone::Details'], expiresIn: '1h', name: 'laptop' } })).json()) as Created;
+      expect(narrowed.permissions).to.deep.equal(['Phone::Details']);
+      expect(Math.abs(Date.parse(narrowed.expiresAt!) - Date.now() - 3_600_000)).to.be.below(60_000);
+      await expectError(await createFrom(server, from, basic(user.username, PASSWORD), { json: { permissions: ['Cryptography::Decrypt'] } }), 403, 1);
+    });
+
+    it('answers a wrong password, an unknown user, a user without a password and a malformed Basic value alike: 401/4, nothing stored', async () => {
+      const from = newClientAddress();
+      const user = await userWithPassword(['Cryptography::Encrypt']);
+      const passwordless = await userWithPassword(['Cryptography::Encrypt'], null);
+      const before = await server.snapshot();
+      const refusals = [];
+      for (const authorization of [basic(user.username, 'not the password'), basic('nobody-here', PASSWORD), basic(passwordless.username, PASSWORD)]) {
+        refusals.push(await expectError(await createFrom(server, from, authorization), 401, 4));
+      }
+      for (const authorization of ['Basic !!!!', `Basic ${Buffer.from(user.username).toString('base64')}`, basic('', PASSWORD), `Basic ${Buffer.from([0x61, 0x3a, 0xff]).toString('base64')}`, 'Basic']) {
+        refusals.push(await expectError(await createFrom(server, from, authorization), 401, 4));
+      }
+      expect(new Set(refusals.map((body) => JSON.stringify(body))).size).to.equal(1);
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
+    it('tells a blocked user 403/2 once the password is right', async () => {
+      const from = newClientAddress();
+      const user = await userWithPassword(['Cryptography::Encrypt']);
+      expectRight(await server.app.container.get(UpdateUser).execute(OPERATOR, { uid: user.uid }, { blocked: true }));
+      const before = await server.snapshot();
+      await expectError(await createFrom(server, from, basic(user.username, 'not the password')), 401, 4);
+      await expectError(await createFrom(server, from, basic(user.username, PASSWORD)), 403, 2);
+      expect(await server.snapshot()).to.deep.equal(before);
+    });
+
+    it('issues to yourself only: another user named by firebaseuid is 400/11, by x-uid 400/9', async () => {
+      const from = newClientAddress();
+      const user = await userWithPassword(['*']);
+      const other = await userWithPassword([]);
+      const before = await server.snapshot();
+      const byBody = await expectError(await createFrom(server, from, basic(user.username, PASSWORD), { json: { firebaseuid: other.uid } }), 400, 11);
+      expect(byBody.details).to.include('firebaseuid');
+      const byHeader = await expectError(await createFrom(server, from, basic(user.username, PASSWORD), { headers: { 'x-uid': other.uid } }), 400, 9);
+      expect(byHeader.details).to.include('x-uid');
+      expect(await server.snapshot()).to.deep.equal(before);
+      const self = await createFrom(server, from, basic(user.username, PASSWORD), { json: { firebaseuid: user.uid }, headers: { 'x-uid': user.uid } });
+      expect(self.status).to.equal(201);
+    });
+
+    it('takes Basic on token/create only: elsewhere it stays 401/4, right password or not', async () => {
+      const user = await userWithPassword(['*']);
+      const authorization = basic(user.username, PASSWORD);
+      await expectError(await server.get('/api/crypto/enc?data=x', { Authorization: authorization }), 401, 4);
+      await expectError(await server.get('/api/token/list', { Authorization: authorization }), 401, 4);
+      await expectError(await server.send('PATCH', '/api/user/update', { headers: { Authorization: authorization }, json: { password: 'a new password here' } }), 401, 4);
+      // The OpenAPI document says so too.
+      const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { security: unknown }>> };
+      const withBasic = Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.entries(operations).filter(([, operation]) => JSON.stringify(operation.security ?? []).includes('basic')).map(([method]) => `${method} ${path}`),
+      );
+      expect(withBasic).to.deep.equal(['post /api/token/create']);
+    });
+
+    it('throttles an account after 5 failures: 429/25 with Retry-After, even for the right password, from any address', async () => {
+      const user = await userWithPassword(['Cryptography::Encrypt']);
+      for (let i = 0; i < 5; i++) await expectError(await createFrom(server, newClientAddress(), basic(user.username, `wrong ${i}`)), 401, 4);
+      const before = await server.snapshot();
+      for (const login of [user.username, user.email!]) {
+        const response = await createFrom(server, newClientAddress(), basic(login, PASSWORD));
+        expect(response.headers.get('retry-after')).to.match(/^[1-9][0-9]*$/);
+        expect(Number(response.headers.get('retry-after'))).to.be.within(1, 60);
+        const body = await expectError(response, 429, 25);
+        expect(body.details).to.match(/^Try again in [0-9]+ s$/);
+      }
+      expect(await server.snapshot()).to.deep.equal(before);
+      // Someone else is not held up by it.
+      const other = await userWithPassword([]);
+      expect((await createFrom(server, newClientAddress(), basic(other.username, PASSWORD))).status).to.equal(201);
+    });
+
+    it('throttles a client address after 5 failures over any accounts, known or not', async () => {
+      const from = newClientAddress();
+      const user = await userWithPassword(['Cryptography::Encrypt']);
+      for (const login of ['guess1', 'guess2', 'guess3', 'guess4', user.username]) await expectError(await createFrom(server, from, basic(login, 'guess')), 401, 4);
+      await expectError(await createFrom(server, from, basic(user.username, PASSWORD)), 429, 25);
+      expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
+    });
+  });
+}
