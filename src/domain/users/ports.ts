@@ -12,6 +12,8 @@ export interface UserStore {
   findById(id: string): Promise<User | undefined>;
   findByUid(uid: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
+  /** Every username that begins with `prefix` exactly (case counts), in no particular order. */
+  usernamesStartingWith(prefix: string): Promise<string[]>;
   /** Oldest first. */
   list(): Promise<User[]>;
   /**
