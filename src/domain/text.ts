@@ -10,6 +10,16 @@ const CONTROL_OR_INVISIBLE_FORMATTING = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066
 
 export const hasControlOrInvisibleCharacter = (text: string): boolean => CONTROL_OR_INVISIBLE_FORMATTING.test(text);
 
+const LEADING_WHITE_SPACE = /^(?:(?!\uFEFF)\s)+/u;
+const TRAILING_WHITE_SPACE = /(?:(?!\uFEFF)\s)+$/u;
+
+/**
+ * `text` without the white space around it, as `String.prototype.trim` would, except U+FEFF,
+ * which trim() takes for white space: trimmed away, it would be input silently changed instead
+ * of input refused.
+ */
+export const trimWhiteSpace = (text: string): string => text.replace(LEADING_WHITE_SPACE, '').replace(TRAILING_WHITE_SPACE, '');
+
 /** What the rules above say is refused, for error details. */
 export const CONTROL_OR_INVISIBLE_RULE = 'control characters or invisible formatting characters (zero-width, bidirectional)';
 
