@@ -199,14 +199,14 @@ for (const backend of httpBackends) {
     describe('derived usernames', () => {
       it('never refuses a derived username, even for creations of one name at once; 409 only for a chosen one', async () => {
         const responses = await Promise.all(
-          Array.from({ length: 8 }, () => server.send('POST', '/api/user/create', { token: admin, json: newPerson({ firstname: 'Con', lastname: 'Current' }) })),
+          Array.from({ length: 6 }, () => server.send('POST', '/api/user/create', { token: admin, json: newPerson({ firstname: 'Con', lastname: 'Current' }) })),
         );
         const usernames: string[] = [];
         for (const response of responses) {
           expect(response.status, await response.clone().text()).to.equal(201);
           usernames.push(((await response.json()) as { username: string }).username);
         }
-        expect(new Set(usernames).size).to.equal(8);
+        expect(new Set(usernames).size).to.equal(6);
         expect(usernames).to.include('con.current');
         const chosen = await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ username: 'con.current' }) });
         await expectError(chosen, 409, 26);
@@ -261,12 +261,18 @@ describe('http: requests Node would refuse before Koa', () => {
     expect(JSON.parse(response.body)).to.deep.include({ code: 28 });
   });
 
-  it('answers malformed request lines with the JSON 400/9 and keeps serving', async () => {
-    for (const line of ['GET /api/crypto/enc HTTP/9.9', 'G\u0000T / HTTP/1.1', 'GET /a b c HTTP/1.1', '/api/crypto/enc HTTP/1.1']) {
+  it('answers malformed request lines with the JSON 400/9 saying what the parser found, and keeps serving', async () => {
+    const cases: [string, string][] = [
+      ['GET /api/crypto/enc HTTP/9.9', 'Malformed HTTP request: Invalid HTTP version'],
+      ['G\u0000T / HTTP/1.1', 'Malformed HTTP request: Invalid method encountered'],
+      ['GET /a b c HTTP/1.1', 'Malformed HTTP request: Expected HTTP/, RTSP/ or ICE/'],
+      ['/api/crypto/enc HTTP/1.1', 'Malformed HTTP request: Invalid method encountered'],
+    ];
+    for (const [line, details] of cases) {
       const response = await rawRequest(server.port, `${line}\r\nHost: x\r\n\r\n`);
       expect(response.status, line).to.equal(400);
       expect(response.headers['content-type'], line).to.equal('application/json; charset=utf-8');
-      expect(JSON.parse(response.body), line).to.deep.include({ code: 9 });
+      expect(JSON.parse(response.body), line).to.deep.equal({ code: 9, message: 'Invalid Header Parameter(s)', details });
     }
     expect((await server.get('/api/nope')).status).to.equal(404);
   });

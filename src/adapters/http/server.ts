@@ -23,6 +23,14 @@ function writeError(socket: Duplex, domainError: DomainError): void {
   );
 }
 
+/** What the parser's refusal says to the client; llhttp's reason ("Invalid HTTP version") is plain text of its own. */
+function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, maxHeaderBytes: number): DomainError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { _tag: 'InvalidHeader', names: [], details: 'The request did not arrive in the time allowed' };
+  const reason = typeof error.reason === 'string' ? `: ${error.reason}` : '';
+  return { _tag: 'InvalidHeader', names: [], details: `Malformed HTTP request${reason}` };
+}
+
 /**
  * Node refuses some requests before Koa sees them, each with a bare status line and no body;
  * ours is the same JSON error object as every other error:
@@ -40,17 +48,12 @@ export function createHttpServer(app: Koa, maxHeaderBytes: number): Server {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     writeError(socket, { _tag: 'MethodNotAllowed', allowed: METHODS_SERVED });
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    writeError(
-      socket,
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` }
-        : { _tag: 'InvalidHeader', names: [], details: 'Malformed HTTP request' },
-    );
+    writeError(socket, parserRefusal(error, maxHeaderBytes));
   });
   return server;
 }
