@@ -30,6 +30,7 @@ const NUMBERED_ATTEMPTS = 3;
 const RANDOM_ATTEMPTS = 10;
 const RANDOM_SUFFIX_LENGTH = 5;
 const SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** The longest USERNAME_PATTERN allows, which a made-up name must keep to as a chosen one does. */
 const MAX_USERNAME_LENGTH = 32;
 
 /** The next free number after `base` among `taken` usernames: 2 for the second user of a name. */
