@@ -40,7 +40,7 @@ for (const backend of httpBackends) {
     const auth = () => ({ Authorization: `Bearer ${admin}` });
 
     describe('bytes that are not UTF-8, and lone surrogates', () => {
-      it('refuses a query value whose escapes are not UTF-8 with 400/7 naming it, and encrypts nothing', async () => {
+      it('refuses a query value whose escapes are not UTF-8 with 400/7 naming it, instead of encrypting U+FFFD', async () => {
         for (const bad of NOT_UTF8) {
           const body = await expectError(await server.get(`/api/crypto/enc?data=a${bad}b`, auth()), 400, 7);
           expect(body.details, bad).to.equal('data must be percent-encoded UTF-8');
@@ -56,7 +56,7 @@ for (const backend of httpBackends) {
         expect(unused.details).to.equal('other must be percent-encoded UTF-8');
       });
 
-      it('refuses barcode content that is not UTF-8 (400/7) and draws nothing', async () => {
+      it('refuses barcode content that is not UTF-8 (400/7) instead of drawing U+FFFD', async () => {
         const body = await expectError(await server.get('/api/barcode/gen/qrcode?content=%FF%FE', auth()), 400, 7);
         expect(body.details).to.equal('content must be percent-encoded UTF-8');
       });
@@ -149,7 +149,7 @@ for (const backend of httpBackends) {
             ['password', `correct horse${character} battery`],
           ] as const) {
             const error = await expectError(await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ [field]: value }) }), 400, 11);
-            expect(error.details, `${field} ${escape(character)}`).to.match(new RegExp(`^${field} must .*invisible formatting characters`));
+            expect(error.details, `${field} U+${character.codePointAt(0)!.toString(16)}`).to.match(new RegExp(`^${field} must .*invisible formatting characters`));
           }
         }
         expect(await server.snapshot()).to.deep.equal(before);
