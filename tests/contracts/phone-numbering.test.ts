@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { getCountries, getExampleNumber, isPossiblePhoneNumber, isSupportedCountry, isValidPhoneNumber, ParseError, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode, getExampleNumber, isPossiblePhoneNumber, isSupportedCountry, isValidPhoneNumber, ParseError, parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/max';
+import { Metadata } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { LibphonenumberNumbering } from '../../src/adapters/libphonenumber/libphonenumber-numbering.js';
@@ -107,6 +108,18 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
     expect(await numbering.read(`+33 ${'1'.repeat(20)}`, undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
   });
 
+  it('says a number longer than every plan of its calling code is too long, though the parser lets it through', async () => {
+    // 14 digits after +33, a 16-digit E.164: France's numbers have 9.
+    expect(await numbering.read('+33 12345678901234', undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    expect(await numbering.read('01 23 45 67 89 01 23 4', 'FR')).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    // Curaçao's 8 digits under +599, which libphonenumber-js places in the Caribbean Netherlands (7 digits), still read.
+    expect(await numbering.read('+599 30405680', undefined)).to.deep.include({ kind: 'read' });
+    expect(await numbering.read('+33 6 12 34 56 78 9', undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    // Shorter than the plan's shortest still reads, as neither possible nor valid: the parser decides what is too short.
+    const tooShort = await numbering.read('+33 6 12', undefined);
+    expect(tooShort.kind === 'read' && tooShort.details).to.deep.include({ valid: false, possible: false, country: 'FR' });
+  });
+
   it('reads a number too short to be possible, and says it is neither possible nor valid', async () => {
     const reading = await numbering.read('12', 'FR');
     expect(reading).to.deep.include({ kind: 'read' });
@@ -167,6 +180,8 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
     };
     return { kind: 'unreadable', reason: reasons[error.message]! };
   }
+  const tooLongEverywhere = parsed.nationalNumber.length > longestNumberOfCallingCode(parsed.countryCallingCode);
+  if (tooLongEverywhere) return { kind: 'unreadable', reason: 'too-long' };
   const country = parsed.country ?? null;
   return {
     kind: 'read',
@@ -185,6 +200,27 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
   };
 }
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/**
+ * The longest national number of any plan of a calling code (+599 is Curaçao's and the Caribbean
+ * Netherlands'), from the library's metadata: a number longer than that is no number of any of them.
+ */
+const longestByCallingCode = new Map<string, number>();
+function longestNumberOfCallingCode(callingCode: string): number {
+  let longest = longestByCallingCode.get(callingCode);
+  if (longest === undefined) {
+    const regions = getCountries().filter((region) => getCountryCallingCode(region) === callingCode);
+    longest = Math.max(
+      ...(regions.length > 0 ? regions : [callingCode]).map((plan) => {
+        const plans = new Metadata(metadata);
+        plans.selectNumberingPlan(plan as CountryCode);
+        return Math.max(...plans.numberingPlan!.possibleLengths());
+      }),
+    );
+    longestByCallingCode.set(callingCode, longest);
+  }
+  return longest;
+}
 
 /** The zones Node's ICU lists for a region: a `timeZones` getter on Node 20, a `getTimeZones()` method on newer V8. */
 function icuTimeZones(region: string): string[] {

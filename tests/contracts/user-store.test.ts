@@ -73,6 +73,17 @@ for (const adapter of storeAdapters) {
       expect(await store.users.list()).to.deep.equal([older, newer]);
     });
 
+    it('lists the usernames that begin with a prefix exactly, LIKE wildcards and letter case included', async () => {
+      for (const username of ['ada.king', 'ada.king2', 'ada.king17', 'ada.kingdom', 'adaxking', 'ada_king', 'ada%king', 'bob.ada.king']) {
+        await store.users.insert(aUser({ username }));
+      }
+      expect((await store.users.usernamesStartingWith('ada.king')).sort()).to.deep.equal(['ada.king', 'ada.king17', 'ada.king2', 'ada.kingdom']);
+      expect(await store.users.usernamesStartingWith('ada_')).to.deep.equal(['ada_king']);
+      expect(await store.users.usernamesStartingWith('ada%')).to.deep.equal(['ada%king']);
+      expect(await store.users.usernamesStartingWith('ADA.KING')).to.deep.equal([]);
+      expect(await store.users.usernamesStartingWith('nobody')).to.deep.equal([]);
+    });
+
     it("refuses to give a user another user's email and changes nothing then", async () => {
       const first = aUser();
       const second = aUser();

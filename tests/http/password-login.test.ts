@@ -89,6 +89,15 @@ for (const backend of httpBackends) {
       await expectError(await createFrom(server, from, basic(user.username, PASSWORD), { json: { permissions: ['Cryptography::Decrypt'] } }), 403, 1);
     });
 
+    it('takes the longest password a user may have, counted in characters: 256 emoji', async () => {
+      const from = newClientAddress();
+      const longest = '\u{1F511}'.repeat(256);
+      const user = await userWithPassword(['Cryptography::Encrypt'], longest);
+      const response = await createFrom(server, from, basic(user.username, longest));
+      expect(response.status, await response.clone().text()).to.equal(201);
+      await expectError(await createFrom(server, from, basic(user.username, `${longest}x`)), 401, 4);
+    });
+
     it('answers a wrong password, an unknown user, a user without a password and a malformed Basic value alike: 401/4, nothing stored', async () => {
       const from = newClientAddress();
       const user = await userWithPassword(['Cryptography::Encrypt']);

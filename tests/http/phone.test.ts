@@ -166,6 +166,8 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
       ['00 999 12345678', 'FR', 'number starts with a calling code that no country or service uses'],
       ['1', 'FR', 'number is too short to be a phone number'],
       [`+33 ${'1'.repeat(20)}`, undefined, 'number is too long to be a phone number'],
+      ['+33 12345678901234', undefined, 'number is too long to be a phone number'],
+      ['01 23 45 67 89 01 23 4', 'FR', 'number is too long to be a phone number'],
       ['()', 'FR', 'number is not a phone number'],
     ];
     for (const [number, country, reason] of cases) {

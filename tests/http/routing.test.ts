@@ -86,12 +86,14 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` })).status).to.equal(200);
   });
 
-  it('reads a bad percent-encoding leniently, as Node does, never with a 500', async () => {
+  it('refuses a cut-off UTF-8 escape by name, and reads a % that escapes nothing as itself, never with a 500', async () => {
     const headers = { Authorization: `Bearer ${token}` };
-    const response = await server.get('/api/crypto/enc?data=%E0%A4%A', headers);
-    expect(response.status).to.equal(200);
-    const roundTrip = await server.get(`/api/crypto/dec?data=${await response.text()}`, headers);
-    expect(await roundTrip.text()).to.equal('\uFFFD%A');
+    const cutOff = await expectError(await server.get('/api/crypto/enc?data=%E0%A4%A', headers), 400, 7);
+    expect(cutOff.details).to.equal('data must be percent-encoded UTF-8');
+    const literal = await server.get('/api/crypto/enc?data=100%25%20and%20%ZZ', headers);
+    expect(literal.status).to.equal(200);
+    const roundTrip = await server.get(`/api/crypto/dec?data=${await literal.text()}`, headers);
+    expect(await roundTrip.text()).to.equal('100% and %ZZ');
     const dec = await server.get('/api/crypto/dec?data=%ZZ', { Authorization: `Bearer ${token}` });
     await expectError(dec, 400, 13);
   });

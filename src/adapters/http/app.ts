@@ -11,7 +11,7 @@ import type { DomainError } from '../../domain/errors.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
-import { decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
+import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
 import type { ContentType, Route, RouteTable } from './route-table.js';
 
 export const API_PREFIX = '/api';
@@ -47,6 +47,26 @@ const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
  * `undefined`, which has no JSON, is answered `null`, as Koa answers it.
  */
 const jsonBytes = (body: unknown): Buffer => Buffer.from(JSON.stringify(body) ?? 'null');
+
+/** How much of an unknown path a 404 repeats: enough to recognise it, never a megabyte echoed back. */
+const MAX_PATH_ECHOED = 200;
+const echoedPath = (path: string): string => (path.length <= MAX_PATH_ECHOED ? path : `${path.slice(0, MAX_PATH_ECHOED)}…`);
+
+/**
+ * What HTTP/1.1 requires of every request and Node would have refused with a bare status line
+ * (the server lets such requests through to be answered here like every other error): a `Host`
+ * header, and no expectation but `100-continue`, the one this server meets.
+ */
+function protocolError(req: Context['req']): DomainError | undefined {
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    return { _tag: 'InvalidHeader', names: ['host'], details: 'host is required in HTTP/1.1' };
+  }
+  const expectation = req.headers.expect;
+  if (expectation !== undefined && expectation.toLowerCase() !== '100-continue') {
+    return { _tag: 'InvalidHeader', names: ['expect'], details: 'expect may only be 100-continue' };
+  }
+  return undefined;
+}
 
 export interface AppDependencies {
   readonly table: RouteTable;
@@ -123,7 +143,9 @@ export function createApp({ table, authenticate, logIn, logger, accessLog, maxBo
     ctx.state.requestId = requestId;
     ctx.res.setHeader('X-Request-Id', requestId);
     try {
-      await next();
+      const refused = protocolError(ctx.req);
+      if (refused) sendError(ctx, refused);
+      else await next();
     } catch (error) {
       // Only bugs and outages get here; the client learns nothing of them but the request id.
       logger.error({ err: error, requestId }, 'request failed');
@@ -141,7 +163,7 @@ export function createApp({ table, authenticate, logIn, logger, accessLog, maxBo
     const { path } = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
     if (allowed.length > 0) sendError(ctx, { _tag: 'MethodNotAllowed', allowed });
-    else sendError(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${ctx.path}` });
+    else sendError(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoedPath(ctx.path)}` });
   });
   return app;
 }
@@ -159,6 +181,7 @@ function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bear
 
 function endpoint(route: Route, authenticate: Authenticate, logIn: LogInWithPassword, maxBodyBytes: number) {
   const takesHeaders = Object.keys(route.headers).length > 0;
+  const pattern = API_PREFIX + route.path;
   const nothing = E.right({});
   return async (ctx: Context): Promise<void> => {
     const presented = presentedSecret(ctx.req.headers.authorization);
@@ -174,8 +197,12 @@ function endpoint(route: Route, authenticate: Authenticate, logIn: LogInWithPass
       if (E.isLeft(other)) return sendError(ctx, other.left);
       actor = other.right;
     }
+    const badPath = route.params ? checkPathEncoding(pattern, ctx.path) : undefined;
+    if (badPath) return sendError(ctx, badPath);
     const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
     if (E.isLeft(params)) return sendError(ctx, params.left);
+    const badQuery = checkQueryEncoding(ctx.querystring);
+    if (badQuery) return sendError(ctx, badQuery);
     const query = decodeQuery(route.query, ctx.query);
     if (E.isLeft(query)) return sendError(ctx, query.left);
     const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : nothing;

@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { DomainError } from '../../domain/errors.js';
+import { characterCount, trimWhiteSpace } from '../../domain/text.js';
+import { illFormedPathSegments, illFormedQueryParameters } from './well-formed.js';
 
 /**
  * One named input (a query parameter, a header, a body field): an io-ts decoder for its value,
@@ -121,11 +123,30 @@ export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<stri
 
 const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
 
+/**
+ * A query string whose percent-escapes are not UTF-8 (`%FF`, `%C0%AF`, `%ED%A0%80`), refused by
+ * the names of the parameters that hold them: Koa's `ctx.query` would read each as U+FFFD. The
+ * `%` test keeps the common query string from being looked at twice.
+ */
+export function checkQueryEncoding(querystring: string): DomainError | undefined {
+  if (!querystring.includes('%')) return undefined;
+  const names = illFormedQueryParameters(querystring);
+  return names.length === 0 ? undefined : { _tag: 'InvalidQueryParameter', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
+}
+
+/**
+ * Header values are bytes that Node reads as Latin-1: anything beyond printable ASCII would be
+ * read as something other than what the client meant, so it is refused, never guessed at.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e\t]*$/;
+const headerText = (name: string, value: unknown): string | undefined =>
+  givenOnce(name, value) ?? (PRINTABLE_ASCII.test(value as string) ? undefined : `${name} must be printable ASCII`);
+
 /** Headers by lower-case name, as Node gives them; a header sent empty counts as missing. */
 export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<DomainError, Decoded<S>> {
   const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
-  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, givenOnce);
+  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, headerText);
 }
 
 /**
@@ -134,6 +155,20 @@ export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record
  */
 export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) =>
   decodeFields(schema, params, { missing: 'MissingHeader', invalid: 'InvalidHeader' });
+
+/**
+ * A path whose percent-escapes are not UTF-8, refused by the name of the parameter in that place
+ * of `pattern` (the route's path, prefix included), with the codes of `decodeParams`: @koa/router
+ * hands such a segment on as it was written, where it could pass for text.
+ */
+export function checkPathEncoding(pattern: string, path: string): DomainError | undefined {
+  if (!path.includes('%')) return undefined;
+  const bad = illFormedPathSegments(path);
+  if (bad.length === 0) return undefined;
+  const steps = pattern.split('/');
+  const names = [...new Set(bad.map((index) => (steps[index]?.startsWith(':') ? steps[index].slice(1) : 'path')))];
+  return { _tag: 'InvalidHeader', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
+}
 
 /** A JSON object body; fields the schema does not know are refused, by name. */
 export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Either<DomainError, Decoded<S>> {
@@ -146,26 +181,33 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Ei
   return decodeFields(schema, body as Record<string, unknown>, { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' });
 }
 
-/** A string of `min` to `max` characters once trimmed (what may be in it is the domain's rule). */
+/**
+ * A string of `min` to `max` characters (code points: an emoji is one) once trimmed; what may be
+ * in it is the domain's rule.
+ */
 export const text = (min: number, max: number): t.Type<string, string, unknown> => {
-  const ok = (u: unknown): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max;
-  return new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u.trim()) : t.failure(u, c)), t.identity);
+  const ok = (u: unknown): u is string => {
+    if (typeof u !== 'string') return false;
+    const length = characterCount(trimWhiteSpace(u));
+    return length >= min && length <= max;
+  };
+  return new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(trimWhiteSpace(u)) : t.failure(u, c)), t.identity);
 };
 
-/** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters. */
+/** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters (code points). */
 export const secretText = (max: number): t.Type<string, string, unknown> => {
-  const ok = (u: unknown): u is string => typeof u === 'string' && u.length <= max;
+  const ok = (u: unknown): u is string => typeof u === 'string' && characterCount(u) <= max;
   return new t.Type<string, string, unknown>(`a string of at most ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity);
 };
 
-/** A list of at most `max` short strings, such as permission names. */
-export const names = (max: number): t.Type<string[], string[], unknown> =>
-  new t.Type<string[], string[], unknown>(
-    `a list of at most ${max} names`,
-    (u): u is string[] => Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && s.length <= 100),
-    (u, c) => (Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && s.length <= 100) ? t.success(u as string[]) : t.failure(u, c)),
-    t.identity,
-  );
+const MAX_LISTED_NAME_LENGTH = 100;
+
+/** A list of at most `max` short strings (100 characters each), such as permission names. */
+export const names = (max: number): t.Type<string[], string[], unknown> => {
+  const ok = (u: unknown): u is string[] =>
+    Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && characterCount(s) <= MAX_LISTED_NAME_LENGTH);
+  return new t.Type<string[], string[], unknown>(`a list of at most ${max} names`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity);
+};
 
 /** The `x-uid` header and the `firebaseuid` field: a user's public id. */
 export const userUid = matching(/^[A-Za-z0-9_-]{1,64}$/, 'a user uid');

@@ -2,13 +2,25 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { DomainError } from '../../domain/errors.js';
+import { badUtf8JsonLocation, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
 
-const invalid = (details: string): E.Either<DomainError, never> => E.left({ _tag: 'InvalidBodyParameter', names: [], details });
+const invalid = (details: string, names: readonly string[] = []): E.Either<DomainError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
+
+/** A path in details is for a person to find the field: the start of it is enough. */
+const MAX_PATH_SHOWN = 200;
+
+/** Refuses text that is not what the client wrote, naming where it sits when that is known. */
+function notText(location: JsonLocation | undefined, what: string): E.Either<DomainError, never> {
+  if (location === undefined) return invalid(`the body ${what}`);
+  const path = location.path.length <= MAX_PATH_SHOWN ? location.path : `${location.path.slice(0, MAX_PATH_SHOWN)}…`;
+  return invalid(`${path === '' ? 'the body' : path} ${what}`, location.field === undefined ? [] : [location.field]);
+}
 
 /**
  * The request's JSON body, read up to `maxBytes`. No body reads as `{}` so that missing fields
  * are reported by name; anything but JSON, a body too large, or JSON that does not parse is
- * refused before any use case runs.
+ * refused before any use case runs. So is text that is not Unicode exactly: bytes that are not
+ * UTF-8, and a lone surrogate escaped in the JSON (`"\ud800"`), named by the field it is in.
  */
 export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Either<DomainError, unknown>> {
   const { headers } = ctx.req;
@@ -18,9 +30,10 @@ export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Ei
     ctx.set('Connection', 'close');
     return invalid('the body must be application/json');
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(ctx.req, { limit: maxBytes, length: headers['content-length'], encoding: 'utf8' });
+    // As bytes: raw-body's own decoding would turn bytes that are not UTF-8 into U+FFFD.
+    bytes = await getRawBody(ctx.req, { limit: maxBytes, length: headers['content-length'] });
   } catch (error) {
     // The rest of an unread body would be taken for the next request on this connection.
     ctx.set('Connection', 'close');
@@ -29,9 +42,14 @@ export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Ei
     if (type === 'request.aborted') throw error;
     return invalid('the body could not be read as UTF-8 JSON');
   }
+  const text = strictlyDecoded(bytes);
+  if (text === undefined) return notText(badUtf8JsonLocation(bytes), 'is not valid UTF-8');
+  let parsed: unknown;
   try {
-    return E.right(JSON.parse(text) as unknown);
+    parsed = JSON.parse(text) as unknown;
   } catch {
     return invalid('the body is not valid JSON');
   }
+  const illFormed = illFormedJsonLocation(parsed, text);
+  return illFormed === undefined ? E.right(parsed) : notText(illFormed, 'holds a lone surrogate (such as \\ud800), which is not text');
 }

@@ -1,36 +1,59 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { DomainError } from '../../domain/errors.js';
 import { errorResponse } from './error-response.js';
 
-const REASON: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
+const REASON: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 431: 'Request Header Fields Too Large' };
+
+/** Every method some endpoint answers; CONNECT is none of them: this server is no proxy. */
+const METHODS_SERVED = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
+
+/** The catalogue's JSON error object written straight to a socket that Koa never gets. */
+function writeError(socket: Duplex, domainError: DomainError): void {
+  const { status, body } = errorResponse(domainError);
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASON[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+      (domainError._tag === 'MethodNotAllowed' ? `Allow: ${domainError.allowed.join(', ')}\r\n` : '') +
+      'Connection: close\r\n\r\n' +
+      json,
+  );
+}
+
+/** What the parser's refusal says to the client; llhttp's reason ("Invalid HTTP version") is plain text of its own. */
+function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, maxHeaderBytes: number): DomainError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { _tag: 'InvalidHeader', names: [], details: 'The request did not arrive in the time allowed' };
+  const reason = typeof error.reason === 'string' ? `: ${error.reason}` : '';
+  return { _tag: 'InvalidHeader', names: [], details: `Malformed HTTP request${reason}` };
+}
 
 /**
- * Node's HTTP parser rejects some requests before Koa sees them (a request line or headers
- * beyond maxHeaderSize, malformed HTTP). Node's own reply there is a bare status line; ours is
- * the same JSON error object as every other error.
+ * Node refuses some requests before Koa sees them, each with a bare status line and no body;
+ * ours is the same JSON error object as every other error:
+ * - the parser's refusals (a request line or headers beyond maxHeaderSize, malformed HTTP), in
+ *   `clientError`;
+ * - `CONNECT`, which Node hands to a `connect` listener or else drops;
+ * - an HTTP/1.1 request without `Host` and an `Expect` other than `100-continue`, which the app
+ *   refuses itself: Node is told not to (`requireHostHeader: false`, a `checkExpectation`
+ *   listener that passes the request on).
  */
 export function createHttpServer(app: Koa, maxHeaderBytes: number): Server {
-  const server = createServer({ maxHeaderSize: maxHeaderBytes }, app.callback());
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const handle = app.callback();
+  const server = createServer({ maxHeaderSize: maxHeaderBytes, requireHostHeader: false }, handle);
+  server.on('checkExpectation', handle);
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    writeError(socket, { _tag: 'MethodNotAllowed', allowed: METHODS_SERVED });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const domainError: DomainError =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` }
-        : { _tag: 'InvalidHeader', names: [], details: 'Malformed HTTP request' };
-    const { status, body } = errorResponse(domainError);
-    const json = JSON.stringify(body);
-    socket.end(
-      `HTTP/1.1 ${status} ${REASON[status] ?? 'Error'}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        json,
-    );
+    writeError(socket, parserRefusal(error, maxHeaderBytes));
   });
   return server;
 }

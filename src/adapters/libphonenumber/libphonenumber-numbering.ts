@@ -51,6 +51,24 @@ export class LibphonenumberNumbering implements PhoneNumbering {
   /** By region, or by calling code for a number of none: at most one per plan of the metadata. */
   private readonly planRules = new Map<string, NumberingPlanRules>();
 
+  /** By calling code: the longest national number of any plan that shares it. */
+  private readonly longestNumbers = new Map<string, number>();
+
+  /**
+   * The parser lets up to 17 digits through whatever the plan; a number longer than every plan of
+   * its calling code allows (+599 is Curaçao's and the Caribbean Netherlands') is none of theirs.
+   */
+  private longestNumberOf(lib: Library, callingCode: string): number {
+    let longest = this.longestNumbers.get(callingCode);
+    if (longest === undefined) {
+      const regions = lib.getCountries().filter((region) => lib.getCountryCallingCode(region) === callingCode);
+      const plans: string[] = regions.length > 0 ? regions : [callingCode];
+      longest = Math.max(...plans.map((plan) => this.rulesOf(lib, plan).longestNationalNumber));
+      this.longestNumbers.set(callingCode, longest);
+    }
+    return longest;
+  }
+
   private rulesOf(lib: Library, plan: string): NumberingPlanRules {
     let rules = this.planRules.get(plan);
     if (rules === undefined) {
@@ -84,10 +102,11 @@ export class LibphonenumberNumbering implements PhoneNumbering {
       return { kind: 'unreadable', reason };
     }
     const country = parsed.country ?? null;
-    const facts = country === null ? undefined : this.regionFacts(country);
     // The plan the library's own getType() and format() would select for this number.
     const rules = this.rulesOf(lib, country ?? parsed.countryCallingCode);
     const { nationalNumber, ext: extension } = parsed;
+    if (nationalNumber.length > this.longestNumberOf(lib, parsed.countryCallingCode)) return { kind: 'unreadable', reason: 'too-long' };
+    const facts = country === null ? undefined : this.regionFacts(country);
     const type = rules.typeOf(nationalNumber) ?? null;
     const { international, national } = rules.format(nationalNumber, extension);
     const details: PhoneNumberDetails = {

@@ -144,6 +144,11 @@ export class NumberingPlanRules {
     return this.possibleLengths.indexOf(length, 1) >= 0;
   }
 
+  /** How many digits the plan's longest national numbers have, of whatever kind. */
+  get longestNationalNumber(): number {
+    return this.possibleLengths.at(-1)!;
+  }
+
   typeOf(nationalNumber: string): PhoneNumberType | undefined {
     if (!this.nationalPattern.test(nationalNumber)) return undefined;
     if (this.fixedLine && matches(this.fixedLine, nationalNumber)) {

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../clock.js';
+import { characterCount } from '../text.js';
 import type { DomainError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { dummyPasswordHash, MAX_PASSWORD_LENGTH, type PasswordVerifier } from '../users/password.js';
@@ -36,7 +37,7 @@ export class LogInWithPassword {
   ) {}
 
   async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
-    if (login.length === 0 || login.length > MAX_LOGIN_LENGTH || password.length > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
+    if (login.length === 0 || characterCount(login) > MAX_LOGIN_LENGTH || characterCount(password) > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
     const name = login.toLowerCase();
     const found = await orOutage(name.includes('@') ? this.users.findByEmail(name) : this.users.findByUsername(name), USER_STORE_DOWN);
     if (E.isLeft(found)) return found;

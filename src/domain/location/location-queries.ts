@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import { hasControlCharacter } from '../text.js';
+import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { countryCodeOf } from './countries.js';
 import { placeNameKey, type Gazetteer, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
 import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength, type PlusCodes } from './plus-codes.js';
@@ -17,7 +17,7 @@ const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFou
  * English name. The `parameter` names the query parameter the text came from, for errors.
  */
 export function parsePlaceQuery(text: string, limit: number, parameter: string): E.Either<DomainError, { search: PlaceSearch; asked: string }> {
-  if (hasControlCharacter(text)) return E.left(invalid([parameter], `${parameter} must not contain control characters`));
+  if (hasControlOrInvisibleCharacter(text)) return E.left(invalid([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   const comma = text.lastIndexOf(',');
   const name = (comma === -1 ? text : text.slice(0, comma)).trim();
   const countryText = comma === -1 ? '' : text.slice(comma + 1).trim();

@@ -21,7 +21,33 @@ export interface CreateUserInput {
   readonly password?: string;
 }
 
-const MAX_DERIVED_ATTEMPTS = 50;
+/**
+ * Numbered names tried before a random suffix: under concurrency every creator reads the same
+ * highest number and only one of them gets the next, so the rest soon stop queueing for it.
+ */
+const NUMBERED_ATTEMPTS = 3;
+/** 36^5 suffixes: ten misses in a row do not happen; the limit only keeps a broken store from looping. */
+const RANDOM_ATTEMPTS = 10;
+const RANDOM_SUFFIX_LENGTH = 5;
+const SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** The longest USERNAME_PATTERN allows, which a made-up name must keep to as a chosen one does. */
+const MAX_USERNAME_LENGTH = 32;
+
+/** The next free number after `base` among `taken` usernames: 2 for the second user of a name. */
+export function nextUsernameNumber(base: string, taken: readonly string[]): number {
+  let highest = 1;
+  for (const username of taken) {
+    const suffix = username.slice(base.length);
+    if (username.startsWith(base) && /^[1-9][0-9]{0,8}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
+  }
+  return highest + 1;
+}
+
+/** `base` cut to leave room for `-` and a random suffix: `con.current-k3x9q`. */
+function withRandomSuffix(base: string): string {
+  const suffix = Array.from(randomBytes(RANDOM_SUFFIX_LENGTH), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length]).join('');
+  return `${base.slice(0, MAX_USERNAME_LENGTH - RANDOM_SUFFIX_LENGTH - 1)}-${suffix}`;
+}
 
 /** "Zoë O'Brien" → "zoe.obrien": what a person would type, from what they are called. */
 export function usernameFromName(firstName: string | undefined, lastName: string | undefined): string {
@@ -74,18 +100,37 @@ export class CreateUser {
       createdAt: now,
       updatedAt: now,
     };
-    const derived = usernameFromName(input.firstName, input.lastName);
-    // A derived name that is taken gets a number: ada.lovelace, ada.lovelace2, ada.lovelace3, ...
-    for (let attempt = 1; attempt <= (explicit === undefined ? MAX_DERIVED_ATTEMPTS : 1); attempt++) {
-      const username = explicit ?? (attempt === 1 ? derived : `${derived}${attempt}`);
-      const user: User = { ...base, username };
-      const inserted = await orOutage(this.users.insert(user), { _tag: 'UserCreateFailed' });
-      if (E.isLeft(inserted)) return inserted;
-      if (inserted.right.inserted) return E.right(user);
-      if (inserted.right.conflict !== 'username' || explicit !== undefined) {
-        return E.left({ _tag: 'Conflict', details: `A user with this ${inserted.right.conflict} already exists` });
-      }
+    const record = (username: string): User => ({ ...base, username });
+    if (explicit !== undefined) {
+      const inserted = await this.insert(record(explicit));
+      return inserted === 'username taken' ? E.left(conflictOn('username')) : inserted;
     }
-    return E.left({ _tag: 'Conflict', details: `Too many users are called ${derived}; choose a username` });
+
+    // A derived name that is taken gets the next number (ada.lovelace, ada.lovelace2, ...); when
+    // those keep being taken by creators racing for the same name, a random suffix. Never a 409.
+    const derived = usernameFromName(input.firstName, input.lastName);
+    let candidate = derived;
+    for (let attempt = 1; attempt <= NUMBERED_ATTEMPTS + RANDOM_ATTEMPTS; attempt++) {
+      const inserted = await this.insert(record(candidate));
+      if (inserted !== 'username taken') return inserted;
+      let numbered: string | undefined;
+      if (attempt < NUMBERED_ATTEMPTS) {
+        const taken = await orOutage(this.users.usernamesStartingWith(derived), { _tag: 'UserCreateFailed' });
+        if (E.isLeft(taken)) return taken;
+        numbered = `${derived}${nextUsernameNumber(derived, taken.right)}`;
+      }
+      candidate = numbered !== undefined && numbered.length <= MAX_USERNAME_LENGTH ? numbered : withRandomSuffix(derived);
+    }
+    return E.left({ _tag: 'UserCreateFailed' });
+  }
+
+  /** Stores the user; a taken username is told apart, for the caller to decide what it means. */
+  private async insert(user: User): Promise<E.Either<DomainError, User> | 'username taken'> {
+    const inserted = await orOutage(this.users.insert(user), { _tag: 'UserCreateFailed' });
+    if (E.isLeft(inserted)) return inserted;
+    if (inserted.right.inserted) return E.right(user);
+    return inserted.right.conflict === 'username' ? 'username taken' : E.left(conflictOn(inserted.right.conflict));
   }
 }
+
+const conflictOn = (field: string): DomainError => ({ _tag: 'Conflict', details: `A user with this ${field} already exists` });

@@ -14,6 +14,8 @@ export interface UserStore {
   findByUsername(username: string): Promise<User | undefined>;
   /** By the stored (lower-cased) email. */
   findByEmail(email: string): Promise<User | undefined>;
+  /** Every username that begins with `prefix` exactly (case counts), in no particular order. */
+  usernamesStartingWith(prefix: string): Promise<string[]>;
   /** Oldest first. */
   list(): Promise<User[]>;
   /**

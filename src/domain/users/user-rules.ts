@@ -1,18 +1,20 @@
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { DomainError } from '../errors.js';
 import { isGrantablePermission } from '../permissions.js';
-import { hasControlCharacter } from '../text.js';
+import { characterCount, CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
 
-const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
 export const MAX_NAME_LENGTH = 100;
+/** Characters, as everywhere: the longest address RFC 5321 lets through, counted generously. */
+export const MAX_EMAIL_LENGTH = 320;
 
-/** Names and labels: at most 100 characters, no control characters; whichever transport sent them. */
+/** Names and labels: at most 100 characters (code points), none refused by the text rule; whichever transport sent them. */
 export function checkText(field: string, value: string | undefined): DomainError | undefined {
   if (value === undefined) return undefined;
-  return value.trim().length <= MAX_NAME_LENGTH && !hasControlCharacter(value)
+  return characterCount(value.trim()) <= MAX_NAME_LENGTH && !hasControlOrInvisibleCharacter(value)
     ? undefined
-    : { _tag: 'InvalidBodyParameter', names: [field], details: `${field} must be at most ${MAX_NAME_LENGTH} characters without control characters` };
+    : { _tag: 'InvalidBodyParameter', names: [field], details: `${field} must be at most ${MAX_NAME_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
 }
 
 /**
@@ -30,12 +32,15 @@ export function checkGrant(actor: Actor, permissions: readonly string[], already
 export function checkEmail(email: string | undefined): DomainError | undefined {
   if (email === undefined) return undefined;
   const trimmed = email.trim();
-  return EMAIL.test(trimmed) && trimmed.length <= 320 ? undefined : { _tag: 'InvalidBodyParameter', names: ['email'], details: 'email must look like name@example.com' };
+  return EMAIL.test(trimmed) && characterCount(trimmed) <= MAX_EMAIL_LENGTH && !hasControlOrInvisibleCharacter(trimmed)
+    ? undefined
+    : { _tag: 'InvalidBodyParameter', names: ['email'], details: `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
 }
 
 export function checkPassword(password: string | undefined): DomainError | undefined {
   if (password === undefined) return undefined;
-  return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH && !hasControlCharacter(password)
+  const length = characterCount(password);
+  return length >= MIN_PASSWORD_LENGTH && length <= MAX_PASSWORD_LENGTH && !hasControlOrInvisibleCharacter(password)
     ? undefined
-    : { _tag: 'InvalidBodyParameter', names: ['password'], details: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters` };
+    : { _tag: 'InvalidBodyParameter', names: ['password'], details: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
 }

@@ -74,6 +74,13 @@ export class KnexUserStore implements UserStore {
     }
   }
 
+  async usernamesStartingWith(prefix: string): Promise<string[]> {
+    // LIKE's own wildcards in the prefix stand for themselves; SQLite's LIKE ignores ASCII case, hence the second filter.
+    const pattern = `${prefix.replace(/[\\%_]/g, (wildcard) => `\\${wildcard}`)}%`;
+    const rows = await this.db<UserRow>('users').select('username').whereRaw("username like ? escape '\\'", [pattern]);
+    return rows.flatMap(({ username }) => (username.startsWith(prefix) ? [username] : []));
+  }
+
   async findById(id: string): Promise<User | undefined> {
     const row = await this.db<UserRow>('users').where({ id }).first();
     return row && toUser(row);

@@ -36,6 +36,10 @@ export class MemoryUserStore implements UserStore {
     return undefined;
   }
 
+  async usernamesStartingWith(prefix: string): Promise<string[]> {
+    return [...this.tables.users.values()].flatMap(({ username }) => (username.startsWith(prefix) ? [username] : []));
+  }
+
   async list(): Promise<User[]> {
     return [...this.tables.users.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

@@ -1,0 +1,150 @@
+import { unescape } from 'node:querystring';
+
+/**
+ * Text as a request carries it must be Unicode exactly: Node and Koa decode a percent-escape of
+ * bytes that are not UTF-8 (`%FF`, the overlong `%C0%AF`, the surrogate `%ED%A0%80`) and a body
+ * that is not UTF-8 into U+FFFD, and JSON.parse turns `"\ud800"` into a lone surrogate. Either
+ * would be encrypted, drawn or stored as something the client never sent, so such input is found
+ * here and refused by name.
+ */
+
+/** Throws on bytes that are not UTF-8, overlong forms and encoded surrogates included. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** An escape of a byte ≥ 0x80: the only escapes that can be bad UTF-8. */
+const HIGH_BYTE_ESCAPE = /%[89a-f][0-9a-f]/i;
+
+/** The text bytes decode to, or undefined when they are not UTF-8. */
+export function strictlyDecoded(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const ESCAPES = /(%[0-9a-f]{2})/i;
+
+/** The bytes a percent-encoded component stands for; a `%` not followed by two hex digits is itself. */
+function percentDecodedBytes(raw: string): Buffer {
+  // split() with a capturing group alternates text and escapes: odd indexes are escapes.
+  return Buffer.concat(raw.split(ESCAPES).map((part, index) => (index % 2 === 1 ? Buffer.of(parseInt(part.slice(1), 16)) : Buffer.from(part))));
+}
+
+/**
+ * Decodes one percent-encoded component as `querystring` would (`+` is a space, an escape that
+ * is not one stays as written), but undefined when its escapes are not UTF-8.
+ */
+function decodeComponent(raw: string, plusIsSpace: boolean): string | undefined {
+  const spaced = plusIsSpace ? raw.replaceAll('+', ' ') : raw;
+  return HIGH_BYTE_ESCAPE.test(raw) ? strictlyDecoded(percentDecodedBytes(spaced)) : unescape(spaced);
+}
+
+/**
+ * The names of the query parameters whose name or value escapes bytes that are not UTF-8, as
+ * written when the name itself is the bad part. Cheap on the common path: the caller only asks
+ * when the query string holds a `%`, and a pair is decoded only when it escapes a high byte.
+ */
+export function illFormedQueryParameters(querystring: string): string[] {
+  const names: string[] = [];
+  for (const pair of querystring.split('&')) {
+    if (!HIGH_BYTE_ESCAPE.test(pair)) continue;
+    const equals = pair.indexOf('=');
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    const name = decodeComponent(rawName, true);
+    if (name === undefined) names.push(rawName);
+    else if (equals !== -1 && decodeComponent(pair.slice(equals + 1), true) === undefined) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Path segments of `path` (as sent, still percent-encoded) whose escapes are not UTF-8, by
+ * their position. @koa/router hands such a segment on undecoded, as if it were text.
+ */
+export function illFormedPathSegments(path: string): number[] {
+  if (!HIGH_BYTE_ESCAPE.test(path)) return [];
+  return path.split('/').flatMap((segment, index) => (decodeComponent(segment, false) === undefined ? [index] : []));
+}
+
+/** A lone surrogate: half of a pair with no other half, which no UTF-8 can carry. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export const isWellFormedText = (text: string): boolean => !LONE_SURROGATE.test(text);
+
+/** A JSON escape of a surrogate, as `\ud800`: the only way valid UTF-8 JSON can make a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Where in a JSON body something is: the top-level field (none for the body itself) and the full path. */
+export interface JsonLocation {
+  readonly field: string | undefined;
+  /** `names[2]`, `profile.nickname`: for a person, not for a program. */
+  readonly path: string;
+}
+
+/**
+ * Where in a parsed JSON value a key or a string holds a lone surrogate; undefined when none
+ * does. `source` is the JSON text it was parsed from: without a surrogate escape in it there is
+ * nothing to look for.
+ */
+export function illFormedJsonLocation(value: unknown, source: string): JsonLocation | undefined {
+  return SURROGATE_ESCAPE.test(source) ? findIllFormed(value) : undefined;
+}
+
+/** U+FFFD as UTF-8. */
+const REPLACEMENT_CHARACTER_BYTES = Buffer.from('\uFFFD');
+
+/**
+ * Where in a JSON body that is not UTF-8 its first bad bytes sit, when that can be told: each
+ * bad sequence is decoded as a lone surrogate, which UTF-8 never yields, and then looked for as
+ * such. Undefined when the bad bytes are outside any string, or when the body also holds a real
+ * U+FFFD, which a replacement could not be told apart from.
+ */
+export function badUtf8JsonLocation(bytes: Buffer): JsonLocation | undefined {
+  if (bytes.includes(REPLACEMENT_CHARACTER_BYTES)) return undefined;
+  try {
+    return findIllFormed(JSON.parse(bytes.toString('utf8').replaceAll('\uFFFD', '\uDFFF')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a value sits: its key or index, under its parent; the path is spelt out only when asked. */
+interface Place {
+  readonly step: string | number;
+  readonly parent: Place | undefined;
+}
+
+function locationOf(place: Place | undefined): JsonLocation {
+  let path = '';
+  let field: string | undefined;
+  for (let at = place; at !== undefined; at = at.parent) {
+    path = typeof at.step === 'number' ? `[${at.step}]${path}` : `${at.parent === undefined ? '' : '.'}${at.step}${path}`;
+    if (at.parent === undefined && typeof at.step === 'string') field = at.step;
+  }
+  return { field, path };
+}
+
+/**
+ * Depth first with a stack of its own, and paths spelt out only for what is found: a body may
+ * nest deeper than the call stack goes, and thousands of levels of paths would be large.
+ */
+function findIllFormed(root: unknown): JsonLocation | undefined {
+  const pending: [unknown, Place | undefined][] = [[root, undefined]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, place] = next;
+    if (typeof value === 'string') {
+      if (!isWellFormedText(value)) return locationOf(place);
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], { step: index, parent: place }]);
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      for (const [key] of entries) {
+        // A bad key is named as JSON would escape it, so the details stay readable text.
+        if (!isWellFormedText(key)) return locationOf({ step: JSON.stringify(key).slice(1, -1), parent: place });
+      }
+      for (let index = entries.length - 1; index >= 0; index--) pending.push([entries[index]![1], { step: entries[index]![0], parent: place }]);
+    }
+  }
+  return undefined;
+}
