@@ -94,8 +94,11 @@ const SAMPLES: Record<string, RouteSamples> = {
   'DELETE /token/delete': { query: { id: tokenId } },
 };
 
+/** Fields that mean the same wherever a route declares them. */
+const EVERYWHERE: Required<Pick<RouteSamples, 'headers'>> = { headers: { 'x-uid': uid } };
+
 export function samplesOf(route: Route): RouteSamples {
   const samples = SAMPLES[`${route.method} ${route.path}`];
   if (!samples) throw new Error(`route-samples: no samples for ${route.method} ${route.path}: add its well-formed values`);
-  return samples;
+  return { ...samples, headers: { ...EVERYWHERE.headers, ...samples.headers } };
 }
