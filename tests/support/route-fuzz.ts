@@ -204,7 +204,7 @@ interface BodyPlan {
 
 const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/json-patch+json', ''];
 
-function bodyPlan(route: Route, samples: RouteSamples, pool: FuzzPool, honest: boolean): fc.Arbitrary<BodyPlan> {
+function bodyPlan(route: Route, fieldSample: FieldSample, honest: boolean): fc.Arbitrary<BodyPlan> {
   const json = (body: string | Buffer): BodyPlan => ({ body: Buffer.from(body), contentType: 'application/json', mustRefuse: [] });
   const other = fc.oneof(
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => json(JSON.stringify(value) ?? 'null')) },
@@ -220,10 +220,9 @@ function bodyPlan(route: Route, samples: RouteSamples, pool: FuzzPool, honest: b
     return fc.oneof({ weight: 19, arbitrary: fc.constant({ body: undefined, contentType: undefined, mustRefuse: [] }) }, { weight: 1, arbitrary: other });
   }
   const fields = Object.keys(schema).map((name) => {
-    const sample = samples.body?.[name];
-    if (!sample) throw new Error(`route-fuzz: no sample for body field ${name} of ${route.method} ${route.path}: add one to the samples`);
-    const entry = fc.tuple(fc.constant(name), bodyValue(resolve(sample, pool), honest));
-    return honest && schema[name]!.required ? entry : fc.option(entry, { freq: 3, nil: undefined });
+    const { sample, always } = fieldSample('body', name);
+    const entry = fc.tuple(fc.constant(name), bodyValue(sample, honest));
+    return honest && (schema[name]!.required || always) ? entry : fc.option(entry, { freq: 3, nil: undefined });
   });
   if (honest) return fc.tuple(...fields).map((chosen) => ({ body: objectText(chosen.filter((entry) => entry !== undefined)).bytes, contentType: 'application/json', mustRefuse: [] }));
   const unknownFields = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 1 }).map(jsonPiece)), { maxLength: 2 });
@@ -254,30 +253,49 @@ const callers: fc.Arbitrary<Caller> = fc.oneof(
   },
 );
 
+type Place = 'params' | 'query' | 'headers' | 'body';
+/** A field's well-formed values, and whether an honest request always carries it. */
+type FieldSample = (place: Place, name: string) => { sample: fc.Arbitrary<never>; always: boolean };
+
 /**
- * Requests to one route. Honest ones are what a client reading the documentation sends: the
- * route's method, the `*` caller, each field its sample or absent when optional. The others take
- * the route's method most of the time and attack every declared field, and add strangers.
+ * How a request is made: as a client reading the documentation would, as an attacker would, or
+ * as documented but for one character put into one field (`"query data"`, `"body email"`).
  */
-export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool, honest: boolean): fc.Arbitrary<FuzzRequest> {
-  const missing = (place: string) => (name: string) => {
-    throw new Error(`route-fuzz: no sample for ${place} ${name} of ${route.method} ${route.path}: add one to the samples`);
+export type Manner = { readonly kind: 'honest' } | { readonly kind: 'adversarial' } | { readonly kind: 'inject'; readonly field: string; readonly character: string; readonly at: number };
+
+/** Every field a route declares, as `"<place> <name>"`. */
+export const fieldsOf = (route: Route): string[] =>
+  (['params', 'query', 'headers', 'body'] as const).flatMap((place) => Object.keys(route[place] ?? {}).map((name) => `${place} ${name}`));
+
+/**
+ * Requests to one route. Honest ones take the route's method and the `*` caller, and give each
+ * field its sample (or leave it out when optional). Adversarial ones take the route's method most
+ * of the time and attack every declared field, and add strangers.
+ */
+export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool, manner: Manner): fc.Arbitrary<FuzzRequest> {
+  const honest = manner.kind !== 'adversarial';
+  const fieldSample: FieldSample = (place, name) => {
+    const sample = samples[place]?.[name];
+    if (!sample) throw new Error(`route-fuzz: no sample for ${place} ${name} of ${route.method} ${route.path}: add one to the samples`);
+    const resolved = resolve<unknown>(sample, pool);
+    if (manner.kind !== 'inject' || manner.field !== `${place} ${name}`) return { sample: resolved as fc.Arbitrary<never>, always: false };
+    const inject = (value: unknown) => (typeof value === 'string' ? insertAt(value, manner.at, manner.character) : value);
+    return { sample: resolved.map(inject) as fc.Arbitrary<never>, always: true };
   };
   const segments = route.path.split('/').map((segment) => {
     if (!segment.startsWith(':')) return fc.constant({ encoded: segment, invalid: false, name: undefined as string | undefined });
     const name = segment.slice(1);
-    const sample = samples.params?.[name] ?? missing('path parameter')(name);
-    return urlValue(resolve(sample, pool), honest).map((value) => ({ ...value, name }));
+    return urlValue(fieldSample('params', name).sample, honest).map((value) => ({ ...value, name }));
   });
   const declaredQuery = Object.keys(route.query).map((name) => {
-    const sample = samples.query?.[name] ?? missing('query parameter')(name);
-    const once = urlValue(resolve(sample, pool), honest).map((value) => [[name, value]] as [string, UrlValue][]);
-    if (honest) return route.query[name]!.required ? once : fc.option(once, { freq: 3, nil: [] });
+    const { sample, always } = fieldSample('query', name);
+    const once = urlValue(sample, honest).map((value) => [[name, value]] as [string, UrlValue][]);
+    if (honest) return route.query[name]!.required || always ? once : fc.option(once, { freq: 3, nil: [] });
     // Absent, once, or repeated (a repeated parameter is refused, never reduced to one of its values).
     return fc.oneof(
       { weight: 2, arbitrary: fc.constant([] as [string, UrlValue][]) },
       { weight: 12, arbitrary: once },
-      { weight: 1, arbitrary: fc.array(urlValue(resolve(sample, pool)), { minLength: 2, maxLength: 3 }).map((values) => values.map((value) => [name, value] as [string, UrlValue])) },
+      { weight: 1, arbitrary: fc.array(urlValue(sample), { minLength: 2, maxLength: 3 }).map((values) => values.map((value) => [name, value] as [string, UrlValue])) },
     );
   });
   const strangerQuery = fc.oneof(
@@ -288,9 +306,9 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
     },
   );
   const declaredHeaders = Object.keys(route.headers).map((name) => {
-    const sample = samples.headers?.[name] ?? missing('header')(name);
-    const given = headerValue(resolve(sample, pool), honest).map((value) => [name, value] as const);
-    return honest && route.headers[name]!.required ? given : fc.option(given, { freq: 3, nil: undefined });
+    const { sample, always } = fieldSample('headers', name);
+    const given = headerValue(sample, honest).map((value) => [name, value] as const);
+    return honest && (route.headers[name]!.required || always) ? given : fc.option(given, { freq: 3, nil: undefined });
   });
   // Headers the route does not take: never silently reinterpreted.
   const strangerHeaders = fc.oneof(
@@ -309,7 +327,7 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       order: fc.nat(),
       headers: fc.tuple(...declaredHeaders),
       strangers: honest ? fc.constant([]) : strangerHeaders,
-      body: bodyPlan(route, samples, pool, honest),
+      body: bodyPlan(route, fieldSample, honest),
       caller: honest ? fc.constant<Caller>({ kind: 'admin' }) : callers,
     })
     .map(({ method, segments, query, order, headers, strangers, body, caller }): FuzzRequest => {
@@ -345,6 +363,32 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
 export const requestsForTable = (routes: readonly Route[], samplesOf: (route: Route) => RouteSamples, pool: FuzzPool): fc.Arbitrary<FuzzRequest> =>
   fc.oneof(
     ...routes.map((route) =>
-      fc.oneof({ weight: 1, arbitrary: requestsFor(route, samplesOf(route), pool, true) }, { weight: 3, arbitrary: requestsFor(route, samplesOf(route), pool, false) }),
+      fc.oneof({ weight: 1, arbitrary: requestsFor(route, samplesOf(route), pool, { kind: 'honest' }) }, { weight: 3, arbitrary: requestsFor(route, samplesOf(route), pool, { kind: 'adversarial' }) }),
     ),
   );
+
+export interface FormatCharacterProbe {
+  /** `"<place> <name>"` of the field the characters are put into. */
+  readonly field: string;
+  /** The request with a control character in that field. */
+  readonly control: FuzzRequest;
+  /** The same request with a formatting character in the same place instead, one per character. */
+  readonly formats: readonly { readonly character: string; readonly request: FuzzRequest }[];
+}
+
+/**
+ * Issue 11 §2: formatting characters are refused wherever control characters are. For every
+ * field of every route, an honest request with U+0001 at the start and after the first character,
+ * and the same request (same seed, so every other value is the same) with each formatting
+ * character there instead.
+ */
+export function formatCharacterProbes(routes: readonly Route[], samplesOf: (route: Route) => RouteSamples, pool: FuzzPool, seed: number): FormatCharacterProbe[] {
+  return routes.flatMap((route) =>
+    fieldsOf(route).flatMap((field) =>
+      [0, 1].map((at): FormatCharacterProbe => {
+        const made = (character: string) => fc.sample(requestsFor(route, samplesOf(route), pool, { kind: 'inject', field, character, at }), { seed, numRuns: 1 })[0]!;
+        return { field, control: made('\u0001'), formats: FORMAT_CHARACTERS.map((character) => ({ character, request: made(character) })) };
+      }),
+    ),
+  );
+}
