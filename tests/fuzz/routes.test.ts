@@ -29,6 +29,15 @@ const ROUND = 250;
 const isUpstream = (route: Route) => route.path.startsWith('/game/');
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
+/** Routes a run may well never see succeed, and why. */
+const NO_SUCCESS_EXPECTED = new Set([
+  // Answers 400 code 8 by design: the game belongs in the path.
+  'GET /game/network/maps',
+  // A success hashes a password with scrypt, so only one sampled password in 150 is valid: some seeds have none.
+  'POST /user/create',
+]);
+const routeName = (route: Route) => `${route.method} ${route.path}`;
+
 const CATALOGUE = new Set(Object.values(errorCatalogue).map(({ code, status, message }) => `${status}/${code}/${message}`));
 const CONTENT_TYPES: Record<string, string> = {
   'application/json': 'application/json; charset=utf-8',
@@ -53,7 +62,8 @@ function send(port: number, fuzzed: FuzzRequest, authorization: string | undefin
     const headers = Object.fromEntries(Object.entries(fuzzed.headers).map(([name, value]) => [name, typeof value === 'string' ? resolved(value) : value.map(resolved)]));
     const body = fuzzed.body && Buffer.from(resolved(fuzzed.body.toString('latin1')), 'latin1');
     if (authorization !== undefined) headers.authorization = authorization;
-    if (body !== undefined) headers['content-length'] = String(body.length);
+    // Node frames a body of a GET or DELETE only when told: unframed, its bytes would be the next request.
+    if (body !== undefined) headers[fuzzed.chunked ? 'transfer-encoding' : 'content-length'] = fuzzed.chunked ? 'chunked' : String(body.length);
     const outgoing = request({ host: '127.0.0.1', port, method: fuzzed.method, path: resolved(fuzzed.target), headers, agent, timeout: 10_000 }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -127,7 +137,7 @@ function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | u
   const headers = Object.entries(fuzzed.headers).map(([name, value]) => `${name}: ${[value].flat().map((one) => readable(Buffer.from(one, 'latin1'))).join(', ')}`);
   const body = fuzzed.body === undefined ? '' : ` body ${shown(readable(fuzzed.body))}`;
   const got = answer === undefined ? '' : ` → ${answer.status} ${shown(answer.body.toString('utf8'), 200)}`;
-  return `#${index} ${fuzzed.method} ${shown(fuzzed.target)} as ${fuzzed.caller.kind}${headers.length ? ` with ${shown(headers.join('; '))}` : ''}${body}${got}`;
+  return `#${index} ${fuzzed.method} ${shown(fuzzed.target)}${fuzzed.chunked ? ' (chunked)' : ''} as ${fuzzed.caller.kind}${headers.length ? ` with ${shown(headers.join('; '))}` : ''}${body}${got}`;
 }
 
 describe('fuzz: every route of the table, random and adversarial input, on SQLite', function () {
@@ -140,6 +150,8 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   const callers = { admin: { holds: '*', secret: '' }, narrow: { holds: 'Cryptography::Encrypt', secret: '' } };
   const breaches: string[] = [];
   const acceptedDishonestInput: string[] = [];
+  /** Successes per route (`METHOD path`), so that a run which reaches no handler cannot pass unnoticed. */
+  const successes = new Map<string, number>();
 
   before(async () => {
     hive = await startHiveFixture();
@@ -223,6 +235,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         return undefined;
       }
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (isSuccess(answer)) successes.set(routeName(fuzzed.route), (successes.get(routeName(fuzzed.route)) ?? 0) + 1);
       const breach = contractBreach(fuzzed, answer);
       if (breach) breaches.push(`${breach}: ${describeExchange(index, fuzzed, answer)}`);
       if (isSuccess(answer) && fuzzed.mustRefuse.length > 0) acceptedDishonestInput.push(`${fuzzed.mustRefuse.join(', ')}: ${describeExchange(index, fuzzed, answer)}`);
@@ -267,6 +280,12 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   // it: POST /api/token/create {"name":"\u202e"} → 201 where {"name":"\u0001"} is 400/11 (every
   // formatting character, at the start or inside); GET /api/location/coords?address=%EF%BB%BFsaint%20etienne
   // → 200, the U+FEFF trimmed away, where U+0001 there is 400/7.
+  it('reached the handler of every route with a documented success, and it answered that success', () => {
+    const table = server.app.container.get<RouteTable>(Routes);
+    const unreached = table.routes.map(routeName).filter((name) => !successes.has(name) && !NO_SUCCESS_EXPECTED.has(name));
+    expect(unreached, `seed ${SEED}: routes never answered with success; give them better samples`).to.deep.equal([]);
+  });
+
   it.skip('refuses bidirectional and invisible formatting characters in every field where it refuses a control character (issue 11 §2)', async () => {
     await ensureCallers(await stored());
     const table = server.app.container.get<RouteTable>(Routes);

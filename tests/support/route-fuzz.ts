@@ -55,6 +55,8 @@ export interface FuzzRequest {
   /** Header values as bytes in latin1 strings, as Node writes them; a list is a repeated header. */
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer | undefined;
+  /** Sent without Content-Length, in chunks. */
+  readonly chunked: boolean;
   readonly caller: Caller;
   /** The fields of this route that carry invalid UTF-8 or a lone surrogate: the request must not succeed. */
   readonly mustRefuse: readonly string[];
@@ -263,6 +265,26 @@ type FieldSample = (place: Place, name: string) => { sample: fc.Arbitrary<never>
  */
 export type Manner = { readonly kind: 'honest' } | { readonly kind: 'adversarial' } | { readonly kind: 'inject'; readonly field: string; readonly character: string; readonly at: number };
 
+const samePath = (path: string) => path;
+/** The path as clients mistype it: a trailing slash, capitals, doubled or dotted segments, escaped letters. */
+const pathSpellings: fc.Arbitrary<(path: string) => string> = fc.oneof(
+  { weight: 20, arbitrary: fc.constant(samePath) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      (path: string) => `${path}/`,
+      (path: string) => path.toUpperCase(),
+      (path: string) => `/${path}`,
+      (path: string) => path.replace('/api/', '/api//'),
+      (path: string) => path.replace('/api/', '/api/./'),
+      (path: string) => path.replace('/api/', '/api/x/../'),
+      (path: string) => path.replace('/api/', '/%61pi/'),
+      (path: string) => `${path}%00`,
+      (path: string) => `${path};x=1`,
+    ),
+  },
+);
+
 /** Every field a route declares, as `"<place> <name>"`. */
 export const fieldsOf = (route: Route): string[] =>
   (['params', 'query', 'headers', 'body'] as const).flatMap((place) => Object.keys(route[place] ?? {}).map((name) => `${place} ${name}`));
@@ -325,12 +347,14 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       segments: fc.tuple(...segments),
       query: fc.tuple(...declaredQuery, honest ? fc.constant([]) : strangerQuery),
       order: fc.nat(),
+      spelling: honest ? fc.constant(samePath) : pathSpellings,
+      chunked: honest ? fc.constant(false) : fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       headers: fc.tuple(...declaredHeaders),
       strangers: honest ? fc.constant([]) : strangerHeaders,
       body: bodyPlan(route, fieldSample, honest),
       caller: honest ? fc.constant<Caller>({ kind: 'admin' }) : callers,
     })
-    .map(({ method, segments, query, order, headers, strangers, body, caller }): FuzzRequest => {
+    .map(({ method, segments, query, order, spelling, chunked, headers, strangers, body, caller }): FuzzRequest => {
       const pairs = query.flat();
       // The same parameters in another order now and then: no meaning may hang on it.
       if (pairs.length > 1 && order % 4 === 0) pairs.push(pairs.shift()!);
@@ -350,7 +374,8 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       return {
         route,
         method,
-        target: `/api${segments.map((segment) => segment.encoded).join('/')}${queryString ? `?${queryString}` : ''}`,
+        target: `${spelling(`/api${segments.map((segment) => segment.encoded).join('/')}`)}${queryString ? `?${queryString}` : ''}`,
+        chunked,
         headers: sentHeaders,
         body: body.body,
         caller,
