@@ -8,7 +8,7 @@ import type { HttpMethod, Route } from '../../src/adapters/http/route-table.js';
  * carries that issue 11 says must always be refused is written down in `mustRefuse`.
  */
 
-/** Values the run learns at start-up, picked by index so a seed replays the same choices. */
+/** Values the run learns from the server at start-up (ciphertexts it made), sampled like any other. */
 export interface FuzzPool {
   readonly ciphertexts: readonly string[];
 }
@@ -55,7 +55,7 @@ export interface FuzzRequest {
   /** Header values as bytes in latin1 strings, as Node writes them; a list is a repeated header. */
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer | undefined;
-  /** Sent without Content-Length, in chunks. */
+  /** Sent with Transfer-Encoding: chunked instead of Content-Length. */
   readonly chunked: boolean;
   readonly caller: Caller;
   /** The fields of this route that carry invalid UTF-8 or a lone surrogate: the request must not succeed. */
