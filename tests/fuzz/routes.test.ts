@@ -1,0 +1,317 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import type { Route, RouteTable } from '../../src/adapters/http/route-table.js';
+import type { Knex } from 'knex';
+import { Routes } from '../../src/container.js';
+import { errorCatalogue } from '../../src/domain/errors.js';
+import { freshSqlite } from '../support/databases.js';
+import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+import { formatCharacterProbes, requestsForTable, resolveReferences, type FuzzRequest, type LivePool } from '../support/route-fuzz.js';
+import { samplesOf } from '../support/route-samples.js';
+
+/**
+ * Issue 11 §4: random and adversarial requests to every route of the real route table, on the
+ * real app over SQLite, checked against the error contract; and two rules of §2 checked on the
+ * same requests (invalid UTF-8 and lone surrogates never succeed) and on probes made from the
+ * table (formatting characters refused wherever control characters are). Deterministic: the seed
+ * is fixed and printed with any failure; `FUZZ_SEED=<n>` replays a run, `FUZZ_REQUESTS=<n>` sizes it.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+/** Read-only requests in flight at once, over keep-alive sockets. */
+const CONCURRENCY = 8;
+/** Requests generated per round: its read-only ones run together, then its writes one by one. */
+const ROUND = 250;
+/** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
+const isUpstream = (route: Route) => route.path.startsWith('/game/');
+const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
+
+/** Routes a run may well never see succeed, and why. */
+const NO_SUCCESS_EXPECTED = new Set([
+  // Answers 400 code 8 by design: the game belongs in the path.
+  'GET /game/network/maps',
+  // A success hashes a password with scrypt, so only one sampled password in 150 is valid: some seeds have none.
+  'POST /user/create',
+]);
+const routeName = (route: Route) => `${route.method} ${route.path}`;
+
+const CATALOGUE = new Set(Object.values(errorCatalogue).map(({ code, status, message }) => `${status}/${code}/${message}`));
+const CONTENT_TYPES: Record<string, string> = {
+  'application/json': 'application/json; charset=utf-8',
+  'text/plain': 'text/plain; charset=utf-8',
+  'image/png': 'image/png',
+  'image/svg+xml': 'image/svg+xml',
+};
+/** A frame of a JavaScript stack trace, or a path into the program's own files. */
+const STACK_TRACE = /\bat .*\(?(?:node:|file:|\/).*:\d+:\d+\)?|\/src\/.*\.[jt]s\b|node_modules/;
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function send(port: number, fuzzed: FuzzRequest, authorization: string | undefined, live: LivePool): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const resolved = (text: string) => resolveReferences(text, live);
+    const headers = Object.fromEntries(Object.entries(fuzzed.headers).map(([name, value]) => [name, typeof value === 'string' ? resolved(value) : value.map(resolved)]));
+    const body = fuzzed.body && Buffer.from(resolved(fuzzed.body.toString('latin1')), 'latin1');
+    if (authorization !== undefined) headers.authorization = authorization;
+    // Node frames a body of a GET or DELETE only when told: unframed, its bytes would be the next request.
+    if (body !== undefined) headers[fuzzed.chunked ? 'transfer-encoding' : 'content-length'] = fuzzed.chunked ? 'chunked' : String(body.length);
+    const outgoing = request({ host: '127.0.0.1', port, method: fuzzed.method, path: resolved(fuzzed.target), headers, agent, timeout: 10_000 }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 10 s')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** What is wrong with an answer under the error contract, or undefined. */
+function contractBreach(fuzzed: FuzzRequest, answer: Answer): string | undefined {
+  const { route } = fuzzed;
+  const type = answer.headers['content-type'];
+  const text = type === 'image/png' ? '' : answer.body.toString('utf8');
+  if (STACK_TRACE.test(text)) return 'a stack trace or source path in the body';
+  if (answer.status >= 200 && answer.status < 300) {
+    if (fuzzed.method !== route.method || answer.status !== route.status) return `success ${answer.status}, documented ${route.method} → ${route.status}`;
+    const produces = [route.produces].flat().map((contentType) => CONTENT_TYPES[contentType]);
+    if (!produces.includes(String(type))) return `success of type ${type}, documented ${produces.join(' or ')}`;
+    if (type === CONTENT_TYPES['application/json']) {
+      try {
+        JSON.parse(text);
+      } catch {
+        return 'a JSON success that does not parse';
+      }
+    }
+    return undefined;
+  }
+  if (type !== CONTENT_TYPES['application/json']) return `error of type ${type}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return 'an error body that is not JSON';
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'an error body that is not an object';
+  const { code, message, details, ...rest } = body as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || (details !== undefined && typeof details !== 'string')) return 'an error body other than {code, message[, details: string]}';
+  if (!CATALOGUE.has(`${answer.status}/${String(code)}/${String(message)}`)) return `status ${answer.status} with code ${String(code)} "${String(message)}": not in the catalogue`;
+  if (answer.status >= 500 && !(isUpstream(route) && UPSTREAM_OUTAGES.has(`${answer.status}/${String(code)}`))) return `a ${answer.status} (code ${String(code)}) that is no documented outage`;
+  if (answer.status === 405 && !answer.headers.allow) return 'a 405 without Allow';
+  return undefined;
+}
+
+type Row = Record<string, unknown>;
+interface Stored {
+  readonly users: Row[];
+  readonly tokens: Row[];
+}
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+const isSuccess = (answer: Answer) => answer.status >= 200 && answer.status < 300;
+/** Whether the request reaches a handler that may write: the route's own method, other than GET. */
+const mayWrite = (fuzzed: FuzzRequest) => fuzzed.method === fuzzed.route.method && fuzzed.route.method !== 'GET';
+
+const shown = (value: string, limit = 300) => (value.length > limit ? `${value.slice(0, limit)}… (${value.length} characters)` : value);
+/** Bytes as text for a failure message: UTF-8 where they are, `\xFF` where not, formatting characters escaped. */
+function readable(bytes: Buffer): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = [...bytes].map((byte) => (byte < 0x80 ? String.fromCharCode(byte) : `\\x${byte.toString(16).toUpperCase()}`)).join('');
+  }
+  return JSON.stringify(text).replace(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | undefined): string {
+  const headers = Object.entries(fuzzed.headers).map(([name, value]) => `${name}: ${[value].flat().map((one) => readable(Buffer.from(one, 'latin1'))).join(', ')}`);
+  const body = fuzzed.body === undefined ? '' : ` body ${shown(readable(fuzzed.body))}`;
+  const got = answer === undefined ? '' : ` → ${answer.status} ${shown(answer.body.toString('utf8'), 200)}`;
+  return `#${index} ${fuzzed.method} ${shown(fuzzed.target)}${fuzzed.chunked ? ' (chunked)' : ''} as ${fuzzed.caller.kind}${headers.length ? ` with ${shown(headers.join('; '))}` : ''}${body}${got}`;
+}
+
+describe('fuzz: every route of the table, random and adversarial input, on SQLite', function () {
+  this.timeout(180_000);
+  let hive: HiveFixture;
+  let server: TestServer;
+  let dropDatabase: () => Promise<void>;
+  /** The test's own connection to the server's SQLite file. */
+  let database: Knex;
+  const callers = { admin: { holds: '*', secret: '' }, narrow: { holds: 'Cryptography::Encrypt', secret: '' } };
+  const breaches: string[] = [];
+  const acceptedDishonestInput: string[] = [];
+  /** Successes per route (`METHOD path`), so that a run which reaches no handler cannot pass unnoticed. */
+  const successes = new Map<string, number>();
+
+  before(async () => {
+    hive = await startHiveFixture();
+    const sqlite = await freshSqlite();
+    database = sqlite.db;
+    dropDatabase = sqlite.drop;
+    // Use counts are written only at stop, so that a snapshot changes only when a request changed something.
+    server = await startServer({ env: { ...sqlite.env, UTILITY_API_HIVE_URL: hive.url, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' } });
+  });
+
+  after(async () => {
+    agent.destroy();
+    await server?.close();
+    await dropDatabase?.();
+    await hive?.close();
+  });
+
+  /** Every user and every token as stored, each row whole. */
+  async function stored(): Promise<Stored> {
+    return { users: await database<Row>('users').orderBy('id'), tokens: await database<Row>('tokens').orderBy('id') };
+  }
+
+  /**
+   * The fuzzer's own callers, a `*` user and a user holding one permission. Requests may delete or
+   * demote them, which is fine: when what is stored no longer grants them, they are made again.
+   */
+  async function ensureCallers(rows: Stored): Promise<void> {
+    for (const caller of Object.values(callers)) {
+      const token = rows.tokens.find((row) => String(row.secret_hash) === hashOf(caller.secret));
+      const user = token && rows.users.find((row) => row.id === token.user_id);
+      const intact = token && user && !token.disabled && !user.blocked && (JSON.parse(String(user.permissions)) as string[]).includes(caller.holds);
+      if (!intact) caller.secret = await server.tokenFor([caller.holds]);
+    }
+  }
+
+  /** The users and tokens requests may name: all but the fuzzer's callers; fresh ones when too many were deleted. */
+  async function livePool(rows: Stored): Promise<LivePool> {
+    const callerHashes = new Set(Object.values(callers).map((caller) => hashOf(caller.secret)));
+    const callerUsers = new Set(rows.tokens.filter((token) => callerHashes.has(String(token.secret_hash))).map((token) => token.user_id));
+    const users = rows.users.filter((user) => !callerUsers.has(user.id));
+    const tokens = rows.tokens.filter((token) => !callerUsers.has(token.user_id));
+    if (users.length >= 4 && tokens.length >= 4) return { uids: users.map((user) => String(user.uid)), tokenIds: tokens.map((token) => String(token.id)) };
+    for (const permissions of [['Cryptography::*'], ['*'], ['Users::Read', 'Tokens::Create'], []]) await server.userWithToken(permissions);
+    return livePool(await stored());
+  }
+
+  /** After a write succeeded: callers made again if it took their rights, and the pool refreshed. */
+  async function afterSuccess(): Promise<{ rows: Stored; live: LivePool }> {
+    await ensureCallers(await stored());
+    const live = await livePool(await stored());
+    return { rows: await stored(), live };
+  }
+
+  it(`answers ${REQUESTS} requests to every route with a documented success or a catalogue error, and refused ones change nothing`, async () => {
+    await ensureCallers(await stored());
+    const admin = { authorization: `Bearer ${callers.admin.secret}` };
+    const ciphertexts = await Promise.all(['hello', 'café ☕'].map(async (data) => (await server.get(`/api/crypto/enc?data=${encodeURIComponent(data)}`, admin)).text()));
+    const table = server.app.container.get<RouteTable>(Routes);
+    const requests = fc.sample(requestsForTable(table.routes, samplesOf, { ciphertexts }), { seed: SEED, numRuns: REQUESTS });
+    const authorizationOf = ({ caller }: FuzzRequest) => {
+      switch (caller.kind) {
+        case 'admin':
+        case 'narrow':
+          return `Bearer ${callers[caller.kind].secret}`;
+        case 'none':
+          return undefined;
+        case 'header':
+          return caller.value;
+      }
+    };
+    const statuses = new Map<number, number>();
+    let live = await livePool(await stored());
+    let rows = await stored();
+    const exchange = async (index: number): Promise<Answer | undefined> => {
+      const fuzzed = requests[index]!;
+      let answer: Answer;
+      try {
+        answer = await send(server.port, fuzzed, authorizationOf(fuzzed), live);
+      } catch (error) {
+        breaches.push(`no answer (${(error as Error).message}): ${describeExchange(index, fuzzed, undefined)}`);
+        return undefined;
+      }
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (isSuccess(answer)) successes.set(routeName(fuzzed.route), (successes.get(routeName(fuzzed.route)) ?? 0) + 1);
+      const breach = contractBreach(fuzzed, answer);
+      if (breach) breaches.push(`${breach}: ${describeExchange(index, fuzzed, answer)}`);
+      if (isSuccess(answer) && fuzzed.mustRefuse.length > 0) acceptedDishonestInput.push(`${fuzzed.mustRefuse.join(', ')}: ${describeExchange(index, fuzzed, answer)}`);
+      return answer;
+    };
+
+    const started = performance.now();
+    for (let first = 0; first < requests.length && breaches.length < 20; first += ROUND) {
+      const indexes = requests.slice(first, first + ROUND).map((_, offset) => first + offset);
+      const reads = indexes.filter((index) => !mayWrite(requests[index]!));
+      const writes = indexes.filter((index) => mayWrite(requests[index]!));
+
+      // Whatever they answer, requests that reach no writing handler change nothing stored.
+      const queue = [...reads];
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let index = queue.shift(); index !== undefined; index = queue.shift()) await exchange(index);
+        }),
+      );
+      expect(await stored(), `seed ${SEED}: requests #${reads[0]}…#${reads.at(-1)} reach no writing handler, yet what is stored changed`).to.deep.equal(rows);
+
+      // A write that was refused changed nothing: one at a time, so that each is judged alone.
+      for (const index of writes) {
+        const answer = await exchange(index);
+        if (answer && isSuccess(answer)) {
+          ({ rows, live } = await afterSuccess());
+          continue;
+        }
+        const after = await stored();
+        if (JSON.stringify(after) !== JSON.stringify(rows)) breaches.push(`a refused request changed what is stored: ${describeExchange(index, requests[index]!, answer)}`);
+        rows = after;
+      }
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    console.log(`      seed ${SEED}: ${statuses.size && [...statuses.values()].reduce((a, b) => a + b)} answers in ${seconds} s: ${summary}`);
+
+    expect(breaches, `seed ${SEED} (replay with FUZZ_SEED=${SEED}):\n${breaches.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+  });
+
+  // PENDING until the `input` branch (issue 11 §2) is merged; unskip it then (it passes there). Before
+  // it: POST /api/token/create {"name":"\u202e"} → 201 where {"name":"\u0001"} is 400/11 (every
+  // formatting character, at the start or inside); GET /api/location/coords?address=%EF%BB%BFsaint%20etienne
+  // → 200, the U+FEFF trimmed away, where U+0001 there is 400/7.
+  it('reached the handler of every route with a documented success, and it answered that success', () => {
+    const table = server.app.container.get<RouteTable>(Routes);
+    const unreached = table.routes.map(routeName).filter((name) => !successes.has(name) && !NO_SUCCESS_EXPECTED.has(name));
+    expect(unreached, `seed ${SEED}: routes never answered with success; give them better samples`).to.deep.equal([]);
+  });
+
+  it.skip('refuses bidirectional and invisible formatting characters in every field where it refuses a control character (issue 11 §2)', async () => {
+    await ensureCallers(await stored());
+    const table = server.app.container.get<RouteTable>(Routes);
+    const probes = formatCharacterProbes(table.routes, samplesOf, { ciphertexts: [] }, SEED);
+    const live = await livePool(await stored());
+    const authorization = `Bearer ${callers.admin.secret}`;
+    const refusedAsInvalid = (answer: Answer) => answer.status === 400 && [7, 9, 11].includes((JSON.parse(answer.body.toString('utf8')) as { code: number }).code);
+    const accepted: string[] = [];
+    let judged = 0;
+    for (const { field, control, formats } of probes) {
+      if (!refusedAsInvalid(await send(server.port, control, authorization, live))) continue;
+      judged += 1;
+      for (const { character, request } of formats) {
+        const answer = await send(server.port, request, authorization, live);
+        if (isSuccess(answer)) accepted.push(`${field}: U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} accepted where U+0001 is refused: ${describeExchange(0, request, answer)}`);
+      }
+    }
+    expect(judged, 'fields where a control character is refused').to.be.greaterThan(10);
+    expect(accepted, `seed ${SEED}, ${accepted.length} acceptances:\n${accepted.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+  });
+
+  // PENDING until the `input` branch (issue 11 §2) is merged; unskip it then (it passes there). Before it, seed 20261123
+  // finds 49 such successes, e.g. GET /api/crypto/enc?data=he%C0%AFllo → 200 (U+FFFD encrypted),
+  // PATCH /api/user/update {"displayname":"Ad\udbffa L"} → 200 (stored as U+FFFD), POST /api/user/create
+  // {"email":"fuzz\udbff13@example.com", …} → 201 (stored with the lone surrogate).
+  it.skip('never answers success to invalid UTF-8 or a lone surrogate in a field the route reads (issue 11 §2)', () => {
+    expect(acceptedDishonestInput, `seed ${SEED}, ${acceptedDishonestInput.length} such successes:\n${acceptedDishonestInput.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+  });
+});

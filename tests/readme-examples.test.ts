@@ -1,0 +1,185 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
+
+/**
+ * Issue 11 §4: the README's shell examples run as written. Its ```sh blocks are one story, run in
+ * order by one bash against the built program (`npm test` builds dist/ before mocha), with a
+ * fresh data directory shared by the server and the CLI, and The Hive served by the loopback
+ * fixture. Only two things differ from a reader's terminal, both said here:
+ * - `localhost:3000` becomes the test server's ephemeral port;
+ * - `npx utility-api` runs bin/utility-api.js, the file npx resolves it to, without npm's
+ *   start-up of a second or more per command.
+ *
+ * The convention the README states: a request whose line ends in a comment announcing an answer
+ * (`# 403, code 1`) must get exactly that status and catalogue code; every other request must
+ * succeed (2xx), and every command must exit 0.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const MAIN = join(ROOT, 'dist/main.js');
+const CLI = join(ROOT, 'bin/utility-api.js');
+
+/** Blocks the story does not run, each with why; a listed block missing from the README fails the test. */
+const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] = [
+  { firstLine: 'npm install && npm start   # serves http://localhost:3000/api on SQLite under ./data', why: 'installs and starts the server: what CI itself runs' },
+  { firstLine: 'DATABASE_URL=postgres://user:password@host:5432/dbname npm start', why: "needs the reader's own PostgreSQL server" },
+  { firstLine: 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test', why: 'runs the whole suite, which is running this' },
+];
+
+/** `# 403, code 1` (anywhere in the line's closing comment): the answer the text announces. */
+const ANNOUNCED = /#.*?\b([1-5]\d\d), code (\d+)\b/;
+
+interface Block {
+  /** Line number in README.md of the block's first line. */
+  readonly line: number;
+  readonly lines: readonly string[];
+}
+
+function shellBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    if (lines[index] !== '```sh') continue;
+    const end = lines.indexOf('```', index + 1);
+    blocks.push({ line: index + 2, lines: lines.slice(index + 1, end) });
+    index = end;
+  }
+  return blocks;
+}
+
+/**
+ * What bash runs before the story: strict mode, `npx utility-api`, and a `curl` that checks the
+ * answer against what its README line announces (README_EXPECT, set before each line).
+ */
+const PRELUDE = String.raw`
+set -euo pipefail
+README_LINE=0
+README_EXPECT=''
+npx() {
+  if [ "$1" != utility-api ]; then echo "README line $README_LINE: npx $1 is not part of the story" >&2; return 1; fi
+  shift
+  node "$README_CLI" "$@"
+}
+curl() {
+  local head body status code
+  head=$(mktemp)
+  body=$(mktemp)
+  command curl -D "$head" "$@" > "$body" || { echo "README line $README_LINE: curl failed" >&2; return 1; }
+  cat "$body"
+  status=$(awk 'toupper($1) ~ /^HTTP\// { s = $2 } END { print s }' "$head")
+  if [ -z "$README_EXPECT" ]; then
+    case "$status" in
+      2??) return 0 ;;
+      *) echo "README line $README_LINE: answered $status, which the text does not announce: $(head -c 300 "$body")" >&2; return 1 ;;
+    esac
+  fi
+  code=$(jq -r '.code // empty' < "$body" 2>/dev/null || true)
+  if [ "$status $code" != "$README_EXPECT" ]; then
+    echo "README line $README_LINE: announced $README_EXPECT (status, code), answered $status $code: $(head -c 300 "$body")" >&2
+    return 1
+  fi
+}
+`;
+
+/** The story as one bash script: each README line preceded by its number and the answer it announces. */
+function storyScript(blocks: readonly Block[], port: number): string {
+  const lines = blocks.flatMap((block) =>
+    block.lines.flatMap((line, offset) => {
+      const announced = /\bcurl\b/.test(line) ? ANNOUNCED.exec(line) : null;
+      const expect = announced ? `${announced[1]} ${announced[2]}` : '';
+      return [`README_LINE=${block.line + offset}; README_EXPECT='${expect}'`, line.replaceAll('localhost:3000', `127.0.0.1:${port}`)];
+    }),
+  );
+  return `${PRELUDE}\n${lines.join('\n')}\n`;
+}
+
+/** Runs a script with bash without blocking this process, which serves The Hive's fixture meanwhile. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
+}
+
+/** Environment without anything of ours the developer may have set in their shell. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$|TOKEN$)/.test(key)) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+function startProgram(env: Record<string, string>): Promise<{ port: number; child: ChildProcess; log: string[] }> {
+  const child = spawn(process.execPath, [MAIN], { env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: string[] = [];
+  return new Promise((started, failed) => {
+    const timer = setTimeout(() => failed(new Error(`no listening line within 15 s:\n${log.join('\n')}`)), 15_000);
+    createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      log.push(line);
+      const entry = JSON.parse(line) as { msg: string; port?: number };
+      if (entry.msg.startsWith('listening on') && entry.port !== undefined) {
+        clearTimeout(timer);
+        started({ port: entry.port, child, log });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      failed(new Error(`exited with ${code} before listening:\n${log.join('\n')}`));
+    });
+  });
+}
+
+describe('README: its shell examples run as written, in order, as one story', function () {
+  this.timeout(90_000);
+  const blocks = shellBlocks(README);
+  const story = blocks.filter((block) => !NOT_RUN.some(({ firstLine }) => block.lines[0] === firstLine));
+  let dataDir: string;
+  let workDir: string;
+  let hive: HiveFixture;
+  let server: Awaited<ReturnType<typeof startProgram>>;
+
+  before(async function () {
+    expect(existsSync(MAIN), 'dist/main.js: run `npm run build` first (npm test does)').to.equal(true);
+    dataDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-data-'));
+    workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
+    hive = await startHiveFixture();
+    server = await startProgram({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url });
+  });
+
+  after(async () => {
+    if (server && server.child.exitCode === null) {
+      const exited = new Promise((done) => server.child.once('exit', done));
+      server.child.kill('SIGTERM');
+      await exited;
+    }
+    await hive?.close();
+    for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves out only the blocks it says why, and each of them is still in the README', () => {
+    for (const { firstLine } of NOT_RUN) expect(blocks.map((block) => block.lines[0]), firstLine).to.include(firstLine);
+    expect(story.length, 'blocks the story runs').to.be.greaterThan(5);
+  });
+
+  it('runs every other block with bash: each command exits 0, each answer is a success or the error its line announces', async () => {
+    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, README_CLI: CLI }));
+    expect(result.status, `bash exited ${result.status}:\n${result.stderr}\n--- last of stdout ---\n${result.stdout.slice(-1500)}`).to.equal(0);
+  });
+
+  it('checks what it announces: a wrong announcement or an unannounced error fails the story', async () => {
+    const run = (line: string) => bash(storyScript([{ line: 1, lines: [line] }], server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, README_CLI: CLI }));
+    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 3")).status, 'announced rightly').to.equal(0);
+    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 4")).stderr).to.include('announced 401 4 (status, code), answered 401 3');
+    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'")).stderr).to.include('answered 401, which the text does not announce');
+    expect((await run('npx utility-api user get --username nobody')).status, 'a failing command').to.not.equal(0);
+  });
+});

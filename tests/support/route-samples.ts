@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import type { Route } from '../../src/adapters/http/route-table.js';
+import { knownPermissions } from '../../src/domain/permissions.js';
+import { tokenIdReference, uidReference, type RouteSamples } from './route-fuzz.js';
+
+/**
+ * Well-formed values for every field the route table declares, so that some fuzzed requests
+ * succeed and the adversarial ones are variations of real requests. A route added to the table
+ * without samples here stops the fuzz suite, naming the field.
+ */
+
+const uid = fc.oneof({ weight: 9, arbitrary: uidReference }, { weight: 1, arbitrary: fc.constant('nobody') });
+const tokenId = fc.oneof({ weight: 9, arbitrary: tokenIdReference }, { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') });
+const permissionLists = fc.oneof(
+  fc.constantFrom([], ['*'], ['Cryptography::*'], ['Cryptography::Encrypt'], ['Nope::Nothing'], ['Cryptography::Encrypt', 'Cryptography::Encrypt']),
+  fc.subarray([...knownPermissions], { maxLength: 3 }),
+);
+/**
+ * A password the use case accepts costs tens of milliseconds of scrypt (more on a busy machine):
+ * one sampled password in 150 is one, a handful per run; the rest are refused before hashing.
+ */
+const password = fc.oneof({ weight: 1, arbitrary: fc.constant('correct horse battery') }, { weight: 149, arbitrary: fc.constantFrom('short', '', 'nine char', 'tab\there is ok?\u0000') });
+const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
+const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
+
+const SAMPLES: Record<string, RouteSamples> = {
+  'GET /crypto/enc': { query: { data: fc.constantFrom('hello', 'café ☕', '中文', 'a b&c=d', '1') } },
+  'GET /crypto/dec': { query: { data: (pool) => fc.constantFrom(...pool.ciphertexts, 'AAAA', 'not-a-ciphertext') } },
+  'GET /barcode/codecs': {},
+  'GET /barcode/gen/:codec': {
+    params: { codec: fc.constantFrom('qrcode', 'code128', 'ean13', 'datamatrix', 'pdf417', 'QRCODE', 'nope') },
+    query: {
+      content: fc.constantFrom('Hello', '5901234123457', '12345', 'café', '中文'),
+      format: fc.constantFrom('png', 'svg', 'gif'),
+      scale: fc.constantFrom('1', '2', '10', '11', '0', '1.5'),
+      height: fc.constantFrom('10', '1.5', '100', '101', '0'),
+      includetext: fc.constantFrom('true', 'false', 'yes'),
+      rotate: fc.constantFrom('N', 'R', 'L', 'I', 'X'),
+    },
+    headers: { 'x-format': fc.constantFrom('png', 'svg', 'jpeg') },
+  },
+  'GET /phone/details': {
+    query: {
+      number: fc.constantFrom('+33 6 12 34 56 78', '020 7946 0958', '+1 650 253 0000', '+999 1', '00 44 20 7946 0958', '+33612345678 ext. 42', '+1234567890123456789'),
+      country: fc.constantFrom('FR', 'gb', 'US', 'ZZ', 'jp'),
+    },
+  },
+  'GET /location/coords': {
+    query: { address: fc.constantFrom('Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'), limit: fc.constantFrom('1', '5', '50', '51', '0') },
+  },
+  'GET /location/address': {
+    query: { lat: fc.constantFrom('48.85', '-33.9', '90', '91', '1e3'), lon: fc.constantFrom('2.35', '151.2', '-180', '181'), limit: fc.constantFrom('1', '5', '50') },
+  },
+  'GET /location/pluscode': {
+    query: {
+      lat: fc.constantFrom('48.85', '-33.9', '0'),
+      lon: fc.constantFrom('2.35', '151.2', '0'),
+      length: fc.constantFrom('10', '8', '11', '15', '3', '16'),
+      code: fc.constantFrom('8FW4V75V+8Q', 'V75V+8Q', '22+', '8FJFW222+', 'not+a+code'),
+      near: fc.constantFrom('Paris', 'Paris, FR', 'nowhere at all'),
+    },
+  },
+  'GET /dictionary/def': { query: { word } },
+  'GET /dictionary/syn': { query: { word } },
+  'GET /dictionary/ant': { query: { word } },
+  'GET /game/network/maps/:map': { params: { map: fc.constantFrom('hide', 'dr', 'wars', 'HIDE') } },
+  'GET /game/network/maps': {},
+  'GET /game/network/player': { query: { player: fc.constantFrom('Steve123', 'nobody', 'a b', ' lead') } },
+  'POST /user/create': {
+    body: {
+      firstname: fc.constantFrom('Ada', 'Zoë', "Conan O'Brien", 'A'),
+      lastname: fc.constantFrom('Lovelace', 'Li', 'x'),
+      email,
+      password,
+      username: fc.constantFrom('ada', 'fuzz.user', 'a', 'Ada Lovelace'),
+    },
+  },
+  'GET /user/get': { headers: { 'x-uid': uid } },
+  'PATCH /user/update': {
+    headers: { 'x-uid': uid },
+    body: { displayname: fc.constantFrom('Ada L', 'Countess'), email, password, perms: permissionLists },
+  },
+  'DELETE /user/delete': { headers: { 'x-uid': uid } },
+  'POST /token/create': {
+    body: {
+      firebaseuid: uid,
+      permissions: permissionLists,
+      name: fc.constantFrom('ci', 'deploy key', ''),
+      expiresIn: fc.constantFrom<unknown>('30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001),
+    },
+  },
+  'GET /token/info': { query: { id: tokenId } },
+  'GET /token/list': { headers: { 'x-uid': uid } },
+  'DELETE /token/delete': { query: { id: tokenId } },
+};
+
+/** Fields that mean the same wherever a route declares them. */
+const EVERYWHERE: Required<Pick<RouteSamples, 'headers'>> = { headers: { 'x-uid': uid } };
+
+export function samplesOf(route: Route): RouteSamples {
+  const samples = SAMPLES[`${route.method} ${route.path}`];
+  if (!samples) throw new Error(`route-samples: no samples for ${route.method} ${route.path}: add its well-formed values`);
+  return { ...samples, headers: { ...EVERYWHERE.headers, ...samples.headers } };
+}
