@@ -276,8 +276,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     expect(breaches, `seed ${SEED} (replay with FUZZ_SEED=${SEED}):\n${breaches.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
   });
 
-  // PENDING until the `input` branch (issue 11 §2) is merged; unskip it then (it passes there). Before
-  // it: POST /api/token/create {"name":"\u202e"} → 201 where {"name":"\u0001"} is 400/11 (every
+  // Before issue 11 §2 was fixed: POST /api/token/create {"name":"\u202e"} → 201 where {"name":"\u0001"} is 400/11 (every
   // formatting character, at the start or inside); GET /api/location/coords?address=%EF%BB%BFsaint%20etienne
   // → 200, the U+FEFF trimmed away, where U+0001 there is 400/7.
   it('reached the handler of every route with a documented success, and it answered that success', () => {
@@ -286,7 +285,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     expect(unreached, `seed ${SEED}: routes never answered with success; give them better samples`).to.deep.equal([]);
   });
 
-  it.skip('refuses bidirectional and invisible formatting characters in every field where it refuses a control character (issue 11 §2)', async () => {
+  it('refuses bidirectional and invisible formatting characters in every field where it refuses a control character (issue 11 §2)', async () => {
     await ensureCallers(await stored());
     const table = server.app.container.get<RouteTable>(Routes);
     const probes = formatCharacterProbes(table.routes, samplesOf, { ciphertexts: [] }, SEED);
@@ -307,11 +306,10 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     expect(accepted, `seed ${SEED}, ${accepted.length} acceptances:\n${accepted.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
   });
 
-  // PENDING until the `input` branch (issue 11 §2) is merged; unskip it then (it passes there). Before it, seed 20261123
-  // finds 49 such successes, e.g. GET /api/crypto/enc?data=he%C0%AFllo → 200 (U+FFFD encrypted),
+  // Before issue 11 §2 was fixed, seed 20261123 found 49 such successes, e.g. GET /api/crypto/enc?data=he%C0%AFllo → 200 (U+FFFD encrypted),
   // PATCH /api/user/update {"displayname":"Ad\udbffa L"} → 200 (stored as U+FFFD), POST /api/user/create
   // {"email":"fuzz\udbff13@example.com", …} → 201 (stored with the lone surrogate).
-  it.skip('never answers success to invalid UTF-8 or a lone surrogate in a field the route reads (issue 11 §2)', () => {
+  it('never answers success to invalid UTF-8 or a lone surrogate in a field the route reads (issue 11 §2)', () => {
     expect(acceptedDishonestInput, `seed ${SEED}, ${acceptedDishonestInput.length} such successes:\n${acceptedDishonestInput.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
   });
 });

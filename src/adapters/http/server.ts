@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { DomainError } from '../../domain/errors.js';
@@ -48,12 +48,26 @@ export function createHttpServer(app: Koa, maxHeaderBytes: number): Server {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     writeError(socket, { _tag: 'MethodNotAllowed', allowed: METHODS_SERVED });
   });
+  // Answers go out in the order of the requests: the refusal of bytes that follow a request on
+  // the same connection waits for that request's answer (the last one still being written).
+  const lastAnswer = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    lastAnswer.set(request.socket, response);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    writeError(socket, parserRefusal(error, maxHeaderBytes));
+    const refusal = parserRefusal(error, maxHeaderBytes);
+    const pending = lastAnswer.get(socket);
+    if (pending === undefined || pending.writableFinished) {
+      writeError(socket, refusal);
+      return;
+    }
+    const afterAnswer = () => (socket.writable ? writeError(socket, refusal) : socket.destroy());
+    pending.once('finish', afterAnswer);
+    pending.once('close', () => pending.writableFinished || socket.destroy());
   });
   return server;
 }
