@@ -84,7 +84,8 @@ export function buildCli(io: CliIo = processIo()): Command {
   async function withApplication<A>(work: (app: Application) => Promise<A>): Promise<A> {
     const config = loadConfig({ env: io.env });
     if (E.isLeft(config)) throw new CliFailure(config.left.join('\n'));
-    // Logs go to stderr so that stdout holds only what the command prints; routine ones are noise here.
+    // Logs go to the process's stderr (fd 2, not `io`) so that stdout holds only what the command
+    // prints; routine ones are noise here.
     const level = io.env.LOG_LEVEL ? config.right.log.level : 'warn';
     let app: Application;
     try {

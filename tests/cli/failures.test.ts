@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { detailsOf } from '../../src/domain/errors.js';
+import { checkEmail } from '../../src/domain/users/user-rules.js';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { cliOn, runCommand, type CliResult } from './run-cli.js';
 
@@ -30,7 +32,7 @@ describe('cli: failures, in process', () => {
       [['token', 'create', '--username', 'dave', '--permission', 'Cryptography::*'], 'utility-api: You are not authorized to access this resource: Missing permission Cryptography::*'],
       [['token', 'create', '--username', 'dave', '--expires-in', 'soon'], 'utility-api: --expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "soon"'],
       [['user', 'create', '--username', 'erin', '--permission', 'Cryptograpy::*'], 'utility-api: Invalid --permission: Unknown permission(s): Cryptograpy::*'],
-      [['user', 'create', '--username', 'erin', '--email', 'not-an-email'], 'utility-api: Invalid --email: email must look like name@example.com'],
+      [['user', 'create', '--username', 'erin', '--email', 'not-an-email'], `utility-api: Invalid --email: ${detailsOf(checkEmail('not-an-email')!)}`],
       [['user', 'block', '--username', 'nobody'], 'utility-api: Unable to locate requested user: No user nobody'],
       [['user', 'create', '--username', 'dave'], /^utility-api: The resource already exists: .*username/],
     ];
