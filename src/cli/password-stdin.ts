@@ -2,17 +2,18 @@ import { MAX_PASSWORD_LENGTH } from '../domain/users/password.js';
 import { CliFailure } from './cli-failure.js';
 
 /**
- * Room for the longest password the domain takes (a character is at most 4 bytes of UTF-8) and its
- * line ending. A longer first line is too long a password whatever follows, so no more is read:
- * the part read is refused for its length by the domain's own rule.
+ * More than the longest password the domain takes could need (a character is at most 4 bytes of
+ * UTF-8) with its line ending. A first line longer than this is refused without reading the rest:
+ * never cut short and handed on, where a shortened password could pass.
  */
-const MAX_LINE_BYTES = 4 * MAX_PASSWORD_LENGTH + 2;
+const MAX_LINE_BYTES = 4 * (MAX_PASSWORD_LENGTH + 1);
 const LF = 0x0a;
 const CR = 0x0d;
 
 /**
  * The first line of standard input without its line ending (`\n` or `\r\n`), nothing else
  * trimmed: a password reaches the CLI without showing in the process list or the shell history.
+ * Its length and characters are the domain's to judge.
  */
 export async function passwordFromStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -26,14 +27,15 @@ export async function passwordFromStdin(stdin: NodeJS.ReadableStream): Promise<s
     length += bytes.length;
     if (lineEnd !== -1 || length > MAX_LINE_BYTES) break;
   }
+  if ((lineEnd === -1 ? length : lineEnd) > MAX_LINE_BYTES) {
+    throw new CliFailure(`--password-stdin: the first line of standard input is over ${MAX_LINE_BYTES} bytes, longer than any password`);
+  }
   let line = Buffer.concat(chunks);
-  const cut = lineEnd === -1 && line.length > MAX_LINE_BYTES;
   if (lineEnd !== -1) line = line.subarray(0, line[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
-  else if (cut) line = line.subarray(0, MAX_LINE_BYTES);
   if (line.length === 0) throw new CliFailure('--password-stdin: no password on standard input (its first line is empty)');
   try {
     // ignoreBOM keeps a leading U+FEFF as typed (for the domain to judge) instead of dropping it.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(line, { stream: cut });
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(line);
   } catch {
     throw new CliFailure('--password-stdin: the first line of standard input is not UTF-8 text');
   }
