@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildApplication, type Application } from '../container.js';
@@ -12,40 +12,100 @@ import { CreateUser } from '../domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
 import { viewOfUser } from '../domain/users/user-view.js';
 import type { User } from '../domain/users/user.js';
+import { CliFailure } from './cli-failure.js';
+import { passwordFromStdin } from './password-stdin.js';
 
-/** A failure the user can act on: printed as one line, exit code 1. */
-class CliFailure extends Error {}
+/**
+ * What a command reads and writes: the process's own streams and environment from the binary,
+ * a test's from a test, so that a test sees exactly what a user would without starting a process.
+ */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdin: NodeJS.ReadableStream;
+  /** Where settings are read from, as the server reads its own (PORT, DATABASE_URL, ...). */
+  readonly env: NodeJS.ProcessEnv;
+}
 
-/** The use case's result, or a one-line failure naming the catalogue error. */
+export const processIo = (): CliIo => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  // Only a command that reads it touches it: an opened terminal stdin can keep the process alive.
+  get stdin() {
+    return process.stdin;
+  },
+  env: process.env,
+});
+
+/** The flag a user types for each input field the use cases name. */
+const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
+  username: '--username',
+  firstname: '--first-name',
+  lastname: '--last-name',
+  email: '--email',
+  password: '--password-stdin',
+  displayname: '--display-name',
+  permissions: '--permission',
+  perms: '--permission',
+  name: '--name',
+};
+
+/** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */
 function orFail<A>(result: E.Either<DomainError, A>): A {
   if (E.isRight(result)) return result.right;
-  const details = detailsOf(result.left);
-  throw new CliFailure(catalogueEntryOf(result.left).message + (details === undefined ? '' : `: ${details}`));
+  const error = result.left;
+  const details = detailsOf(error);
+  if (error._tag === 'InvalidBodyParameter' || error._tag === 'MissingBodyParameter') {
+    const flags = error.names.map((name) => FLAG_OF_FIELD[name] ?? name).join(', ');
+    throw new CliFailure(`${error._tag === 'InvalidBodyParameter' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`);
+  }
+  throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
+}
+
+/**
+ * An error's own words. Connecting to a name with several addresses (`localhost`: ::1 and
+ * 127.0.0.1) fails with one error per address and no message of its own.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return error.errors.map(reasonOf).join('; ');
+  return error instanceof Error ? error.message : String(error);
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** Opens the same application graph as the server (no HTTP), runs one use case, closes it. */
-async function withApplication<A>(work: (app: Application) => Promise<A>): Promise<A> {
-  const config = loadConfig();
-  if (E.isLeft(config)) throw new CliFailure(config.left.join('\n'));
-  // Logs go to stderr so that stdout holds only what the command prints; routine ones are noise here.
-  const level = process.env.LOG_LEVEL ? config.right.log.level : 'warn';
-  const app = await buildApplication({ ...config.right, log: { level } }, { logFd: 2 });
-  try {
-    return await work(app);
-  } finally {
-    await app.close();
-  }
-}
-
 const describeUser = (user: User): string =>
   `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
 
-const asJson = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
+export function buildCli(io: CliIo = processIo()): Command {
+  const print = (line: string): void => void io.stdout.write(`${line}\n`);
+  const printJson = (value: unknown): void => print(JSON.stringify(value, null, 2));
 
-export function buildCli(): Command {
-  const program = new Command('utility-api').description('Manage a utility-api installation: users, tokens, database').showHelpAfterError();
+  /** Opens the same application graph as the server (no HTTP), runs one use case, closes it. */
+  async function withApplication<A>(work: (app: Application) => Promise<A>): Promise<A> {
+    const config = loadConfig({ env: io.env });
+    if (E.isLeft(config)) throw new CliFailure(config.left.join('\n'));
+    // Logs go to the process's stderr (fd 2, not `io`) so that stdout holds only what the command
+    // prints; routine ones are noise here.
+    const level = io.env.LOG_LEVEL ? config.right.log.level : 'warn';
+    let app: Application;
+    try {
+      app = await buildApplication({ ...config.right, log: { level } }, { logFd: 2 });
+    } catch (error) {
+      throw new CliFailure(`cannot start: ${reasonOf(error)}`);
+    }
+    try {
+      return await work(app);
+    } finally {
+      await app.close();
+    }
+  }
+
+  const program = new Command('utility-api')
+    .description('Manage a utility-api installation: users, tokens, database')
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    // Commander's own exit would end whatever process runs the CLI; runCli turns it into an exit code.
+    .exitOverride()
+    .showHelpAfterError();
 
   program
     .command('migrate')
@@ -53,10 +113,11 @@ export function buildCli(): Command {
     .action(() =>
       withApplication(async ({ config }) => {
         // buildApplication has applied them; say where.
-        console.log(`Database is up to date (${config.storage}).`);
+        print(`Database is up to date (${config.storage}).`);
       }),
     );
 
+  const passwordStdinHelp = 'read the password from the first line of standard input (never from an argument: those show in process lists)';
   const user = program.command('user').description('manage users');
   user
     .command('create')
@@ -66,8 +127,10 @@ export function buildCli(): Command {
     .option('--first-name <name>')
     .option('--last-name <name>')
     .option('--email <email>')
-    .action((options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string }) =>
-      withApplication(async ({ container }) => {
+    .option('--password-stdin', passwordStdinHelp)
+    .action(async (options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string; passwordStdin?: true }) => {
+      const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+      await withApplication(async ({ container }) => {
         const created = orFail(await container.get(CreateUser).execute({
           actor: OPERATOR,
           username: options.username,
@@ -75,10 +138,11 @@ export function buildCli(): Command {
           firstName: options.firstName,
           lastName: options.lastName,
           email: options.email,
+          password,
         }));
-        console.log(`Created user ${describeUser(created)}`);
-      }),
-    );
+        print(`Created user ${describeUser(created)}`);
+      });
+    });
 
   user
     .command('get')
@@ -87,7 +151,7 @@ export function buildCli(): Command {
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
         const found = orFail(await container.get(GetUser).execute(OPERATOR, { username: options.username }));
-        asJson(viewOfUser(found));
+        printJson(viewOfUser(found));
       }),
     );
 
@@ -97,7 +161,7 @@ export function buildCli(): Command {
     .action(() =>
       withApplication(async ({ container }) => {
         const users = orFail(await container.get(ListUsers).execute(OPERATOR));
-        for (const each of users) console.log(describeUser(each));
+        for (const each of users) print(describeUser(each));
       }),
     );
 
@@ -107,21 +171,26 @@ export function buildCli(): Command {
     .requiredOption('--username <name>')
     .option('--display-name <name>')
     .option('--email <email>')
-    .option('--password <password>', 'prefer the environment variable UTILITY_API_NEW_PASSWORD: arguments show in process lists')
+    .option('--password-stdin', passwordStdinHelp)
     .option('--permission <permission>', 'replace the permissions with these (repeatable)', collect)
     .option('--no-permissions', 'remove every permission')
-    .action((options: { username: string; displayName?: string; email?: string; password?: string; permission?: string[]; permissions: boolean }) =>
-      withApplication(async ({ container }) => {
+    .action(async (options: { username: string; displayName?: string; email?: string; passwordStdin?: true; permission?: string[]; permissions: boolean }) => {
+      // It was read before --password-stdin existed; ignored, it would leave the old password in place unnoticed.
+      if (io.env.UTILITY_API_NEW_PASSWORD !== undefined) {
+        throw new CliFailure('UTILITY_API_NEW_PASSWORD is no longer read; give the password on standard input with --password-stdin');
+      }
+      const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+      await withApplication(async ({ container }) => {
         const permissions = options.permissions === false ? [] : options.permission;
         const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, {
           displayName: options.displayName,
           email: options.email,
-          password: options.password ?? process.env.UTILITY_API_NEW_PASSWORD,
+          password,
           permissions,
         }));
-        console.log(`Updated user ${describeUser(updated)}`);
-      }),
-    );
+        print(`Updated user ${describeUser(updated)}`);
+      });
+    });
 
   user
     .command('delete')
@@ -130,7 +199,7 @@ export function buildCli(): Command {
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
         const deleted = orFail(await container.get(DeleteUser).execute(OPERATOR, { username: options.username }));
-        console.log(`Deleted user ${deleted.username} (uid ${deleted.uid}) and their tokens`);
+        print(`Deleted user ${deleted.username} (uid ${deleted.uid}) and their tokens`);
       }),
     );
 
@@ -142,7 +211,7 @@ export function buildCli(): Command {
       .action((options: { username: string }) =>
         withApplication(async ({ container }) => {
           const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked }));
-          console.log(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
+          print(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
         }),
       );
   }
@@ -170,14 +239,14 @@ export function buildCli(): Command {
           name: options.name,
         }));
         const { record, user: owner, secret } = issued;
-        if (owner.blocked) process.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
-        console.log(`Token ${record.id} for ${owner.username}`);
-        console.log(`  licence:     ${record.license}`);
-        console.log(`  prefix:      ${record.prefix}`);
-        console.log(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
-        console.log(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
-        console.log('The secret below is shown only now:');
-        console.log(secret);
+        if (owner.blocked) io.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
+        print(`Token ${record.id} for ${owner.username}`);
+        print(`  licence:     ${record.license}`);
+        print(`  prefix:      ${record.prefix}`);
+        print(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
+        print(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
+        print('The secret below is shown only now:');
+        print(secret);
       }),
     );
 
@@ -188,7 +257,7 @@ export function buildCli(): Command {
     .action((options: { id: string }) =>
       withApplication(async ({ container }) => {
         const info = orFail(await container.get(TokenReader).info(OPERATOR, options.id));
-        asJson(info);
+        printJson(info);
       }),
     );
 
@@ -199,7 +268,7 @@ export function buildCli(): Command {
     .action((options: { username: string }) =>
       withApplication(async ({ container }) => {
         const list = orFail(await container.get(TokenReader).list(OPERATOR, { username: options.username }));
-        asJson(list);
+        printJson(list);
       }),
     );
 
@@ -210,20 +279,23 @@ export function buildCli(): Command {
     .action((options: { id: string }) =>
       withApplication(async ({ container }) => {
         const revoked = orFail(await container.get(RevokeToken).execute(OPERATOR, options.id));
-        console.log(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
+        print(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
       }),
     );
 
   return program;
 }
 
-export async function runCli(argv: readonly string[]): Promise<number> {
+/** Runs one command line and gives its exit code; what it says goes to `io`'s streams. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   try {
-    await buildCli().parseAsync([...argv], { from: 'user' });
+    await buildCli(io).parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
-    const message = error instanceof CliFailure ? error.message : `unexpected failure: ${(error as Error).message}`;
-    process.stderr.write(`utility-api: ${message}\n`);
+    // Commander has already said what was wrong with the command line (or printed the help asked for).
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = error instanceof CliFailure ? error.message : `unexpected failure: ${reasonOf(error)}`;
+    for (const line of message.split('\n')) io.stderr.write(`utility-api: ${line}\n`);
     return 1;
   }
 }

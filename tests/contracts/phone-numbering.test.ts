@@ -149,18 +149,24 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
     for (const reading of readings) expect(reading).to.deep.equal({ kind: 'read', details: FRENCH_MOBILE });
   });
 
-  it('answers exactly what the library’s own calls answer, for numbers of every kind and layout of every plan', async () => {
+  it('answers exactly what the library’s own calls answer, for numbers of every kind and layout of every plan', async function () {
+    if (SWEEP === EXHAUSTIVE_SWEEP) this.timeout(0);
     const random = seededRandom(20240611);
     let compared = 0;
     const typesSeen = new Set<string | null>();
-    for (const { number, region } of numbersOfEveryPlan(random)) {
+    const formsAsked = new Map<string, Set<DiallingForm>>();
+    for (const { number, region, plan, form } of numbersOfEveryPlan(random, SWEEP)) {
       const reading = await numbering.read(number, region);
       expect(reading, `${number} dialled in ${region}`).to.deep.equal(libraryOwnReading(number, region));
       if (reading.kind === 'read') typesSeen.add(reading.details.type);
+      formsAsked.set(plan.name, (formsAsked.get(plan.name) ?? new Set()).add(form));
       compared += 1;
     }
-    expect(compared).to.be.greaterThan(20_000);
+    expect(compared).to.be.greaterThan(SWEEP.atLeast);
     expect([...typesSeen].sort()).to.deep.equal([...PHONE_NUMBER_TYPES, null].sort());
+    const plans = numberingPlans();
+    expect(formsAsked.size).to.equal(plans.length);
+    for (const plan of plans) expect([...formsAsked.get(plan.name)!].sort(), plan.name).to.deep.equal([...diallingFormsOf(plan)].sort());
   });
 });
 
@@ -192,7 +198,7 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
       countryCallingCode: parsed.countryCallingCode,
       country,
       countryName: country === null ? null : (regionNames.of(country) ?? null),
-      timeZones: country === null ? [] : icuTimeZones(country),
+      timeZones: country === null ? [] : icuTimeZonesOnce(country),
       nationalNumber: parsed.nationalNumber,
       ...(parsed.ext ? { extension: parsed.ext } : {}),
       formats: { e164: parsed.number, international: parsed.formatInternational(), national: parsed.formatNational(), rfc3966: parsed.getURI() },
@@ -228,41 +234,91 @@ function icuTimeZones(region: string): string[] {
   return (typeof locale.getTimeZones === 'function' ? locale.getTimeZones() : locale.timeZones) ?? [];
 }
 
+/** ICU's zones of a region, asked once per region: asking costs more than the rest of a reading. */
+const zonesByRegion = new Map<string, string[]>();
+function icuTimeZonesOnce(region: string): string[] {
+  let zones = zonesByRegion.get(region);
+  if (zones === undefined) zonesByRegion.set(region, (zones = icuTimeZones(region)));
+  return zones;
+}
+
+/** How many numbers the sweep draws from each plan; both sizes always draw the same numbers. */
+interface SweepSize {
+  /** Numbers per national pattern and per layout pattern. */
+  readonly perPattern: number;
+  /** Numbers per kind of number (fixed line, mobile, toll free, ...). */
+  readonly perKind: number;
+  /** A number of every possible length behind each layout's leading digits, or of one length per layout, taking the lengths in turn. */
+  readonly everyLengthOfEachLayout: boolean;
+  /** Each number asked in every way it can be dialled, or in one way, taking the ways in turn. */
+  readonly everyDiallingForm: boolean;
+  readonly atLeast: number;
+}
 /**
- * Numbers drawn from every plan's own patterns (read from the library's metadata, laid out as its
- * METADATA.md describes): its national pattern, the pattern of each kind of number, and each layout
- * with its leading digits; then random digits of every possible length. Each is asked
- * internationally, now and then with an extension, and as dialled in its country, with and without
- * the trunk prefix.
+ * `npm test`: one number per pattern, one dialling form each, which still reaches every kind and
+ * layout of every plan and every way of dialling into it (3,399 comparisons).
  */
-function* numbersOfEveryPlan(random: () => number): Generator<{ number: string; region: string | undefined }> {
-  type Plan = [callingCode: string, idd: string, nationalPattern: string, lengths: number[], layouts: [string, string, string[]?][] | 0, trunkPrefix: string | 0, ...rest: unknown[]];
-  const plans: [string | undefined, Plan][] = [
-    ...Object.entries(metadata.countries).map(([region, plan]): [string, Plan] => [region, plan as Plan]),
-    ...Object.values(metadata.nonGeographic).map((plan): [undefined, Plan] => [undefined, plan as Plan]),
+const SAMPLE_SWEEP: SweepSize = { perPattern: 1, perKind: 1, everyLengthOfEachLayout: false, everyDiallingForm: false, atLeast: 3_000 };
+/** `npm run test:exhaustive` (TEST_EXHAUSTIVE=1): several numbers per pattern, each dialled every way (36,843 comparisons). */
+const EXHAUSTIVE_SWEEP: SweepSize = { perPattern: 4, perKind: 6, everyLengthOfEachLayout: true, everyDiallingForm: true, atLeast: 20_000 };
+const SWEEP = process.env.TEST_EXHAUSTIVE ? EXHAUSTIVE_SWEEP : SAMPLE_SWEEP;
+
+type DiallingForm = 'international' | 'national' | 'with trunk prefix';
+
+type PlanData = [callingCode: string, idd: string, nationalPattern: string, lengths: number[], layouts: [string, string, string[]?][] | 0, trunkPrefix: string | 0, ...rest: unknown[]];
+interface NumberingPlan {
+  /** The region, or the calling code of a non-geographic plan. */
+  readonly name: string;
+  readonly region: string | undefined;
+  readonly data: PlanData;
+}
+
+/** Every plan of the library's metadata, laid out as its METADATA.md describes. */
+function numberingPlans(): NumberingPlan[] {
+  return [
+    ...Object.entries(metadata.countries).map(([region, plan]) => ({ name: region, region, data: plan as PlanData })),
+    ...Object.values(metadata.nonGeographic).map((plan) => ({ name: `+${plan[0]}`, region: undefined, data: plan as PlanData })),
   ];
-  for (const [region, plan] of plans) {
-    const [callingCode, , nationalPattern, lengths, layouts, trunkPrefix] = plan;
-    const kinds = (plan[11] as ([string, number[]?] | 0)[] | undefined) ?? [];
+}
+
+/** Internationally always; as dialled in its country (with and without the trunk prefix) when the plan has one. */
+function diallingFormsOf({ region, data: [, , , , , trunkPrefix] }: NumberingPlan): DiallingForm[] {
+  if (region === undefined) return ['international'];
+  return trunkPrefix ? ['international', 'national', 'with trunk prefix'] : ['international', 'national'];
+}
+
+/**
+ * Numbers drawn from every plan's own patterns: its national pattern, the pattern of each kind of
+ * number, and each layout with its leading digits; then random digits of every possible length.
+ * Each is asked internationally, now and then with an extension, and as dialled in its country,
+ * with and without the trunk prefix.
+ */
+function* numbersOfEveryPlan(random: () => number, size: SweepSize): Generator<{ number: string; region: string | undefined; plan: NumberingPlan; form: DiallingForm }> {
+  for (const plan of numberingPlans()) {
+    const [callingCode, , nationalPattern, lengths, layouts, trunkPrefix] = plan.data;
+    const kinds = (plan.data[11] as ([string, number[]?] | 0)[] | undefined) ?? [];
     const nationalNumbers = [
-      ...samplesOf(nationalPattern, 4, random),
-      ...kinds.flatMap((kind) => (kind && kind[0] ? samplesOf(kind[0], 6, random) : [])),
-      ...(layouts || []).flatMap(([pattern, , leadingDigits]) => [
-        ...samplesOf(pattern, 4, random),
-        ...lengths.map((length) => {
+      ...samplesOf(nationalPattern, size.perPattern, random),
+      ...kinds.flatMap((kind) => (kind && kind[0] ? samplesOf(kind[0], size.perKind, random) : [])),
+      ...(layouts || []).flatMap(([pattern, , leadingDigits], layoutIndex) => [
+        ...samplesOf(pattern, size.perPattern, random),
+        ...(size.everyLengthOfEachLayout ? lengths : [lengths[layoutIndex % lengths.length]!]).map((length) => {
           const start = leadingDigits?.length ? samplesOf(leadingDigits.at(-1)!, 1, random)[0]! : '';
           return (start + randomDigits(length, random)).slice(0, Math.max(length, start.length));
         }),
       ]),
       ...lengths.map((length) => randomDigits(length, random)),
     ];
+    const forms = diallingFormsOf(plan);
     for (const [index, digits] of nationalNumbers.entries()) {
       if (digits === '') continue;
       const extension = index % 4 === 0 ? ` ext. ${index}` : '';
-      yield { number: `+${callingCode} ${digits}${extension}`, region: undefined };
-      if (region === undefined) continue;
-      yield { number: digits, region };
-      if (trunkPrefix) yield { number: `${trunkPrefix}${digits}${extension}`, region };
+      const dialled: Record<DiallingForm, () => { number: string; region: string | undefined }> = {
+        international: () => ({ number: `+${callingCode} ${digits}${extension}`, region: undefined }),
+        national: () => ({ number: digits, region: plan.region }),
+        'with trunk prefix': () => ({ number: `${trunkPrefix}${digits}${extension}`, region: plan.region }),
+      };
+      for (const form of size.everyDiallingForm ? forms : [forms[index % forms.length]!]) yield { ...dialled[form](), plan, form };
     }
   }
 }
