@@ -102,12 +102,20 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   container.bind(Log).toConstantValue(logger);
 
   const settings = databaseSettingsOf(config);
-  const db = settings ? openDatabase(settings) : undefined;
+  // While migrating at start, failing to reach the database is the start-up failure itself, which
+  // the caller reports in one line; a warning of it before that line would say it twice.
+  let migrating = true;
+  const db = settings
+    ? openDatabase(settings, (message) => {
+        if (!migrating) logger.warn(message);
+      })
+    : undefined;
   try {
     if (db && options.migrate !== false) {
       const applied = await migrateToLatest(db);
       if (applied.length > 0) logger.info({ applied }, 'database migrated');
     }
+    migrating = false;
     bindStores(container, db);
 
     container.bind(Clock).toConstantValue(new SystemClock());
