@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, get as httpGet } from 'node:http';
+import { Agent } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
+import { getWith, hammer } from '../support/keep-alive-load.js';
 
 /**
  * The service as a supervisor runs it: started by `npm start` or `node dist/main.js`, stopped by
@@ -109,69 +110,6 @@ function tryConnect(port: number): Promise<string> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function getWith(agent: Agent, url: string, token: string): Promise<Answer> {
-  return new Promise((resolveAnswer, reject) => {
-    const request = httpGet(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolveAnswer({ status: response.statusCode!, headers: response.headers, body }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-  });
-}
-
-interface LoadOutcome {
-  /** Complete 200 answers with a ciphertext. */
-  answered: number;
-  /** Clients told ECONNREFUSED on a new connection, once the server had stopped listening. */
-  refused: number;
-  /** Anything else: a reset, a hang-up, a wrong or cut answer. Must stay empty. */
-  failures: string[];
-}
-
-/**
- * `clients` keep-alive clients, each with a connection of its own, each sending up to
- * `requestsPerClient` requests one after the other; `afterAnswers` runs once when that many
- * answers have come back in all. A client stops at its first refusal or failure.
- */
-async function hammer(baseUrl: string, token: string, clients: number, requestsPerClient: number, afterAnswers: number, then: () => void): Promise<LoadOutcome> {
-  const outcome: LoadOutcome = { answered: 0, refused: 0, failures: [] };
-  const client = async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      for (let sent = 0; sent < requestsPerClient; sent++) {
-        try {
-          const answer = await getWith(agent, `${baseUrl}/api/crypto/enc?data=drain`, token);
-          if (answer.status !== 200 || !/^[A-Za-z0-9_-]+$/.test(answer.body)) {
-            outcome.failures.push(`answered ${answer.status} ${answer.body}`);
-            return;
-          }
-          outcome.answered += 1;
-          if (outcome.answered === afterAnswers) then();
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'ECONNREFUSED') outcome.refused += 1;
-          else outcome.failures.push(`${code}: ${(error as Error).message}`);
-          return;
-        }
-      }
-    } finally {
-      // A finished client lets go of its connection, as a program that exits would.
-      agent.destroy();
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, client));
-  return outcome;
 }
 
 describe('e2e: starting and stopping like a service', function () {
