@@ -71,7 +71,7 @@ export interface Application {
   readonly logger: Logger;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
-  /** Releases the database connection and writes out buffered logs. */
+  /** Writes token use counts, releases the database connection and writes out buffered logs; rejects when the counts could not be written. */
   close(): Promise<void>;
 }
 
@@ -195,9 +195,17 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   usageTimer.unref();
   const close = async (): Promise<void> => {
     clearInterval(usageTimer);
-    await flushUsage();
+    // The last chance to write them: a failure is the caller's to report (the server exits 1).
+    let lost: unknown;
+    try {
+      await meter.flush();
+    } catch (error) {
+      lost = error;
+      logger.error({ err: error }, 'could not write token usage counts at close; they are lost');
+    }
     await db?.destroy();
     logging.close();
+    if (lost !== undefined) throw lost;
   };
   return { container, config, logger, flushLogs: logging.flush, close };
 }

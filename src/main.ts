@@ -76,7 +76,13 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   await connections.drain();
   stage = 'writing token use counts and closing the database';
   logger.info(`requests finished; ${stage}`);
-  await application.close();
+  try {
+    await application.close();
+  } catch {
+    // close() has logged what was lost.
+    application.flushLogs();
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.on('SIGTERM', (signal) => void stop(signal));

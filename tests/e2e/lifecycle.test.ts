@@ -6,7 +6,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
+import { freshPostgres, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { getWith, hammer } from '../support/keep-alive-load.js';
 
 /**
@@ -162,6 +162,25 @@ describe('e2e: starting and stopping like a service', function () {
         expect(await running.exited).to.deep.equal({ code: 0, signal: null });
         expect(running.log.filter((entry) => entry.level >= 50)).to.deep.equal([]);
         expect(usesOf(cwd, env, tokenId)).to.equal(outcome.answered);
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+
+  for (const { name, open } of sqlDatabases) {
+    it(`exits 1 and logs it when the use counts cannot be written at the stop (${name})`, async () => {
+      const database = await open();
+      const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000', UTILITY_API_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
+      try {
+        const { secret } = userWithToken(cwd, env);
+        const running = await startBuilt(cwd, env);
+        expect((await fetch(`${running.baseUrl}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${secret}` } })).status).to.equal(200);
+        await database.db.schema.renameTable('tokens', 'tokens_elsewhere');
+
+        running.child.kill('SIGTERM');
+        expect(await running.exited).to.deep.equal({ code: 1, signal: null });
+        expect(running.log.filter((entry) => entry.level >= 50).map((entry) => entry.msg)).to.deep.equal(['could not write token usage counts at close; they are lost']);
       } finally {
         await database.drop();
       }
