@@ -71,8 +71,13 @@ export interface Application {
   readonly logger: Logger;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
-  /** Writes token use counts, releases the database connection and writes out buffered logs; rejects when the counts could not be written. */
-  close(): Promise<void>;
+  /** Writes token use counts, releases the database connection and writes out buffered logs. */
+  close(): Promise<Closed>;
+}
+
+export interface Closed {
+  /** False when the token use counts not yet written could not be (the failure is logged). */
+  readonly usageWritten: boolean;
 }
 
 export interface BuildOptions {
@@ -193,19 +198,19 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   };
   const usageTimer = setInterval(() => void flushUsage(), config.auth.usageFlushIntervalMs);
   usageTimer.unref();
-  const close = async (): Promise<void> => {
+  const close = async (): Promise<Closed> => {
     clearInterval(usageTimer);
-    // The last chance to write them: a failure is the caller's to report (the server exits 1).
-    let lost: unknown;
+    let usageWritten = true;
     try {
       await meter.flush();
     } catch (error) {
-      lost = error;
+      // The last chance to write them.
+      usageWritten = false;
       logger.error({ err: error }, 'could not write token usage counts at close; they are lost');
     }
     await db?.destroy();
     logging.close();
-    if (lost !== undefined) throw lost;
+    return { usageWritten };
   };
   return { container, config, logger, flushLogs: logging.flush, close };
 }

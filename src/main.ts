@@ -76,14 +76,9 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   await connections.drain();
   stage = 'writing token use counts and closing the database';
   logger.info(`requests finished; ${stage}`);
-  try {
-    await application.close();
-  } catch {
-    // close() has logged what was lost.
-    application.flushLogs();
-    process.exit(1);
-  }
-  process.exit(0);
+  const { usageWritten } = await application.close();
+  if (!usageWritten) application.flushLogs();
+  process.exit(usageWritten ? 0 : 1);
 }
 process.on('SIGTERM', (signal) => void stop(signal));
 process.on('SIGINT', (signal) => void stop(signal));
