@@ -151,7 +151,7 @@ describe('e2e: starting and stopping like a service', function () {
     it(`SIGTERM under the load of 20 keep-alive clients loses no request the server accepted, writes every use, exits 0 (${backend.name})`, async () => {
       const database = await backend.prepare();
       // Use counts are written only at the stop, so that the count read afterwards is the stop's doing.
-      const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000', UTILITY_API_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
+      const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' };
       try {
         const { secret, tokenId } = userWithToken(cwd, env);
         const running = await startBuilt(cwd, env);
@@ -171,7 +171,7 @@ describe('e2e: starting and stopping like a service', function () {
   for (const { name, open } of sqlDatabases) {
     it(`exits 1 and logs it when the use counts cannot be written at the stop (${name})`, async () => {
       const database = await open();
-      const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000', UTILITY_API_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
+      const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' };
       try {
         const { secret } = userWithToken(cwd, env);
         const running = await startBuilt(cwd, env);
