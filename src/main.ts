@@ -63,6 +63,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
   const { drainDeadlineMs } = settings.shutdown;
+  // Logged once the port is closed, so that whoever reads it finds no new connection accepted.
+  const drained = connections.drain();
   logger.info({ signal, drainDeadlineMs }, 'stopping: finishing the requests received');
   application.flushLogs();
   let stage = 'finishing requests';
@@ -73,7 +75,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }, drainDeadlineMs);
 
-  await connections.drain();
+  await drained;
   stage = 'writing token use counts and closing the database';
   logger.info(`requests finished; ${stage}`);
   const { usageWritten } = await application.close();
