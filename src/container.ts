@@ -75,8 +75,13 @@ export interface Application {
   readonly logger: Logger;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
-  /** Releases the database connection and writes out buffered logs. */
-  close(): Promise<void>;
+  /** Writes token use counts, releases the database connection and writes out buffered logs. */
+  close(): Promise<Closed>;
+}
+
+export interface Closed {
+  /** False when the token use counts not yet written could not be (the failure is logged). */
+  readonly usageWritten: boolean;
 }
 
 export interface BuildOptions {
@@ -106,12 +111,20 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   container.bind(Log).toConstantValue(logger);
 
   const settings = databaseSettingsOf(config);
-  const db = settings ? openDatabase(settings) : undefined;
+  // While migrating at start, failing to reach the database is the start-up failure itself, which
+  // the caller reports in one line; a warning of it before that line would say it twice.
+  let migrating = true;
+  const db = settings
+    ? openDatabase(settings, (message) => {
+        if (!migrating) logger.warn(message);
+      })
+    : undefined;
   try {
     if (db && options.migrate !== false) {
       const applied = await migrateToLatest(db);
       if (applied.length > 0) logger.info({ applied }, 'database migrated');
     }
+    migrating = false;
     bindStores(container, db);
 
     container.bind(Clock).toConstantValue(new SystemClock());
@@ -190,11 +203,19 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   };
   const usageTimer = setInterval(() => void flushUsage(), config.auth.usageFlushIntervalMs);
   usageTimer.unref();
-  const close = async (): Promise<void> => {
+  const close = async (): Promise<Closed> => {
     clearInterval(usageTimer);
-    await flushUsage();
+    let usageWritten = true;
+    try {
+      await meter.flush();
+    } catch (error) {
+      // The last chance to write them.
+      usageWritten = false;
+      logger.error({ err: error }, 'could not write token usage counts at close; they are lost');
+    }
     await db?.destroy();
     logging.close();
+    return { usageWritten };
   };
   return { container, config, logger, flushLogs: logging.flush, close };
 }

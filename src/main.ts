@@ -1,49 +1,86 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
 import type Koa from 'koa';
+import { trackConnections } from './adapters/http/graceful-shutdown.js';
 import { createHttpServer } from './adapters/http/server.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication, HttpApp, type Application } from './container.js';
+
+/** A start that cannot go on says why in one line on stderr, for whoever reads the supervisor's log. */
+function refuseToStart(reason: string): never {
+  process.stderr.write(`utility-api: ${reason}\n`);
+  process.exit(1);
+}
+
+/** An error's own words; a connection tried on several addresses fails with all of them and none of its own. */
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return error.errors.map(reasonOf).join('; ');
+  return error instanceof Error ? error.message : String(error);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
 
 const config = loadConfig();
 if (E.isLeft(config)) {
   for (const line of config.left) process.stderr.write(`utility-api: ${line}\n`);
   process.exit(1);
 }
+const settings = config.right;
 
 let application: Application;
 try {
-  application = await buildApplication(config.right);
+  application = await buildApplication(settings);
 } catch (error) {
-  process.stderr.write(`utility-api: cannot start: ${(error as Error).message}\n`);
-  process.exit(1);
+  refuseToStart(`cannot start: ${reasonOf(error)}`);
 }
 const { container, logger } = application;
-const server = createHttpServer(container.get<Koa>(HttpApp), config.right.http.maxHeaderBytes);
+const server = createHttpServer(container.get<Koa>(HttpApp), settings.http.maxHeaderBytes);
+const connections = trackConnections(server, settings.shutdown);
 
-server.on('error', (error) => {
-  logger.fatal({ err: error }, 'server error');
-  process.stderr.write(`utility-api: cannot serve: ${error.message}\n`);
-  process.exit(1);
-});
-server.listen(config.right.port, config.right.host, () => {
-  const { port } = server.address() as AddressInfo;
-  logger.info({ port, storage: config.right.storage }, `listening on http://localhost:${port}/api`);
-  application.flushLogs();
-});
+try {
+  await listen(server, settings.port, settings.host);
+} catch (error) {
+  await application.close();
+  refuseToStart(`cannot serve: ${reasonOf(error)}`);
+}
+server.on('error', (error) => logger.error({ err: error }, 'server error'));
+const { port } = server.address() as AddressInfo;
+logger.info({ port, storage: settings.storage }, `listening on http://localhost:${port}/api`);
+application.flushLogs();
 
 let stopping = false;
-async function shutdown(signal: string): Promise<void> {
+async function stop(signal: NodeJS.Signals): Promise<void> {
+  // npm passes on the terminal's Ctrl-C, which the terminal also sent us: one stop is enough.
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
-  // Stop accepting, let in-flight requests finish, then release the database.
-  server.close(async () => {
-    await application.close();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(1), 10_000).unref();
+  const { drainDeadlineMs } = settings.shutdown;
+  // Logged once the port is closed, so that whoever reads it finds no new connection accepted.
+  const drained = connections.drain();
+  logger.info({ signal, drainDeadlineMs }, 'stopping: finishing the requests received');
+  application.flushLogs();
+  let stage = 'finishing requests';
+  setTimeout(() => {
+    const cut = connections.inProgress();
+    logger.error({ signal, drainDeadlineMs, ...cut }, `stop cut at the drain deadline while ${stage}: ${cut.requests} requests unanswered, ${cut.connections} connections open`);
+    application.flushLogs();
+    process.exit(1);
+  }, drainDeadlineMs);
+
+  await drained;
+  stage = 'writing token use counts and closing the database';
+  logger.info(`requests finished; ${stage}`);
+  const { usageWritten } = await application.close();
+  if (!usageWritten) application.flushLogs();
+  process.exit(usageWritten ? 0 : 1);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', (signal) => void stop(signal));
+process.on('SIGINT', (signal) => void stop(signal));

@@ -73,6 +73,18 @@ export const AppConfig = t.type({
     /** Rendered images kept for repeated requests, in bytes; 0 turns the cache off. */
     cacheBytes: intInRange(0, 1_073_741_824),
   }),
+  shutdown: t.type({
+    /**
+     * How long a stop (SIGTERM, SIGINT) may take to finish the requests it received, write token
+     * use counts and close the database; past it the process exits 1, logging what it cut.
+     */
+    drainDeadlineMs: intInRange(100, 600_000),
+    /**
+     * How long a kept-alive connection with nothing in progress stays open once stopping, for the
+     * request its client may be sending on it; 0 still waits for one look at what has arrived.
+     */
+    idleGraceMs: intInRange(0, 60_000),
+  }),
 });
 
 export type AppConfig = t.TypeOf<typeof AppConfig>;

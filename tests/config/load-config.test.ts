@@ -46,6 +46,16 @@ describe('config: loading and decoding', () => {
     expect(lines).to.deep.equal(['Invalid setting encryption.key (from env UTILITY_API_ENCRYPTION_KEY): expected base64 of exactly 32 bytes']);
   });
 
+  it('gives a stop 10 s to drain and idle kept-alive connections 500 ms, both settable from the environment', () => {
+    expect(expectRight(loadConfig({ env: {} })).shutdown).to.deep.equal({ drainDeadlineMs: 10_000, idleGraceMs: 500 });
+    const config = expectRight(loadConfig({ env: { UTILITY_API_DRAIN_DEADLINE_MS: '30000', UTILITY_API_IDLE_GRACE_MS: '0' } }));
+    expect(config.shutdown).to.deep.equal({ drainDeadlineMs: 30_000, idleGraceMs: 0 });
+    expect(errorsOf({ UTILITY_API_DRAIN_DEADLINE_MS: '0', UTILITY_API_IDLE_GRACE_MS: '-1' })).to.deep.equal([
+      'Invalid setting shutdown.drainDeadlineMs (from env UTILITY_API_DRAIN_DEADLINE_MS): expected an integer from 100 to 600000, got 0',
+      'Invalid setting shutdown.idleGraceMs (from env UTILITY_API_IDLE_GRACE_MS): expected an integer from 0 to 60000, got -1',
+    ]);
+  });
+
   it('refuses production without a key, and postgres without a URL', () => {
     expect(errorsOf({ NODE_ENV: 'production' })[0]).to.match(/^Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY/);
     expect(errorsOf({ UTILITY_API_STORAGE: 'postgres' })[0]).to.match(/database.url/);

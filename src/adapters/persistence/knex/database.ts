@@ -7,14 +7,24 @@ export type DatabaseSettings =
   | { readonly client: 'sqlite'; readonly filename: string }
   | { readonly client: 'postgres'; readonly url: string; readonly schema?: string };
 
+/**
+ * Where Knex's own warnings go (a connection attempt that failed, a deprecation), one line each.
+ * Left to itself Knex prints them with their stack by console.log, on the stdout that carries the
+ * server's JSON log lines and the CLI's answers.
+ */
+export type DatabaseWarnings = (message: string) => void;
+
 /** Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. */
-export function openDatabase(settings: DatabaseSettings): Knex {
+export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings = () => {}): Knex {
+  const oneLine = (message: unknown) => warn(String(message).split('\n', 1)[0]!);
+  const log = { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => {} };
   if (settings.client === 'sqlite') {
     if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
     return knex({
       client: 'better-sqlite3',
       connection: { filename: settings.filename },
       useNullAsDefault: true,
+      log,
       pool: {
         afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
           connection.pragma('journal_mode = WAL');
@@ -30,6 +40,7 @@ export function openDatabase(settings: DatabaseSettings): Knex {
     connection: settings.url,
     searchPath: settings.schema ? [settings.schema] : undefined,
     pool: { min: 0, max: 10 },
+    log,
   });
 }
 

@@ -1,0 +1,116 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+
+export interface DrainSettings {
+  /**
+   * How long a connection with no request in progress stays open once the drain has begun. Its
+   * client may be about to reuse it: the last answer it had said keep-alive, and its next request
+   * may be on the wire or already unread in the kernel. Node's `server.close()` and
+   * `closeIdleConnections()` destroy such a socket at once and that request is lost with a reset.
+   * A client still busy sends within the grace and is answered with `Connection: close`; one that
+   * has finished never sends again.
+   */
+  readonly idleGraceMs: number;
+}
+
+/** What a drain still waits for. */
+export interface DrainProgress {
+  /** Requests received and not yet answered. */
+  readonly requests: number;
+  /** Connections still open, busy or not. */
+  readonly connections: number;
+}
+
+export interface ConnectionDrain {
+  /**
+   * Stops accepting connections, answers every request already received (and any that arrives on
+   * a connection already open) with `Connection: close`, closes connections once they are quiet,
+   * and resolves when the last one has closed.
+   */
+  drain(): Promise<void>;
+  inProgress(): DrainProgress;
+}
+
+interface Connection {
+  /** Answers to requests received on it and not yet sent (more than one when the client pipelines). */
+  readonly pending: Set<ServerResponse>;
+  graceTimer?: NodeJS.Timeout;
+}
+
+/** Node then closes the connection after the answer; a header already sent cannot say it any more. */
+function sayClose(response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('Connection', 'close');
+}
+
+/** Watches a server's connections from before it listens, so that it can be stopped without losing a request. */
+export function trackConnections(server: Server, { idleGraceMs }: DrainSettings): ConnectionDrain {
+  const connections = new Map<Socket, Connection>();
+  let draining = false;
+
+  /**
+   * Closes the connection once it has been quiet for the grace and one more poll phase (which reads
+   * whatever the kernel holds for it): no request in progress and not one byte read meanwhile,
+   * since bytes without a request are the start of one.
+   */
+  const closeWhenQuiet = (socket: Socket, connection: Connection): void => {
+    clearTimeout(connection.graceTimer);
+    const bytesReadBefore = socket.bytesRead;
+    connection.graceTimer = setTimeout(
+      () =>
+        setImmediate(() => {
+          connection.graceTimer = undefined;
+          if (socket.destroyed || connection.pending.size > 0) return;
+          if (socket.bytesRead !== bytesReadBefore) closeWhenQuiet(socket, connection);
+          else socket.destroy();
+        }),
+      idleGraceMs,
+    );
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const connection: Connection = { pending: new Set() };
+    connections.set(socket, connection);
+    socket.once('close', () => {
+      clearTimeout(connection.graceTimer);
+      connections.delete(socket);
+    });
+    if (draining) closeWhenQuiet(socket, connection);
+  });
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    const connection = connections.get(socket);
+    if (!connection) return;
+    connection.pending.add(response);
+    if (draining) {
+      clearTimeout(connection.graceTimer);
+      // The app's handler was called first, but it answers after a promise: no header is sent yet.
+      sayClose(response);
+    }
+    response.once('close', () => {
+      connection.pending.delete(response);
+      if (draining && connection.pending.size === 0 && !socket.destroyed) closeWhenQuiet(socket, connection);
+    });
+  });
+
+  return {
+    drain() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => {
+        // net.Server's close stops listening and calls back once the last connection has closed;
+        // http.Server's own close() would first destroy idle keep-alive connections (see DrainSettings).
+        NetServer.prototype.close.call(server, () => resolve());
+      });
+      for (const [socket, connection] of connections) {
+        if (connection.pending.size === 0) closeWhenQuiet(socket, connection);
+        else connection.pending.forEach(sayClose);
+      }
+      return closed;
+    },
+    inProgress() {
+      let requests = 0;
+      for (const connection of connections.values()) requests += connection.pending.size;
+      return { requests, connections: connections.size };
+    },
+  };
+}
