@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freshPostgres, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { getWith, hammer } from '../support/keep-alive-load.js';
+import { runCommand } from '../cli/run-cli.js';
 
 /**
  * The service as a supervisor runs it: started by `npm start` or `node dist/main.js`, stopped by
@@ -15,7 +16,6 @@ import { getWith, hammer } from '../support/keep-alive-load.js';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'dist/main.js');
-const CLI = join(ROOT, 'bin/utility-api.js');
 
 /** Environment without anything of ours the developer may have set in their shell. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -72,22 +72,22 @@ function start(command: string, args: string[], cwd: string, env: Record<string,
 
 const startBuilt = (cwd: string, env: Record<string, string>) => start(process.execPath, [MAIN], cwd, env);
 
-function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env), encoding: 'utf8', timeout: 30_000 });
+async function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
+  const result = await runCommand({ UTILITY_API_DATA_DIR: join(cwd, 'data'), ...env }, args);
   expect(result.status, `${args.join(' ')}: ${result.stderr}`).to.equal(0);
   return result.stdout.trimEnd();
 }
 
 /** A user holding `*` and a token of theirs, made by the CLI before the server starts. */
-function userWithToken(cwd: string, env: Record<string, string>): { secret: string; tokenId: string } {
-  cli(cwd, env, 'user', 'create', '--username', 'ops', '--permission', '*');
-  const secret = cli(cwd, env, 'token', 'create', '--username', 'ops').split('\n').at(-1)!;
-  const [token] = JSON.parse(cli(cwd, env, 'token', 'list', '--username', 'ops')) as { id: string }[];
+async function userWithToken(cwd: string, env: Record<string, string>): Promise<{ secret: string; tokenId: string }> {
+  await cli(cwd, env, 'user', 'create', '--username', 'ops', '--permission', '*');
+  const secret = (await cli(cwd, env, 'token', 'create', '--username', 'ops')).split('\n').at(-1)!;
+  const [token] = JSON.parse(await cli(cwd, env, 'token', 'list', '--username', 'ops')) as { id: string }[];
   return { secret, tokenId: token!.id };
 }
 
-const usesOf = (cwd: string, env: Record<string, string>, tokenId: string): number =>
-  (JSON.parse(cli(cwd, env, 'token', 'info', '--id', tokenId)) as { uses: number }).uses;
+const usesOf = async (cwd: string, env: Record<string, string>, tokenId: string): Promise<number> =>
+  (JSON.parse(await cli(cwd, env, 'token', 'info', '--id', tokenId)) as { uses: number }).uses;
 
 /** Whether the process is alive: a zombie nobody has reaped yet (its parent gone first) is not. */
 function isRunning(pid: number): boolean {
@@ -153,7 +153,7 @@ describe('e2e: starting and stopping like a service', function () {
       // Use counts are written only at the stop, so that the count read afterwards is the stop's doing.
       const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' };
       try {
-        const { secret, tokenId } = userWithToken(cwd, env);
+        const { secret, tokenId } = await userWithToken(cwd, env);
         const running = await startBuilt(cwd, env);
         const outcome = await hammer(running.baseUrl, secret, 20, 400, 1_000, () => running.child.kill('SIGTERM'));
 
@@ -161,7 +161,7 @@ describe('e2e: starting and stopping like a service', function () {
         expect(outcome.answered).to.be.at.least(1_000);
         expect(await running.exited).to.deep.equal({ code: 0, signal: null });
         expect(running.log.filter((entry) => entry.level >= 50)).to.deep.equal([]);
-        expect(usesOf(cwd, env, tokenId)).to.equal(outcome.answered);
+        expect(await usesOf(cwd, env, tokenId)).to.equal(outcome.answered);
       } finally {
         await database.drop();
       }
@@ -173,7 +173,7 @@ describe('e2e: starting and stopping like a service', function () {
       const database = await open();
       const env = { ...database.env, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' };
       try {
-        const { secret } = userWithToken(cwd, env);
+        const { secret } = await userWithToken(cwd, env);
         const running = await startBuilt(cwd, env);
         expect((await fetch(`${running.baseUrl}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${secret}` } })).status).to.equal(200);
         await database.db.schema.renameTable('tokens', 'tokens_elsewhere');
@@ -188,7 +188,7 @@ describe('e2e: starting and stopping like a service', function () {
   }
 
   it('answers a request that comes on a kept-alive connection after the signal, with Connection: close, then exits 0', async () => {
-    const { secret } = userWithToken(cwd, {});
+    const { secret } = await userWithToken(cwd, {});
     // A grace far beyond the time this test takes to send its second request.
     const running = await startBuilt(cwd, { UTILITY_API_IDLE_GRACE_MS: '30000', UTILITY_API_DRAIN_DEADLINE_MS: '60000' });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -220,7 +220,7 @@ describe('e2e: starting and stopping like a service', function () {
   });
 
   it('past the drain deadline, exits 1 and logs what it cut', async () => {
-    const { secret } = userWithToken(cwd, {});
+    const { secret } = await userWithToken(cwd, {});
     const running = await startBuilt(cwd, { UTILITY_API_DRAIN_DEADLINE_MS: '300' });
     // A body announced and never sent: the request stays in progress.
     const socket = connect(running.port, '127.0.0.1');
