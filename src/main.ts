@@ -6,17 +6,12 @@ import { trackConnections } from './adapters/http/graceful-shutdown.js';
 import { createHttpServer } from './adapters/http/server.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication, HttpApp, type Application } from './container.js';
+import { reasonOf } from './failure-reason.js';
 
 /** A start that cannot go on says why in one line on stderr, for whoever reads the supervisor's log. */
 function refuseToStart(reason: string): never {
   process.stderr.write(`utility-api: ${reason}\n`);
   process.exit(1);
-}
-
-/** An error's own words; a connection tried on several addresses fails with all of them and none of its own. */
-function reasonOf(error: unknown): string {
-  if (error instanceof AggregateError && error.message === '') return error.errors.map(reasonOf).join('; ');
-  return error instanceof Error ? error.message : String(error);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
+import { cleanEnv, CLI, MAIN, ROOT, startProgram, type Running } from './support/program.js';
 
 /**
  * Issue 11 §4: the README's shell examples run as written. Its ```sh blocks are one story, run in
@@ -19,10 +19,7 @@ import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
  * (`# 403, code 1`) must get exactly that status and catalogue code; every other request must
  * succeed (2xx), and every command must exit 0.
  */
-const ROOT = resolve(import.meta.dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const MAIN = join(ROOT, 'dist/main.js');
-const CLI = join(ROOT, 'bin/utility-api.js');
 
 /** Blocks the story does not run, each with why; a listed block missing from the README fails the test. */
 const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] = [
@@ -108,36 +105,6 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ st
   return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
 }
 
-/** Environment without anything of ours the developer may have set in their shell. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$|TOKEN$)/.test(key)) env[key] = value;
-  }
-  return { ...env, ...extra };
-}
-
-function startProgram(env: Record<string, string>): Promise<{ port: number; child: ChildProcess; log: string[] }> {
-  const child = spawn(process.execPath, [MAIN], { env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  const log: string[] = [];
-  return new Promise((started, failed) => {
-    const timer = setTimeout(() => failed(new Error(`no listening line within 15 s:\n${log.join('\n')}`)), 15_000);
-    createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      log.push(line);
-      const entry = JSON.parse(line) as { msg: string; port?: number };
-      if (entry.msg.startsWith('listening on') && entry.port !== undefined) {
-        clearTimeout(timer);
-        started({ port: entry.port, child, log });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      failed(new Error(`exited with ${code} before listening:\n${log.join('\n')}`));
-    });
-  });
-}
-
 describe('README: its shell examples run as written, in order, as one story', function () {
   this.timeout(90_000);
   const blocks = shellBlocks(README);
@@ -145,14 +112,14 @@ describe('README: its shell examples run as written, in order, as one story', fu
   let dataDir: string;
   let workDir: string;
   let hive: HiveFixture;
-  let server: Awaited<ReturnType<typeof startProgram>>;
+  let server: Running;
 
   before(async function () {
     expect(existsSync(MAIN), 'dist/main.js: run `npm run build` first (npm test does)').to.equal(true);
     dataDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-data-'));
     workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
     hive = await startHiveFixture();
-    server = await startProgram({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url });
+    server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url } });
   });
 
   after(async () => {

@@ -14,6 +14,7 @@ import { viewOfUser } from '../domain/users/user-view.js';
 import type { User } from '../domain/users/user.js';
 import { CliFailure } from './cli-failure.js';
 import { passwordFromStdin } from './password-stdin.js';
+import { reasonOf } from '../failure-reason.js';
 
 /**
  * What a command reads and writes: the process's own streams and environment from the binary,
@@ -60,15 +61,6 @@ function orFail<A>(result: E.Either<DomainError, A>): A {
     throw new CliFailure(`${error._tag === 'InvalidBodyParameter' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`);
   }
   throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
-}
-
-/**
- * An error's own words. Connecting to a name with several addresses (`localhost`: ::1 and
- * 127.0.0.1) fails with one error per address and no message of its own.
- */
-function reasonOf(error: unknown): string {
-  if (error instanceof AggregateError && error.message === '') return error.errors.map(reasonOf).join('; ');
-  return error instanceof Error ? error.message : String(error);
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,76 +1,20 @@
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { freshPostgres, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { getWith, hammer } from '../support/keep-alive-load.js';
 import { runCommand } from '../cli/run-cli.js';
+import { cleanEnv, MAIN, ROOT, startProgram, type LogEntry } from '../support/program.js';
 
 /**
  * The service as a supervisor runs it: started by `npm start` or `node dist/main.js`, stopped by
  * a signal, refusing to start in one line. `npm test` builds dist/ before mocha runs.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const MAIN = join(ROOT, 'dist/main.js');
-
-/** Environment without anything of ours the developer may have set in their shell. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$|npm_)/.test(key)) env[key] = value;
-  }
-  return { ...env, ...extra };
-}
-
-interface LogEntry {
-  readonly level: number;
-  readonly msg: string;
-  readonly pid: number;
-  readonly port?: number;
-  readonly [field: string]: unknown;
-}
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly baseUrl: string;
-  /** The process that wrote the listening line: the server itself. */
-  readonly serverPid: number;
-  readonly log: LogEntry[];
-  readonly stderr: string[];
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts `command` and waits for the server's listening line; stdout lines that are not JSON (npm's banner) are skipped. */
-function start(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Running> {
-  const child = spawn(command, args, { cwd, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  const log: LogEntry[] = [];
-  const stderr: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s:\n${stderr.join('\n')}`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      const entry = JSON.parse(line) as LogEntry;
-      log.push(entry);
-      if (entry.msg.startsWith('listening on')) {
-        clearTimeout(timer);
-        resolveStart({ child, port: entry.port!, baseUrl: `http://127.0.0.1:${entry.port}`, serverPid: entry.pid, log, stderr, exited });
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code ?? signal} before listening:\n${stderr.join('\n')}`));
-    });
-  });
-}
-
-const startBuilt = (cwd: string, env: Record<string, string>) => start(process.execPath, [MAIN], cwd, env);
+const startBuilt = (cwd: string, env: Record<string, string>) => startProgram({ cwd, env });
 
 async function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
   const result = await runCommand({ UTILITY_API_DATA_DIR: join(cwd, 'data'), ...env }, args);
@@ -121,7 +65,7 @@ describe('e2e: starting and stopping like a service', function () {
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
   it('`npm start` runs the server in the process npm starts: SIGTERM to npm stops it, frees the port, and npm exits 0', async () => {
-    const running = await start('npm', ['start', '--silent'], ROOT, { UTILITY_API_DATA_DIR: join(cwd, 'data') });
+    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data') } });
     expect(running.serverPid).not.to.equal(running.child.pid);
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
 
@@ -133,7 +77,7 @@ describe('e2e: starting and stopping like a service', function () {
   });
 
   it('`npm start` stops on SIGINT too', async () => {
-    const running = await start('npm', ['start', '--silent'], ROOT, { UTILITY_API_DATA_DIR: join(cwd, 'data') });
+    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data') } });
     running.child.kill('SIGINT');
     const npm = await running.exited;
     // npm 11.19 passes the SIGINT on, but when it comes early in npm's life npm is sometimes killed

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
 import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
 import { verifyPassword } from '../../src/domain/users/password.js';
 import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
 import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
+import { cleanEnv, CLI, MAIN, startProgram, type Running } from '../support/program.js';
 
 /**
  * The built program, started as a process the way the README says, from a folder of its own
@@ -16,54 +16,6 @@ import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
  * cases run in process (tests/cli); here the binary is run only where the binary is the point,
  * and the CLI prepares data in process, through the same data folder.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const MAIN = join(ROOT, 'dist/main.js');
-const CLI = join(ROOT, 'bin/utility-api.js');
-
-interface Running {
-  readonly baseUrl: string;
-  readonly logLines: string[];
-  stop(): Promise<number | null>;
-}
-
-/** Environment without anything of ours the developer may have set in their shell. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$)/.test(key)) env[key] = value;
-  }
-  return { ...env, ...extra };
-}
-
-function startProgram(cwd: string, env: Record<string, string>): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN], { cwd, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  const logLines: string[] = [];
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s:\n${logLines.join('\n')}`)), 15_000);
-    createInterface({ input: child.stderr! }).on('line', (line) => logLines.push(line));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      logLines.push(line);
-      const entry = JSON.parse(line) as { msg: string; port?: number };
-      if (entry.msg.startsWith('listening on')) {
-        clearTimeout(timer);
-        resolveStart({
-          baseUrl: `http://127.0.0.1:${entry.port}`,
-          logLines,
-          stop: async () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${logLines.join('\n')}`));
-    });
-  });
-}
-
 /** The CLI binary run in `cwd`, given `input` on a pipe as its standard input. */
 function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
   return cliWithInput(cwd, env, '', ...args);
@@ -94,9 +46,9 @@ describe('e2e: the program as a user runs it', function () {
   it('serves on its embedded defaults; the CLI creates a user and token; crypto round-trips; block and unblock work from the CLI', async () => {
     // No cache of verified tokens: a block made by another process shows on the very next request.
     const env = { UTILITY_API_TOKEN_CACHE_TTL_MS: '0' };
-    const server = await startProgram(cwd, env);
+    const server = await startProgram({ cwd, env });
     try {
-      expect(server.logLines.join('\n')).to.include('generated one into the data folder');
+      expect(server.lines.join('\n')).to.include('generated one into the data folder');
       expect(readFileSync(join(cwd, 'data/encryption.key'), 'utf8').trim()).to.have.length(44);
 
       const created = cli(cwd, env, 'user', 'create', '--username', 'alice', '--permission', 'Cryptography::*');
@@ -105,7 +57,7 @@ describe('e2e: the program as a user runs it', function () {
       expect(issued.status, issued.stderr).to.equal(0);
       const token = issued.lastLine;
       expect(token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
-      expect(server.logLines.join('\n')).not.to.include(token);
+      expect(server.lines.join('\n')).not.to.include(token);
 
       const encrypted = await get(server, '/api/crypto/enc?data=hello%20%F0%9F%8C%8D', token);
       expect(encrypted.status).to.equal(200);
@@ -125,7 +77,7 @@ describe('e2e: the program as a user runs it', function () {
   });
 
   it('keeps its generated key, its users and its tokens\' use counts across a restart; answers every offline family from the data its npm packages bring, found from dist/', async () => {
-    const first = await startProgram(cwd, {});
+    const first = await startProgram({ cwd, env: {} });
     await cliInProcess(cwd, 'user', 'create', '--username', 'bob', '--permission', '*');
     const issued = await cliInProcess(cwd, 'token', 'create', '--username', 'bob');
     const token = issued.lastLine;
@@ -135,9 +87,9 @@ describe('e2e: the program as a user runs it', function () {
     const id = /^Token (\S+) for /.exec(issued.stdout)![1]!;
     expect(JSON.parse((await cliInProcess(cwd, 'token', 'info', '--id', id)).stdout)).to.include({ uses: 1 });
 
-    const second = await startProgram(cwd, {});
+    const second = await startProgram({ cwd, env: {} });
     try {
-      expect(second.logLines.join('\n')).not.to.include('generated one');
+      expect(second.lines.join('\n')).not.to.include('generated one');
       const decrypted = await get(second, `/api/crypto/dec?data=${ciphertext}`, token);
       expect(decrypted.status).to.equal(200);
       expect(await decrypted.text()).to.equal('persisted');
@@ -202,7 +154,7 @@ describe('e2e: the program as a user runs it', function () {
     const database = await freshPostgres();
     const env = { ...database.env, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     try {
-      const server = await startProgram(cwd, env);
+      const server = await startProgram({ cwd, env });
       try {
         expect(cli(cwd, env, 'user', 'create', '--username', 'pg', '--permission', '*').status).to.equal(0);
         const token = (await runCommand(database.env, ['token', 'create', '--username', 'pg'])).lastLine;
