@@ -6,27 +6,12 @@
  * across runs. See bench/README.md.
  */
 import { createDecipheriv, randomBytes, randomInt } from 'node:crypto';
-import {
-  fixed,
-  freePort,
-  HOST,
-  CONNECTIONS,
-  describeRun,
-  isBase64url,
-  measureRounds,
-  nodeCommand,
-  pinSelf,
-  printResults,
-  roundRatio,
-  runBenchmark,
-  ServerProcess,
-  servers,
-  startProduct,
-  verdict,
-  waitUntilReady,
-  type Pinning,
-  type Target,
-} from './support.js';
+import { nodeCommand, pinSelf, type Pinning } from './cpu-pinning.js';
+import { CONNECTIONS, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
+import { startProduct } from './product.js';
+import { fixed, printResults, verdict } from './report.js';
+import { runBenchmark } from './run-benchmark.js';
+import { freePort, HOST, isBase64url, ServerProcess, servers, waitUntilReady } from './server-processes.js';
 
 const TARGET_RATIO_TO_BARE = 0.9;
 const TARGET_P99_MS = 15;

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { hammer } from '../tests/support/keep-alive-load.js';
-import { median, ROOT } from './support.js';
+import { median } from './report.js';
+import { ROOT } from './server-processes.js';
 
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CLI = join(ROOT, 'bin/utility-api.js');

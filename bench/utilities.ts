@@ -10,22 +10,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
-import {
-  describeRun,
-  fixed,
-  isBase64url,
-  measureRounds,
-  pinSelf,
-  printResults,
-  roundRatio,
-  runBenchmark,
-  ServerFailure,
-  startProduct,
-  table,
-  verdict,
-  type Product,
-  type Target,
-} from './support.js';
+import { pinSelf } from './cpu-pinning.js';
+import { describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
+import { startProduct, type Product } from './product.js';
+import { fixed, printResults, table, verdict } from './report.js';
+import { runBenchmark } from './run-benchmark.js';
+import { isBase64url, ServerFailure } from './server-processes.js';
 
 const TARGET_RATIO_TO_CRYPTO = 0.5;
 const TARGET_RSS_MB = 150;

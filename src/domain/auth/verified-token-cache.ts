@@ -1,13 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { TokenRecord } from '../tokens/token.js';
-import type { User } from '../users/user.js';
-
-export interface Principal {
-  readonly token: TokenRecord;
-  readonly user: User;
-  /** Who issued the token for its user, when that was somebody else (`token.issuedBy`). */
-  readonly issuer: User | null;
-}
+import type { Principal } from './principal.js';
 
 /**
  * Remembers recently verified tokens for a short time so that a busy client costs no store
