@@ -12,6 +12,7 @@ import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
 import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
+import { systemRandomness, type Randomness } from './domain/randomness.js';
 
 export { Config, Database, HttpApp, Log, Routes } from './composition/identifiers.js';
 
@@ -37,6 +38,8 @@ export interface BuildOptions {
   readonly logFd?: number;
   /** Apply pending migrations before returning (default true). */
   readonly migrate?: boolean;
+  /** Where ids, secrets and nonces come from (default: the system's CSPRNG); a test may seed its own. */
+  readonly randomness?: Randomness;
 }
 
 export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefined {
@@ -78,7 +81,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     }
     migrating = false;
     container.load(
-      platformModule(),
+      platformModule(options.randomness ?? systemRandomness),
       storageModule(db),
       ...familyModules(config),
       httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog }),

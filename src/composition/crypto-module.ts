@@ -5,6 +5,7 @@ import { loadKeyRing, type KeyRingSettings } from '../adapters/crypto/key-ring-s
 import { cryptoRedirects, cryptoRoutes } from '../adapters/http/routes/crypto-routes.js';
 import { DecryptText, EncryptText } from '../domain/crypto/crypt-text.js';
 import { Cipher } from '../domain/crypto/ports.js';
+import { Randomness } from '../domain/randomness.js';
 import { Log, RouteContribution } from './identifiers.js';
 
 export interface CryptoSettings extends KeyRingSettings {
@@ -13,7 +14,10 @@ export interface CryptoSettings extends KeyRingSettings {
 
 export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(Cipher).toResolvedValue((logger: Logger) => new AesGcmCipher(loadKeyRing(settings, logger)), [Log]).inSingletonScope();
+    bind(Cipher).toResolvedValue(
+      (logger: Logger, randomness: Randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
+      [Log, Randomness],
+    ).inSingletonScope();
     bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
     bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
     bind(RouteContribution).toResolvedValue(

@@ -8,6 +8,7 @@ import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
 import { LOGIN_THROTTLE_POLICY, LoginThrottle } from '../domain/auth/login-throttle.js';
 import { VerifiedTokenCache } from '../domain/auth/verified-token-cache.js';
 import { Clock } from '../domain/clock.js';
+import { Randomness } from '../domain/randomness.js';
 import { IssueToken } from '../domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader } from '../domain/tokens/manage-tokens.js';
 import { TokenStore } from '../domain/tokens/ports.js';
@@ -41,7 +42,10 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
       [UserStore, LoginThrottle, PasswordVerifier, Clock],
     ).inSingletonScope();
 
-    bind(CreateUser).toResolvedValue((users: UserStore, clock: Clock) => new CreateUser(users, clock), [UserStore, Clock]).inSingletonScope();
+    bind(CreateUser).toResolvedValue(
+      (users: UserStore, clock: Clock, randomness: Randomness) => new CreateUser(users, clock, randomness),
+      [UserStore, Clock, Randomness],
+    ).inSingletonScope();
     bind(GetUser).toResolvedValue((users: UserStore) => new GetUser(users), [UserStore]).inSingletonScope();
     bind(ListUsers).toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore]).inSingletonScope();
     bind(UpdateUser).toResolvedValue(
@@ -59,8 +63,8 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
       [TokenStore, TokenReader, VerifiedTokenCache],
     ).inSingletonScope();
     bind(IssueToken).toResolvedValue(
-      (users: UserStore, tokens: TokenStore, clock: Clock) => new IssueToken(users, tokens, clock),
-      [UserStore, TokenStore, Clock],
+      (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) => new IssueToken(users, tokens, clock, randomness),
+      [UserStore, TokenStore, Clock, Randomness],
     ).inSingletonScope();
 
     bind(LifecycleComponent).toResolvedValue(
