@@ -6,7 +6,7 @@ import { createLogger } from './adapters/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
 import { familyModules } from './composition/families.js';
 import { httpModule } from './composition/http-module.js';
-import { Config, Log, Routes } from './composition/identifiers.js';
+import { Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent } from './composition/lifecycle.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
@@ -14,7 +14,7 @@ import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
 import { systemRandomness, type Randomness } from './domain/randomness.js';
 
-export { Config, Database, HttpApp, Log, Routes } from './composition/identifiers.js';
+export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
 
 export interface Application {
   readonly container: Container;
@@ -61,7 +61,6 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
   const logging = createLogger(config.log.level, options.logFd);
   const logger = logging.logger;
   const container = new Container();
-  container.bind(Config).toConstantValue(config);
   container.bind(Log).toConstantValue(logger);
 
   const settings = databaseSettingsOf(config);

@@ -1,7 +1,9 @@
 import type { Redirect, Route } from '../adapters/http/route-table.js';
 
-/** Identifiers of what only the composition root and transports know about. */
-export const Config = Symbol.for('AppConfig');
+/**
+ * Identifiers of what only the composition root and transports know about. The whole AppConfig is
+ * deliberately not among them: each module is handed its own settings.
+ */
 export const Log = Symbol.for('Logger');
 export const Database = Symbol.for('Database');
 export const Routes = Symbol.for('RouteTable');
