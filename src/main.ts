@@ -73,9 +73,9 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   await drained;
   stage = 'writing token use counts and closing the database';
   logger.info(`requests finished; ${stage}`);
-  const { usageWritten } = await application.close();
-  if (!usageWritten) application.flushLogs();
-  process.exit(usageWritten ? 0 : 1);
+  const { stopFailures } = await application.close();
+  if (stopFailures.length > 0) application.flushLogs();
+  process.exit(stopFailures.length === 0 ? 0 : 1);
 }
 process.on('SIGTERM', (signal) => void stop(signal));
 process.on('SIGINT', (signal) => void stop(signal));

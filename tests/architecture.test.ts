@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 const SRC = resolve(import.meta.dirname, '../src');
 
@@ -24,6 +24,9 @@ const DOMAIN_MAY_IMPORT = (specifier: string): boolean => {
   if (specifier.startsWith('node:')) return !IMPURE_NODE.has(specifier.slice('node:'.length));
   return specifier === 'fp-ts' || specifier.startsWith('fp-ts/');
 };
+
+/** src/container.ts and the family modules it loads from src/composition. */
+const isCompositionRoot = (file: string): boolean => relative(SRC, file) === 'container.ts' || relative(SRC, file).startsWith(`composition${sep}`);
 
 describe('architecture: dependencies point inward', () => {
   const domainDir = join(SRC, 'domain');
@@ -55,9 +58,28 @@ describe('architecture: dependencies point inward', () => {
   it('only the composition root picks concrete stores', () => {
     const concrete = /persistence\/(memory|knex)\/(memory|knex)-\w+-store\.js$/;
     const offences = sourceFiles(SRC)
-      .filter((file) => !file.includes(`${join('adapters', 'persistence')}`) && relative(SRC, file) !== 'container.ts')
+      .filter((file) => !file.includes(`${join('adapters', 'persistence')}`) && !isCompositionRoot(file))
       .flatMap((file) => importsOf(file).filter((s) => concrete.test(s)).map((s) => `${relative(SRC, file)} imports ${s}`));
     expect(offences).to.deep.equal([]);
+  });
+
+  it('only the composition root knows the container', () => {
+    const offences = sourceFiles(SRC)
+      .filter((file) => !isCompositionRoot(file))
+      .flatMap((file) => importsOf(file).filter((s) => s === 'inversify' || s.startsWith('@inversifyjs/')).map((s) => `${relative(SRC, file)} imports ${s}`));
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('the composition hands each factory its dependencies rather than looking them up (no service location)', () => {
+    const compositionFiles = sourceFiles(join(SRC, 'composition'));
+    expect(compositionFiles.length).to.be.greaterThan(5);
+    const offences = [...compositionFiles, join(SRC, 'container.ts')].flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (/\b(container|context)\.get(All)?(Async)?\s*[<(]/.test(line) ? [`${relative(SRC, file)}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    // The root itself resolves the finished table once, to fail the start early, and the lifecycle's components.
+    expect(offences.filter((offence) => !offence.startsWith('container.ts:'))).to.deep.equal([]);
   });
 
   it('the checker itself catches a forbidden import', () => {

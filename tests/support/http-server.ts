@@ -7,6 +7,7 @@ import { createHttpServer } from '../../src/adapters/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, HttpApp, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
+import type { Randomness } from '../../src/domain/randomness.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   readonly overrides?: Record<string, unknown>;
   /** Where the server logs (a file descriptor); log level comes from config (`silent` in tests). */
   readonly logFd?: number;
+  /** Where ids, secrets and nonces come from; a seeded source makes them predictable (default: the system's). */
+  readonly randomness?: Randomness;
 }
 
 type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
@@ -53,7 +56,7 @@ let userSequence = 0;
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
-  const app = await buildApplication(config, { logFd: options.logFd });
+  const app = await buildApplication(config, { logFd: options.logFd, randomness: options.randomness });
   const server = createHttpServer(app.container.get<Koa>(HttpApp), config.http.maxHeaderBytes);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Cipher, CipherError } from '../../domain/crypto/ports.js';
+import { systemRandomness, type Randomness } from '../../domain/randomness.js';
 
 /**
  * AES-256-GCM with a random 96-bit nonce per message. A ciphertext is base64url of
@@ -29,10 +30,13 @@ export const keyIdOf = (key: Buffer): Buffer => createHash('sha256').update(key)
 export class AesGcmCipher implements Cipher {
   private readonly header: Buffer;
   private readonly keysById = new Map<string, Buffer>();
-  private nonces = Buffer.alloc(0);
+  private nonces: Buffer = Buffer.alloc(0);
   private nextNonce = 0;
 
-  constructor(private readonly keys: KeyRing) {
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly randomness: Randomness = systemRandomness,
+  ) {
     for (const key of [keys.current, ...keys.previous]) {
       if (key.length !== 32) throw new Error('AES-256-GCM needs 32-byte keys');
       const id = keyIdOf(key).toString('hex');
@@ -72,10 +76,10 @@ export class AesGcmCipher implements Cipher {
     }
   }
 
-  /** 96 bits from the CSPRNG, each used once: random GCM nonces, drawn in bulk. */
+  /** 96 bits from the randomness source (the CSPRNG in production), each used once: random GCM nonces, drawn in bulk. */
   private freshNonce(): Buffer {
     if (this.nextNonce >= this.nonces.length) {
-      this.nonces = randomBytes(NONCE_BYTES * NONCES_PER_DRAW);
+      this.nonces = this.randomness.bytes(NONCE_BYTES * NONCES_PER_DRAW);
       this.nextNonce = 0;
     }
     const nonce = this.nonces.subarray(this.nextNonce, this.nextNonce + NONCE_BYTES);

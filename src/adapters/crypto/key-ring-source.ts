@@ -2,24 +2,31 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../../config/config.js';
 import type { KeyRing } from './aes-gcm-cipher.js';
 
 export const GENERATED_KEY_FILE = 'encryption.key';
+
+export interface KeyRingSettings {
+  /** base64 of the current key; null outside production means "generate one into dataDir once". */
+  readonly key: string | null;
+  /** base64 of older keys that can still decrypt after a rotation. */
+  readonly previousKeys: readonly string[];
+  readonly dataDir: string;
+}
 
 /**
  * The configured key, or (never in production: the config loader refuses that) a key generated
  * once into the data folder and reused on every later start.
  */
-export function loadKeyRing(config: AppConfig, logger: Logger): KeyRing {
-  const previous = config.encryption.previousKeys.map((k) => Buffer.from(k, 'base64'));
-  if (config.encryption.key !== null) return { current: Buffer.from(config.encryption.key, 'base64'), previous };
+export function loadKeyRing(settings: KeyRingSettings, logger: Logger): KeyRing {
+  const previous = settings.previousKeys.map((k) => Buffer.from(k, 'base64'));
+  if (settings.key !== null) return { current: Buffer.from(settings.key, 'base64'), previous };
 
-  const file = join(config.dataDir, GENERATED_KEY_FILE);
+  const file = join(settings.dataDir, GENERATED_KEY_FILE);
   const existing = readKeyFile(file);
   if (existing) return { current: existing, previous };
 
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(settings.dataDir, { recursive: true });
   const key = randomBytes(32);
   try {
     // `wx`: if another process (a CLI beside the server) won the race, use its key.

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
+import { systemRandomness, type Randomness } from '../randomness.js';
 import type { UserStore } from '../users/ports.js';
 import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';
@@ -37,6 +37,7 @@ export class IssueToken {
     private readonly users: UserStore,
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
+    private readonly randomness: Randomness = systemRandomness,
   ) {}
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
@@ -60,13 +61,13 @@ export class IssueToken {
 
     const now = this.clock.now();
     const issuer = issuerOf(actor, user);
-    const { secret, secretHash, prefix } = issueSecret();
+    const { secret, secretHash, prefix } = issueSecret(this.randomness);
     const record: TokenRecord = {
-      id: randomUUID(),
+      id: this.randomness.uuid(),
       userId: user.id,
       secretHash,
       prefix,
-      license: issueLicense(),
+      license: issueLicense(this.randomness),
       name: input.name ?? null,
       scopes,
       createdAt: now,

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { systemRandomness, type Randomness } from '../randomness.js';
 
 /** Every secret starts with this, so a leaked one is easy to recognise in logs and scanners. */
 export const SECRET_PREFIX = 'uapi_';
@@ -14,8 +15,8 @@ export interface IssuedSecret {
   readonly prefix: string;
 }
 
-export function issueSecret(): IssuedSecret {
-  const secret = SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+export function issueSecret(randomness: Randomness = systemRandomness): IssuedSecret {
+  const secret = SECRET_PREFIX + randomness.bytes(SECRET_BYTES).toString('base64url');
   return { secret, secretHash: hashSecret(secret), prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH) };
 }
 
@@ -29,8 +30,8 @@ export function looksLikeSecret(candidate: string): boolean {
 }
 
 /** 80 random bits as four groups of four base32 characters, e.g. `K7QX-2MDA-PL4R-ZT9B`. */
-export function issueLicense(): string {
-  const bytes = randomBytes(10);
+export function issueLicense(randomness: Randomness = systemRandomness): string {
+  const bytes = randomness.bytes(10);
   let bits = 0;
   let value = 0;
   let out = '';

@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { Permission } from '../permissions.js';
+import { systemRandomness, type Randomness } from '../randomness.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from './user.js';
@@ -44,8 +44,8 @@ export function nextUsernameNumber(base: string, taken: readonly string[]): numb
 }
 
 /** `base` cut to leave room for `-` and a random suffix: `con.current-k3x9q`. */
-function withRandomSuffix(base: string): string {
-  const suffix = Array.from(randomBytes(RANDOM_SUFFIX_LENGTH), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length]).join('');
+function withRandomSuffix(base: string, randomness: Randomness): string {
+  const suffix = Array.from(randomness.bytes(RANDOM_SUFFIX_LENGTH), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length]).join('');
   return `${base.slice(0, MAX_USERNAME_LENGTH - RANDOM_SUFFIX_LENGTH - 1)}-${suffix}`;
 }
 
@@ -65,6 +65,7 @@ export class CreateUser {
   constructor(
     private readonly users: UserStore,
     private readonly clock: Clock,
+    private readonly randomness: Randomness = systemRandomness,
   ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
@@ -88,8 +89,8 @@ export class CreateUser {
 
     const now = this.clock.now();
     const base: Omit<User, 'username'> = {
-      id: randomUUID(),
-      uid: randomBytes(21).toString('base64url'),
+      id: this.randomness.uuid(),
+      uid: this.randomness.bytes(21).toString('base64url'),
       firstName: input.firstName?.trim() || null,
       lastName: input.lastName?.trim() || null,
       displayName: null,
@@ -119,7 +120,7 @@ export class CreateUser {
         if (E.isLeft(taken)) return taken;
         numbered = `${derived}${nextUsernameNumber(derived, taken.right)}`;
       }
-      candidate = numbered !== undefined && numbered.length <= MAX_USERNAME_LENGTH ? numbered : withRandomSuffix(derived);
+      candidate = numbered !== undefined && numbered.length <= MAX_USERNAME_LENGTH ? numbered : withRandomSuffix(derived, this.randomness);
     }
     return E.left({ _tag: 'UserCreateFailed' });
   }

@@ -1,0 +1,35 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import { AesGcmCipher } from '../adapters/crypto/aes-gcm-cipher.js';
+import { loadKeyRing, type KeyRingSettings } from '../adapters/crypto/key-ring-source.js';
+import { cryptoRedirects, cryptoRoutes } from '../adapters/http/routes/crypto-routes.js';
+import { DecryptText, EncryptText } from '../domain/crypto/crypt-text.js';
+import { Cipher } from '../domain/crypto/ports.js';
+import { Randomness } from '../domain/randomness.js';
+import { Log, RouteContribution } from './identifiers.js';
+
+export interface CryptoSettings extends KeyRingSettings {
+  readonly maxPlaintextBytes: number;
+}
+
+export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(Cipher).toResolvedValue(
+      (logger: Logger, randomness: Randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
+      [Log, Randomness],
+    ).inSingletonScope();
+    bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
+    bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
+    bind(RouteContribution).toResolvedValue(
+      (encrypt: EncryptText, decrypt: DecryptText, cipher: Cipher): RouteContribution => ({
+        routes: cryptoRoutes({
+          encrypt,
+          decrypt,
+          maxPlaintextBytes: settings.maxPlaintextBytes,
+          maxCiphertextLength: cipher.ciphertextLength(settings.maxPlaintextBytes),
+        }),
+        redirects: cryptoRedirects,
+      }),
+      [EncryptText, DecryptText, Cipher],
+    );
+  });

@@ -1,0 +1,25 @@
+import { ContainerModule } from 'inversify';
+import { dictionaryRoutes } from '../adapters/http/routes/dictionary-routes.js';
+import { CachingLexicon } from '../adapters/wordnet/caching-lexicon.js';
+import { WordNetLexicon } from '../adapters/wordnet/wordnet-lexicon.js';
+import { DefineWord, FindAntonyms, FindSynonyms } from '../domain/dictionary/dictionary-queries.js';
+import { Lexicon } from '../domain/dictionary/lexicon.js';
+import { RouteContribution } from './identifiers.js';
+
+/** Words looked up most often, kept answered: the WordNet files are read per sense. */
+const CACHED_LOOKUPS = 500;
+
+/** Definitions, synonyms and antonyms from WordNet. */
+export const dictionaryModule = (): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(Lexicon).toConstantValue(new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
+    bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
+    bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
+    bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
+    bind(RouteContribution).toResolvedValue(
+      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): RouteContribution => ({
+        routes: dictionaryRoutes({ defineWord, findSynonyms, findAntonyms }),
+      }),
+      [DefineWord, FindSynonyms, FindAntonyms],
+    );
+  });

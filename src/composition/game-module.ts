@@ -1,0 +1,26 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import { HiveGameData } from '../adapters/hive/hive-game-data.js';
+import { gameRoutes } from '../adapters/http/routes/game-routes.js';
+import type { AppConfig } from '../config/config.js';
+import { GameData } from '../domain/game/game-data.js';
+import { GetMaps, GetPlayerStats } from '../domain/game/game-queries.js';
+import { Log, RouteContribution } from './identifiers.js';
+
+export type GameSettings = AppConfig['hive'];
+
+/** Maps and player statistics of The Hive's games, from its public API. */
+export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs }: GameSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(GameData).toResolvedValue(
+      (logger: Logger) =>
+        new HiveGameData({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs }, logger),
+      [Log],
+    ).inSingletonScope();
+    bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
+    bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
+    bind(RouteContribution).toResolvedValue(
+      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): RouteContribution => ({ routes: gameRoutes({ getMaps, getPlayerStats }) }),
+      [GetMaps, GetPlayerStats],
+    );
+  });

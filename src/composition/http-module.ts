@@ -1,0 +1,31 @@
+import { ContainerModule } from 'inversify';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { createApp } from '../adapters/http/app.js';
+import type { RouteTable } from '../adapters/http/route-table.js';
+import type { AccessLog } from '../adapters/logging/logger.js';
+import { Authenticate } from '../domain/auth/authenticate.js';
+import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
+import { HttpApp, Log, RouteContribution, Routes } from './identifiers.js';
+
+export interface HttpSettings {
+  readonly maxBodyBytes: number;
+  readonly accessLog: AccessLog;
+}
+
+/** The route table, made of what each family module contributes, and the Koa app that serves it. */
+export const httpModule = ({ maxBodyBytes, accessLog }: HttpSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(Routes).toResolvedValue(
+      (contributions: RouteContribution[]): RouteTable => ({
+        routes: contributions.flatMap((each) => each.routes),
+        redirects: contributions.flatMap((each) => each.redirects ?? []),
+      }),
+      [{ serviceIdentifier: RouteContribution, isMultiple: true }],
+    ).inSingletonScope();
+    bind(HttpApp).toResolvedValue(
+      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger): Koa =>
+        createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes }),
+      [Routes, Authenticate, LogInWithPassword, Log],
+    ).inSingletonScope();
+  });

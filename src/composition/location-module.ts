@@ -1,0 +1,27 @@
+import { ContainerModule } from 'inversify';
+import { GeoNamesGazetteer } from '../adapters/geonames/geonames-gazetteer.js';
+import { locationRoutes } from '../adapters/http/routes/location-routes.js';
+import { LibraryPlusCodes } from '../adapters/open-location-code/library-plus-codes.js';
+import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../domain/location/location-queries.js';
+import { Gazetteer } from '../domain/location/places.js';
+import { PlusCodes } from '../domain/location/plus-codes.js';
+import { RouteContribution } from './identifiers.js';
+
+/** Places by name and by position (GeoNames), and plus codes. */
+export const locationModule = (): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(Gazetteer).toConstantValue(new GeoNamesGazetteer());
+    bind(PlusCodes).toConstantValue(new LibraryPlusCodes());
+    bind(FindPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer]).inSingletonScope();
+    bind(FindNearbyPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer]).inSingletonScope();
+    bind(LookUpPlusCode).toResolvedValue(
+      (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
+      [PlusCodes, Gazetteer],
+    ).inSingletonScope();
+    bind(RouteContribution).toResolvedValue(
+      (findPlaces: FindPlaces, findNearbyPlaces: FindNearbyPlaces, lookUpPlusCode: LookUpPlusCode): RouteContribution => ({
+        routes: locationRoutes({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
+      }),
+      [FindPlaces, FindNearbyPlaces, LookUpPlusCode],
+    );
+  });

@@ -1,0 +1,17 @@
+import { ContainerModule } from 'inversify';
+import { phoneRoutes } from '../adapters/http/routes/phone-routes.js';
+import { LibphonenumberNumbering } from '../adapters/libphonenumber/libphonenumber-numbering.js';
+import { GetPhoneDetails } from '../domain/phone/phone-details.js';
+import { PhoneNumbering } from '../domain/phone/phone-numbering.js';
+import { RouteContribution } from './identifiers.js';
+
+/** What a phone number is: its country, type and formats, from libphonenumber's metadata. */
+export const phoneModule = (): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
+    bind(GetPhoneDetails).toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering]).inSingletonScope();
+    bind(RouteContribution).toResolvedValue(
+      (getPhoneDetails: GetPhoneDetails): RouteContribution => ({ routes: phoneRoutes({ getPhoneDetails }) }),
+      [GetPhoneDetails],
+    );
+  });

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../src/config/load-config.js';
+import { buildApplication, type Application } from '../../src/container.js';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
+import { IssueToken } from '../../src/domain/tokens/issue-token.js';
+import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
+import { CreateUser } from '../../src/domain/users/create-user.js';
+import { sqlDatabases, type TestDatabase } from '../support/databases.js';
+import { expectRight } from '../support/either.js';
+
+/** The application the server and the CLI build, on `database`, with one token used once and not yet written. */
+async function applicationWithUnwrittenUse(database: TestDatabase): Promise<{ app: Application; tokenId: string }> {
+  const overrides = { encryption: { key: randomBytes(32).toString('base64') }, auth: { usageFlushIntervalMs: 3_600_000 } };
+  const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...database.env }, overrides }));
+  const app = await buildApplication(config);
+  expectRight(await app.container.get(CreateUser).execute({ actor: OPERATOR, username: 'ada', permissions: ['Cryptography::*'] }));
+  const { record } = expectRight(await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username: 'ada' } }));
+  app.container.get(TokenUsageMeter).record(record.id, Date.now());
+  return { app, tokenId: record.id };
+}
+
+describe('composition: the application starts and stops its background work', () => {
+  for (const { name, open } of sqlDatabases) {
+    it(`writes the counted token uses when it closes, stopping everything (${name})`, async () => {
+      const database = await open();
+      try {
+        const { app, tokenId } = await applicationWithUnwrittenUse(database);
+        expect(await app.close()).to.deep.equal({ usageWritten: true, stopFailures: [] });
+        expect(Number((await database.db('tokens').where({ id: tokenId }).first()).uses)).to.equal(1);
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it(`says which stop failed when the uses cannot be written (${name})`, async () => {
+      const database = await open();
+      try {
+        const { app } = await applicationWithUnwrittenUse(database);
+        await database.db.schema.renameTable('tokens', 'tokens_elsewhere');
+        expect(await app.close()).to.deep.equal({ usageWritten: false, stopFailures: ['token usage flush'] });
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+});
