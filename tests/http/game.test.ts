@@ -127,14 +127,27 @@ describe('http: game network (against a loopback Hive)', () => {
   });
 
   it('answers 502/29 or 504/30 when nothing is cached: never 500, never a hang', async () => {
+    // A path each, since a failure with nothing cached is remembered for its path.
     hive.behaviour = 'error';
     await expectError(await get('/api/game/network/maps/hide'), 502, 29);
     hive.behaviour = 'garbage';
-    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    await expectError(await get('/api/game/network/maps/dr'), 502, 29);
     hive.behaviour = 'slow';
     hive.slowMs = 2_000;
     // Only our own deadline (300 ms) answers 504: waiting for the fixture would have brought its late answer.
     await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    expect(hive.calls).to.deep.equal(['/game/map/hide', '/game/map/dr', '/game/all/all/Steve123']);
+  });
+
+  it('remembers a failure when nothing is cached: a dead network costs one deadline, not one per request', async () => {
+    hive.behaviour = 'slow';
+    hive.slowMs = 2_000;
+    await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    hive.behaviour = 'error';
+    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    expect(hive.calls).to.deep.equal(['/game/all/all/Steve123', '/game/map/hide']);
   });
 
   it('backs off after the network’s 429 instead of passing it on', async () => {

@@ -22,9 +22,14 @@ export type GameDataResult<A> =
   | { readonly kind: 'not-found' }
   | { readonly kind: 'unavailable'; readonly reason: 'timeout' | 'failure' };
 
+/** Which of our requests a call serves, so that an upstream failure can be traced to it. */
+export interface CallContext {
+  readonly requestId?: string;
+}
+
 /** The game network (The Hive) as the domain needs it. */
 export interface GameData {
-  maps(game: string): Promise<GameDataResult<readonly MapEntry[]>>;
-  playerStats(player: string): Promise<GameDataResult<PlayerStats>>;
+  maps(game: string, context?: CallContext): Promise<GameDataResult<readonly MapEntry[]>>;
+  playerStats(player: string, context?: CallContext): Promise<GameDataResult<PlayerStats>>;
 }
 export const GameData = Symbol.for('GameData');
