@@ -14,8 +14,7 @@ describe('http: game network (against a loopback Hive)', () => {
     await server?.close();
     server = await startServer({ overrides: { hive: { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings } } });
     token = await server.tokenFor(['Game::*']);
-    hive.calls.length = 0;
-    hive.notModified = 0;
+    hive.resetCounts();
   }
   const get = (path: string) => server.get(path, { Authorization: `Bearer ${token}` });
 
