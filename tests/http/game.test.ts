@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
@@ -10,9 +13,10 @@ describe('http: game network (against a loopback Hive)', () => {
   let token: string;
 
   /** A fresh server (and so a fresh cache) over the fixture, with these cache settings. */
-  async function serve(hiveSettings: Record<string, number> = {}): Promise<void> {
+  async function serve(hiveSettings: Record<string, number> = {}, logFd?: number): Promise<void> {
     await server?.close();
-    server = await startServer({ overrides: { hive: { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings } } });
+    const hiveOverrides = { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings };
+    server = await startServer({ logFd, overrides: { hive: hiveOverrides, ...(logFd !== undefined && { log: { level: 'info' } }) } });
     token = await server.tokenFor(['Game::*']);
     hive.resetCounts();
   }
@@ -157,5 +161,28 @@ describe('http: game network (against a loopback Hive)', () => {
     // Still backing off: no call reaches the network, and our caller never sees a 429.
     await expectError(await get('/api/game/network/maps/dr'), 502, 29);
     expect(hive.calls).to.have.length(1);
+  });
+
+  it('logs a failure of the network as one line with the upstream, the reason and the request id, never a stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'utility-api-log-'));
+    const file = join(dir, 'server.log');
+    const fd = openSync(file, 'w');
+    let text: string;
+    try {
+      await serve({}, fd);
+      hive.behaviour = 'error';
+      await expectError(await server.get('/api/game/network/maps/hide', { Authorization: `Bearer ${token}`, 'X-Request-Id': 'req-hive-down' }), 502, 29);
+    } finally {
+      await server.close();
+      closeSync(fd);
+      text = readFileSync(file, 'utf8');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failures = lines.filter((line) => line.msg === 'upstream call failed');
+    expect(failures).to.have.length(1);
+    expect(failures[0]).to.include({ level: 40, upstream: 'hive', reason: 'answered 500', requestId: 'req-hive-down' });
+    expect(text).not.to.include('stack').and.not.to.include('    at ');
+    expect(lines.find((line) => line.msg === 'request')).to.include({ requestId: 'req-hive-down', status: 502 });
   });
 });

@@ -184,10 +184,10 @@ function parseJson(body: string): E.Either<string, unknown> {
   );
 }
 
-/** The system's reason (ECONNREFUSED, ENOTFOUND, ...) rather than fetch's "fetch failed". */
+/** The system's reason (ECONNREFUSED, ENOTFOUND, "other side closed") rather than fetch's "fetch failed". */
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.code === 'string' && /^E[A-Z]+$/.test(cause.code)) return cause.code;
   if (typeof cause?.message === 'string') return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
