@@ -53,6 +53,8 @@ const HivePlayer = new t.Type<PlayerStats, unknown, unknown>(
 
 /** A failure with nothing cached is remembered this long unless the settings say otherwise. */
 const DEFAULT_FAILURE_TTL_MS = 5_000;
+/** The Hive's host is resolved again after this long unless the settings say otherwise. */
+const DEFAULT_HOST_TTL_MS = 60_000;
 
 export interface HiveOptions {
   readonly baseUrl: string;
@@ -65,6 +67,8 @@ export interface HiveOptions {
   readonly playerTtlMs: number;
   /** How long a failure with nothing cached is remembered. */
   readonly failureTtlMs?: number;
+  /** How long The Hive's host name stays resolved. */
+  readonly hostTtlMs?: number;
 }
 
 export interface HiveDependencies {
@@ -89,6 +93,7 @@ export class HiveGameData implements GameData {
         maxEntries: options.maxEntries,
         defaultBackoffMs: options.defaultBackoffMs,
         failureTtlMs: options.failureTtlMs ?? DEFAULT_FAILURE_TTL_MS,
+        hostTtlMs: options.hostTtlMs ?? DEFAULT_HOST_TTL_MS,
       },
       { ...dependencies, logger },
     );

@@ -3,6 +3,8 @@ import type * as t from 'io-ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.js';
 import { LruCache } from '../caching/lru-cache.js';
+import { agentFetch } from './agent-fetch.js';
+import { cachingHostLookup } from './host-lookup.js';
 
 /**
  * What asking an upstream gives: its answer (`stale` when an expired one was served because the
@@ -32,11 +34,13 @@ export interface UpstreamSettings {
   readonly defaultBackoffMs: number;
   /** How long a failure with nothing cached is remembered: a dead upstream costs one deadline, not one per request. */
   readonly failureTtlMs: number;
+  /** How long the upstream's host name stays resolved (with the default fetch). */
+  readonly hostTtlMs: number;
 }
 
 export interface UpstreamDependencies {
   readonly logger: Logger;
-  /** The global `fetch` unless given (tests and the host-resolving fetch pass their own). */
+  /** Unless given, a fetch that resolves the upstream's host once per `hostTtlMs`. */
   readonly fetch?: typeof globalThis.fetch;
   readonly clock?: Clock;
 }
@@ -95,8 +99,8 @@ export class UpstreamClient {
     private readonly settings: UpstreamSettings,
     dependencies: UpstreamDependencies,
   ) {
-    this.fetch = dependencies.fetch ?? globalThis.fetch;
     this.clock = dependencies.clock ?? systemClock;
+    this.fetch = dependencies.fetch ?? agentFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
     this.logger = dependencies.logger;
     this.cache = new LruCache(settings.maxEntries);
     this.failures = new LruCache(settings.maxEntries);
@@ -144,10 +148,11 @@ export class UpstreamClient {
 
     let response: Response;
     let body: string;
+    const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
       response = await this.fetch(this.settings.baseUrl + path, {
         headers: { accept: 'application/json', ...(cached?.etag && { 'if-none-match': cached.etag }) },
-        signal: AbortSignal.timeout(this.settings.deadlineMs),
+        signal: deadline,
       });
       if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
         await response.body?.cancel();
@@ -155,7 +160,7 @@ export class UpstreamClient {
       }
       body = await response.text();
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') return E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` });
+      if (deadline.aborted) return E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` });
       return unavailable(`unreachable: ${causeOf(error)}`);
     }
 
@@ -186,10 +191,11 @@ function parseJson(body: string): E.Either<string, unknown> {
 
 /** The system's reason (ECONNREFUSED, ENOTFOUND, "other side closed") rather than fetch's "fetch failed". */
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (typeof cause?.code === 'string' && /^E[A-Z]+$/.test(cause.code)) return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  type Described = { code?: unknown; message?: unknown; cause?: Described } | undefined;
+  const described = error as Described;
+  const source = described?.cause ?? described;
+  if (typeof source?.code === 'string' && /^E[A-Z]+$/.test(source.code)) return source.code;
+  return typeof source?.message === 'string' ? source.message : String(error);
 }
 
 const stale = <A>(value: A): UpstreamResult<A> => ({ kind: 'found', value, freshness: 'stale' });
