@@ -97,6 +97,9 @@ for (const transport of transports) {
       upstream.behaviour = 'slow';
       upstream.slowMs = 2_000;
       expect(await thing('/things/d')).to.deep.equal({ kind: 'timeout' });
+      // The deadline covers the body too.
+      upstream.behaviour = 'slow-body';
+      expect(await thing('/things/e')).to.deep.equal({ kind: 'timeout' });
     });
 
     it('logs each failure as one line naming the upstream, the reason and the request id, with no stack', async () => {

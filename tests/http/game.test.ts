@@ -104,11 +104,15 @@ describe('http: game network (against a loopback Hive)', () => {
   });
 
   it('serves an expired answer marked stale when the network fails, times out or rate-limits us', async () => {
-    await serve({ mapsTtlMs: 0 });
+    // No back-off after a failure, so that each behaviour is really met rather than skipped.
+    await serve({ mapsTtlMs: 0, backoffMs: 0 });
     const original = await (await get('/api/game/network/maps/dr')).json();
-    for (const behaviour of ['error', 'garbage', 'slow', 'rate-limit'] as const) {
+    for (const behaviour of ['error', 'garbage', 'slow', 'slow-body', 'down', 'rate-limit'] as const) {
       hive.behaviour = behaviour;
+      hive.slowMs = 2_000;
+      const callsBefore = hive.calls.length;
       const response = await get('/api/game/network/maps/dr');
+      expect(hive.calls, behaviour).to.have.length(callsBefore + 1);
       expect(response.status, behaviour).to.equal(200);
       expect(response.headers.get('x-cache'), behaviour).to.equal('stale');
       expect(response.headers.get('warning'), behaviour).to.equal('110 - "Response is Stale"');

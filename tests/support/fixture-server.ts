@@ -12,10 +12,11 @@ export interface Recorded {
 
 /**
  * What the upstream does with every request: answer from its recordings (`normal`), do so only
- * after `slowMs` (`slow`), drop the connection unanswered (`down`), answer `errorStatus`
- * (`error`), 429 with `retryAfter` (`rate-limit`), or a 200 that is not JSON (`garbage`).
+ * after `slowMs` (`slow`), send the status and headers at once but the body only after `slowMs`
+ * (`slow-body`), drop the connection unanswered (`down`), answer `errorStatus` (`error`), 429
+ * with `retryAfter` (`rate-limit`), or a 200 that is not JSON (`garbage`).
  */
-export type FixtureBehaviour = 'normal' | 'slow' | 'down' | 'error' | 'rate-limit' | 'garbage';
+export type FixtureBehaviour = 'normal' | 'slow' | 'slow-body' | 'down' | 'error' | 'rate-limit' | 'garbage';
 
 export interface FixtureServer {
   /** Its base URL on loopback, without a trailing slash. */
@@ -58,6 +59,13 @@ export async function startFixtureServer({ recordings, recordingKey = (path) => 
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(body);
     };
+    const later = (answer: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, state.slowMs);
+      timers.add(timer);
+    };
     const replay = () => {
       const recorded = recordings[recordingKey(path)] ?? NOT_FOUND;
       const status = recorded.status ?? 200;
@@ -80,14 +88,12 @@ export async function startFixtureServer({ recordings, recordingKey = (path) => 
         return send(200, '{"this is": not json');
       case 'rate-limit':
         return send(429, '{"message":"Too Many Requests"}', state.retryAfter === undefined ? {} : { 'retry-after': String(state.retryAfter) });
-      case 'slow': {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          replay();
-        }, state.slowMs);
-        timers.add(timer);
-        return;
-      }
+      case 'slow':
+        return later(replay);
+      case 'slow-body':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+        return later(() => res.end('[]'));
       case 'normal':
         return replay();
     }
