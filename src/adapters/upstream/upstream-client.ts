@@ -114,6 +114,7 @@ export class UpstreamClient {
     if (cached?.answer.kind === 'found' && now < (cached.retryAt ?? 0)) return Promise.resolve(stale(cached.answer.value));
     const remembered = this.failures.get(path);
     if (!cached && remembered && now < remembered.until) return Promise.resolve(remembered.failure);
+    // Joiners share the first asker's call, and so its request id in a failure's log line.
     const pending = this.inFlight.get(path) as Promise<UpstreamResult<A>> | undefined;
     if (pending) return pending;
     const refreshing = this.refresh(path, cached, call).finally(() => this.inFlight.delete(path));
