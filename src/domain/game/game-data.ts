@@ -1,3 +1,5 @@
+import type { CallContext } from '../call-context.js';
+
 /** One map of a game on the network, as SPEC.md describes it: four strings, `image` an absolute URL. */
 export interface MapEntry {
   readonly name: string;
@@ -21,11 +23,6 @@ export type GameDataResult<A> =
   | { readonly kind: 'found'; readonly value: A; readonly stale: boolean }
   | { readonly kind: 'not-found' }
   | { readonly kind: 'unavailable'; readonly reason: 'timeout' | 'failure' };
-
-/** Which of our requests a call serves, so that an upstream failure can be traced to it. */
-export interface CallContext {
-  readonly requestId?: string;
-}
 
 /** The game network (The Hive) as the domain needs it. */
 export interface GameData {

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import type { CallContext, GameData, GameDataResult, MapEntry, PlayerStats } from './game-data.js';
+import type { CallContext } from '../call-context.js';
+import type { GameData, GameDataResult, MapEntry, PlayerStats } from './game-data.js';
 
 export interface Fetched<A> {
   readonly value: A;
