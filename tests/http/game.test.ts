@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
@@ -10,12 +13,12 @@ describe('http: game network (against a loopback Hive)', () => {
   let token: string;
 
   /** A fresh server (and so a fresh cache) over the fixture, with these cache settings. */
-  async function serve(hiveSettings: Record<string, number> = {}): Promise<void> {
+  async function serve(hiveSettings: Record<string, number> = {}, logFd?: number): Promise<void> {
     await server?.close();
-    server = await startServer({ overrides: { hive: { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings } } });
+    const hiveOverrides = { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings };
+    server = await startServer({ logFd, overrides: { hive: hiveOverrides, ...(logFd !== undefined && { log: { level: 'info' } }) } });
     token = await server.tokenFor(['Game::*']);
-    hive.calls.length = 0;
-    hive.notModified = 0;
+    hive.resetCounts();
   }
   const get = (path: string) => server.get(path, { Authorization: `Bearer ${token}` });
 
@@ -101,11 +104,15 @@ describe('http: game network (against a loopback Hive)', () => {
   });
 
   it('serves an expired answer marked stale when the network fails, times out or rate-limits us', async () => {
-    await serve({ mapsTtlMs: 0 });
+    // No back-off after a failure, so that each behaviour is really met rather than skipped.
+    await serve({ mapsTtlMs: 0, backoffMs: 0 });
     const original = await (await get('/api/game/network/maps/dr')).json();
-    for (const behaviour of ['error', 'garbage', 'slow', 'rate-limit'] as const) {
+    for (const behaviour of ['error', 'garbage', 'slow', 'slow-body', 'down', 'rate-limit'] as const) {
       hive.behaviour = behaviour;
+      hive.slowMs = 2_000;
+      const callsBefore = hive.calls.length;
       const response = await get('/api/game/network/maps/dr');
+      expect(hive.calls, behaviour).to.have.length(callsBefore + 1);
       expect(response.status, behaviour).to.equal(200);
       expect(response.headers.get('x-cache'), behaviour).to.equal('stale');
       expect(response.headers.get('warning'), behaviour).to.equal('110 - "Response is Stale"');
@@ -127,14 +134,27 @@ describe('http: game network (against a loopback Hive)', () => {
   });
 
   it('answers 502/29 or 504/30 when nothing is cached: never 500, never a hang', async () => {
+    // A path each, since a failure with nothing cached is remembered for its path.
     hive.behaviour = 'error';
     await expectError(await get('/api/game/network/maps/hide'), 502, 29);
     hive.behaviour = 'garbage';
-    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    await expectError(await get('/api/game/network/maps/dr'), 502, 29);
     hive.behaviour = 'slow';
     hive.slowMs = 2_000;
     // Only our own deadline (300 ms) answers 504: waiting for the fixture would have brought its late answer.
     await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    expect(hive.calls).to.deep.equal(['/game/map/hide', '/game/map/dr', '/game/all/all/Steve123']);
+  });
+
+  it('remembers a failure when nothing is cached: a dead network costs one deadline, not one per request', async () => {
+    hive.behaviour = 'slow';
+    hive.slowMs = 2_000;
+    await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    await expectError(await get('/api/game/network/player?player=Steve123'), 504, 30);
+    hive.behaviour = 'error';
+    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    await expectError(await get('/api/game/network/maps/hide'), 502, 29);
+    expect(hive.calls).to.deep.equal(['/game/all/all/Steve123', '/game/map/hide']);
   });
 
   it('backs off after the network’s 429 instead of passing it on', async () => {
@@ -145,5 +165,28 @@ describe('http: game network (against a loopback Hive)', () => {
     // Still backing off: no call reaches the network, and our caller never sees a 429.
     await expectError(await get('/api/game/network/maps/dr'), 502, 29);
     expect(hive.calls).to.have.length(1);
+  });
+
+  it('logs a failure of the network as one line with the upstream, the reason and the request id, never a stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'utility-api-log-'));
+    const file = join(dir, 'server.log');
+    const fd = openSync(file, 'w');
+    let text: string;
+    try {
+      await serve({}, fd);
+      hive.behaviour = 'error';
+      await expectError(await server.get('/api/game/network/maps/hide', { Authorization: `Bearer ${token}`, 'X-Request-Id': 'req-hive-down' }), 502, 29);
+    } finally {
+      await server.close();
+      closeSync(fd);
+      text = readFileSync(file, 'utf8');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failures = lines.filter((line) => line.msg === 'upstream call failed');
+    expect(failures).to.have.length(1);
+    expect(failures[0]).to.include({ level: 40, upstream: 'hive', reason: 'answered 500', requestId: 'req-hive-down' });
+    expect(text).not.to.include('stack').and.not.to.include('    at ');
+    expect(lines.find((line) => line.msg === 'request')).to.include({ requestId: 'req-hive-down', status: 502 });
   });
 });

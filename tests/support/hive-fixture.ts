@@ -1,13 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer, type FixtureServer, type Recorded } from './fixture-server.js';
 
 /**
- * A loopback stand-in for The Hive's public API, answering from fixtures this project wrote in
- * the shapes The Hive documents: `/game/map/{game}` and `/game/all/all/{player}`, ETags and 304s,
- * 404 for what it does not know, and on demand 500s, malformed JSON, slow answers and 429s.
+ * The Hive's public API on loopback, answering from recordings this project wrote in the shapes
+ * The Hive documents: `/game/map/{game}` and `/game/all/all/{player}` (any letter case).
  */
-export type HiveBehaviour = 'normal' | 'error' | 'garbage' | 'slow' | 'rate-limit';
-
 const IMAGE = 'https://cdn.playhive.com/maps/';
 
 export const HIVE_MAPS: Record<string, unknown[]> = {
@@ -35,67 +31,17 @@ export const HIVE_PLAYERS: Record<string, unknown> = {
   },
 };
 
-export interface HiveFixture {
-  readonly url: string;
-  behaviour: HiveBehaviour;
-  /** How long a `slow` answer takes. */
-  slowMs: number;
-  /** Seconds sent in Retry-After with a 429; none when undefined. */
-  retryAfter: number | undefined;
-  /** Every request that reached the fixture, by path. */
-  readonly calls: string[];
-  /** How many of them were answered 304. */
-  notModified: number;
-  close(): Promise<void>;
-}
+export type HiveFixture = FixtureServer;
 
-export async function startHiveFixture(): Promise<HiveFixture> {
-  const sockets = new Set<import('node:net').Socket>();
-  const fixture = { behaviour: 'normal', slowMs: 1_000, retryAfter: undefined, calls: [] as string[], notModified: 0 } as Omit<HiveFixture, 'url' | 'close'> & { url?: string };
-  const server: Server = createServer((req, res) => {
-    const path = req.url ?? '';
-    fixture.calls.push(path);
-    const send = (status: number, body: string, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(body);
-    };
-    switch (fixture.behaviour) {
-      case 'error':
-        return send(500, '{"message":"Internal Server Error"}');
-      case 'garbage':
-        return send(200, '{"this is": not json');
-      case 'rate-limit':
-        return send(429, '{"message":"Too Many Requests"}', fixture.retryAfter === undefined ? {} : { 'retry-after': String(fixture.retryAfter) });
-      case 'slow':
-        setTimeout(() => send(200, '[]'), fixture.slowMs).unref();
-        return;
-      case 'normal':
-        break;
-    }
-    const map = /^\/game\/map\/([^/]+)$/.exec(path);
-    const player = /^\/game\/all\/all\/([^/]+)$/.exec(path);
-    const found = map ? HIVE_MAPS[decodeURIComponent(map[1]!)] : player ? HIVE_PLAYERS[decodeURIComponent(player[1]!).toLowerCase()] : undefined;
-    if (found === undefined) return send(404, '{"message":"Not Found"}');
-    const etag = `"${Buffer.from(path).toString('base64url')}"`;
-    if (req.headers['if-none-match'] === etag) {
-      fixture.notModified += 1;
-      res.writeHead(304, { etag });
-      return res.end();
-    }
-    send(200, JSON.stringify(found), { etag });
+const PLAYER_PATH = /^\/game\/all\/all\/([^/]+)$/;
+
+export function startHiveFixture(): Promise<HiveFixture> {
+  const recordings: Record<string, Recorded> = {};
+  for (const [game, maps] of Object.entries(HIVE_MAPS)) recordings[`/game/map/${game}`] = { body: maps };
+  for (const [player, stats] of Object.entries(HIVE_PLAYERS)) recordings[`/game/all/all/${player}`] = { body: stats };
+  return startFixtureServer({
+    recordings,
+    // The Hive finds a player whatever the letter case of the name.
+    recordingKey: (path) => path.replace(PLAYER_PATH, (_, player: string) => `/game/all/all/${decodeURIComponent(player).toLowerCase()}`),
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(fixture, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  }) as HiveFixture;
 }

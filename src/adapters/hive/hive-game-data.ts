@@ -1,18 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock.js';
+import type { CallContext } from '../../domain/call-context.js';
 import type { GameData, GameDataResult, MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game-data.js';
-import { CachedUpstream, type UpstreamOptions } from './cached-upstream.js';
+import { AbsoluteHttpUrl, keepingValid } from '../upstream/decoders.js';
+import { UpstreamClient, type UpstreamResult } from '../upstream/upstream-client.js';
 
-const absoluteUrl = new t.Type<string, string, unknown>(
-  'an absolute http(s) URL',
-  (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
-  (u, c) => (typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol) ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
+const HiveMapFields = t.type({ name: t.string, season: t.string, variant: t.string, image: AbsoluteHttpUrl });
 
 /** The Hive's map entry, exactly the four fields SPEC.md lists; anything else about it is dropped. */
-const HiveMapEntry = t.type({ name: t.string, season: t.string, variant: t.string, image: absoluteUrl });
+const HiveMapEntry = new t.Type<MapEntry, unknown, unknown>(
+  'a Hive map entry',
+  (u): u is MapEntry => HiveMapFields.is(u),
+  (u, context) => E.map(({ name, season, variant, image }: MapEntry) => ({ name, season, variant, image }))(HiveMapFields.validate(u, context)),
+  t.identity,
+);
 
 /** Our name for each game → the key The Hive uses for it. */
 const HIVE_KEY: { readonly [G in PlayerGame]: string } = {
@@ -33,45 +36,92 @@ const HIVE_KEY: { readonly [G in PlayerGame]: string } = {
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
-export interface HiveOptions extends Omit<UpstreamOptions, 'logger'> {
+/** The Hive's statistics of one player, under our names; it answers [] for a game never played. */
+const HivePlayer = new t.Type<PlayerStats, unknown, unknown>(
+  'a Hive player',
+  (u): u is PlayerStats => isObject(u),
+  (u, context) => {
+    if (!isObject(u)) return t.failure(u, context, 'expected an object');
+    const stats = {} as Record<PlayerGame, Readonly<Record<string, unknown>> | null>;
+    for (const [ours, theirs] of Object.entries(HIVE_KEY) as [PlayerGame, string][]) {
+      const value = u[theirs];
+      stats[ours] = isObject(value) ? value : null;
+    }
+    return t.success(stats);
+  },
+  t.identity,
+);
+
+/** A failure with nothing cached is remembered this long unless the settings say otherwise. */
+const DEFAULT_FAILURE_TTL_MS = 5_000;
+/** The Hive's host is resolved again after this long unless the settings say otherwise. */
+const DEFAULT_HOST_TTL_MS = 60_000;
+
+export interface HiveOptions {
+  readonly baseUrl: string;
+  /** Every call has this deadline, body included. */
+  readonly timeoutMs: number;
+  readonly maxEntries: number;
+  /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
+  readonly defaultBackoffMs: number;
   readonly mapsTtlMs: number;
   readonly playerTtlMs: number;
+  /** How long a failure with nothing cached is remembered. */
+  readonly failureTtlMs?: number;
+  /** How long The Hive's host name stays resolved. */
+  readonly hostTtlMs?: number;
+}
+
+export interface HiveDependencies {
+  readonly fetch?: typeof globalThis.fetch;
+  readonly clock?: Clock;
 }
 
 /** The Hive's public API (`/game/map/{game}`, `/game/all/all/{player}`), cached and fault-tolerant. */
 export class HiveGameData implements GameData {
-  private readonly upstream: CachedUpstream;
+  private readonly upstream: UpstreamClient;
 
   constructor(
     private readonly options: HiveOptions,
     private readonly logger: Logger,
+    dependencies: HiveDependencies = {},
   ) {
-    this.upstream = new CachedUpstream({ ...options, logger });
+    this.upstream = new UpstreamClient(
+      {
+        name: 'hive',
+        baseUrl: options.baseUrl,
+        deadlineMs: options.timeoutMs,
+        maxEntries: options.maxEntries,
+        defaultBackoffMs: options.defaultBackoffMs,
+        failureTtlMs: options.failureTtlMs ?? DEFAULT_FAILURE_TTL_MS,
+        hostTtlMs: options.hostTtlMs ?? DEFAULT_HOST_TTL_MS,
+      },
+      { ...dependencies, logger },
+    );
   }
 
-  maps(game: string): Promise<GameDataResult<readonly MapEntry[]>> {
-    return this.upstream.get(`/game/map/${encodeURIComponent(game)}`, this.options.mapsTtlMs, (json) => {
-      if (!Array.isArray(json)) throw new Error('maps: expected an array');
-      const entries: MapEntry[] = [];
-      json.forEach((candidate, index) => {
-        const decoded = HiveMapEntry.decode(candidate);
-        if (E.isRight(decoded)) entries.push({ name: decoded.right.name, season: decoded.right.season, variant: decoded.right.variant, image: decoded.right.image });
-        else this.logger.warn({ game, index }, 'dropped a map entry the game network sent in the wrong shape');
-      });
-      return entries;
-    });
+  async maps(game: string, context: CallContext = {}): Promise<GameDataResult<readonly MapEntry[]>> {
+    const entries = keepingValid(HiveMapEntry, (index) => this.logger.warn({ upstream: 'hive', game, index, requestId: context.requestId }, 'dropped a map entry of the wrong shape'));
+    const result = await this.upstream.get(`/game/map/${encodeURIComponent(game)}`, { ttlMs: this.options.mapsTtlMs, decoder: entries, requestId: context.requestId });
+    return asGameData(result);
   }
 
-  playerStats(player: string): Promise<GameDataResult<PlayerStats>> {
-    return this.upstream.get(`/game/all/all/${encodeURIComponent(player)}`, this.options.playerTtlMs, (json) => {
-      if (!isObject(json)) throw new Error('player: expected an object');
-      const stats = {} as Record<PlayerGame, Readonly<Record<string, unknown>> | null>;
-      for (const [ours, theirs] of Object.entries(HIVE_KEY) as [PlayerGame, string][]) {
-        const value = json[theirs];
-        // The Hive answers [] for a game never played.
-        stats[ours] = isObject(value) ? value : null;
-      }
-      return stats;
-    });
+  async playerStats(player: string, context: CallContext = {}): Promise<GameDataResult<PlayerStats>> {
+    const result = await this.upstream.get(`/game/all/all/${encodeURIComponent(player)}`, { ttlMs: this.options.playerTtlMs, decoder: HivePlayer, requestId: context.requestId });
+    return asGameData(result);
+  }
+}
+
+function asGameData<A>(result: UpstreamResult<A>): GameDataResult<A> {
+  switch (result.kind) {
+    case 'found':
+      return { kind: 'found', value: result.value, stale: result.freshness === 'stale' };
+    case 'not-found':
+      return result;
+    case 'timeout':
+      return { kind: 'unavailable', reason: 'timeout' };
+    case 'unavailable':
+    case 'rejected':
+      return { kind: 'unavailable', reason: 'failure' };
   }
 }

@@ -214,7 +214,7 @@ function endpoint(route: Route, authenticate: Authenticate, logIn: LogInWithPass
       if (E.isLeft(decoded)) return sendError(ctx, decoded.left);
       body = decoded.right;
     }
-    const outcome = route.handle({ params: params.right, query: query.right, headers: headers.right, body, actor });
+    const outcome = route.handle({ params: params.right, query: query.right, headers: headers.right, body, actor, requestId: ctx.state.requestId as string });
     const result = outcome instanceof Promise ? await outcome : outcome;
     if (E.isLeft(result)) return sendError(ctx, result.left);
     if (result.right.headers) ctx.set(result.right.headers);

@@ -23,6 +23,8 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
   readonly body: Decoded<B>;
   /** Who asks: the holder of the bearer token, or on a `passwordLogin` route a user who gave their password. */
   readonly actor: Actor;
+  /** The request's id, for use cases that call out and log what failed there. */
+  readonly requestId: string;
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */

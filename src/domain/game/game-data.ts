@@ -1,3 +1,5 @@
+import type { CallContext } from '../call-context.js';
+
 /** One map of a game on the network, as SPEC.md describes it: four strings, `image` an absolute URL. */
 export interface MapEntry {
   readonly name: string;
@@ -24,7 +26,7 @@ export type GameDataResult<A> =
 
 /** The game network (The Hive) as the domain needs it. */
 export interface GameData {
-  maps(game: string): Promise<GameDataResult<readonly MapEntry[]>>;
-  playerStats(player: string): Promise<GameDataResult<PlayerStats>>;
+  maps(game: string, context?: CallContext): Promise<GameDataResult<readonly MapEntry[]>>;
+  playerStats(player: string, context?: CallContext): Promise<GameDataResult<PlayerStats>>;
 }
 export const GameData = Symbol.for('GameData');

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
+import type { CallContext } from '../call-context.js';
 import type { GameData, GameDataResult, MapEntry, PlayerStats } from './game-data.js';
 
 export interface Fetched<A> {
@@ -26,16 +27,16 @@ function fromResult<A>(result: GameDataResult<A>, what: string): E.Either<Domain
 export class GetMaps {
   constructor(private readonly games: GameData) {}
 
-  async execute(game: string): Promise<E.Either<DomainError, Fetched<readonly MapEntry[]>>> {
-    return fromResult(await this.games.maps(game), `the game ${game}`);
+  async execute(game: string, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<readonly MapEntry[]>>> {
+    return fromResult(await this.games.maps(game, context), `the game ${game}`);
   }
 }
 
 export class GetPlayerStats {
   constructor(private readonly games: GameData) {}
 
-  async execute(player: string): Promise<E.Either<DomainError, Fetched<PlayerStats>>> {
-    return fromResult(await this.games.playerStats(player), `the player ${player}`);
+  async execute(player: string, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<PlayerStats>>> {
+    return fromResult(await this.games.playerStats(player, context), `the player ${player}`);
   }
 }
 

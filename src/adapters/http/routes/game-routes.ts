@@ -30,7 +30,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       headers: {},
       status: 200,
       produces: 'application/json',
-      handle: async ({ params }) => E.map(asJson)(await deps.getMaps.execute(params.map)),
+      handle: async ({ params, requestId }) => E.map(asJson)(await deps.getMaps.execute(params.map, { requestId })),
     }),
     defineRoute({
       method: 'GET',
@@ -52,7 +52,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       headers: {},
       status: 200,
       produces: 'application/json',
-      handle: async ({ query }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player)),
+      handle: async ({ query, requestId }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player, { requestId })),
     }),
   ];
 }

@@ -1,0 +1,47 @@
+import { promises as dns, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../../domain/clock.js';
+
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface HostLookupOptions {
+  /** How long a host's addresses are used before it is resolved again. */
+  readonly ttlMs: number;
+  readonly clock?: Clock;
+  /** The system resolver (getaddrinfo, as Node's own connections use) unless given. */
+  readonly resolve?: ResolveHost;
+}
+
+const systemResolve: ResolveHost = (hostname) => dns.lookup(hostname, { all: true });
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * A `lookup` for sockets that resolves each host once per TTL, however many connections are
+ * opened to it; concurrent connections share one resolution, and a failed one is not kept.
+ */
+export function cachingHostLookup({ ttlMs, clock = systemClock, resolve = systemResolve }: HostLookupOptions): LookupFunction {
+  const resolved = new Map<string, { readonly addresses: Promise<LookupAddress[]>; readonly until: number }>();
+  return (hostname, options, callback) => {
+    const now = clock.now();
+    let entry = resolved.get(hostname);
+    if (!entry || now >= entry.until) {
+      const fresh = { addresses: resolve(hostname), until: now + ttlMs };
+      resolved.set(hostname, fresh);
+      fresh.addresses.catch(() => {
+        if (resolved.get(hostname) === fresh) resolved.delete(hostname);
+      });
+      entry = fresh;
+    }
+    entry.addresses.then(
+      (all) => {
+        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+        const wanted = family ? all.filter((address) => address.family === family) : all;
+        const first = wanted[0];
+        if (!first) return callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+        if (options.all) callback(null, wanted);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}

@@ -1,0 +1,203 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock.js';
+import { LruCache } from '../caching/lru-cache.js';
+import { agentFetch } from './agent-fetch.js';
+import { cachingHostLookup } from './host-lookup.js';
+
+/**
+ * What asking an upstream gives: its answer (`stale` when an expired one was served because the
+ * upstream could not be asked), "it does not know that", or why there is nothing usable.
+ */
+export type UpstreamResult<A> =
+  | { readonly kind: 'found'; readonly value: A; readonly freshness: 'fresh' | 'stale' }
+  | { readonly kind: 'not-found' }
+  /** Unreachable, answered 5xx or something unusable, or we are backing off after its 429. */
+  | { readonly kind: 'unavailable' }
+  | { readonly kind: 'timeout' }
+  /** It refused the question itself (a 4xx other than 404 and 429). */
+  | { readonly kind: 'rejected'; readonly status: number };
+
+type Failure = Extract<UpstreamResult<never>, { kind: 'unavailable' | 'timeout' | 'rejected' }>;
+
+/** One upstream's settings; each family reads them from its own part of the configuration. */
+export interface UpstreamSettings {
+  /** Names the upstream in log lines: `hive`, `open-meteo`, ... */
+  readonly name: string;
+  readonly baseUrl: string;
+  /** Every call has this deadline, body included. */
+  readonly deadlineMs: number;
+  /** How many answers (and remembered failures) are kept at most. */
+  readonly maxEntries: number;
+  /** How long to leave the upstream alone after its 429 when it gives no Retry-After. */
+  readonly defaultBackoffMs: number;
+  /** How long a failure with nothing cached is remembered: a dead upstream costs one deadline, not one per request. */
+  readonly failureTtlMs: number;
+  /** How long the upstream's host name stays resolved (with the default fetch). */
+  readonly hostTtlMs: number;
+}
+
+export interface UpstreamDependencies {
+  readonly logger: Logger;
+  /** Unless given, a fetch that resolves the upstream's host once per `hostTtlMs`. */
+  readonly fetch?: typeof globalThis.fetch;
+  readonly clock?: Clock;
+}
+
+export interface UpstreamCall<A> {
+  /** How long an answer to this path stays fresh. */
+  readonly ttlMs: number;
+  /** Turns the upstream's JSON into our value, or says why it cannot. */
+  readonly decoder: t.Decoder<unknown, A>;
+  /** The request this call serves, so that its failure can be found in the logs. */
+  readonly requestId?: string;
+}
+
+type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind: 'not-found' };
+
+interface Entry<A> {
+  readonly answer: Answer<A>;
+  readonly etag: string | undefined;
+  readonly fetchedAt: number;
+  /** After a failed refresh, the stale answer is served at once until then. */
+  retryAt?: number;
+}
+
+interface RememberedFailure {
+  readonly failure: Failure;
+  readonly until: number;
+}
+
+/** Why a call failed, for the one log line, and what the caller is told. */
+interface Refusal {
+  readonly failure: Failure;
+  readonly reason: string;
+}
+
+const MAX_BODY_CHARS = 4_000_000;
+const MAX_RETRY_AFTER_SECONDS = 600;
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * A JSON upstream behind a cache: answers are kept for their TTL, identical concurrent asks
+ * share one call, expired answers are revalidated with If-None-Match (a 304 costs the upstream
+ * nothing), and when the upstream is down, slow or rate-limiting us, an expired answer is served
+ * as stale rather than failing. With nothing to serve, the failure itself is remembered for a
+ * moment. The upstream's 429 makes us back off; it never reaches our callers.
+ */
+export class UpstreamClient {
+  private readonly cache: LruCache<string, Entry<unknown>>;
+  private readonly failures: LruCache<string, RememberedFailure>;
+  private readonly inFlight = new Map<string, Promise<UpstreamResult<unknown>>>();
+  private backoffUntil = 0;
+  private readonly fetch: typeof globalThis.fetch;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly settings: UpstreamSettings,
+    dependencies: UpstreamDependencies,
+  ) {
+    this.clock = dependencies.clock ?? systemClock;
+    this.fetch = dependencies.fetch ?? agentFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
+    this.logger = dependencies.logger;
+    this.cache = new LruCache(settings.maxEntries);
+    this.failures = new LruCache(settings.maxEntries);
+  }
+
+  get<A>(path: string, call: UpstreamCall<A>): Promise<UpstreamResult<A>> {
+    const now = this.clock.now();
+    const cached = this.cache.get(path) as Entry<A> | undefined;
+    if (cached && now - cached.fetchedAt < call.ttlMs) return Promise.resolve(fresh(cached.answer));
+    // The upstream failed moments ago: do not make every caller wait for its deadline again.
+    if (cached?.answer.kind === 'found' && now < (cached.retryAt ?? 0)) return Promise.resolve(stale(cached.answer.value));
+    const remembered = this.failures.get(path);
+    if (!cached && remembered && now < remembered.until) return Promise.resolve(remembered.failure);
+    // Joiners share the first asker's call, and so its request id in a failure's log line.
+    const pending = this.inFlight.get(path) as Promise<UpstreamResult<A>> | undefined;
+    if (pending) return pending;
+    const refreshing = this.refresh(path, cached, call).finally(() => this.inFlight.delete(path));
+    this.inFlight.set(path, refreshing);
+    return refreshing;
+  }
+
+  private async refresh<A>(path: string, cached: Entry<A> | undefined, call: UpstreamCall<A>): Promise<UpstreamResult<A>> {
+    const outcome = await this.ask(path, cached, call.decoder);
+    if (E.isRight(outcome)) {
+      const { answer, etag } = outcome.right;
+      this.failures.delete(path);
+      this.cache.set(path, { answer, etag, fetchedAt: this.clock.now() });
+      return fresh(answer);
+    }
+    const { failure, reason } = outcome.left;
+    // One line, no stack: which upstream, why, and for which of our requests.
+    this.logger.warn({ upstream: this.settings.name, reason, requestId: call.requestId }, 'upstream call failed');
+    if (!cached) {
+      this.failures.set(path, { failure, until: this.clock.now() + this.settings.failureTtlMs });
+      return failure;
+    }
+    cached.retryAt = this.clock.now() + this.settings.defaultBackoffMs;
+    return cached.answer.kind === 'found' ? stale(cached.answer.value) : fresh(cached.answer);
+  }
+
+  /** One call to the upstream: the answer to keep, or why there is none. Never throws. */
+  private async ask<A>(path: string, cached: Entry<A> | undefined, decoder: t.Decoder<unknown, A>): Promise<E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>> {
+    const unavailable = (reason: string): E.Either<Refusal, never> => E.left({ failure: { kind: 'unavailable' }, reason });
+    const waitMs = this.backoffUntil - this.clock.now();
+    if (waitMs > 0) return unavailable(`backing off for ${waitMs} ms after its 429`);
+
+    let response: Response;
+    let body: string;
+    const deadline = AbortSignal.timeout(this.settings.deadlineMs);
+    try {
+      response = await this.fetch(this.settings.baseUrl + path, {
+        headers: { accept: 'application/json', ...(cached?.etag && { 'if-none-match': cached.etag }) },
+        signal: deadline,
+      });
+      if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
+        await response.body?.cancel();
+        return unavailable('answer too large');
+      }
+      body = await response.text();
+    } catch (error) {
+      if (deadline.aborted) return E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` });
+      return unavailable(`unreachable: ${causeOf(error)}`);
+    }
+
+    if (response.status === 304 && cached) return E.right({ answer: cached.answer, etag: cached.etag });
+    if (response.status === 404) return E.right({ answer: { kind: 'not-found' }, etag: undefined });
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      const backoffMs = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000 : this.settings.defaultBackoffMs;
+      this.backoffUntil = this.clock.now() + backoffMs;
+      return unavailable(`answered 429: backing off for ${backoffMs} ms`);
+    }
+    if (response.status >= 400 && response.status < 500) return E.left({ failure: { kind: 'rejected', status: response.status }, reason: `answered ${response.status}` });
+    if (response.status !== 200) return unavailable(`answered ${response.status}`);
+    if (body.length > MAX_BODY_CHARS) return unavailable('answer too large');
+
+    const decoded = E.chain((json: unknown) => E.mapLeft(() => 'answered JSON of the wrong shape')(decoder.decode(json)))(parseJson(body));
+    if (E.isLeft(decoded)) return unavailable(decoded.left);
+    return E.right({ answer: { kind: 'found', value: decoded.right }, etag: response.headers.get('etag') ?? undefined });
+  }
+}
+
+function parseJson(body: string): E.Either<string, unknown> {
+  return E.tryCatch(
+    () => JSON.parse(body) as unknown,
+    () => 'answered something that is not JSON',
+  );
+}
+
+/** The system's reason (ECONNREFUSED, ENOTFOUND, "other side closed") rather than fetch's "fetch failed". */
+function causeOf(error: unknown): string {
+  type Described = { code?: unknown; message?: unknown; cause?: Described } | undefined;
+  const described = error as Described;
+  const source = described?.cause ?? described;
+  if (typeof source?.code === 'string' && /^E[A-Z]+$/.test(source.code)) return source.code;
+  return typeof source?.message === 'string' ? source.message : String(error);
+}
+
+const stale = <A>(value: A): UpstreamResult<A> => ({ kind: 'found', value, freshness: 'stale' });
+const fresh = <A>(answer: Answer<A>): UpstreamResult<A> => (answer.kind === 'found' ? { kind: 'found', value: answer.value, freshness: 'fresh' } : answer);
