@@ -3,7 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import * as t from 'io-ts';
 import pino from 'pino';
-import { agentFetch } from '../../src/adapters/upstream/agent-fetch.js';
+import { lookupFetch } from '../../src/adapters/upstream/lookup-fetch.js';
 import { cachingHostLookup, type ResolveHost } from '../../src/adapters/upstream/host-lookup.js';
 import { UpstreamClient } from '../../src/adapters/upstream/upstream-client.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -78,7 +78,7 @@ describe('adapter: resolving an upstream host once per TTL', () => {
       const { port } = new URL(upstream.url);
       const client = new UpstreamClient(
         { name: 'things', baseUrl: `http://things.test:${port}`, deadlineMs: 2_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 1_000, hostTtlMs: 60_000 },
-        { logger: pino({ level: 'silent' }), fetch: agentFetch(countingLookup) },
+        { logger: pino({ level: 'silent' }), fetch: lookupFetch(countingLookup) },
       );
       // Slow answers keep each connection busy, so the four asks need four connections.
       upstream.behaviour = 'slow';

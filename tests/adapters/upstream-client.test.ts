@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as t from 'io-ts';
 import pino from 'pino';
-import { agentFetch } from '../../src/adapters/upstream/agent-fetch.js';
+import { lookupFetch } from '../../src/adapters/upstream/lookup-fetch.js';
 import { keepingValid } from '../../src/adapters/upstream/decoders.js';
 import { cachingHostLookup } from '../../src/adapters/upstream/host-lookup.js';
 import { UpstreamClient, type UpstreamSettings } from '../../src/adapters/upstream/upstream-client.js';
@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 /** The client behaves the same over Node's global fetch and over the one that caches host lookups. */
 const transports = [
   { name: 'global fetch', fetch: globalThis.fetch, droppedConnection: 'unreachable: other side closed' },
-  { name: 'agent fetch', fetch: agentFetch(cachingHostLookup({ ttlMs: MINUTE })), droppedConnection: 'unreachable: ECONNRESET' },
+  { name: 'undici fetch with a cached lookup', fetch: lookupFetch(cachingHostLookup({ ttlMs: MINUTE })), droppedConnection: 'unreachable: other side closed' },
 ];
 
 for (const transport of transports) {

@@ -3,7 +3,7 @@ import type * as t from 'io-ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.js';
 import { LruCache } from '../caching/lru-cache.js';
-import { agentFetch } from './agent-fetch.js';
+import { lookupFetch } from './lookup-fetch.js';
 import { cachingHostLookup } from './host-lookup.js';
 
 /**
@@ -100,7 +100,7 @@ export class UpstreamClient {
     dependencies: UpstreamDependencies,
   ) {
     this.clock = dependencies.clock ?? systemClock;
-    this.fetch = dependencies.fetch ?? agentFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
+    this.fetch = dependencies.fetch ?? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
     this.logger = dependencies.logger;
     this.cache = new LruCache(settings.maxEntries);
     this.failures = new LruCache(settings.maxEntries);
