@@ -10,11 +10,11 @@ import { Log, RouteContribution } from './identifiers.js';
 export type GameSettings = AppConfig['hive'];
 
 /** Maps and player statistics of The Hive's games, from its public API. */
-export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs }: GameSettings): ContainerModule =>
+export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs, failureTtlMs, hostTtlMs }: GameSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(GameData).toResolvedValue(
       (logger: Logger) =>
-        new HiveGameData({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs }, logger),
+        new HiveGameData({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger),
       [Log],
     ).inSingletonScope();
     bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();

@@ -64,6 +64,10 @@ export const AppConfig = t.type({
     cacheEntries: intInRange(1, 1_000_000),
     /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
     backoffMs: intInRange(0, 3_600_000),
+    /** How long a failure with nothing cached is remembered, so a dead Hive costs one deadline. */
+    failureTtlMs: intInRange(0, 3_600_000),
+    /** How long The Hive's host name is resolved for. */
+    hostTtlMs: intInRange(0, 86_400_000),
   }),
   barcode: t.type({
     /** Longest `content` accepted, in UTF-8 bytes; beyond it 400/7 (a 2 KB QR code takes ~0.5 s to encode). */
