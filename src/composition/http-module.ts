@@ -6,6 +6,8 @@ import type { RouteTable } from '../adapters/http/route-table.js';
 import type { AccessLog } from '../adapters/logging/logger.js';
 import { Authenticate } from '../domain/auth/authenticate.js';
 import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
+import { Metrics, NO_METRICS } from '../domain/pipeline/metrics.js';
+import { ADMIT_EVERY_REQUEST, RateLimiter } from '../domain/pipeline/rate-limiter.js';
 import { HttpApp, Log, RouteContribution, Routes } from './identifiers.js';
 
 export interface HttpSettings {
@@ -13,9 +15,14 @@ export interface HttpSettings {
   readonly accessLog: AccessLog;
 }
 
-/** The route table, made of what each family module contributes, and the Koa app that serves it. */
+/**
+ * The route table, made of what each family module contributes, and the Koa app that serves it.
+ * Rate limiting and metrics do nothing here; a deployment rebinds the two ports to real adapters.
+ */
 export const httpModule = ({ maxBodyBytes, accessLog }: HttpSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
+    bind(RateLimiter).toConstantValue(ADMIT_EVERY_REQUEST);
+    bind(Metrics).toConstantValue(NO_METRICS);
     bind(Routes).toResolvedValue(
       (contributions: RouteContribution[]): RouteTable => ({
         routes: contributions.flatMap((each) => each.routes),
@@ -24,8 +31,8 @@ export const httpModule = ({ maxBodyBytes, accessLog }: HttpSettings): Container
       [{ serviceIdentifier: RouteContribution, isMultiple: true }],
     ).inSingletonScope();
     bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger): Koa =>
-        createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes }),
-      [Routes, Authenticate, LogInWithPassword, Log],
+      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger, rateLimiter: RateLimiter, metrics: Metrics): Koa =>
+        createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes, rateLimiter, metrics }),
+      [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics],
     ).inSingletonScope();
   });

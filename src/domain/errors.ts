@@ -4,12 +4,25 @@
  * into a response. Codes 0–24 are fixed by the specification; 25–30 are ours (see README).
  */
 
+/**
+ * What an outage leaves on the error it becomes: its cause, for the log at the transport's edge.
+ * Never shown to the client.
+ */
+interface OutageCause {
+  readonly cause?: unknown;
+}
+
+/** The caller may present a password instead of a token here, so the answer offers both. */
+interface PasswordAccepted {
+  readonly passwordAccepted?: true;
+}
+
 export type DomainError =
-  | { readonly _tag: 'Unknown'; readonly details?: string }
+  | ({ readonly _tag: 'Unknown'; readonly details?: string } & OutageCause)
   | { readonly _tag: 'NotAuthorized'; readonly permission: string }
   | { readonly _tag: 'Blocked' }
-  | { readonly _tag: 'MissingApiKey' }
-  | { readonly _tag: 'InvalidApiKey' }
+  | ({ readonly _tag: 'MissingApiKey' } & PasswordAccepted)
+  | ({ readonly _tag: 'InvalidApiKey' } & PasswordAccepted)
   | { readonly _tag: 'DisabledApiKey' }
   | { readonly _tag: 'MissingQueryParameter'; readonly names: readonly string[] }
   | { readonly _tag: 'InvalidQueryParameter'; readonly names: readonly string[]; readonly details?: string }
@@ -20,13 +33,13 @@ export type DomainError =
   | { readonly _tag: 'EncryptionFailed' }
   | { readonly _tag: 'DecryptionFailed' }
   | { readonly _tag: 'UserNotFound'; readonly user: string }
-  | { readonly _tag: 'UserCreateFailed' }
-  | { readonly _tag: 'UserUpdateFailed' }
-  | { readonly _tag: 'UserDeleteFailed' }
+  | ({ readonly _tag: 'UserCreateFailed' } & OutageCause)
+  | ({ readonly _tag: 'UserUpdateFailed' } & OutageCause)
+  | ({ readonly _tag: 'UserDeleteFailed' } & OutageCause)
   | { readonly _tag: 'TokenNotFound'; readonly token: string }
-  | { readonly _tag: 'TokenCreateFailed' }
-  | { readonly _tag: 'TokenUpdateFailed' }
-  | { readonly _tag: 'TokenDeleteFailed' }
+  | ({ readonly _tag: 'TokenCreateFailed' } & OutageCause)
+  | ({ readonly _tag: 'TokenUpdateFailed' } & OutageCause)
+  | ({ readonly _tag: 'TokenDeleteFailed' } & OutageCause)
   | { readonly _tag: 'InformationNotFound'; readonly details?: string }
   | { readonly _tag: 'EndpointDisabled' }
   | { readonly _tag: 'NotImplemented' }
@@ -34,10 +47,16 @@ export type DomainError =
   | { readonly _tag: 'Conflict'; readonly details?: string }
   | { readonly _tag: 'RequestTooLarge'; readonly details?: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
-  | { readonly _tag: 'UpstreamUnavailable'; readonly details?: string }
-  | { readonly _tag: 'UpstreamTimeout'; readonly details?: string };
+  | ({ readonly _tag: 'UpstreamUnavailable'; readonly details?: string } & OutageCause)
+  | ({ readonly _tag: 'UpstreamTimeout'; readonly details?: string } & OutageCause);
 
 export type DomainErrorTag = DomainError['_tag'];
+
+/** The errors a store or upstream outage becomes. */
+export type OutageError = Extract<DomainError, { readonly _tag: 'Unknown' | 'UserCreateFailed' | 'UserUpdateFailed' | 'UserDeleteFailed' | 'TokenCreateFailed' | 'TokenUpdateFailed' | 'TokenDeleteFailed' | 'UpstreamUnavailable' | 'UpstreamTimeout' }>;
+
+/** The cause an outage left on its error, if any. */
+export const outageCauseOf = (error: DomainError): unknown => ('cause' in error ? error.cause : undefined);
 
 export interface CatalogueEntry {
   readonly code: number;

@@ -1,23 +1,19 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from './errors.js';
+import type { OutageError } from './errors.js';
 
 /** A read that failed for an outage: the catalogue has no read-failure code, so 500/0. */
-export const USER_STORE_DOWN: DomainError = { _tag: 'Unknown', details: 'user store unavailable' };
-export const TOKEN_STORE_DOWN: DomainError = { _tag: 'Unknown', details: 'token store unavailable' };
+export const USER_STORE_DOWN: OutageError = { _tag: 'Unknown', details: 'user store unavailable' };
+export const TOKEN_STORE_DOWN: OutageError = { _tag: 'Unknown', details: 'token store unavailable' };
 
 /**
  * Runs a store call whose rejection means an outage, turning it into the given catalogue error
- * so callers never see a thrown store failure. The cause goes to `onOutage` for logging.
+ * so callers never see a thrown store failure. The error carries the rejection as its `cause`,
+ * for the transport's edge to log once with what it knows of the request; no client sees it.
  */
-export async function orOutage<A>(
-  work: Promise<A>,
-  error: DomainError,
-  onOutage: (cause: unknown) => void = () => {},
-): Promise<E.Either<DomainError, A>> {
+export async function orOutage<A>(work: Promise<A>, error: OutageError): Promise<E.Either<OutageError, A>> {
   try {
     return E.right(await work);
   } catch (cause) {
-    onOutage(cause);
-    return E.left(error);
+    return E.left({ ...error, cause });
   }
 }

@@ -7,12 +7,15 @@ import type { AccessLog } from '../logging/logger.js';
 import { actorFor, type Actor } from '../../domain/auth/actor.js';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
 import type { LogInWithPassword } from '../../domain/auth/log-in-with-password.js';
-import type { DomainError } from '../../domain/errors.js';
+import { catalogueEntryOf, outageCauseOf, type DomainError } from '../../domain/errors.js';
+import { NO_METRICS, UNMATCHED_OPERATION, type Metrics } from '../../domain/pipeline/metrics.js';
+import { ADMIT_EVERY_REQUEST, type RateLimiter } from '../../domain/pipeline/rate-limiter.js';
+import type { Principal } from '../../domain/auth/principal.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
-import type { ContentType, Route, RouteTable } from './route-table.js';
+import type { ContentType, ResponseBody, Route, RouteTable } from './route-table.js';
 
 export const API_PREFIX = '/api';
 
@@ -78,6 +81,10 @@ export interface AppDependencies {
   /** One line per request. */
   readonly accessLog: AccessLog;
   readonly maxBodyBytes: number;
+  /** Asked after authentication, before anything is decoded; admits every request unless given. */
+  readonly rateLimiter?: RateLimiter;
+  /** Told of every answered request; records nothing unless given. */
+  readonly metrics?: Metrics;
 }
 
 export type Presented =
@@ -109,50 +116,86 @@ function basicCredentials(encoded: string): Presented {
   return colon > 0 ? { kind: 'basic', login: text.slice(0, colon), password: text.slice(colon + 1) } : { kind: 'malformed' };
 }
 
-export function createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes }: AppDependencies): Koa {
+/** What the stages of every endpoint share. */
+interface Stages {
+  readonly authenticate: Authenticate;
+  readonly logIn: LogInWithPassword;
+  readonly rateLimiter: RateLimiter;
+  readonly maxBodyBytes: number;
+  /** Answers an error, logging the outage behind it if there is one. */
+  readonly fail: (ctx: Context, error: DomainError) => void;
+}
+
+/**
+ * The request path, stage by stage: request id → authenticate → rate limit → decode → handle →
+ * observe. The first and last wrap every request, found or not (with the protocol check and the
+ * net for bugs between them); the middle ones are each endpoint's (see `endpoint`).
+ */
+export function createApp({
+  table,
+  authenticate,
+  logIn,
+  logger,
+  accessLog,
+  maxBodyBytes,
+  rateLimiter = ADMIT_EVERY_REQUEST,
+  metrics = NO_METRICS,
+}: AppDependencies): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
   const router = new Router({ prefix: API_PREFIX });
   const nextRequestId = requestIds();
+  const fail = (ctx: Context, error: DomainError): void => {
+    logOutage(logger, ctx.state.requestId as string, error);
+    sendError(ctx, error);
+  };
+  const stages: Stages = { authenticate, logIn, rateLimiter, maxBodyBytes, fail };
 
   // A path without parameters is found by one map lookup; the router, which tries its layers one
   // by one, answers the rest (parameters, a trailing slash, other letter case, HEAD) the same way.
   const exactRoutes = new Map<string, (ctx: Context) => Promise<void>>();
   for (const route of table.routes) {
-    const handler = endpoint(route, authenticate, logIn, maxBodyBytes);
+    const handler = endpoint(route, stages);
     router.register(route.path, [route.method], handler);
     if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${API_PREFIX}${route.path}`, handler);
   }
   const description = openApiDocument(table, API_PREFIX);
   router.register('/openapi.json', ['GET'], (ctx: Context) => {
+    ctx.state.operation = `GET ${API_PREFIX}/openapi.json`;
     ctx.body = description;
   });
   for (const redirect of table.redirects) {
+    const operation = `${redirect.method} ${API_PREFIX}${redirect.from}`;
     router.register(redirect.from, [redirect.method], (ctx: Context) => {
+      ctx.state.operation = operation;
       ctx.status = 308;
       ctx.redirect(API_PREFIX + redirect.to + (ctx.querystring ? `?${ctx.querystring}` : ''));
     });
   }
 
+  /** The last stage: one access-log line and one observation per request, whatever the answer. */
+  const observe = (ctx: Context, requestId: string, started: number): void => {
+    const elapsed = performance.now() - started;
+    const status = ctx.status;
+    // The query string is never logged: it carries the data users encrypt.
+    accessLog({ requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(elapsed * 10) / 10 });
+    metrics.observe((ctx.state.operation as string | undefined) ?? UNMATCHED_OPERATION, status, elapsed);
+  };
+
   app.use(async (ctx: Context, next: Next) => {
     const started = performance.now();
-    // Node's own header object, not Koa's delegating getters: this runs on every request.
-    const incoming = ctx.req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
-    ctx.state.requestId = requestId;
-    ctx.res.setHeader('X-Request-Id', requestId);
+    const requestId = assignRequestId(ctx, nextRequestId);
     try {
       const refused = protocolError(ctx.req);
-      if (refused) sendError(ctx, refused);
+      if (refused) fail(ctx, refused);
       else await next();
     } catch (error) {
       // Only bugs and outages get here; the client learns nothing of them but the request id.
       logger.error({ err: error, requestId }, 'request failed');
       sendError(ctx, { _tag: 'Unknown' });
     }
-    // The query string is never logged: it carries the data users encrypt.
-    accessLog({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    observe(ctx, requestId, started);
   });
   const routed = router.routes();
   app.use((ctx: Parameters<typeof routed>[0], next: Next) => {
@@ -162,66 +205,130 @@ export function createApp({ table, authenticate, logIn, logger, accessLog, maxBo
   app.use(async (ctx: Context) => {
     const { path } = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
-    if (allowed.length > 0) sendError(ctx, { _tag: 'MethodNotAllowed', allowed });
-    else sendError(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoedPath(ctx.path)}` });
+    if (allowed.length > 0) fail(ctx, { _tag: 'MethodNotAllowed', allowed });
+    else fail(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoedPath(ctx.path)}` });
   });
   return app;
 }
+
+/** The first stage: the client's request id when it is a sane one, else a new one; echoed in the answer. */
+function assignRequestId(ctx: Context, nextRequestId: () => string): string {
+  // Node's own header object, not Koa's delegating getters: this runs on every request.
+  const incoming = ctx.req.headers['x-request-id'];
+  const requestId = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
+  ctx.state.requestId = requestId;
+  ctx.res.setHeader('X-Request-Id', requestId);
+  return requestId;
+}
+
+/**
+ * A store or upstream outage is logged here, once, with the request it failed: the use case only
+ * turned it into a catalogue error carrying the cause, and the client sees that error alone.
+ */
+function logOutage(logger: Logger, requestId: string, error: DomainError): void {
+  const cause = outageCauseOf(error);
+  if (cause !== undefined) logger.error({ err: cause, requestId, code: catalogueEntryOf(error).code }, 'outage');
+}
+
+const clientAddressOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?? 'unknown';
+
+type Verdict<A> = E.Either<DomainError, A>;
+type HandlerInput = Parameters<Route['handle']>[0];
+
+/** On a route that also takes a password, a refused key says so (the answer then offers Basic too). */
+const offeringPassword = <A>(verdict: Verdict<A>): Verdict<A> =>
+  E.isLeft(verdict) && (verdict.left._tag === 'MissingApiKey' || verdict.left._tag === 'InvalidApiKey')
+    ? E.left({ ...verdict.left, passwordAccepted: true })
+    : verdict;
 
 /**
  * The actor of a request that presents something other than a bearer token: a user by their
  * password on a route that takes one; anywhere else that is no API key, as it always was.
  */
-function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bearer' | 'none' }>, ctx: Context, logIn: LogInWithPassword): Promise<E.Either<DomainError, Actor>> {
+function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bearer' | 'none' }>, ctx: Context, logIn: LogInWithPassword): Promise<Verdict<Actor>> {
   if (presented.kind === 'basic' && route.passwordLogin) {
-    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: ctx.req.socket.remoteAddress ?? 'unknown' });
+    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: clientAddressOf(ctx) });
   }
   return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
 }
 
-function endpoint(route: Route, authenticate: Authenticate, logIn: LogInWithPassword, maxBodyBytes: number) {
+const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> => (E.isLeft(verdict) ? verdict : E.right(actorFor(verdict.right)));
+
+/** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
+function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Context) => Verdict<Actor> | Promise<Verdict<Actor>> {
+  const identify = (ctx: Context): Verdict<Actor> | Promise<Verdict<Actor>> => {
+    const presented = presentedSecret(ctx.req.headers.authorization);
+    if (presented.kind !== 'bearer' && presented.kind !== 'none') return passwordActor(route, presented, ctx, logIn);
+    const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
+    // Most requests come with a recently verified token: no promise to wait for then.
+    return verdict instanceof Promise ? verdict.then(principalActor) : principalActor(verdict);
+  };
+  if (!route.passwordLogin) return identify;
+  return (ctx) => {
+    const verdict = identify(ctx);
+    return verdict instanceof Promise ? verdict.then(offeringPassword) : offeringPassword(verdict);
+  };
+}
+
+/** The decode stage of a route: path, query, headers and body checked against its codecs, in that order. */
+function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Actor) => Verdict<HandlerInput> | Promise<Verdict<HandlerInput>> {
   const takesHeaders = Object.keys(route.headers).length > 0;
   const pattern = API_PREFIX + route.path;
   const nothing = E.right({});
-  return async (ctx: Context): Promise<void> => {
-    const presented = presentedSecret(ctx.req.headers.authorization);
-    let actor: Actor;
-    if (presented.kind === 'bearer' || presented.kind === 'none') {
-      const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
-      // Most requests come with a recently verified token: no promise to wait for then.
-      const principal = verdict instanceof Promise ? await verdict : verdict;
-      if (E.isLeft(principal)) return sendError(ctx, principal.left);
-      actor = actorFor(principal.right);
-    } else {
-      const other = await passwordActor(route, presented, ctx, logIn);
-      if (E.isLeft(other)) return sendError(ctx, other.left);
-      actor = other.right;
-    }
+  const bodySchema = route.body;
+  return (ctx, actor) => {
     const badPath = route.params ? checkPathEncoding(pattern, ctx.path) : undefined;
-    if (badPath) return sendError(ctx, badPath);
+    if (badPath) return E.left(badPath);
     const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
-    if (E.isLeft(params)) return sendError(ctx, params.left);
+    if (E.isLeft(params)) return params;
     const badQuery = checkQueryEncoding(ctx.querystring);
-    if (badQuery) return sendError(ctx, badQuery);
+    if (badQuery) return E.left(badQuery);
     const query = decodeQuery(route.query, ctx.query);
-    if (E.isLeft(query)) return sendError(ctx, query.left);
+    if (E.isLeft(query)) return query;
     const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : nothing;
-    if (E.isLeft(headers)) return sendError(ctx, headers.left);
-    let body: Record<string, unknown> = {};
-    if (route.body) {
-      const json = await readJsonBody(ctx, maxBodyBytes);
-      const decoded = E.isLeft(json) ? json : decodeBody(route.body, json.right);
-      if (E.isLeft(decoded)) return sendError(ctx, decoded.left);
-      body = decoded.right;
-    }
-    const outcome = route.handle({ params: params.right, query: query.right, headers: headers.right, body, actor, requestId: ctx.state.requestId as string });
-    const result = outcome instanceof Promise ? await outcome : outcome;
-    if (E.isLeft(result)) return sendError(ctx, result.left);
-    if (result.right.headers) ctx.set(result.right.headers);
-    ctx.status = route.status;
-    // The full header, set before the body so that Koa looks up no type of its own.
-    ctx.response.set('Content-Type', CONTENT_TYPE_HEADER[result.right.contentType]);
-    const answer = result.right;
-    ctx.body = answer.contentType === 'application/json' ? jsonBytes(answer.body) : answer.body;
+    if (E.isLeft(headers)) return headers;
+    const requestId = ctx.state.requestId as string;
+    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, actor, requestId });
+    return readJsonBody(ctx, maxBodyBytes).then((json) => {
+      const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right);
+      return E.isLeft(body) ? body : E.right({ params: params.right, query: query.right, headers: headers.right, body: body.right, actor, requestId });
+    });
+  };
+}
+
+/** A success as the client sees it: the route's status, its headers, the full content type, JSON encoded once. */
+function respond(ctx: Context, status: number, answer: ResponseBody): void {
+  if (answer.headers) ctx.set(answer.headers);
+  ctx.status = status;
+  // The full header, set before the body so that Koa looks up no type of its own.
+  ctx.response.set('Content-Type', CONTENT_TYPE_HEADER[answer.contentType]);
+  ctx.body = answer.contentType === 'application/json' ? jsonBytes(answer.body) : answer.body;
+}
+
+/**
+ * One endpoint: authenticate → rate limit → decode → handle, then the answer. Each stage gives a
+ * value when it can and a promise only when it must wait, so that the common request (a cached
+ * token, no body, a synchronous use case) waits for nothing but itself.
+ */
+function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void> {
+  const operation = `${route.method} ${API_PREFIX}${route.path}`;
+  const identify = authenticator(route, stages);
+  const decode = decoder(route, stages.maxBodyBytes);
+  const { rateLimiter, fail } = stages;
+  return async (ctx: Context): Promise<void> => {
+    ctx.state.operation = operation;
+    const identified = identify(ctx);
+    const actor = identified instanceof Promise ? await identified : identified;
+    if (E.isLeft(actor)) return fail(ctx, actor.left);
+    const admitted = rateLimiter.admit(operation, actor.right, clientAddressOf(ctx));
+    const refusal = admitted instanceof Promise ? await admitted : admitted;
+    if (refusal) return fail(ctx, refusal);
+    const decoded = decode(ctx, actor.right);
+    const input = decoded instanceof Promise ? await decoded : decoded;
+    if (E.isLeft(input)) return fail(ctx, input.left);
+    const handled = route.handle(input.right);
+    const result = handled instanceof Promise ? await handled : handled;
+    if (E.isLeft(result)) return fail(ctx, result.left);
+    respond(ctx, route.status, result.right);
   };
 }

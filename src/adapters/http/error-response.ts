@@ -7,18 +7,45 @@ export interface ErrorBody {
   readonly details?: string;
 }
 
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: ErrorBody;
+  /** What the client needs to act on the error: when to retry, how to authenticate, what is allowed. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const REALM = 'realm="utility-api"';
+const BEARER_CHALLENGE = `Bearer ${REALM}`;
+/** RFC 7617: the password is UTF-8, as the Basic decoder reads it. */
+const BEARER_OR_BASIC_CHALLENGE = `${BEARER_CHALLENGE}, Basic ${REALM}, charset="UTF-8"`;
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The headers an error answer carries, from the error alone. */
+export function errorHeaders(error: DomainError): Readonly<Record<string, string>> {
+  switch (error._tag) {
+    case 'MissingApiKey':
+    case 'InvalidApiKey':
+      return { 'WWW-Authenticate': error.passwordAccepted ? BEARER_OR_BASIC_CHALLENGE : BEARER_CHALLENGE };
+    case 'MethodNotAllowed':
+      return { Allow: error.allowed.join(', ') };
+    case 'RateLimited':
+      return error.retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterSeconds) };
+    default:
+      return NO_HEADERS;
+  }
+}
+
 /** The one place that turns a DomainError into what the client sees. */
-export function errorResponse(error: DomainError): { status: number; body: ErrorBody } {
+export function errorResponse(error: DomainError): ErrorResponse {
   const { code, status, message } = catalogueEntryOf(error);
   const details = detailsOf(error);
-  return { status, body: details === undefined ? { code, message } : { code, message, details } };
+  return { status, body: details === undefined ? { code, message } : { code, message, details }, headers: errorHeaders(error) };
 }
 
 export function sendError(ctx: Context, error: DomainError): void {
-  const { status, body } = errorResponse(error);
+  const { status, body, headers } = errorResponse(error);
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = body;
-  if (error._tag === 'MethodNotAllowed') ctx.set('Allow', error.allowed.join(', '));
-  if (error._tag === 'RateLimited' && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
+  ctx.set(headers);
 }

@@ -11,13 +11,13 @@ const METHODS_SERVED = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
 
 /** The catalogue's JSON error object written straight to a socket that Koa never gets. */
 function writeError(socket: Duplex, domainError: DomainError): void {
-  const { status, body } = errorResponse(domainError);
+  const { status, body, headers } = errorResponse(domainError);
   const json = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${REASON[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-      (domainError._tag === 'MethodNotAllowed' ? `Allow: ${domainError.allowed.join(', ')}\r\n` : '') +
+      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
       'Connection: close\r\n\r\n' +
       json,
   );

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../clock.js';
 import { characterCount } from '../text.js';
-import type { DomainError } from '../errors.js';
+import type { DomainError, OutageError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { dummyPasswordHash, MAX_PASSWORD_LENGTH, type PasswordVerifier } from '../users/password.js';
 import type { UserStore } from '../users/ports.js';
@@ -17,7 +17,7 @@ export interface PasswordLogin {
   readonly clientAddress: string;
 }
 
-const THROTTLE_DOWN: DomainError = { _tag: 'Unknown', details: 'login throttle unavailable' };
+const THROTTLE_DOWN: OutageError = { _tag: 'Unknown', details: 'login throttle unavailable' };
 
 /** Longer than any username or email address the service stores. */
 const MAX_LOGIN_LENGTH = 320;

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
-import type { DomainError } from '../errors.js';
+import type { DomainError, OutageError } from '../errors.js';
 import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { UserStore } from '../users/ports.js';
@@ -112,7 +112,7 @@ export class TokenReader {
    * A token the actor may see: their own, or anyone's with `permissionForOthers`. Somebody else's
    * token without it is answered exactly as an unknown id, so that ids cannot be probed.
    */
-  async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: DomainError): Promise<E.Either<DomainError, TokenRecord>> {
+  async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: OutageError): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await orOutage(this.tokens.findById(tokenId), outage);
     if (E.isLeft(found)) return found;
     if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers))) return E.left({ _tag: 'TokenNotFound', token: tokenId });

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUser, actorUserId, firstNotHeld, type Actor } from '../auth/actor.js';
-import type { DomainError } from '../errors.js';
+import type { DomainError, OutageError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import type { UserStore } from './ports.js';
 import type { User } from './user.js';
@@ -18,7 +18,7 @@ export async function targetUser(
   actor: Actor,
   ref: UserRef,
   permissionForOthers: string,
-  outage: DomainError,
+  outage: OutageError,
 ): Promise<E.Either<DomainError, User>> {
   const ownerId = actorUser(actor)?.id;
   const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
