@@ -149,7 +149,7 @@ describe('http: the OpenAPI description', () => {
     expect(document.openapi).to.equal('3.1.0');
     expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
     expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
-    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string' } });
+    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string', maxLength: 8192 } });
     expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });
 });
@@ -161,7 +161,7 @@ describe('http: the OpenAPI description of management endpoints', () => {
       const document = (await (await server.get('/api/openapi.json')).json()) as {
         paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: { content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } } } }>>;
       };
-      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string' } });
+      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } });
       const create = document.paths['/api/user/create']!.post!.requestBody!.content['application/json'].schema;
       expect(create.required).to.deep.equal(['firstname', 'lastname', 'email', 'password']);
       expect(create.additionalProperties).to.equal(false);

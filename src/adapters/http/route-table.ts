@@ -1,6 +1,8 @@
 import type * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
-import type { DomainError } from '../../domain/errors.js';
+import type { DomainError, DomainErrorTag } from '../../domain/errors.js';
+import type { Permission } from '../../domain/permissions.js';
 import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,7 +33,7 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   /** Below `/api`, in @koa/router syntax. */
   readonly path: string;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
-  readonly permission: string | null;
+  readonly permission: Permission | null;
   /**
    * Also takes `Authorization: Basic` (username or email, and password) instead of a token: the
    * use case then acts for that user, and `permission` is not asked of them.
@@ -47,8 +49,22 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly status: number;
   /** What a success carries; a list when the caller chooses (a barcode as PNG or SVG). */
   readonly produces: ContentType | readonly ContentType[];
+  /** The success body, for the OpenAPI document (the JSON, the text, or the image's bytes). */
+  readonly response: t.Decoder<unknown, unknown>;
+  /**
+   * The errors this endpoint's own work can answer, beyond those of every endpoint (authentication,
+   * an outage, a request the server cannot read) and those its fields imply (missing or invalid).
+   */
+  readonly errors: readonly DomainErrorTag[];
   readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
 }
+
+/** A row as written: what most endpoints share is left out. */
+export type RouteRow<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema> = Omit<
+  Route<Q, H, B, P>,
+  'query' | 'headers' | 'status' | 'produces' | 'errors'
+> &
+  Partial<Pick<Route<Q, H, B, P>, 'query' | 'headers' | 'status' | 'produces' | 'errors'>>;
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
 export interface Redirect {
@@ -62,13 +78,18 @@ export interface RouteTable {
   readonly redirects: readonly Redirect[];
 }
 
-/** Keeps each schema's type tied to the handler's input while the table stays a plain list. */
-export const defineRoute = <Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema>(route: Route<Q, H, B, P>): Route =>
-  route as unknown as Route;
+/**
+ * Keeps each schema's type tied to the handler's input while the table stays a plain list, and
+ * fills in what a row leaves out: no query or headers, 200 with JSON, no errors of its own.
+ */
+export const defineRoute = <Q extends QuerySchema = Record<never, never>, H extends HeaderSchema = Record<never, never>, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema>(
+  row: RouteRow<Q, H, B, P>,
+): Route =>
+  ({ query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row }) as unknown as Route;
 
 export const json = (body: unknown): ResponseBody => ({ contentType: 'application/json', body });
 export const text = (body: string): ResponseBody => ({ contentType: 'text/plain', body });
 
 /** The permission list as the router knows it: one row per endpoint that names one. */
-export const permissionsOf = (table: RouteTable): { permission: string; method: HttpMethod; path: string; summary: string }[] =>
+export const permissionsOf = (table: RouteTable): { permission: Permission; method: HttpMethod; path: string; summary: string }[] =>
   table.routes.flatMap(({ permission, method, path, summary }) => (permission === null ? [] : [{ permission, method, path: `/api${path}`, summary }]));

@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import type { DomainError } from '../../../domain/errors.js';
+import { PLAYER_GAMES } from '../../../domain/game/game-data.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, required } from '../fields.js';
 import { defineRoute, type ResponseBody, type Route } from '../route-table.js';
@@ -18,6 +20,14 @@ const asJson = ({ value, stale }: Fetched<unknown>): ResponseBody => ({
   headers: stale ? { 'X-Cache': 'stale', Warning: '110 - "Response is Stale"' } : { 'X-Cache': 'fresh' },
 });
 
+const maps = t.readonlyArray(t.strict({ name: t.string, season: t.string, variant: t.string, image: t.string }));
+
+/** Per game of ours: the network's statistics as it gives them, or null for a game never played. */
+const playerStats = t.record(t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))), t.union([t.UnknownRecord, t.null]));
+
+/** Nothing known of that name, or the network not answering (in time) with nothing cached. */
+const networkErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
+
 export function gameRoutes(deps: GameRouteDependencies): Route[] {
   return [
     defineRoute({
@@ -26,10 +36,8 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       permission: Permission.GameNetworkMap,
       summary: 'The maps of a game on The Hive',
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
-      query: {},
-      headers: {},
-      status: 200,
-      produces: 'application/json',
+      response: maps,
+      errors: networkErrors,
       handle: async ({ params }) => E.map(asJson)(await deps.getMaps.execute(params.map)),
     }),
     defineRoute({
@@ -37,10 +45,9 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       path: '/game/network/maps',
       permission: Permission.GameNetworkMap,
       summary: 'Without a game: answers 400 code 8',
-      query: {},
-      headers: {},
-      status: 200,
-      produces: 'application/json',
+      // Never a success: this path only tells a caller that the game is missing.
+      response: t.never,
+      errors: ['MissingHeader'],
       handle: (): E.Either<DomainError, ResponseBody> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
     }),
     defineRoute({
@@ -49,9 +56,8 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       permission: Permission.GameNetworkPlayer,
       summary: "A player's statistics per game on The Hive (null for a game never played)",
       query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
-      headers: {},
-      status: 200,
-      produces: 'application/json',
+      response: playerStats,
+      errors: networkErrors,
       handle: async ({ query }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player)),
     }),
   ];
