@@ -1,6 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { optional, required } from '../../src/adapters/http/fields.js';
+import { defineRoute, text as textBody } from '../../src/adapters/http/route-table.js';
 import { errorCatalogue } from '../../src/domain/errors.js';
 import { serverForSuite, type TestServer } from '../support/http-server.js';
 import { conformanceTo } from '../support/openapi-conformance.js';
@@ -25,8 +29,8 @@ interface Document {
 }
 
 const codesOf = (operation: Operation, status: number): number[] => {
-  const schema = operation.responses[status]!.content!['application/json']!.schema as { allOf: [unknown, { properties: { code: { enum: number[] } } }] };
-  return schema.allOf[1].properties.code.enum;
+  const schema = operation.responses[status]!.content!['application/json']!.schema as { allOf: [unknown, { oneOf: { properties: { code: { const: number } } }[] }] };
+  return schema.allOf[1].oneOf.map((entry) => entry.properties.code.const);
 };
 
 describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
@@ -132,6 +136,9 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '431', '500', '502', '504']);
     expect(codesOf(player, 400)).to.deep.equal([6, 7, 9]);
     expect(codesOf(player, 404)).to.deep.equal([errorCatalogue.InformationNotFound.code]);
+    expect(player.responses[404]!.content!['application/json']!.schema).to.deep.equal({
+      allOf: [{ $ref: '#/components/schemas/Error' }, { oneOf: [{ properties: { code: { const: 22 }, message: { const: errorCatalogue.InformationNotFound.message } } }] }],
+    });
     const encrypt = document.paths['/api/crypto/enc']!.get!;
     expect(Object.keys(encrypt.responses)).to.not.include.members(['404', '409', '502']);
     expect(codesOf(encrypt, 500)).to.deep.equal([0, 12]);
@@ -191,10 +198,29 @@ describe('tests/support: every answer in tests/http is checked against the docum
     expect(await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 22, message: 'Unable to retrieve requested information' })))).to.include(
       'a body the document does not describe',
     );
+    expect(await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 14, message: 'Not here' })))).to.include('a body the document does not describe');
   });
 
   it('fails a content type the operation does not list, and anything but the error object where no operation is', async () => {
     expect(await failureOf(check('GET', '/api/crypto/enc', new Response('x', { status: 200, headers: { 'content-type': 'text/html' } })))).to.include('which the document does not list');
     expect(await failureOf(check('GET', '/api/nowhere', jsonResponse(404, { error: 'no' })))).to.include('outside the document');
+  });
+});
+
+describe('http: a route row declares the parameters of its path', () => {
+  const row = { method: 'GET', permission: null, summary: 'a row', response: t.string, handle: () => E.right(textBody('')) } as const;
+
+  it('refuses a row whose path parameters are not the ones it declares', () => {
+    expect(() => defineRoute({ ...row, path: '/thing/:id' })).to.throw('GET /thing/:id declares the path parameters [], its path has [id]');
+    expect(() => defineRoute({ ...row, path: '/thing', params: { id: required(t.string, 'an id') } })).to.throw('declares the path parameters [id], its path has []');
+    expect(() => defineRoute({ ...row, path: '/thing/:id', params: { key: optional(t.string, 'a key') } })).to.throw('[key], its path has [id]');
+  });
+
+  it('fills in what the row leaves out: no query or headers, 200 with JSON, no errors of its own', () => {
+    const route = defineRoute({ ...row, path: '/thing/:id', params: { id: required(t.string, 'an id') } });
+    expect(route).to.include({ status: 200, produces: 'application/json' });
+    expect(route.query).to.deep.equal({});
+    expect(route.headers).to.deep.equal({});
+    expect(route.errors).to.deep.equal([]);
   });
 });

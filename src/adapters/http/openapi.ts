@@ -174,14 +174,14 @@ function errorResponses(route: Route): Record<string, unknown> {
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
       .map(([status, entries]) => {
-        const codes = entries.map((entry) => entry.code).sort((a, b) => a - b);
+        const sorted = entries.sort((a, b) => a.code - b.code);
+        // Each code with its own message: a client may branch on the code and show the message.
+        const oneOfTheCodes = { oneOf: sorted.map(({ code, message }) => ({ properties: { code: { const: code }, message: { const: message } } })) };
         return [
           status,
           {
-            description: entries.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
-            content: {
-              'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: codes } } }] } },
-            },
+            description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
+            content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
           },
         ];
       }),

@@ -84,8 +84,14 @@ export interface RouteTable {
  */
 export const defineRoute = <Q extends QuerySchema = Record<never, never>, H extends HeaderSchema = Record<never, never>, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema>(
   row: RouteRow<Q, H, B, P>,
-): Route =>
-  ({ query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row }) as unknown as Route;
+): Route => {
+  const inPath = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  const declared = Object.keys(row.params ?? {});
+  if (inPath.join() !== declared.join()) {
+    throw new Error(`${row.method} ${row.path} declares the path parameters [${declared.join(', ')}], its path has [${inPath.join(', ')}]`);
+  }
+  return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
+};
 
 export const json = (body: unknown): ResponseBody => ({ contentType: 'application/json', body });
 export const text = (body: string): ResponseBody => ({ contentType: 'text/plain', body });
