@@ -20,7 +20,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
   });
 
   it('answers a known path with another method with JSON 405/28 and an Allow header', async () => {
-    const response = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    const response = await server.send('POST', '/api/crypto/enc?data=x', { token });
     expect(response.headers.get('allow')).to.equal('HEAD, GET');
     await expectError(response, 405, 28);
   });
@@ -32,7 +32,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
       expect(response.status, path).to.equal(200);
       expect(await response.text(), path).to.match(/^[A-Za-z0-9_-]+$/);
     }
-    const head = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'HEAD', headers: auth });
+    const head = await server.send('HEAD', '/api/crypto/enc?data=x', { token });
     expect(head.status).to.equal(200);
     expect(head.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
   });
@@ -46,7 +46,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(response.headers.get('content-length')).to.equal(String(bytes.length));
     expect((JSON.parse(bytes.toString('utf8')) as { address: string }).address).to.equal('São Paulo');
-    const head = await fetch(`${server.baseUrl}${path}`, { method: 'HEAD', headers: auth });
+    const head = await server.send('HEAD', path, { token });
     expect(head.status).to.equal(200);
     expect(head.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(head.headers.get('content-length')).to.equal(String(bytes.length));
