@@ -5,7 +5,7 @@ import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '..
 import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { described, numberWritten, oneOf, optional, required } from '../fields.js';
-import { defineRoute, json, type ResponseBody, type Route } from '../route-table.js';
+import { defineRoute, jsonOf, type ImageBody, type Route } from '../route-table.js';
 
 export interface BarcodeRouteDependencies {
   readonly generate: GenerateBarcode;
@@ -42,7 +42,7 @@ const image = described(
 
 const imageFormat = oneOf(IMAGE_FORMATS, 'png or svg');
 
-const asImage = (image: RenderedBarcode): ResponseBody =>
+const asImage = (image: RenderedBarcode): ImageBody =>
   image.format === 'svg'
     ? { contentType: 'image/svg+xml', body: image.markup }
     : { contentType: 'image/png', body: Buffer.isBuffer(image.bytes) ? image.bytes : Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength) };
@@ -55,7 +55,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       permission: Permission.BarcodeGenerate,
       summary: 'The barcode symbologies /barcode/gen/:codec draws, with an example content for each',
       response: symbologies,
-      handle: async () => E.map(json)(await deps.listSymbologies.execute()),
+      handle: async () => jsonOf(await deps.listSymbologies.execute()),
     }),
     defineRoute({
       method: 'GET',
@@ -81,7 +81,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       response: image,
       // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently, 400/7.
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
-      handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ResponseBody>> => {
+      handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ImageBody>> => {
         const fromHeader = headers['x-format'];
         if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
           return E.left({ _tag: 'InvalidQueryParameter', names: ['format'], details: `format=${query.format} and the x-format header (${fromHeader}) disagree; give one` });

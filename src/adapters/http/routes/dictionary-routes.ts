@@ -1,11 +1,10 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { DefineWord, FindAntonyms, FindSynonyms } from '../../../domain/dictionary/dictionary-queries.js';
 import { PARTS_OF_SPEECH } from '../../../domain/dictionary/lexicon.js';
 import { WORD_PATTERN, WORD_RULE } from '../../../domain/dictionary/word-forms.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, required } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
 export interface DictionaryRouteDependencies {
   readonly defineWord: DefineWord;
@@ -45,7 +44,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       query: word,
       response: definitions,
       errors: unknownWord,
-      handle: async ({ query }) => E.map(json)(await deps.defineWord.execute(query.word)),
+      handle: async ({ query }) => jsonOf(await deps.defineWord.execute(query.word)),
     }),
     defineRoute({
       method: 'GET',
@@ -55,7 +54,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       query: word,
       response: synonyms,
       errors: unknownWord,
-      handle: async ({ query }) => E.map(json)(await deps.findSynonyms.execute(query.word)),
+      handle: async ({ query }) => jsonOf(await deps.findSynonyms.execute(query.word)),
     }),
     defineRoute({
       method: 'GET',
@@ -65,7 +64,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       query: word,
       response: antonyms,
       errors: unknownWord,
-      handle: async ({ query }) => E.map(json)(await deps.findAntonyms.execute(query.word)),
+      handle: async ({ query }) => jsonOf(await deps.findAntonyms.execute(query.word)),
     }),
   ];
 }

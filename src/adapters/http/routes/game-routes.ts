@@ -3,10 +3,10 @@ import * as t from 'io-ts';
 import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import type { DomainError } from '../../../domain/errors.js';
-import { PLAYER_GAMES } from '../../../domain/game/game-data.js';
+import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game-data.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, required } from '../fields.js';
-import { defineRoute, type ResponseBody, type Route } from '../route-table.js';
+import { defineRoute, type JsonBody, type Route } from '../route-table.js';
 
 export interface GameRouteDependencies {
   readonly getMaps: GetMaps;
@@ -14,7 +14,7 @@ export interface GameRouteDependencies {
 }
 
 /** JSON, marked when it comes from cache because the game network could not be asked. */
-const asJson = ({ value, stale }: Fetched<unknown>): ResponseBody => ({
+const asJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
   contentType: 'application/json',
   body: value,
   headers: stale ? { 'X-Cache': 'stale', Warning: '110 - "Response is Stale"' } : { 'X-Cache': 'fresh' },
@@ -38,7 +38,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
       response: maps,
       errors: networkErrors,
-      handle: async ({ params }) => E.map(asJson)(await deps.getMaps.execute(params.map)),
+      handle: async ({ params }) => E.map(asJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map)),
     }),
     defineRoute({
       method: 'GET',
@@ -48,7 +48,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       // Never a success: this path only tells a caller that the game is missing.
       response: t.never,
       errors: ['MissingHeader'],
-      handle: (): E.Either<DomainError, ResponseBody> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
+      handle: (): E.Either<DomainError, never> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
     }),
     defineRoute({
       method: 'GET',
@@ -58,7 +58,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
       response: playerStats,
       errors: networkErrors,
-      handle: async ({ query }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player)),
+      handle: async ({ query }) => E.map(asJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player)),
     }),
   ];
 }

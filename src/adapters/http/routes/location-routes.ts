@@ -2,10 +2,11 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../../domain/location/location-queries.js';
 import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from '../../../domain/location/location-queries.js';
+import type { Place } from '../../../domain/location/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from '../../../domain/location/plus-codes.js';
 import { Permission } from '../../../domain/permissions.js';
 import { described, matching, numberWritten, optional, required, text } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 
 export interface LocationRouteDependencies {
   readonly findPlaces: FindPlaces;
@@ -69,7 +70,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       response: placesNamed,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
-        E.map((places: unknown) => json({ address: query.address, places }))(await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT)),
+        E.map((places: readonly Place[]) => json({ address: query.address, places }))(await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT)),
     }),
     defineRoute({
       method: 'GET',
@@ -83,7 +84,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       },
       response: nearbyPlaces,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
-      handle: async ({ query }) => E.map(json)(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+      handle: async ({ query }) => jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
     }),
     defineRoute({
       method: 'GET',
@@ -100,7 +101,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       response: t.union([encodedPlusCode, decodedPlusCode]),
       // Which parameters go together, and whether a code or a place is known, are the domain's to say.
       errors: ['MissingQueryParameter', 'InvalidQueryParameter', 'InformationNotFound'],
-      handle: async ({ query }) => E.map(json)(await deps.lookUpPlusCode.execute(query)),
+      handle: async ({ query }) => jsonOf(await deps.lookUpPlusCode.execute(query)),
     }),
   ];
 }

@@ -1,10 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { COUNTRY_CODE, COUNTRY_CODE_RULE, PHONE_INPUT, PHONE_INPUT_RULE, type GetPhoneDetails } from '../../../domain/phone/phone-details.js';
 import { PHONE_NUMBER_TYPES } from '../../../domain/phone/phone-numbering.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, optional, required } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
 export interface PhoneRouteDependencies {
   readonly getPhoneDetails: GetPhoneDetails;
@@ -42,7 +41,7 @@ export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
       response: phoneDetails,
       // Whether the number can be read at all, and a country without a plan, are the domain's to say.
       errors: ['MissingQueryParameter', 'InvalidQueryParameter'],
-      handle: async ({ query }) => E.map(json)(await deps.getPhoneDetails.execute(query)),
+      handle: async ({ query }) => jsonOf(await deps.getPhoneDetails.execute(query)),
     }),
   ];
 }

@@ -7,7 +7,7 @@ import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from '../../../domai
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
 import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
 import { described, names, optional, required, text, tokenId, userUid } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 
 export interface TokenRouteDependencies {
@@ -131,7 +131,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       errors: ['MissingQueryParameter', 'TokenNotFound'],
       handle: async ({ query, actor }) => {
         const id = query.id ?? callingTokenId(actor);
-        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : E.map(json)(await deps.reader.info(actor, id));
+        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : jsonOf(await deps.reader.info(actor, id));
       },
     }),
     defineRoute({
@@ -142,7 +142,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: uidHeader,
       response: t.readonlyArray(tokenView),
       errors: ['UserNotFound', 'MissingHeader'],
-      handle: async ({ headers, actor }) => E.map(json)(await deps.reader.list(actor, refOf(headers['x-uid']))),
+      handle: async ({ headers, actor }) => jsonOf(await deps.reader.list(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'DELETE',
@@ -153,7 +153,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: noUidHeader,
       response: t.strict({ deleted: t.literal(true), id: t.string }),
       errors: ['TokenNotFound', 'TokenDeleteFailed'],
-      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actor, query.id)),
+      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true as const, id }))(await deps.revokeToken.execute(actor, query.id)),
     }),
   ];
 }

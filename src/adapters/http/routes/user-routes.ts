@@ -125,7 +125,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       response: t.strict({ deleted: t.literal(true), uid: t.string }),
       errors: [...namedUserErrors, 'UserDeleteFailed'],
       handle: async ({ headers, actor }) =>
-        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
+        E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
     }),
   ];
 }
