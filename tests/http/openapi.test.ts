@@ -166,7 +166,8 @@ describe('tests/support: every answer in tests/http is checked against the docum
     const conformance = conformanceTo(await (await suite.server.get('/api/openapi.json')).text());
     check = (method, path, response) => conformance.check(method, suite.server.baseUrl + path, response);
   });
-  const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const jsonResponse = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' } });
   const failureOf = async (work: Promise<void>): Promise<string> => {
     try {
       await work;
@@ -199,10 +200,20 @@ describe('tests/support: every answer in tests/http is checked against the docum
       'a body the document does not describe',
     );
     expect(await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 14, message: 'Not here' })))).to.include('a body the document does not describe');
+    expect(await failureOf(check('GET', '/api/user/get', new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } })))).to.include(
+      'without its header X-Request-Id',
+    );
+  });
+
+  it('fails a success without a header the document says it carries, or with one it does not describe', async () => {
+    const maps = (headers: Record<string, string>) => new Response('[]', { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...headers } });
+    await check('GET', '/api/game/network/maps/hide', maps({ 'x-cache': 'stale', warning: '110 - "Response is Stale"' }));
+    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({})))).to.include('without its header x-cache');
+    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({ 'x-cache': 'warm' })))).to.include('x-cache: warm, which the document does not describe');
   });
 
   it('fails a content type the operation does not list, and anything but the error object where no operation is', async () => {
-    expect(await failureOf(check('GET', '/api/crypto/enc', new Response('x', { status: 200, headers: { 'content-type': 'text/html' } })))).to.include('which the document does not list');
+    expect(await failureOf(check('GET', '/api/crypto/enc', new Response('x', { status: 200, headers: { 'content-type': 'text/html', 'x-request-id': 'r-1' } })))).to.include('which the document does not list');
     expect(await failureOf(check('GET', '/api/nowhere', jsonResponse(404, { error: 'no' })))).to.include('outside the document');
   });
 });

@@ -13,16 +13,22 @@ type Document = {
   readonly paths: Record<string, Record<string, Operation>>;
 };
 type MediaTypes = Record<string, { readonly schema?: object }>;
+type Headers = Record<string, { readonly required?: boolean; readonly schema?: object }>;
 interface Operation {
-  readonly responses: Record<string, { readonly content?: MediaTypes }>;
+  readonly responses: Record<string, { readonly content?: MediaTypes; readonly headers?: Headers }>;
+}
+
+interface CompiledResponse {
+  /** Per media type, the check of a body. */
+  readonly media: ReadonlyMap<string, ValidateFunction>;
+  readonly headers: readonly { readonly name: string; readonly required: boolean; readonly validate: ValidateFunction }[];
 }
 
 interface CompiledOperation {
   readonly method: string;
   readonly pattern: RegExp;
   readonly template: string;
-  /** Per status, per media type, the check of a body. */
-  readonly responses: ReadonlyMap<string, ReadonlyMap<string, ValidateFunction>>;
+  readonly responses: ReadonlyMap<string, CompiledResponse>;
 }
 
 export interface Conformance {
@@ -48,9 +54,12 @@ function compile(document: Document): CompiledOperation[] {
       template,
       pattern: patternOf(template),
       responses: new Map(
-        Object.entries(operation.responses).map(([status, { content = {} }]) => [
+        Object.entries(operation.responses).map(([status, { content = {}, headers = {} }]) => [
           status,
-          new Map(Object.entries(content).map(([type, { schema = {} }]) => [type, ajv.compile(schema)])),
+          {
+            media: new Map(Object.entries(content).map(([type, { schema = {} }]) => [type, ajv.compile(schema)])),
+            headers: Object.entries(headers).map(([name, { required = false, schema = {} }]) => ({ name, required, validate: ajv.compile(schema) })),
+          },
         ]),
       ),
     })),
@@ -93,12 +102,18 @@ export function conformanceTo(documentText: string): Conformance {
         }
         return;
       }
-      const media = operation.responses.get(String(response.status));
-      expect(media, `${where}, a status the document does not list for ${operation.method} ${operation.template}`).to.not.equal(undefined);
-      if (media!.size === 0 || method.toUpperCase() === 'HEAD') return;
+      const listed = operation.responses.get(String(response.status));
+      expect(listed, `${where}, a status the document does not list for ${operation.method} ${operation.template}`).to.not.equal(undefined);
+      for (const header of listed!.headers) {
+        const value = response.headers.get(header.name);
+        if (value === null) expect(header.required, `${where} without its header ${header.name}`).to.equal(false);
+        else expect(header.validate(value), `${where} with ${header.name}: ${value}, which the document does not describe`).to.equal(true);
+      }
+      const media = listed!.media;
+      if (media.size === 0 || method.toUpperCase() === 'HEAD') return;
       expect(type, `${where} without a content type`).to.be.a('string');
-      const validate = media!.get(type!);
-      expect(validate, `${where} as ${type}, which the document does not list for that status (${[...media!.keys()].join(', ')})`).to.not.equal(undefined);
+      const validate = media.get(type!);
+      expect(validate, `${where} as ${type}, which the document does not list for that status (${[...media.keys()].join(', ')})`).to.not.equal(undefined);
       if (type!.startsWith('image/')) return;
       const text = await response.clone().text();
       const body = type === 'application/json' ? (JSON.parse(text) as unknown) : text;

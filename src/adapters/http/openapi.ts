@@ -181,12 +181,25 @@ function errorResponses(route: Route): Record<string, unknown> {
           status,
           {
             description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
+            headers: REQUEST_ID_HEADER,
             content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
           },
         ];
       }),
   );
 }
+
+const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+const successHeaders = (route: Route): Record<string, unknown> => ({
+  ...REQUEST_ID_HEADER,
+  ...Object.fromEntries(
+    Object.entries(route.responseHeaders ?? {}).map(([name, field]) => [
+      name,
+      { required: field.required, description: `${field.description} (${field.codec.name})`, schema: jsonSchemaOf(field.codec) },
+    ]),
+  ),
+});
 
 function operation(route: Route): Record<string, unknown> {
   const success =
@@ -195,6 +208,7 @@ function operation(route: Route): Record<string, unknown> {
       : {
           [route.status]: {
             description: 'Success',
+            headers: successHeaders(route),
             content: Object.fromEntries(contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }])),
           },
         };
@@ -226,7 +240,7 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       responses: {
         308: {
           description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
-          headers: { Location: { description: 'the new place', schema: { type: 'string' } } },
+          headers: { ...REQUEST_ID_HEADER, Location: { required: true, description: 'the new place', schema: { type: 'string' } } },
         },
       },
     };
@@ -235,7 +249,9 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
     get: {
       summary: 'This document',
       security: [],
-      responses: { 200: { description: 'The OpenAPI 3.1 description of the API', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: { description: 'The OpenAPI 3.1 description of the API', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: { type: 'object' } } } },
+      },
     },
   };
   return {
@@ -247,6 +263,13 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         basic: { type: 'http', scheme: 'basic', description: 'username or email, and password: only where an operation lists it' },
+      },
+      headers: {
+        RequestId: {
+          required: true,
+          description: 'the id of this request in the server log: the one the client sent in X-Request-Id when sane, a new one otherwise',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+        },
       },
       schemas: {
         Error: {

@@ -52,6 +52,8 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly produces: ContentType | readonly ContentType[];
   /** The success body, for the OpenAPI document (the JSON, the text, or the image's bytes). */
   readonly response: t.Decoder<unknown, A>;
+  /** Headers a success carries beyond those of every answer, for the OpenAPI document. */
+  readonly responseHeaders?: HeaderSchema;
   /**
    * The errors this endpoint's own work can answer, beyond those of every endpoint (authentication,
    * an outage, a request the server cannot read) and those its fields imply (missing or invalid).

@@ -5,7 +5,7 @@ import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game-data.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, required } from '../fields.js';
+import { matching, oneOf, optional, required } from '../fields.js';
 import { defineRoute, type JsonBody, type Route } from '../route-table.js';
 
 export interface GameRouteDependencies {
@@ -17,13 +17,20 @@ export interface GameRouteDependencies {
 const asJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
   contentType: 'application/json',
   body: value,
-  headers: stale ? { 'X-Cache': 'stale', Warning: '110 - "Response is Stale"' } : { 'X-Cache': 'fresh' },
+  headers: stale ? { 'X-Cache': 'stale', Warning: STALE_WARNING } : { 'X-Cache': 'fresh' },
 });
 
 const maps = t.readonlyArray(t.strict({ name: t.string, season: t.string, variant: t.string, image: t.string }));
 
 /** Per game of ours: the network's statistics as it gives them, or null for a game never played. */
 const playerStats = t.record(t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))), t.union([t.UnknownRecord, t.null]));
+
+const STALE_WARNING = '110 - "Response is Stale"';
+
+const cacheHeaders = {
+  'x-cache': required(oneOf(['fresh', 'stale'], 'fresh or stale'), 'stale when the network could not be asked and the answer comes from cache'),
+  warning: optional(matching(/^110 - "Response is Stale"$/, STALE_WARNING), 'sent with a stale answer'),
+};
 
 /** Nothing known of that name, or the network not answering (in time) with nothing cached. */
 const networkErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
@@ -37,6 +44,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       summary: 'The maps of a game on The Hive',
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
       response: maps,
+      responseHeaders: cacheHeaders,
       errors: networkErrors,
       handle: async ({ params }) => E.map(asJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map)),
     }),
@@ -57,6 +65,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       summary: "A player's statistics per game on The Hive (null for a game never played)",
       query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
       response: playerStats,
+      responseHeaders: cacheHeaders,
       errors: networkErrors,
       handle: async ({ query }) => E.map(asJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player)),
     }),
