@@ -18,7 +18,7 @@ interface Parameter {
 interface Operation {
   readonly security?: readonly Record<string, unknown>[];
   readonly parameters?: readonly Parameter[];
-  readonly requestBody?: { content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required?: string[] } } } };
+  readonly requestBody?: { required: boolean; content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required?: string[] } } } };
   readonly responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
   readonly deprecated?: boolean;
 }
@@ -100,6 +100,8 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   });
 
   it('derives body schemas from the codecs, with what is required and nothing else allowed', () => {
+    expect(document.paths['/api/user/create']!.post!.requestBody!.required).to.equal(true);
+    expect(document.paths['/api/token/create']!.post!.requestBody!.required).to.equal(false);
     const create = document.paths['/api/user/create']!.post!.requestBody!.content['application/json'].schema;
     expect(create).to.include({ type: 'object', additionalProperties: false });
     expect(create.required).to.deep.equal(['firstname', 'lastname', 'email', 'password']);

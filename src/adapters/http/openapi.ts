@@ -143,7 +143,7 @@ const hasRequired = (schema: Schema<never> | undefined): boolean => Object.value
 const hasAny = (schema: Schema<never> | undefined): boolean => schema !== undefined && Object.keys(schema).length > 0;
 
 /** Every error a route can answer: those of every endpoint, those its fields imply, its own. */
-export function errorsOf(route: Route): DomainErrorTag[] {
+function errorsOf(route: Route): DomainErrorTag[] {
   const fromFields: DomainErrorTag[] = [];
   if (hasRequired(route.query)) fromFields.push(FIELD_ERRORS.query.missing);
   if (hasAny(route.query)) fromFields.push(FIELD_ERRORS.query.invalid);
@@ -217,7 +217,8 @@ function operation(route: Route): Record<string, unknown> {
     'x-permission': route.permission,
     security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
     parameters: [...parameters('path', route.params), ...parameters('query', route.query), ...parameters('header', route.headers)],
-    ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(route.body) } } } }),
+    // No body at all reads as `{}`: it is required only where a field is.
+    ...(route.body && { requestBody: { required: hasRequired(route.body), content: { 'application/json': { schema: bodySchema(route.body) } } } }),
     responses: { ...success, ...errorResponses(route) },
   };
 }
