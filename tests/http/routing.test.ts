@@ -20,7 +20,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
   });
 
   it('answers a known path with another method with JSON 405/28 and an Allow header', async () => {
-    const response = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    const response = await server.send('POST', '/api/crypto/enc?data=x', { token });
     expect(response.headers.get('allow')).to.equal('HEAD, GET');
     await expectError(response, 405, 28);
   });
@@ -32,7 +32,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
       expect(response.status, path).to.equal(200);
       expect(await response.text(), path).to.match(/^[A-Za-z0-9_-]+$/);
     }
-    const head = await fetch(`${server.baseUrl}/api/crypto/enc?data=x`, { method: 'HEAD', headers: auth });
+    const head = await server.send('HEAD', '/api/crypto/enc?data=x', { token });
     expect(head.status).to.equal(200);
     expect(head.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
   });
@@ -46,7 +46,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(response.headers.get('content-length')).to.equal(String(bytes.length));
     expect((JSON.parse(bytes.toString('utf8')) as { address: string }).address).to.equal('São Paulo');
-    const head = await fetch(`${server.baseUrl}${path}`, { method: 'HEAD', headers: auth });
+    const head = await server.send('HEAD', path, { token });
     expect(head.status).to.equal(200);
     expect(head.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(head.headers.get('content-length')).to.equal(String(bytes.length));
@@ -149,7 +149,7 @@ describe('http: the OpenAPI description', () => {
     expect(document.openapi).to.equal('3.1.0');
     expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
     expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
-    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string' } });
+    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string', maxLength: 8192 } });
     expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });
 });
@@ -161,7 +161,7 @@ describe('http: the OpenAPI description of management endpoints', () => {
       const document = (await (await server.get('/api/openapi.json')).json()) as {
         paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: { content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } } } }>>;
       };
-      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string' } });
+      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } });
       const create = document.paths['/api/user/create']!.post!.requestBody!.content['application/json'].schema;
       expect(create.required).to.deep.equal(['firstname', 'lastname', 'email', 'password']);
       expect(create.additionalProperties).to.equal(false);

@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import type Koa from 'koa';
+import { API_PREFIX } from '../../src/adapters/http/app.js';
+import { openApiDocument } from '../../src/adapters/http/openapi.js';
+import type { RouteTable } from '../../src/adapters/http/route-table.js';
 import { createHttpServer } from '../../src/adapters/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { buildApplication, HttpApp, type Application } from '../../src/container.js';
+import { buildApplication, HttpApp, Routes, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import type { Randomness } from '../../src/domain/randomness.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
@@ -14,13 +17,19 @@ import { CreateUser } from '../../src/domain/users/create-user.js';
 import { UserStore } from '../../src/domain/users/ports.js';
 import { sqlDatabases } from './databases.js';
 import { expectRight } from './either.js';
+import { conformanceTo } from './openapi-conformance.js';
 
 export interface TestServer {
   readonly baseUrl: string;
   readonly port: number;
   readonly app: Application;
+  /** Like `send`, every answer is checked against the server's own OpenAPI document. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
-  /** A request with a bearer token and, when given, a JSON body (or a raw one with its own content type). */
+  /**
+   * A request with a bearer token and, when given, a JSON body (or a raw one with its own content
+   * type). The answer must be one the server's OpenAPI document lists for that operation, with a
+   * body its schema accepts: the test fails otherwise.
+   */
   send(method: string, path: string, options: SendOptions): Promise<Response>;
   /** Every user and token in the store, to check that a failed request changed nothing. */
   snapshot(): Promise<unknown>;
@@ -61,6 +70,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  // The document the server serves, made here rather than asked for, so that no test sees a request of its own.
+  const conformance = conformanceTo(JSON.stringify(openApiDocument(app.container.get<RouteTable>(Routes), API_PREFIX)));
+  const checked = async (method: string, url: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(url, { ...init, method, redirect: 'manual' });
+    await conformance.check(method, url, response);
+    return response;
+  };
   const userWithToken: TestServer['userWithToken'] = async (permissions, token = {}) => {
     userSequence += 1;
     const username = `user${userSequence}`;
@@ -72,7 +88,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     baseUrl,
     port,
     app,
-    get: (path, headers = {}) => fetch(baseUrl + path, { headers, redirect: 'manual' }),
+    get: (path, headers = {}) => checked('GET', baseUrl + path, { headers }),
     send: (method, path, { token, headers = {}, json, raw }) => {
       const all: Record<string, string> = { ...headers };
       if (token !== undefined) all.authorization = `Bearer ${token}`;
@@ -84,7 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
         all['content-type'] = raw.contentType;
         body = raw.body;
       }
-      return fetch(baseUrl + path, { method, headers: all, body, redirect: 'manual' });
+      return checked(method, baseUrl + path, { headers: all, body });
     },
     async snapshot() {
       const users = await app.container.get<UserStore>(UserStore).list();

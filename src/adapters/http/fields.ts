@@ -26,38 +26,64 @@ export type Decoded<S extends Schema<never>> = {
   [K in keyof S]: S[K] extends Field<never, infer A> ? (S[K]['required'] extends true ? A : A | undefined) : never;
 };
 
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for one value. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * A codec that says, as JSON Schema, what it accepts: io-ts's own types are read by their tags,
+ * but a codec made here checks what no tag tells (a pattern, a length, a range), so it carries
+ * its schema with it. Query parameters and headers are described by the value they stand for
+ * (`scale` is an integer from 1 to 10), as OpenAPI describes a parameter.
+ */
+export type Described<C> = C & { readonly jsonSchema: JsonSchema };
+export const described = <C extends t.Decoder<never, unknown>>(codec: C, jsonSchema: JsonSchema): Described<C> => Object.assign(codec, { jsonSchema });
+export const isDescribed = (codec: object): codec is Described<t.Decoder<never, unknown>> => 'jsonSchema' in codec;
+
 export const required = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: true, description }) as const;
 export const optional = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: false, description }) as const;
 
 /** Text of at most `maxBytes` bytes once encoded as UTF-8. */
-export const utf8UpTo = (maxBytes: number): t.Type<string, string, unknown> =>
-  new t.Type<string, string, unknown>(
-    `text of at most ${maxBytes} UTF-8 bytes`,
-    (u): u is string => typeof u === 'string' && Buffer.byteLength(u) <= maxBytes,
-    (u, c) => (typeof u === 'string' && Buffer.byteLength(u) <= maxBytes ? t.success(u) : t.failure(u, c, `longer than ${maxBytes} bytes`)),
-    t.identity,
+export const utf8UpTo = (maxBytes: number): Described<t.Type<string, string, unknown>> =>
+  described(
+    new t.Type<string, string, unknown>(
+      `text of at most ${maxBytes} UTF-8 bytes`,
+      (u): u is string => typeof u === 'string' && Buffer.byteLength(u) <= maxBytes,
+      (u, c) => (typeof u === 'string' && Buffer.byteLength(u) <= maxBytes ? t.success(u) : t.failure(u, c, `longer than ${maxBytes} bytes`)),
+      t.identity,
+    ),
+    // JSON Schema counts characters, never bytes: no text of more characters can be short enough.
+    { type: 'string', maxLength: maxBytes },
   );
 
 /** Text matching a pattern; `name` says what it is, as in "expected <name>". */
-export const matching = (pattern: RegExp, name: string): t.Type<string, string, unknown> =>
-  new t.Type<string, string, unknown>(
-    name,
-    (u): u is string => typeof u === 'string' && pattern.test(u),
-    (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
+export const matching = (pattern: RegExp, name: string): Described<t.Type<string, string, unknown>> =>
+  described(
+    new t.Type<string, string, unknown>(
+      name,
+      (u): u is string => typeof u === 'string' && pattern.test(u),
+      (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c)),
+      t.identity,
+    ),
+    { type: 'string', pattern: pattern.source },
   );
 
 /**
  * A number as typed in a query string: text matching `pattern` (which says what notation is
  * accepted: signs, decimals, how many digits) whose value lies from `min` to `max`.
  */
-export const numberWritten = (pattern: RegExp, min: number, max: number, name: string): t.Type<number, string, unknown> => {
+export const numberWritten = (
+  pattern: RegExp,
+  min: number,
+  max: number,
+  name: string,
+  kind: 'integer' | 'number' = 'number',
+): Described<t.Type<number, string, unknown>> => {
   const valueOf = (u: unknown): number | undefined => {
     if (typeof u !== 'string' || !pattern.test(u)) return undefined;
     const value = Number(u);
     return value >= min && value <= max ? value : undefined;
   };
-  return new t.Type<number, string, unknown>(
+  const codec = new t.Type<number, string, unknown>(
     name,
     (u): u is number => typeof u === 'number' && u >= min && u <= max,
     (u, c) => {
@@ -66,12 +92,13 @@ export const numberWritten = (pattern: RegExp, min: number, max: number, name: s
     },
     String,
   );
+  return described(codec, { type: kind, minimum: min, maximum: max });
 };
 
 /** Text that must be one of `values`, exactly. */
-export const oneOf = <V extends string>(values: readonly V[], name: string): t.Type<V, string, unknown> => {
+export const oneOf = <V extends string>(values: readonly V[], name: string): Described<t.Type<V, string, unknown>> => {
   const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
-  return new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  return described(new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', enum: values });
 };
 
 interface Tags {
@@ -119,7 +146,7 @@ function decodeFields<S extends Schema<never>>(
  * silently reduced to one of its values.
  */
 export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<string, string | string[] | undefined>) =>
-  decodeFields(schema, query, { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' }, givenOnce);
+  decodeFields(schema, query, FIELD_ERRORS.query, givenOnce);
 
 const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
 
@@ -146,15 +173,23 @@ const headerText = (name: string, value: unknown): string | undefined =>
 export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<DomainError, Decoded<S>> {
   const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
-  return decodeFields(schema, headers, { missing: 'MissingHeader', invalid: 'InvalidHeader' }, headerText);
+  return decodeFields(schema, headers, FIELD_ERRORS.header, headerText);
 }
 
 /**
  * Path parameters. The only endpoint with one, the game maps, took its game from the `x-game`
  * header before it moved into the path; SPEC.md keeps the header codes 8 and 9 for it.
  */
-export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) =>
-  decodeFields(schema, params, { missing: 'MissingHeader', invalid: 'InvalidHeader' });
+export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, params, PARAM_ERRORS);
+
+/** What a missing and an invalid field of each place is answered with. */
+export const FIELD_ERRORS = {
+  query: { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' },
+  header: { missing: 'MissingHeader', invalid: 'InvalidHeader' },
+  path: { missing: 'MissingHeader', invalid: 'InvalidHeader' },
+  body: { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' },
+} as const satisfies Record<string, Tags>;
+const PARAM_ERRORS: Tags = FIELD_ERRORS.path;
 
 /**
  * A path whose percent-escapes are not UTF-8, refused by the name of the parameter in that place
@@ -167,7 +202,7 @@ export function checkPathEncoding(pattern: string, path: string): DomainError | 
   if (bad.length === 0) return undefined;
   const steps = pattern.split('/');
   const names = [...new Set(bad.map((index) => (steps[index]?.startsWith(':') ? steps[index].slice(1) : 'path')))];
-  return { _tag: 'InvalidHeader', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
+  return { _tag: PARAM_ERRORS.invalid, names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
 }
 
 /** A JSON object body; fields the schema does not know are refused, by name. */
@@ -178,35 +213,46 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Ei
   // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
   const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
   if (unknown.length > 0) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
-  return decodeFields(schema, body as Record<string, unknown>, { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' });
+  return decodeFields(schema, body as Record<string, unknown>, FIELD_ERRORS.body);
 }
 
 /**
  * A string of `min` to `max` characters (code points: an emoji is one) once trimmed; what may be
  * in it is the domain's rule.
  */
-export const text = (min: number, max: number): t.Type<string, string, unknown> => {
+export const text = (min: number, max: number): Described<t.Type<string, string, unknown>> => {
   const ok = (u: unknown): u is string => {
     if (typeof u !== 'string') return false;
     const length = characterCount(trimWhiteSpace(u));
     return length >= min && length <= max;
   };
-  return new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(trimWhiteSpace(u)) : t.failure(u, c)), t.identity);
+  return described(
+    new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(trimWhiteSpace(u)) : t.failure(u, c)), t.identity),
+    // The lengths once trimmed: JSON Schema has no trimming, so a client keeps to them as sent.
+    { type: 'string', minLength: min, maxLength: max },
+  );
 };
 
 /** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters (code points). */
-export const secretText = (max: number): t.Type<string, string, unknown> => {
+export const secretText = (max: number): Described<t.Type<string, string, unknown>> => {
   const ok = (u: unknown): u is string => typeof u === 'string' && characterCount(u) <= max;
-  return new t.Type<string, string, unknown>(`a string of at most ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  return described(new t.Type<string, string, unknown>(`a string of at most ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity), {
+    type: 'string',
+    maxLength: max,
+  });
 };
 
 const MAX_LISTED_NAME_LENGTH = 100;
 
 /** A list of at most `max` short strings (100 characters each), such as permission names. */
-export const names = (max: number): t.Type<string[], string[], unknown> => {
+export const names = (max: number): Described<t.Type<string[], string[], unknown>> => {
   const ok = (u: unknown): u is string[] =>
     Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && characterCount(s) <= MAX_LISTED_NAME_LENGTH);
-  return new t.Type<string[], string[], unknown>(`a list of at most ${max} names`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  return described(new t.Type<string[], string[], unknown>(`a list of at most ${max} names`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity), {
+    type: 'array',
+    maxItems: max,
+    items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
+  });
 };
 
 /** The `x-uid` header and the `firebaseuid` field: a user's public id. */

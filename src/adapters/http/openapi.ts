@@ -1,30 +1,227 @@
-import { errorCatalogue } from '../../domain/errors.js';
-import type { Field } from './fields.js';
-import type { ContentType, RouteTable } from './route-table.js';
+import type * as t from 'io-ts';
+import { errorCatalogue, type DomainErrorTag } from '../../domain/errors.js';
+import { FIELD_ERRORS, isDescribed, type Field, type JsonSchema, type Schema } from './fields.js';
+import type { ContentType, Route, RouteTable } from './route-table.js';
 
 /** `/crypto/:id` → `/crypto/{id}` */
 const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
-const parameter = (name: string, where: 'query' | 'header', field: Field<string, unknown>) => ({
-  name,
-  in: where,
-  required: field.required,
-  description: `${field.description} (${field.codec.name})`,
-  schema: { type: 'string' },
+// The shapes of io-ts's own types that a JSON Schema can be read from, by their `_tag`.
+interface Tagged {
+  readonly _tag?: string;
+  readonly value?: unknown;
+  readonly keys?: Record<string, unknown>;
+  readonly props?: Record<string, t.Mixed>;
+  readonly types?: readonly t.Mixed[];
+  readonly type?: t.Mixed;
+  readonly domain?: t.Mixed;
+  readonly codomain?: t.Mixed;
+}
+
+const objectOf = (props: Record<string, t.Mixed>, required: readonly string[]): JsonSchema => ({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(props).map(([name, codec]) => [name, jsonSchemaOf(codec)])),
+  ...(required.length > 0 && { required }),
 });
 
-const schemaOf = (type: ContentType): Record<string, string> => {
-  switch (type) {
-    case 'application/json':
-      return {};
-    case 'image/png':
-      return { type: 'string', contentMediaType: 'image/png' };
+/** Every property of an object type, with those that must be there (`t.type` and `t.partial`, or both intersected). */
+function propertiesOf(codec: Tagged): { props: Record<string, t.Mixed>; required: string[] } | undefined {
+  switch (codec._tag) {
+    case 'InterfaceType':
+      return { props: codec.props!, required: Object.keys(codec.props!) };
+    case 'PartialType':
+      return { props: codec.props!, required: [] };
+    case 'ExactType':
+    case 'ReadonlyType':
+      return propertiesOf(codec.type as Tagged);
+    case 'IntersectionType': {
+      const parts = codec.types!.map((part) => propertiesOf(part as Tagged));
+      if (parts.some((part) => part === undefined)) return undefined;
+      return {
+        props: Object.assign({}, ...parts.map((part) => part!.props)) as Record<string, t.Mixed>,
+        required: parts.flatMap((part) => part!.required),
+      };
+    }
     default:
-      return { type: 'string' };
+      return undefined;
   }
+}
+
+/**
+ * The JSON Schema of what a codec accepts: a codec of fields.ts says it itself; io-ts's own
+ * types are read from their structure. A codec it cannot read is a mistake in a route row, so
+ * building the document fails at start-up rather than describing it wrongly.
+ */
+export function jsonSchemaOf(codec: t.Decoder<never, unknown>): JsonSchema {
+  if (isDescribed(codec)) return codec.jsonSchema;
+  const tagged = codec as unknown as Tagged;
+  switch (tagged._tag) {
+    case 'StringType':
+      return { type: 'string' };
+    case 'NumberType':
+      return { type: 'number' };
+    case 'BooleanType':
+      return { type: 'boolean' };
+    case 'NullType':
+      return { type: 'null' };
+    case 'UnknownType':
+      return {};
+    case 'NeverType':
+      return { not: {} };
+    case 'AnyDictionaryType':
+      return { type: 'object' };
+    case 'LiteralType':
+      return { const: tagged.value };
+    case 'KeyofType':
+      return { type: 'string', enum: Object.keys(tagged.keys!) };
+    case 'UnionType':
+      return { anyOf: tagged.types!.map((member) => jsonSchemaOf(member)) };
+    case 'ArrayType':
+    case 'ReadonlyArrayType':
+      return { type: 'array', items: jsonSchemaOf(tagged.type!) };
+    case 'DictionaryType': {
+      const domain = tagged.domain as Tagged;
+      // A record over fixed keys has every one of them.
+      if (domain._tag === 'KeyofType') {
+        const keys = Object.keys(domain.keys!);
+        return { ...objectOf(Object.fromEntries(keys.map((key) => [key, tagged.codomain!])), keys), additionalProperties: false };
+      }
+      return { type: 'object', additionalProperties: jsonSchemaOf(tagged.codomain!) };
+    }
+    case 'ExactType': {
+      const object = propertiesOf(tagged);
+      if (object) return { ...objectOf(object.props, object.required), additionalProperties: false };
+      break;
+    }
+    default: {
+      const object = propertiesOf(tagged);
+      if (object) return objectOf(object.props, object.required);
+    }
+  }
+  throw new Error(`No JSON Schema for the codec ${codec.name}`);
+}
+
+const describedField = (field: Field<never, unknown>): JsonSchema => ({ description: `${field.description} (${field.codec.name})`, ...jsonSchemaOf(field.codec) });
+
+const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined) =>
+  Object.entries(schema ?? {}).map(([name, field]) => ({
+    name,
+    in: where,
+    required: where === 'path' || field.required,
+    description: `${field.description} (${field.codec.name})`,
+    schema: jsonSchemaOf(field.codec),
+  }));
+
+const bodySchema = (body: Schema<never>): JsonSchema => {
+  const required = Object.entries(body).filter(([, field]) => field.required).map(([name]) => name);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length > 0 && { required }),
+    properties: Object.fromEntries(Object.entries(body).map(([name, field]) => [name, describedField(field)])),
+  };
 };
 
-const errorStatuses = [...new Set(Object.values(errorCatalogue).map((entry) => entry.status))].sort();
+/**
+ * What any endpoint can answer, whatever it does: a caller who is not let in (401, 403), a
+ * request line, path or headers the server cannot read (400/7 for a query string that is not
+ * UTF-8, 400/9 for a missing Host, 431), and an outage or a bug (500).
+ */
+const EVERY_ENDPOINT: readonly DomainErrorTag[] = [
+  'MissingApiKey',
+  'InvalidApiKey',
+  'NotAuthorized',
+  'Blocked',
+  'DisabledApiKey',
+  'InvalidQueryParameter',
+  'InvalidHeader',
+  'RequestTooLarge',
+  'Unknown',
+];
+
+const hasRequired = (schema: Schema<never> | undefined): boolean => Object.values(schema ?? {}).some((field) => field.required);
+const hasAny = (schema: Schema<never> | undefined): boolean => schema !== undefined && Object.keys(schema).length > 0;
+
+/** Every error a route can answer: those of every endpoint, those its fields imply, its own. */
+function errorsOf(route: Route): DomainErrorTag[] {
+  const fromFields: DomainErrorTag[] = [];
+  if (hasRequired(route.query)) fromFields.push(FIELD_ERRORS.query.missing);
+  if (hasAny(route.query)) fromFields.push(FIELD_ERRORS.query.invalid);
+  // A header sent empty counts as missing, even an optional one.
+  if (hasAny(route.headers)) fromFields.push(FIELD_ERRORS.header.missing, FIELD_ERRORS.header.invalid);
+  if (hasAny(route.params)) fromFields.push(FIELD_ERRORS.path.missing, FIELD_ERRORS.path.invalid);
+  if (hasRequired(route.body)) fromFields.push(FIELD_ERRORS.body.missing);
+  // A body that is not a JSON object is refused even where every field is optional.
+  if (route.body) fromFields.push(FIELD_ERRORS.body.invalid);
+  return [...new Set([...EVERY_ENDPOINT, ...fromFields, ...route.errors])];
+}
+
+const contentTypesOf = (route: Route): readonly ContentType[] => (typeof route.produces === 'string' ? [route.produces] : route.produces);
+
+const successSchema = (route: Route, type: ContentType): JsonSchema => {
+  const schema = jsonSchemaOf(route.response);
+  return type.startsWith('image/') ? { ...schema, contentMediaType: type } : schema;
+};
+
+/** Per status, the error object with the codes this route can answer with it. */
+function errorResponses(route: Route): Record<string, unknown> {
+  const byStatus = new Map<number, { code: number; message: string }[]>();
+  for (const tag of errorsOf(route)) {
+    const { status, code, message } = errorCatalogue[tag];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), { code, message }]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, entries]) => {
+        const sorted = entries.sort((a, b) => a.code - b.code);
+        // Each code with its own message: a client may branch on the code and show the message.
+        const oneOfTheCodes = { oneOf: sorted.map(({ code, message }) => ({ properties: { code: { const: code }, message: { const: message } } })) };
+        return [
+          status,
+          {
+            description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
+            headers: REQUEST_ID_HEADER,
+            content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
+          },
+        ];
+      }),
+  );
+}
+
+const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+const successHeaders = (route: Route): Record<string, unknown> => ({
+  ...REQUEST_ID_HEADER,
+  ...Object.fromEntries(
+    Object.entries(route.responseHeaders ?? {}).map(([name, field]) => [
+      name,
+      { required: field.required, description: `${field.description} (${field.codec.name})`, schema: jsonSchemaOf(field.codec) },
+    ]),
+  ),
+});
+
+function operation(route: Route): Record<string, unknown> {
+  const success =
+    (route.response as unknown as Tagged)._tag === 'NeverType'
+      ? {}
+      : {
+          [route.status]: {
+            description: 'Success',
+            headers: successHeaders(route),
+            content: Object.fromEntries(contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }])),
+          },
+        };
+  return {
+    summary: route.summary,
+    'x-permission': route.permission,
+    security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
+    parameters: [...parameters('path', route.params), ...parameters('query', route.query), ...parameters('header', route.headers)],
+    // No body at all reads as `{}`: it is required only where a field is.
+    ...(route.body && { requestBody: { required: hasRequired(route.body), content: { 'application/json': { schema: bodySchema(route.body) } } } }),
+    responses: { ...success, ...errorResponses(route) },
+  };
+}
 
 /**
  * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
@@ -33,66 +230,58 @@ const errorStatuses = [...new Set(Object.values(errorCatalogue).map((entry) => e
 export function openApiDocument(table: RouteTable, prefix: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table.routes) {
-    const operations = (paths[prefix + openApiPath(route.path)] ??= {});
-    operations[route.method.toLowerCase()] = {
-      summary: route.summary,
-      'x-permission': route.permission,
-      security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
-      parameters: [
-        ...Object.entries(route.query).map(([name, field]) => parameter(name, 'query', field)),
-        ...Object.entries(route.headers).map(([name, field]) => parameter(name, 'header', field)),
-      ],
-      ...(route.body && {
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: Object.entries(route.body).filter(([, field]) => field.required).map(([name]) => name),
-                properties: Object.fromEntries(Object.entries(route.body).map(([name, field]) => [name, { description: `${field.description} (${field.codec.name})` }])),
-              },
-            },
-          },
-        },
-      }),
-      responses: {
-        [route.status]: {
-          description: 'Success',
-          content: Object.fromEntries((typeof route.produces === 'string' ? [route.produces] : route.produces).map((type) => [type, { schema: schemaOf(type) }])),
-        },
-        default: { description: 'An error from the catalogue', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-    };
+    (paths[prefix + openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   for (const redirect of table.redirects) {
     const operations = (paths[prefix + openApiPath(redirect.from)] ??= {});
     operations[redirect.method.toLowerCase()] = {
       summary: `Moved to ${prefix}${redirect.to}`,
       deprecated: true,
-      responses: { 308: { description: `Permanent redirect to ${prefix}${redirect.to}, query string kept` } },
+      security: [],
+      responses: {
+        308: {
+          description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
+          headers: { ...REQUEST_ID_HEADER, Location: { required: true, description: 'the new place', schema: { type: 'string' } } },
+        },
+      },
     };
   }
+  paths[`${prefix}/openapi.json`] = {
+    get: {
+      summary: 'This document',
+      security: [],
+      responses: {
+        200: { description: 'The OpenAPI 3.1 description of the API', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'utility-api', version: '0.1.0' },
+    servers: [{ url: '/', description: 'the server that serves this document' }],
     paths,
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         basic: { type: 'http', scheme: 'basic', description: 'username or email, and password: only where an operation lists it' },
       },
+      headers: {
+        RequestId: {
+          required: true,
+          description: 'the id of this request in the server log: the one the client sent in X-Request-Id when sane, a new one otherwise',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+        },
+      },
       schemas: {
         Error: {
           type: 'object',
           required: ['code', 'message'],
+          additionalProperties: false,
           properties: {
-            code: { type: 'integer', minimum: 0, maximum: 30 },
+            code: { type: 'integer', enum: Object.values(errorCatalogue).map((entry) => entry.code) },
             message: { type: 'string' },
             details: { type: 'string' },
           },
-          'x-statuses': errorStatuses,
         },
       },
     },

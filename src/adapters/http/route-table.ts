@@ -1,18 +1,21 @@
-import type * as E from 'fp-ts/lib/Either.js';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
-import type { DomainError } from '../../domain/errors.js';
+import type { DomainError, DomainErrorTag } from '../../domain/errors.js';
+import type { Permission } from '../../domain/permissions.js';
 import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type ResponseBody = (
-  | { readonly contentType: 'text/plain'; readonly body: string }
-  | { readonly contentType: 'application/json'; readonly body: unknown }
-  | { readonly contentType: 'image/svg+xml'; readonly body: string }
-  | { readonly contentType: 'image/png'; readonly body: Buffer }
-) & {
+interface WithHeaders {
   readonly headers?: Readonly<Record<string, string>>;
-};
+}
+export type TextBody = { readonly contentType: 'text/plain'; readonly body: string } & WithHeaders;
+export type JsonBody<J> = { readonly contentType: 'application/json'; readonly body: J } & WithHeaders;
+export type ImageBody = ({ readonly contentType: 'image/svg+xml'; readonly body: string } | { readonly contentType: 'image/png'; readonly body: Buffer }) & WithHeaders;
+
+/** A success as sent; `J` is what a JSON body holds, the type of the row's response codec. */
+export type ResponseBody<J = unknown> = TextBody | JsonBody<J> | ImageBody;
 
 export type ContentType = ResponseBody['contentType'];
 
@@ -28,12 +31,12 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
-export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema> {
+export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema, A = unknown> {
   readonly method: HttpMethod;
   /** Below `/api`, in @koa/router syntax. */
   readonly path: string;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
-  readonly permission: string | null;
+  readonly permission: Permission | null;
   /**
    * Also takes `Authorization: Basic` (username or email, and password) instead of a token: the
    * use case then acts for that user, and `permission` is not asked of them.
@@ -49,8 +52,25 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly status: number;
   /** What a success carries; a list when the caller chooses (a barcode as PNG or SVG). */
   readonly produces: ContentType | readonly ContentType[];
-  readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody> | Promise<E.Either<DomainError, ResponseBody>>;
+  /** The success body, for the OpenAPI document (the JSON, the text, or the image's bytes). */
+  readonly response: t.Decoder<unknown, A>;
+  /** Headers a success carries beyond those of every answer, for the OpenAPI document. */
+  readonly responseHeaders?: HeaderSchema;
+  /**
+   * The errors this endpoint's own work can answer, beyond those of every endpoint (authentication,
+   * an outage, a request the server cannot read) and those its fields imply (missing or invalid).
+   */
+  readonly errors: readonly DomainErrorTag[];
+  /** Its JSON is of the response codec's type: the compiler holds the handler to what the document says. */
+  readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody<NoInfer<A>>> | Promise<E.Either<DomainError, ResponseBody<NoInfer<A>>>>;
 }
+
+/** A row as written: what most endpoints share is left out. */
+export type RouteRow<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema, A> = Omit<
+  Route<Q, H, B, P, A>,
+  'query' | 'headers' | 'status' | 'produces' | 'errors'
+> &
+  Partial<Pick<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors'>>;
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
 export interface Redirect {
@@ -64,13 +84,33 @@ export interface RouteTable {
   readonly redirects: readonly Redirect[];
 }
 
-/** Keeps each schema's type tied to the handler's input while the table stays a plain list. */
-export const defineRoute = <Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema>(route: Route<Q, H, B, P>): Route =>
-  route as unknown as Route;
+/**
+ * Keeps each schema's type tied to the handler's input while the table stays a plain list, and
+ * fills in what a row leaves out: no query or headers, 200 with JSON, no errors of its own.
+ */
+export const defineRoute = <
+  Q extends QuerySchema = Record<never, never>,
+  H extends HeaderSchema = Record<never, never>,
+  B extends BodySchema = BodySchema,
+  P extends ParamSchema = ParamSchema,
+  A = unknown,
+>(
+  row: RouteRow<Q, H, B, P, A>,
+): Route => {
+  const inPath = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  const declared = Object.keys(row.params ?? {});
+  if (inPath.join() !== declared.join()) {
+    throw new Error(`${row.method} ${row.path} declares the path parameters [${declared.join(', ')}], its path has [${inPath.join(', ')}]`);
+  }
+  return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
+};
 
-export const json = (body: unknown): ResponseBody => ({ contentType: 'application/json', body });
-export const text = (body: string): ResponseBody => ({ contentType: 'text/plain', body });
+export const json = <J>(body: J): JsonBody<J> => ({ contentType: 'application/json', body });
+export const text = (body: string): TextBody => ({ contentType: 'text/plain', body });
+
+/** A use case's outcome answered as JSON, keeping the type its success has (`E.map(json)` would lose it). */
+export const jsonOf = <A>(outcome: E.Either<DomainError, A>): E.Either<DomainError, JsonBody<A>> => (E.isLeft(outcome) ? outcome : E.right(json(outcome.right)));
 
 /** The permission list as the router knows it: one row per endpoint that names one. */
-export const permissionsOf = (table: RouteTable): { permission: string; method: HttpMethod; path: string; summary: string }[] =>
+export const permissionsOf = (table: RouteTable): { permission: Permission; method: HttpMethod; path: string; summary: string }[] =>
   table.routes.flatMap(({ permission, method, path, summary }) => (permission === null ? [] : [{ permission, method, path: `/api${path}`, summary }]));

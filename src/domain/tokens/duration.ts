@@ -2,9 +2,12 @@ const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_0
 /** Ten years: far enough for any real use, near enough to stay a safe integer date. */
 export const MAX_LIFETIME_MS = 10 * 365 * UNIT_MS.d;
 
+/** A number and a unit, as in `30d`. */
+export const DURATION_PATTERN = /^(\d{1,6})([smhdw])$/;
+
 /** Parses `90s`, `15m`, `12h`, `30d`, `2w`; undefined for anything else or out of range. */
 export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,6})([smhdw])$/.exec(text.trim());
+  const match = DURATION_PATTERN.exec(text.trim());
   if (!match) return undefined;
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
   return ms > 0 && ms <= MAX_LIFETIME_MS ? ms : undefined;

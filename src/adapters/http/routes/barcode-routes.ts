@@ -4,8 +4,8 @@ import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
-import { numberWritten, oneOf, optional, required } from '../fields.js';
-import { defineRoute, json, type ResponseBody, type Route } from '../route-table.js';
+import { described, numberWritten, oneOf, optional, required } from '../fields.js';
+import { defineRoute, jsonOf, type ImageBody, type Route } from '../route-table.js';
 
 export interface BarcodeRouteDependencies {
   readonly generate: GenerateBarcode;
@@ -17,16 +17,32 @@ export interface BarcodeRouteDependencies {
 const WHOLE = /^\d{1,4}$/;
 const TWO_DECIMALS = /^\d{1,4}(?:\.\d{1,2})?$/;
 
-const trueOrFalse = new t.Type<boolean, string, unknown>(
-  'true or false',
-  (u): u is boolean => typeof u === 'boolean',
-  (u, c) => (u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c)),
-  String,
+const trueOrFalse = described(
+  new t.Type<boolean, string, unknown>(
+    'true or false',
+    (u): u is boolean => typeof u === 'boolean',
+    (u, c) => (u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c)),
+    String,
+  ),
+  { type: 'boolean' },
+);
+
+const symbologies = t.readonlyArray(t.strict({ id: t.string, description: t.string, example: t.union([t.string, t.null]) }));
+
+/** An image as sent: SVG markup or PNG bytes; the document gives each its media type. */
+const image = described(
+  new t.Type<string | Buffer, string | Buffer, unknown>(
+    'an image',
+    (u): u is string | Buffer => typeof u === 'string' || Buffer.isBuffer(u),
+    (u, c) => (typeof u === 'string' || Buffer.isBuffer(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  ),
+  { type: 'string' },
 );
 
 const imageFormat = oneOf(IMAGE_FORMATS, 'png or svg');
 
-const asImage = (image: RenderedBarcode): ResponseBody =>
+const asImage = (image: RenderedBarcode): ImageBody =>
   image.format === 'svg'
     ? { contentType: 'image/svg+xml', body: image.markup }
     : { contentType: 'image/png', body: Buffer.isBuffer(image.bytes) ? image.bytes : Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength) };
@@ -38,11 +54,8 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       path: '/barcode/codecs',
       permission: Permission.BarcodeGenerate,
       summary: 'The barcode symbologies /barcode/gen/:codec draws, with an example content for each',
-      query: {},
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async () => E.map(json)(await deps.listSymbologies.execute()),
+      response: symbologies,
+      handle: async () => jsonOf(await deps.listSymbologies.execute()),
     }),
     defineRoute({
       method: 'GET',
@@ -55,7 +68,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
         // Its size and form are the use case's rules, checked there for every transport.
         content: required(t.string, `the text to encode, at most ${deps.maxContentBytes} bytes of UTF-8`),
         format: optional(imageFormat, 'png (default) or svg'),
-        scale: optional(numberWritten(WHOLE, SCALE.min, SCALE.max, `an integer from ${SCALE.min} to ${SCALE.max}`), `pixels per module, default ${SCALE.default}`),
+        scale: optional(numberWritten(WHOLE, SCALE.min, SCALE.max, `an integer from ${SCALE.min} to ${SCALE.max}`, 'integer'), `pixels per module, default ${SCALE.default}`),
         height: optional(
           numberWritten(TWO_DECIMALS, HEIGHT_MM.min, HEIGHT_MM.max, `a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`),
           'bar height of linear symbologies in millimetres',
@@ -64,9 +77,11 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
         rotate: optional(oneOf(ROTATIONS, 'N, R, L or I'), 'N (default), R (clockwise), L (counter-clockwise) or I (upside down)'),
       },
       headers: { 'x-format': optional(imageFormat, 'the same as the format query parameter; when both are given they must agree') },
-      status: 200,
       produces: ['image/png', 'image/svg+xml'],
-      handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ResponseBody>> => {
+      response: image,
+      // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently, 400/7.
+      errors: ['InformationNotFound', 'InvalidQueryParameter'],
+      handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ImageBody>> => {
         const fromHeader = headers['x-format'];
         if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
           return E.left({ _tag: 'InvalidQueryParameter', names: ['format'], details: `format=${query.format} and the x-format header (${fromHeader}) disagree; give one` });

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import type { DecryptText, EncryptText } from '../../../domain/crypto/crypt-text.js';
 import { Permission } from '../../../domain/permissions.js';
 import { required, utf8UpTo } from '../fields.js';
@@ -20,9 +21,9 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
       permission: Permission.CryptographyEncrypt,
       summary: 'Encrypt text (AES-256-GCM) into a URL-safe string',
       query: { data: required(utf8UpTo(deps.maxPlaintextBytes), 'the text to encrypt') },
-      headers: {},
-      status: 200,
       produces: 'text/plain',
+      response: t.string,
+      errors: ['EncryptionFailed'],
       handle: ({ query }) => E.map(text)(deps.encrypt.execute(query.data)),
     }),
     defineRoute({
@@ -31,9 +32,9 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
       permission: Permission.CryptographyDecrypt,
       summary: 'Decrypt a string made by /crypto/enc back into its text',
       query: { data: required(utf8UpTo(deps.maxCiphertextLength), 'a ciphertext from /crypto/enc') },
-      headers: {},
-      status: 200,
       produces: 'text/plain',
+      response: t.string,
+      errors: ['DecryptionFailed'],
       handle: ({ query }) => E.map(text)(deps.decrypt.execute(query.data)),
     }),
   ];

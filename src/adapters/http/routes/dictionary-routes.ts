@@ -1,9 +1,10 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import type { DefineWord, FindAntonyms, FindSynonyms } from '../../../domain/dictionary/dictionary-queries.js';
+import { PARTS_OF_SPEECH } from '../../../domain/dictionary/lexicon.js';
 import { WORD_PATTERN, WORD_RULE } from '../../../domain/dictionary/word-forms.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, required } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { matching, oneOf, required } from '../fields.js';
+import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
 export interface DictionaryRouteDependencies {
   readonly defineWord: DefineWord;
@@ -18,6 +19,21 @@ const word = {
   ),
 };
 
+/** The word as asked (normalised) and the base forms its answer comes from. */
+const lookedUp = { word: t.string, lemmas: t.readonlyArray(t.string) };
+
+const definitions = t.strict({
+  ...lookedUp,
+  definitions: t.readonlyArray(
+    t.strict({ lemma: t.string, partOfSpeech: oneOf(PARTS_OF_SPEECH, 'a part of speech'), definition: t.string, examples: t.readonlyArray(t.string) }),
+  ),
+});
+const synonyms = t.strict({ ...lookedUp, synonyms: t.readonlyArray(t.string) });
+const antonyms = t.strict({ ...lookedUp, antonyms: t.readonlyArray(t.string) });
+
+/** A word no lemma of the lexicon matches, or one with nothing of the kind asked. */
+const unknownWord = ['InformationNotFound'] as const;
+
 export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
   return [
     defineRoute({
@@ -26,10 +42,9 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       permission: Permission.DictionaryDefinitions,
       summary: "A word's definitions and examples from WordNet, per lemma and part of speech",
       query: word,
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query }) => E.map(json)(await deps.defineWord.execute(query.word)),
+      response: definitions,
+      errors: unknownWord,
+      handle: async ({ query }) => jsonOf(await deps.defineWord.execute(query.word)),
     }),
     defineRoute({
       method: 'GET',
@@ -37,10 +52,9 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       permission: Permission.DictionarySynonyms,
       summary: "A word's synonyms from WordNet, most frequent sense first",
       query: word,
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query }) => E.map(json)(await deps.findSynonyms.execute(query.word)),
+      response: synonyms,
+      errors: unknownWord,
+      handle: async ({ query }) => jsonOf(await deps.findSynonyms.execute(query.word)),
     }),
     defineRoute({
       method: 'GET',
@@ -48,10 +62,9 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
       permission: Permission.DictionaryAntonyms,
       summary: "A word's antonyms from WordNet",
       query: word,
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query }) => E.map(json)(await deps.findAntonyms.execute(query.word)),
+      response: antonyms,
+      errors: unknownWord,
+      handle: async ({ query }) => jsonOf(await deps.findAntonyms.execute(query.word)),
     }),
   ];
 }

@@ -1,10 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import type { DomainError } from '../../../domain/errors.js';
+import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game-data.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, required } from '../fields.js';
-import { defineRoute, type ResponseBody, type Route } from '../route-table.js';
+import { matching, oneOf, optional, required } from '../fields.js';
+import { defineRoute, type JsonBody, type Route } from '../route-table.js';
 
 export interface GameRouteDependencies {
   readonly getMaps: GetMaps;
@@ -12,11 +14,26 @@ export interface GameRouteDependencies {
 }
 
 /** JSON, marked when it comes from cache because the game network could not be asked. */
-const asJson = ({ value, stale }: Fetched<unknown>): ResponseBody => ({
+const asJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
   contentType: 'application/json',
   body: value,
-  headers: stale ? { 'X-Cache': 'stale', Warning: '110 - "Response is Stale"' } : { 'X-Cache': 'fresh' },
+  headers: stale ? { 'X-Cache': 'stale', Warning: STALE_WARNING } : { 'X-Cache': 'fresh' },
 });
+
+const maps = t.readonlyArray(t.strict({ name: t.string, season: t.string, variant: t.string, image: t.string }));
+
+/** Per game of ours: the network's statistics as it gives them, or null for a game never played. */
+const playerStats = t.record(t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))), t.union([t.UnknownRecord, t.null]));
+
+const STALE_WARNING = '110 - "Response is Stale"';
+
+const cacheHeaders = {
+  'x-cache': required(oneOf(['fresh', 'stale'], 'fresh or stale'), 'stale when the network could not be asked and the answer comes from cache'),
+  warning: optional(matching(/^110 - "Response is Stale"$/, STALE_WARNING), 'sent with a stale answer'),
+};
+
+/** Nothing known of that name, or the network not answering (in time) with nothing cached. */
+const networkErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
 
 export function gameRoutes(deps: GameRouteDependencies): Route[] {
   return [
@@ -26,22 +43,20 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       permission: Permission.GameNetworkMap,
       summary: 'The maps of a game on The Hive',
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
-      query: {},
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ params, requestId }) => E.map(asJson)(await deps.getMaps.execute(params.map, { requestId })),
+      response: maps,
+      responseHeaders: cacheHeaders,
+      errors: networkErrors,
+      handle: async ({ params, requestId }) => E.map(asJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map, { requestId })),
     }),
     defineRoute({
       method: 'GET',
       path: '/game/network/maps',
       permission: Permission.GameNetworkMap,
       summary: 'Without a game: answers 400 code 8',
-      query: {},
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: (): E.Either<DomainError, ResponseBody> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
+      // Never a success: this path only tells a caller that the game is missing.
+      response: t.never,
+      errors: ['MissingHeader'],
+      handle: (): E.Either<DomainError, never> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
     }),
     defineRoute({
       method: 'GET',
@@ -49,10 +64,10 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       permission: Permission.GameNetworkPlayer,
       summary: "A player's statistics per game on The Hive (null for a game never played)",
       query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query, requestId }) => E.map(asJson)(await deps.getPlayerStats.execute(query.player, { requestId })),
+      response: playerStats,
+      responseHeaders: cacheHeaders,
+      errors: networkErrors,
+      handle: async ({ query, requestId }) => E.map(asJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player, { requestId })),
     }),
   ];
 }

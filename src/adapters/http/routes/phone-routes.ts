@@ -1,12 +1,31 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import { COUNTRY_CODE, COUNTRY_CODE_RULE, PHONE_INPUT, PHONE_INPUT_RULE, type GetPhoneDetails } from '../../../domain/phone/phone-details.js';
+import { PHONE_NUMBER_TYPES } from '../../../domain/phone/phone-numbering.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, optional, required } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { matching, oneOf, optional, required } from '../fields.js';
+import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
 export interface PhoneRouteDependencies {
   readonly getPhoneDetails: GetPhoneDetails;
 }
+
+const phoneDetails = t.exact(
+  t.intersection([
+    t.type({
+      input: t.string,
+      valid: t.boolean,
+      possible: t.boolean,
+      type: t.union([oneOf(PHONE_NUMBER_TYPES, 'a kind of number'), t.null]),
+      countryCallingCode: t.string,
+      country: t.union([t.string, t.null]),
+      countryName: t.union([t.string, t.null]),
+      timeZones: t.readonlyArray(t.string),
+      nationalNumber: t.string,
+      formats: t.strict({ e164: t.string, international: t.string, national: t.string, rfc3966: t.string }),
+    }),
+    t.partial({ extension: t.string }),
+  ]),
+);
 
 export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
   return [
@@ -19,10 +38,10 @@ export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
         number: required(matching(PHONE_INPUT, PHONE_INPUT_RULE), 'the number, international with a leading + (%2B) or as dialled in `country`'),
         country: optional(matching(COUNTRY_CODE, COUNTRY_CODE_RULE), 'where a number without + is dialled (ISO 3166-1 alpha-2); checked but unused for a number with +'),
       },
-      headers: {},
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query }) => E.map(json)(await deps.getPhoneDetails.execute(query)),
+      response: phoneDetails,
+      // Whether the number can be read at all, and a country without a plan, are the domain's to say.
+      errors: ['MissingQueryParameter', 'InvalidQueryParameter'],
+      handle: async ({ query }) => jsonOf(await deps.getPhoneDetails.execute(query)),
     }),
   ];
 }

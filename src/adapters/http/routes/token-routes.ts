@@ -3,11 +3,11 @@ import * as t from 'io-ts';
 import { callingTokenId } from '../../../domain/auth/actor.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
-import { MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
+import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
 import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
-import { names, optional, required, text, tokenId, userUid } from '../fields.js';
-import { defineRoute, json, type Route } from '../route-table.js';
+import { described, names, optional, required, text, tokenId, userUid } from '../fields.js';
+import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 
 export interface TokenRouteDependencies {
@@ -17,15 +17,49 @@ export interface TokenRouteDependencies {
 }
 
 /** `"30d"`-style text, or a number of seconds; decoded to milliseconds. */
-const lifetime = new t.Type<number, number, unknown>(
-  'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
-  (u): u is number => typeof u === 'number',
-  (u, c) => {
-    const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? u * 1000 : undefined;
-    return ms === undefined || ms > MAX_LIFETIME_MS ? t.failure(u, c) : t.success(ms);
-  },
-  t.identity,
+const lifetime = described(
+  new t.Type<number, number, unknown>(
+    'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
+    (u): u is number => typeof u === 'number',
+    (u, c) => {
+      const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? u * 1000 : undefined;
+      return ms === undefined || ms > MAX_LIFETIME_MS ? t.failure(u, c) : t.success(ms);
+    },
+    t.identity,
+  ),
+  { anyOf: [{ type: 'string', pattern: DURATION_PATTERN.source }, { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_MS / 1000 }] },
 );
+
+const userName = t.strict({ uid: t.string, username: t.string });
+
+/** Token metadata as clients see it (`TokenView`): never the secret or its hash. */
+const tokenView = t.strict({
+  id: t.string,
+  prefix: t.string,
+  license: t.string,
+  name: t.union([t.string, t.null]),
+  username: t.string,
+  associatedFirebaseUID: t.string,
+  permissions: t.readonlyArray(t.string),
+  createdAt: t.string,
+  lastUsedAt: t.union([t.string, t.null]),
+  expiresAt: t.union([t.string, t.null]),
+  uses: t.number,
+  disabled: t.boolean,
+  issuedBy: t.union([userName, t.null]),
+});
+
+const issuedToken = t.strict({
+  token: t.string,
+  id: t.string,
+  prefix: t.string,
+  license: t.string,
+  username: t.string,
+  firebaseuid: t.string,
+  permissions: t.readonlyArray(t.string),
+  expiresAt: t.union([t.string, t.null]),
+  issuedBy: t.union([userName, t.null]),
+});
 
 const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
   const details = `${field} must name your own user: a password gets a token for its own user only`;
@@ -43,7 +77,6 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
         `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only. ` +
         'With Authorization: Basic (username or email, and password) instead of a token: a token of your own, ' +
         'expiring in 30 days by default, without needing this permission',
-      query: {},
       headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
       body: {
         firebaseuid: optional(userUid, 'the uid of the owner, as x-uid; default: yourself'),
@@ -52,7 +85,9 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
         expiresIn: optional(lifetime, 'lifetime; default: never expires (30 days with a password)'),
       },
       status: 201,
-      produces: 'application/json',
+      response: issuedToken,
+      // A password that is wrong too often is slowed down; the owner named may not exist.
+      errors: ['RateLimited', 'UserNotFound', 'InvalidHeader', 'InvalidBodyParameter', 'TokenCreateFailed'],
       handle: async ({ headers, body, actor }) => {
         const { 'x-uid': headerUid } = headers;
         if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
@@ -92,11 +127,11 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${Permission.TokensRead}`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
       headers: noUidHeader,
-      status: 200,
-      produces: 'application/json',
+      response: tokenView,
+      errors: ['MissingQueryParameter', 'TokenNotFound'],
       handle: async ({ query, actor }) => {
         const id = query.id ?? callingTokenId(actor);
-        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : E.map(json)(await deps.reader.info(actor, id));
+        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : jsonOf(await deps.reader.info(actor, id));
       },
     }),
     defineRoute({
@@ -104,11 +139,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/list',
       permission: null,
       summary: `A user's tokens, newest first: yours, or anyone's with ${Permission.TokensRead}`,
-      query: {},
       headers: uidHeader,
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ headers, actor }) => E.map(json)(await deps.reader.list(actor, refOf(headers['x-uid']))),
+      response: t.readonlyArray(tokenView),
+      errors: ['UserNotFound', 'MissingHeader'],
+      handle: async ({ headers, actor }) => jsonOf(await deps.reader.list(actor, refOf(headers['x-uid']))),
     }),
     defineRoute({
       method: 'DELETE',
@@ -117,9 +151,9 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       summary: `Delete a token: any of yours, or anyone's with ${Permission.TokensDelete}; it is refused from its next use`,
       query: { id: required(tokenId, 'the token id') },
       headers: noUidHeader,
-      status: 200,
-      produces: 'application/json',
-      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true, id }))(await deps.revokeToken.execute(actor, query.id)),
+      response: t.strict({ deleted: t.literal(true), id: t.string }),
+      errors: ['TokenNotFound', 'TokenDeleteFailed'],
+      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true as const, id }))(await deps.revokeToken.execute(actor, query.id)),
     }),
   ];
 }

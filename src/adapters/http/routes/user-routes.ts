@@ -7,7 +7,7 @@ import { MAX_PASSWORD_LENGTH } from '../../../domain/users/password.js';
 import type { UserRef } from '../../../domain/users/target-user.js';
 import type { User } from '../../../domain/users/user.js';
 import { viewOfUser } from '../../../domain/users/user-view.js';
-import { names, optional, required, secretText, text, userUid } from '../fields.js';
+import { described, names, optional, required, secretText, text, userUid } from '../fields.js';
 import { defineRoute, json, type Route } from '../route-table.js';
 
 export interface UserRouteDependencies {
@@ -23,7 +23,24 @@ export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? 
 
 /** A value no request may give: for a header that means something elsewhere but not here. */
 const absent = (why: string) =>
-  new t.Type<never, string, unknown>(`absent (${why})`, (_u): _u is never => false, (u, c) => t.failure(u, c), (never) => never);
+  described(new t.Type<never, string, unknown>(`absent (${why})`, (_u): _u is never => false, (u, c) => t.failure(u, c), (never) => never), { not: {} });
+
+/** A user as clients see it (`UserView`): never the password or its hash. */
+export const userView = t.strict({
+  id: t.string,
+  uid: t.string,
+  username: t.string,
+  fullName: t.union([t.string, t.null]),
+  displayname: t.union([t.string, t.null]),
+  email: t.union([t.string, t.null]),
+  permissions: t.readonlyArray(t.string),
+  blocked: t.boolean,
+  createdAt: t.string,
+  updatedAt: t.string,
+});
+
+/** A user named by x-uid that does not exist; a store that cannot be written. */
+const namedUserErrors = ['UserNotFound', 'MissingHeader'] as const;
 
 /**
  * On an endpoint that acts on no user named by uid, `x-uid` is refused (400/9) rather than
@@ -38,7 +55,6 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/create',
       permission: Permission.UsersCreate,
       summary: 'Create a user (with no permissions until someone grants them)',
-      query: {},
       headers: noUidHeader,
       body: {
         firstname: required(text(1, 100), 'first name'),
@@ -48,7 +64,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         username: optional(text(2, 32), 'user name; default: derived from the name'),
       },
       status: 201,
-      produces: 'application/json',
+      response: userView,
+      errors: ['Conflict', 'UserCreateFailed'],
       handle: async ({ body, actor }) => {
         const created = await deps.createUser.execute({
           actor: actor,
@@ -66,10 +83,9 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/get',
       permission: null,
       summary: `Read a user: yourself, or anyone with ${Permission.UsersRead}`,
-      query: {},
       headers: uidHeader,
-      status: 200,
-      produces: 'application/json',
+      response: userView,
+      errors: namedUserErrors,
       handle: async ({ headers, actor }) =>
         E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actor, refOf(headers['x-uid']))),
     }),
@@ -78,7 +94,6 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/update',
       permission: null,
       summary: `Update a user: yourself, or anyone with ${Permission.UsersUpdate}; perms always need ${Permission.UsersPermissions}`,
-      query: {},
       headers: uidHeader,
       body: {
         displayname: optional(text(1, 100), 'display name'),
@@ -86,8 +101,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         password: optional(secretText(MAX_PASSWORD_LENGTH), 'new password'),
         perms: optional(names(50), 'the complete new list of permissions'),
       },
-      status: 200,
-      produces: 'application/json',
+      response: t.strict({ updatedUser: userView }),
+      errors: [...namedUserErrors, 'MissingBodyParameter', 'Conflict', 'UserUpdateFailed'],
       handle: async ({ headers, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
           return E.left({ _tag: 'MissingBodyParameter', names: ['displayname', 'email', 'password', 'perms'] });
@@ -106,12 +121,11 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/delete',
       permission: null,
       summary: `Delete a user and all of their tokens: yourself, or anyone with ${Permission.UsersDelete}`,
-      query: {},
       headers: uidHeader,
-      status: 200,
-      produces: 'application/json',
+      response: t.strict({ deleted: t.literal(true), uid: t.string }),
+      errors: [...namedUserErrors, 'UserDeleteFailed'],
       handle: async ({ headers, actor }) =>
-        E.map((user: { uid: string }) => json({ deleted: true, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
+        E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
     }),
   ];
 }
