@@ -19,7 +19,7 @@ interface Operation {
   readonly security?: readonly Record<string, unknown>[];
   readonly parameters?: readonly Parameter[];
   readonly requestBody?: { required: boolean; content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required?: string[] } } } };
-  readonly responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+  readonly responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, unknown> }>;
   readonly deprecated?: boolean;
 }
 interface Document {
@@ -135,7 +135,10 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
 
   it('lists the error statuses and codes each operation can really answer, with the error object', () => {
     const player = document.paths['/api/game/network/player']!.get!;
-    expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '431', '500', '502', '504']);
+    // 429: the request pipeline's rate limit stage may refuse any authenticated request.
+    expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '429', '431', '500', '502', '504']);
+    expect(Object.keys(player.responses[401]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'WWW-Authenticate']);
+    expect(Object.keys(player.responses[429]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'Retry-After']);
     expect(codesOf(player, 400)).to.deep.equal([6, 7, 9]);
     expect(codesOf(player, 404)).to.deep.equal([errorCatalogue.InformationNotFound.code]);
     expect(player.responses[404]!.content!['application/json']!.schema).to.deep.equal({

@@ -137,6 +137,8 @@ const EVERY_ENDPOINT: readonly DomainErrorTag[] = [
   'InvalidHeader',
   'RequestTooLarge',
   'Unknown',
+  // The request pipeline's rate limit stage may refuse any authenticated request.
+  'RateLimited',
 ];
 
 const hasRequired = (schema: Schema<never> | undefined): boolean => Object.values(schema ?? {}).some((field) => field.required);
@@ -181,7 +183,7 @@ function errorResponses(route: Route): Record<string, unknown> {
           status,
           {
             description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
-            headers: REQUEST_ID_HEADER,
+            headers: { ...REQUEST_ID_HEADER, ...(ERROR_HEADERS[status] ?? {}) },
             content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
           },
         ];
@@ -190,6 +192,12 @@ function errorResponses(route: Route): Record<string, unknown> {
 }
 
 const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+/** What an error status carries beside its body (error-response.ts decides them). */
+const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
+  401: { 'WWW-Authenticate': { required: true, description: 'the schemes the operation takes: Bearer, and Basic where a password is taken', schema: { type: 'string' } } },
+  429: { 'Retry-After': { required: true, description: 'whole seconds to wait before trying again', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+};
 
 const successHeaders = (route: Route): Record<string, unknown> => ({
   ...REQUEST_ID_HEADER,
