@@ -1,6 +1,7 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../../domain/clock.js';
+import { SystemClock } from '../clock/system-clock.js';
 
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -13,7 +14,7 @@ export interface HostLookupOptions {
 }
 
 const systemResolve: ResolveHost = (hostname) => dns.lookup(hostname, { all: true });
-const systemClock: Clock = { now: () => Date.now() };
+const systemClock: Clock = new SystemClock();
 
 /**
  * A `lookup` for sockets that resolves each host once per TTL, however many connections are

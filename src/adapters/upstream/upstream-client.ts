@@ -5,6 +5,7 @@ import type { Clock } from '../../domain/clock.js';
 import { LruCache } from '../caching/lru-cache.js';
 import { lookupFetch } from './lookup-fetch.js';
 import { cachingHostLookup } from './host-lookup.js';
+import { SystemClock } from '../clock/system-clock.js';
 
 /**
  * What asking an upstream gives: its answer (`stale` when an expired one was served because the
@@ -77,7 +78,7 @@ interface Refusal {
 
 const MAX_BODY_CHARS = 4_000_000;
 const MAX_RETRY_AFTER_SECONDS = 600;
-const systemClock: Clock = { now: () => Date.now() };
+const systemClock: Clock = new SystemClock();
 
 /**
  * A JSON upstream behind a cache: answers are kept for their TTL, identical concurrent asks
