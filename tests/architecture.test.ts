@@ -28,6 +28,33 @@ const DOMAIN_MAY_IMPORT = (specifier: string): boolean => {
 /** src/container.ts and the family modules it loads from src/composition. */
 const isCompositionRoot = (file: string): boolean => relative(SRC, file) === 'container.ts' || relative(SRC, file).startsWith(`composition${sep}`);
 
+/** Adapter folders that are building blocks for the others, not a family's outside system. */
+const SHARED_ADAPTER_KITS = new Set(['caching', 'clock', 'logging', 'upstream']);
+/** Route files of one family, which may share its field definitions. */
+const SAME_FAMILY_ROUTES: Readonly<Record<string, readonly string[]>> = { 'token-routes.ts': ['user-routes.ts'] };
+
+/** The path below src/ that a relative specifier of `file` names, with `.js` read as the `.ts` it is built from. */
+const targetOf = (file: string, specifier: string): string => relative(SRC, resolve(file, '..', specifier)).replace(/\.js$/, '.ts');
+const segments = (path: string): string[] => path.split(sep);
+
+/** Why an import from one adapter folder into another is refused, if it is. */
+function crossAdapterOffence(from: string, to: string): string | undefined {
+  const [fromTop, fromFolder] = segments(from);
+  const [toTop, toFolder] = segments(to);
+  if (fromTop !== 'adapters' || toTop !== 'adapters' || fromFolder === toFolder) return undefined;
+  return SHARED_ADAPTER_KITS.has(toFolder!) ? undefined : `${from} imports ${to}, an adapter of another outside system`;
+}
+
+/** Why a route file's import is refused, if it is: routes know the domain and the HTTP tools, not adapters or other families' routes. */
+function routeOffence(from: string, to: string): string | undefined {
+  const routes = join('adapters', 'http', 'routes');
+  if (!from.startsWith(routes + sep)) return undefined;
+  if (to.startsWith(`domain${sep}`)) return undefined;
+  if (segments(to).length === 3 && to.startsWith(join('adapters', 'http') + sep)) return undefined;
+  if (to.startsWith(routes + sep) && (SAME_FAMILY_ROUTES[segments(from).at(-1)!] ?? []).includes(segments(to).at(-1)!)) return undefined;
+  return `${from} imports ${to}`;
+}
+
 describe('architecture: dependencies point inward', () => {
   const domainDir = join(SRC, 'domain');
   const domainFiles = sourceFiles(domainDir);
@@ -80,6 +107,46 @@ describe('architecture: dependencies point inward', () => {
     );
     // The root itself resolves the finished table once, to fail the start early, and the lifecycle's components.
     expect(offences.filter((offence) => !offence.startsWith('container.ts:'))).to.deep.equal([]);
+  });
+
+  it('an adapter uses another adapter folder only when it is a shared kit (caching, clock, logging, the upstream client)', () => {
+    const offences = sourceFiles(join(SRC, 'adapters')).flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .flatMap((specifier) => crossAdapterOffence(relative(SRC, file), targetOf(file, specifier)) ?? []),
+    );
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('a route file imports the domain and the HTTP tools, never an adapter or another family’s routes', () => {
+    const routeFiles = sourceFiles(join(SRC, 'adapters', 'http', 'routes'));
+    expect(routeFiles.length).to.be.greaterThan(5);
+    const offences = routeFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .flatMap((specifier) => routeOffence(relative(SRC, file), targetOf(file, specifier)) ?? []),
+    );
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('outside src/adapters, only the composition root and the process entry (main.ts, which serves HTTP) import an adapter', () => {
+    const offences = sourceFiles(SRC)
+      .filter((file) => !relative(SRC, file).startsWith(`adapters${sep}`) && !isCompositionRoot(file) && relative(SRC, file) !== 'main.ts')
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.') && targetOf(file, specifier).startsWith(`adapters${sep}`))
+          .map((specifier) => `${relative(SRC, file)} imports ${specifier}`),
+      );
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('the adapter and route rules themselves catch a forbidden import', () => {
+    expect(crossAdapterOffence(join('adapters', 'barcode', 'a.ts'), join('adapters', 'geonames', 'b.ts'))).to.be.a('string');
+    expect(crossAdapterOffence(join('adapters', 'hive', 'a.ts'), join('adapters', 'upstream', 'b.ts'))).to.equal(undefined);
+    expect(routeOffence(join('adapters', 'http', 'routes', 'phone-routes.ts'), join('adapters', 'libphonenumber', 'x.ts'))).to.be.a('string');
+    expect(routeOffence(join('adapters', 'http', 'routes', 'phone-routes.ts'), join('adapters', 'http', 'routes', 'user-routes.ts'))).to.be.a('string');
+    expect(routeOffence(join('adapters', 'http', 'routes', 'token-routes.ts'), join('adapters', 'http', 'routes', 'user-routes.ts'))).to.equal(undefined);
+    expect(routeOffence(join('adapters', 'http', 'routes', 'phone-routes.ts'), join('adapters', 'http', 'fields.ts'))).to.equal(undefined);
   });
 
   it('the checker itself catches a forbidden import', () => {
