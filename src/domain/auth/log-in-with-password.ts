@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../ports.js';
 import { characterCount } from '../text.js';
 import type { DomainError, OutageError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
