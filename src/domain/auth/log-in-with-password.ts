@@ -7,7 +7,8 @@ import { dummyPasswordHash, MAX_PASSWORD_LENGTH, type PasswordVerifier } from '.
 import type { UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
-import { accountKey, clientKey, unknownAccountKey, type LoginThrottle } from './login-throttle.js';
+import { accountKey, clientKey, unknownAccountKey } from './login-throttle.js';
+import type { LoginThrottle } from './ports.js';
 
 export interface PasswordLogin {
   /** A username or an email address, in any case. */
