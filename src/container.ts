@@ -12,7 +12,8 @@ import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
 import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
-import { systemRandomness, type Randomness } from './domain/randomness.js';
+import type { Randomness } from './domain/ports.js';
+import { systemRandomness } from './domain/randomness.js';
 
 export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
 

@@ -4,8 +4,8 @@ import { CachedBarcodeRenderer } from '../adapters/barcode/cached-barcode-render
 import { LeanQrBarcodeRenderer } from '../adapters/barcode/lean-qr-barcode-renderer.js';
 import { barcodeRoutes } from '../adapters/http/routes/barcode-routes.js';
 import type { AppConfig } from '../config/config.js';
-import { BarcodeRenderer } from '../domain/barcode/barcode-renderer.js';
 import { GenerateBarcode, ListSymbologies } from '../domain/barcode/generate-barcode.js';
+import { BarcodeRenderer } from '../domain/barcode/ports.js';
 import { RouteContribution } from './identifiers.js';
 
 export type BarcodeSettings = AppConfig['barcode'];

@@ -5,7 +5,7 @@ import { loadKeyRing, type KeyRingSettings } from '../adapters/crypto/key-ring-s
 import { cryptoRedirects, cryptoRoutes } from '../adapters/http/routes/crypto-routes.js';
 import { DecryptText, EncryptText } from '../domain/crypto/crypt-text.js';
 import { Cipher } from '../domain/crypto/ports.js';
-import { Randomness } from '../domain/randomness.js';
+import { Randomness } from '../domain/ports.js';
 import { Log, RouteContribution } from './identifiers.js';
 
 export interface CryptoSettings extends KeyRingSettings {

@@ -3,7 +3,7 @@ import { dictionaryRoutes } from '../adapters/http/routes/dictionary-routes.js';
 import { CachingLexicon } from '../adapters/wordnet/caching-lexicon.js';
 import { WordNetLexicon } from '../adapters/wordnet/wordnet-lexicon.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from '../domain/dictionary/dictionary-queries.js';
-import { Lexicon } from '../domain/dictionary/lexicon.js';
+import { Lexicon } from '../domain/dictionary/ports.js';
 import { RouteContribution } from './identifiers.js';
 
 /** Words looked up most often, kept answered: the WordNet files are read per sense. */

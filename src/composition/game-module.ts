@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { HiveGameData } from '../adapters/hive/hive-game-data.js';
 import { gameRoutes } from '../adapters/http/routes/game-routes.js';
 import type { AppConfig } from '../config/config.js';
-import { GameData } from '../domain/game/game-data.js';
 import { GetMaps, GetPlayerStats } from '../domain/game/game-queries.js';
+import { GameData } from '../domain/game/ports.js';
 import { Log, RouteContribution } from './identifiers.js';
 
 export type GameSettings = AppConfig['hive'];

@@ -6,8 +6,9 @@ import type { RouteTable } from '../adapters/http/route-table.js';
 import type { AccessLog } from '../adapters/logging/logger.js';
 import { Authenticate } from '../domain/auth/authenticate.js';
 import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
-import { Metrics, NO_METRICS } from '../domain/pipeline/metrics.js';
-import { ADMIT_EVERY_REQUEST, RateLimiter } from '../domain/pipeline/rate-limiter.js';
+import { NO_METRICS } from '../domain/pipeline/metrics.js';
+import { Metrics, RateLimiter } from '../domain/pipeline/ports.js';
+import { ADMIT_EVERY_REQUEST } from '../domain/pipeline/rate-limiter.js';
 import { HttpApp, Log, RouteContribution, Routes } from './identifiers.js';
 
 export interface HttpSettings {

@@ -3,8 +3,7 @@ import { GeoNamesGazetteer } from '../adapters/geonames/geonames-gazetteer.js';
 import { locationRoutes } from '../adapters/http/routes/location-routes.js';
 import { LibraryPlusCodes } from '../adapters/open-location-code/library-plus-codes.js';
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../domain/location/location-queries.js';
-import { Gazetteer } from '../domain/location/places.js';
-import { PlusCodes } from '../domain/location/plus-codes.js';
+import { Gazetteer, PlusCodes } from '../domain/location/ports.js';
 import { RouteContribution } from './identifiers.js';
 
 /** Places by name and by position (GeoNames), and plus codes. */

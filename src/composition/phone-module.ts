@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { phoneRoutes } from '../adapters/http/routes/phone-routes.js';
 import { LibphonenumberNumbering } from '../adapters/libphonenumber/libphonenumber-numbering.js';
 import { GetPhoneDetails } from '../domain/phone/phone-details.js';
-import { PhoneNumbering } from '../domain/phone/phone-numbering.js';
+import { PhoneNumbering } from '../domain/phone/ports.js';
 import { RouteContribution } from './identifiers.js';
 
 /** What a phone number is: its country, type and formats, from libphonenumber's metadata. */

@@ -1,16 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-
-/**
- * Chance as the domain sees it: ids, uids, secrets, licences and nonces all come from here, so
- * that a test can make them predictable by giving a seeded source (tests/support/seeded-randomness.ts).
- */
-export interface Randomness {
-  /** `count` uniformly random bytes; anything secret is made of these, so they must be unguessable in production. */
-  bytes(count: number): Buffer;
-  /** A version 4 UUID. */
-  uuid(): string;
-}
-export const Randomness = Symbol.for('Randomness');
+import type { Randomness } from './ports.js';
 
 /**
  * The operating system's CSPRNG: what the composition binds, and what a use case built without a

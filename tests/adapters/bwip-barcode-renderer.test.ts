@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { BwipBarcodeRenderer, UTF8_ECI_SYMBOLOGIES, bwipText } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
-import type { BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
+import type { RenderOutcome } from '../../src/domain/barcode/ports.js';
 import { readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 

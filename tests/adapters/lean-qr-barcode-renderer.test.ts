@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { PNG } from 'pngjs';
 import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
-import type { BarcodeRequest, RenderedBarcode, RenderOutcome, Rotation } from '../../src/domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest, RenderedBarcode, Rotation } from '../../src/domain/barcode/barcode.js';
+import type { RenderOutcome } from '../../src/domain/barcode/ports.js';
 import { readBarcodePng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';

@@ -3,7 +3,8 @@ import { BwipBarcodeRenderer } from '../../src/adapters/barcode/bwip-barcode-ren
 import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
 import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import type { BarcodeRenderer, BarcodeRequest, RenderOutcome } from '../../src/domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../src/domain/barcode/ports.js';
 import { isPng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { HiveGameData } from '../../src/adapters/hive/hive-game-data.js';
 import { MemoryGameData } from '../../src/adapters/hive/memory-game-data.js';
-import type { GameData, PlayerStats } from '../../src/domain/game/game-data.js';
+import type { PlayerStats } from '../../src/domain/game/game.js';
+import type { GameData } from '../../src/domain/game/ports.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 
 const CASTLE = { name: 'Castle', season: 'NO_SEASON', variant: 'REGULAR', image: 'https://cdn.playhive.com/maps/castle.png' };

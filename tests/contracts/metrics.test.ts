@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { NO_METRICS, UNMATCHED_OPERATION, type Metrics } from '../../src/domain/pipeline/metrics.js';
+import { NO_METRICS, UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
+import type { Metrics } from '../../src/domain/pipeline/ports.js';
 
 /** Every adapter of the metrics port, each opened fresh for one test. */
 const metricsAdapters: { name: string; open: () => Promise<Metrics> }[] = [{ name: 'record nothing (the default)', open: async () => NO_METRICS }];

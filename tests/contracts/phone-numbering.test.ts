@@ -5,7 +5,8 @@ import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { LibphonenumberNumbering } from '../../src/adapters/libphonenumber/libphonenumber-numbering.js';
 import { MemoryPhoneNumbering } from '../../src/adapters/libphonenumber/memory-phone-numbering.js';
-import { PHONE_NUMBER_TYPES, type PhoneNumberDetails, type PhoneNumbering, type PhoneReading } from '../../src/domain/phone/phone-numbering.js';
+import { PHONE_NUMBER_TYPES, type PhoneNumberDetails } from '../../src/domain/phone/phone-number.js';
+import type { PhoneNumbering, PhoneReading } from '../../src/domain/phone/ports.js';
 import { randomDigits, samplesOf, seededRandom } from '../support/digit-pattern-samples.js';
 
 /** What the full numbering plans say about these numbers; the memory adapter is seeded with exactly this. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
-import { ADMIT_EVERY_REQUEST, type RateLimiter } from '../../src/domain/pipeline/rate-limiter.js';
+import type { RateLimiter } from '../../src/domain/pipeline/ports.js';
+import { ADMIT_EVERY_REQUEST } from '../../src/domain/pipeline/rate-limiter.js';
 
 /** Every adapter of the rate-limiter port, each opened fresh for one test. */
 const rateLimiterAdapters: { name: string; open: () => Promise<RateLimiter> }[] = [{ name: 'admit every request (the default)', open: async () => ADMIT_EVERY_REQUEST }];

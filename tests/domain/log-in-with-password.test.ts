@@ -9,7 +9,8 @@ import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js
 import { LOGIN_THROTTLE_POLICY } from '../../src/domain/auth/login-throttle.js';
 import { IssueToken, PASSWORD_TOKEN_LIFETIME_MS } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
-import { scryptPasswordVerifier, type PasswordVerifier } from '../../src/domain/users/password.js';
+import { scryptPasswordVerifier } from '../../src/domain/users/password.js';
+import type { PasswordVerifier } from '../../src/domain/users/ports.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const PASSWORD = 'correct horse battery';

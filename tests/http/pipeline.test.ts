@@ -9,8 +9,8 @@ import { Log, Routes } from '../../src/container.js';
 import type { Actor } from '../../src/domain/auth/actor.js';
 import { Authenticate } from '../../src/domain/auth/authenticate.js';
 import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
-import { UNMATCHED_OPERATION, type Metrics } from '../../src/domain/pipeline/metrics.js';
-import type { RateLimiter, RateLimitRefusal } from '../../src/domain/pipeline/rate-limiter.js';
+import { UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
+import type { Metrics, RateLimiter, RateLimitRefusal } from '../../src/domain/pipeline/ports.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** A limiter that admits each token a given number of requests per operation, and remembers whom it was asked about. */

@@ -10,7 +10,7 @@ import { createHttpServer } from '../../src/adapters/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, HttpApp, Routes, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
-import type { Randomness } from '../../src/domain/randomness.js';
+import type { Randomness } from '../../src/domain/ports.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';

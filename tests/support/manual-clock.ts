@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/ports.js';
 
 /** A clock that moves only when told: for tests of expiry and caching. */
 export class ManualClock implements Clock {

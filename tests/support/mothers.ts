@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
 import { issueLicense, issueSecret } from '../../src/domain/tokens/secret.js';
 import type { TokenRecord } from '../../src/domain/tokens/token.js';
 import type { User } from '../../src/domain/users/user.js';

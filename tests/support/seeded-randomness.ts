@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Randomness } from '../../src/domain/randomness.js';
+import type { Randomness } from '../../src/domain/ports.js';
 
 /**
  * The same bytes for the same seed, every run: SHA-256 of the seed and a block counter, in

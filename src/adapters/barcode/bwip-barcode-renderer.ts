@@ -1,6 +1,7 @@
 import { loadOnce } from '../caching/load-once.js';
 import { overPixelLimit } from './image-limit.js';
-import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest, Symbology } from '../../domain/barcode/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 
 type BwipJs = typeof import('bwip-js');
 

@@ -1,4 +1,5 @@
-import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest, Symbology } from '../../domain/barcode/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 import { LruCache } from '../caching/lru-cache.js';
 
 /** What an entry costs beyond its image: the key, the objects, the map slot (an estimate). */

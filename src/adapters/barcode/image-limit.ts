@@ -1,4 +1,5 @@
-import type { BarcodeRequest, RenderOutcome } from '../../domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest } from '../../domain/barcode/barcode.js';
+import type { RenderOutcome } from '../../domain/barcode/ports.js';
 
 /** A PNG over the renderer's pixel budget, with the options the caller can lower. */
 export function overPixelLimit(request: BarcodeRequest, maxPixels: number): RenderOutcome {

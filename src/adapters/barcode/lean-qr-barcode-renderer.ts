@@ -1,6 +1,7 @@
 import { correction, generate, mode } from 'lean-qr';
 import { toPngBuffer } from 'lean-qr/extras/node_export';
-import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Rotation, Symbology } from '../../domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest, Rotation, Symbology } from '../../domain/barcode/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 import { overPixelLimit } from './image-limit.js';
 
 /** The symbology this renderer draws itself, under the id the wrapped renderer lists it by. */

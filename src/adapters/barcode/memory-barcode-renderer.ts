@@ -1,4 +1,5 @@
-import type { BarcodeRenderer, BarcodeRequest, RenderOutcome, Symbology } from '../../domain/barcode/barcode-renderer.js';
+import type { BarcodeRequest, Symbology } from '../../domain/barcode/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 
 /**
  * A symbology the memory renderer pretends to draw: what content it takes is a pattern, and what

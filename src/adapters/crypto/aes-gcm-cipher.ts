@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Cipher, CipherError } from '../../domain/crypto/ports.js';
-import { systemRandomness, type Randomness } from '../../domain/randomness.js';
+import type { Randomness } from '../../domain/ports.js';
+import { systemRandomness } from '../../domain/randomness.js';
 
 /**
  * AES-256-GCM with a random 96-bit nonce per message. A ciphertext is base64url of

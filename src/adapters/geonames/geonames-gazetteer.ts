@@ -1,7 +1,8 @@
 import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import { loadOnce } from '../caching/load-once.js';
-import type { Gazetteer, NearbyPlace, Place, PlaceSearch } from '../../domain/location/places.js';
+import type { NearbyPlace, Place, PlaceSearch } from '../../domain/location/places.js';
+import type { Gazetteer } from '../../domain/location/ports.js';
 import { buildNameIndex, idsByName, type NameIndex } from './name-index.js';
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 

@@ -1,5 +1,6 @@
 import { distance } from 'geokdbush';
-import { MIN_PREFIX_KEY_LENGTH, placeNameKey, type Gazetteer, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/location/places.js';
+import { MIN_PREFIX_KEY_LENGTH, placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/location/places.js';
+import type { Gazetteer } from '../../domain/location/ports.js';
 
 const byPopulation = (a: Place, b: Place) => b.population - a.population;
 

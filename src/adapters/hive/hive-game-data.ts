@@ -1,9 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/ports.js';
 import type { CallContext } from '../../domain/call-context.js';
-import type { GameData, GameDataResult, MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game-data.js';
+import type { MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game.js';
+import type { GameData, GameDataResult } from '../../domain/game/ports.js';
 import { AbsoluteHttpUrl, keepingValid } from '../upstream/decoders.js';
 import { UpstreamClient, type UpstreamResult } from '../upstream/upstream-client.js';
 

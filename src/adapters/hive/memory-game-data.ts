@@ -1,4 +1,5 @@
-import type { GameData, GameDataResult, MapEntry, PlayerStats } from '../../domain/game/game-data.js';
+import type { MapEntry, PlayerStats } from '../../domain/game/game.js';
+import type { GameData, GameDataResult } from '../../domain/game/ports.js';
 
 /** Game data held in memory: for tests of the domain and for running without the network. */
 export class MemoryGameData implements GameData {

@@ -1,5 +1,6 @@
 import { loadOnce } from '../caching/load-once.js';
-import type { PhoneNumberDetails, PhoneNumbering, PhoneReading, UnreadableReason } from '../../domain/phone/phone-numbering.js';
+import type { PhoneNumberDetails } from '../../domain/phone/phone-number.js';
+import type { PhoneNumbering, PhoneReading, UnreadableReason } from '../../domain/phone/ports.js';
 import { NumberingPlanRules, type PlanMetadata } from './numbering-plan-rules.js';
 
 type Library = typeof import('libphonenumber-js/max');

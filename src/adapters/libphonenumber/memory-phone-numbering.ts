@@ -1,4 +1,5 @@
-import type { PhoneNumberDetails, PhoneNumbering, PhoneReading } from '../../domain/phone/phone-numbering.js';
+import type { PhoneNumberDetails } from '../../domain/phone/phone-number.js';
+import type { PhoneNumbering, PhoneReading } from '../../domain/phone/ports.js';
 
 const digitsOf = (text: string): string => text.replace(/[^0-9]/g, '');
 

@@ -1,4 +1,4 @@
-import type { PhoneNumberType } from '../../domain/phone/phone-numbering.js';
+import type { PhoneNumberType } from '../../domain/phone/phone-number.js';
 
 /**
  * The part of libphonenumber-js's `Metadata` (source/metadata.js) that its own type and format

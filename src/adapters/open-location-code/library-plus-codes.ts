@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import type { CodeArea, PlusCodeLength, PlusCodes } from '../../domain/location/plus-codes.js';
+import type { CodeArea, PlusCodeLength } from '../../domain/location/plus-codes.js';
+import type { PlusCodes } from '../../domain/location/ports.js';
 
 // A CommonJS module whose class is its `default` export: required, so Node and tsx agree on what
 // `default` is (an ESM default import gives Node the module object and tsx the class).

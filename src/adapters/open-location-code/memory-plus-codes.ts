@@ -1,4 +1,5 @@
-import type { CodeArea, PlusCodeLength, PlusCodes } from '../../domain/location/plus-codes.js';
+import type { CodeArea, PlusCodeLength } from '../../domain/location/plus-codes.js';
+import type { PlusCodes } from '../../domain/location/ports.js';
 
 const centreOf = (cell: CodeArea) => ({ lat: (cell.south + cell.north) / 2, lon: (cell.west + cell.east) / 2 });
 

@@ -1,4 +1,5 @@
-import { waitAfter, type LoginThrottle, type LoginThrottlePolicy } from '../../domain/auth/login-throttle.js';
+import { waitAfter, type LoginThrottlePolicy } from '../../domain/auth/login-throttle.js';
+import type { LoginThrottle } from '../../domain/auth/ports.js';
 
 interface Failures {
   readonly count: number;

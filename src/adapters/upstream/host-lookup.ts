@@ -1,6 +1,6 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/ports.js';
 import { SystemClock } from '../clock/system-clock.js';
 
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/ports.js';
 import { LruCache } from '../caching/lru-cache.js';
 import { lookupFetch } from './lookup-fetch.js';
 import { cachingHostLookup } from './host-lookup.js';

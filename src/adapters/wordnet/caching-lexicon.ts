@@ -1,4 +1,5 @@
-import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
+import type { Lexicon } from '../../domain/dictionary/ports.js';
+import type { PartOfSpeech, Sense } from '../../domain/dictionary/sense.js';
 import { LruCache } from '../caching/lru-cache.js';
 
 /**

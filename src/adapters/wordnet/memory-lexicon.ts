@@ -1,4 +1,5 @@
-import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
+import type { Lexicon } from '../../domain/dictionary/ports.js';
+import type { PartOfSpeech, Sense } from '../../domain/dictionary/sense.js';
 
 /** A sense as seeded: what the lexicon tells of it, with the opposites it points to. */
 export interface SeededSense extends Omit<Sense, 'partOfSpeech'> {

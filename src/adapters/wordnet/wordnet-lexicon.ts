@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { loadOnce } from '../caching/load-once.js';
-import type { Lexicon, PartOfSpeech, Sense } from '../../domain/dictionary/lexicon.js';
+import type { Lexicon } from '../../domain/dictionary/ports.js';
+import type { PartOfSpeech, Sense } from '../../domain/dictionary/sense.js';
 import { DataFile, IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */

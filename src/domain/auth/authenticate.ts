@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
+import type { Clock } from '../ports.js';
 import type { TokenStore } from '../tokens/ports.js';
 import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
 import type { TokenUsageMeter } from '../tokens/usage-meter.js';

@@ -1,13 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../ports.js';
 import { characterCount } from '../text.js';
 import type { DomainError, OutageError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
-import { dummyPasswordHash, MAX_PASSWORD_LENGTH, type PasswordVerifier } from '../users/password.js';
-import type { UserStore } from '../users/ports.js';
+import { dummyPasswordHash, MAX_PASSWORD_LENGTH } from '../users/password.js';
+import type { PasswordVerifier, UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
-import { accountKey, clientKey, unknownAccountKey, type LoginThrottle } from './login-throttle.js';
+import { accountKey, clientKey, unknownAccountKey } from './login-throttle.js';
+import type { LoginThrottle } from './ports.js';
 
 export interface PasswordLogin {
   /** A username or an email address, in any case. */

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import type { BarcodeRenderer, ImageFormat, RenderedBarcode, Rotation, Symbology } from './barcode-renderer.js';
+import type { ImageFormat, RenderedBarcode, Rotation, Symbology } from './barcode.js';
+import type { BarcodeRenderer } from './ports.js';
 
 export const SCALE = { min: 1, max: 10, default: 2 } as const;
 /** Millimetres of bar height: below 1 nothing scans, above 100 is a poster. */

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import { PARTS_OF_SPEECH, type Lexicon, type PartOfSpeech } from './lexicon.js';
+import type { Lexicon } from './ports.js';
+import { PARTS_OF_SPEECH, type PartOfSpeech } from './sense.js';
 import { detach, normaliseWord, spellingVariants, WORD_PATTERN, WORD_RULE } from './word-forms.js';
 
 export interface Definition {

@@ -1,4 +1,4 @@
-import type { PartOfSpeech } from './lexicon.js';
+import type { PartOfSpeech } from './sense.js';
 
 /**
  * What a word may be: letters of any script, with spaces, hyphens, apostrophes, periods and

@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import type { CallContext } from '../call-context.js';
-import type { GameData, GameDataResult, MapEntry, PlayerStats } from './game-data.js';
+import type { MapEntry, PlayerStats } from './game.js';
+import type { GameData, GameDataResult } from './ports.js';
 
 export interface Fetched<A> {
   readonly value: A;

@@ -2,8 +2,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { countryCodeOf } from './countries.js';
-import { placeNameKey, type Gazetteer, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
-import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength, type PlusCodes } from './plus-codes.js';
+import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
+import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength } from './plus-codes.js';
+import type { Gazetteer, PlusCodes } from './ports.js';
 
 export const DEFAULT_PLACES_LIMIT = 10;
 export const DEFAULT_NEARBY_LIMIT = 5;

@@ -26,18 +26,6 @@ export interface PlaceSearch {
 /** Shortest key for which places whose name starts with it are offered after exact matches. */
 export const MIN_PREFIX_KEY_LENGTH = 3;
 
-/**
- * The gazetteer as the domain needs it. `search` answers places whose name key equals the asked
- * key, most populous first, then (for keys of at least {@link MIN_PREFIX_KEY_LENGTH} characters)
- * places whose name key starts with it, most populous first, at most `limit` in all. `nearest`
- * answers the `limit` places closest to a point, closest first.
- */
-export interface Gazetteer {
-  search(query: PlaceSearch): Promise<readonly Place[]>;
-  nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
-}
-export const Gazetteer = Symbol.for('Gazetteer');
-
 /** Letters that Unicode does not decompose into a base letter and a mark. */
 const FOLDED_LETTERS: Readonly<Record<string, string>> = {
   ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', ı: 'i', þ: 'th', ħ: 'h',

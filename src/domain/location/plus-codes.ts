@@ -14,17 +14,3 @@ export interface CodeArea {
 export const PLUS_CODE_LENGTHS = [2, 4, 6, 8, 10, 11, 12, 13, 14, 15] as const;
 export type PlusCodeLength = (typeof PLUS_CODE_LENGTHS)[number];
 export const DEFAULT_PLUS_CODE_LENGTH: PlusCodeLength = 10;
-
-/**
- * Open Location Codes ("plus codes"). The arithmetic is pure, but it lives behind a port so the
- * domain stays free of libraries; `encode` is only asked for a valid latitude and longitude and
- * `decode`/`recover` only for codes `kindOf` called full/short.
- */
-export interface PlusCodes {
-  kindOf(code: string): 'full' | 'short' | 'invalid';
-  encode(lat: number, lon: number, length: PlusCodeLength): string;
-  decode(fullCode: string): CodeArea;
-  /** The full code nearest the reference point whose tail is the short code. */
-  recover(shortCode: string, referenceLat: number, referenceLon: number): string;
-}
-export const PlusCodes = Symbol.for('PlusCodes');

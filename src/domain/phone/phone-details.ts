@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
-import type { PhoneNumberDetails, PhoneNumbering, UnreadableReason } from './phone-numbering.js';
+import type { PhoneNumberDetails } from './phone-number.js';
+import type { PhoneNumbering, UnreadableReason } from './ports.js';
 
 /**
  * What may be sent as a number: at most 64 characters of digits, spaces and + ( ) - . /, a `+`

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
-import { systemRandomness, type Randomness } from '../randomness.js';
+import type { Clock, Randomness } from '../ports.js';
+import { systemRandomness } from '../randomness.js';
 import type { UserStore } from '../users/ports.js';
 import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../users/user.js';

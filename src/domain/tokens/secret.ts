@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { systemRandomness, type Randomness } from '../randomness.js';
+import type { Randomness } from '../ports.js';
+import { systemRandomness } from '../randomness.js';
 
 /** Every secret starts with this, so a leaked one is easy to recognise in logs and scanners. */
 export const SECRET_PREFIX = 'uapi_';

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { Permission } from '../permissions.js';
-import { systemRandomness, type Randomness } from '../randomness.js';
+import type { Clock, Randomness } from '../ports.js';
+import { systemRandomness } from '../randomness.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from './user.js';

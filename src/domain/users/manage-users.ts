@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
 import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
-import type { Clock } from '../clock.js';
 import type { DomainError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
+import type { Clock } from '../ports.js';
 import { hashPassword } from './password.js';
 import type { UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';

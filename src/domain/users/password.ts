@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { PasswordVerifier } from './ports.js';
 
 export const MIN_PASSWORD_LENGTH = 10;
 /** Long enough for any passphrase, short enough that hashing cannot be used to burn our CPU. */
@@ -29,12 +30,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
-
-/** Checks a password against a stored hash; a port so that a test can watch it being asked. */
-export interface PasswordVerifier {
-  verify(password: string, storedHash: string): Promise<boolean>;
-}
-export const PasswordVerifier = Symbol.for('PasswordVerifier');
 
 export const scryptPasswordVerifier: PasswordVerifier = { verify: verifyPassword };
 

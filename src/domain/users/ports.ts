@@ -30,3 +30,9 @@ export interface UserStore {
   delete(id: string): Promise<boolean>;
 }
 export const UserStore = Symbol.for('UserStore');
+
+/** Checks a password against a stored hash; a port so that a test can watch it being asked. */
+export interface PasswordVerifier {
+  verify(password: string, storedHash: string): Promise<boolean>;
+}
+export const PasswordVerifier = Symbol.for('PasswordVerifier');

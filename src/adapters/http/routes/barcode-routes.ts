@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode-renderer.js';
+import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode.js';
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';

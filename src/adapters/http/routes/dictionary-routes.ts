@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { DefineWord, FindAntonyms, FindSynonyms } from '../../../domain/dictionary/dictionary-queries.js';
-import { PARTS_OF_SPEECH } from '../../../domain/dictionary/lexicon.js';
+import { PARTS_OF_SPEECH } from '../../../domain/dictionary/sense.js';
 import { WORD_PATTERN, WORD_RULE } from '../../../domain/dictionary/word-forms.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, required } from '../fields.js';

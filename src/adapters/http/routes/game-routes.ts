@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import type { DomainError } from '../../../domain/errors.js';
-import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game-data.js';
+import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, optional, required } from '../fields.js';
 import { defineRoute, type JsonBody, type Route } from '../route-table.js';

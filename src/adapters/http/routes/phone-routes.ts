@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { COUNTRY_CODE, COUNTRY_CODE_RULE, PHONE_INPUT, PHONE_INPUT_RULE, type GetPhoneDetails } from '../../../domain/phone/phone-details.js';
-import { PHONE_NUMBER_TYPES } from '../../../domain/phone/phone-numbering.js';
+import { PHONE_NUMBER_TYPES } from '../../../domain/phone/phone-number.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, optional, required } from '../fields.js';
 import { defineRoute, jsonOf, type Route } from '../route-table.js';

@@ -1,15 +1,4 @@
-/** WordNet's four parts of speech, in the order WordNet itself lists a word's senses. */
-export const PARTS_OF_SPEECH = ['noun', 'verb', 'adjective', 'adverb'] as const;
-export type PartOfSpeech = (typeof PARTS_OF_SPEECH)[number];
-
-/** One meaning of a lemma: a WordNet synset seen from one of its words. */
-export interface Sense {
-  readonly partOfSpeech: PartOfSpeech;
-  readonly definition: string;
-  readonly examples: readonly string[];
-  /** Every word of the synset, the lemma itself included, spelled as the lexicon spells them. */
-  readonly words: readonly string[];
-}
+import type { PartOfSpeech, Sense } from './sense.js';
 
 /**
  * The dictionary as the domain needs it. Lemmas are lower-case, words separated by single

@@ -48,22 +48,3 @@ export interface PhoneNumberDetails {
     readonly rfc3966: string;
   };
 }
-
-/** Why a text could not be read as a phone number at all. */
-export type UnreadableReason = 'not-a-number' | 'unknown-calling-code' | 'too-short' | 'too-long';
-
-export type PhoneReading =
-  | { readonly kind: 'read'; readonly details: PhoneNumberDetails }
-  | { readonly kind: 'unknown-region' }
-  | { readonly kind: 'unreadable'; readonly reason: UnreadableReason };
-
-/** The world's numbering plans. */
-export interface PhoneNumbering {
-  /**
-   * Reads `number`: international when it starts with `+`, otherwise as dialled in `region`
-   * (an upper-case alpha-2 code). A given region must be one the plans know, even when the
-   * number is international and does not need it.
-   */
-  read(number: string, region: string | undefined): Promise<PhoneReading>;
-}
-export const PhoneNumbering = Symbol.for('PhoneNumbering');

@@ -1,0 +1,19 @@
+import type { BarcodeRequest, RenderedBarcode, Symbology } from './barcode.js';
+
+/**
+ * What drawing gives: the image; "no such symbology"; the content refused by the symbology
+ * (letters in an EAN-13, too much for a QR code), with the encoder's reason; or an image that
+ * would be larger than the renderer allows at this scale and height.
+ */
+export type RenderOutcome =
+  | { readonly kind: 'rendered'; readonly image: RenderedBarcode }
+  | { readonly kind: 'unknown-symbology' }
+  | { readonly kind: 'content-refused'; readonly reason: string }
+  | { readonly kind: 'too-large'; readonly reason: string };
+
+/** A barcode encoder and drawer, as the domain needs it. */
+export interface BarcodeRenderer {
+  symbologies(): Promise<readonly Symbology[]>;
+  render(request: BarcodeRequest): Promise<RenderOutcome>;
+}
+export const BarcodeRenderer = Symbol.for('BarcodeRenderer');

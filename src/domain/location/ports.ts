@@ -1,0 +1,28 @@
+import type { NearbyPlace, Place, PlaceSearch } from './places.js';
+import type { CodeArea, PlusCodeLength } from './plus-codes.js';
+
+/**
+ * The gazetteer as the domain needs it. `search` answers places whose name key equals the asked
+ * key, most populous first, then (for keys of at least {@link MIN_PREFIX_KEY_LENGTH} characters)
+ * places whose name key starts with it, most populous first, at most `limit` in all. `nearest`
+ * answers the `limit` places closest to a point, closest first.
+ */
+export interface Gazetteer {
+  search(query: PlaceSearch): Promise<readonly Place[]>;
+  nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
+}
+export const Gazetteer = Symbol.for('Gazetteer');
+
+/**
+ * Open Location Codes ("plus codes"). The arithmetic is pure, but it lives behind a port so the
+ * domain stays free of libraries; `encode` is only asked for a valid latitude and longitude and
+ * `decode`/`recover` only for codes `kindOf` called full/short.
+ */
+export interface PlusCodes {
+  kindOf(code: string): 'full' | 'short' | 'invalid';
+  encode(lat: number, lon: number, length: PlusCodeLength): string;
+  decode(fullCode: string): CodeArea;
+  /** The full code nearest the reference point whose tail is the short code. */
+  recover(shortCode: string, referenceLat: number, referenceLon: number): string;
+}
+export const PlusCodes = Symbol.for('PlusCodes');
