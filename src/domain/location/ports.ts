@@ -3,9 +3,9 @@ import type { CodeArea, PlusCodeLength } from './plus-codes.js';
 
 /**
  * The gazetteer as the domain needs it. `search` answers places whose name key equals the asked
- * key, most populous first, then (for keys of at least `MIN_PREFIX_KEY_LENGTH` characters, in places.ts)
- * places whose name key starts with it, most populous first, at most `limit` in all. `nearest`
- * answers the `limit` places closest to a point, closest first.
+ * key, most populous first, then (for keys of at least `MIN_PREFIX_KEY_LENGTH` characters, see
+ * places.ts) places whose name key starts with it, most populous first, at most `limit` in all.
+ * `nearest` answers the `limit` places closest to a point, closest first.
  */
 export interface Gazetteer {
   search(query: PlaceSearch): Promise<readonly Place[]>;
