@@ -97,12 +97,12 @@ for (const backend of httpBackends) {
         const at = json.indexOf('Zo__') + 2;
         for (const bytes of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
           const body = Buffer.concat([json.subarray(0, at), Buffer.from(bytes), json.subarray(at + 2)]);
-          const response = await fetch(`${server.baseUrl}/api/user/create`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body });
+          const response = await server.send('POST', '/api/user/create', { token: admin, raw: { body, contentType: 'application/json' } });
           const error = await expectError(response, 400, 11);
           expect(error.details, String(bytes)).to.equal('firstname is not valid UTF-8');
         }
         const outsideStrings = Buffer.concat([Buffer.from('{"firstname": "Ada"'), Buffer.of(0xff), Buffer.from('}')]);
-        const response = await fetch(`${server.baseUrl}/api/user/create`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: outsideStrings });
+        const response = await server.send('POST', '/api/user/create', { token: admin, raw: { body: outsideStrings, contentType: 'application/json' } });
         expect((await expectError(response, 400, 11)).details).to.equal('the body is not valid UTF-8');
         expect(await server.snapshot()).to.deep.equal(before);
       });

@@ -56,7 +56,8 @@ export interface SendOptions {
   readonly token?: string;
   readonly headers?: Record<string, string>;
   readonly json?: unknown;
-  readonly raw?: { readonly body: string; readonly contentType: string };
+  /** A body sent as it is: text, or bytes that need not be UTF-8. */
+  readonly raw?: { readonly body: string | Buffer; readonly contentType: string };
 }
 
 let userSequence = 0;
@@ -92,7 +93,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     send: (method, path, { token, headers = {}, json, raw }) => {
       const all: Record<string, string> = { ...headers };
       if (token !== undefined) all.authorization = `Bearer ${token}`;
-      let body: string | undefined;
+      let body: string | Buffer | undefined;
       if (json !== undefined) {
         all['content-type'] = 'application/json';
         body = JSON.stringify(json);
