@@ -17,6 +17,7 @@ import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
 import type { ContentType, ResponseBody, Route, RouteTable } from './route-table.js';
+import { echoed, strictlyDecoded } from './well-formed.js';
 
 export const API_PREFIX = '/api';
 
@@ -34,7 +35,6 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const BEARER = /^Bearer +(\S+) *$/i;
 /** `Basic <base64 of login:password>`, case-insensitive scheme. */
 const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** What Koa's `ctx.type` would make of each type, without a MIME database lookup per response. */
 const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
@@ -52,9 +52,6 @@ const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
  */
 const jsonBytes = (body: unknown): Buffer => Buffer.from(JSON.stringify(body) ?? 'null');
 
-/** How much of an unknown path a 404 repeats: enough to recognise it, never a megabyte echoed back. */
-const MAX_PATH_ECHOED = 200;
-const echoedPath = (path: string): string => (path.length <= MAX_PATH_ECHOED ? path : `${path.slice(0, MAX_PATH_ECHOED)}…`);
 
 /**
  * What HTTP/1.1 requires of every request and Node would have refused with a bare status line
@@ -107,12 +104,8 @@ export function presentedSecret(header: string | undefined): Presented {
 function basicCredentials(encoded: string): Presented {
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return { kind: 'malformed' };
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return { kind: 'malformed' };
-  }
+  const text = strictlyDecoded(bytes);
+  if (text === undefined) return { kind: 'malformed' };
   const colon = text.indexOf(':');
   return colon > 0 ? { kind: 'basic', login: text.slice(0, colon), password: text.slice(colon + 1) } : { kind: 'malformed' };
 }
@@ -161,9 +154,11 @@ export function createApp({
     router.register(route.path, [route.method], handler);
     if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${API_PREFIX}${route.path}`, handler);
   }
-  const description = openApiDocument(table, API_PREFIX);
+  // Built and encoded once: the document does not change while the process runs.
+  const description = jsonBytes(openApiDocument(table, API_PREFIX));
   router.register('/openapi.json', ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/openapi.json`;
+    ctx.response.set('Content-Type', CONTENT_TYPE_HEADER['application/json']);
     ctx.body = description;
   });
   for (const redirect of table.redirects) {
@@ -207,7 +202,7 @@ export function createApp({
     const { path } = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
     if (allowed.length > 0) fail(ctx, { _tag: 'MethodNotAllowed', allowed });
-    else fail(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoedPath(ctx.path)}` });
+    else fail(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoed(ctx.path)}` });
   });
   return app;
 }

@@ -221,13 +221,17 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Ei
  * in it is the domain's rule.
  */
 export const text = (min: number, max: number): Described<t.Type<string, string, unknown>> => {
-  const ok = (u: unknown): u is string => {
-    if (typeof u !== 'string') return false;
-    const length = characterCount(trimWhiteSpace(u));
+  const fits = (trimmed: string): boolean => {
+    const length = characterCount(trimmed);
     return length >= min && length <= max;
   };
+  const validate = (u: unknown, c: t.Context): t.Validation<string> => {
+    if (typeof u !== 'string') return t.failure(u, c);
+    const trimmed = trimWhiteSpace(u);
+    return fits(trimmed) ? t.success(trimmed) : t.failure(u, c);
+  };
   return described(
-    new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, ok, (u, c) => (ok(u) ? t.success(trimWhiteSpace(u)) : t.failure(u, c)), t.identity),
+    new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, (u): u is string => typeof u === 'string' && fits(trimWhiteSpace(u)), validate, t.identity),
     // The lengths once trimmed: JSON Schema has no trimming, so a client keeps to them as sent.
     { type: 'string', minLength: min, maxLength: max },
   );

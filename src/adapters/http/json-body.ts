@@ -2,17 +2,14 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { DomainError } from '../../domain/errors.js';
-import { badUtf8JsonLocation, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
+import { badUtf8JsonLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
 
 const invalid = (details: string, names: readonly string[] = []): E.Either<DomainError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
-
-/** A path in details is for a person to find the field: the start of it is enough. */
-const MAX_PATH_SHOWN = 200;
 
 /** Refuses text that is not what the client wrote, naming where it sits when that is known. */
 function notText(location: JsonLocation | undefined, what: string): E.Either<DomainError, never> {
   if (location === undefined) return invalid(`the body ${what}`);
-  const path = location.path.length <= MAX_PATH_SHOWN ? location.path : `${location.path.slice(0, MAX_PATH_SHOWN)}…`;
+  const path = echoed(location.path);
   return invalid(`${path === '' ? 'the body' : path} ${what}`, location.field === undefined ? [] : [location.field]);
 }
 

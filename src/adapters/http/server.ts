@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { DomainError } from '../../domain/errors.js';
 import { errorResponse } from './error-response.js';
 
-const REASON: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 431: 'Request Header Fields Too Large' };
 
 /** Every method some endpoint answers; CONNECT is none of them: this server is no proxy. */
 const METHODS_SERVED = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
@@ -14,7 +13,7 @@ function writeError(socket: Duplex, domainError: DomainError): void {
   const { status, body, headers } = errorResponse(domainError);
   const json = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${REASON[status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
       Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +

@@ -67,6 +67,10 @@ export function illFormedPathSegments(path: string): number[] {
   return path.split('/').flatMap((segment, index) => (decodeComponent(segment, false) === undefined ? [index] : []));
 }
 
+/** How much of something the client sent an error's details repeat: enough to recognise it, never a megabyte. */
+const MAX_ECHOED_CHARACTERS = 200;
+export const echoed = (text: string): string => (text.length <= MAX_ECHOED_CHARACTERS ? text : `${text.slice(0, MAX_ECHOED_CHARACTERS)}…`);
+
 /** A lone surrogate: half of a pair with no other half, which no UTF-8 can carry. */
 const LONE_SURROGATE = /\p{Cs}/u;
 

@@ -9,6 +9,7 @@ import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
 import { accountKey, clientKey, unknownAccountKey } from './login-throttle.js';
 import type { LoginThrottle } from './ports.js';
+import { MAX_EMAIL_LENGTH } from '../users/user-rules.js';
 
 export interface PasswordLogin {
   /** A username or an email address, in any case. */
@@ -20,8 +21,6 @@ export interface PasswordLogin {
 
 const THROTTLE_DOWN: OutageError = { _tag: 'Unknown', details: 'login throttle unavailable' };
 
-/** Longer than any username or email address the service stores. */
-const MAX_LOGIN_LENGTH = 320;
 
 /**
  * Proves who a user is by their password, for a token of their own. Wrong credentials of every
@@ -38,7 +37,7 @@ export class LogInWithPassword {
   ) {}
 
   async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
-    if (login.length === 0 || characterCount(login) > MAX_LOGIN_LENGTH || characterCount(password) > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
+    if (login.length === 0 || characterCount(login) > MAX_EMAIL_LENGTH || characterCount(password) > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
     const name = login.toLowerCase();
     const found = await orOutage(name.includes('@') ? this.users.findByEmail(name) : this.users.findByUsername(name), USER_STORE_DOWN);
     if (E.isLeft(found)) return found;
