@@ -5,6 +5,7 @@ import { gameRoutes } from '../adapters/http/routes/game-routes.js';
 import type { AppConfig } from '../config/config.js';
 import { GetMaps, GetPlayerStats } from '../domain/game/game-queries.js';
 import { GameData } from '../domain/game/ports.js';
+import { Clock } from '../domain/ports.js';
 import { Log, RouteContribution } from './identifiers.js';
 
 export type GameSettings = AppConfig['hive'];
@@ -13,9 +14,9 @@ export type GameSettings = AppConfig['hive'];
 export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs, failureTtlMs, hostTtlMs }: GameSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(GameData).toResolvedValue(
-      (logger: Logger) =>
-        new HiveGameData({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger),
-      [Log],
+      (logger: Logger, clock: Clock) =>
+        new HiveGameData({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock }),
+      [Log, Clock],
     ).inSingletonScope();
     bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();

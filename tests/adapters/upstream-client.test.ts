@@ -62,6 +62,12 @@ for (const transport of transports) {
       expect(upstream.calls).to.deep.equal(['/things/a']);
     });
 
+    it('takes a base URL written with a trailing slash as the same upstream', async () => {
+      client = open({ baseUrl: `${upstream.url}/` });
+      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(fetched).to.deep.equal([`${upstream.url}/things/a`]);
+    });
+
     it('revalidates an expired answer with If-None-Match, and a 304 keeps it fresh', async () => {
       await thing('/things/a');
       time += MINUTE;

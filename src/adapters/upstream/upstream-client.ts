@@ -92,14 +92,17 @@ export class UpstreamClient {
   private readonly failures: LruCache<string, RememberedFailure>;
   private readonly inFlight = new Map<string, Promise<UpstreamResult<unknown>>>();
   private backoffUntil = 0;
+  private readonly settings: UpstreamSettings;
   private readonly fetch: typeof globalThis.fetch;
   private readonly clock: Clock;
   private readonly logger: Logger;
 
   constructor(
-    private readonly settings: UpstreamSettings,
+    settings: UpstreamSettings,
     dependencies: UpstreamDependencies,
   ) {
+    // Paths start with `/`: a base URL written with a trailing one would double it.
+    this.settings = { ...settings, baseUrl: settings.baseUrl.replace(/\/+$/, '') };
     this.clock = dependencies.clock ?? systemClock;
     this.fetch = dependencies.fetch ?? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
     this.logger = dependencies.logger;
