@@ -12,17 +12,12 @@ interface OutageCause {
   readonly cause?: unknown;
 }
 
-/** The caller may present a password instead of a token here, so the answer offers both. */
-interface PasswordAccepted {
-  readonly passwordAccepted?: true;
-}
-
 export type DomainError =
   | ({ readonly _tag: 'Unknown'; readonly details?: string } & OutageCause)
   | { readonly _tag: 'NotAuthorized'; readonly permission: string }
   | { readonly _tag: 'Blocked' }
-  | ({ readonly _tag: 'MissingApiKey' } & PasswordAccepted)
-  | ({ readonly _tag: 'InvalidApiKey' } & PasswordAccepted)
+  | { readonly _tag: 'MissingApiKey' }
+  | { readonly _tag: 'InvalidApiKey' }
   | { readonly _tag: 'DisabledApiKey' }
   | { readonly _tag: 'MissingQueryParameter'; readonly names: readonly string[] }
   | { readonly _tag: 'InvalidQueryParameter'; readonly names: readonly string[]; readonly details?: string }

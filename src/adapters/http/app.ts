@@ -117,7 +117,7 @@ interface Stages {
   readonly rateLimiter: RateLimiter;
   readonly maxBodyBytes: number;
   /** Answers an error, logging the outage behind it if there is one. */
-  readonly fail: (ctx: Context, error: DomainError) => void;
+  readonly fail: (ctx: Context, error: DomainError, acceptsPassword?: boolean) => void;
 }
 
 /**
@@ -140,9 +140,9 @@ export function createApp({
   app.silent = true;
   const router = new Router({ prefix: API_PREFIX });
   const nextRequestId = requestIds();
-  const fail = (ctx: Context, error: DomainError): void => {
+  const fail = (ctx: Context, error: DomainError, acceptsPassword = false): void => {
     logOutage(logger, ctx.state.requestId as string, error);
-    sendError(ctx, error);
+    sendError(ctx, error, acceptsPassword);
   };
   const stages: Stages = { authenticate, logIn, rateLimiter, maxBodyBytes, fail };
 
@@ -231,12 +231,6 @@ const clientAddressOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?
 type Verdict<A> = E.Either<DomainError, A>;
 type HandlerInput = Parameters<Route['handle']>[0];
 
-/** On a route that also takes a password, a refused key says so (the answer then offers Basic too). */
-const offeringPassword = <A>(verdict: Verdict<A>): Verdict<A> =>
-  E.isLeft(verdict) && (verdict.left._tag === 'MissingApiKey' || verdict.left._tag === 'InvalidApiKey')
-    ? E.left({ ...verdict.left, passwordAccepted: true })
-    : verdict;
-
 /**
  * The actor of a request that presents something other than a bearer token: a user by their
  * password on a route that takes one; anywhere else that is no API key, as it always was.
@@ -252,17 +246,12 @@ const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> => (E.isLef
 
 /** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
 function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Context) => Verdict<Actor> | Promise<Verdict<Actor>> {
-  const identify = (ctx: Context): Verdict<Actor> | Promise<Verdict<Actor>> => {
+  return (ctx) => {
     const presented = presentedSecret(ctx.req.headers.authorization);
     if (presented.kind !== 'bearer' && presented.kind !== 'none') return passwordActor(route, presented, ctx, logIn);
     const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
     // Most requests come with a recently verified token: no promise to wait for then.
     return verdict instanceof Promise ? verdict.then(principalActor) : principalActor(verdict);
-  };
-  if (!route.passwordLogin) return identify;
-  return (ctx) => {
-    const verdict = identify(ctx);
-    return verdict instanceof Promise ? verdict.then(offeringPassword) : offeringPassword(verdict);
   };
 }
 
@@ -311,11 +300,13 @@ function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void>
   const identify = authenticator(route, stages);
   const decode = decoder(route, stages.maxBodyBytes);
   const { rateLimiter, fail } = stages;
+  // A refused key on a route that also takes a password is answered offering Basic beside Bearer.
+  const acceptsPassword = route.passwordLogin === true;
   return async (ctx: Context): Promise<void> => {
     ctx.state.operation = operation;
     const identified = identify(ctx);
     const actor = identified instanceof Promise ? await identified : identified;
-    if (E.isLeft(actor)) return fail(ctx, actor.left);
+    if (E.isLeft(actor)) return fail(ctx, actor.left, acceptsPassword);
     const admitted = rateLimiter.admit(operation, actor.right, clientAddressOf(ctx));
     const refusal = admitted instanceof Promise ? await admitted : admitted;
     if (refusal) return fail(ctx, refusal);

@@ -20,12 +20,15 @@ const BEARER_CHALLENGE = `Bearer ${REALM}`;
 const BEARER_OR_BASIC_CHALLENGE = `${BEARER_CHALLENGE}, Basic ${REALM}, charset="UTF-8"`;
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** The headers an error answer carries, from the error alone. */
-export function errorHeaders(error: DomainError): Readonly<Record<string, string>> {
+/**
+ * The headers an error answer carries: from the error, and for a refused key from the route too,
+ * which offers Basic beside Bearer where it also takes a password.
+ */
+export function errorHeaders(error: DomainError, acceptsPassword = false): Readonly<Record<string, string>> {
   switch (error._tag) {
     case 'MissingApiKey':
     case 'InvalidApiKey':
-      return { 'WWW-Authenticate': error.passwordAccepted ? BEARER_OR_BASIC_CHALLENGE : BEARER_CHALLENGE };
+      return { 'WWW-Authenticate': acceptsPassword ? BEARER_OR_BASIC_CHALLENGE : BEARER_CHALLENGE };
     case 'MethodNotAllowed':
       return { Allow: error.allowed.join(', ') };
     case 'RateLimited':
@@ -36,14 +39,14 @@ export function errorHeaders(error: DomainError): Readonly<Record<string, string
 }
 
 /** The one place that turns a DomainError into what the client sees. */
-export function errorResponse(error: DomainError): ErrorResponse {
+export function errorResponse(error: DomainError, acceptsPassword = false): ErrorResponse {
   const { code, status, message } = catalogueEntryOf(error);
   const details = detailsOf(error);
-  return { status, body: details === undefined ? { code, message } : { code, message, details }, headers: errorHeaders(error) };
+  return { status, body: details === undefined ? { code, message } : { code, message, details }, headers: errorHeaders(error, acceptsPassword) };
 }
 
-export function sendError(ctx: Context, error: DomainError): void {
-  const { status, body, headers } = errorResponse(error);
+export function sendError(ctx: Context, error: DomainError, acceptsPassword = false): void {
+  const { status, body, headers } = errorResponse(error, acceptsPassword);
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = body;
