@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
 import type Koa from 'koa';
-import { trackConnections } from './adapters/http/graceful-shutdown.js';
 import { createHttpServer } from './adapters/http/server.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication, HttpApp, type Application } from './container.js';
@@ -38,8 +37,7 @@ try {
   refuseToStart(`cannot start: ${reasonOf(error)}`);
 }
 const { container, logger } = application;
-const server = createHttpServer(container.get<Koa>(HttpApp), settings.http.maxHeaderBytes);
-const connections = trackConnections(server, settings.shutdown);
+const { server, connections } = createHttpServer(container.get<Koa>(HttpApp), { maxHeaderBytes: settings.http.maxHeaderBytes, ...settings.shutdown });
 
 try {
   await listen(server, settings.port, settings.host);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/adapters/http/app.js';
@@ -52,7 +51,7 @@ async function pluggedIn(server: TestServer, rateLimiter: RateLimiter, metrics: 
     rateLimiter,
     metrics,
   });
-  const http: Server = createHttpServer(app, config.http.maxHeaderBytes);
+  const { server: http } = createHttpServer(app, { maxHeaderBytes: config.http.maxHeaderBytes, ...config.shutdown });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,

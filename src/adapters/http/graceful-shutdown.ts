@@ -29,6 +29,8 @@ export interface ConnectionDrain {
    */
   drain(): Promise<void>;
   inProgress(): DrainProgress;
+  /** The last answer still being made or written on a connection, if any (pipelined requests queue theirs). */
+  lastPendingAnswer(socket: Socket): ServerResponse | undefined;
 }
 
 interface Connection {
@@ -106,6 +108,12 @@ export function trackConnections(server: Server, { idleGraceMs }: DrainSettings)
         else connection.pending.forEach(sayClose);
       }
       return closed;
+    },
+    lastPendingAnswer(socket) {
+      const pending = connections.get(socket)?.pending;
+      let last: ServerResponse | undefined;
+      for (const answer of pending ?? []) last = answer;
+      return last;
     },
     inProgress() {
       let requests = 0;

@@ -1,8 +1,10 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { DomainError } from '../../domain/errors.js';
 import { errorResponse } from './error-response.js';
+import { trackConnections, type ConnectionDrain, type DrainSettings } from './graceful-shutdown.js';
 
 
 /** Every method some endpoint answers; CONNECT is none of them: this server is no proxy. */
@@ -40,26 +42,33 @@ function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, maxH
  *   refuses itself: Node is told not to (`requireHostHeader: false`, a `checkExpectation`
  *   listener that passes the request on).
  */
-export function createHttpServer(app: Koa, maxHeaderBytes: number): Server {
+export interface HttpServerSettings extends DrainSettings {
+  readonly maxHeaderBytes: number;
+}
+
+export interface HttpServer {
+  readonly server: Server;
+  /** Its connections, watched from before it listens: to stop it without losing a request. */
+  readonly connections: ConnectionDrain;
+}
+
+export function createHttpServer(app: Koa, { maxHeaderBytes, idleGraceMs }: HttpServerSettings): HttpServer {
   const handle = app.callback();
   const server = createServer({ maxHeaderSize: maxHeaderBytes, requireHostHeader: false }, handle);
+  const connections = trackConnections(server, { idleGraceMs });
   server.on('checkExpectation', handle);
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     writeError(socket, { _tag: 'MethodNotAllowed', allowed: METHODS_SERVED });
   });
-  // Answers go out in the order of the requests: the refusal of bytes that follow a request on
-  // the same connection waits for that request's answer (the last one still being written).
-  const lastAnswer = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    lastAnswer.set(request.socket, response);
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const refusal = parserRefusal(error, maxHeaderBytes);
-    const pending = lastAnswer.get(socket);
+    // Answers go out in the order of the requests: the refusal of bytes that follow a request on
+    // the same connection waits for that request's answer (the last one still being written).
+    const pending = connections.lastPendingAnswer(socket);
     if (pending === undefined || pending.writableFinished) {
       writeError(socket, refusal);
       return;
@@ -68,5 +77,5 @@ export function createHttpServer(app: Koa, maxHeaderBytes: number): Server {
     pending.once('finish', afterAnswer);
     pending.once('close', () => pending.writableFinished || socket.destroy());
   });
-  return server;
+  return { server, connections };
 }
