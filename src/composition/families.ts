@@ -1,6 +1,7 @@
 import type { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config.js';
 import { barcodeModule } from './barcode-module.js';
+import { contentModule } from './content-module.js';
 import { cryptoModule } from './crypto-module.js';
 import { dictionaryModule } from './dictionary-module.js';
 import { gameModule } from './game-module.js';
@@ -20,4 +21,5 @@ export const familyModules = (config: AppConfig): ContainerModule[] => [
   locationModule(),
   dictionaryModule(),
   barcodeModule(config.barcode),
+  contentModule(config.content),
 ];

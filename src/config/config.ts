@@ -15,6 +15,10 @@ export const EncryptionKey = checked(
   (u): u is string => typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
 );
 
+const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+/** An upstream's base URL, or `off`: not asked at all. */
+const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || isHttpUrl(u));
+
 export const Storage = t.keyof({ memory: null, sqlite: null, postgres: null }, '"memory", "sqlite" or "postgres"');
 
 export const LogLevel = t.keyof(
@@ -55,7 +59,7 @@ export const AppConfig = t.type({
   log: t.type({ level: LogLevel }),
   hive: t.type({
     /** The Hive's public API. */
-    baseUrl: checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)),
+    baseUrl: checked('an http(s) URL', isHttpUrl),
     /** Deadline of every call, body included. */
     timeoutMs: intInRange(100, 60_000),
     mapsTtlMs: intInRange(0, 86_400_000),
@@ -67,6 +71,20 @@ export const AppConfig = t.type({
     /** How long a failure with nothing cached is remembered, so a dead Hive costs one deadline. */
     failureTtlMs: intInRange(0, 3_600_000),
     /** How long The Hive's host name is resolved for. */
+    hostTtlMs: intInRange(0, 86_400_000),
+  }),
+  content: t.type({
+    /** Each upstream of facts and quotes: its base URL, or `off` to answer only from the store. */
+    chuckNorrisUrl: httpUrlOrOff,
+    kanyeUrl: httpUrlOrOff,
+    ronSwansonUrl: httpUrlOrOff,
+    /** Deadline of every call, body included. */
+    timeoutMs: intInRange(100, 60_000),
+    /** How long to leave an upstream alone after its 429, or after a failure once it has answered before. */
+    backoffMs: intInRange(0, 3_600_000),
+    /** How long a failure of an upstream that never answered is remembered, so a dead one costs one deadline. */
+    failureTtlMs: intInRange(0, 3_600_000),
+    /** How long an upstream's host name is resolved for. */
     hostTtlMs: intInRange(0, 86_400_000),
   }),
   barcode: t.type({

@@ -30,6 +30,9 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_MAX_BODY_BYTES', path: 'http.maxBodyBytes', parse: asInteger },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
   { name: 'UTILITY_API_HIVE_URL', path: 'hive.baseUrl', parse: asString },
+  { name: 'UTILITY_API_CHUCKNORRIS_URL', path: 'content.chuckNorrisUrl', parse: asString },
+  { name: 'UTILITY_API_KANYE_URL', path: 'content.kanyeUrl', parse: asString },
+  { name: 'UTILITY_API_RON_SWANSON_URL', path: 'content.ronSwansonUrl', parse: asString },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
 ];

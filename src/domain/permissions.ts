@@ -25,6 +25,13 @@ export const Permission = {
   DictionaryDefinitions: 'Dictionary::Definitions',
   DictionarySynonyms: 'Dictionary::Synonyms',
   DictionaryAntonyms: 'Dictionary::Antonyms',
+  FactsCat: 'Facts::Cat',
+  FactsDog: 'Facts::Dog',
+  FactsChuckNorris: 'Facts::ChuckNorris',
+  FactsRandom: 'Facts::Random',
+  QuotesRandom: 'Quotes::Random',
+  QuotesKanye: 'Quotes::Kanye',
+  QuotesRonSwanson: 'Quotes::RonSwanson',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { Routes } from '../../src/container.js';
 import { errorCatalogue } from '../../src/domain/errors.js';
 import { freshSqlite } from '../support/databases.js';
+import { contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import { formatCharacterProbes, requestsForTable, resolveReferences, type FuzzRequest, type LivePool } from '../support/route-fuzz.js';
@@ -143,6 +144,7 @@ function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | u
 describe('fuzz: every route of the table, random and adversarial input, on SQLite', function () {
   this.timeout(180_000);
   let hive: HiveFixture;
+  let upstreams: ContentFixture;
   let server: TestServer;
   let dropDatabase: () => Promise<void>;
   /** The test's own connection to the server's SQLite file. */
@@ -155,11 +157,12 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
 
   before(async () => {
     hive = await startHiveFixture();
+    upstreams = await startContentFixture();
     const sqlite = await freshSqlite();
     database = sqlite.db;
     dropDatabase = sqlite.drop;
     // Use counts are written only at stop, so that a snapshot changes only when a request changed something.
-    server = await startServer({ env: { ...sqlite.env, UTILITY_API_HIVE_URL: hive.url, UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' } });
+    server = await startServer({ env: { ...sqlite.env, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams), UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' } });
   });
 
   after(async () => {
@@ -167,6 +170,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     await server?.close();
     await dropDatabase?.();
     await hive?.close();
+    await upstreams?.close();
   });
 
   /** Every user and every token as stored, each row whole. */

@@ -21,6 +21,7 @@ const permissionLists = fc.oneof(
  */
 const password = fc.oneof({ weight: 1, arbitrary: fc.constant('correct horse battery') }, { weight: 149, arbitrary: fc.constantFrom('short', '', 'nine char', 'tab\there is ok?\u0000') });
 const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
+const contentFormat = fc.constantFrom('json', 'text', 'xml', 'yaml', 'html', 'JSON');
 const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
 
 const SAMPLES: Record<string, RouteSamples> = {
@@ -92,6 +93,9 @@ const SAMPLES: Record<string, RouteSamples> = {
   'GET /token/info': { query: { id: tokenId } },
   'GET /token/list': { headers: { 'x-uid': uid } },
   'DELETE /token/delete': { query: { id: tokenId } },
+  ...Object.fromEntries(
+    ['/facts/cat', '/facts/dog', '/facts/chucknorris', '/facts/random', '/quotes/random', '/quotes/kanye', '/quotes/ronswanson'].map((path) => [`GET ${path}`, { query: { type: contentFormat } }]),
+  ),
 };
 
 /** Fields that mean the same wherever a route declares them. */
