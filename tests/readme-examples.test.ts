@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contentUpstreamsAt, startContentFixture, type ContentFixture } from './support/content-fixture.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
 import { cleanEnv, CLI, MAIN, ROOT, startProgram, type Running } from './support/program.js';
 
@@ -112,6 +113,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   let dataDir: string;
   let workDir: string;
   let hive: HiveFixture;
+  let upstreams: ContentFixture;
   let server: Running;
 
   before(async function () {
@@ -119,7 +121,8 @@ describe('README: its shell examples run as written, in order, as one story', fu
     dataDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-data-'));
     workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
     hive = await startHiveFixture();
-    server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url } });
+    upstreams = await startContentFixture();
+    server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams) } });
   });
 
   after(async () => {
@@ -129,6 +132,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       await exited;
     }
     await hive?.close();
+    await upstreams?.close();
     for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -138,7 +142,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   });
 
   it('runs every other block with bash: each command exits 0, each answer is a success or the error its line announces', async () => {
-    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, README_CLI: CLI }));
+    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams), README_CLI: CLI }));
     expect(result.status, `bash exited ${result.status}:\n${result.stderr}\n--- last of stdout ---\n${result.stdout.slice(-1500)}`).to.equal(0);
   });
 
