@@ -11,6 +11,17 @@ export interface LifecycleComponent {
 }
 export const LifecycleComponent = Symbol.for('LifecycleComponent');
 
+/**
+ * What closing an application reports. It lives here, not beside the container, so that the
+ * library's declarations reach no HTTP framework's types.
+ */
+export interface Closed {
+  /** False when the token use counts not yet written could not be (the failure is logged). */
+  readonly usageWritten: boolean;
+  /** Every background component whose stop failed (each failure is logged). */
+  readonly stopFailures: readonly string[];
+}
+
 export interface Stopped {
   /** Names of the components whose stop failed, in the order they were stopped. */
   readonly failed: readonly string[];
