@@ -10,7 +10,6 @@ import { Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent } from './composition/lifecycle.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
-import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
 import type { Randomness } from './domain/ports.js';
 import { systemRandomness } from './domain/randomness.js';
@@ -28,9 +27,7 @@ export interface Application {
 }
 
 export interface Closed {
-  /** False when the token use counts not yet written could not be (the failure is logged). */
-  readonly usageWritten: boolean;
-  /** Every background component whose stop failed (each failure is logged). */
+  /** Every background component whose stop failed, losing work (each failure is logged with what it lost). */
   readonly stopFailures: readonly string[];
 }
 
@@ -105,7 +102,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     const { failed } = await lifecycle.stop();
     await db?.destroy();
     logging.close();
-    return { usageWritten: !failed.includes(USAGE_FLUSH), stopFailures: failed };
+    return { stopFailures: failed };
   };
   return { container, config, logger, flushLogs: logging.flush, close };
 }
