@@ -11,7 +11,6 @@ import { HttpApp, Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent, type Closed } from './composition/lifecycle.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
-import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
 import type { Randomness } from './domain/ports.js';
 import { systemRandomness } from './domain/randomness.js';
@@ -110,7 +109,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     const { failed } = await lifecycle.stop();
     await db?.destroy();
     logging.close();
-    return { usageWritten: !failed.includes(USAGE_FLUSH), stopFailures: failed };
+    return { stopFailures: failed };
   };
   return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, close };
 }

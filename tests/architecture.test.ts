@@ -82,6 +82,14 @@ describe('architecture: dependencies point inward', () => {
     expect(offences).to.deep.equal([]);
   });
 
+  it('the domain refuses input by its fields, never by where a transport put them (query, header, body)', () => {
+    const placedTags = /'(Missing|Invalid)(QueryParameter|Header|BodyParameter)'/g;
+    const offences = domainFiles
+      .filter((file) => relative(domainDir, file) !== 'errors.ts')
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(placedTags)].map((match) => `${relative(SRC, file)} names ${match[0]}`));
+    expect(offences).to.deep.equal([]);
+  });
+
   it('only the composition root picks concrete stores', () => {
     const concrete = /persistence\/(memory|knex)\/(memory|knex)-\w+-store\.js$/;
     const offences = sourceFiles(SRC)

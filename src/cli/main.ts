@@ -56,9 +56,9 @@ function orFail<A>(result: E.Either<DomainError, A>): A {
   if (E.isRight(result)) return result.right;
   const error = result.left;
   const details = detailsOf(error);
-  if (error._tag === 'InvalidBodyParameter' || error._tag === 'MissingBodyParameter') {
-    const flags = error.names.map((name) => FLAG_OF_FIELD[name] ?? name).join(', ');
-    throw new CliFailure(`${error._tag === 'InvalidBodyParameter' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`);
+  if (error._tag === 'InvalidInput' || error._tag === 'MissingInput') {
+    const flags = error.fields.map((field) => FLAG_OF_FIELD[field] ?? field).join(', ');
+    throw new CliFailure(`${error._tag === 'InvalidInput' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`);
   }
   throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
 }

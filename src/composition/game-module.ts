@@ -22,7 +22,7 @@ export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEn
   new ContainerModule(({ bind }) => {
     bind(GameData).toResolvedValue(
       (logger: Logger, clock: Clock) =>
-        new HiveGameData({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock }),
+        new HiveGameData({ baseUrl, deadlineMs: timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock }),
       [Log, Clock],
     ).inSingletonScope();
     bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();

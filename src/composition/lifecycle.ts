@@ -16,9 +16,7 @@ export const LifecycleComponent = Symbol.for('LifecycleComponent');
  * library's declarations reach no HTTP framework's types.
  */
 export interface Closed {
-  /** False when the token use counts not yet written could not be (the failure is logged). */
-  readonly usageWritten: boolean;
-  /** Every background component whose stop failed (each failure is logged). */
+  /** Every background component whose stop failed, losing work (each failure is logged with what it lost). */
   readonly stopFailures: readonly string[];
 }
 

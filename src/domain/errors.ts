@@ -2,6 +2,10 @@
  * The error catalogue: every error the service can answer, as a tagged union of values.
  * Use cases return these inside an Either; one function at each transport's edge turns them
  * into a response. Codes 0–24 are fixed by the specification; 25–30 are ours (see README).
+ *
+ * The domain speaks of input by its fields (`MissingInput`, `InvalidInput`), never of where a
+ * field came from: a transport places them (HTTP: a query parameter, a header or a body field,
+ * the codes 6 to 11; the CLI: a flag).
  */
 
 /**
@@ -19,12 +23,7 @@ export type DomainError =
   | { readonly _tag: 'MissingApiKey' }
   | { readonly _tag: 'InvalidApiKey' }
   | { readonly _tag: 'DisabledApiKey' }
-  | { readonly _tag: 'MissingQueryParameter'; readonly names: readonly string[] }
-  | { readonly _tag: 'InvalidQueryParameter'; readonly names: readonly string[]; readonly details?: string }
-  | { readonly _tag: 'MissingHeader'; readonly names: readonly string[] }
-  | { readonly _tag: 'InvalidHeader'; readonly names: readonly string[]; readonly details?: string }
-  | { readonly _tag: 'MissingBodyParameter'; readonly names: readonly string[] }
-  | { readonly _tag: 'InvalidBodyParameter'; readonly names: readonly string[]; readonly details?: string }
+  | InputError
   | { readonly _tag: 'EncryptionFailed' }
   | { readonly _tag: 'DecryptionFailed' }
   | { readonly _tag: 'UserNotFound'; readonly user: string }
@@ -47,11 +46,38 @@ export type DomainError =
 
 export type DomainErrorTag = DomainError['_tag'];
 
+/**
+ * Input refused, by the fields at fault (more than one where only together they are wrong, as a
+ * latitude without its longitude) and, for an invalid one, the rule it broke.
+ */
+export type InputError =
+  | { readonly _tag: 'MissingInput'; readonly fields: readonly string[] }
+  | { readonly _tag: 'InvalidInput'; readonly fields: readonly string[]; readonly reason?: string };
+
+export const missingInput = (...fields: readonly string[]): InputError => ({ _tag: 'MissingInput', fields });
+export const invalidInput = (fields: string | readonly string[], reason?: string): InputError =>
+  reason === undefined
+    ? { _tag: 'InvalidInput', fields: typeof fields === 'string' ? [fields] : fields }
+    : { _tag: 'InvalidInput', fields: typeof fields === 'string' ? [fields] : fields, reason };
+
+/** Input refused as HTTP places it: by whether its fields were query parameters, headers or body fields. */
+export type PlacedInputError =
+  | { readonly _tag: 'MissingQueryParameter'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidQueryParameter'; readonly names: readonly string[]; readonly details?: string }
+  | { readonly _tag: 'MissingHeader'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidHeader'; readonly names: readonly string[]; readonly details?: string }
+  | { readonly _tag: 'MissingBodyParameter'; readonly names: readonly string[] }
+  | { readonly _tag: 'InvalidBodyParameter'; readonly names: readonly string[]; readonly details?: string };
+
+/** What a client is answered with: a domain error, its input errors placed. */
+export type CatalogueError = Exclude<DomainError, InputError> | PlacedInputError;
+export type CatalogueTag = CatalogueError['_tag'];
+
 /** The errors a store or upstream outage becomes. */
 export type OutageError = Extract<DomainError, { readonly _tag: 'Unknown' | 'UserCreateFailed' | 'UserUpdateFailed' | 'UserDeleteFailed' | 'TokenCreateFailed' | 'TokenUpdateFailed' | 'TokenDeleteFailed' | 'UpstreamUnavailable' | 'UpstreamTimeout' }>;
 
 /** The cause an outage left on its error, if any. */
-export const outageCauseOf = (error: DomainError): unknown => ('cause' in error ? error.cause : undefined);
+export const outageCauseOf = (error: DomainError | CatalogueError): unknown => ('cause' in error ? error.cause : undefined);
 
 export interface CatalogueEntry {
   readonly code: number;
@@ -59,7 +85,7 @@ export interface CatalogueEntry {
   readonly message: string;
 }
 
-export const errorCatalogue: { readonly [T in DomainErrorTag]: CatalogueEntry } = {
+export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = {
   Unknown: { code: 0, status: 500, message: 'An unknown error occurred' },
   NotAuthorized: { code: 1, status: 403, message: 'You are not authorized to access this resource' },
   Blocked: { code: 2, status: 403, message: 'You are blacklisted from accessing this resource' },
@@ -93,13 +119,17 @@ export const errorCatalogue: { readonly [T in DomainErrorTag]: CatalogueEntry } 
   UpstreamTimeout: { code: 30, status: 504, message: 'An upstream service did not answer in time' },
 };
 
-export function catalogueEntryOf(error: DomainError): CatalogueEntry {
+export function catalogueEntryOf(error: CatalogueError): CatalogueEntry {
   return errorCatalogue[error._tag];
 }
 
 /** A short human explanation of what failed, for the optional `details` field. */
-export function detailsOf(error: DomainError): string | undefined {
+export function detailsOf(error: DomainError | CatalogueError): string | undefined {
   switch (error._tag) {
+    case 'MissingInput':
+      return `Missing: ${error.fields.join(', ')}`;
+    case 'InvalidInput':
+      return error.reason ?? `Invalid: ${error.fields.join(', ')}`;
     case 'NotAuthorized':
       return `Missing permission ${error.permission}`;
     case 'MissingQueryParameter':

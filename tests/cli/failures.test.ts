@@ -32,6 +32,8 @@ describe('cli: failures, in process', () => {
       [['token', 'create', '--username', 'dave', '--permission', 'Cryptography::*'], 'utility-api: You are not authorized to access this resource: Missing permission Cryptography::*'],
       [['token', 'create', '--username', 'dave', '--expires-in', 'soon'], 'utility-api: --expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "soon"'],
       [['user', 'create', '--username', 'erin', '--permission', 'Cryptograpy::*'], 'utility-api: Invalid --permission: Unknown permission(s): Cryptograpy::*'],
+      [['user', 'create', '--username', 'no spaces'], /^utility-api: Invalid --username: username must be 2-32 characters/],
+      [['token', 'create', '--username', 'dave', '--name', '\u0007bell'], /^utility-api: Invalid --name: /],
       [['user', 'create', '--username', 'erin', '--email', 'not-an-email'], `utility-api: Invalid --email: ${detailsOf(checkEmail('not-an-email')!)}`],
       [['user', 'block', '--username', 'nobody'], 'utility-api: Unable to locate requested user: No user nobody'],
       [['user', 'create', '--username', 'dave'], /^utility-api: The resource already exists: .*username/],

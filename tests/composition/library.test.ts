@@ -27,7 +27,7 @@ async function issueAndVerify(settings: Omit<LibrarySettings<never>, 'families'>
   const { secret, record } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'ada' } }));
   expect(expectRight(await authenticate.execute(secret, Permission.CryptographyEncrypt)).user.username).to.equal('ada');
   expect(expectLeftTag(await authenticate.execute(secret, Permission.CryptographyDecrypt), 'NotAuthorized')).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::Decrypt' });
-  expect(await api.close()).to.deep.equal({ usageWritten: true, stopFailures: [] });
+  expect(await api.close()).to.deep.equal({ stopFailures: [] });
   return record.id;
 }
 

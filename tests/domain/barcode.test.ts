@@ -15,11 +15,11 @@ describe('domain: barcodes', () => {
   it('turns the renderer’s outcomes into catalogue errors: 404/22 and 400/7 naming what to change', async () => {
     const generate = new GenerateBarcode(new MemoryBarcodeRenderer(SYMBOLOGIES, 10_000), 100);
     expectLeftTag(await generate.execute({ symbology: 'nope', content: 'x' }), 'InformationNotFound');
-    const refused = expectLeftTag(await generate.execute({ symbology: 'ean13', content: 'letters' }), 'InvalidQueryParameter');
-    expect(refused).to.deep.include({ names: ['content'] });
-    expect((refused as { details: string }).details).to.match(/^ean13 cannot encode this content: /);
-    const tooLarge = expectLeftTag(await generate.execute({ symbology: 'qrcode', content: 'wide content', scale: 10, heightMm: 100 }), 'InvalidQueryParameter');
-    expect(tooLarge).to.deep.include({ names: ['scale', 'height'] });
+    const refused = expectLeftTag(await generate.execute({ symbology: 'ean13', content: 'letters' }), 'InvalidInput');
+    expect(refused).to.deep.include({ fields: ['content'] });
+    expect((refused as { reason: string }).reason).to.match(/^ean13 cannot encode this content: /);
+    const tooLarge = expectLeftTag(await generate.execute({ symbology: 'qrcode', content: 'wide content', scale: 10, heightMm: 100 }), 'InvalidInput');
+    expect(tooLarge).to.deep.include({ fields: ['scale', 'height'] });
   });
 
   it('refuses content and options out of bounds before drawing anything', async () => {
@@ -39,7 +39,7 @@ describe('domain: barcodes', () => {
       [{ symbology: 'qrcode', content: 'x', heightMm: 100.5 }, 'height'],
     ];
     for (const [input, name] of refusals) {
-      expect(expectLeftTag(await generate.execute(input), 'InvalidQueryParameter'), JSON.stringify(input)).to.deep.include({ names: [name] });
+      expect(expectLeftTag(await generate.execute(input), 'InvalidInput'), JSON.stringify(input)).to.deep.include({ fields: [name] });
     }
     expect(renderer.requests).to.deep.equal([]);
     // Ten bytes exactly, and a well-formed pair of surrogates (one emoji, four bytes), are fine.

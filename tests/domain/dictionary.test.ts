@@ -79,9 +79,9 @@ describe('domain: dictionary', () => {
     expectLeftTag(await antonyms.execute('xyzzy'), 'InformationNotFound');
   });
 
-  it('answers InvalidQueryParameter for what cannot be a word', async () => {
+  it('answers InvalidInput for what cannot be a word', async () => {
     for (const word of ['', '   ', '12#$', '123', 'a'.repeat(65), 'ice_cream', 'tab\there', 'x\u0000']) {
-      expectLeftTag(await define.execute(word), 'InvalidQueryParameter');
+      expectLeftTag(await define.execute(word), 'InvalidInput');
     }
   });
 });

@@ -47,12 +47,12 @@ describe('domain: finding places', () => {
   });
 
   it('refuses an unknown country, an empty name, control characters and a bad limit', async () => {
-    const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InvalidQueryParameter');
-    expect(unknown).to.deep.include({ names: ['address'] });
-    expectLeftTag(await findPlaces.execute(' - , FR'), 'InvalidQueryParameter');
-    expectLeftTag(await findPlaces.execute('Par\u0000is'), 'InvalidQueryParameter');
-    expectLeftTag(await findPlaces.execute('Paris', 0), 'InvalidQueryParameter');
-    expectLeftTag(await findPlaces.execute('Paris', 51), 'InvalidQueryParameter');
+    const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InvalidInput');
+    expect(unknown).to.deep.include({ fields: ['address'] });
+    expectLeftTag(await findPlaces.execute(' - , FR'), 'InvalidInput');
+    expectLeftTag(await findPlaces.execute('Par\u0000is'), 'InvalidInput');
+    expectLeftTag(await findPlaces.execute('Paris', 0), 'InvalidInput');
+    expectLeftTag(await findPlaces.execute('Paris', 51), 'InvalidInput');
   });
 
   it('says 22 when nothing is called that', async () => {
@@ -72,9 +72,9 @@ describe('domain: nearby places', () => {
   });
 
   it('refuses impossible points and limits, and says 22 for an empty gazetteer', async () => {
-    expect(expectLeftTag(await findNearby.execute(91, 0), 'InvalidQueryParameter')).to.deep.include({ names: ['lat'] });
-    expect(expectLeftTag(await findNearby.execute(0, Number.NaN), 'InvalidQueryParameter')).to.deep.include({ names: ['lon'] });
-    expectLeftTag(await findNearby.execute(0, 0, 0), 'InvalidQueryParameter');
+    expect(expectLeftTag(await findNearby.execute(91, 0), 'InvalidInput')).to.deep.include({ fields: ['lat'] });
+    expect(expectLeftTag(await findNearby.execute(0, Number.NaN), 'InvalidInput')).to.deep.include({ fields: ['lon'] });
+    expectLeftTag(await findNearby.execute(0, 0, 0), 'InvalidInput');
     expectLeftTag(await new FindNearbyPlaces(new MemoryGazetteer()).execute(0, 0), 'InformationNotFound');
   });
 });
@@ -105,14 +105,14 @@ describe('domain: plus codes', () => {
   });
 
   it('says what is missing or wrong', async () => {
-    expect(expectLeftTag(await lookUp.execute({}), 'MissingQueryParameter')).to.deep.include({ names: ['lat', 'lon'] });
-    expect(expectLeftTag(await lookUp.execute({ lat: 1 }), 'MissingQueryParameter')).to.deep.include({ names: ['lon'] });
-    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q' }), 'InvalidQueryParameter')).to.deep.include({ names: ['code'] });
-    expect(expectLeftTag(await lookUp.execute({ code: 'NOPE' }), 'InvalidQueryParameter')).to.deep.include({ names: ['code'] });
-    expect(expectLeftTag(await lookUp.execute({ code: EIFFEL_CELL.code, length: 11 }), 'InvalidQueryParameter')).to.deep.include({ names: ['length'] });
-    expect(expectLeftTag(await lookUp.execute({ near: 'Paris' }), 'InvalidQueryParameter')).to.deep.include({ names: ['near'] });
-    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Paris', lat: 1, lon: 2 }), 'InvalidQueryParameter')).to.deep.include({ names: ['near', 'lat', 'lon'] });
-    expect(expectLeftTag(await lookUp.execute({ lat: 95, lon: 0 }), 'InvalidQueryParameter')).to.deep.include({ names: ['lat'] });
+    expect(expectLeftTag(await lookUp.execute({}), 'MissingInput')).to.deep.include({ fields: ['lat', 'lon'] });
+    expect(expectLeftTag(await lookUp.execute({ lat: 1 }), 'MissingInput')).to.deep.include({ fields: ['lon'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q' }), 'InvalidInput')).to.deep.include({ fields: ['code'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'NOPE' }), 'InvalidInput')).to.deep.include({ fields: ['code'] });
+    expect(expectLeftTag(await lookUp.execute({ code: EIFFEL_CELL.code, length: 11 }), 'InvalidInput')).to.deep.include({ fields: ['length'] });
+    expect(expectLeftTag(await lookUp.execute({ near: 'Paris' }), 'InvalidInput')).to.deep.include({ fields: ['near'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Paris', lat: 1, lon: 2 }), 'InvalidInput')).to.deep.include({ fields: ['near', 'lat', 'lon'] });
+    expect(expectLeftTag(await lookUp.execute({ lat: 95, lon: 0 }), 'InvalidInput')).to.deep.include({ fields: ['lat'] });
     expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Atlantis City' }), 'InformationNotFound');
   });
 });

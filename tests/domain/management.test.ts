@@ -29,7 +29,7 @@ describe('domain: granting permissions without escalation', () => {
   });
 
   it('refuses unknown names before anything else, and the operator may grant anything known', () => {
-    expect(checkGrant(OPERATOR, ['Nope::*'], [])).to.deep.include({ _tag: 'InvalidBodyParameter' });
+    expect(checkGrant(OPERATOR, ['Nope::*'], [])).to.deep.include({ _tag: 'InvalidInput' });
     expect(checkGrant(OPERATOR, ['*', 'Users::Permissions'], [])).to.equal(undefined);
   });
 });

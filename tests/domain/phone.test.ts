@@ -38,15 +38,15 @@ describe('domain: phone details', () => {
   });
 
   it('needs a country for a number without +, and still checks one given with a + number', async () => {
-    expect(expectLeftTag(await getDetails.execute({ number: '020 7946 0958' }), 'MissingQueryParameter')).to.deep.equal({ _tag: 'MissingQueryParameter', names: ['country'] });
-    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'ZZ' }), 'InvalidQueryParameter')).to.deep.include({ names: ['country'] });
-    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'GBR' }), 'InvalidQueryParameter')).to.deep.include({ names: ['country'] });
+    expect(expectLeftTag(await getDetails.execute({ number: '020 7946 0958' }), 'MissingInput')).to.deep.equal({ _tag: 'MissingInput', fields: ['country'] });
+    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'ZZ' }), 'InvalidInput')).to.deep.include({ fields: ['country'] });
+    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'GBR' }), 'InvalidInput')).to.deep.include({ fields: ['country'] });
   });
 
   it('refuses text that is not a phone number before asking the plans', async () => {
     const plans = answering({ kind: 'read', details: LONDON });
     for (const number of ['', ' 44 20 7946 0958', '+44 20 7946 0958 ext. ', 'call me', '1-800-FLOWERS', '+44+20', '1'.repeat(65)]) {
-      expect(expectLeftTag(await new GetPhoneDetails(plans).execute({ number, country: 'GB' }), 'InvalidQueryParameter'), number).to.deep.include({ names: ['number'] });
+      expect(expectLeftTag(await new GetPhoneDetails(plans).execute({ number, country: 'GB' }), 'InvalidInput'), number).to.deep.include({ fields: ['number'] });
     }
     expect(plans.asked).to.deep.equal([]);
   });
@@ -59,16 +59,16 @@ describe('domain: phone details', () => {
       [{ kind: 'unreadable', reason: 'too-long' }, 'number is too long to be a phone number'],
     ];
     for (const [reading, details] of cases) {
-      expect(expectLeftTag(await new GetPhoneDetails(answering(reading)).execute({ number: '+1 234' }), 'InvalidQueryParameter')).to.deep.equal({
-        _tag: 'InvalidQueryParameter',
-        names: ['number'],
-        details,
+      expect(expectLeftTag(await new GetPhoneDetails(answering(reading)).execute({ number: '+1 234' }), 'InvalidInput')).to.deep.equal({
+        _tag: 'InvalidInput',
+        fields: ['number'],
+        reason: details,
       });
     }
-    expect(expectLeftTag(await new GetPhoneDetails(answering({ kind: 'unknown-region' })).execute({ number: '123', country: 'xx' }), 'InvalidQueryParameter')).to.deep.equal({
-      _tag: 'InvalidQueryParameter',
-      names: ['country'],
-      details: 'country xx has no numbering plan',
+    expect(expectLeftTag(await new GetPhoneDetails(answering({ kind: 'unknown-region' })).execute({ number: '123', country: 'xx' }), 'InvalidInput')).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['country'],
+      reason: 'country xx has no numbering plan',
     });
   });
 

@@ -35,7 +35,7 @@ describe('domain: issuing tokens', () => {
   it('refuses unknown permission names and unknown users', async () => {
     const f = domainFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
-    expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptograpy::*'] }), 'InvalidBodyParameter');
+    expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptograpy::*'] }), 'InvalidInput');
     expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'bob' } }), 'UserNotFound');
   });
 
@@ -87,9 +87,9 @@ describe('domain: users', () => {
   it('refuses malformed usernames and unknown permissions', async () => {
     const f = domainFixture();
     for (const username of ['', 'a', 'has space', 'x'.repeat(33), '-lead']) {
-      expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username }), 'InvalidBodyParameter');
+      expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username }), 'InvalidInput');
     }
-    expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: ['Nope::*'] }), 'InvalidBodyParameter');
+    expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: ['Nope::*'] }), 'InvalidInput');
     expect(await f.users.findByUsername('bob')).to.equal(undefined);
   });
 

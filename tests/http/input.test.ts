@@ -66,9 +66,9 @@ for (const backend of httpBackends) {
         expect(body.details).to.equal('address must be percent-encoded UTF-8');
       });
 
-      it('refuses a path parameter that is not UTF-8 with the path-parameter codes (400/9) naming it', async () => {
+      it('refuses a path parameter that is not UTF-8 naming it, with the codes of a query parameter (400/7), the game\'s of a header (400/9)', async () => {
         for (const bad of NOT_UTF8) {
-          const body = await expectError(await server.get(`/api/barcode/gen/qr${bad}?content=x`, auth()), 400, 9);
+          const body = await expectError(await server.get(`/api/barcode/gen/qr${bad}?content=x`, auth()), 400, 7);
           expect(body.details, bad).to.equal('codec must be percent-encoded UTF-8');
         }
         const game = await expectError(await server.get('/api/game/network/maps/%ED%A0%80', auth()), 400, 9);

@@ -134,7 +134,7 @@ describe('the packed package, installed and used from plain JavaScript', functio
     expect(seen.decrypt).to.deep.equal({ status: 403, body: JSON.stringify({ code: 1, message: 'You are not authorized to access this resource', details: 'Missing permission Cryptography::Decrypt' }) });
     expect(seen.phone.status).to.equal(404);
     expect(JSON.parse(seen.phone.body).code).to.equal(22);
-    expect(seen.closed).to.deep.equal({ usageWritten: true, stopFailures: [] });
+    expect(seen.closed).to.deep.equal({ stopFailures: [] });
     expect(seen.httpWithoutTokens.invalidSettings).to.equal(true);
   });
 });

@@ -7,7 +7,7 @@ import type { AccessLog } from '../logging/logger.js';
 import { actorFor, type Actor } from '../../domain/auth/actor.js';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
 import type { LogInWithPassword } from '../../domain/auth/log-in-with-password.js';
-import { catalogueEntryOf, outageCauseOf, type DomainError } from '../../domain/errors.js';
+import { catalogueEntryOf, outageCauseOf, type CatalogueError, type DomainError, type PlacedInputError } from '../../domain/errors.js';
 import { NO_METRICS, UNMATCHED_OPERATION } from '../../domain/pipeline/metrics.js';
 import type { Metrics, RateLimiter } from '../../domain/pipeline/ports.js';
 import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
@@ -15,8 +15,8 @@ import type { Principal } from '../../domain/auth/principal.js';
 import { sendError } from './error-response.js';
 import { openApiDocument } from './openapi.js';
 import { readJsonBody } from './json-body.js';
-import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery } from './fields.js';
-import type { ContentType, ResponseBody, Route, RouteTable } from './route-table.js';
+import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, placed } from './fields.js';
+import { fieldPlacesOf, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
 import { echoed, strictlyDecoded } from './well-formed.js';
 
 export const API_PREFIX = '/api';
@@ -58,7 +58,7 @@ const jsonBytes = (body: unknown): Buffer => Buffer.from(JSON.stringify(body) ??
  * (the server lets such requests through to be answered here like every other error): a `Host`
  * header, and no expectation but `100-continue`, the one this server meets.
  */
-function protocolError(req: Context['req']): DomainError | undefined {
+function protocolError(req: Context['req']): CatalogueError | undefined {
   if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
     return { _tag: 'InvalidHeader', names: ['host'], details: 'host is required in HTTP/1.1' };
   }
@@ -117,7 +117,7 @@ interface Stages {
   readonly rateLimiter: RateLimiter;
   readonly maxBodyBytes: number;
   /** Answers an error, logging the outage behind it if there is one. */
-  readonly fail: (ctx: Context, error: DomainError, acceptsPassword?: boolean) => void;
+  readonly fail: (ctx: Context, error: CatalogueError, acceptsPassword?: boolean) => void;
 }
 
 /**
@@ -140,7 +140,7 @@ export function createApp({
   app.silent = true;
   const router = new Router({ prefix: API_PREFIX });
   const nextRequestId = requestIds();
-  const fail = (ctx: Context, error: DomainError, acceptsPassword = false): void => {
+  const fail = (ctx: Context, error: CatalogueError, acceptsPassword = false): void => {
     logOutage(logger, ctx.state.requestId as string, error);
     sendError(ctx, error, acceptsPassword);
   };
@@ -221,7 +221,7 @@ function assignRequestId(ctx: Context, nextRequestId: () => string): string {
  * A store or upstream outage is logged here, once, with the request it failed: the use case only
  * turned it into a catalogue error carrying the cause, and the client sees that error alone.
  */
-function logOutage(logger: Logger, requestId: string, error: DomainError): void {
+function logOutage(logger: Logger, requestId: string, error: CatalogueError): void {
   const cause = outageCauseOf(error);
   if (cause !== undefined) logger.error({ err: cause, requestId, code: catalogueEntryOf(error).code }, 'outage');
 }
@@ -229,6 +229,8 @@ function logOutage(logger: Logger, requestId: string, error: DomainError): void 
 const clientAddressOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?? 'unknown';
 
 type Verdict<A> = E.Either<DomainError, A>;
+/** What decoding refuses: fields its decoders placed, or path parameters the route places. */
+type DecodeVerdict<A> = E.Either<DomainError | PlacedInputError, A>;
 type HandlerInput = Parameters<Route['handle']>[0];
 
 /**
@@ -256,7 +258,7 @@ function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Con
 }
 
 /** The decode stage of a route: path, query, headers and body checked against its codecs, in that order. */
-function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Actor) => Verdict<HandlerInput> | Promise<Verdict<HandlerInput>> {
+function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Actor) => DecodeVerdict<HandlerInput> | Promise<DecodeVerdict<HandlerInput>> {
   const takesHeaders = Object.keys(route.headers).length > 0;
   const pattern = API_PREFIX + route.path;
   const nothing = E.right({});
@@ -299,9 +301,13 @@ function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void>
   const operation = `${route.method} ${API_PREFIX}${route.path}`;
   const identify = authenticator(route, stages);
   const decode = decoder(route, stages.maxBodyBytes);
-  const { rateLimiter, fail } = stages;
+  const { rateLimiter } = stages;
   // A refused key on a route that also takes a password is answered offering Basic beside Bearer.
   const acceptsPassword = route.passwordLogin === true;
+  const placeOf = fieldPlacesOf(route);
+  /** The domain names the fields of refused input; the route knows where each came from. */
+  const fail = (ctx: Context, error: DomainError | PlacedInputError, offerBasic = false): void =>
+    stages.fail(ctx, error._tag === 'MissingInput' || error._tag === 'InvalidInput' ? placed(error, placeOf(error.fields[0] ?? '')) : error, offerBasic);
   return async (ctx: Context): Promise<void> => {
     ctx.state.operation = operation;
     const identified = identify(ctx);

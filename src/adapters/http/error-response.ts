@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { catalogueEntryOf, detailsOf, type DomainError } from '../../domain/errors.js';
+import { catalogueEntryOf, detailsOf, type CatalogueError } from '../../domain/errors.js';
 
 export interface ErrorBody {
   readonly code: number;
@@ -24,7 +24,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * The headers an error answer carries: from the error, and for a refused key from the route too,
  * which offers Basic beside Bearer where it also takes a password.
  */
-export function errorHeaders(error: DomainError, acceptsPassword = false): Readonly<Record<string, string>> {
+export function errorHeaders(error: CatalogueError, acceptsPassword = false): Readonly<Record<string, string>> {
   switch (error._tag) {
     case 'MissingApiKey':
     case 'InvalidApiKey':
@@ -38,14 +38,14 @@ export function errorHeaders(error: DomainError, acceptsPassword = false): Reado
   }
 }
 
-/** The one place that turns a DomainError into what the client sees. */
-export function errorResponse(error: DomainError, acceptsPassword = false): ErrorResponse {
+/** The one place that turns an error into what the client sees. */
+export function errorResponse(error: CatalogueError, acceptsPassword = false): ErrorResponse {
   const { code, status, message } = catalogueEntryOf(error);
   const details = detailsOf(error);
   return { status, body: details === undefined ? { code, message } : { code, message, details }, headers: errorHeaders(error, acceptsPassword) };
 }
 
-export function sendError(ctx: Context, error: DomainError, acceptsPassword = false): void {
+export function sendError(ctx: Context, error: CatalogueError, acceptsPassword = false): void {
   const { status, body, headers } = errorResponse(error, acceptsPassword);
   ctx.status = status;
   ctx.type = 'application/json';

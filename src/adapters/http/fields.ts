@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { DomainError } from '../../domain/errors.js';
+import type { InputError, PlacedInputError } from '../../domain/errors.js';
 import { characterCount, trimWhiteSpace } from '../../domain/text.js';
 import { illFormedPathSegments, illFormedQueryParameters } from './well-formed.js';
 
@@ -101,11 +101,6 @@ export const oneOf = <V extends string>(values: readonly V[], name: string): Des
   return described(new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', enum: values });
 };
 
-interface Tags {
-  readonly missing: 'MissingQueryParameter' | 'MissingHeader' | 'MissingBodyParameter';
-  readonly invalid: 'InvalidQueryParameter' | 'InvalidHeader' | 'InvalidBodyParameter';
-}
-
 /**
  * Decodes named values against a schema. Missing values are reported before invalid ones, and
  * every offending name is listed. `preCheck` turns away values of the wrong kind before the
@@ -114,9 +109,8 @@ interface Tags {
 function decodeFields<S extends Schema<never>>(
   schema: S,
   values: Record<string, unknown>,
-  tags: Tags,
   preCheck: (name: string, value: unknown) => string | undefined = () => undefined,
-): E.Either<DomainError, Decoded<S>> {
+): E.Either<InputError, Decoded<S>> {
   const missing: string[] = [];
   const invalid: string[] = [];
   const reasons: string[] = [];
@@ -136,17 +130,40 @@ function decodeFields<S extends Schema<never>>(
     }
     out[name] = decoded.right;
   }
-  if (missing.length > 0) return E.left({ _tag: tags.missing, names: missing });
-  if (invalid.length > 0) return E.left({ _tag: tags.invalid, names: invalid, details: reasons.join('; ') });
+  if (missing.length > 0) return E.left({ _tag: 'MissingInput', fields: missing });
+  if (invalid.length > 0) return E.left({ _tag: 'InvalidInput', fields: invalid, reason: reasons.join('; ') });
   return E.right(out as Decoded<S>);
 }
+
+/** Where a field of a request came from, as far as the catalogue's codes tell them apart. */
+export type InputPlace = keyof typeof FIELD_ERRORS;
+
+/** What a missing and an invalid field of each place is answered with (SPEC.md's codes 6 to 11). */
+export const FIELD_ERRORS = {
+  query: { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' },
+  header: { missing: 'MissingHeader', invalid: 'InvalidHeader' },
+  body: { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' },
+} as const satisfies Record<string, { missing: PlacedInputError['_tag']; invalid: PlacedInputError['_tag'] }>;
+
+/** Input refused, as answered for fields of `place`. */
+export const placed = (error: InputError, place: InputPlace): PlacedInputError =>
+  error._tag === 'MissingInput'
+    ? { _tag: FIELD_ERRORS[place].missing, names: error.fields }
+    : error.reason === undefined
+      ? { _tag: FIELD_ERRORS[place].invalid, names: error.fields }
+      : { _tag: FIELD_ERRORS[place].invalid, names: error.fields, details: error.reason };
+
+const placedAs =
+  (place: InputPlace) =>
+  <A>(decoded: E.Either<InputError, A>): E.Either<PlacedInputError, A> =>
+    E.isLeft(decoded) ? E.left(placed(decoded.left, place)) : decoded;
 
 /**
  * Koa 3 gives query values as `string | string[]`: a repeated parameter is invalid, never
  * silently reduced to one of its values.
  */
 export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<string, string | string[] | undefined>) =>
-  decodeFields(schema, query, FIELD_ERRORS.query, givenOnce);
+  placedAs('query')(decodeFields(schema, query, givenOnce));
 
 const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
 
@@ -155,7 +172,7 @@ const givenOnce = (name: string, value: unknown): string | undefined => (typeof 
  * the names of the parameters that hold them: Koa's `ctx.query` would read each as U+FFFD. The
  * `%` test keeps the common query string from being looked at twice.
  */
-export function checkQueryEncoding(querystring: string): DomainError | undefined {
+export function checkQueryEncoding(querystring: string): PlacedInputError | undefined {
   if (!querystring.includes('%')) return undefined;
   const names = illFormedQueryParameters(querystring);
   return names.length === 0 ? undefined : { _tag: 'InvalidQueryParameter', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
@@ -170,50 +187,38 @@ const headerText = (name: string, value: unknown): string | undefined =>
   givenOnce(name, value) ?? (PRINTABLE_ASCII.test(value as string) ? undefined : `${name} must be printable ASCII`);
 
 /** Headers by lower-case name, as Node gives them; a header sent empty counts as missing. */
-export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<DomainError, Decoded<S>> {
+export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<PlacedInputError, Decoded<S>> {
   const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
-  return decodeFields(schema, headers, FIELD_ERRORS.header, headerText);
+  return placedAs('header')(decodeFields(schema, headers, headerText));
 }
 
-/**
- * Path parameters. The only endpoint with one, the game maps, took its game from the `x-game`
- * header before it moved into the path; SPEC.md keeps the header codes 8 and 9 for it.
- */
-export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, params, PARAM_ERRORS);
-
-/** What a missing and an invalid field of each place is answered with. */
-export const FIELD_ERRORS = {
-  query: { missing: 'MissingQueryParameter', invalid: 'InvalidQueryParameter' },
-  header: { missing: 'MissingHeader', invalid: 'InvalidHeader' },
-  path: { missing: 'MissingHeader', invalid: 'InvalidHeader' },
-  body: { missing: 'MissingBodyParameter', invalid: 'InvalidBodyParameter' },
-} as const satisfies Record<string, Tags>;
-const PARAM_ERRORS: Tags = FIELD_ERRORS.path;
+/** Path parameters, refused by their names: where the route says they came from decides the code. */
+export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, params);
 
 /**
  * A path whose percent-escapes are not UTF-8, refused by the name of the parameter in that place
- * of `pattern` (the route's path, prefix included), with the codes of `decodeParams`: @koa/router
+ * of `pattern` (the route's path, prefix included), as `decodeParams` refuses them: @koa/router
  * hands such a segment on as it was written, where it could pass for text.
  */
-export function checkPathEncoding(pattern: string, path: string): DomainError | undefined {
+export function checkPathEncoding(pattern: string, path: string): InputError | undefined {
   if (!path.includes('%')) return undefined;
   const bad = illFormedPathSegments(path);
   if (bad.length === 0) return undefined;
   const steps = pattern.split('/');
   const names = [...new Set(bad.map((index) => (steps[index]?.startsWith(':') ? steps[index].slice(1) : 'path')))];
-  return { _tag: PARAM_ERRORS.invalid, names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
+  return { _tag: 'InvalidInput', fields: names, reason: `${names.join(', ')} must be percent-encoded UTF-8` };
 }
 
 /** A JSON object body; fields the schema does not know are refused, by name. */
-export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Either<DomainError, Decoded<S>> {
+export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Either<PlacedInputError, Decoded<S>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'the body must be a JSON object' });
   }
   // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
   const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
   if (unknown.length > 0) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
-  return decodeFields(schema, body as Record<string, unknown>, FIELD_ERRORS.body);
+  return placedAs('body')(decodeFields(schema, body as Record<string, unknown>));
 }
 
 /**

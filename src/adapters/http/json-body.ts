@@ -1,13 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import type { DomainError } from '../../domain/errors.js';
+import type { PlacedInputError } from '../../domain/errors.js';
 import { badUtf8JsonLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
 
-const invalid = (details: string, names: readonly string[] = []): E.Either<DomainError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
+const invalid = (details: string, names: readonly string[] = []): E.Either<PlacedInputError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
 
 /** Refuses text that is not what the client wrote, naming where it sits when that is known. */
-function notText(location: JsonLocation | undefined, what: string): E.Either<DomainError, never> {
+function notText(location: JsonLocation | undefined, what: string): E.Either<PlacedInputError, never> {
   if (location === undefined) return invalid(`the body ${what}`);
   const path = echoed(location.path);
   return invalid(`${path === '' ? 'the body' : path} ${what}`, location.field === undefined ? [] : [location.field]);
@@ -19,7 +19,7 @@ function notText(location: JsonLocation | undefined, what: string): E.Either<Dom
  * refused before any use case runs. So is text that is not Unicode exactly: bytes that are not
  * UTF-8, and a lone surrogate escaped in the JSON (`"\ud800"`), named by the field it is in.
  */
-export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Either<DomainError, unknown>> {
+export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Either<PlacedInputError, unknown>> {
   const { headers } = ctx.req;
   const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
   if (!hasBody) return E.right({});

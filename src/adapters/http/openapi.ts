@@ -1,7 +1,7 @@
 import type * as t from 'io-ts';
-import { errorCatalogue, type DomainErrorTag } from '../../domain/errors.js';
+import { errorCatalogue, type CatalogueTag } from '../../domain/errors.js';
 import { FIELD_ERRORS, isDescribed, type Field, type JsonSchema, type Schema } from './fields.js';
-import type { ContentType, Route, RouteTable } from './route-table.js';
+import { fieldPlacesOf, type ContentType, type Route, type RouteTable } from './route-table.js';
 
 /** `/crypto/:id` → `/crypto/{id}` */
 const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -127,7 +127,7 @@ const bodySchema = (body: Schema<never>): JsonSchema => {
  * request line, path or headers the server cannot read (400/7 for a query string that is not
  * UTF-8, 400/9 for a missing Host, 431), and an outage or a bug (500).
  */
-const EVERY_ENDPOINT: readonly DomainErrorTag[] = [
+const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'MissingApiKey',
   'InvalidApiKey',
   'NotAuthorized',
@@ -145,13 +145,14 @@ const hasRequired = (schema: Schema<never> | undefined): boolean => Object.value
 const hasAny = (schema: Schema<never> | undefined): boolean => schema !== undefined && Object.keys(schema).length > 0;
 
 /** Every error a route can answer: those of every endpoint, those its fields imply, its own. */
-function errorsOf(route: Route): DomainErrorTag[] {
-  const fromFields: DomainErrorTag[] = [];
+function errorsOf(route: Route): CatalogueTag[] {
+  const fromFields: CatalogueTag[] = [];
   if (hasRequired(route.query)) fromFields.push(FIELD_ERRORS.query.missing);
   if (hasAny(route.query)) fromFields.push(FIELD_ERRORS.query.invalid);
   // A header sent empty counts as missing, even an optional one.
   if (hasAny(route.headers)) fromFields.push(FIELD_ERRORS.header.missing, FIELD_ERRORS.header.invalid);
-  if (hasAny(route.params)) fromFields.push(FIELD_ERRORS.path.missing, FIELD_ERRORS.path.invalid);
+  const placeOf = fieldPlacesOf(route);
+  for (const name of Object.keys(route.params ?? {})) fromFields.push(FIELD_ERRORS[placeOf(name)].missing, FIELD_ERRORS[placeOf(name)].invalid);
   if (hasRequired(route.body)) fromFields.push(FIELD_ERRORS.body.missing);
   // A body that is not a JSON object is refused even where every field is optional.
   if (route.body) fromFields.push(FIELD_ERRORS.body.invalid);

@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
-import type { DomainError, DomainErrorTag } from '../../domain/errors.js';
+import type { CatalogueTag, DomainError } from '../../domain/errors.js';
 import type { Permission } from '../../domain/permissions.js';
-import type { BodySchema, Decoded, HeaderSchema, ParamSchema, QuerySchema } from './fields.js';
+import type { BodySchema, Decoded, HeaderSchema, InputPlace, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,6 +49,12 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly headers: H;
   /** A JSON object body with these fields; undefined for endpoints that take no body. */
   readonly body?: B;
+  /**
+   * Where a field its use case names came from, for the code of a missing or invalid one, where
+   * the schemas do not say or say otherwise. A path parameter counts as a query parameter unless
+   * named here; a field of no schema, as a body field where there is a body, else a query one.
+   */
+  readonly fieldPlaces?: Readonly<Record<string, InputPlace>>;
   readonly status: number;
   /** What a success carries; a list when the caller chooses (a barcode as PNG or SVG). */
   readonly produces: ContentType | readonly ContentType[];
@@ -60,7 +66,7 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
    * The errors this endpoint's own work can answer, beyond those of every endpoint (authentication,
    * an outage, a request the server cannot read) and those its fields imply (missing or invalid).
    */
-  readonly errors: readonly DomainErrorTag[];
+  readonly errors: readonly CatalogueTag[];
   /** Its JSON is of the response codec's type: the compiler holds the handler to what the document says. */
   readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody<NoInfer<A>>> | Promise<E.Either<DomainError, ResponseBody<NoInfer<A>>>>;
 }
@@ -104,6 +110,18 @@ export const defineRoute = <
   }
   return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
 };
+
+/** Where each field of a route's requests came from (see `Route.fieldPlaces`). */
+export function fieldPlacesOf(route: Route): (field: string) => InputPlace {
+  const places = new Map<string, InputPlace>();
+  for (const name of Object.keys(route.params ?? {})) places.set(name, 'query');
+  for (const name of Object.keys(route.query)) places.set(name, 'query');
+  for (const name of Object.keys(route.headers)) places.set(name, 'header');
+  for (const name of Object.keys(route.body ?? {})) places.set(name, 'body');
+  for (const [name, place] of Object.entries(route.fieldPlaces ?? {})) places.set(name, place);
+  const otherwise: InputPlace = route.body ? 'body' : 'query';
+  return (field) => places.get(field) ?? otherwise;
+}
 
 export const json = <J>(body: J): JsonBody<J> => ({ contentType: 'application/json', body });
 export const text = (body: string): TextBody => ({ contentType: 'text/plain', body });

@@ -2,7 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'n
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import type { DomainError } from '../../domain/errors.js';
+import type { CatalogueError } from '../../domain/errors.js';
 import { errorResponse } from './error-response.js';
 import { trackConnections, type ConnectionDrain, type DrainSettings } from './graceful-shutdown.js';
 
@@ -11,8 +11,8 @@ import { trackConnections, type ConnectionDrain, type DrainSettings } from './gr
 const METHODS_SERVED = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
 
 /** The catalogue's JSON error object written straight to a socket that Koa never gets. */
-function writeError(socket: Duplex, domainError: DomainError): void {
-  const { status, body, headers } = errorResponse(domainError);
+function writeError(socket: Duplex, error: CatalogueError): void {
+  const { status, body, headers } = errorResponse(error);
   const json = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
@@ -25,7 +25,7 @@ function writeError(socket: Duplex, domainError: DomainError): void {
 }
 
 /** What the parser's refusal says to the client; llhttp's reason ("Invalid HTTP version") is plain text of its own. */
-function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, maxHeaderBytes: number): DomainError {
+function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, maxHeaderBytes: number): CatalogueError {
   if (error.code === 'HPE_HEADER_OVERFLOW') return { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` };
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { _tag: 'InvalidHeader', names: [], details: 'The request did not arrive in the time allowed' };
   const reason = typeof error.reason === 'string' ? `: ${error.reason}` : '';

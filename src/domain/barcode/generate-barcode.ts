@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, type DomainError } from '../errors.js';
 import type { ImageFormat, RenderedBarcode, Rotation, Symbology } from './barcode.js';
 import type { BarcodeRenderer } from './ports.js';
 
@@ -21,7 +21,6 @@ export interface GenerateBarcodeInput {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextEncoder();
 
-const invalid = (name: string, details: string): DomainError => ({ _tag: 'InvalidQueryParameter', names: [name], details });
 
 /** Draws a barcode of the given symbology, with the options bounded so no request is unbounded work. */
 export class GenerateBarcode {
@@ -48,21 +47,21 @@ export class GenerateBarcode {
       case 'unknown-symbology':
         return E.left({ _tag: 'InformationNotFound', details: `Unknown barcode symbology ${input.symbology} (ids are case-sensitive; the list of codecs names them all)` });
       case 'content-refused':
-        return E.left(invalid('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
+        return E.left(invalidInput('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
       case 'too-large':
-        return E.left({ _tag: 'InvalidQueryParameter', names: ['scale', 'height'], details: outcome.reason });
+        return E.left(invalidInput(['scale', 'height'], outcome.reason));
     }
   }
 
   private check({ content, scale, heightMm }: GenerateBarcodeInput): DomainError | undefined {
-    if (content.length === 0) return invalid('content', 'content must not be empty');
-    if (utf8.encode(content).length > this.maxContentBytes) return invalid('content', `content must be at most ${this.maxContentBytes} bytes of UTF-8`);
-    if (LONE_SURROGATE.test(content)) return invalid('content', 'content must be well-formed Unicode text');
+    if (content.length === 0) return invalidInput('content', 'content must not be empty');
+    if (utf8.encode(content).length > this.maxContentBytes) return invalidInput('content', `content must be at most ${this.maxContentBytes} bytes of UTF-8`);
+    if (LONE_SURROGATE.test(content)) return invalidInput('content', 'content must be well-formed Unicode text');
     if (scale !== undefined && !(Number.isInteger(scale) && scale >= SCALE.min && scale <= SCALE.max)) {
-      return invalid('scale', `scale must be an integer from ${SCALE.min} to ${SCALE.max}`);
+      return invalidInput('scale', `scale must be an integer from ${SCALE.min} to ${SCALE.max}`);
     }
     if (heightMm !== undefined && !(Number.isFinite(heightMm) && heightMm >= HEIGHT_MM.min && heightMm <= HEIGHT_MM.max)) {
-      return invalid('height', `height must be a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`);
+      return invalidInput('height', `height must be a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`);
     }
     return undefined;
   }

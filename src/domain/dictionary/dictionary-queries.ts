@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, type DomainError } from '../errors.js';
 import type { Lexicon } from './ports.js';
 import { PARTS_OF_SPEECH, type PartOfSpeech } from './sense.js';
 import { detach, normaliseWord, spellingVariants, WORD_PATTERN, WORD_RULE } from './word-forms.js';
@@ -48,7 +48,7 @@ interface Entry {
  */
 async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
   if (!WORD_PATTERN.test(asked)) {
-    return E.left({ _tag: 'InvalidQueryParameter', names: ['word'], details: `word must be ${WORD_RULE}` });
+    return E.left(invalidInput('word', `word must be ${WORD_RULE}`));
   }
   const word = normaliseWord(asked);
   for (const spelling of spellingsOf(word)) {

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, missingInput, type DomainError } from '../errors.js';
 import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { countryCodeOf } from './countries.js';
 import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
@@ -10,7 +10,6 @@ export const DEFAULT_PLACES_LIMIT = 10;
 export const DEFAULT_NEARBY_LIMIT = 5;
 export const MAX_LIMIT = 50;
 
-const invalid = (names: readonly string[], details: string): DomainError => ({ _tag: 'InvalidQueryParameter', names, details });
 const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
 
 /**
@@ -18,27 +17,27 @@ const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFou
  * English name. The `parameter` names the query parameter the text came from, for errors.
  */
 export function parsePlaceQuery(text: string, limit: number, parameter: string): E.Either<DomainError, { search: PlaceSearch; asked: string }> {
-  if (hasControlOrInvisibleCharacter(text)) return E.left(invalid([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+  if (hasControlOrInvisibleCharacter(text)) return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   const comma = text.lastIndexOf(',');
   const name = (comma === -1 ? text : text.slice(0, comma)).trim();
   const countryText = comma === -1 ? '' : text.slice(comma + 1).trim();
   const key = placeNameKey(name);
-  if (key === '') return E.left(invalid([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
+  if (key === '') return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
   if (countryText === '') return E.right({ search: { key, limit }, asked: name });
   const country = countryCodeOf(countryText);
   if (country === undefined) {
-    return E.left(invalid([parameter], `"${countryText}" is not a country: after the comma give an ISO 3166 alpha-2 code or an English country name`));
+    return E.left(invalidInput([parameter], `"${countryText}" is not a country: after the comma give an ISO 3166 alpha-2 code or an English country name`));
   }
   return E.right({ search: { key, country, limit }, asked: `${name}, ${country}` });
 }
 
 function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
   const bad = [...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']), ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon'])];
-  return bad.length === 0 ? E.right({ lat, lon }) : E.left(invalid(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
+  return bad.length === 0 ? E.right({ lat, lon }) : E.left(invalidInput(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
 }
 
 const checkLimit = (limit: number): E.Either<DomainError, number> =>
-  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? E.right(limit) : E.left(invalid(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
+  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? E.right(limit) : E.left(invalidInput(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
 
 /** `Location::Coords`: the places a name may mean, best first. */
 export class FindPlaces {
@@ -120,22 +119,22 @@ export class LookUpPlusCode {
 
   async execute(request: PlusCodeRequest): Promise<E.Either<DomainError, EncodedPlusCode | DecodedPlusCode>> {
     const { code, lat, lon, near, length } = request;
-    if ((lat === undefined) !== (lon === undefined)) return E.left({ _tag: 'MissingQueryParameter', names: [lat === undefined ? 'lat' : 'lon'] });
+    if ((lat === undefined) !== (lon === undefined)) return E.left(missingInput(lat === undefined ? 'lat' : 'lon'));
     const point = lat !== undefined && lon !== undefined ? checkCoordinates(lat, lon) : undefined;
     if (point && E.isLeft(point)) return point;
     if (code === undefined) {
-      if (near !== undefined) return E.left(invalid(['near'], 'near is the reference for a short code: give code as well'));
-      if (point === undefined) return E.left({ _tag: 'MissingQueryParameter', names: ['lat', 'lon'] });
+      if (near !== undefined) return E.left(invalidInput(['near'], 'near is the reference for a short code: give code as well'));
+      if (point === undefined) return E.left(missingInput('lat', 'lon'));
       const codeLength = length ?? DEFAULT_PLUS_CODE_LENGTH;
       return E.right({ code: this.plusCodes.encode(point.right.lat, point.right.lon, codeLength), lat: point.right.lat, lon: point.right.lon, length: codeLength });
     }
-    if (length !== undefined) return E.left(invalid(['length'], 'length applies when encoding lat and lon, not with code'));
+    if (length !== undefined) return E.left(invalidInput(['length'], 'length applies when encoding lat and lon, not with code'));
     const kind = this.plusCodes.kindOf(code);
-    if (kind === 'invalid') return E.left(invalid(['code'], 'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference'));
+    if (kind === 'invalid') return E.left(invalidInput(['code'], 'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference'));
     if (kind === 'full') return E.right(this.decode(code));
-    if (point && near !== undefined) return E.left(invalid(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
+    if (point && near !== undefined) return E.left(invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
     if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
-    if (near === undefined) return E.left(invalid(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
+    if (near === undefined) return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
     const parsed = parsePlaceQuery(near, 1, 'near');
     if (E.isLeft(parsed)) return parsed;
     const [place] = await this.gazetteer.search(parsed.right.search);

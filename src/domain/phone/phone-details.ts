@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, missingInput, type DomainError } from '../errors.js';
 import type { PhoneNumberDetails } from './phone-number.js';
 import type { PhoneNumbering, UnreadableReason } from './ports.js';
 
@@ -33,7 +33,7 @@ const unreadable: { readonly [R in UnreadableReason]: string } = {
   'too-long': 'number is too long to be a phone number',
 };
 
-const invalidNumber = (details: string): DomainError => ({ _tag: 'InvalidQueryParameter', names: ['number'], details });
+const invalidNumber = (reason: string): DomainError => invalidInput('number', reason);
 
 export class GetPhoneDetails {
   constructor(private readonly numbering: PhoneNumbering) {}
@@ -41,16 +41,16 @@ export class GetPhoneDetails {
   async execute({ number, country }: PhoneDetailsQuery): Promise<E.Either<DomainError, PhoneDetails>> {
     if (!PHONE_INPUT.test(number)) return E.left(invalidNumber(`number must be ${PHONE_INPUT_RULE}`));
     if (country !== undefined && !COUNTRY_CODE.test(country)) {
-      return E.left({ _tag: 'InvalidQueryParameter', names: ['country'], details: `country must be ${COUNTRY_CODE_RULE}` });
+      return E.left(invalidInput('country', `country must be ${COUNTRY_CODE_RULE}`));
     }
-    if (!number.startsWith('+') && country === undefined) return E.left({ _tag: 'MissingQueryParameter', names: ['country'] });
+    if (!number.startsWith('+') && country === undefined) return E.left(missingInput('country'));
 
     const reading = await this.numbering.read(number, country?.toUpperCase());
     switch (reading.kind) {
       case 'read':
         return E.right({ input: number, ...reading.details });
       case 'unknown-region':
-        return E.left({ _tag: 'InvalidQueryParameter', names: ['country'], details: `country ${country} has no numbering plan` });
+        return E.left(invalidInput('country', `country ${country} has no numbering plan`));
       case 'unreadable':
         return E.left(invalidNumber(unreadable[reading.reason]));
     }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, type DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { Clock, Randomness } from '../ports.js';
@@ -80,11 +80,7 @@ export class CreateUser {
     if (refused) return E.left(refused);
     const explicit = input.username?.trim().toLowerCase();
     if (explicit !== undefined && !USERNAME_PATTERN.test(explicit)) {
-      return E.left({
-        _tag: 'InvalidBodyParameter',
-        names: ['username'],
-        details: 'username must be 2-32 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit',
-      });
+      return E.left(invalidInput('username', 'username must be 2-32 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit'));
     }
 
     const now = this.clock.now();

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUser, actorUserId, firstNotHeld, type Actor } from '../auth/actor.js';
-import type { DomainError, OutageError } from '../errors.js';
+import { missingInput, type DomainError, type OutageError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import type { UserStore } from './ports.js';
 import type { User } from './user.js';
@@ -22,7 +22,7 @@ export async function targetUser(
 ): Promise<E.Either<DomainError, User>> {
   const ownerId = actorUser(actor)?.id;
   const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
-  if (namesOwner && ownerId === undefined) return E.left({ _tag: 'MissingHeader', names: ['x-uid'] });
+  if (namesOwner && ownerId === undefined) return E.left(missingInput('x-uid'));
   const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
   if (!actsAsSelf && (actor.kind === 'password' || !actorHolds(actor, permissionForOthers))) {
     return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });

@@ -1,5 +1,5 @@
 import { actorHolds, type Actor } from '../auth/actor.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, type DomainError } from '../errors.js';
 import { isGrantablePermission } from '../permissions.js';
 import { characterCount, CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
@@ -14,7 +14,7 @@ export function checkText(field: string, value: string | undefined): DomainError
   if (value === undefined) return undefined;
   return characterCount(value.trim()) <= MAX_NAME_LENGTH && !hasControlOrInvisibleCharacter(value)
     ? undefined
-    : { _tag: 'InvalidBodyParameter', names: [field], details: `${field} must be at most ${MAX_NAME_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
+    : invalidInput(field, `${field} must be at most ${MAX_NAME_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
 }
 
 /**
@@ -24,7 +24,7 @@ export function checkText(field: string, value: string | undefined): DomainError
  */
 export function checkGrant(actor: Actor, permissions: readonly string[], alreadyHeld: readonly string[], field = 'permissions'): DomainError | undefined {
   const unknown = permissions.filter((p) => !isGrantablePermission(p));
-  if (unknown.length > 0) return { _tag: 'InvalidBodyParameter', names: [field], details: `Unknown permission(s): ${unknown.join(', ')}` };
+  if (unknown.length > 0) return invalidInput(field, `Unknown permission(s): ${unknown.join(', ')}`);
   const beyond = permissions.find((p) => !alreadyHeld.includes(p) && !actorHolds(actor, p));
   return beyond === undefined ? undefined : { _tag: 'NotAuthorized', permission: beyond };
 }
@@ -34,7 +34,7 @@ export function checkEmail(email: string | undefined): DomainError | undefined {
   const trimmed = email.trim();
   return EMAIL.test(trimmed) && characterCount(trimmed) <= MAX_EMAIL_LENGTH && !hasControlOrInvisibleCharacter(trimmed)
     ? undefined
-    : { _tag: 'InvalidBodyParameter', names: ['email'], details: `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
+    : invalidInput('email', `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
 }
 
 export function checkPassword(password: string | undefined): DomainError | undefined {
@@ -42,5 +42,5 @@ export function checkPassword(password: string | undefined): DomainError | undef
   const length = characterCount(password);
   return length >= MIN_PASSWORD_LENGTH && length <= MAX_PASSWORD_LENGTH && !hasControlOrInvisibleCharacter(password)
     ? undefined
-    : { _tag: 'InvalidBodyParameter', names: ['password'], details: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}` };
+    : invalidInput('password', `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
 }

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode.js';
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
-import type { DomainError } from '../../../domain/errors.js';
+import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { described, numberWritten, oneOf, optional, required } from '../fields.js';
 import { defineRoute, jsonOf, type ImageBody, type Route } from '../route-table.js';
@@ -84,7 +84,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ImageBody>> => {
         const fromHeader = headers['x-format'];
         if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
-          return E.left({ _tag: 'InvalidQueryParameter', names: ['format'], details: `format=${query.format} and the x-format header (${fromHeader}) disagree; give one` });
+          return E.left(invalidInput('format', `format=${query.format} and the x-format header (${fromHeader}) disagree; give one`));
         }
         const outcome = await deps.generate.execute({
           symbology: params.codec,

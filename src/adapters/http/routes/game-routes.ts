@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
-import type { DomainError } from '../../../domain/errors.js';
+import { missingInput, type DomainError } from '../../../domain/errors.js';
 import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, optional, required } from '../fields.js';
@@ -33,6 +33,9 @@ const cacheHeaders = {
 };
 
 /** Nothing known of that name, or the network not answering (in time) with nothing cached. */
+/** SPEC.md keeps the header codes 8 and 9 for the game: it was the `x-game` header before it moved into the path. */
+const GAME_WAS_A_HEADER = { map: 'header' } as const;
+
 const networkErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
 
 export function gameRoutes(deps: GameRouteDependencies): Route[] {
@@ -43,6 +46,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       permission: Permission.GameNetworkMap,
       summary: 'The maps of a game on The Hive',
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
+      fieldPlaces: GAME_WAS_A_HEADER,
       response: maps,
       responseHeaders: cacheHeaders,
       errors: networkErrors,
@@ -56,7 +60,8 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       // Never a success: this path only tells a caller that the game is missing.
       response: t.never,
       errors: ['MissingHeader'],
-      handle: (): E.Either<DomainError, never> => E.left({ _tag: 'MissingHeader', names: ['map'] }),
+      fieldPlaces: GAME_WAS_A_HEADER,
+      handle: (): E.Either<DomainError, never> => E.left(missingInput('map')),
     }),
     defineRoute({
       method: 'GET',

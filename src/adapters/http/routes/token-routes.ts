@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { callingTokenId } from '../../../domain/auth/actor.js';
-import type { DomainError } from '../../../domain/errors.js';
+import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
@@ -63,7 +63,7 @@ const issuedToken = t.strict({
 
 const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
   const details = `${field} must name your own user: a password gets a token for its own user only`;
-  return field === 'x-uid' ? { _tag: 'InvalidHeader', names: [field], details } : { _tag: 'InvalidBodyParameter', names: [field], details };
+  return invalidInput(field, details);
 };
 
 export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
@@ -91,7 +91,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       handle: async ({ headers, body, actor }) => {
         const { 'x-uid': headerUid } = headers;
         if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
-          return E.left({ _tag: 'InvalidHeader', names: ['x-uid'], details: 'x-uid and firebaseuid name different users' });
+          return E.left(invalidInput('x-uid', 'x-uid and firebaseuid name different users'));
         }
         if (actor.kind === 'password') {
           // A password gets a token of its own user only; naming anyone else is a mistake to point out.
@@ -131,7 +131,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       errors: ['MissingQueryParameter', 'TokenNotFound'],
       handle: async ({ query, actor }) => {
         const id = query.id ?? callingTokenId(actor);
-        return id === undefined ? E.left({ _tag: 'MissingQueryParameter', names: ['id'] }) : jsonOf(await deps.reader.info(actor, id));
+        return id === undefined ? E.left(missingInput('id')) : jsonOf(await deps.reader.info(actor, id));
       },
     }),
     defineRoute({

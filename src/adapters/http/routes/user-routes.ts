@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { missingInput } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import type { CreateUser } from '../../../domain/users/create-user.js';
 import type { DeleteUser, GetUser, UpdateUser } from '../../../domain/users/manage-users.js';
@@ -105,7 +106,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       errors: [...namedUserErrors, 'MissingBodyParameter', 'Conflict', 'UserUpdateFailed'],
       handle: async ({ headers, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
-          return E.left({ _tag: 'MissingBodyParameter', names: ['displayname', 'email', 'password', 'perms'] });
+          return E.left(missingInput('displayname', 'email', 'password', 'perms'));
         }
         const updated = await deps.updateUser.execute(actor, refOf(headers['x-uid']), {
           displayName: body.displayname,
