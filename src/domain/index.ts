@@ -10,8 +10,9 @@ export { OPERATOR, type Actor } from './auth/actor.js';
 export type { Principal } from './auth/principal.js';
 export { knownPermissions, Permission } from './permissions.js';
 
-// The error catalogue, and how a transport tells its errors apart.
-export { catalogueEntryOf, detailsOf, errorCatalogue, type CatalogueEntry, type DomainError, type DomainErrorTag } from './errors.js';
+// The error catalogue, and how a transport tells its errors apart: input is refused by its fields
+// (InputError), which a transport places (HTTP: PlacedInputError, the codes 6 to 11).
+export { catalogueEntryOf, detailsOf, errorCatalogue, type CatalogueEntry, type CatalogueError, type DomainError, type DomainErrorTag, type InputError, type PlacedInputError } from './errors.js';
 
 // The use cases and what they take and give, family by family.
 export type { EncryptText, DecryptText } from './crypto/crypt-text.js';
