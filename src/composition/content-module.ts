@@ -9,7 +9,7 @@ import { ImportContent } from '../domain/content/import-content.js';
 import { ManageContent } from '../domain/content/manage-content.js';
 import { ContentStore, ImportFileReader } from '../domain/content/ports.js';
 import { Clock, Randomness } from '../domain/ports.js';
-import { Log, RouteContribution } from './identifiers.js';
+import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
 
 export type ContentSettings = AppConfig['content'];
 
@@ -27,6 +27,17 @@ const FEEDS: readonly { readonly upstream: UpstreamName; readonly url: (settings
     feed: { kind: 'quote', category: 'ronswanson', author: 'Ron Swanson', source: 'ron-swanson-quotes.herokuapp.com', title: 'Ron Swanson quotes' },
   },
 ];
+
+/** What the family offers a library user: random stored content, each live category, import, list and delete. */
+export interface ContentUseCases {
+  readonly randomContent: RandomContent;
+  readonly chuckNorris: LiveContent;
+  readonly kanye: LiveContent;
+  readonly ronSwanson: LiveContent;
+  readonly importContent: ImportContent;
+  readonly manageContent: ManageContent;
+}
+export const ContentUseCases = useCasesIdentifier<ContentUseCases>('ContentUseCases');
 
 const LiveFeeds = Symbol.for('LiveFeeds');
 type LiveFeeds = Readonly<Record<UpstreamName, LiveContent>>;
@@ -53,6 +64,17 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
       },
       [ContentStore, RandomContent, Clock, Log],
     ).inSingletonScope();
+    bind(ContentUseCases).toResolvedValue(
+      (randomContent: RandomContent, feeds: LiveFeeds, importContent: ImportContent, manageContent: ManageContent): ContentUseCases => ({
+        randomContent,
+        chuckNorris: feeds.chucknorris,
+        kanye: feeds.kanye,
+        ronSwanson: feeds.ronswanson,
+        importContent,
+        manageContent,
+      }),
+      [RandomContent, LiveFeeds, ImportContent, ManageContent],
+    );
     bind(RouteContribution).toResolvedValue(
       (random: RandomContent, feeds: LiveFeeds): RouteContribution => ({
         routes: contentRoutes({ random, chuckNorris: feeds.chucknorris, kanye: feeds.kanye, ronSwanson: feeds.ronswanson }),
