@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
+import { CachedContentStore } from '../adapters/caching/cached-content-store.js';
 import { importFileReader } from '../adapters/content/content-files.js';
 import { OFF_SOURCE, UpstreamContentSource, type UpstreamName } from '../adapters/content/upstream-sources.js';
 import { contentRoutes } from '../adapters/http/routes/content-routes.js';
@@ -40,17 +41,20 @@ export interface ContentUseCases {
 export const ContentUseCases = useCasesIdentifier<ContentUseCases>('ContentUseCases');
 
 const LiveFeeds = Symbol.for('LiveFeeds');
+/** The store as every use case of the family reads and writes it: through one in-memory cache of what random answers read. */
+const CachedStore = Symbol.for('CachedContentStore');
 type LiveFeeds = Readonly<Record<UpstreamName, LiveContent>>;
 
 /** Facts and quotes: the content store's use cases, the three upstreams (each may be `off`), the routes. */
 export const contentModule = (settings: ContentSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(RandomContent).toResolvedValue((store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness), [ContentStore, Randomness]).inSingletonScope();
+    bind(CachedStore).toResolvedValue((store: ContentStore, clock: Clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs), [ContentStore, Clock]).inSingletonScope();
+    bind(RandomContent).toResolvedValue((store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness), [CachedStore, Randomness]).inSingletonScope();
     bind(ImportFileReader).toConstantValue(importFileReader);
     bind(ImportContent)
-      .toResolvedValue((store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock), [ContentStore, ImportFileReader, Clock])
+      .toResolvedValue((store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock), [CachedStore, ImportFileReader, Clock])
       .inSingletonScope();
-    bind(ManageContent).toResolvedValue((store: ContentStore) => new ManageContent(store), [ContentStore]).inSingletonScope();
+    bind(ManageContent).toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore]).inSingletonScope();
     bind(LiveFeeds).toResolvedValue(
       (store: ContentStore, random: RandomContent, clock: Clock, logger: Logger): LiveFeeds => {
         const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
@@ -62,7 +66,7 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
         };
         return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
       },
-      [ContentStore, RandomContent, Clock, Log],
+      [CachedStore, RandomContent, Clock, Log],
     ).inSingletonScope();
     bind(ContentUseCases).toResolvedValue(
       (randomContent: RandomContent, feeds: LiveFeeds, importContent: ImportContent, manageContent: ManageContent): ContentUseCases => ({

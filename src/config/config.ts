@@ -86,6 +86,8 @@ export const AppConfig = t.type({
     failureTtlMs: intInRange(0, 3_600_000),
     /** How long an upstream's host name is resolved for. */
     hostTtlMs: intInRange(0, 86_400_000),
+    /** How long the stored facts and quotes random answers pick from are kept in memory; writes elsewhere show within it. */
+    storeCacheTtlMs: intInRange(0, 3_600_000),
   }),
   barcode: t.type({
     /** Longest `content` accepted, in UTF-8 bytes; beyond it 400/7 (a 2 KB QR code takes ~0.5 s to encode). */

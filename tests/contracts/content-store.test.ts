@@ -1,15 +1,21 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
+import { CachedContentStore } from '../../src/adapters/caching/cached-content-store.js';
 import { readBundledFacts } from '../../src/adapters/persistence/bundled-facts.js';
 import { KnexContentStore } from '../../src/adapters/persistence/knex/knex-content-store.js';
 import { MemoryContentStore } from '../../src/adapters/persistence/memory/memory-content-store.js';
 import { contentEntry, type ContentEntry, type ContentInput } from '../../src/domain/content/content.js';
 import type { ContentStore } from '../../src/domain/content/ports.js';
 import { sqlDatabases } from '../support/databases.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** Every adapter of the content store as a fresh installation has it: holding the bundled facts. */
 const adapters: { name: string; open: () => Promise<{ store: ContentStore; close: () => Promise<void> }> }[] = [
   { name: 'memory', open: async () => ({ store: new MemoryContentStore(readBundledFacts(0)), close: async () => {} }) },
+  {
+    name: 'cached, over memory',
+    open: async () => ({ store: new CachedContentStore(new MemoryContentStore(readBundledFacts(0)), new ManualClock(), 60_000), close: async () => {} }),
+  },
   ...sqlDatabases.map(({ name, open }) => ({
     name: `Knex on ${name}`,
     open: async () => {
