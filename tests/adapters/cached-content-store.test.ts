@@ -17,6 +17,7 @@ describe('adapters: CachedContentStore', () => {
     const inner = new MemoryContentStore();
     const cached = new CachedContentStore(inner, clock, 10_000);
     expect(await cached.count('quote', 'stoics')).to.equal(0);
+    expect(await cached.categories('quote')).to.deep.equal([]);
 
     await inner.add([quote('Written by the CLI.')]);
     expect(await cached.count('quote', 'stoics'), 'within the TTL').to.equal(0);
