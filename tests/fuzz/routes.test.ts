@@ -27,7 +27,7 @@ const CONCURRENCY = 8;
 /** Requests generated per round: its read-only ones run together, then its writes one by one. */
 const ROUND = 250;
 /** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
-const isUpstream = (route: Route) => route.path.startsWith('/game/');
+const isUpstream = (route: Route) => route.path.startsWith('/game/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
 /** Routes a run may well never see succeed, and why. */
@@ -43,6 +43,8 @@ const CATALOGUE = new Set(Object.values(errorCatalogue).map(({ code, status, mes
 const CONTENT_TYPES: Record<string, string> = {
   'application/json': 'application/json; charset=utf-8',
   'text/plain': 'text/plain; charset=utf-8',
+  'application/xml': 'application/xml; charset=utf-8',
+  'application/yaml': 'application/yaml; charset=utf-8',
   'image/png': 'image/png',
   'image/svg+xml': 'image/svg+xml',
 };
