@@ -7,6 +7,7 @@ import { gameModule } from './game-module.js';
 import { locationModule } from './location-module.js';
 import { phoneModule } from './phone-module.js';
 import { usersAndTokensModule } from './users-and-tokens-module.js';
+import { whoisModule } from './whois-module.js';
 
 /**
  * Every family, each given its own settings. A new family is its module plus one line here; the
@@ -20,4 +21,5 @@ export const familyModules = (config: AppConfig): ContainerModule[] => [
   locationModule(),
   dictionaryModule(),
   barcodeModule(config.barcode),
+  whoisModule(config.whois),
 ];
