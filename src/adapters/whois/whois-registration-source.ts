@@ -39,6 +39,7 @@ export class WhoisRegistrationSource implements RegistrationSource {
       if (hops > 0 && isNoMatch(next.text)) break;
       answer = { server: referral, text: next.text, fields: whoisFields(next.text) };
     }
+    if (answer.text.trim() === '') return this.failure({ kind: 'failed', reason: 'answered nothing' }, answer.server);
     if (isNoMatch(answer.text)) return { kind: 'not-found' };
     // The root answered itself without a referral: it has no server to name for this TLD.
     if (answer.server === this.options.server && !saysAnythingOfADomain(answer.fields)) return { kind: 'no-service' };
@@ -50,9 +51,12 @@ export class WhoisRegistrationSource implements RegistrationSource {
   }
 
   private failure(answer: Exclude<Port43Answer, { kind: 'answered' }>, server: string): LookupFailure {
-    return answer.kind === 'timeout'
-      ? { kind: 'unavailable', reason: 'timeout', details: `The WHOIS server ${server} did not answer within ${this.options.timeoutMs} ms` }
-      : { kind: 'unavailable', reason: 'failure', details: `The WHOIS server ${server} could not be used`, cause: answer.cause ?? new Error(`WHOIS server ${server} ${answer.reason}`) };
+    // The cause is what the log at the transport's edge shows: the one line about this failure.
+    if (answer.kind === 'timeout') {
+      const details = `The WHOIS server ${server} did not answer within ${this.options.timeoutMs} ms`;
+      return { kind: 'unavailable', reason: 'timeout', details, cause: new Error(details) };
+    }
+    return { kind: 'unavailable', reason: 'failure', details: `The WHOIS server ${server} could not be used`, cause: answer.cause ?? new Error(`WHOIS server ${server} ${answer.reason}`) };
   }
 }
 

@@ -77,7 +77,11 @@ const withPartErrors = ({ errors, ...answer }: FullAnswer) => ({
   errors: { ...(errors.dns && { dns: asPartError(errors.dns) }), ...(errors.registration && { registration: asPartError(errors.registration) }) },
 });
 
-const lookupErrors = ['MissingQueryParameter', 'InvalidQueryParameter', 'InvalidHeader', 'InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
+/**
+ * Beyond what the fields imply: no name at all (neither field is required alone), a name that
+ * does not exist or is not registered, and the outside services failing (in time).
+ */
+const lookupErrors = ['MissingQueryParameter', 'InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
 
 export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
   return [
