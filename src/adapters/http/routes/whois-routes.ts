@@ -4,7 +4,7 @@ import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../.
 import { Permission } from '../../../domain/permissions.js';
 import { DOMAIN_NAME_RULE } from '../../../domain/whois/domain-name.js';
 import { DOMAIN_FIELD, HEADER_DOMAIN_FIELD, type FullAnswer, type LookUpDns, type LookUpDomain, type LookUpRegistration } from '../../../domain/whois/domain-lookups.js';
-import { described, optional, trueOrFalse } from '../fields.js';
+import { optional, trueOrFalse } from '../fields.js';
 import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
 export interface WhoisRouteDependencies {
@@ -14,7 +14,7 @@ export interface WhoisRouteDependencies {
 }
 
 /** Any text: whether it is a domain name is the domain's to say, with its reason. */
-const domainText = described(t.string, { type: 'string' });
+const domainText = t.string;
 
 const domainInput = {
   query: { [DOMAIN_FIELD]: optional(domainText, `the name to look up: ${DOMAIN_NAME_RULE}; required unless the x-domain header gives it`) },
