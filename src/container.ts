@@ -1,40 +1,40 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { join } from 'node:path';
+import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createLogger } from './adapters/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
-import { familyModules } from './composition/families.js';
+import { chosenFamilies, FAMILIES, familyModules, type FamilyName, type UseCasesOf } from './composition/families.js';
 import { httpModule } from './composition/http-module.js';
-import { Log, Routes } from './composition/identifiers.js';
-import { Lifecycle, LifecycleComponent } from './composition/lifecycle.js';
+import { HttpApp, Log, Routes } from './composition/identifiers.js';
+import { Lifecycle, LifecycleComponent, type Closed } from './composition/lifecycle.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
-import { USAGE_FLUSH } from './composition/usage-flush.js';
 import type { AppConfig } from './config/config.js';
 import type { Randomness } from './domain/ports.js';
 import { systemRandomness } from './domain/randomness.js';
 
 export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
+export type { Closed } from './composition/lifecycle.js';
 
-export interface Application {
+export interface Application<Chosen extends FamilyName = FamilyName> {
   readonly container: Container;
   readonly config: AppConfig;
   readonly logger: Logger;
+  /** The use cases of the families built, each under its family's name. */
+  readonly useCases: UseCasesOf<Chosen>;
+  /** The Koa app serving the built families' routes; it needs the usersAndTokens family, which authenticates. */
+  httpApp(): Koa;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
   /** Stops background work (writing token use counts), releases the database connection and writes out buffered logs. */
   close(): Promise<Closed>;
 }
 
-export interface Closed {
-  /** False when the token use counts not yet written could not be (the failure is logged). */
-  readonly usageWritten: boolean;
-  /** Every background component whose stop failed (each failure is logged). */
-  readonly stopFailures: readonly string[];
-}
-
-export interface BuildOptions {
+export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
+  /** The families to build (default: all of them). */
+  readonly families?: readonly Chosen[];
   /** Where logs go: stdout for the server, stderr for the CLI (whose stdout is its answer). */
   readonly logFd?: number;
   /** Apply pending migrations before returning (default true). */
@@ -58,7 +58,8 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
  * The composition root: config → database → family modules → transports, then background work.
  * Each family's bindings and routes live in its module (src/composition); this only orders them.
  */
-export async function buildApplication(config: AppConfig, options: BuildOptions = {}): Promise<Application> {
+export async function buildApplication<Chosen extends FamilyName = FamilyName>(config: AppConfig, options: BuildOptions<Chosen> = {}): Promise<Application<Chosen>> {
+  const families = chosenFamilies(options.families);
   const logging = createLogger(config.log.level, options.logFd);
   const logger = logging.logger;
   const container = new Container();
@@ -74,6 +75,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
       })
     : undefined;
   let lifecycle: Lifecycle;
+  let useCases: UseCasesOf<Chosen>;
   try {
     if (db && options.migrate !== false) {
       const applied = await migrateToLatest(db);
@@ -83,12 +85,14 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     container.load(
       platformModule(options.randomness ?? systemRandomness),
       storageModule(db),
-      ...familyModules(config),
+      ...familyModules(config, families),
       httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog }),
     );
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.
     container.get(Routes);
+    // Each family's use cases under its name: the one cast, from the identifier's type to the family's.
+    useCases = Object.fromEntries(families.map((name) => [name, container.get(FAMILIES[name].useCases)])) as UseCasesOf<Chosen>;
     lifecycle = new Lifecycle(container.getAll(LifecycleComponent), (component, error) => {
       // A component's error says what its failure lost; the cause is what went wrong.
       const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
@@ -105,7 +109,7 @@ export async function buildApplication(config: AppConfig, options: BuildOptions 
     const { failed } = await lifecycle.stop();
     await db?.destroy();
     logging.close();
-    return { usageWritten: !failed.includes(USAGE_FLUSH), stopFailures: failed };
+    return { stopFailures: failed };
   };
-  return { container, config, logger, flushLogs: logging.flush, close };
+  return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, close };
 }

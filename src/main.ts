@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
-import type Koa from 'koa';
 import { createHttpServer } from './adapters/http/server.js';
 import { loadConfig } from './config/load-config.js';
-import { buildApplication, HttpApp, type Application } from './container.js';
+import { buildApplication, type Application } from './container.js';
 import { reasonOf } from './failure-reason.js';
 
 /** A start that cannot go on says why in one line on stderr, for whoever reads the supervisor's log. */
@@ -36,8 +35,8 @@ try {
 } catch (error) {
   refuseToStart(`cannot start: ${reasonOf(error)}`);
 }
-const { container, logger } = application;
-const { server, connections } = createHttpServer(container.get<Koa>(HttpApp), { maxHeaderBytes: settings.http.maxHeaderBytes, ...settings.shutdown });
+const { logger } = application;
+const { server, connections } = createHttpServer(application.httpApp(), { maxHeaderBytes: settings.http.maxHeaderBytes, ...settings.shutdown });
 
 try {
   await listen(server, settings.port, settings.host);

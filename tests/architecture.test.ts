@@ -113,7 +113,7 @@ describe('architecture: dependencies point inward', () => {
         .split('\n')
         .flatMap((line, index) => (/\b(container|context)\.get(All)?(Async)?\s*[<(]/.test(line) ? [`${relative(SRC, file)}:${index + 1}: ${line.trim()}`] : [])),
     );
-    // The root itself resolves the finished table once, to fail the start early, and the lifecycle's components.
+    // The root itself resolves the finished table once, to fail the start early, the lifecycle's components, each family's use cases and the HTTP app.
     expect(offences.filter((offence) => !offence.startsWith('container.ts:'))).to.deep.equal([]);
   });
 

@@ -48,6 +48,13 @@ describe('README: tells the truth', () => {
     for (const { name } of ENVIRONMENT_VARIABLES) expect(documented, name).to.include(name);
   });
 
+  it('shows as its library example the very file the package test runs (tests/package/example.mjs)', () => {
+    const section = README.slice(README.indexOf('## As a library'));
+    const start = section.indexOf('```js\n') + '```js\n'.length;
+    const example = section.slice(start, section.indexOf('```\n', start));
+    expect(example).to.equal(readFileSync(resolve(import.meta.dirname, 'package/example.mjs'), 'utf8'));
+  });
+
   it('gives the two commands on its first screen', () => {
     const firstScreen = README.split('\n').slice(0, 15).join('\n');
     expect(firstScreen).to.include('npm install && npm start');

@@ -6,9 +6,16 @@ import { barcodeRoutes } from '../adapters/http/routes/barcode-routes.js';
 import type { AppConfig } from '../config/config.js';
 import { GenerateBarcode, ListSymbologies } from '../domain/barcode/generate-barcode.js';
 import { BarcodeRenderer } from '../domain/barcode/ports.js';
-import { RouteContribution } from './identifiers.js';
+import { RouteContribution, useCasesIdentifier } from './identifiers.js';
 
 export type BarcodeSettings = AppConfig['barcode'];
+
+/** What the family offers a library user. */
+export interface BarcodeUseCases {
+  readonly generateBarcode: GenerateBarcode;
+  readonly listSymbologies: ListSymbologies;
+}
+export const BarcodeUseCases = useCasesIdentifier<BarcodeUseCases>('BarcodeUseCases');
 
 /** Barcodes and QR codes drawn as PNG: lean-qr for QR codes, bwip-js for the rest. */
 export const barcodeModule = ({ maxContentBytes, maxPixels, cacheBytes }: BarcodeSettings): ContainerModule =>
@@ -16,6 +23,10 @@ export const barcodeModule = ({ maxContentBytes, maxPixels, cacheBytes }: Barcod
     bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, new BwipBarcodeRenderer({ maxPixels })), cacheBytes));
     bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
     bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
+    bind(BarcodeUseCases).toResolvedValue(
+      (generateBarcode: GenerateBarcode, listSymbologies: ListSymbologies): BarcodeUseCases => ({ generateBarcode, listSymbologies }),
+      [GenerateBarcode, ListSymbologies],
+    );
     bind(RouteContribution).toResolvedValue(
       (generate: GenerateBarcode, listSymbologies: ListSymbologies): RouteContribution => ({
         routes: barcodeRoutes({ generate, listSymbologies, maxContentBytes }),

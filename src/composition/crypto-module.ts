@@ -6,11 +6,18 @@ import { cryptoRedirects, cryptoRoutes } from '../adapters/http/routes/crypto-ro
 import { DecryptText, EncryptText } from '../domain/crypto/crypt-text.js';
 import { Cipher } from '../domain/crypto/ports.js';
 import { Randomness } from '../domain/ports.js';
-import { Log, RouteContribution } from './identifiers.js';
+import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
 
 export interface CryptoSettings extends KeyRingSettings {
   readonly maxPlaintextBytes: number;
 }
+
+/** What the family offers a library user. */
+export interface CryptoUseCases {
+  readonly encryptText: EncryptText;
+  readonly decryptText: DecryptText;
+}
+export const CryptoUseCases = useCasesIdentifier<CryptoUseCases>('CryptoUseCases');
 
 export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
@@ -20,6 +27,7 @@ export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
     ).inSingletonScope();
     bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
     bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
+    bind(CryptoUseCases).toResolvedValue((encryptText: EncryptText, decryptText: DecryptText): CryptoUseCases => ({ encryptText, decryptText }), [EncryptText, DecryptText]);
     bind(RouteContribution).toResolvedValue(
       (encrypt: EncryptText, decrypt: DecryptText, cipher: Cipher): RouteContribution => ({
         routes: cryptoRoutes({

@@ -4,10 +4,18 @@ import { CachingLexicon } from '../adapters/wordnet/caching-lexicon.js';
 import { WordNetLexicon } from '../adapters/wordnet/wordnet-lexicon.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from '../domain/dictionary/dictionary-queries.js';
 import { Lexicon } from '../domain/dictionary/ports.js';
-import { RouteContribution } from './identifiers.js';
+import { RouteContribution, useCasesIdentifier } from './identifiers.js';
 
 /** Words looked up most often, kept answered: the WordNet files are read per sense. */
 const CACHED_LOOKUPS = 500;
+
+/** What the family offers a library user. */
+export interface DictionaryUseCases {
+  readonly defineWord: DefineWord;
+  readonly findSynonyms: FindSynonyms;
+  readonly findAntonyms: FindAntonyms;
+}
+export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('DictionaryUseCases');
 
 /** Definitions, synonyms and antonyms from WordNet. */
 export const dictionaryModule = (): ContainerModule =>
@@ -16,6 +24,10 @@ export const dictionaryModule = (): ContainerModule =>
     bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
     bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
     bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
+    bind(DictionaryUseCases).toResolvedValue(
+      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): DictionaryUseCases => ({ defineWord, findSynonyms, findAntonyms }),
+      [DefineWord, FindSynonyms, FindAntonyms],
+    );
     bind(RouteContribution).toResolvedValue(
       (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): RouteContribution => ({
         routes: dictionaryRoutes({ defineWord, findSynonyms, findAntonyms }),

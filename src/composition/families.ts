@@ -1,25 +1,48 @@
 import type { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config.js';
-import { barcodeModule } from './barcode-module.js';
-import { cryptoModule } from './crypto-module.js';
-import { dictionaryModule } from './dictionary-module.js';
-import { gameModule } from './game-module.js';
-import { locationModule } from './location-module.js';
-import { phoneModule } from './phone-module.js';
-import { usersAndTokensModule } from './users-and-tokens-module.js';
-import { whoisModule } from './whois-module.js';
+import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
+import { cryptoModule, CryptoUseCases } from './crypto-module.js';
+import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
+import { gameModule, GameUseCases } from './game-module.js';
+import type { UseCasesIdentifier } from './identifiers.js';
+import { locationModule, LocationUseCases } from './location-module.js';
+import { phoneModule, PhoneUseCases } from './phone-module.js';
+import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
+import { whoisModule, WhoisUseCases } from './whois-module.js';
+
+/** A family: its bindings and routes, given its own settings; its use cases as one binding, what a library user receives under its name. */
+interface Family<UseCases> {
+  readonly module: (config: AppConfig) => ContainerModule;
+  readonly useCases: UseCasesIdentifier<UseCases>;
+}
+const family = <UseCases>(module: Family<UseCases>['module'], useCases: UseCasesIdentifier<UseCases>): Family<UseCases> => ({ module, useCases });
 
 /**
- * Every family, each given its own settings. A new family is its module plus one line here; the
- * order is that of the route table and of the start of background work (stopped in reverse).
+ * Every family, by the name a library user chooses it by. A new family is its module plus one
+ * line here; this order is that of the route table and of the start of background work (stopped
+ * in reverse), whatever order a library user names them in.
  */
-export const familyModules = (config: AppConfig): ContainerModule[] => [
-  cryptoModule({ ...config.encryption, dataDir: config.dataDir }),
-  usersAndTokensModule(config.auth),
-  gameModule(config.hive),
-  phoneModule(),
-  locationModule(),
-  dictionaryModule(),
-  barcodeModule(config.barcode),
-  whoisModule(config.whois),
-];
+export const FAMILIES = {
+  crypto: family((config) => cryptoModule({ ...config.encryption, dataDir: config.dataDir }), CryptoUseCases),
+  usersAndTokens: family((config) => usersAndTokensModule(config.auth), UsersAndTokensUseCases),
+  game: family((config) => gameModule(config.hive), GameUseCases),
+  phone: family(() => phoneModule(), PhoneUseCases),
+  location: family(() => locationModule(), LocationUseCases),
+  dictionary: family(() => dictionaryModule(), DictionaryUseCases),
+  barcode: family((config) => barcodeModule(config.barcode), BarcodeUseCases),
+  whois: family((config) => whoisModule(config.whois), WhoisUseCases),
+};
+
+export type FamilyName = keyof typeof FAMILIES;
+export const FAMILY_NAMES = Object.keys(FAMILIES) as readonly FamilyName[];
+
+/** The use cases of the chosen families, each under its family's name. */
+export type UseCasesOf<Chosen extends FamilyName> = {
+  readonly [Name in Chosen]: (typeof FAMILIES)[Name] extends Family<infer UseCases> ? UseCases : never;
+};
+
+/** The families named (all of them when none are), each once, in the order of FAMILIES whatever order they were named in. */
+export const chosenFamilies = <Chosen extends FamilyName>(named?: readonly Chosen[]): Chosen[] =>
+  (FAMILY_NAMES as readonly Chosen[]).filter((name) => named === undefined || named.includes(name));
+
+export const familyModules = (config: AppConfig, families: readonly FamilyName[]): ContainerModule[] => families.map((name) => FAMILIES[name].module(config));

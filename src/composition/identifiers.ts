@@ -15,3 +15,11 @@ export interface RouteContribution {
   readonly redirects?: readonly Redirect[];
 }
 export const RouteContribution = Symbol.for('RouteContribution');
+
+/**
+ * The identifier of one family's use cases bound as a whole, what a library user receives (see
+ * library.ts). It carries their type, so that the library's answer is typed from the family list
+ * alone; it is a symbol like every other identifier.
+ */
+export type UseCasesIdentifier<UseCases> = symbol & { readonly useCasesOf?: UseCases };
+export const useCasesIdentifier = <UseCases>(name: string): UseCasesIdentifier<UseCases> => Symbol.for(name) as UseCasesIdentifier<UseCases>;

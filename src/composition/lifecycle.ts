@@ -11,6 +11,15 @@ export interface LifecycleComponent {
 }
 export const LifecycleComponent = Symbol.for('LifecycleComponent');
 
+/**
+ * What closing an application reports. It lives here, not beside the container, so that the
+ * library's declarations reach no HTTP framework's types.
+ */
+export interface Closed {
+  /** Every background component whose stop failed, losing work (each failure is logged with what it lost). */
+  readonly stopFailures: readonly string[];
+}
+
 export interface Stopped {
   /** Names of the components whose stop failed, in the order they were stopped. */
   readonly failed: readonly string[];

@@ -4,7 +4,15 @@ import { locationRoutes } from '../adapters/http/routes/location-routes.js';
 import { LibraryPlusCodes } from '../adapters/open-location-code/library-plus-codes.js';
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../domain/location/location-queries.js';
 import { Gazetteer, PlusCodes } from '../domain/location/ports.js';
-import { RouteContribution } from './identifiers.js';
+import { RouteContribution, useCasesIdentifier } from './identifiers.js';
+
+/** What the family offers a library user. */
+export interface LocationUseCases {
+  readonly findPlaces: FindPlaces;
+  readonly findNearbyPlaces: FindNearbyPlaces;
+  readonly lookUpPlusCode: LookUpPlusCode;
+}
+export const LocationUseCases = useCasesIdentifier<LocationUseCases>('LocationUseCases');
 
 /** Places by name and by position (GeoNames), and plus codes. */
 export const locationModule = (): ContainerModule =>
@@ -17,6 +25,10 @@ export const locationModule = (): ContainerModule =>
       (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
       [PlusCodes, Gazetteer],
     ).inSingletonScope();
+    bind(LocationUseCases).toResolvedValue(
+      (findPlaces: FindPlaces, findNearbyPlaces: FindNearbyPlaces, lookUpPlusCode: LookUpPlusCode): LocationUseCases => ({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
+      [FindPlaces, FindNearbyPlaces, LookUpPlusCode],
+    );
     bind(RouteContribution).toResolvedValue(
       (findPlaces: FindPlaces, findNearbyPlaces: FindNearbyPlaces, lookUpPlusCode: LookUpPlusCode): RouteContribution => ({
         routes: locationRoutes({ findPlaces, findNearbyPlaces, lookUpPlusCode }),

@@ -3,13 +3,20 @@ import { phoneRoutes } from '../adapters/http/routes/phone-routes.js';
 import { LibphonenumberNumbering } from '../adapters/libphonenumber/libphonenumber-numbering.js';
 import { GetPhoneDetails } from '../domain/phone/phone-details.js';
 import { PhoneNumbering } from '../domain/phone/ports.js';
-import { RouteContribution } from './identifiers.js';
+import { RouteContribution, useCasesIdentifier } from './identifiers.js';
+
+/** What the family offers a library user. */
+export interface PhoneUseCases {
+  readonly getPhoneDetails: GetPhoneDetails;
+}
+export const PhoneUseCases = useCasesIdentifier<PhoneUseCases>('PhoneUseCases');
 
 /** What a phone number is: its country, type and formats, from libphonenumber's metadata. */
 export const phoneModule = (): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
     bind(GetPhoneDetails).toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering]).inSingletonScope();
+    bind(PhoneUseCases).toResolvedValue((getPhoneDetails: GetPhoneDetails): PhoneUseCases => ({ getPhoneDetails }), [GetPhoneDetails]);
     bind(RouteContribution).toResolvedValue(
       (getPhoneDetails: GetPhoneDetails): RouteContribution => ({ routes: phoneRoutes({ getPhoneDetails }) }),
       [GetPhoneDetails],

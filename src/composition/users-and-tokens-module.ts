@@ -17,7 +17,7 @@ import { CreateUser } from '../domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
 import { scryptPasswordVerifier } from '../domain/users/password.js';
 import { PasswordVerifier, UserStore } from '../domain/users/ports.js';
-import { Log, RouteContribution } from './identifiers.js';
+import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
 import { LifecycleComponent } from './lifecycle.js';
 import { UsageFlush } from './usage-flush.js';
 
@@ -25,6 +25,21 @@ export interface UsersAndTokensSettings {
   readonly verifiedTokenTtlMs: number;
   readonly usageFlushIntervalMs: number;
 }
+
+/** What the family offers a library user: managing users and tokens, and checking a presented token or password. */
+export interface UsersAndTokensUseCases {
+  readonly createUser: CreateUser;
+  readonly getUser: GetUser;
+  readonly listUsers: ListUsers;
+  readonly updateUser: UpdateUser;
+  readonly deleteUser: DeleteUser;
+  readonly issueToken: IssueToken;
+  readonly tokenReader: TokenReader;
+  readonly revokeToken: RevokeToken;
+  readonly authenticate: Authenticate;
+  readonly logInWithPassword: LogInWithPassword;
+}
+export const UsersAndTokensUseCases = useCasesIdentifier<UsersAndTokensUseCases>('UsersAndTokensUseCases');
 
 /** Users, their tokens and passwords, and the authentication every other family relies on. */
 export const usersAndTokensModule = (settings: UsersAndTokensSettings): ContainerModule =>
@@ -71,6 +86,21 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
       (meter: TokenUsageMeter, logger: Logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
       [TokenUsageMeter, Log],
     ).inSingletonScope();
+    bind(UsersAndTokensUseCases).toResolvedValue(
+      (
+        createUser: CreateUser,
+        getUser: GetUser,
+        listUsers: ListUsers,
+        updateUser: UpdateUser,
+        deleteUser: DeleteUser,
+        issueToken: IssueToken,
+        tokenReader: TokenReader,
+        revokeToken: RevokeToken,
+        authenticate: Authenticate,
+        logInWithPassword: LogInWithPassword,
+      ): UsersAndTokensUseCases => ({ createUser, getUser, listUsers, updateUser, deleteUser, issueToken, tokenReader, revokeToken, authenticate, logInWithPassword }),
+      [CreateUser, GetUser, ListUsers, UpdateUser, DeleteUser, IssueToken, TokenReader, RevokeToken, Authenticate, LogInWithPassword],
+    );
     bind(RouteContribution).toResolvedValue(
       (createUser: CreateUser, getUser: GetUser, updateUser: UpdateUser, deleteUser: DeleteUser, issueToken: IssueToken, reader: TokenReader, revokeToken: RevokeToken): RouteContribution => ({
         routes: [...userRoutes({ createUser, getUser, updateUser, deleteUser }), ...tokenRoutes({ issueToken, reader, revokeToken })],

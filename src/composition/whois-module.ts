@@ -9,9 +9,17 @@ import type { AppConfig } from '../config/config.js';
 import { Clock } from '../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from '../domain/whois/domain-lookups.js';
 import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource, type RegistrationSource } from '../domain/whois/ports.js';
-import { Log, RouteContribution } from './identifiers.js';
+import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
 
 export type WhoisSettings = AppConfig['whois'];
+
+/** What the family offers a library user. */
+export interface WhoisUseCases {
+  readonly lookUpDns: LookUpDns;
+  readonly lookUpRegistration: LookUpRegistration;
+  readonly lookUpDomain: LookUpDomain;
+}
+export const WhoisUseCases = useCasesIdentifier<WhoisUseCases>('WhoisUseCases');
 
 /** DNS records, and registration data over RDAP with port-43 WHOIS behind it. */
 export const whoisModule = ({ dnsServers, dnsTimeoutMs, rdapBootstrapUrl, whoisServer, registrationTimeoutMs, registrationTtlMs, cacheEntries }: WhoisSettings): ContainerModule =>
@@ -31,6 +39,10 @@ export const whoisModule = ({ dnsServers, dnsTimeoutMs, rdapBootstrapUrl, whoisS
       [RdapSource, WhoisSource, PublicSuffixes, Clock],
     ).inSingletonScope();
     bind(LookUpDomain).toResolvedValue((dns: LookUpDns, registration: LookUpRegistration) => new LookUpDomain(dns, registration), [LookUpDns, LookUpRegistration]).inSingletonScope();
+    bind(WhoisUseCases).toResolvedValue(
+      (lookUpDns: LookUpDns, lookUpRegistration: LookUpRegistration, lookUpDomain: LookUpDomain): WhoisUseCases => ({ lookUpDns, lookUpRegistration, lookUpDomain }),
+      [LookUpDns, LookUpRegistration, LookUpDomain],
+    );
     bind(RouteContribution).toResolvedValue(
       (lookUpDns: LookUpDns, lookUpRegistration: LookUpRegistration, lookUpDomain: LookUpDomain): RouteContribution => ({ routes: whoisRoutes({ lookUpDns, lookUpRegistration, lookUpDomain }) }),
       [LookUpDns, LookUpRegistration, LookUpDomain],

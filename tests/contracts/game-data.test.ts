@@ -31,7 +31,7 @@ const adapters: { name: string; open: () => Promise<{ games: GameData; close(): 
     open: async () => {
       const hive: HiveFixture = await startHiveFixture();
       const games = new HiveGameData(
-        { baseUrl: hive.url, timeoutMs: 1_000, mapsTtlMs: 60_000, playerTtlMs: 60_000, maxEntries: 10, defaultBackoffMs: 1_000 },
+        { baseUrl: hive.url, deadlineMs: 1_000, mapsTtlMs: 60_000, playerTtlMs: 60_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 5_000, hostTtlMs: 60_000 },
         pino({ level: 'silent' }),
       );
       return { games, close: () => hive.close() };

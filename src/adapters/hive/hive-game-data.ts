@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
@@ -6,17 +5,10 @@ import type { CallContext } from '../../domain/call-context.js';
 import type { MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game.js';
 import type { GameData, GameDataResult } from '../../domain/game/ports.js';
 import { AbsoluteHttpUrl, keepingValid } from '../upstream/decoders.js';
-import { UpstreamClient, type UpstreamResult } from '../upstream/upstream-client.js';
-
-const HiveMapFields = t.type({ name: t.string, season: t.string, variant: t.string, image: AbsoluteHttpUrl });
+import { UpstreamClient, type UpstreamResult, type UpstreamSettings } from '../upstream/upstream-client.js';
 
 /** The Hive's map entry, exactly the four fields SPEC.md lists; anything else about it is dropped. */
-const HiveMapEntry = new t.Type<MapEntry, unknown, unknown>(
-  'a Hive map entry',
-  (u): u is MapEntry => HiveMapFields.is(u),
-  (u, context) => E.map(({ name, season, variant, image }: MapEntry) => ({ name, season, variant, image }))(HiveMapFields.validate(u, context)),
-  t.identity,
-);
+const HiveMapEntry: t.Decoder<unknown, MapEntry> = t.strict({ name: t.string, season: t.string, variant: t.string, image: AbsoluteHttpUrl });
 
 /** Our name for each game → the key The Hive uses for it. */
 const HIVE_KEY: { readonly [G in PlayerGame]: string } = {
@@ -53,25 +45,11 @@ const HivePlayer = new t.Type<PlayerStats, unknown, unknown>(
   t.identity,
 );
 
-/** A failure with nothing cached is remembered this long unless the settings say otherwise. */
-const DEFAULT_FAILURE_TTL_MS = 5_000;
-/** The Hive's host is resolved again after this long unless the settings say otherwise. */
-const DEFAULT_HOST_TTL_MS = 60_000;
-
-export interface HiveOptions {
-  readonly baseUrl: string;
-  /** Every call has this deadline, body included. */
-  readonly timeoutMs: number;
-  readonly maxEntries: number;
-  /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
-  readonly defaultBackoffMs: number;
+/** How to reach The Hive (its upstream settings, named `hive` in logs) and how long its answers stay fresh. */
+export type HiveOptions = Omit<UpstreamSettings, 'name'> & {
   readonly mapsTtlMs: number;
   readonly playerTtlMs: number;
-  /** How long a failure with nothing cached is remembered. */
-  readonly failureTtlMs?: number;
-  /** How long The Hive's host name stays resolved. */
-  readonly hostTtlMs?: number;
-}
+};
 
 export interface HiveDependencies {
   readonly fetch?: typeof globalThis.fetch;
@@ -88,15 +66,7 @@ export class HiveGameData implements GameData {
     dependencies: HiveDependencies = {},
   ) {
     this.upstream = new UpstreamClient(
-      {
-        name: 'hive',
-        baseUrl: options.baseUrl,
-        deadlineMs: options.timeoutMs,
-        maxEntries: options.maxEntries,
-        defaultBackoffMs: options.defaultBackoffMs,
-        failureTtlMs: options.failureTtlMs ?? DEFAULT_FAILURE_TTL_MS,
-        hostTtlMs: options.hostTtlMs ?? DEFAULT_HOST_TTL_MS,
-      },
+      { name: 'hive', ...options },
       { ...dependencies, logger },
     );
   }

@@ -57,17 +57,16 @@ export interface UpstreamCall<A> {
 
 type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind: 'not-found' };
 
+/**
+ * What is known of one path: the last answer, if any, and the last failure while it lasts. While
+ * a failure lasts the upstream is not asked again: the stale answer is served, or with none the
+ * failure, so that a dead upstream costs one deadline, not one per request.
+ */
 interface Entry<A> {
-  readonly answer: Answer<A>;
-  readonly etag: string | undefined;
+  readonly answer?: Answer<A>;
+  readonly etag?: string;
   readonly fetchedAt: number;
-  /** After a failed refresh, the stale answer is served at once until then. */
-  retryAt?: number;
-}
-
-interface RememberedFailure {
-  readonly failure: Failure;
-  readonly until: number;
+  readonly failed?: { readonly failure: Failure; readonly until: number };
 }
 
 /** Why a call failed, for the one log line, and what the caller is told. */
@@ -89,7 +88,6 @@ const systemClock: Clock = new SystemClock();
  */
 export class UpstreamClient {
   private readonly cache: LruCache<string, Entry<unknown>>;
-  private readonly failures: LruCache<string, RememberedFailure>;
   private readonly inFlight = new Map<string, Promise<UpstreamResult<unknown>>>();
   private backoffUntil = 0;
   private readonly settings: UpstreamSettings;
@@ -107,17 +105,14 @@ export class UpstreamClient {
     this.fetch = dependencies.fetch ?? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
     this.logger = dependencies.logger;
     this.cache = new LruCache(settings.maxEntries);
-    this.failures = new LruCache(settings.maxEntries);
   }
 
   get<A>(path: string, call: UpstreamCall<A>): Promise<UpstreamResult<A>> {
     const now = this.clock.now();
     const cached = this.cache.get(path) as Entry<A> | undefined;
-    if (cached && now - cached.fetchedAt < call.ttlMs) return Promise.resolve(fresh(cached.answer));
+    if (cached?.answer && now - cached.fetchedAt < call.ttlMs) return Promise.resolve(fresh(cached.answer));
     // The upstream failed moments ago: do not make every caller wait for its deadline again.
-    if (cached?.answer.kind === 'found' && now < (cached.retryAt ?? 0)) return Promise.resolve(stale(cached.answer.value));
-    const remembered = this.failures.get(path);
-    if (!cached && remembered && now < remembered.until) return Promise.resolve(remembered.failure);
+    if (cached?.failed && now < cached.failed.until) return Promise.resolve(cached.answer ? served(cached.answer) : cached.failed.failure);
     // Joiners share the first asker's call, and so its request id in a failure's log line.
     const pending = this.inFlight.get(path) as Promise<UpstreamResult<A>> | undefined;
     if (pending) return pending;
@@ -130,19 +125,17 @@ export class UpstreamClient {
     const outcome = await this.ask(path, cached, call.decoder);
     if (E.isRight(outcome)) {
       const { answer, etag } = outcome.right;
-      this.failures.delete(path);
       this.cache.set(path, { answer, etag, fetchedAt: this.clock.now() });
       return fresh(answer);
     }
     const { failure, reason } = outcome.left;
     // One line, no stack: which upstream, why, and for which of our requests.
     this.logger.warn({ upstream: this.settings.name, reason, requestId: call.requestId }, 'upstream call failed');
-    if (!cached) {
-      this.failures.set(path, { failure, until: this.clock.now() + this.settings.failureTtlMs });
-      return failure;
-    }
-    cached.retryAt = this.clock.now() + this.settings.defaultBackoffMs;
-    return cached.answer.kind === 'found' ? stale(cached.answer.value) : fresh(cached.answer);
+    // With an answer to serve meanwhile, the upstream is given the whole back-off to recover;
+    // with none, callers get the failure, so it is asked again sooner.
+    const leaveAloneMs = cached?.answer ? this.settings.defaultBackoffMs : this.settings.failureTtlMs;
+    this.cache.set(path, { ...cached, fetchedAt: cached?.fetchedAt ?? 0, failed: { failure, until: this.clock.now() + leaveAloneMs } });
+    return cached?.answer ? served(cached.answer) : failure;
   }
 
   /** One call to the upstream: the answer to keep, or why there is none. Never throws. */
@@ -156,7 +149,7 @@ export class UpstreamClient {
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
       response = await this.fetch(this.settings.baseUrl + path, {
-        headers: { accept: 'application/json', ...(cached?.etag && { 'if-none-match': cached.etag }) },
+        headers: { accept: 'application/json', ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }) },
         signal: deadline,
       });
       if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
@@ -169,7 +162,7 @@ export class UpstreamClient {
       return unavailable(`unreachable: ${causeOf(error)}`);
     }
 
-    if (response.status === 304 && cached) return E.right({ answer: cached.answer, etag: cached.etag });
+    if (response.status === 304 && cached?.answer) return E.right({ answer: cached.answer, etag: cached.etag });
     if (response.status === 404) return E.right({ answer: { kind: 'not-found' }, etag: undefined });
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
@@ -204,4 +197,6 @@ function causeOf(error: unknown): string {
 }
 
 const stale = <A>(value: A): UpstreamResult<A> => ({ kind: 'found', value, freshness: 'stale' });
+/** An answer kept from before a failure: stale if found (a not-found is as true as it was). */
+const served = <A>(answer: Answer<A>): UpstreamResult<A> => (answer.kind === 'found' ? stale(answer.value) : answer);
 const fresh = <A>(answer: Answer<A>): UpstreamResult<A> => (answer.kind === 'found' ? { kind: 'found', value: answer.value, freshness: 'fresh' } : answer);

@@ -1,0 +1,5 @@
+/**
+ * The package's `utility-api/http` entry: the HTTP app over what `buildUseCases` built, with the
+ * server's routes, errors and OpenAPI document for the families built.
+ */
+export { createHttpApp, type HttpApp } from './composition/library.js';
