@@ -30,6 +30,9 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_MAX_BODY_BYTES', path: 'http.maxBodyBytes', parse: asInteger },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
   { name: 'UTILITY_API_HIVE_URL', path: 'hive.baseUrl', parse: asString },
+  { name: 'UTILITY_API_DNS_SERVERS', path: 'whois.dnsServers', parse: asList },
+  { name: 'UTILITY_API_RDAP_BOOTSTRAP_URL', path: 'whois.rdapBootstrapUrl', parse: asString },
+  { name: 'UTILITY_API_WHOIS_SERVER', path: 'whois.whoisServer', parse: asString },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
 ];

@@ -34,6 +34,10 @@ export type { NearbyPlace, Place } from './location/places.js';
 export type { Antonyms, DefineWord, Definitions, FindAntonyms, FindSynonyms, Synonyms } from './dictionary/dictionary-queries.js';
 export type { GenerateBarcode, GenerateBarcodeInput, ListSymbologies } from './barcode/generate-barcode.js';
 export type { RenderedBarcode, Symbology } from './barcode/barcode.js';
+export type { DnsAnswer, DomainQuery, FullAnswer, LookUpDns, LookUpDomain, LookUpRegistration, RegistrationAnswer, RegistrationQuery } from './whois/domain-lookups.js';
+export type { DomainName } from './whois/domain-name.js';
+export type { DnsRecords } from './whois/records.js';
+export type { DomainStatus, Registrant, Registrar, Registration } from './whois/registration.js';
 export type { CallContext } from './call-context.js';
 
 // The ports.
@@ -48,3 +52,4 @@ export type { Gazetteer, PlusCodes } from './location/ports.js';
 export type { Lexicon } from './dictionary/ports.js';
 export type { BarcodeRenderer } from './barcode/ports.js';
 export type { Metrics, RateLimiter } from './pipeline/ports.js';
+export type { DnsLookup, PublicSuffixes, RegistrationSource } from './whois/ports.js';

@@ -25,6 +25,9 @@ export const Permission = {
   DictionaryDefinitions: 'Dictionary::Definitions',
   DictionarySynonyms: 'Dictionary::Synonyms',
   DictionaryAntonyms: 'Dictionary::Antonyms',
+  WhoisDns: 'Whois::DNS',
+  WhoisWhois: 'Whois::Whois',
+  WhoisFull: 'Whois::Full',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];
