@@ -44,7 +44,14 @@ export interface Product {
  * The product as a user runs it (`node dist/main.js`, SQLite in a fresh temporary folder, request
  * logging on), with a user and token made through the CLI. Ready once `readyPath` answers 200.
  */
-export async function startProduct(pinning: Pinning, permissions: readonly string[], readyPath: string, check: (body: string) => string | undefined): Promise<Product> {
+export async function startProduct(
+  pinning: Pinning,
+  permissions: readonly string[],
+  readyPath: string,
+  check: (body: string) => string | undefined,
+  /** More of the product's settings (`UTILITY_API_*`), such as where its outside services are. */
+  settings: Readonly<Record<string, string>> = {},
+): Promise<Product> {
   const dataDir = mkdtempSync(join(tmpdir(), 'utility-api-bench-'));
   temporaryDirs.add(dataDir);
   const port = await freePort();
@@ -55,6 +62,7 @@ export async function startProduct(pinning: Pinning, permissions: readonly strin
     UTILITY_API_DATA_DIR: dataDir,
     UTILITY_API_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
+    ...settings,
   });
 
   await runCli(env, ['user', 'create', '--username', 'bench', ...permissions.flatMap((permission) => ['--permission', permission])]);

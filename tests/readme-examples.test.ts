@@ -4,14 +4,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentUpstreamsAt, startContentFixture, type ContentFixture } from './support/content-fixture.js';
+import { startDnsFixture, type DnsFixture } from './support/dns-fixture.js';
+import { ZONE } from './support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
+import { startRegistries, type Registries } from './support/registry-fixtures.js';
 import { cleanEnv, CLI, MAIN, ROOT, startProgram, type Running } from './support/program.js';
 
 /**
  * Issue 11 §4: the README's shell examples run as written. Its ```sh blocks are one story, run in
  * order by one bash against the built program (`npm test` builds dist/ before mocha), with a
- * fresh data directory shared by the server and the CLI, and The Hive served by the loopback
- * fixture. Only two things differ from a reader's terminal, both said here:
+ * fresh data directory shared by the server and the CLI, and The Hive, DNS and the registries
+ * served by loopback fixtures. Only two things differ from a reader's terminal, both said here:
  * - `localhost:3000` becomes the test server's ephemeral port;
  * - `npx utility-api` runs bin/utility-api.js, the file npx resolves it to, without npm's
  *   start-up of a second or more per command.
@@ -113,7 +116,11 @@ describe('README: its shell examples run as written, in order, as one story', fu
   let dataDir: string;
   let workDir: string;
   let hive: HiveFixture;
-  let upstreams: ContentFixture;
+  let dns: DnsFixture;
+  let registries: Registries;
+  /** Where the program finds its outside services: the fixtures. */
+  let upstreams: Record<string, string>;
+  let content: ContentFixture;
   let server: Running;
 
   before(async function () {
@@ -121,8 +128,17 @@ describe('README: its shell examples run as written, in order, as one story', fu
     dataDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-data-'));
     workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
     hive = await startHiveFixture();
-    upstreams = await startContentFixture();
-    server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams) } });
+    content = await startContentFixture();
+    dns = await startDnsFixture(ZONE);
+    registries = await startRegistries();
+    upstreams = {
+      UTILITY_API_HIVE_URL: hive.url,
+      UTILITY_API_DNS_SERVERS: dns.server,
+      UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
+      UTILITY_API_WHOIS_SERVER: registries.root.server,
+      ...contentUpstreamsAt(content),
+    };
+    server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, ...upstreams } });
   });
 
   after(async () => {
@@ -131,8 +147,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       server.child.kill('SIGTERM');
       await exited;
     }
-    await hive?.close();
-    await upstreams?.close();
+    await Promise.all([hive?.close(), dns?.close(), registries?.close(), content?.close()]);
     for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -142,7 +157,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   });
 
   it('runs every other block with bash: each command exits 0, each answer is a success or the error its line announces', async () => {
-    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams), README_CLI: CLI }));
+    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, ...upstreams, README_CLI: CLI }));
     expect(result.status, `bash exited ${result.status}:\n${result.stderr}\n--- last of stdout ---\n${result.stdout.slice(-1500)}`).to.equal(0);
   });
 

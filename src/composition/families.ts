@@ -9,6 +9,7 @@ import type { UseCasesIdentifier } from './identifiers.js';
 import { locationModule, LocationUseCases } from './location-module.js';
 import { phoneModule, PhoneUseCases } from './phone-module.js';
 import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
+import { whoisModule, WhoisUseCases } from './whois-module.js';
 
 /** A family: its bindings and routes, given its own settings; its use cases as one binding, what a library user receives under its name. */
 interface Family<UseCases> {
@@ -30,6 +31,7 @@ export const FAMILIES = {
   location: family(() => locationModule(), LocationUseCases),
   dictionary: family(() => dictionaryModule(), DictionaryUseCases),
   barcode: family((config) => barcodeModule(config.barcode), BarcodeUseCases),
+  whois: family((config) => whoisModule(config.whois), WhoisUseCases),
   content: family((config) => contentModule(config.content), ContentUseCases),
 };
 

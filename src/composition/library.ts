@@ -14,6 +14,7 @@ export type { GameUseCases } from './game-module.js';
 export type { LocationUseCases } from './location-module.js';
 export type { PhoneUseCases } from './phone-module.js';
 export type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
+export type { WhoisUseCases } from './whois-module.js';
 export { FAMILY_NAMES, type Closed, type FamilyName, type UseCasesOf };
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as t from 'io-ts';
 
 /** A codec for values that are already the right JS type and pass a check; `name` reads as "expected <name>". */
@@ -7,6 +8,22 @@ const checked = <A>(name: string, is: (u: unknown) => u is A) =>
 const intInRange = (min: number, max: number) =>
   checked(`an integer from ${min} to ${max}`, (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max);
 
+/** A DNS server as Node's resolver takes it: an IP address, optionally with a port (`[v6]:port` for IPv6). */
+const DnsServer = checked('an IP address, optionally with :port ([v6]:port for IPv6)', (u): u is string => {
+  if (typeof u !== 'string') return false;
+  const match = /^(?:\[([0-9a-f:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$|^([0-9a-f:.]+)$/i.exec(u);
+  if (!match) return false;
+  const port = match[3] === undefined ? 53 : Number(match[3]);
+  return isIP(match[1] ?? match[2] ?? match[4]!) !== 0 && port >= 1 && port <= 65_535;
+});
+
+/** A port-43 server: a host name or IP address, optionally with a port. */
+const WhoisServer = checked('a host or host:port', (u): u is string => typeof u === 'string' && /^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(u));
+
+const httpUrl = checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol));
+/** An upstream's base URL, or `off`: not asked at all. */
+const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || httpUrl.is(u));
+
 const nonEmptyString = checked('a non-empty string', (u): u is string => typeof u === 'string' && u.trim().length > 0);
 
 /** base64 (or base64url) of exactly 32 bytes: an AES-256 key. */
@@ -15,9 +32,6 @@ export const EncryptionKey = checked(
   (u): u is string => typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
 );
 
-const isHttpUrl = (u: unknown): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
-/** An upstream's base URL, or `off`: not asked at all. */
-const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || isHttpUrl(u));
 
 export const Storage = t.keyof({ memory: null, sqlite: null, postgres: null }, '"memory", "sqlite" or "postgres"');
 
@@ -59,7 +73,7 @@ export const AppConfig = t.type({
   log: t.type({ level: LogLevel }),
   hive: t.type({
     /** The Hive's public API. */
-    baseUrl: checked('an http(s) URL', isHttpUrl),
+    baseUrl: httpUrl,
     /** Deadline of every call, body included. */
     timeoutMs: intInRange(100, 60_000),
     mapsTtlMs: intInRange(0, 86_400_000),
@@ -72,6 +86,22 @@ export const AppConfig = t.type({
     failureTtlMs: intInRange(0, 3_600_000),
     /** How long The Hive's host name is resolved for. */
     hostTtlMs: intInRange(0, 86_400_000),
+  }),
+  whois: t.type({
+    /** The resolvers asked for DNS records; none means the system's. */
+    dnsServers: t.array(DnsServer),
+    /** Deadline of one name's lookup, all record types together. */
+    dnsTimeoutMs: intInRange(100, 60_000),
+    /** IANA's RDAP bootstrap file for domains. */
+    rdapBootstrapUrl: httpUrl,
+    /** Where port-43 WHOIS questions start; its referrals lead to each TLD's server. */
+    whoisServer: WhoisServer,
+    /** Deadline of each RDAP call and of each WHOIS server asked. */
+    registrationTimeoutMs: intInRange(100, 60_000),
+    /** How long a registration is kept. */
+    registrationTtlMs: intInRange(0, 86_400_000),
+    /** How many names' records, and how many registrations, are kept at most. */
+    cacheEntries: intInRange(1, 1_000_000),
   }),
   content: t.type({
     /** Each upstream of facts and quotes: its base URL, or `off` to answer only from the store. */

@@ -56,6 +56,18 @@ describe('config: loading and decoding', () => {
     ]);
   });
 
+  it('takes the DNS servers, the RDAP bootstrap file and the WHOIS server from the environment, and refuses a DNS server that is no IP address', () => {
+    const defaults = expectRight(loadConfig({ env: {} })).whois;
+    expect(defaults).to.deep.include({ dnsServers: [], dnsTimeoutMs: 3000, rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', whoisServer: 'whois.iana.org:43', registrationTtlMs: 3_600_000 });
+    const set = expectRight(
+      loadConfig({ env: { UTILITY_API_DNS_SERVERS: '192.0.2.53, 127.0.0.1:5353,[2001:db8::53]:53', UTILITY_API_RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:8080/dns.json', UTILITY_API_WHOIS_SERVER: 'whois.example:4343' } }),
+    ).whois;
+    expect(set).to.deep.include({ dnsServers: ['192.0.2.53', '127.0.0.1:5353', '[2001:db8::53]:53'], rdapBootstrapUrl: 'http://127.0.0.1:8080/dns.json', whoisServer: 'whois.example:4343' });
+    const [line] = errorsOf({ UTILITY_API_DNS_SERVERS: 'dns.example' });
+    expect(line).to.equal('Invalid setting whois.dnsServers (from env UTILITY_API_DNS_SERVERS): expected an IP address, optionally with :port ([v6]:port for IPv6), got "dns.example"');
+    expect(errorsOf({ UTILITY_API_WHOIS_SERVER: 'whois.example:43/x', UTILITY_API_RDAP_BOOTSTRAP_URL: 'ftp://x' })).to.have.length(2);
+  });
+
   it('refuses production without a key, and postgres without a URL', () => {
     expect(errorsOf({ NODE_ENV: 'production' })[0]).to.match(/^Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY/);
     expect(errorsOf({ UTILITY_API_STORAGE: 'postgres' })[0]).to.match(/database.url/);

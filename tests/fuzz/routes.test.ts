@@ -8,7 +8,10 @@ import { Routes } from '../../src/container.js';
 import { errorCatalogue } from '../../src/domain/errors.js';
 import { freshSqlite } from '../support/databases.js';
 import { contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
+import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
+import { ZONE } from '../support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
+import { startRegistries, type Registries } from '../support/registry-fixtures.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import { formatCharacterProbes, requestsForTable, resolveReferences, type FuzzRequest, type LivePool } from '../support/route-fuzz.js';
 import { samplesOf } from '../support/route-samples.js';
@@ -27,7 +30,7 @@ const CONCURRENCY = 8;
 /** Requests generated per round: its read-only ones run together, then its writes one by one. */
 const ROUND = 250;
 /** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
-const isUpstream = (route: Route) => route.path.startsWith('/game/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
+const isUpstream = (route: Route) => route.path.startsWith('/game/') || route.path.startsWith('/whois/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
 /** Routes a run may well never see succeed, and why. */
@@ -146,6 +149,8 @@ function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | u
 describe('fuzz: every route of the table, random and adversarial input, on SQLite', function () {
   this.timeout(180_000);
   let hive: HiveFixture;
+  let dns: DnsFixture;
+  let registries: Registries;
   let upstreams: ContentFixture;
   let server: TestServer;
   let dropDatabase: () => Promise<void>;
@@ -159,12 +164,24 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
 
   before(async () => {
     hive = await startHiveFixture();
+    dns = await startDnsFixture(ZONE);
+    registries = await startRegistries();
     upstreams = await startContentFixture();
     const sqlite = await freshSqlite();
     database = sqlite.db;
     dropDatabase = sqlite.drop;
     // Use counts are written only at stop, so that a snapshot changes only when a request changed something.
-    server = await startServer({ env: { ...sqlite.env, UTILITY_API_HIVE_URL: hive.url, ...contentUpstreamsAt(upstreams), UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000' } });
+    server = await startServer({
+      env: {
+        ...sqlite.env,
+        UTILITY_API_HIVE_URL: hive.url,
+        UTILITY_API_DNS_SERVERS: dns.server,
+        UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
+        UTILITY_API_WHOIS_SERVER: registries.root.server,
+        ...contentUpstreamsAt(upstreams),
+        UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000',
+      },
+    });
   });
 
   after(async () => {
@@ -172,6 +189,8 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     await server?.close();
     await dropDatabase?.();
     await hive?.close();
+    await dns?.close();
+    await registries?.close();
     await upstreams?.close();
   });
 

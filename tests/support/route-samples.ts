@@ -21,6 +21,8 @@ const permissionLists = fc.oneof(
  */
 const password = fc.oneof({ weight: 1, arbitrary: fc.constant('correct horse battery') }, { weight: 149, arbitrary: fc.constantFrom('short', '', 'nine char', 'tab\there is ok?\u0000') });
 const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
+/** Names the loopback DNS and registries know, and some they do not or that are no names. */
+const domainName = fc.constantFrom('example.com', 'www.example.com', 'bücher.example', 'www.bbc.co.uk', 'example.net', 'nosuch.co.uk', 'co.uk', '192.0.2.1', 'localhost', 'a..b');
 const contentFormat = fc.constantFrom('json', 'text', 'xml', 'yaml', 'html', 'JSON');
 const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
 
@@ -67,6 +69,9 @@ const SAMPLES: Record<string, RouteSamples> = {
   'GET /game/network/maps/:map': { params: { map: fc.constantFrom('hide', 'dr', 'wars', 'HIDE') } },
   'GET /game/network/maps': {},
   'GET /game/network/player': { query: { player: fc.constantFrom('Steve123', 'nobody', 'a b', ' lead') } },
+  'GET /whois/dns': { query: { domain: domainName }, headers: { 'x-domain': domainName } },
+  'GET /whois/whois': { query: { domain: domainName, raw: fc.constantFrom('true', 'false', 'yes') }, headers: { 'x-domain': domainName } },
+  'GET /whois/full': { query: { domain: domainName }, headers: { 'x-domain': domainName } },
   'POST /user/create': {
     body: {
       firstname: fc.constantFrom('Ada', 'Zoë', "Conan O'Brien", 'A'),

@@ -95,6 +95,17 @@ export const numberWritten = (
   return described(codec, { type: kind, minimum: min, maximum: max });
 };
 
+/** A flag written `true` or `false`, exactly. */
+export const trueOrFalse = described(
+  new t.Type<boolean, string, unknown>(
+    'true or false',
+    (u): u is boolean => typeof u === 'boolean',
+    (u, c) => (u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c)),
+    String,
+  ),
+  { type: 'boolean' },
+);
+
 /** Text that must be one of `values`, exactly. */
 export const oneOf = <V extends string>(values: readonly V[], name: string): Described<t.Type<V, string, unknown>> => {
   const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);

@@ -4,7 +4,7 @@ import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
-import { described, numberWritten, oneOf, optional, required } from '../fields.js';
+import { described, numberWritten, oneOf, optional, required, trueOrFalse } from '../fields.js';
 import { defineRoute, jsonOf, type ImageBody, type Route } from '../route-table.js';
 
 export interface BarcodeRouteDependencies {
@@ -17,15 +17,6 @@ export interface BarcodeRouteDependencies {
 const WHOLE = /^\d{1,4}$/;
 const TWO_DECIMALS = /^\d{1,4}(?:\.\d{1,2})?$/;
 
-const trueOrFalse = described(
-  new t.Type<boolean, string, unknown>(
-    'true or false',
-    (u): u is boolean => typeof u === 'boolean',
-    (u, c) => (u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c)),
-    String,
-  ),
-  { type: 'boolean' },
-);
 
 const symbologies = t.readonlyArray(t.strict({ id: t.string, description: t.string, example: t.union([t.string, t.null]) }));
 

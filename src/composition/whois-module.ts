@@ -1,0 +1,50 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import { NodeDnsLookup } from '../adapters/dns/node-dns-lookup.js';
+import { whoisRoutes } from '../adapters/http/routes/whois-routes.js';
+import { RdapRegistrationSource } from '../adapters/rdap/rdap-registration-source.js';
+import { TldtsPublicSuffixes } from '../adapters/tldts/tldts-public-suffixes.js';
+import { WhoisRegistrationSource } from '../adapters/whois/whois-registration-source.js';
+import type { AppConfig } from '../config/config.js';
+import { Clock } from '../domain/ports.js';
+import { LookUpDns, LookUpDomain, LookUpRegistration } from '../domain/whois/domain-lookups.js';
+import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource, type RegistrationSource } from '../domain/whois/ports.js';
+import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
+
+export type WhoisSettings = AppConfig['whois'];
+
+/** What the family offers a library user. */
+export interface WhoisUseCases {
+  readonly lookUpDns: LookUpDns;
+  readonly lookUpRegistration: LookUpRegistration;
+  readonly lookUpDomain: LookUpDomain;
+}
+export const WhoisUseCases = useCasesIdentifier<WhoisUseCases>('WhoisUseCases');
+
+/** DNS records, and registration data over RDAP with port-43 WHOIS behind it. */
+export const whoisModule = ({ dnsServers, dnsTimeoutMs, rdapBootstrapUrl, whoisServer, registrationTimeoutMs, registrationTtlMs, cacheEntries }: WhoisSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(DnsLookup).toConstantValue(new NodeDnsLookup({ servers: dnsServers, timeoutMs: dnsTimeoutMs }));
+    bind(RdapSource).toResolvedValue(
+      (logger: Logger, clock: Clock) =>
+        new RdapRegistrationSource({ bootstrapUrl: rdapBootstrapUrl, timeoutMs: registrationTimeoutMs, ttlMs: registrationTtlMs, maxEntries: cacheEntries }, logger, { clock }),
+      [Log, Clock],
+    ).inSingletonScope();
+    bind(WhoisSource).toConstantValue(new WhoisRegistrationSource({ server: whoisServer, timeoutMs: registrationTimeoutMs }));
+    bind(PublicSuffixes).toConstantValue(new TldtsPublicSuffixes());
+    bind(LookUpDns).toResolvedValue((dns: DnsLookup, clock: Clock) => new LookUpDns(dns, clock, cacheEntries), [DnsLookup, Clock]).inSingletonScope();
+    bind(LookUpRegistration).toResolvedValue(
+      (rdap: RegistrationSource, whois: RegistrationSource, suffixes: PublicSuffixes, clock: Clock) =>
+        new LookUpRegistration(rdap, whois, suffixes, clock, { ttlMs: registrationTtlMs, maxEntries: cacheEntries }),
+      [RdapSource, WhoisSource, PublicSuffixes, Clock],
+    ).inSingletonScope();
+    bind(LookUpDomain).toResolvedValue((dns: LookUpDns, registration: LookUpRegistration) => new LookUpDomain(dns, registration), [LookUpDns, LookUpRegistration]).inSingletonScope();
+    bind(WhoisUseCases).toResolvedValue(
+      (lookUpDns: LookUpDns, lookUpRegistration: LookUpRegistration, lookUpDomain: LookUpDomain): WhoisUseCases => ({ lookUpDns, lookUpRegistration, lookUpDomain }),
+      [LookUpDns, LookUpRegistration, LookUpDomain],
+    );
+    bind(RouteContribution).toResolvedValue(
+      (lookUpDns: LookUpDns, lookUpRegistration: LookUpRegistration, lookUpDomain: LookUpDomain): RouteContribution => ({ routes: whoisRoutes({ lookUpDns, lookUpRegistration, lookUpDomain }) }),
+      [LookUpDns, LookUpRegistration, LookUpDomain],
+    );
+  });
