@@ -23,7 +23,7 @@ const TARGET_FIRST_USE_MS = 1_000;
 /** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
 const DISTINCT_INPUTS = 500;
 
-const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*'];
+const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*', 'Facts::*'];
 
 /** Cities on every continent; the points asked about are scattered up to about 100 km around them. */
 const INHABITED: readonly (readonly [number, number])[] = [
@@ -102,6 +102,10 @@ const ENDPOINTS: readonly Endpoint[] = [
   { id: 'dw', label: 'dictionary def, 2000 random lemmas', paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/def?word=${word}`) },
   { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
   { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
+  // Stored facts (the bundled ones, in SQLite, read through the content cache), a random one each time.
+  { id: 'fc', label: 'facts cat', paths: ['/api/facts/cat'] },
+  { id: 'fr', label: 'facts random', paths: ['/api/facts/random'] },
+  { id: 'fx', label: 'facts random, as xml or yaml', paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`), reportOnly: true },
 ];
 
 /** Resident set size of a process in MB, and its peak, from /proc. */

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contentUpstreamsAt, startContentFixture, type ContentFixture } from './support/content-fixture.js';
 import { startDnsFixture, type DnsFixture } from './support/dns-fixture.js';
 import { ZONE } from './support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
@@ -119,6 +120,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   let registries: Registries;
   /** Where the program finds its outside services: the fixtures. */
   let upstreams: Record<string, string>;
+  let content: ContentFixture;
   let server: Running;
 
   before(async function () {
@@ -126,6 +128,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
     dataDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-data-'));
     workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
     hive = await startHiveFixture();
+    content = await startContentFixture();
     dns = await startDnsFixture(ZONE);
     registries = await startRegistries();
     upstreams = {
@@ -133,6 +136,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       UTILITY_API_DNS_SERVERS: dns.server,
       UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
       UTILITY_API_WHOIS_SERVER: registries.root.server,
+      ...contentUpstreamsAt(content),
     };
     server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, ...upstreams } });
   });
@@ -143,7 +147,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       server.child.kill('SIGTERM');
       await exited;
     }
-    await Promise.all([hive?.close(), dns?.close(), registries?.close()]);
+    await Promise.all([hive?.close(), dns?.close(), registries?.close(), content?.close()]);
     for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

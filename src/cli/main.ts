@@ -15,6 +15,7 @@ import type { User } from '../domain/users/user.js';
 import { CliFailure } from './cli-failure.js';
 import { passwordFromStdin } from './password-stdin.js';
 import { reasonOf } from '../failure-reason.js';
+import { contentCommands } from './content-commands.js';
 
 /**
  * What a command reads and writes: the process's own streams and environment from the binary,
@@ -49,10 +50,14 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   permissions: '--permission',
   perms: '--permission',
   name: '--name',
+  kind: '--kind',
+  category: '--category',
+  id: '--id',
+  file: 'FILE',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */
-function orFail<A>(result: E.Either<DomainError, A>): A {
+export function orFail<A>(result: E.Either<DomainError, A>): A {
   if (E.isRight(result)) return result.right;
   const error = result.left;
   const details = detailsOf(error);
@@ -274,6 +279,8 @@ export function buildCli(io: CliIo = processIo()): Command {
         print(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
       }),
     );
+
+  contentCommands(program, { print, withApplication, orFail });
 
   return program;
 }

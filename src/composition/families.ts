@@ -1,6 +1,7 @@
 import type { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config.js';
 import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
+import { contentModule, ContentUseCases } from './content-module.js';
 import { cryptoModule, CryptoUseCases } from './crypto-module.js';
 import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
 import { gameModule, GameUseCases } from './game-module.js';
@@ -31,6 +32,7 @@ export const FAMILIES = {
   dictionary: family(() => dictionaryModule(), DictionaryUseCases),
   barcode: family((config) => barcodeModule(config.barcode), BarcodeUseCases),
   whois: family((config) => whoisModule(config.whois), WhoisUseCases),
+  content: family((config) => contentModule(config.content), ContentUseCases),
 };
 
 export type FamilyName = keyof typeof FAMILIES;

@@ -7,6 +7,7 @@ import { FAMILY_NAMES, type FamilyName, type UseCasesOf } from './families.js';
 import type { Closed } from './lifecycle.js';
 
 export type { BarcodeUseCases } from './barcode-module.js';
+export type { ContentUseCases } from './content-module.js';
 export type { CryptoUseCases } from './crypto-module.js';
 export type { DictionaryUseCases } from './dictionary-module.js';
 export type { GameUseCases } from './game-module.js';

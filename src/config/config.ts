@@ -21,6 +21,8 @@ const DnsServer = checked('an IP address, optionally with :port ([v6]:port for I
 const WhoisServer = checked('a host or host:port', (u): u is string => typeof u === 'string' && /^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(u));
 
 const httpUrl = checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol));
+/** An upstream's base URL, or `off`: not asked at all. */
+const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || httpUrl.is(u));
 
 const nonEmptyString = checked('a non-empty string', (u): u is string => typeof u === 'string' && u.trim().length > 0);
 
@@ -29,6 +31,7 @@ export const EncryptionKey = checked(
   'base64 of exactly 32 bytes',
   (u): u is string => typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
 );
+
 
 export const Storage = t.keyof({ memory: null, sqlite: null, postgres: null }, '"memory", "sqlite" or "postgres"');
 
@@ -99,6 +102,22 @@ export const AppConfig = t.type({
     registrationTtlMs: intInRange(0, 86_400_000),
     /** How many names' records, and how many registrations, are kept at most. */
     cacheEntries: intInRange(1, 1_000_000),
+  }),
+  content: t.type({
+    /** Each upstream of facts and quotes: its base URL, or `off` to answer only from the store. */
+    chuckNorrisUrl: httpUrlOrOff,
+    kanyeUrl: httpUrlOrOff,
+    ronSwansonUrl: httpUrlOrOff,
+    /** Deadline of every call, body included. */
+    timeoutMs: intInRange(100, 60_000),
+    /** How long to leave an upstream alone after its 429, or after a failure once it has answered before. */
+    backoffMs: intInRange(0, 3_600_000),
+    /** How long a failure of an upstream that never answered is remembered, so a dead one costs one deadline. */
+    failureTtlMs: intInRange(0, 3_600_000),
+    /** How long an upstream's host name is resolved for. */
+    hostTtlMs: intInRange(0, 86_400_000),
+    /** How long the stored facts and quotes random answers pick from are kept in memory; writes elsewhere show within it. */
+    storeCacheTtlMs: intInRange(0, 3_600_000),
   }),
   barcode: t.type({
     /** Longest `content` accepted, in UTF-8 bytes; beyond it 400/7 (a 2 KB QR code takes ~0.5 s to encode). */

@@ -33,6 +33,9 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_DNS_SERVERS', path: 'whois.dnsServers', parse: asList },
   { name: 'UTILITY_API_RDAP_BOOTSTRAP_URL', path: 'whois.rdapBootstrapUrl', parse: asString },
   { name: 'UTILITY_API_WHOIS_SERVER', path: 'whois.whoisServer', parse: asString },
+  { name: 'UTILITY_API_CHUCKNORRIS_URL', path: 'content.chuckNorrisUrl', parse: asString },
+  { name: 'UTILITY_API_KANYE_URL', path: 'content.kanyeUrl', parse: asString },
+  { name: 'UTILITY_API_RON_SWANSON_URL', path: 'content.ronSwansonUrl', parse: asString },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
 ];

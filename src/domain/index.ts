@@ -38,6 +38,10 @@ export type { DnsAnswer, DomainQuery, FullAnswer, LookUpDns, LookUpDomain, LookU
 export type { DomainName } from './whois/domain-name.js';
 export type { DnsRecords } from './whois/records.js';
 export type { DomainStatus, Registrant, Registrar, Registration } from './whois/registration.js';
+export type { ContentEntry, ContentInput, ContentKind } from './content/content.js';
+export type { Feed, LiveContent, Provenance, RandomContent, Served } from './content/content-queries.js';
+export type { ImportContent, ImportFormat, ImportRecord, ImportReport, LineOutcome } from './content/import-content.js';
+export type { ManageContent } from './content/manage-content.js';
 export type { CallContext } from './call-context.js';
 
 // The ports.
@@ -51,5 +55,6 @@ export type { PhoneNumbering } from './phone/ports.js';
 export type { Gazetteer, PlusCodes } from './location/ports.js';
 export type { Lexicon } from './dictionary/ports.js';
 export type { BarcodeRenderer } from './barcode/ports.js';
+export type { CategoryCount, ContentFilter, ContentSource, ContentStore, ImportFileReader, SourceResult } from './content/ports.js';
 export type { Metrics, RateLimiter } from './pipeline/ports.js';
 export type { DnsLookup, PublicSuffixes, RegistrationSource } from './whois/ports.js';

@@ -28,6 +28,13 @@ export const Permission = {
   WhoisDns: 'Whois::DNS',
   WhoisWhois: 'Whois::Whois',
   WhoisFull: 'Whois::Full',
+  FactsCat: 'Facts::Cat',
+  FactsDog: 'Facts::Dog',
+  FactsChuckNorris: 'Facts::ChuckNorris',
+  FactsRandom: 'Facts::Random',
+  QuotesRandom: 'Quotes::Random',
+  QuotesKanye: 'Quotes::Kanye',
+  QuotesRonSwanson: 'Quotes::RonSwanson',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

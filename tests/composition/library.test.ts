@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { buildUseCases, InvalidSettings, type LibrarySettings } from '../../src/index.js';
+import { buildUseCases, FAMILY_NAMES, InvalidSettings, type LibrarySettings } from '../../src/index.js';
 import { createHttpApp } from '../../src/http.js';
 import { OPERATOR, Permission } from '../../src/domain/index.js';
 import { sqlDatabases, type TestDatabase } from '../support/databases.js';
@@ -75,7 +75,7 @@ describe('library: buildUseCases builds the chosen families from a settings obje
       'Missing setting encryption.key: the crypto family needs base64 of 32 random bytes',
     ]);
     expect(await refusal({ families: ['cryptography'] as never[] })).to.deep.equal([
-      'Invalid setting families: expected a list of crypto, usersAndTokens, game, phone, location, dictionary, barcode, whois, got ["cryptography"]',
+      `Invalid setting families: expected a list of ${FAMILY_NAMES.join(', ')}, got ["cryptography"]`,
     ]);
     expect(await refusal({ families: [], storage: 'mongo' as never, auth: { verifiedTokenTtlMs: -1 } })).to.deep.equal([
       'Invalid setting storage: expected "memory", "sqlite" or "postgres", got "mongo"',

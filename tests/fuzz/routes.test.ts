@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { Routes } from '../../src/container.js';
 import { errorCatalogue } from '../../src/domain/errors.js';
 import { freshSqlite } from '../support/databases.js';
+import { contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { ZONE } from '../support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
@@ -29,7 +30,7 @@ const CONCURRENCY = 8;
 /** Requests generated per round: its read-only ones run together, then its writes one by one. */
 const ROUND = 250;
 /** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
-const isUpstream = (route: Route) => route.path.startsWith('/game/') || route.path.startsWith('/whois/');
+const isUpstream = (route: Route) => route.path.startsWith('/game/') || route.path.startsWith('/whois/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
 /** Routes a run may well never see succeed, and why. */
@@ -45,6 +46,8 @@ const CATALOGUE = new Set(Object.values(errorCatalogue).map(({ code, status, mes
 const CONTENT_TYPES: Record<string, string> = {
   'application/json': 'application/json; charset=utf-8',
   'text/plain': 'text/plain; charset=utf-8',
+  'application/xml': 'application/xml; charset=utf-8',
+  'application/yaml': 'application/yaml; charset=utf-8',
   'image/png': 'image/png',
   'image/svg+xml': 'image/svg+xml',
 };
@@ -148,6 +151,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   let hive: HiveFixture;
   let dns: DnsFixture;
   let registries: Registries;
+  let upstreams: ContentFixture;
   let server: TestServer;
   let dropDatabase: () => Promise<void>;
   /** The test's own connection to the server's SQLite file. */
@@ -162,6 +166,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     hive = await startHiveFixture();
     dns = await startDnsFixture(ZONE);
     registries = await startRegistries();
+    upstreams = await startContentFixture();
     const sqlite = await freshSqlite();
     database = sqlite.db;
     dropDatabase = sqlite.drop;
@@ -173,6 +178,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         UTILITY_API_DNS_SERVERS: dns.server,
         UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
         UTILITY_API_WHOIS_SERVER: registries.root.server,
+        ...contentUpstreamsAt(upstreams),
         UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000',
       },
     });
@@ -185,6 +191,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     await hive?.close();
     await dns?.close();
     await registries?.close();
+    await upstreams?.close();
   });
 
   /** Every user and every token as stored, each row whole. */

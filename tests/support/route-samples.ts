@@ -23,6 +23,7 @@ const password = fc.oneof({ weight: 1, arbitrary: fc.constant('correct horse bat
 const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
 /** Names the loopback DNS and registries know, and some they do not or that are no names. */
 const domainName = fc.constantFrom('example.com', 'www.example.com', 'bücher.example', 'www.bbc.co.uk', 'example.net', 'nosuch.co.uk', 'co.uk', '192.0.2.1', 'localhost', 'a..b');
+const contentFormat = fc.constantFrom('json', 'text', 'xml', 'yaml', 'html', 'JSON');
 const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
 
 const SAMPLES: Record<string, RouteSamples> = {
@@ -97,6 +98,9 @@ const SAMPLES: Record<string, RouteSamples> = {
   'GET /token/info': { query: { id: tokenId } },
   'GET /token/list': { headers: { 'x-uid': uid } },
   'DELETE /token/delete': { query: { id: tokenId } },
+  ...Object.fromEntries(
+    ['/facts/cat', '/facts/dog', '/facts/chucknorris', '/facts/random', '/quotes/random', '/quotes/kanye', '/quotes/ronswanson'].map((path) => [`GET ${path}`, { query: { type: contentFormat } }]),
+  ),
 };
 
 /** Fields that mean the same wherever a route declares them. */

@@ -39,6 +39,8 @@ const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
 /** What Koa's `ctx.type` would make of each type, without a MIME database lookup per response. */
 const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
   'text/plain': 'text/plain; charset=utf-8',
+  'application/xml': 'application/xml; charset=utf-8',
+  'application/yaml': 'application/yaml; charset=utf-8',
   'application/json': 'application/json; charset=utf-8',
   'image/svg+xml': 'image/svg+xml',
   'image/png': 'image/png',
@@ -275,10 +277,11 @@ function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Acto
     const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : nothing;
     if (E.isLeft(headers)) return headers;
     const requestId = ctx.state.requestId as string;
-    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, actor, requestId });
+    const accept = ctx.req.headers.accept;
+    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, actor, requestId, accept });
     return readJsonBody(ctx, maxBodyBytes).then((json) => {
       const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right);
-      return E.isLeft(body) ? body : E.right({ params: params.right, query: query.right, headers: headers.right, body: body.right, actor, requestId });
+      return E.isLeft(body) ? body : E.right({ params: params.right, query: query.right, headers: headers.right, body: body.right, actor, requestId, accept });
     });
   };
 }

@@ -163,7 +163,10 @@ const contentTypesOf = (route: Route): readonly ContentType[] => (typeof route.p
 
 const successSchema = (route: Route, type: ContentType): JsonSchema => {
   const schema = jsonSchemaOf(route.response);
-  return type.startsWith('image/') ? { ...schema, contentMediaType: type } : schema;
+  if (type.startsWith('image/')) return { ...schema, contentMediaType: type };
+  // The same answer as the JSON, written as text, XML or YAML: a string to the document.
+  if (type !== 'application/json' && contentTypesOf(route).includes('application/json')) return { type: 'string', contentMediaType: type };
+  return schema;
 };
 
 /** Per status, the error object with the codes this route can answer with it. */

@@ -10,7 +10,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface WithHeaders {
   readonly headers?: Readonly<Record<string, string>>;
 }
-export type TextBody = { readonly contentType: 'text/plain'; readonly body: string } & WithHeaders;
+/** Text, or an answer also given as JSON written as XML or YAML (see negotiation.ts). */
+export type TextBody = { readonly contentType: 'text/plain' | 'application/xml' | 'application/yaml'; readonly body: string } & WithHeaders;
 export type JsonBody<J> = { readonly contentType: 'application/json'; readonly body: J } & WithHeaders;
 export type ImageBody = ({ readonly contentType: 'image/svg+xml'; readonly body: string } | { readonly contentType: 'image/png'; readonly body: Buffer }) & WithHeaders;
 
@@ -28,6 +29,11 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
   readonly actor: Actor;
   /** The request's id, for use cases that call out and log what failed there. */
   readonly requestId: string;
+  /**
+   * The Accept header as sent, for a route that offers several formats. Not a field: OpenAPI
+   * describes it by the response's content types, and no value of it is refused.
+   */
+  readonly accept: string | undefined;
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */

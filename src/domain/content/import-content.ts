@@ -1,0 +1,90 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { detailsOf, invalidInput, type DomainError } from '../errors.js';
+import type { Clock } from '../ports.js';
+import { checkCategory, contentEntry, IMPORTED_SOURCE, type ContentEntry, type ContentKind } from './content.js';
+import type { ContentStore, ImportFileReader } from './ports.js';
+
+/** The formats of an import file: a JSON array, NDJSON, CSV; each record has `text` and may have `author` and `source`. */
+export const IMPORT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The format a file's name says: `.json`, `.ndjson` or `.jsonl`, `.csv`. */
+export function formatOfFileName(name: string): ImportFormat | undefined {
+  const extension = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase();
+  switch (extension) {
+    case 'json':
+      return 'json';
+    case 'ndjson':
+    case 'jsonl':
+      return 'ndjson';
+    case 'csv':
+      return 'csv';
+    default:
+      return undefined;
+  }
+}
+
+/** One record of an import file as its parser read it: the fields, or why the line could not be read. */
+export type ImportRecord =
+  | { readonly line: number; readonly fields: { readonly text?: unknown; readonly author?: unknown; readonly source?: unknown } }
+  | { readonly line: number; readonly unreadable: string };
+
+export type LineOutcome =
+  | { readonly line: number; readonly outcome: 'added'; readonly id: string }
+  /** Already stored, or given earlier in the same file. */
+  | { readonly line: number; readonly outcome: 'skipped'; readonly id: string }
+  | { readonly line: number; readonly outcome: 'refused'; readonly reason: string };
+
+export interface ImportReport {
+  readonly added: number;
+  readonly skipped: number;
+  readonly refused: number;
+  readonly lines: readonly LineOutcome[];
+}
+
+/**
+ * An operator's facts or quotes into one category: every line checked by the rules of every entry,
+ * the good ones stored together (all or none), the same text never twice. Running it again adds
+ * nothing: every line is then skipped.
+ */
+export class ImportContent {
+  constructor(
+    private readonly store: ContentStore,
+    private readonly reader: ImportFileReader,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The file's content and format; a file that cannot be read at all is refused as `file`. */
+  async execute(kind: ContentKind, category: string, file: { readonly content: string; readonly format: ImportFormat }): Promise<E.Either<DomainError, ImportReport>> {
+    const checked = checkCategory(category);
+    if (E.isLeft(checked)) return checked;
+    const read = this.reader.records(file.content, file.format);
+    if (E.isLeft(read)) return E.left(invalidInput('file', read.left));
+    const records = read.right;
+    const now = this.clock.now();
+    const candidates: { line: number; entry: ContentEntry }[] = [];
+    const refusals: LineOutcome[] = [];
+    for (const record of records) {
+      if ('unreadable' in record) {
+        refusals.push({ line: record.line, outcome: 'refused', reason: record.unreadable });
+        continue;
+      }
+      const entry = contentEntry({ kind, category, ...record.fields }, now, IMPORTED_SOURCE);
+      if (E.isLeft(entry)) refusals.push({ line: record.line, outcome: 'refused', reason: detailsOf(entry.left) ?? 'refused' });
+      else candidates.push({ line: record.line, entry: entry.right });
+    }
+    const firstOfEach = new Map<string, ContentEntry>();
+    for (const { entry } of candidates) if (!firstOfEach.has(entry.id)) firstOfEach.set(entry.id, entry);
+    const added = new Set(await this.store.add([...firstOfEach.values()]));
+    const lines = [
+      ...refusals,
+      ...candidates.map(({ line, entry }): LineOutcome => {
+        // Only the first line with a text counts as adding it.
+        const isFirst = added.delete(entry.id);
+        return { line, outcome: isFirst ? 'added' : 'skipped', id: entry.id };
+      }),
+    ].sort((a, b) => a.line - b.line);
+    const tally = (outcome: LineOutcome['outcome']): number => lines.filter((line) => line.outcome === outcome).length;
+    return E.right({ added: tally('added'), skipped: tally('skipped'), refused: tally('refused'), lines });
+  }
+}

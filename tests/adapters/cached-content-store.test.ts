@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import { CachedContentStore } from '../../src/adapters/caching/cached-content-store.js';
+import { MemoryContentStore } from '../../src/adapters/persistence/memory/memory-content-store.js';
+import { contentEntry, type ContentEntry } from '../../src/domain/content/content.js';
+import { ManualClock } from '../support/manual-clock.js';
+
+const quote = (text: string): ContentEntry => {
+  const entry = contentEntry({ kind: 'quote', category: 'stoics', text }, 0, 'imported');
+  if (E.isLeft(entry)) throw new Error(JSON.stringify(entry.left));
+  return entry.right;
+};
+
+describe('adapters: CachedContentStore', () => {
+  it('keeps what random answers read for its TTL: a write elsewhere shows once it has passed, one through it at once', async () => {
+    const clock = new ManualClock();
+    const inner = new MemoryContentStore();
+    const cached = new CachedContentStore(inner, clock, 10_000);
+    expect(await cached.count('quote', 'stoics')).to.equal(0);
+    expect(await cached.categories('quote')).to.deep.equal([]);
+
+    await inner.add([quote('Written by the CLI.')]);
+    expect(await cached.count('quote', 'stoics'), 'within the TTL').to.equal(0);
+    expect(await cached.categories('quote')).to.deep.equal([]);
+    clock.advance(10_000);
+    expect(await cached.count('quote', 'stoics'), 'once it has passed').to.equal(1);
+    expect(await cached.categories('quote')).to.deep.equal([{ category: 'stoics', count: 1 }]);
+
+    const through = quote('Written through the cache.');
+    await cached.add([through]);
+    expect(await cached.count('quote', 'stoics')).to.equal(2);
+    await cached.delete(through.id);
+    expect(await cached.count('quote', 'stoics')).to.equal(1);
+  });
+});
