@@ -46,9 +46,10 @@ export async function pinSelf(): Promise<Pinning> {
   return { mode: 'pinned', clientCpu, serverCpu };
 }
 
-/** `node <args>`, under `taskset` on the server core when pinning. */
-export function nodeCommand(pinning: Pinning, args: readonly string[]): { command: string; args: string[] } {
-  return pinning.mode === 'pinned'
-    ? { command: 'taskset', args: ['-c', String(pinning.serverCpu), process.execPath, ...args] }
-    : { command: process.execPath, args: [...args] };
+/** `<command> <args>`, under `taskset` on the server core when pinning. */
+export function serverCommand(pinning: Pinning, command: string, args: readonly string[]): { command: string; args: string[] } {
+  return pinning.mode === 'pinned' ? { command: 'taskset', args: ['-c', String(pinning.serverCpu), command, ...args] } : { command, args: [...args] };
 }
+
+/** `node <args>`, under `taskset` on the server core when pinning. */
+export const nodeCommand = (pinning: Pinning, args: readonly string[]): { command: string; args: string[] } => serverCommand(pinning, process.execPath, args);

@@ -26,7 +26,7 @@ export interface Tally {
 const CLOCK_TICKS = 100;
 
 /** CPU seconds a process has used so far, or undefined where /proc is not there to ask. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // The command name in field 2 may hold spaces; the fields after it are fixed.
@@ -60,6 +60,8 @@ export interface Target {
    * cannot answer every request from one entry; a function makes one per request.
    */
   readonly paths?: readonly string[] | ((sequence: number) => string);
+  /** A POST with this JSON body, instead of a GET. */
+  readonly jsonBody?: string;
 }
 
 /** Requests made through path functions so far. */
@@ -67,6 +69,7 @@ let requestsMade = 0;
 
 function hit(target: Target, seconds: number): Promise<autocannon.Result> {
   const options: autocannon.Options = { url: target.url, headers: target.headers, connections: CONNECTIONS, pipelining: 1, duration: seconds };
+  if (target.jsonBody !== undefined) Object.assign(options, { method: 'POST', body: target.jsonBody, headers: { ...target.headers, 'content-type': 'application/json' } });
   const paths = target.paths;
   if (paths !== undefined) {
     let inSegment = 0;

@@ -12,6 +12,8 @@ import { nodeCommand, type Pinning } from './cpu-pinning.js';
 import { freePort, HOST, ROOT, ServerFailure, ServerProcess, servers, temporaryDirs, waitUntilReady } from './server-processes.js';
 
 const execFileAsync = promisify(execFile);
+/** A billion requests per 10 s: the limiter counts each request, and none is ever refused. */
+export const UNREACHABLE_RATE_LIMIT = '1000000000/10';
 const CLI_TIMEOUT_MS = 60_000;
 
 /** Settings the product reads from the environment; inherited ones would make the run depend on the shell. */
@@ -38,6 +40,8 @@ export interface Product {
   readonly baseUrl: string;
   /** Bearer header of a token holding the permissions the product was started with. */
   readonly headers: Record<string, string>;
+  /** Its environment: its data folder, port and settings. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -62,6 +66,8 @@ export async function startProduct(
     UTILITY_API_DATA_DIR: dataDir,
     UTILITY_API_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
+    // Limiting on, every request counted, and a limit no run can reach.
+    UTILITY_API_RATE_LIMIT: UNREACHABLE_RATE_LIMIT,
     ...settings,
   });
 
@@ -70,10 +76,38 @@ export async function startProduct(
   const token = issued.trim().split('\n').at(-1)?.trim() ?? '';
   if (token === '' || /\s/.test(token)) throw new ServerFailure(`utility-api token create printed no token on its last line:\n${issued}`);
 
-  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, ['dist/main.js']), env);
-  servers.add(server);
   const baseUrl = `http://${HOST}:${port}`;
   const headers = { authorization: `Bearer ${token}` };
-  await waitUntilReady(server, baseUrl + readyPath, headers, check);
-  return { server, baseUrl, headers };
+  return { server: await serve(pinning, env, baseUrl + readyPath, headers, check), baseUrl, headers, env };
+}
+
+async function serve(pinning: Pinning, env: NodeJS.ProcessEnv, readyUrl: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<ServerProcess> {
+  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, ['dist/main.js']), env);
+  servers.add(server);
+  await waitUntilReady(server, readyUrl, headers, check);
+  return server;
+}
+
+/**
+ * The product started again on what a stopped one left (its data folder, port and token), with
+ * some settings changed: a second life of the same installation.
+ */
+export async function startAgain(
+  pinning: Pinning,
+  stopped: Product,
+  readyPath: string,
+  check: (body: string) => string | undefined,
+  settings: Readonly<Record<string, string>>,
+): Promise<Product> {
+  const env = { ...stopped.env, ...settings };
+  return { ...stopped, env, server: await serve(pinning, env, stopped.baseUrl + readyPath, stopped.headers, check) };
+}
+
+/** Asks `product` each path once, so that its caches hold their answers; any answer but 200 stops the run. */
+export async function fillCaches(product: Product, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const response = await fetch(product.baseUrl + path, { headers: product.headers, signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status}`);
+  }
 }

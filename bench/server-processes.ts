@@ -3,7 +3,7 @@
  * exception), a free port for each, and waiting until one answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -136,3 +136,10 @@ export async function waitUntilReady(server: ServerProcess, url: string, headers
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 export const isBase64url = (body: string): string | undefined => (BASE64URL.test(body) ? undefined : `not base64url: ${body.slice(0, 100)}`);
+
+/** Resident set size of a process in MB, and its peak, from /proc. */
+export function memoryOf(pid: number | undefined): { rss: number; peak: number } {
+  const status = pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
+}

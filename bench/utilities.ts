@@ -15,7 +15,7 @@ import { describeRun, measureRounds, roundRatio, type Target } from './measureme
 import { startProduct, type Product } from './product.js';
 import { fixed, printResults, table, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
-import { isBase64url, ServerFailure } from './server-processes.js';
+import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
 
 const TARGET_RATIO_TO_CRYPTO = 0.5;
 const TARGET_RSS_MB = 150;
@@ -107,13 +107,6 @@ const ENDPOINTS: readonly Endpoint[] = [
   { id: 'fr', label: 'facts random', paths: ['/api/facts/random'] },
   { id: 'fx', label: 'facts random, as xml or yaml', paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`), reportOnly: true },
 ];
-
-/** Resident set size of a process in MB, and its peak, from /proc. */
-function memoryOf(pid: number | undefined): { rss: number; peak: number } {
-  const status = pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
-}
 
 /** Asks once and times it; anything but a 200 means the bench would measure an error path. */
 async function timedFirstUse(product: Product, path: string): Promise<number> {

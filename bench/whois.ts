@@ -9,10 +9,10 @@ import { ZONE } from '../tests/support/dns-zone.js';
 import { startRegistries } from '../tests/support/registry-fixtures.js';
 import { pinSelf } from './cpu-pinning.js';
 import { describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { startProduct } from './product.js';
+import { fillCaches, startProduct } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
-import { isBase64url, ServerFailure } from './server-processes.js';
+import { isBase64url } from './server-processes.js';
 
 const TARGET_RATIO_TO_CRYPTO = 0.5;
 
@@ -37,13 +37,7 @@ await runBenchmark(async (settings) => {
     describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
 
     // Fills the caches: from here on no request reaches a fixture.
-    for (const endpoint of ENDPOINTS) {
-      for (const path of endpoint.paths) {
-        const response = await fetch(product.baseUrl + path, { headers: product.headers, signal: AbortSignal.timeout(10_000) });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status}`);
-      }
-    }
+    await fillCaches(product, ENDPOINTS.flatMap((endpoint) => endpoint.paths));
     const asked = { dns: dns.queries.length, rdap: registries.rdap.calls.length, whois: registries.root.queries.length + registries.tld.queries.length };
 
     const targets: Target[] = [

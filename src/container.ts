@@ -6,13 +6,16 @@ import type { Logger } from 'pino';
 import { createLogger } from './adapters/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
 import { chosenFamilies, FAMILIES, familyModules, type FamilyName, type UseCasesOf } from './composition/families.js';
+import type { Health } from './adapters/http/health.js';
 import { httpModule } from './composition/http-module.js';
-import { HttpApp, Log, Routes } from './composition/identifiers.js';
+import { HttpApp, InstanceHealth, Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent, type Closed } from './composition/lifecycle.js';
+import { limitsModule } from './composition/limits-module.js';
+import { observabilityModule } from './composition/observability-module.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
-import type { AppConfig } from './config/config.js';
-import type { Randomness } from './domain/ports.js';
+import { defaultRateLimitOf, type AppConfig } from './config/config.js';
+import type { Clock, Randomness } from './domain/ports.js';
 import { systemRandomness } from './domain/randomness.js';
 
 export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
@@ -28,6 +31,8 @@ export interface Application<Chosen extends FamilyName = FamilyName> {
   httpApp(): Koa;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
+  /** A stop has begun: readiness fails from now on, before anything else stops. */
+  beginDrain(): void;
   /** Stops background work (writing token use counts), releases the database connection and writes out buffered logs. */
   close(): Promise<Closed>;
 }
@@ -41,6 +46,8 @@ export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
   readonly migrate?: boolean;
   /** Where ids, secrets and nonces come from (default: the system's CSPRNG); a test may seed its own. */
   readonly randomness?: Randomness;
+  /** What the use cases take the time from (default: the system's); a test may move its own (leases, back-off, expiry). */
+  readonly clock?: Clock;
 }
 
 export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefined {
@@ -48,9 +55,9 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
     case 'memory':
       return undefined;
     case 'sqlite':
-      return { client: 'sqlite', filename: config.database.sqliteFile ?? join(config.dataDir, 'utility-api.sqlite') };
+      return { client: 'sqlite', filename: config.database.sqliteFile ?? join(config.dataDir, 'utility-api.sqlite'), timeoutMs: config.database.timeoutMs, synchronous: config.database.sqliteSynchronous };
     case 'postgres':
-      return { client: 'postgres', url: config.database.url! };
+      return { client: 'postgres', url: config.database.url!, timeoutMs: config.database.timeoutMs };
   }
 }
 
@@ -83,10 +90,12 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     }
     migrating = false;
     container.load(
-      platformModule(options.randomness ?? systemRandomness),
-      storageModule(db),
+      platformModule(options.randomness ?? systemRandomness, options.clock),
+      storageModule(db && settings ? { db, settings } : undefined),
+      limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis }),
       ...familyModules(config, families),
-      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog }),
+      observabilityModule(),
+      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors }),
     );
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.
@@ -111,5 +120,6 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     logging.close();
     return { stopFailures: failed };
   };
-  return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, close };
+  const beginDrain = (): void => container.get<Health>(InstanceHealth).beginDrain();
+  return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, beginDrain, close };
 }

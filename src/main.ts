@@ -54,7 +54,13 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   // npm passes on the terminal's Ctrl-C, which the terminal also sent us: one stop is enough.
   if (stopping) return;
   stopping = true;
-  const { drainDeadlineMs } = settings.shutdown;
+  const { drainDeadlineMs, readinessGraceMs } = settings.shutdown;
+  // Readiness fails first; a load balancer given the grace to notice sends nothing more.
+  application.beginDrain();
+  if (readinessGraceMs > 0) {
+    logger.info({ signal, readinessGraceMs }, 'stopping: readiness fails; still serving for the grace');
+    await new Promise((resolve) => setTimeout(resolve, readinessGraceMs));
+  }
   // Logged once the port is closed, so that whoever reads it finds no new connection accepted.
   const drained = connections.drain();
   logger.info({ signal, drainDeadlineMs }, 'stopping: finishing the requests received');

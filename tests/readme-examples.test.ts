@@ -7,6 +7,7 @@ import { contentUpstreamsAt, startContentFixture, type ContentFixture } from './
 import { startDnsFixture, type DnsFixture } from './support/dns-fixture.js';
 import { ZONE } from './support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
+import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from './support/open-meteo-fixture.js';
 import { startRegistries, type Registries } from './support/registry-fixtures.js';
 import { cleanEnv, CLI, MAIN, ROOT, startProgram, type Running } from './support/program.js';
 
@@ -121,6 +122,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   /** Where the program finds its outside services: the fixtures. */
   let upstreams: Record<string, string>;
   let content: ContentFixture;
+  let openMeteo: OpenMeteoFixture;
   let server: Running;
 
   before(async function () {
@@ -129,6 +131,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
     workDir = mkdtempSync(join(tmpdir(), 'utility-api-readme-cwd-'));
     hive = await startHiveFixture();
     content = await startContentFixture();
+    openMeteo = await startOpenMeteoFixture();
     dns = await startDnsFixture(ZONE);
     registries = await startRegistries();
     upstreams = {
@@ -137,6 +140,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
       UTILITY_API_WHOIS_SERVER: registries.root.server,
       ...contentUpstreamsAt(content),
+      ...openMeteoAt(openMeteo),
     };
     server = await startProgram({ env: { UTILITY_API_DATA_DIR: dataDir, ...upstreams } });
   });
@@ -147,7 +151,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       server.child.kill('SIGTERM');
       await exited;
     }
-    await Promise.all([hive?.close(), dns?.close(), registries?.close(), content?.close()]);
+    await Promise.all([hive?.close(), dns?.close(), registries?.close(), content?.close(), openMeteo?.close()]);
     for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,8 +6,9 @@ import { buildApplication, type Application } from '../container.js';
 import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
 import { IssueToken } from '../domain/tokens/issue-token.js';
 import { parseDuration } from '../domain/tokens/duration.js';
+import { describeRateLimit, parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
 import { OPERATOR } from '../domain/auth/actor.js';
-import { RevokeToken, TokenReader } from '../domain/tokens/manage-tokens.js';
+import { RevokeToken, TokenReader, UpdateToken } from '../domain/tokens/manage-tokens.js';
 import { CreateUser } from '../domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
 import { viewOfUser } from '../domain/users/user-view.js';
@@ -16,6 +17,7 @@ import { CliFailure } from './cli-failure.js';
 import { passwordFromStdin } from './password-stdin.js';
 import { reasonOf } from '../failure-reason.js';
 import { contentCommands } from './content-commands.js';
+import { mailCommands } from './mail-commands.js';
 
 /**
  * What a command reads and writes: the process's own streams and environment from the binary,
@@ -54,6 +56,8 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   category: '--category',
   id: '--id',
   file: 'FILE',
+  status: '--status',
+  limit: '--limit',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */
@@ -86,7 +90,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     const level = io.env.LOG_LEVEL ? config.right.log.level : 'warn';
     let app: Application;
     try {
-      app = await buildApplication({ ...config.right, log: { level } }, { logFd: 2 });
+      // The CLI never delivers mail: a command would take messages and stop before sending them.
+      app = await buildApplication({ ...config.right, log: { level }, mail: { ...config.right.mail, worker: false } }, { logFd: 2 });
     } catch (error) {
       throw new CliFailure(`cannot start: ${reasonOf(error)}`);
     }
@@ -221,19 +226,27 @@ export function buildCli(io: CliIo = processIo()): Command {
     .option('--permission <permission>', "narrow the token to this permission (repeatable); default: all of the user's", collect)
     .addOption(new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h, 30d, 2w; default: never'))
     .option('--name <name>', 'a label to recognise the token by')
-    .action((options: { username: string; permission?: string[]; expiresIn?: string; name?: string }) =>
-      withApplication(async ({ container }) => {
-        let expiresInMs: number | undefined;
-        if (options.expiresIn !== undefined) {
-          expiresInMs = parseDuration(options.expiresIn);
-          if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
-        }
+    .addOption(new Option('--rate-limit <requests/seconds>', "the token's own request rate limit, such as 100/10; default: the installation's policy"))
+    .action((options: { username: string; permission?: string[]; expiresIn?: string; name?: string; rateLimit?: string }) => {
+      // Flags are read before the database is opened: a mistyped one costs nothing.
+      let expiresInMs: number | undefined;
+      if (options.expiresIn !== undefined) {
+        expiresInMs = parseDuration(options.expiresIn);
+        if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
+      }
+      let rateLimit: RateLimit | undefined;
+      if (options.rateLimit !== undefined) {
+        rateLimit = parseRateLimit(options.rateLimit);
+        if (rateLimit === undefined) throw new CliFailure(`--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`);
+      }
+      return withApplication(async ({ container }) => {
         const issued = orFail(await container.get(IssueToken).execute({
           actor: OPERATOR,
           owner: { username: options.username },
           scopes: options.permission,
           expiresInMs,
           name: options.name,
+          rateLimit,
         }));
         const { record, user: owner, secret } = issued;
         if (owner.blocked) io.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
@@ -242,10 +255,11 @@ export function buildCli(io: CliIo = processIo()): Command {
         print(`  prefix:      ${record.prefix}`);
         print(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
         print(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
+        print(`  rate limit:  ${record.rateLimit === null ? "the installation's policy" : describeRateLimit(record.rateLimit)}`);
         print('The secret below is shown only now:');
         print(secret);
-      }),
-    );
+      });
+    });
 
   token
     .command('info')
@@ -280,7 +294,21 @@ export function buildCli(io: CliIo = processIo()): Command {
       }),
     );
 
+  for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+    token
+      .command(name)
+      .description(disabled ? 'disable a token: it answers 403 from then on, until enabled again' : 'enable a disabled token again')
+      .requiredOption('--id <id>')
+      .action((options: { id: string }) =>
+        withApplication(async ({ container }) => {
+          const updated = orFail(await container.get(UpdateToken).execute(OPERATOR, options.id, { disabled }));
+          print(`${disabled ? 'Disabled' : 'Enabled'} token ${updated.id} (${updated.prefix}…) of ${updated.username}`);
+        }),
+      );
+  }
+
   contentCommands(program, { print, withApplication, orFail });
+  mailCommands(program, { print, withApplication, orFail });
 
   return program;
 }

@@ -10,7 +10,7 @@ import { ImportContent } from '../domain/content/import-content.js';
 import { ManageContent } from '../domain/content/manage-content.js';
 import { ContentStore, ImportFileReader } from '../domain/content/ports.js';
 import { Clock, Randomness } from '../domain/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from './identifiers.js';
 
 export type ContentSettings = AppConfig['content'];
 
@@ -56,17 +56,17 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
       .inSingletonScope();
     bind(ManageContent).toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore]).inSingletonScope();
     bind(LiveFeeds).toResolvedValue(
-      (store: ContentStore, random: RandomContent, clock: Clock, logger: Logger): LiveFeeds => {
+      (store: ContentStore, random: RandomContent, clock: Clock, logger: Logger, countCall: UpstreamCalls): LiveFeeds => {
         const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
         const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
           const baseUrl = url(settings);
           const source =
-            baseUrl === 'off' ? OFF_SOURCE : new UpstreamContentSource(upstream, { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, { logger, clock });
+            baseUrl === 'off' ? OFF_SOURCE : new UpstreamContentSource(upstream, { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, { logger, clock, countCall });
           return [upstream, new LiveContent(feed, source, store, random, clock)];
         };
         return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
       },
-      [CachedStore, RandomContent, Clock, Log],
+      [CachedStore, RandomContent, Clock, Log, UpstreamCalls],
     ).inSingletonScope();
     bind(ContentUseCases).toResolvedValue(
       (randomContent: RandomContent, feeds: LiveFeeds, importContent: ImportContent, manageContent: ManageContent): ContentUseCases => ({

@@ -1,5 +1,5 @@
 import type { ContainerModule } from 'inversify';
-import type { AppConfig } from '../config/config.js';
+import { defaultRateLimitOf, type AppConfig } from '../config/config.js';
 import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
 import { contentModule, ContentUseCases } from './content-module.js';
 import { cryptoModule, CryptoUseCases } from './crypto-module.js';
@@ -7,8 +7,10 @@ import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
 import { gameModule, GameUseCases } from './game-module.js';
 import type { UseCasesIdentifier } from './identifiers.js';
 import { locationModule, LocationUseCases } from './location-module.js';
+import { mailModule, MailUseCases } from './mail-module.js';
 import { phoneModule, PhoneUseCases } from './phone-module.js';
 import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
+import { weatherModule, WeatherUseCases } from './weather-module.js';
 import { whoisModule, WhoisUseCases } from './whois-module.js';
 
 /** A family: its bindings and routes, given its own settings; its use cases as one binding, what a library user receives under its name. */
@@ -25,14 +27,16 @@ const family = <UseCases>(module: Family<UseCases>['module'], useCases: UseCases
  */
 export const FAMILIES = {
   crypto: family((config) => cryptoModule({ ...config.encryption, dataDir: config.dataDir }), CryptoUseCases),
-  usersAndTokens: family((config) => usersAndTokensModule(config.auth), UsersAndTokensUseCases),
+  usersAndTokens: family((config) => usersAndTokensModule({ ...config.auth, defaultRateLimit: defaultRateLimitOf(config) }), UsersAndTokensUseCases),
   game: family((config) => gameModule(config.hive), GameUseCases),
   phone: family(() => phoneModule(), PhoneUseCases),
   location: family(() => locationModule(), LocationUseCases),
+  weather: family((config) => weatherModule(config.weather), WeatherUseCases),
   dictionary: family(() => dictionaryModule(), DictionaryUseCases),
   barcode: family((config) => barcodeModule(config.barcode), BarcodeUseCases),
   whois: family((config) => whoisModule(config.whois), WhoisUseCases),
   content: family((config) => contentModule(config.content), ContentUseCases),
+  mail: family((config) => mailModule({ ...config.mail, dataDir: config.dataDir, drainDeadlineMs: config.shutdown.drainDeadlineMs }), MailUseCases),
 };
 
 export type FamilyName = keyof typeof FAMILIES;

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config.js';
 import { GetMaps, GetPlayerStats } from '../domain/game/game-queries.js';
 import { GameData } from '../domain/game/ports.js';
 import { Clock } from '../domain/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from './identifiers.js';
 
 export type GameSettings = AppConfig['hive'];
 
@@ -21,9 +21,9 @@ export const GameUseCases = useCasesIdentifier<GameUseCases>('GameUseCases');
 export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs, failureTtlMs, hostTtlMs }: GameSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(GameData).toResolvedValue(
-      (logger: Logger, clock: Clock) =>
-        new HiveGameData({ baseUrl, deadlineMs: timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock }),
-      [Log, Clock],
+      (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
+        new HiveGameData({ baseUrl, deadlineMs: timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock, countCall }),
+      [Log, Clock, UpstreamCalls],
     ).inSingletonScope();
     bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
     bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();

@@ -1,4 +1,5 @@
 import type { Redirect, Route } from '../adapters/http/route-table.js';
+import type { UpstreamCallCounter } from '../adapters/upstream/upstream-client.js';
 
 /**
  * Identifiers of what only the composition root and transports know about. The whole AppConfig is
@@ -8,6 +9,11 @@ export const Log = Symbol.for('Logger');
 export const Database = Symbol.for('Database');
 export const Routes = Symbol.for('RouteTable');
 export const HttpApp = Symbol.for('HttpApp');
+/** `/livez` and `/readyz`, and the stop that makes readiness fail first. */
+export const InstanceHealth = Symbol.for('InstanceHealth');
+/** Where every family that calls an upstream reports each call, for the metrics. */
+export const UpstreamCalls = Symbol.for('UpstreamCalls');
+export type UpstreamCalls = UpstreamCallCounter;
 
 /** What one family adds to the HTTP route table; every family module binds one. */
 export interface RouteContribution {

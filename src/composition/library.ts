@@ -12,8 +12,10 @@ export type { CryptoUseCases } from './crypto-module.js';
 export type { DictionaryUseCases } from './dictionary-module.js';
 export type { GameUseCases } from './game-module.js';
 export type { LocationUseCases } from './location-module.js';
+export type { MailUseCases } from './mail-module.js';
 export type { PhoneUseCases } from './phone-module.js';
 export type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
+export type { WeatherUseCases } from './weather-module.js';
 export type { WhoisUseCases } from './whois-module.js';
 export { FAMILY_NAMES, type Closed, type FamilyName, type UseCasesOf };
 

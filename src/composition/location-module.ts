@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { GeoNamesGazetteer } from '../adapters/geonames/geonames-gazetteer.js';
 import { locationRoutes } from '../adapters/http/routes/location-routes.js';
 import { LibraryPlusCodes } from '../adapters/open-location-code/library-plus-codes.js';
@@ -14,10 +14,19 @@ export interface LocationUseCases {
 }
 export const LocationUseCases = useCasesIdentifier<LocationUseCases>('LocationUseCases');
 
+/**
+ * The gazetteer, once for every family that finds places (location, weather), whichever of them
+ * are built: its data is loaded on first use, and only one copy of it should be.
+ */
+export function bindGazetteer({ bind, isBound }: Pick<ContainerModuleLoadOptions, 'bind' | 'isBound'>): void {
+  if (!isBound(Gazetteer)) bind(Gazetteer).toConstantValue(new GeoNamesGazetteer());
+}
+
 /** Places by name and by position (GeoNames), and plus codes. */
 export const locationModule = (): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(Gazetteer).toConstantValue(new GeoNamesGazetteer());
+  new ContainerModule((options) => {
+    const { bind } = options;
+    bindGazetteer(options);
     bind(PlusCodes).toConstantValue(new LibraryPlusCodes());
     bind(FindPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer]).inSingletonScope();
     bind(FindNearbyPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer]).inSingletonScope();

@@ -1,31 +1,61 @@
 import { ContainerModule } from 'inversify';
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { MemoryAccessChangeFeed } from '../adapters/persistence/memory/memory-access-change-feed.js';
+import { PostgresAccessChangeFeed } from '../adapters/persistence/knex/postgres-access-change-feed.js';
+import { SqliteAccessChangeFeed } from '../adapters/persistence/knex/sqlite-access-change-feed.js';
+import type { DatabaseSettings } from '../adapters/persistence/knex/database.js';
+import { reachingInTime } from '../adapters/persistence/knex/reaching-in-time.js';
 import { readBundledFacts } from '../adapters/persistence/bundled-facts.js';
+import { databaseCheck } from '../adapters/persistence/knex/database.js';
 import { KnexContentStore } from '../adapters/persistence/knex/knex-content-store.js';
+import { KnexOutbox } from '../adapters/persistence/knex/knex-outbox.js';
 import { MemoryContentStore } from '../adapters/persistence/memory/memory-content-store.js';
+import { MemoryOutbox } from '../adapters/persistence/memory/memory-outbox.js';
 import { KnexTokenStore } from '../adapters/persistence/knex/knex-token-store.js';
 import { KnexUserStore } from '../adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from '../adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../adapters/persistence/memory/memory-user-store.js';
+import { AccessChangeFeed } from '../domain/auth/ports.js';
 import { ContentStore } from '../domain/content/ports.js';
+import { Outbox } from '../domain/mail/ports.js';
+import { DependencyCheck } from '../domain/health/ports.js';
 import { TokenStore } from '../domain/tokens/ports.js';
 import { UserStore } from '../domain/users/ports.js';
-import { Database } from './identifiers.js';
+import { Database, Log } from './identifiers.js';
 
-/** The stores on an open database, or in memory when there is none. */
-export const storageModule = (db: Knex | undefined): ContainerModule =>
+/** An open database and what it was opened from. */
+export interface OpenDatabase {
+  readonly db: Knex;
+  readonly settings: DatabaseSettings;
+}
+
+/** The stores on an open database, or in memory when there is none, and the feed of access changes between the processes sharing them. */
+export const storageModule = (database: OpenDatabase | undefined): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    if (db) {
+    if (database) {
+      const { db, settings } = database;
       bind(Database).toConstantValue(db);
-      bind(UserStore).toConstantValue(new KnexUserStore(db));
-      bind(TokenStore).toConstantValue(new KnexTokenStore(db));
-      bind(ContentStore).toConstantValue(new KnexContentStore(db));
+      bind(UserStore).toConstantValue(reachingInTime(new KnexUserStore(db)));
+      bind(TokenStore).toConstantValue(reachingInTime(new KnexTokenStore(db)));
+      bind(ContentStore).toConstantValue(reachingInTime(new KnexContentStore(db)));
+      bind(AccessChangeFeed)
+        .toResolvedValue(
+          (logger: Logger) =>
+            settings.client === 'sqlite' ? new SqliteAccessChangeFeed(db, logger) : new PostgresAccessChangeFeed(db, { url: settings.url, schema: settings.schema }, logger),
+          [Log],
+        )
+        .inSingletonScope();
+      bind(Outbox).toConstantValue(reachingInTime(new KnexOutbox(db)));
+      bind(DependencyCheck).toConstantValue(databaseCheck(db));
     } else {
+      bind(AccessChangeFeed).toConstantValue(new MemoryAccessChangeFeed());
       const tables = new MemoryTables();
       bind(UserStore).toConstantValue(new MemoryUserStore(tables));
       bind(TokenStore).toConstantValue(new MemoryTokenStore(tables));
       // What the migration loads into a database: the bundled cat and dog facts.
       bind(ContentStore).toConstantValue(new MemoryContentStore(readBundledFacts(Date.now())));
+      bind(Outbox).toConstantValue(new MemoryOutbox());
     }
   });

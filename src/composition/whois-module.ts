@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/config.js';
 import { Clock } from '../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from '../domain/whois/domain-lookups.js';
 import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource, type RegistrationSource } from '../domain/whois/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from './identifiers.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from './identifiers.js';
 
 export type WhoisSettings = AppConfig['whois'];
 
@@ -26,9 +26,9 @@ export const whoisModule = ({ dnsServers, dnsTimeoutMs, rdapBootstrapUrl, whoisS
   new ContainerModule(({ bind }) => {
     bind(DnsLookup).toConstantValue(new NodeDnsLookup({ servers: dnsServers, timeoutMs: dnsTimeoutMs }));
     bind(RdapSource).toResolvedValue(
-      (logger: Logger, clock: Clock) =>
-        new RdapRegistrationSource({ bootstrapUrl: rdapBootstrapUrl, timeoutMs: registrationTimeoutMs, ttlMs: registrationTtlMs, maxEntries: cacheEntries }, logger, { clock }),
-      [Log, Clock],
+      (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
+        new RdapRegistrationSource({ bootstrapUrl: rdapBootstrapUrl, timeoutMs: registrationTimeoutMs, ttlMs: registrationTtlMs, maxEntries: cacheEntries }, logger, { clock, countCall }),
+      [Log, Clock, UpstreamCalls],
     ).inSingletonScope();
     bind(WhoisSource).toConstantValue(new WhoisRegistrationSource({ server: whoisServer, timeoutMs: registrationTimeoutMs }));
     bind(PublicSuffixes).toConstantValue(new TldtsPublicSuffixes());

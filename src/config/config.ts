@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 import * as t from 'io-ts';
+import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
+import { isAddress } from '../domain/mail/addresses.js';
+import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
 
 /** A codec for values that are already the right JS type and pass a check; `name` reads as "expected <name>". */
 const checked = <A>(name: string, is: (u: unknown) => u is A) =>
@@ -24,7 +27,26 @@ const httpUrl = checked('an http(s) URL', (u): u is string => typeof u === 'stri
 /** An upstream's base URL, or `off`: not asked at all. */
 const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || httpUrl.is(u));
 
+const trueOrFalse = checked('true or false', (u): u is boolean => typeof u === 'boolean');
+
 const nonEmptyString = checked('a non-empty string', (u): u is string => typeof u === 'string' && u.trim().length > 0);
+
+/** Where mail goes: an SMTP server's URL (`smtp://` or `smtps://`), or `memory` (kept in the process, for tests). */
+const SmtpUrlOrMemory = checked('an smtp:// or smtps:// URL, or "memory"', (u): u is string => {
+  if (u === 'memory') return true;
+  if (typeof u !== 'string' || !URL.canParse(u)) return false;
+  const url = new URL(u);
+  return /^smtps?:$/.test(url.protocol) && url.hostname !== '';
+});
+
+const EmailAddress = checked('an email address such as noreply@example.com', (u): u is string => typeof u === 'string' && isAddress(u));
+/** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
+const RateLimitPolicy = checked('"<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off"', (u): u is string => u === 'off' || (typeof u === 'string' && parseRateLimit(u) !== undefined));
+
+/** A page's origin as browsers send it, `scheme://host[:port]`, or `*` for any. */
+const CorsOrigin = checked('an origin such as "https://app.example.com" (scheme://host[:port], no path), or "*"', (u): u is string => u === '*' || (typeof u === 'string' && URL.canParse(u) && new URL(u).origin === u));
+
+const redisUrl = checked('a redis:// or rediss:// URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol));
 
 /** base64 (or base64url) of exactly 32 bytes: an AES-256 key. */
 export const EncryptionKey = checked(
@@ -51,6 +73,13 @@ export const AppConfig = t.type({
     sqliteFile: t.union([nonEmptyString, t.null]),
     /** PostgreSQL connection string, used when storage is "postgres". */
     url: t.union([nonEmptyString, t.null]),
+    /** The longest a request waits on the database (a connection, a lock, an answer) before 503/29. */
+    timeoutMs: intInRange(100, 60_000),
+    /**
+     * SQLite's `synchronous`: `full` flushes the disk at every commit, `normal` (with the WAL) at
+     * checkpoints only, so a commit survives the process being killed but not the machine losing power.
+     */
+    sqliteSynchronous: t.keyof({ full: null, normal: null }, '"full" or "normal"'),
   }),
   encryption: t.type({
     /** Current key; null outside production means "generate one into dataDir once". */
@@ -63,6 +92,8 @@ export const AppConfig = t.type({
     verifiedTokenTtlMs: intInRange(0, 3_600_000),
     /** How often counted token uses are written to the store. */
     usageFlushIntervalMs: intInRange(100, 3_600_000),
+    /** log2 of scrypt's N for new password hashes; production refuses less than the standard 15. */
+    passwordCost: intInRange(LOWEST_PASSWORD_COST, HIGHEST_PASSWORD_COST),
   }),
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
@@ -71,6 +102,24 @@ export const AppConfig = t.type({
     maxBodyBytes: intInRange(256, 10_485_760),
   }),
   log: t.type({ level: LogLevel }),
+  rateLimit: t.type({
+    /** Requests per token per window unless the token has a limit of its own; `off`: such tokens are not limited. */
+    defaultPolicy: RateLimitPolicy,
+  }),
+  redis: t.type({
+    /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
+    url: t.union([redisUrl, t.null]),
+    /** Put before every key, so that installations (or test runs) can share one Redis. */
+    keyPrefix: t.string,
+    /** How long one command may take before the in-memory insurance limiter decides instead. */
+    commandTimeoutMs: intInRange(10, 10_000),
+  }),
+  cors: t.type({
+    /** The origins whose pages may call the API from a browser; none by default. */
+    origins: t.array(CorsOrigin),
+    /** How long a browser may reuse a preflight's answer. */
+    maxAgeSeconds: intInRange(0, 86_400),
+  }),
   hive: t.type({
     /** The Hive's public API. */
     baseUrl: httpUrl,
@@ -103,6 +152,23 @@ export const AppConfig = t.type({
     /** How many names' records, and how many registrations, are kept at most. */
     cacheEntries: intInRange(1, 1_000_000),
   }),
+  weather: t.type({
+    /** Open-Meteo's forecast API, or `off`: the weather endpoints then answer 423. */
+    openMeteoUrl: httpUrlOrOff,
+    /** Deadline of every call, body included. */
+    timeoutMs: intInRange(100, 60_000),
+    /** How long the conditions now, and a forecast, are kept per rounded point and options. */
+    currentTtlMs: intInRange(0, 86_400_000),
+    forecastTtlMs: intInRange(0, 86_400_000),
+    /** How many answers are kept at most. */
+    cacheEntries: intInRange(1, 1_000_000),
+    /** How long to leave Open-Meteo alone after its 429 when it gives no Retry-After, or after a failure with an answer to serve meanwhile. */
+    backoffMs: intInRange(0, 3_600_000),
+    /** How long a failure with nothing cached is remembered, so a dead Open-Meteo costs one deadline. */
+    failureTtlMs: intInRange(0, 3_600_000),
+    /** How long Open-Meteo's host name is resolved for. */
+    hostTtlMs: intInRange(0, 86_400_000),
+  }),
   content: t.type({
     /** Each upstream of facts and quotes: its base URL, or `off` to answer only from the store. */
     chuckNorrisUrl: httpUrlOrOff,
@@ -127,6 +193,30 @@ export const AppConfig = t.type({
     /** Rendered images kept for repeated requests, in bytes; 0 turns the cache off. */
     cacheBytes: intInRange(0, 1_073_741_824),
   }),
+  mail: t.type({
+    /** The address every message is sent from; a caller chooses only the display name. */
+    from: EmailAddress,
+    /** Where messages go: an SMTP server, `memory`, or null for `.eml` files under `<dataDir>/mail`. */
+    smtpUrl: t.union([SmtpUrlOrMemory, t.null]),
+    /** Whether this process delivers the outbox (the CLI never does). */
+    worker: trueOrFalse,
+    /** Attempts before a message that keeps failing for a passing reason is marked failed. */
+    maxAttempts: intInRange(1, 100),
+    /** The wait after a first failed attempt, doubled after each further one (with jitter), up to retryMaxMs. */
+    retryBaseMs: intInRange(1, 86_400_000),
+    retryMaxMs: intInRange(1, 604_800_000),
+    /**
+     * How long a claimed message is a worker's alone. A quarter of it is the SMTP time-out, so a
+     * send ends well within its lease; a worker that dies holding messages delays them this long.
+     */
+    leaseMs: intInRange(100, 3_600_000),
+    /** How often an idle worker looks for due messages (one accepted by its own process wakes it at once). */
+    pollIntervalMs: intInRange(10, 3_600_000),
+    /** Connections kept open to the SMTP server; twice as many messages are in flight at once. */
+    smtpConnections: intInRange(1, 100),
+    /** The largest `content`, in UTF-8 bytes, as written and with its variables filled in. */
+    maxContentBytes: intInRange(1024, 10_485_760),
+  }),
   shutdown: t.type({
     /**
      * How long a stop (SIGTERM, SIGINT) may take to finish the requests it received, write token
@@ -138,7 +228,15 @@ export const AppConfig = t.type({
      * request its client may be sending on it; 0 still waits for one look at what has arrived.
      */
     idleGraceMs: intInRange(0, 60_000),
+    /**
+     * How long a stop keeps serving, with `/readyz` already failing, before it stops accepting
+     * connections: time for a load balancer to notice and send no more.
+     */
+    readinessGraceMs: intInRange(0, 60_000),
   }),
 });
 
 export type AppConfig = t.TypeOf<typeof AppConfig>;
+
+/** The policy for tokens without a limit of their own; null when the setting is `off`. */
+export const defaultRateLimitOf = (config: AppConfig): RateLimit | null => parseRateLimit(config.rateLimit.defaultPolicy) ?? null;

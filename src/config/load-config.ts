@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
+import { STANDARD_PASSWORD_COST } from '../domain/users/password.js';
 import { AppConfig } from './config.js';
 
 /** `config/` at the project root, found from this file both in `src/` and in `dist/`. */
@@ -11,6 +12,8 @@ type Parse = (raw: string) => unknown;
 const asString: Parse = (raw) => raw;
 /** Numbers that do not parse stay strings, so the codec names the setting and the bad value. */
 const asInteger: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw);
+/** `true` or `false`; anything else stays a string for the codec to name. */
+const asBoolean: Parse = (raw) => (raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : raw);
 const asList: Parse = (raw) => raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 
 /** Every environment variable the service reads, and the setting it overrides. */
@@ -20,24 +23,40 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_DATA_DIR', path: 'dataDir', parse: asString },
   { name: 'UTILITY_API_STORAGE', path: 'storage', parse: asString },
   { name: 'UTILITY_API_SQLITE_FILE', path: 'database.sqliteFile', parse: asString },
+  { name: 'UTILITY_API_DATABASE_TIMEOUT_MS', path: 'database.timeoutMs', parse: asInteger },
   { name: 'DATABASE_URL', path: 'database.url', parse: asString },
+  { name: 'UTILITY_API_SQLITE_SYNCHRONOUS', path: 'database.sqliteSynchronous', parse: asString },
   { name: 'UTILITY_API_ENCRYPTION_KEY', path: 'encryption.key', parse: asString },
   { name: 'UTILITY_API_PREVIOUS_ENCRYPTION_KEYS', path: 'encryption.previousKeys', parse: asList },
   { name: 'UTILITY_API_MAX_DATA_BYTES', path: 'encryption.maxPlaintextBytes', parse: asInteger },
   { name: 'UTILITY_API_TOKEN_CACHE_TTL_MS', path: 'auth.verifiedTokenTtlMs', parse: asInteger },
   { name: 'UTILITY_API_TOKEN_USAGE_FLUSH_MS', path: 'auth.usageFlushIntervalMs', parse: asInteger },
+  { name: 'UTILITY_API_SCRYPT_COST', path: 'auth.passwordCost', parse: asInteger },
   { name: 'UTILITY_API_MAX_HEADER_BYTES', path: 'http.maxHeaderBytes', parse: asInteger },
   { name: 'UTILITY_API_MAX_BODY_BYTES', path: 'http.maxBodyBytes', parse: asInteger },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
+  { name: 'UTILITY_API_RATE_LIMIT', path: 'rateLimit.defaultPolicy', parse: asString },
+  { name: 'REDIS_URL', path: 'redis.url', parse: asString },
+  { name: 'UTILITY_API_REDIS_KEY_PREFIX', path: 'redis.keyPrefix', parse: asString },
+  { name: 'UTILITY_API_REDIS_TIMEOUT_MS', path: 'redis.commandTimeoutMs', parse: asInteger },
+  { name: 'UTILITY_API_CORS_ORIGINS', path: 'cors.origins', parse: asList },
+  { name: 'UTILITY_API_CORS_MAX_AGE', path: 'cors.maxAgeSeconds', parse: asInteger },
   { name: 'UTILITY_API_HIVE_URL', path: 'hive.baseUrl', parse: asString },
   { name: 'UTILITY_API_DNS_SERVERS', path: 'whois.dnsServers', parse: asList },
   { name: 'UTILITY_API_RDAP_BOOTSTRAP_URL', path: 'whois.rdapBootstrapUrl', parse: asString },
   { name: 'UTILITY_API_WHOIS_SERVER', path: 'whois.whoisServer', parse: asString },
+  { name: 'UTILITY_API_OPEN_METEO_URL', path: 'weather.openMeteoUrl', parse: asString },
   { name: 'UTILITY_API_CHUCKNORRIS_URL', path: 'content.chuckNorrisUrl', parse: asString },
   { name: 'UTILITY_API_KANYE_URL', path: 'content.kanyeUrl', parse: asString },
   { name: 'UTILITY_API_RON_SWANSON_URL', path: 'content.ronSwansonUrl', parse: asString },
+  { name: 'UTILITY_API_MAIL_FROM', path: 'mail.from', parse: asString },
+  { name: 'UTILITY_API_SMTP_URL', path: 'mail.smtpUrl', parse: asString },
+  { name: 'UTILITY_API_MAIL_WORKER', path: 'mail.worker', parse: asBoolean },
+  { name: 'UTILITY_API_MAIL_MAX_ATTEMPTS', path: 'mail.maxAttempts', parse: asInteger },
+  { name: 'UTILITY_API_MAIL_LEASE_MS', path: 'mail.leaseMs', parse: asInteger },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
+  { name: 'UTILITY_API_READINESS_GRACE_MS', path: 'shutdown.readinessGraceMs', parse: asInteger },
 ];
 
 type Json = { [key: string]: unknown };
@@ -85,7 +104,8 @@ function describe(errors: t.Errors, sources: Map<string, string>): string[] {
     const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
     const source = sources.get(path) ?? sources.get(path.split('.').slice(0, -1).join('.'));
     const where = source ? ` (from ${source})` : '';
-    const shown = path.includes('key') || path.includes('url') ? '' : `, got ${JSON.stringify(error.value)}`;
+    // Keys and URLs (which may carry a password, as an SMTP URL does) are never echoed.
+    const shown = /key|url/i.test(path) ? '' : `, got ${JSON.stringify(error.value)}`;
     if (!firstPerPath.has(path)) firstPerPath.set(path, `Invalid setting ${path}${where}: expected ${expected}${shown}`);
   }
   return [...firstPerPath.values()];
@@ -129,8 +149,14 @@ export function loadConfig(options: LoadConfigOptions = {}): E.Either<string[], 
   if (config.storage === 'postgres' && config.database.url === null) {
     return E.left(['Invalid setting database.url: storage "postgres" needs a connection string (env DATABASE_URL)']);
   }
+  if (config.mail.retryMaxMs < config.mail.retryBaseMs) {
+    return E.left([`Invalid setting mail.retryMaxMs: expected at least mail.retryBaseMs (${config.mail.retryBaseMs}), got ${config.mail.retryMaxMs}`]);
+  }
   if (nodeEnv === 'production' && config.encryption.key === null) {
     return E.left(['Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY to base64 of 32 random bytes (NODE_ENV=production never generates one)']);
+  }
+  if (nodeEnv === 'production' && config.auth.passwordCost < STANDARD_PASSWORD_COST) {
+    return E.left([`Invalid setting auth.passwordCost: NODE_ENV=production hashes passwords at scrypt cost ${STANDARD_PASSWORD_COST} or more (env UTILITY_API_SCRYPT_COST)`]);
   }
   return E.right(config);
 }

@@ -35,14 +35,19 @@ export type DomainError =
   | ({ readonly _tag: 'TokenUpdateFailed' } & OutageCause)
   | ({ readonly _tag: 'TokenDeleteFailed' } & OutageCause)
   | { readonly _tag: 'InformationNotFound'; readonly details?: string }
-  | { readonly _tag: 'EndpointDisabled' }
+  | { readonly _tag: 'MessageNotFound'; readonly id: string }
+  | { readonly _tag: 'EndpointDisabled'; readonly details?: string }
   | { readonly _tag: 'NotImplemented' }
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
   | { readonly _tag: 'Conflict'; readonly details?: string }
+  | { readonly _tag: 'IdempotencyKeyReused'; readonly key: string }
+  | { readonly _tag: 'MessageNotRetryable'; readonly id: string; readonly status: string }
   | { readonly _tag: 'RequestTooLarge'; readonly details?: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
   | ({ readonly _tag: 'UpstreamUnavailable'; readonly details?: string } & OutageCause)
-  | ({ readonly _tag: 'UpstreamTimeout'; readonly details?: string } & OutageCause);
+  | ({ readonly _tag: 'UpstreamTimeout'; readonly details?: string } & OutageCause)
+  /** Our own storage did not answer in time: nothing was done, and asking again later may succeed. */
+  | ({ readonly _tag: 'StorageUnavailable' } & OutageCause);
 
 export type DomainErrorTag = DomainError['_tag'];
 
@@ -74,7 +79,7 @@ export type CatalogueError = Exclude<DomainError, InputError> | PlacedInputError
 export type CatalogueTag = CatalogueError['_tag'];
 
 /** The errors a store or upstream outage becomes. */
-export type OutageError = Extract<DomainError, { readonly _tag: 'Unknown' | 'UserCreateFailed' | 'UserUpdateFailed' | 'UserDeleteFailed' | 'TokenCreateFailed' | 'TokenUpdateFailed' | 'TokenDeleteFailed' | 'UpstreamUnavailable' | 'UpstreamTimeout' }>;
+export type OutageError = Extract<DomainError, { readonly _tag: 'Unknown' | 'UserCreateFailed' | 'UserUpdateFailed' | 'UserDeleteFailed' | 'TokenCreateFailed' | 'TokenUpdateFailed' | 'TokenDeleteFailed' | 'UpstreamUnavailable' | 'UpstreamTimeout' | 'StorageUnavailable' }>;
 
 /** The cause an outage left on its error, if any. */
 export const outageCauseOf = (error: DomainError | CatalogueError): unknown => ('cause' in error ? error.cause : undefined);
@@ -109,14 +114,19 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   TokenUpdateFailed: { code: 20, status: 500, message: 'Unable to update requested token' },
   TokenDeleteFailed: { code: 21, status: 500, message: 'Unable to delete requested token' },
   InformationNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
+  // The specification's text for code 22, as every "not found" of ours that has no code of its own.
+  MessageNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
   EndpointDisabled: { code: 23, status: 423, message: 'This endpoint is currently disabled' },
   NotImplemented: { code: 24, status: 501, message: 'This endpoint has not been implemented yet' },
   RateLimited: { code: 25, status: 429, message: 'Too many requests, slow down' },
   Conflict: { code: 26, status: 409, message: 'The resource already exists' },
+  IdempotencyKeyReused: { code: 26, status: 409, message: 'The idempotency key was used with another request' },
+  MessageNotRetryable: { code: 26, status: 409, message: 'Only a failed message can be retried' },
   RequestTooLarge: { code: 27, status: 431, message: 'Request line or headers too large' },
   MethodNotAllowed: { code: 28, status: 405, message: 'Method not allowed on this endpoint' },
   UpstreamUnavailable: { code: 29, status: 502, message: 'An upstream service is unavailable' },
   UpstreamTimeout: { code: 30, status: 504, message: 'An upstream service did not answer in time' },
+  StorageUnavailable: { code: 29, status: 503, message: 'The service is unavailable, try again later' },
 };
 
 export function catalogueEntryOf(error: CatalogueError): CatalogueEntry {
@@ -144,11 +154,18 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
       return `No user ${error.user}`;
     case 'TokenNotFound':
       return `No token ${error.token}`;
+    case 'MessageNotFound':
+      return `No message ${error.id}`;
+    case 'IdempotencyKeyReused':
+      return `The Idempotency-Key ${error.key} was used in the last 24 hours with a request other than this one`;
+    case 'MessageNotRetryable':
+      return `Message ${error.id} is ${error.status}`;
     case 'MethodNotAllowed':
       return `Allowed: ${error.allowed.join(', ')}`;
     case 'RateLimited':
       return error.retryAfterSeconds === undefined ? undefined : `Try again in ${error.retryAfterSeconds} s`;
     case 'Unknown':
+    case 'EndpointDisabled':
     case 'InformationNotFound':
     case 'Conflict':
     case 'RequestTooLarge':

@@ -15,6 +15,8 @@ export const Permission = {
   TokensCreate: 'Tokens::Create',
   TokensRead: 'Tokens::Read',
   TokensDelete: 'Tokens::Delete',
+  /** Disabling, enabling or renaming somebody else's token (your own need nothing). */
+  TokensUpdate: 'Tokens::Update',
   GameNetworkMap: 'Game::Network.Map',
   GameNetworkPlayer: 'Game::Network.Player',
   BarcodeGenerate: 'Barcode::Generate',
@@ -22,6 +24,8 @@ export const Permission = {
   LocationCoords: 'Location::Coords',
   LocationAddress: 'Location::Address',
   LocationPlusCode: 'Location::PlusCode',
+  WeatherCurrent: 'Weather::Current',
+  WeatherForecast: 'Weather::Forecast',
   DictionaryDefinitions: 'Dictionary::Definitions',
   DictionarySynonyms: 'Dictionary::Synonyms',
   DictionaryAntonyms: 'Dictionary::Antonyms',
@@ -35,6 +39,11 @@ export const Permission = {
   QuotesRandom: 'Quotes::Random',
   QuotesKanye: 'Quotes::Kanye',
   QuotesRonSwanson: 'Quotes::RonSwanson',
+  MailSend: 'Mail::Send',
+  /** Reading messages others sent. */
+  MailRead: 'Mail::Read',
+  /** Reading the Prometheus metrics of the instance. */
+  SystemMetrics: 'System::Metrics',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

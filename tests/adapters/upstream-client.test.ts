@@ -44,6 +44,8 @@ for (const transport of transports) {
           '/things/b': { body: { name: 'b', size: 2 } },
           '/things/odd': { body: { name: 'odd', size: 'large' } },
           '/things/refused': { status: 400, body: { message: 'Bad Request' } },
+          '/things/refused-why': { status: 400, body: { error: true, reason: 'Latitude must be in range of -90 to 90°' } },
+          '/things/refused-garbled': { status: 400, body: '<html>Bad Request</html>' },
           '/lists/mixed': { body: [{ name: 'a', size: 1 }, { name: 'no size' }, { name: 'c', size: 3 }] },
         },
       });
@@ -106,6 +108,17 @@ for (const transport of transports) {
       // The deadline covers the body too.
       upstream.behaviour = 'slow-body';
       expect(await thing('/things/e')).to.deep.equal({ kind: 'timeout' });
+    });
+
+    it('says why a question was refused where the call knows where its upstream says so', async () => {
+      const rejectionReason = (body: unknown) => (typeof body === 'object' && body !== null && 'reason' in body && typeof body.reason === 'string' ? body.reason : undefined);
+      const refused = (path: string) => client.get(path, { ttlMs: MINUTE, decoder: Thing, rejectionReason });
+      expect(await refused('/things/refused-why')).to.deep.equal({ kind: 'rejected', status: 400, reason: 'Latitude must be in range of -90 to 90°' });
+      expect(await refused('/things/refused')).to.deep.equal({ kind: 'rejected', status: 400 });
+      expect(await refused('/things/refused-garbled')).to.deep.equal({ kind: 'rejected', status: 400 });
+      // The refusal is remembered like any failure: asked again at once, the upstream is not.
+      expect(await refused('/things/refused-why')).to.deep.equal({ kind: 'rejected', status: 400, reason: 'Latitude must be in range of -90 to 90°' });
+      expect(upstream.calls).to.deep.equal(['/things/refused-why', '/things/refused', '/things/refused-garbled']);
     });
 
     it('logs each failure as one line naming the upstream, the reason and the request id, with no stack', async () => {

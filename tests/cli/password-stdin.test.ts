@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
 import { detailsOf } from '../../src/domain/errors.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from '../../src/domain/users/password.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, STANDARD_PASSWORDS } from '../../src/domain/users/password.js';
 import { checkPassword } from '../../src/domain/users/user-rules.js';
 import { freshSqlite, sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { runCommand, type CliResult, type Stdin } from './run-cli.js';
@@ -42,8 +42,8 @@ for (const backend of sqlDatabases) {
       expect(created.stdout + created.stderr).not.to.include(PASSWORD);
       const hash = (await storedHash('alice'))!;
       expect(hash).to.match(/^scrypt\$/);
-      expect(await verifyPassword(PASSWORD, hash)).to.equal(true);
-      expect(await verifyPassword(`${PASSWORD}\n`, hash)).to.equal(false);
+      expect(await STANDARD_PASSWORDS.verify(PASSWORD, hash)).to.equal(true);
+      expect(await STANDARD_PASSWORDS.verify(`${PASSWORD}\n`, hash)).to.equal(false);
     });
 
     it('changes a password with user update, and only then', async () => {
@@ -56,8 +56,8 @@ for (const backend of sqlDatabases) {
       const updated = await cli(['user', 'update', '--username', 'bob', '--password-stdin'], 'a brand new passphrase\n');
       expect(updated.status, updated.stderr).to.equal(0);
       const after = (await storedHash('bob'))!;
-      expect(await verifyPassword('a brand new passphrase', after)).to.equal(true);
-      expect(await verifyPassword(PASSWORD, after)).to.equal(false);
+      expect(await STANDARD_PASSWORDS.verify('a brand new passphrase', after)).to.equal(true);
+      expect(await STANDARD_PASSWORDS.verify(PASSWORD, after)).to.equal(false);
     });
 
     it('refuses a bad password on update and keeps the old one', async () => {
@@ -84,7 +84,7 @@ describe('cli: --password-stdin reads the first line of standard input as typed,
       for (const [username, stdin, password] of cases) {
         const created = await createWithPassword(username, stdin);
         expect(created.status, `${username}: ${created.stderr}`).to.equal(0);
-        expect(await verifyPassword(password, (await storedHash(username))!), username).to.equal(true);
+        expect(await STANDARD_PASSWORDS.verify(password, (await storedHash(username))!), username).to.equal(true);
       }
     });
 

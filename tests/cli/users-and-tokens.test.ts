@@ -55,6 +55,25 @@ for (const backend of sqlDatabases) {
       await expectError(await encryptWith(database.env, narrowed.lastLine), 403, 1);
     });
 
+    it('gives a token a rate limit of its own with --rate-limit, which the server counts it under', async () => {
+      await cli('user', 'create', '--username', 'dave', '--permission', 'Cryptography::*');
+      const issued = await cli('token', 'create', '--username', 'dave', '--rate-limit', '1/60');
+      expect(issued.status, issued.stderr).to.equal(0);
+      expect(issued.stdout).to.include('rate limit:  1 requests per 60 s');
+      expect(JSON.parse((await cli('token', 'info', '--id', idOf(issued))).stdout)).to.deep.include({ rateLimit: { requests: 1, perSeconds: 60 } });
+      const server = await startServer({ env: database.env });
+      try {
+        const first = await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${issued.lastLine}` });
+        expect(first.headers.get('ratelimit-policy')).to.equal('"token";q=1;w=60');
+        await expectError(await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${issued.lastLine}` }), 429, 25);
+      } finally {
+        await server.close();
+      }
+      expect((await cli('token', 'create', '--username', 'dave')).stdout).to.include("rate limit:  the installation's policy");
+      const refused = await cli('token', 'create', '--username', 'dave', '--rate-limit', '10 per minute');
+      expect(refused).to.include({ status: 1, stderr: 'utility-api: --rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "10 per minute"\n' });
+    });
+
     it('warns that a token for a blocked user is refused, and the server refuses it until the user is unblocked', async () => {
       await cli('user', 'create', '--username', 'frank', '--permission', '*');
       const blocked = await cli('user', 'block', '--username', 'frank');
@@ -100,6 +119,13 @@ for (const backend of sqlDatabases) {
       }
       // Uses are counted in memory and written when the server closes cleanly.
       expect(JSON.parse((await cli('token', 'info', '--id', id)).stdout)).to.include({ uses: 2 });
+
+      const disabled = await cli('token', 'disable', '--id', id);
+      expect(disabled.stdout).to.match(new RegExp(`^Disabled token ${id} \\(uapi_\\S+…\\) of grace\n$`));
+      await expectError(await encryptWith(database.env, secret), 403, 5);
+      expect((await cli('token', 'enable', '--id', id)).stdout).to.match(/^Enabled token \S+ \(uapi_\S+…\) of grace\n$/);
+      expect((await encryptWith(database.env, secret)).status).to.equal(200);
+      expect(await cli('token', 'disable', '--id', '00000000-0000-4000-8000-000000000000')).to.include({ status: 1, stderr: 'utility-api: Unable to locate requested token: No token 00000000-0000-4000-8000-000000000000\n' });
 
       const revoked = await cli('token', 'revoke', '--id', id);
       expect(revoked.status).to.equal(0);

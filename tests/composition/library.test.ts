@@ -98,6 +98,20 @@ describe('library: buildUseCases builds the chosen families from a settings obje
     }
   });
 
+  it('builds weather alone with the gazetteer it finds cities in, as it does beside location', async () => {
+    for (const families of [['weather'], ['location', 'weather']] as const) {
+      const api = await buildUseCases({ families, storage: 'memory', weather: { openMeteoUrl: 'off' }, ...QUIET });
+      try {
+        const { getCurrentWeather } = api.useCases.weather;
+        // The city is looked up before Open-Meteo (off here) would be asked.
+        expectLeftTag(await getCurrentWeather.execute({ city: 'Berlin, DE' }), 'EndpointDisabled');
+        expectLeftTag(await getCurrentWeather.execute({ city: 'Nowhere At All' }), 'InformationNotFound');
+      } finally {
+        await api.close();
+      }
+    }
+  });
+
   it('serves HTTP only over a build that checks tokens, and only over what buildUseCases returned', async () => {
     const api = await buildUseCases({ families: ['crypto'], storage: 'memory', encryption: { key: KEY }, ...QUIET });
     try {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
+import { defaultRateLimitOf } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { expectRight } from '../support/either.js';
 
@@ -47,9 +48,9 @@ describe('config: loading and decoding', () => {
   });
 
   it('gives a stop 10 s to drain and idle kept-alive connections 500 ms, both settable from the environment', () => {
-    expect(expectRight(loadConfig({ env: {} })).shutdown).to.deep.equal({ drainDeadlineMs: 10_000, idleGraceMs: 500 });
+    expect(expectRight(loadConfig({ env: {} })).shutdown).to.deep.include({ drainDeadlineMs: 10_000, idleGraceMs: 500 });
     const config = expectRight(loadConfig({ env: { UTILITY_API_DRAIN_DEADLINE_MS: '30000', UTILITY_API_IDLE_GRACE_MS: '0' } }));
-    expect(config.shutdown).to.deep.equal({ drainDeadlineMs: 30_000, idleGraceMs: 0 });
+    expect(config.shutdown).to.deep.include({ drainDeadlineMs: 30_000, idleGraceMs: 0 });
     expect(errorsOf({ UTILITY_API_DRAIN_DEADLINE_MS: '0', UTILITY_API_IDLE_GRACE_MS: '-1' })).to.deep.equal([
       'Invalid setting shutdown.drainDeadlineMs (from env UTILITY_API_DRAIN_DEADLINE_MS): expected an integer from 100 to 600000, got 0',
       'Invalid setting shutdown.idleGraceMs (from env UTILITY_API_IDLE_GRACE_MS): expected an integer from 0 to 60000, got -1',
@@ -68,8 +69,89 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_WHOIS_SERVER: 'whois.example:43/x', UTILITY_API_RDAP_BOOTSTRAP_URL: 'ftp://x' })).to.have.length(2);
   });
 
+  it('sends mail as .eml files from utility-api@localhost by default, with a worker; SMTP, sender, worker, lease and attempts from the environment', () => {
+    expect(expectRight(loadConfig({ env: {} })).mail).to.deep.include({ from: 'utility-api@localhost', smtpUrl: null, worker: true, maxAttempts: 8, leaseMs: 120_000 });
+    expect(expectRight(loadConfig({ env: {} })).database.sqliteSynchronous).to.equal('full');
+    const config = expectRight(
+      loadConfig({
+        env: {
+          UTILITY_API_SMTP_URL: 'smtps://mailer:s3cret@smtp.example.com:465',
+          UTILITY_API_MAIL_FROM: 'noreply@bücher.example',
+          UTILITY_API_MAIL_WORKER: 'false',
+          UTILITY_API_MAIL_LEASE_MS: '30000',
+          UTILITY_API_MAIL_MAX_ATTEMPTS: '3',
+          UTILITY_API_SQLITE_SYNCHRONOUS: 'normal',
+        },
+      }),
+    );
+    expect(config.mail).to.deep.include({ smtpUrl: 'smtps://mailer:s3cret@smtp.example.com:465', from: 'noreply@bücher.example', worker: false, leaseMs: 30_000, maxAttempts: 3 });
+    expect(config.database.sqliteSynchronous).to.equal('normal');
+  });
+
+  it('refuses a mail setting it cannot use, never echoing an SMTP URL, which may hold a password', () => {
+    const refused = errorsOf({
+      UTILITY_API_SMTP_URL: 'http://mailer:s3cret@smtp.example.com',
+      UTILITY_API_MAIL_FROM: 'Support <noreply@example.com>',
+      UTILITY_API_MAIL_WORKER: 'yes',
+      UTILITY_API_SQLITE_SYNCHRONOUS: 'off',
+    });
+    expect(refused).to.deep.equal([
+      'Invalid setting database.sqliteSynchronous (from env UTILITY_API_SQLITE_SYNCHRONOUS): expected "full" or "normal", got "off"',
+      'Invalid setting mail.from (from env UTILITY_API_MAIL_FROM): expected an email address such as noreply@example.com, got "Support <noreply@example.com>"',
+      'Invalid setting mail.smtpUrl (from env UTILITY_API_SMTP_URL): expected an smtp:// or smtps:// URL, or "memory"',
+      'Invalid setting mail.worker (from env UTILITY_API_MAIL_WORKER): expected true or false, got "yes"',
+    ]);
+    expect(refused.join('\n')).to.not.include('s3cret');
+    const backwards = loadConfig({ env: {}, overrides: { mail: { retryBaseMs: 60_000, retryMaxMs: 1000 } } });
+    expect(E.isLeft(backwards) && backwards.left).to.deep.equal(['Invalid setting mail.retryMaxMs: expected at least mail.retryBaseMs (60000), got 1000']);
+  });
+
+  it('limits each token to 1000 requests per 10 s unless told otherwise or off, and takes Redis, CORS and the readiness grace from the environment', () => {
+    const defaults = expectRight(loadConfig({ env: {} }));
+    expect(defaults.rateLimit).to.deep.equal({ defaultPolicy: '1000/10' });
+    expect(defaultRateLimitOf(defaults)).to.deep.equal({ requests: 1000, perSeconds: 10 });
+    expect(defaults.redis).to.deep.equal({ url: null, keyPrefix: 'utility-api:', commandTimeoutMs: 250 });
+    expect(defaults.cors).to.deep.equal({ origins: [], maxAgeSeconds: 600 });
+    expect(defaults.shutdown.readinessGraceMs).to.equal(0);
+    const set = expectRight(
+      loadConfig({
+        env: {
+          UTILITY_API_RATE_LIMIT: '60/60',
+          REDIS_URL: 'redis://:secret@127.0.0.1:6379/2',
+          UTILITY_API_REDIS_KEY_PREFIX: 'blue:',
+          UTILITY_API_REDIS_TIMEOUT_MS: '100',
+          UTILITY_API_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+          UTILITY_API_CORS_MAX_AGE: '60',
+          UTILITY_API_READINESS_GRACE_MS: '5000',
+        },
+      }),
+    );
+    expect(defaultRateLimitOf(set)).to.deep.equal({ requests: 60, perSeconds: 60 });
+    expect(set.redis).to.deep.equal({ url: 'redis://:secret@127.0.0.1:6379/2', keyPrefix: 'blue:', commandTimeoutMs: 100 });
+    expect(set.cors).to.deep.equal({ origins: ['https://app.example.com', 'http://localhost:5173'], maxAgeSeconds: 60 });
+    expect(set.shutdown.readinessGraceMs).to.equal(5000);
+    expect(defaultRateLimitOf(expectRight(loadConfig({ env: { UTILITY_API_RATE_LIMIT: 'off' } })))).to.equal(null);
+    expect(errorsOf({ UTILITY_API_RATE_LIMIT: '1000 per 10s', UTILITY_API_CORS_ORIGINS: 'https://app.example.com/path', REDIS_URL: 'http://:hunter2@redis' })).to.deep.equal([
+      'Invalid setting rateLimit.defaultPolicy (from env UTILITY_API_RATE_LIMIT): expected "<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off", got "1000 per 10s"',
+      'Invalid setting redis.url (from env REDIS_URL): expected a redis:// or rediss:// URL',
+      'Invalid setting cors.origins (from env UTILITY_API_CORS_ORIGINS): expected an origin such as "https://app.example.com" (scheme://host[:port], no path), or "*", got "https://app.example.com/path"',
+    ]);
+    expect(errorsOf({ UTILITY_API_RATE_LIMIT: '0/10' })).to.have.length(1);
+    expect(errorsOf({ UTILITY_API_RATE_LIMIT: '10/86401' })).to.have.length(1);
+  });
+
   it('refuses production without a key, and postgres without a URL', () => {
     expect(errorsOf({ NODE_ENV: 'production' })[0]).to.match(/^Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY/);
     expect(errorsOf({ UTILITY_API_STORAGE: 'postgres' })[0]).to.match(/database.url/);
+  });
+
+  it('hashes passwords at scrypt cost 15 unless told otherwise, and never below it in production', () => {
+    expect(expectRight(loadConfig({ env: {} })).auth.passwordCost).to.equal(15);
+    expect(expectRight(loadConfig({ env: { UTILITY_API_SCRYPT_COST: '17' } })).auth.passwordCost).to.equal(17);
+    const key = randomBytes(32).toString('base64');
+    expect(errorsOf({ NODE_ENV: 'production', UTILITY_API_ENCRYPTION_KEY: key, UTILITY_API_SCRYPT_COST: '14' })).to.deep.equal([
+      'Invalid setting auth.passwordCost: NODE_ENV=production hashes passwords at scrypt cost 15 or more (env UTILITY_API_SCRYPT_COST)',
+    ]);
+    expect(errorsOf({ UTILITY_API_SCRYPT_COST: '3' })[0]).to.match(/^Invalid setting auth.passwordCost \(from env UTILITY_API_SCRYPT_COST\)/);
   });
 });

@@ -1,12 +1,28 @@
 import { expect } from 'chai';
+import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
+import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
 import { LOGIN_THROTTLE_POLICY, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
 import type { LoginThrottle } from '../../src/domain/auth/ports.js';
-import { MemoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.js';
+import { openTestRedis, REDIS_URL, type TestRedis } from '../support/redis.js';
 
 /** Every adapter of the login throttle port, each opened fresh for one test with the given policy. */
-const throttleAdapters: { name: string; open: (policy: LoginThrottlePolicy) => Promise<LoginThrottle> }[] = [
-  { name: 'memory', open: async (policy) => new MemoryLoginThrottle(policy) },
+const throttleAdapters: { name: string; open: (policy: LoginThrottlePolicy) => Promise<LoginThrottle>; close?: () => Promise<void> }[] = [
+  { name: 'counters in memory', open: async (policy) => new CountedLoginThrottle(memoryCounters, policy) },
 ];
+if (REDIS_URL) {
+  const opened: TestRedis[] = [];
+  throttleAdapters.push({
+    name: 'counters in Redis',
+    open: async (policy) => {
+      const redis = await openTestRedis();
+      opened.push(redis);
+      return new CountedLoginThrottle(redisCounters(redis.client, redis.keyPrefix), policy);
+    },
+    close: async () => {
+      await Promise.all(opened.splice(0).map((redis) => redis.close()));
+    },
+  });
+}
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -17,6 +33,7 @@ for (const adapter of throttleAdapters) {
     beforeEach(async () => {
       throttle = await adapter.open(LOGIN_THROTTLE_POLICY);
     });
+    afterEach(async () => adapter.close?.());
 
     const fail = async (key: string, times: number, at: number) => {
       for (let i = 0; i < times; i++) await throttle.recordFailure([key], at);
@@ -83,14 +100,3 @@ for (const adapter of throttleAdapters) {
     });
   });
 }
-
-describe('MemoryLoginThrottle', () => {
-  it('bounds its memory: full of live keys, it forgets the oldest to take a new one', async () => {
-    const throttle = new MemoryLoginThrottle(LOGIN_THROTTLE_POLICY, 3);
-    for (let i = 0; i < 5; i++) await throttle.recordFailure(['oldest', 'kept'], T0);
-    await throttle.recordFailure(['newer'], T0);
-    await throttle.recordFailure(['newest'], T0);
-    expect(await throttle.waitFor(['oldest'], T0)).to.equal(0);
-    expect(await throttle.waitFor(['kept'], T0)).to.equal(MINUTE);
-  });
-});

@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import { NO_METRICS, UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
 import type { Metrics } from '../../src/domain/pipeline/ports.js';
+import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
 
 /** Every adapter of the metrics port, each opened fresh for one test. */
-const metricsAdapters: { name: string; open: () => Promise<Metrics> }[] = [{ name: 'record nothing (the default)', open: async () => NO_METRICS }];
+const metricsAdapters: { name: string; open: () => Promise<Metrics> }[] = [
+  { name: 'record nothing (a library app’s default)', open: async () => NO_METRICS },
+  { name: 'Prometheus (prom-client)', open: async () => new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] }) },
+];
 
 /** What the pipeline may rely on: it calls `observe` on every request's path and waits for nothing. */
 for (const adapter of metricsAdapters) {

@@ -15,7 +15,7 @@ for (const adapter of storeAdapters) {
     afterEach(async () => store.close());
 
     it('finds an inserted token by secret hash and by id, field for field', async () => {
-      const token = aToken(userId, { name: 'ci', expiresAt: Date.UTC(2027, 0, 1), lastUsedAt: Date.UTC(2026, 5, 1), uses: 42, scopes: ['Cryptography::Encrypt'] });
+      const token = aToken(userId, { name: 'ci', expiresAt: Date.UTC(2027, 0, 1), lastUsedAt: Date.UTC(2026, 5, 1), uses: 42, scopes: ['Cryptography::Encrypt'], rateLimit: { requests: 1_000_000_000, perSeconds: 86_400 } });
       expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
       expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal(token);
       expect(await store.tokens.findById(token.id)).to.deep.equal(token);
@@ -45,6 +45,16 @@ for (const adapter of storeAdapters) {
       await store.tokens.insert(newer);
       expect(await store.tokens.listByUser(userId)).to.deep.equal([newer, older]);
       expect(await store.tokens.listByUser('00000000-0000-4000-8000-000000000000')).to.deep.equal([]);
+    });
+
+    it('disables, enables and renames a token, leaving the rest as it was; an unknown id is undefined', async () => {
+      const token = aToken(userId, { name: 'ci' });
+      await store.tokens.insert(token);
+      expect(await store.tokens.update(token.id, { disabled: true })).to.deep.equal({ ...token, disabled: true });
+      expect(await store.tokens.update(token.id, { name: 'deploy' })).to.deep.equal({ ...token, disabled: true, name: 'deploy' });
+      expect(await store.tokens.update(token.id, { disabled: false })).to.deep.equal({ ...token, name: 'deploy' });
+      expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal({ ...token, name: 'deploy' });
+      expect(await store.tokens.update('00000000-0000-4000-8000-000000000000', { disabled: true })).to.equal(undefined);
     });
 
     it('deletes a token so that its secret no longer finds it', async () => {

@@ -3,34 +3,35 @@ import { ManualClock } from '../support/manual-clock.js';
 import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
-import { MemoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.js';
+import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
+import { memoryCounters } from '../../src/adapters/rate-limit/counters.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
 import { LOGIN_THROTTLE_POLICY } from '../../src/domain/auth/login-throttle.js';
 import { IssueToken, PASSWORD_TOKEN_LIFETIME_MS } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
-import { scryptPasswordVerifier } from '../../src/domain/users/password.js';
-import type { PasswordVerifier } from '../../src/domain/users/ports.js';
+import { ScryptPasswords } from '../../src/domain/users/password.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const PASSWORD = 'correct horse battery';
 
-/** The real scrypt verifier, with a record of the hashes it was asked to check against. */
-class WatchedVerifier implements PasswordVerifier {
+/** Real scrypt at a test's cost, with a record of the hashes it was asked to check against. */
+class WatchedPasswords extends ScryptPasswords {
   readonly checkedAgainst: string[] = [];
-  async verify(password: string, storedHash: string): Promise<boolean> {
+  override async verify(password: string, storedHash: string): Promise<boolean> {
     this.checkedAgainst.push(storedHash);
-    return scryptPasswordVerifier.verify(password, storedHash);
+    return super.verify(password, storedHash);
   }
 }
+const TEST_COST = 10;
 
 function loginFixture() {
   const clock = new ManualClock();
   const tables = new MemoryTables();
   const users = new MemoryUserStore(tables);
-  const verifier = new WatchedVerifier();
-  const logIn = new LogInWithPassword(users, new MemoryLoginThrottle(LOGIN_THROTTLE_POLICY), verifier, clock);
-  const createUser = new CreateUser(users, clock);
+  const verifier = new WatchedPasswords(TEST_COST);
+  const logIn = new LogInWithPassword(users, new CountedLoginThrottle(memoryCounters, LOGIN_THROTTLE_POLICY), verifier, clock);
+  const createUser = new CreateUser(users, clock, undefined, verifier);
   const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock);
   const attempt = (login: string, password: string, clientAddress = '192.0.2.1') => logIn.execute({ login, password, clientAddress });
   return { clock, users, verifier, createUser, issueToken, attempt };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { characterCount, hasControlOrInvisibleCharacter, trimWhiteSpace } from '../../src/domain/text.js';
+import { checkEmail } from '../../src/domain/users/user-rules.js';
 
 describe('domain: the text rules', () => {
   it('counts code points, as a person counts characters: an emoji is one, a lone surrogate one too', () => {
@@ -23,5 +24,14 @@ describe('domain: the text rules', () => {
     expect(trimWhiteSpace(' \t Ada \u00A0\u3000')).to.equal('Ada');
     expect(trimWhiteSpace('\uFEFFAda\uFEFF ')).to.equal('\uFEFFAda\uFEFF');
     expect(trimWhiteSpace(' \uFEFF ')).to.equal('\uFEFF');
+  });
+});
+
+describe('domain: the email rule', () => {
+  it('refuses an invisible character at either end, which trim() would otherwise have dropped unseen', () => {
+    expect(checkEmail(' ada@example.com ')).to.equal(undefined);
+    for (const bad of ['\uFEFFada@example.com', 'ada@example.com\uFEFF', '\u200Bada@example.com', 'ada@exa\u202Emple.com']) {
+      expect(checkEmail(bad), JSON.stringify(bad)).to.deep.include({ _tag: 'InvalidInput', fields: ['email'] });
+    }
   });
 });

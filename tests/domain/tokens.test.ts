@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
+import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
+import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
+import { actorFor, OPERATOR } from '../../src/domain/auth/actor.js';
+import { systemRandomness } from '../../src/domain/randomness.js';
+import { IssueToken } from '../../src/domain/tokens/issue-token.js';
+import { parseRateLimit } from '../../src/domain/tokens/rate-limit.js';
+import type { TokenRecord } from '../../src/domain/tokens/token.js';
+import { CreateUser } from '../../src/domain/users/create-user.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { parseDuration } from '../../src/domain/tokens/duration.js';
 import { hashSecret, issueLicense, issueSecret, looksLikeSecret } from '../../src/domain/tokens/secret.js';
 import { domainFixture } from '../support/domain-fixtures.js';
@@ -56,6 +65,41 @@ describe('domain: issuing tokens', () => {
     for (const bad of ['', 'uapi_', 'uapi_short', `uapi_${'a'.repeat(43)} `, `Bearer uapi_${'a'.repeat(43)}`]) {
       expect(looksLikeSecret(bad), bad).to.equal(false);
     }
+  });
+
+  it('gives a token a rate limit of its own only within its issuer’s: no larger burst, no faster rate; the operator may give any', async () => {
+    const clock = new ManualClock();
+    const tables = new MemoryTables();
+    const users = new MemoryUserStore(tables);
+    const tokens = new MemoryTokenStore(tables);
+    const issueToken = new IssueToken(users, tokens, clock, systemRandomness, { requests: 1000, perSeconds: 10 });
+    expectRight(await new CreateUser(users, clock).execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
+    const byOperator = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, rateLimit: { requests: 5000, perSeconds: 1 } }));
+    expect(byOperator.record.rateLimit).to.deep.equal({ requests: 5000, perSeconds: 1 });
+    const plain = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' } }));
+    expect(plain.record.rateLimit).to.equal(null);
+    const holder = (record: TokenRecord) => actorFor({ token: record, user: plain.user, issuer: null });
+
+    // Under the default policy, 1000 per 10 s.
+    for (const within of [{ requests: 1000, perSeconds: 10 }, { requests: 100, perSeconds: 1 }, { requests: 1, perSeconds: 86_400 }]) {
+      expect(expectRight(await issueToken.execute({ actor: holder(plain.record), owner: { username: 'alice' }, rateLimit: within })).record.rateLimit).to.deep.equal(within);
+    }
+    for (const beyond of [{ requests: 1001, perSeconds: 10 }, { requests: 1000, perSeconds: 9 }, { requests: 101, perSeconds: 1 }]) {
+      const refused = await issueToken.execute({ actor: holder(plain.record), owner: { username: 'alice' }, rateLimit: beyond });
+      expect(refused).to.deep.equal({ _tag: 'Left', left: { _tag: 'InvalidInput', fields: ['rateLimit'], reason: 'rateLimit may not exceed your own, 1000 requests per 10 s' } });
+    }
+    // A token's own limit is its ceiling, and what the tokens it issues get unless they ask for less.
+    const narrow = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, rateLimit: { requests: 10, perSeconds: 60 } }));
+    expect(expectRight(await issueToken.execute({ actor: holder(narrow.record), owner: { username: 'alice' } })).record.rateLimit).to.deep.equal({ requests: 10, perSeconds: 60 });
+    expectLeftTag(await issueToken.execute({ actor: holder(narrow.record), owner: { username: 'alice' }, rateLimit: { requests: 11, perSeconds: 60 } }), 'InvalidInput');
+    // A big limit of its own lifts a token above the default.
+    expectRight(await issueToken.execute({ actor: holder(byOperator.record), owner: { username: 'alice' }, rateLimit: { requests: 4000, perSeconds: 1 } }));
+  });
+
+  it('reads rate limit policies written as <requests>/<seconds>, within a billion requests and a day', () => {
+    expect(parseRateLimit('1000/10')).to.deep.equal({ requests: 1000, perSeconds: 10 });
+    expect(parseRateLimit('1000000000/86400')).to.deep.equal({ requests: 1_000_000_000, perSeconds: 86_400 });
+    for (const bad of ['', 'off', '0/10', '10/0', '010/10', '1000000001/1', '1/86401', '1000 / 10', '1e3/10', '-1/10']) expect(parseRateLimit(bad), bad).to.equal(undefined);
   });
 
   it('parses lifetimes like 90s, 15m, 12h, 30d, 2w and nothing else', () => {

@@ -56,6 +56,12 @@ describe('domain: reading a domain name', () => {
     }
   });
 
+  it('refuses the invisible characters IDNA would drop, rather than look up a name that was not written', () => {
+    for (const bad of ['\u200Bexample.com', 'exa\u200Dmple.com', '\uFEFFexample.com', 'example.com\u2066']) {
+      expect(E.getOrElse((reason: string) => reason)(E.map(() => 'taken')(read(bad))), JSON.stringify(bad)).to.match(/: it contains control characters or invisible formatting characters \(zero-width, bidirectional\)$/);
+    }
+  });
+
   it('takes the name from the query or the header; both must agree, the header’s fault is the header’s', () => {
     expectLeftTag(domainOf({}), 'MissingInput');
     expect(expectRight(domainOf({ headerDomain: 'example.com' })).ascii).to.equal('example.com');

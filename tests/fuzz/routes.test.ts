@@ -11,6 +11,7 @@ import { contentUpstreamsAt, startContentFixture, type ContentFixture } from '..
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { ZONE } from '../support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
+import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from '../support/open-meteo-fixture.js';
 import { startRegistries, type Registries } from '../support/registry-fixtures.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import { formatCharacterProbes, requestsForTable, resolveReferences, type FuzzRequest, type LivePool } from '../support/route-fuzz.js';
@@ -30,7 +31,8 @@ const CONCURRENCY = 8;
 /** Requests generated per round: its read-only ones run together, then its writes one by one. */
 const ROUND = 250;
 /** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
-const isUpstream = (route: Route) => route.path.startsWith('/game/') || route.path.startsWith('/whois/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
+const isUpstream = (route: Route) =>
+  route.path.startsWith('/game/') || route.path.startsWith('/whois/') || route.path.startsWith('/weather/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
 /** Routes a run may well never see succeed, and why. */
@@ -121,6 +123,9 @@ type Row = Record<string, unknown>;
 interface Stored {
   readonly users: Row[];
   readonly tokens: Row[];
+  /** The outbox's messages and idempotency keys, by id and key alone: the mail worker changes the rest as it delivers. */
+  readonly messages: Row[];
+  readonly keys: Row[];
 }
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -152,6 +157,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   let dns: DnsFixture;
   let registries: Registries;
   let upstreams: ContentFixture;
+  let openMeteo: OpenMeteoFixture;
   let server: TestServer;
   let dropDatabase: () => Promise<void>;
   /** The test's own connection to the server's SQLite file. */
@@ -167,6 +173,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     dns = await startDnsFixture(ZONE);
     registries = await startRegistries();
     upstreams = await startContentFixture();
+    openMeteo = await startOpenMeteoFixture();
     const sqlite = await freshSqlite();
     database = sqlite.db;
     dropDatabase = sqlite.drop;
@@ -179,7 +186,10 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
         UTILITY_API_WHOIS_SERVER: registries.root.server,
         ...contentUpstreamsAt(upstreams),
+        ...openMeteoAt(openMeteo),
         UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000',
+        // Ten thousand requests from a handful of tokens would spend any limit: every route is meant to be reached.
+        UTILITY_API_RATE_LIMIT: 'off',
       },
     });
   });
@@ -192,11 +202,17 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     await dns?.close();
     await registries?.close();
     await upstreams?.close();
+    await openMeteo?.close();
   });
 
-  /** Every user and every token as stored, each row whole. */
+  /** Every user and every token as stored, each row whole; which messages and idempotency keys the outbox holds. */
   async function stored(): Promise<Stored> {
-    return { users: await database<Row>('users').orderBy('id'), tokens: await database<Row>('tokens').orderBy('id') };
+    return {
+      users: await database<Row>('users').orderBy('id'),
+      tokens: await database<Row>('tokens').orderBy('id'),
+      messages: await database<Row>('mail_messages').select('id').orderBy('id'),
+      keys: await database<Row>('mail_idempotency_keys').select('scope', 'key', 'message_id').orderBy(['scope', 'key']),
+    };
   }
 
   /**
@@ -218,7 +234,9 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     const callerUsers = new Set(rows.tokens.filter((token) => callerHashes.has(String(token.secret_hash))).map((token) => token.user_id));
     const users = rows.users.filter((user) => !callerUsers.has(user.id));
     const tokens = rows.tokens.filter((token) => !callerUsers.has(token.user_id));
-    if (users.length >= 4 && tokens.length >= 4) return { uids: users.map((user) => String(user.uid)), tokenIds: tokens.map((token) => String(token.id)) };
+    if (users.length >= 4 && tokens.length >= 4) {
+      return { uids: users.map((user) => String(user.uid)), tokenIds: tokens.map((token) => String(token.id)), messageIds: rows.messages.map((message) => String(message.id)) };
+    }
     for (const permissions of [['Cryptography::*'], ['*'], ['Users::Read', 'Tokens::Create'], []]) await server.userWithToken(permissions);
     return livePool(await stored());
   }
@@ -233,6 +251,8 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   it(`answers ${REQUESTS} requests to every route with a documented success or a catalogue error, and refused ones change nothing`, async () => {
     await ensureCallers(await stored());
     const admin = { authorization: `Bearer ${callers.admin.secret}` };
+    // A message in the outbox from the start, for the status requests made before any send succeeds.
+    await server.send('POST', '/api/mail/send', { token: callers.admin.secret, json: { to: 'ada@example.com', subject: 'First', content: 'The first message.' } });
     const ciphertexts = await Promise.all(['hello', 'café ☕'].map(async (data) => (await server.get(`/api/crypto/enc?data=${encodeURIComponent(data)}`, admin)).text()));
     const table = server.app.container.get<RouteTable>(Routes);
     const requests = fc.sample(requestsForTable(table.routes, samplesOf, { ciphertexts }), { seed: SEED, numRuns: REQUESTS });

@@ -18,7 +18,7 @@ describe('http: when the database is gone', () => {
       const response = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` });
       expect(response.headers.get('x-request-id')).to.match(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
       const body = await expectError(response, 500, 0);
-      expect(body).to.deep.equal({ code: 0, message: 'An unknown error occurred' });
+      expect(body).to.deep.equal({ code: 0, message: 'An unknown error occurred', details: 'token store unavailable' });
       expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(200);
     } finally {
       await server.close();

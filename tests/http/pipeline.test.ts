@@ -9,7 +9,7 @@ import type { Actor } from '../../src/domain/auth/actor.js';
 import { Authenticate } from '../../src/domain/auth/authenticate.js';
 import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
 import { UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
-import type { Metrics, RateLimiter, RateLimitRefusal } from '../../src/domain/pipeline/ports.js';
+import type { Metrics, RateLimiter, RateLimitStanding } from '../../src/domain/pipeline/ports.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** A limiter that admits each token a given number of requests per operation, and remembers whom it was asked about. */
@@ -18,13 +18,15 @@ class CountingLimiter implements RateLimiter {
   private readonly counts = new Map<string, number>();
   constructor(private readonly allowance: number) {}
 
-  admit(operation: string, actor: Actor, clientAddress: string): Promise<RateLimitRefusal | undefined> {
+  admit(operation: string, actor: Actor, clientAddress: string): Promise<RateLimitStanding> {
     this.asked.push({ operation, actor: actor.kind, clientAddress });
     const key = `${operation} ${actor.kind === 'principal' ? actor.principal.token.id : actor.kind}`;
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
+    const policy = { name: 'counting', requests: this.allowance, perSeconds: 60 };
+    const remaining = Math.max(this.allowance - count, 0);
     // A promise, as a limiter with a shared store answers: the pipeline must wait for it.
-    return Promise.resolve(count > this.allowance ? { _tag: 'RateLimited', retryAfterSeconds: 7 } : undefined);
+    return Promise.resolve(count > this.allowance ? { policy, remaining, resetSeconds: 7, refusal: { _tag: 'RateLimited', retryAfterSeconds: 7 } } : { policy, remaining, resetSeconds: 7 });
   }
 }
 
@@ -83,8 +85,12 @@ describe('http: the request pipeline takes a rate limiter and a metrics sink wit
     await expectError(await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: 'Bearer nonsense' } }), 401, 4);
     expect(limiter.asked).to.deep.equal([]);
     const token = await server.tokenFor(['*']);
-    expect((await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
+    const admitted = await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(admitted.status).to.equal(200);
     expect(limiter.asked).to.deep.equal([{ operation: 'GET /api/crypto/enc', actor: 'principal', clientAddress: '127.0.0.1' }]);
+    // Where the limiter says the caller stands, announced in the IETF RateLimit fields.
+    expect(admitted.headers.get('ratelimit-policy')).to.equal('"counting";q=2;w=60');
+    expect(admitted.headers.get('ratelimit')).to.equal('"counting";r=1;t=7');
   });
 
   it('answers a refused request 429/25 with Retry-After before decoding it, and the use case never runs', async () => {
@@ -98,6 +104,8 @@ describe('http: the request pipeline takes a rate limiter and a metrics sink wit
     const refused = await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(3) });
     const body = await expectError(refused, 429, 25);
     expect(refused.headers.get('retry-after')).to.equal('7');
+    expect(refused.headers.get('ratelimit-policy')).to.equal('"counting";q=2;w=60');
+    expect(refused.headers.get('ratelimit')).to.equal('"counting";r=0;t=7');
     expect(body.details).to.equal('Try again in 7 s');
     // A body that would fail decoding is refused for the rate first: nothing of it is read.
     await expectError(await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: '{"firstname":' }), 429, 25);

@@ -31,7 +31,7 @@ interface Info {
   issuedBy: { uid: string; username: string } | null;
 }
 
-const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled', 'issuedBy'];
+const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled', 'issuedBy', 'rateLimit'];
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
@@ -50,7 +50,7 @@ for (const backend of httpBackends) {
     it('issues a token for yourself: 201 with the secret once, narrowed and expiring as asked', async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
       const created = await createToken(me.secret, { permissions: ['Cryptography::Encrypt'], expiresIn: '30d', name: 'ci' });
-      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'issuedBy', 'license', 'permissions', 'prefix', 'token', 'username'].sort());
+      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'issuedBy', 'license', 'permissions', 'prefix', 'rateLimit', 'token', 'username'].sort());
       expect(created).to.include({ username: me.username, firebaseuid: me.uid, issuedBy: null });
       expect(created.token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
       expect(created.token.startsWith(created.prefix)).to.equal(true);
@@ -285,6 +285,50 @@ for (const backend of httpBackends) {
       const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
       expect((await server.send('DELETE', `/api/token/delete?id=${mine.id}`, { token: deleter })).status).to.equal(200);
       await expectError(await server.send('GET', '/api/token/info', { token: me.secret }), 401, 4);
+    });
+  });
+}
+
+for (const backend of httpBackends) {
+  describe(`http: disabling and enabling a token (${backend.name})`, () => {
+    const suite = serverForSuite(backend);
+    const enc = (server: TestServer, token: string) => server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
+
+    it('disables your own token: 403/5 from its next use; enabling it again serves it; the answer is the token as token/info shows it', async () => {
+      const server = suite.server;
+      const me = await server.userWithToken(['Cryptography::Encrypt']);
+      const admin = await server.tokenFor(['Tokens::Update', 'Tokens::Read']);
+      const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
+      expect((await enc(server, me.secret)).status).to.equal(200);
+
+      const disabled = await server.send('PATCH', '/api/token/update', { token: me.secret, json: { disabled: true, name: 'laptop' } });
+      expect(disabled.status).to.equal(200);
+      const view = (await disabled.json()) as Info & { name: string };
+      expect(Object.keys(view)).to.deep.equal(INFO_KEYS);
+      expect(view).to.deep.include({ id: mine.id, disabled: true, name: 'laptop' });
+      await expectError(await enc(server, me.secret), 403, 5);
+
+      const enabled = await server.send('PATCH', `/api/token/update?id=${mine.id}`, { token: admin, json: { disabled: false } });
+      expect(enabled.status).to.equal(200);
+      expect(await enabled.json()).to.deep.include({ id: mine.id, disabled: false, name: 'laptop' });
+      expect((await enc(server, me.secret)).status).to.equal(200);
+    });
+
+    it("needs Tokens::Update for somebody else's token, answering 404/18 as for an unknown id; refuses bad changes with 400; changes nothing then", async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Cryptography::Encrypt']);
+      const mine = (await (await server.send('GET', '/api/token/info', { token: owner.secret })).json()) as Info;
+      const stranger = await server.tokenFor(['Tokens::Read']);
+      const before = await server.snapshot();
+      await expectError(await server.send('PATCH', `/api/token/update?id=${mine.id}`, { token: stranger, json: { disabled: true } }), 404, 18);
+      await expectError(await server.send('PATCH', '/api/token/update?id=00000000-0000-4000-8000-000000000000', { token: stranger, json: { disabled: true } }), 404, 18);
+      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: {} }), 400, 10);
+      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { disabled: 'true' } }), 400, 11);
+      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'x'.repeat(101) } }), 400, 11);
+      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'tab\there' } }), 400, 11);
+      await expectError(await server.send('PATCH', '/api/token/update?id=not-an-id', { token: owner.secret, json: { disabled: true } }), 400, 7);
+      expect(await server.snapshot()).to.deep.equal(before);
+      expect((await enc(server, owner.secret)).status).to.equal(200);
     });
   });
 }

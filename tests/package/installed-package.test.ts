@@ -79,12 +79,12 @@ describe('the packed package, installed and used from plain JavaScript', functio
 
   const node = (script: string) => run(process.execPath, [script], { cwd: scratch, env: cleanEnv({}) });
 
-  it('ships the built code, the CLI and the default settings, and nothing else', () => {
-    const outside = files.map((file) => file.path).filter((path) => !/^(dist\/.+\.(js|d\.ts|json)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md)$/.test(path));
+  it('ships the built code, the CLI, the default settings and the changelog /api/changelog reads, and nothing else', () => {
+    const outside = files.map((file) => file.path).filter((path) => !/^(dist\/.+\.(js|d\.ts|json)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md|CHANGELOG\.yaml)$/.test(path));
     expect(outside).to.deep.equal([]);
     const targets = Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : [target.types, target.default]));
     expect(targets.map((target) => target.replace(/^\.\//, '')).filter((target) => !files.some((file) => file.path === target))).to.deep.equal([]);
-    expect(files.map((file) => file.path)).to.include.members(['config/default.json', 'dist/adapters/geonames/admin1-corrections.json']);
+    expect(files.map((file) => file.path)).to.include.members(['config/default.json', 'dist/adapters/geonames/admin1-corrections.json', 'CHANGELOG.yaml']);
   });
 
   it('runs the README example: crypto and token use cases on memory storage', async () => {

@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
-import { migrateToLatest, openDatabase } from '../../src/adapters/persistence/knex/database.js';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
 
 export interface TestDatabase {
   readonly db: Knex;
   /** For a process started by a test: the same database, as a DATABASE_URL / sqlite file. */
   readonly env: Record<string, string>;
+  /** For a second connection of the test's own: what `db` was opened from. */
+  readonly settings: DatabaseSettings;
   drop(): Promise<void>;
 }
 
@@ -18,10 +20,12 @@ export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 export async function freshSqlite(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'utility-api-sqlite-'));
   const filename = join(dir, 'test.sqlite');
-  const db = openDatabase({ client: 'sqlite', filename });
+  const settings: DatabaseSettings = { client: 'sqlite', filename };
+  const db = openDatabase(settings);
   await migrateToLatest(db);
   return {
     db,
+    settings,
     env: { UTILITY_API_STORAGE: 'sqlite', UTILITY_API_SQLITE_FILE: filename },
     drop: async () => {
       await db.destroy();
@@ -37,12 +41,14 @@ export async function freshPostgres(): Promise<TestDatabase> {
   const admin = knex({ client: 'pg', connection: POSTGRES_URL, pool: { min: 0, max: 1 } });
   await admin.raw('CREATE SCHEMA ??', [schema]);
   await admin.destroy();
-  const db = openDatabase({ client: 'postgres', url: POSTGRES_URL, schema });
+  const settings: DatabaseSettings = { client: 'postgres', url: POSTGRES_URL, schema };
+  const db = openDatabase(settings);
   await migrateToLatest(db);
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     db,
+    settings,
     env: { UTILITY_API_STORAGE: 'postgres', DATABASE_URL: url.toString() },
     drop: async () => {
       await db.raw('DROP SCHEMA ?? CASCADE', [schema]);

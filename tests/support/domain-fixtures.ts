@@ -1,3 +1,5 @@
+import { MemoryAccessChangeFeed } from '../../src/adapters/persistence/memory/memory-access-change-feed.js';
+import { AccessChanges } from '../../src/domain/auth/access-changes.js';
 import { ManualClock } from './manual-clock.js';
 import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
@@ -31,7 +33,7 @@ export function domainFixture() {
     createUser,
     issueToken,
     usage,
-    updateUser: new UpdateUser(users, clock, cache),
+    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed())),
     authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {

@@ -37,8 +37,11 @@ export interface FixtureServer {
 }
 
 export interface FixtureOptions {
-  /** The recorded answers by path; a path with none is answered 404. */
-  readonly recordings: Readonly<Record<string, Recorded>>;
+  /**
+   * The recorded answers by path, or what answers a path, for an upstream whose answer is made
+   * from the question (Open-Meteo's, from its query string); a path with none is answered 404.
+   */
+  readonly recordings: Readonly<Record<string, Recorded>> | ((path: string) => Recorded | undefined);
   /** Maps a requested path to the key of its recording, for upstreams that ignore letter case, say. */
   readonly recordingKey?: (path: string) => string;
 }
@@ -67,7 +70,8 @@ export async function startFixtureServer({ recordings, recordingKey = (path) => 
       timers.add(timer);
     };
     const replay = () => {
-      const recorded = recordings[recordingKey(path)] ?? NOT_FOUND;
+      const key = recordingKey(path);
+      const recorded = (typeof recordings === 'function' ? recordings(key) : recordings[key]) ?? NOT_FOUND;
       const status = recorded.status ?? 200;
       const body = typeof recorded.body === 'string' ? recorded.body : JSON.stringify(recorded.body);
       if (status !== 200) return send(status, body, recorded.headers);

@@ -10,7 +10,7 @@ import { createHttpServer } from '../../src/adapters/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, HttpApp, Routes, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
-import type { Randomness } from '../../src/domain/ports.js';
+import type { Clock, Randomness } from '../../src/domain/ports.js';
 import { IssueToken, type IssueTokenInput } from '../../src/domain/tokens/issue-token.js';
 import { TokenStore } from '../../src/domain/tokens/ports.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
@@ -48,6 +48,8 @@ export interface ServerOptions {
   readonly logFd?: number;
   /** Where ids, secrets and nonces come from; a seeded source makes them predictable (default: the system's). */
   readonly randomness?: Randomness;
+  /** Where the use cases take the time from (default: the system's), for a test that moves it. */
+  readonly clock?: Clock;
 }
 
 type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
@@ -66,7 +68,7 @@ let userSequence = 0;
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
-  const app = await buildApplication(config, { logFd: options.logFd, randomness: options.randomness });
+  const app = await buildApplication(config, { logFd: options.logFd, randomness: options.randomness, clock: options.clock });
   const { server } = createHttpServer(app.container.get<Koa>(HttpApp), { maxHeaderBytes: config.http.maxHeaderBytes, ...config.shutdown });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -116,7 +116,8 @@ export function conformanceTo(documentText: string): Conformance {
       expect(validate, `${where} as ${type}, which the document does not list for that status (${[...media.keys()].join(', ')})`).to.not.equal(undefined);
       if (type!.startsWith('image/')) return;
       const text = await response.clone().text();
-      const body = type === 'application/json' ? (JSON.parse(text) as unknown) : text;
+      // JSON and the types built on it (`application/health+json`) are checked as the JSON they hold.
+      const body = /^application\/(?:[\w.-]+\+)?json$/.test(type!) ? (JSON.parse(text) as unknown) : text;
       expect(validate!(body), `${where} with a body the document does not describe: ${JSON.stringify(validate!.errors)}`).to.equal(true);
     },
   };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { HttpMethod, Route } from '../../src/adapters/http/route-table.js';
+import { prefixOf, type HttpMethod, type Route } from '../../src/adapters/http/route-table.js';
 
 /**
  * Requests generated from the route table: for every field a route declares (path parameter,
@@ -20,16 +20,19 @@ export interface FuzzPool {
 export interface LivePool {
   readonly uids: readonly string[];
   readonly tokenIds: readonly string[];
+  /** Messages in the mail outbox. */
+  readonly messageIds: readonly string[];
 }
 
-const REFERENCE = /pool(Uid|Token)(\d+)x/g;
+const REFERENCE = /pool(Uid|Token|Message)(\d+)x/g;
 export const uidReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolUid${n}x`);
 export const tokenIdReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolToken${n}x`);
+export const messageIdReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolMessage${n}x`);
 
-/** Text with each reference replaced by the live user or token it points at (an unknown one when there are none). */
+/** Text with each reference replaced by the live user, token or message it points at (an unknown one when there are none). */
 export function resolveReferences(text: string, live: LivePool): string {
   return text.replace(REFERENCE, (_, kind: string, n: string) => {
-    const list = kind === 'Uid' ? live.uids : live.tokenIds;
+    const list = kind === 'Uid' ? live.uids : kind === 'Token' ? live.tokenIds : live.messageIds;
     return list.length === 0 ? `gone${n}` : list[Number(n) % list.length]!;
   });
 }
@@ -42,6 +45,12 @@ export interface RouteSamples {
   readonly query?: Record<string, Sample<string>>;
   readonly headers?: Record<string, Sample<string>>;
   readonly body?: Record<string, Sample<unknown>>;
+  /**
+   * For a route that takes one thing in one of several ways (a place as `lat` and `lon`, or as
+   * `city`, or as a header), the fields of each way (`"query lat"`, `"headers x-city"`): an honest
+   * request gives the fields of one way, chosen at random, and none of the others'.
+   */
+  readonly oneWayOf?: readonly (readonly string[])[];
 }
 
 /** Who the request claims to be: the fuzzer's `*` user, a user holding one permission, nobody, or garbage. */
@@ -304,6 +313,11 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
     const inject = (value: unknown) => (typeof value === 'string' ? insertAt(value, manner.at, manner.character) : value);
     return { sample: resolved.map(inject) as fc.Arbitrary<never>, always: true };
   };
+  const ways = honest ? (samples.oneWayOf ?? []) : [];
+  const inAWay = (field: string) => ways.some((way) => way.includes(field));
+  // A request that puts a character into a field gives that field's way.
+  const injectedWay = manner.kind === 'inject' ? ways.findIndex((way) => way.includes(manner.field)) : -1;
+  const way = ways.length === 0 ? fc.constant(-1) : injectedWay >= 0 ? fc.constant(injectedWay) : fc.nat(ways.length - 1);
   const segments = route.path.split('/').map((segment) => {
     if (!segment.startsWith(':')) return fc.constant({ encoded: segment, invalid: false, name: undefined as string | undefined });
     const name = segment.slice(1);
@@ -312,7 +326,7 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
   const declaredQuery = Object.keys(route.query).map((name) => {
     const { sample, always } = fieldSample('query', name);
     const once = urlValue(sample, honest).map((value) => [[name, value]] as [string, UrlValue][]);
-    if (honest) return route.query[name]!.required || always ? once : fc.option(once, { freq: 3, nil: [] });
+    if (honest) return route.query[name]!.required || always || inAWay(`query ${name}`) ? once : fc.option(once, { freq: 3, nil: [] });
     // Absent, once, or repeated (a repeated parameter is refused, never reduced to one of its values).
     return fc.oneof(
       { weight: 2, arbitrary: fc.constant([] as [string, UrlValue][]) },
@@ -330,7 +344,7 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
   const declaredHeaders = Object.keys(route.headers).map((name) => {
     const { sample, always } = fieldSample('headers', name);
     const given = headerValue(sample, honest).map((value) => [name, value] as const);
-    return honest && (route.headers[name]!.required || always) ? given : fc.option(given, { freq: 3, nil: undefined });
+    return honest && (route.headers[name]!.required || always || inAWay(`headers ${name}`)) ? given : fc.option(given, { freq: 3, nil: undefined });
   });
   // Headers the route does not take: never silently reinterpreted.
   const strangerHeaders = fc.oneof(
@@ -353,9 +367,12 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       strangers: honest ? fc.constant([]) : strangerHeaders,
       body: bodyPlan(route, fieldSample, honest),
       caller: honest ? fc.constant<Caller>({ kind: 'admin' }) : callers,
+      way,
     })
-    .map(({ method, segments, query, order, spelling, chunked, headers, strangers, body, caller }): FuzzRequest => {
-      const pairs = query.flat();
+    .map(({ method, segments, query, order, spelling, chunked, headers: allHeaders, strangers, body, caller, way: chosen }): FuzzRequest => {
+      const otherWay = (field: string) => inAWay(field) && !ways[chosen]!.includes(field);
+      const pairs = query.flat().filter(([name]) => !otherWay(`query ${name}`));
+      const headers = allHeaders.filter((header) => header === undefined || !otherWay(`headers ${header[0]}`));
       // The same parameters in another order now and then: no meaning may hang on it.
       if (pairs.length > 1 && order % 4 === 0) pairs.push(pairs.shift()!);
       const queryString = pairs.map(([name, value]) => `${name}=${value.encoded}`).join('&');
@@ -374,7 +391,7 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       return {
         route,
         method,
-        target: `${spelling(`/api${segments.map((segment) => segment.encoded).join('/')}`)}${queryString ? `?${queryString}` : ''}`,
+        target: `${spelling(`${prefixOf(route)}${segments.map((segment) => segment.encoded).join('/')}`)}${queryString ? `?${queryString}` : ''}`,
         chunked,
         headers: sentHeaders,
         body: body.body,

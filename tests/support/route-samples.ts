@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Route } from '../../src/adapters/http/route-table.js';
 import { knownPermissions } from '../../src/domain/permissions.js';
-import { tokenIdReference, uidReference, type RouteSamples } from './route-fuzz.js';
+import { messageIdReference, tokenIdReference, uidReference, type RouteSamples } from './route-fuzz.js';
 
 /**
  * Well-formed values for every field the route table declares, so that some fuzzed requests
@@ -24,7 +24,27 @@ const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
 /** Names the loopback DNS and registries know, and some they do not or that are no names. */
 const domainName = fc.constantFrom('example.com', 'www.example.com', 'bücher.example', 'www.bbc.co.uk', 'example.net', 'nosuch.co.uk', 'co.uk', '192.0.2.1', 'localhost', 'a..b');
 const contentFormat = fc.constantFrom('json', 'text', 'xml', 'yaml', 'html', 'JSON');
+/** Mostly `good`, sometimes `bad`. */
+const mostly = (good: readonly string[], bad: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+/** Where to ask the weather: places and points the fixtures know, and some that are not or cannot be. */
+const weatherPlace = {
+  query: {
+    lat: mostly(['52.52', '48.8566', '-33.87'], ['91', '1e3']),
+    lon: mostly(['13.41', '2.3522', '151.21'], ['181']),
+    city: mostly(['Berlin', 'Paris, FR', 'saint etienne'], ['nowhere at all', 'Paris, Atlantis']),
+    units: mostly(['metric', 'imperial'], ['kelvin']),
+    timezone: mostly(['auto', 'Europe/Paris', 'Asia/Tokyo'], ['Antarctica/Troll', 'europe/paris', 'Mars/Olympus']),
+  },
+  headers: { 'x-coords': mostly(['52.52,13.41', '48.85, 2.35'], ['91,0', 'north,east']), 'x-city': mostly(['Berlin', 'Paris, FR'], ['nowhere at all']) },
+  oneWayOf: [['query lat', 'query lon'], ['query city'], ['headers x-coords'], ['headers x-city']],
+};
 const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
+/** One address or a list; now and then no address at all. */
+const recipients = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom<unknown>('ada@example.com', ['ada@example.com', 'grace@example.org'], 'grace@bücher.example') },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>('Ada <ada@example.com>', 'nobody', []) },
+);
+const messageId = fc.oneof({ weight: 9, arbitrary: messageIdReference }, { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') });
 
 const SAMPLES: Record<string, RouteSamples> = {
   'GET /crypto/enc': { query: { data: fc.constantFrom('hello', 'café ☕', '中文', 'a b&c=d', '1') } },
@@ -63,6 +83,8 @@ const SAMPLES: Record<string, RouteSamples> = {
       near: fc.constantFrom('Paris', 'Paris, FR', 'nowhere at all'),
     },
   },
+  'GET /weather/current': weatherPlace,
+  'GET /weather/forecast': { ...weatherPlace, query: { ...weatherPlace.query, days: mostly(['1', '7', '16'], ['17', '0']) } },
   'GET /dictionary/def': { query: { word } },
   'GET /dictionary/syn': { query: { word } },
   'GET /dictionary/ant': { query: { word } },
@@ -93,11 +115,27 @@ const SAMPLES: Record<string, RouteSamples> = {
       permissions: permissionLists,
       name: fc.constantFrom('ci', 'deploy key', ''),
       expiresIn: fc.constantFrom<unknown>('30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001),
+      rateLimit: fc.constantFrom<unknown>({ requests: 100, perSeconds: 10 }, { requests: 1, perSeconds: 1 }, { requests: 5000, perSeconds: 1 }, { requests: 0, perSeconds: 10 }, { requests: 10 }, '100/10'),
     },
   },
   'GET /token/info': { query: { id: tokenId } },
+  'POST /mail/send': {
+    headers: { 'idempotency-key': fc.constantFrom('order-1', 'order-2', 'k'.repeat(255)) },
+    body: {
+      to: recipients,
+      subject: fc.constantFrom('Hello', 'Order 42 ☕', 'Hello', 'Hi {{name}}'),
+      content: fc.constantFrom('# Hello\n\nThanks for your *order*.', '<script>alert(1)</script>', 'Thanks', 'Dear {{name}}'),
+      cc: recipients,
+      bcc: recipients,
+      replyTo: fc.constantFrom('help@example.com', ['help@example.com']),
+      fromName: fc.constantFrom('Support', 'Zoë at Support'),
+    },
+  },
+  'GET /mail/status': { query: { id: messageId } },
   'GET /token/list': { headers: { 'x-uid': uid } },
   'DELETE /token/delete': { query: { id: tokenId } },
+  'PATCH /token/update': { query: { id: tokenId }, body: { disabled: fc.constantFrom<unknown>(true, false, 'true', 0, null), name: fc.constantFrom<unknown>('ci', '', 'x'.repeat(101), 7) } },
+  'GET /metrics': {},
   ...Object.fromEntries(
     ['/facts/cat', '/facts/dog', '/facts/chucknorris', '/facts/random', '/quotes/random', '/quotes/kanye', '/quotes/ronswanson'].map((path) => [`GET ${path}`, { query: { type: contentFormat } }]),
   ),

@@ -5,7 +5,7 @@ import type { CallContext } from '../../domain/call-context.js';
 import { checkText } from '../../domain/content/content.js';
 import type { ContentSource, SourceResult } from '../../domain/content/ports.js';
 import type { Clock } from '../../domain/ports.js';
-import { UpstreamClient, type UpstreamSettings } from '../upstream/upstream-client.js';
+import { UpstreamClient, type UpstreamCallCounter, type UpstreamSettings } from '../upstream/upstream-client.js';
 
 /** A text that our rules for every entry accept (1 to 1000 characters, no control characters), trimmed. */
 const AcceptedText = new t.Type<string, string, unknown>(
@@ -46,6 +46,7 @@ export interface UpstreamSourceDependencies {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly fetch?: typeof globalThis.fetch;
+  readonly countCall?: UpstreamCallCounter;
 }
 
 /**

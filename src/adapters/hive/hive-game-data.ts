@@ -1,11 +1,10 @@
 import * as t from 'io-ts';
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/ports.js';
 import type { CallContext } from '../../domain/call-context.js';
 import type { MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game.js';
 import type { GameData, GameDataResult } from '../../domain/game/ports.js';
 import { AbsoluteHttpUrl, keepingValid } from '../upstream/decoders.js';
-import { UpstreamClient, type UpstreamResult, type UpstreamSettings } from '../upstream/upstream-client.js';
+import { UpstreamClient, type UpstreamDependencies, type UpstreamResult, type UpstreamSettings } from '../upstream/upstream-client.js';
 
 /** The Hive's map entry, exactly the four fields SPEC.md lists; anything else about it is dropped. */
 const HiveMapEntry: t.Decoder<unknown, MapEntry> = t.strict({ name: t.string, season: t.string, variant: t.string, image: AbsoluteHttpUrl });
@@ -51,10 +50,6 @@ export type HiveOptions = Omit<UpstreamSettings, 'name'> & {
   readonly playerTtlMs: number;
 };
 
-export interface HiveDependencies {
-  readonly fetch?: typeof globalThis.fetch;
-  readonly clock?: Clock;
-}
 
 /** The Hive's public API (`/game/map/{game}`, `/game/all/all/{player}`), cached and fault-tolerant. */
 export class HiveGameData implements GameData {
@@ -63,7 +58,7 @@ export class HiveGameData implements GameData {
   constructor(
     private readonly options: HiveOptions,
     private readonly logger: Logger,
-    dependencies: HiveDependencies = {},
+    dependencies: Omit<UpstreamDependencies, 'logger'> = {},
   ) {
     this.upstream = new UpstreamClient(
       { name: 'hive', ...options },

@@ -12,14 +12,19 @@ import { NO_METRICS, UNMATCHED_OPERATION } from '../../domain/pipeline/metrics.j
 import type { Metrics, RateLimiter } from '../../domain/pipeline/ports.js';
 import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
 import type { Principal } from '../../domain/auth/principal.js';
+import { docsPage } from './docs-page.js';
+import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
+import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from './health.js';
 import { openApiDocument } from './openapi.js';
+import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, placed } from './fields.js';
-import { fieldPlacesOf, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
+import { announceStanding } from './rate-limit-fields.js';
+import { API_PREFIX, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
 import { echoed, strictlyDecoded } from './well-formed.js';
 
-export const API_PREFIX = '/api';
+export { API_PREFIX };
 
 /**
  * Request ids: a random prefix per process and a counter, unique across restarts and instances
@@ -85,6 +90,10 @@ export interface AppDependencies {
   readonly rateLimiter?: RateLimiter;
   /** Told of every answered request; records nothing unless given. */
   readonly metrics?: Metrics;
+  /** Which browser pages may call the API; none unless given. */
+  readonly cors?: CorsSettings;
+  /** What `/livez` and `/readyz` answer; with none given, an app that needs nothing and is always ready. */
+  readonly health?: Health;
 }
 
 export type Presented =
@@ -136,11 +145,14 @@ export function createApp({
   maxBodyBytes,
   rateLimiter = ADMIT_EVERY_REQUEST,
   metrics = NO_METRICS,
+  cors,
+  health = new Health([]),
 }: AppDependencies): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
-  const router = new Router({ prefix: API_PREFIX });
+  // Full paths: most routes are below /api, a few (metrics, health) where monitoring looks for them.
+  const router = new Router();
   const nextRequestId = requestIds();
   const fail = (ctx: Context, error: CatalogueError, acceptsPassword = false): void => {
     logOutage(logger, ctx.state.requestId as string, error);
@@ -153,24 +165,46 @@ export function createApp({
   const exactRoutes = new Map<string, (ctx: Context) => Promise<void>>();
   for (const route of table.routes) {
     const handler = endpoint(route, stages);
-    router.register(route.path, [route.method], handler);
-    if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${API_PREFIX}${route.path}`, handler);
+    router.register(servedPath(route), [route.method], handler);
+    if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${servedPath(route)}`, handler);
   }
   // Built and encoded once: the document does not change while the process runs.
   const description = jsonBytes(openApiDocument(table, API_PREFIX));
-  router.register('/openapi.json', ['GET'], (ctx: Context) => {
+  router.register(`${API_PREFIX}/openapi.json`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/openapi.json`;
     ctx.response.set('Content-Type', CONTENT_TYPE_HEADER['application/json']);
     ctx.body = description;
   });
+  const changelog = readChangelog();
+  router.register(`${API_PREFIX}/changelog`, ['GET'], (ctx: Context) => {
+    ctx.state.operation = `GET ${API_PREFIX}/changelog`;
+    ctx.response.set('Content-Type', 'application/rss+xml; charset=utf-8');
+    // The feed names where it is served, as the client reached it.
+    ctx.body = changelogFeed(changelog, `${ctx.protocol}://${ctx.host}${API_PREFIX}/changelog`);
+  });
   for (const redirect of table.redirects) {
     const operation = `${redirect.method} ${API_PREFIX}${redirect.from}`;
-    router.register(redirect.from, [redirect.method], (ctx: Context) => {
+    router.register(API_PREFIX + redirect.from, [redirect.method], (ctx: Context) => {
       ctx.state.operation = operation;
       ctx.status = 308;
       ctx.redirect(API_PREFIX + redirect.to + (ctx.querystring ? `?${ctx.querystring}` : ''));
     });
   }
+
+  // Asked without a token, by load balancers and orchestrators.
+  const answerHealth = (ctx: Context, document: HealthDocument): void => {
+    ctx.status = statusCodeOf(document);
+    ctx.response.set('Content-Type', HEALTH_CONTENT_TYPE);
+    ctx.body = jsonBytes(document);
+  };
+  router.register('/livez', ['GET'], (ctx: Context) => {
+    ctx.state.operation = 'GET /livez';
+    answerHealth(ctx, health.live());
+  });
+  router.register('/readyz', ['GET'], async (ctx: Context) => {
+    ctx.state.operation = 'GET /readyz';
+    answerHealth(ctx, await health.ready());
+  });
 
   /** The last stage: one access-log line and one observation per request, whatever the answer. */
   const observe = (ctx: Context, requestId: string, started: number): void => {
@@ -195,6 +229,10 @@ export function createApp({
     }
     observe(ctx, requestId, started);
   });
+  app.use(docsPage());
+  // Inside the first stage, so that a preflight has a request id and is logged, and the headers
+  // it sets stay on every error answered there.
+  if (cors && cors.origins.length > 0) app.use(crossOrigin(table, cors));
   const routed = router.routes();
   app.use((ctx: Parameters<typeof routed>[0], next: Next) => {
     const exact = exactRoutes.get(`${ctx.method} ${ctx.path}`);
@@ -260,11 +298,12 @@ function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Con
 }
 
 /** The decode stage of a route: path, query, headers and body checked against its codecs, in that order. */
-function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Actor) => DecodeVerdict<HandlerInput> | Promise<DecodeVerdict<HandlerInput>> {
+function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor: Actor) => DecodeVerdict<HandlerInput> | Promise<DecodeVerdict<HandlerInput>> {
   const takesHeaders = Object.keys(route.headers).length > 0;
-  const pattern = API_PREFIX + route.path;
+  const pattern = servedPath(route);
   const nothing = E.right({});
   const bodySchema = route.body;
+  const maxBodyBytes = route.maxBodyBytes ?? serverMaxBodyBytes;
   return (ctx, actor) => {
     const badPath = route.params ? checkPathEncoding(pattern, ctx.path) : undefined;
     if (badPath) return E.left(badPath);
@@ -278,10 +317,12 @@ function decoder(route: Route, maxBodyBytes: number): (ctx: Context, actor: Acto
     if (E.isLeft(headers)) return headers;
     const requestId = ctx.state.requestId as string;
     const accept = ctx.req.headers.accept;
-    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, actor, requestId, accept });
+    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, additional: {}, actor, requestId, accept });
     return readJsonBody(ctx, maxBodyBytes).then((json) => {
-      const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right);
-      return E.isLeft(body) ? body : E.right({ params: params.right, query: query.right, headers: headers.right, body: body.right, actor, requestId, accept });
+      const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right, route.additionalBody);
+      if (E.isLeft(body)) return body;
+      const { fields, additional } = body.right;
+      return E.right({ params: params.right, query: query.right, headers: headers.right, body: fields, additional, actor, requestId, accept });
     });
   };
 }
@@ -301,7 +342,7 @@ function respond(ctx: Context, status: number, answer: ResponseBody): void {
  * token, no body, a synchronous use case) waits for nothing but itself.
  */
 function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void> {
-  const operation = `${route.method} ${API_PREFIX}${route.path}`;
+  const operation = `${route.method} ${servedPath(route)}`;
   const identify = authenticator(route, stages);
   const decode = decoder(route, stages.maxBodyBytes);
   const { rateLimiter } = stages;
@@ -317,8 +358,11 @@ function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void>
     const actor = identified instanceof Promise ? await identified : identified;
     if (E.isLeft(actor)) return fail(ctx, actor.left, acceptsPassword);
     const admitted = rateLimiter.admit(operation, actor.right, clientAddressOf(ctx));
-    const refusal = admitted instanceof Promise ? await admitted : admitted;
-    if (refusal) return fail(ctx, refusal);
+    const standing = admitted instanceof Promise ? await admitted : admitted;
+    if (standing) {
+      announceStanding(ctx.res, standing);
+      if (standing.refusal) return fail(ctx, standing.refusal);
+    }
     const decoded = decode(ctx, actor.right);
     const input = decoded instanceof Promise ? await decoded : decoded;
     if (E.isLeft(input)) return fail(ctx, input.left);

@@ -19,6 +19,8 @@ const BEARER_CHALLENGE = `Bearer ${REALM}`;
 /** RFC 7617: the password is UTF-8, as the Basic decoder reads it. */
 const BEARER_OR_BASIC_CHALLENGE = `${BEARER_CHALLENGE}, Basic ${REALM}, charset="UTF-8"`;
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+/** Long enough for a restarted database or a failover to come back, short enough not to lose the client. */
+const STORAGE_RETRY: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '5' });
 
 /**
  * The headers an error answer carries: from the error, and for a refused key from the route too,
@@ -33,6 +35,8 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
       return { Allow: error.allowed.join(', ') };
     case 'RateLimited':
       return error.retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterSeconds) };
+    case 'StorageUnavailable':
+      return STORAGE_RETRY;
     default:
       return NO_HEADERS;
   }

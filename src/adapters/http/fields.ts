@@ -22,6 +22,17 @@ export type HeaderSchema = Schema<string>;
 export type BodySchema = Schema<unknown>;
 export type ParamSchema = Schema<string>;
 
+/**
+ * What a body may hold beyond its declared fields, for the OpenAPI document: names matching
+ * `namePattern`, at most `maxCount` of them, each a value `field` describes. The route hands
+ * them to its use case as they came, after the field's codec.
+ */
+export interface AdditionalBody {
+  readonly field: Field<unknown, unknown>;
+  readonly namePattern: RegExp;
+  readonly maxCount: number;
+}
+
 export type Decoded<S extends Schema<never>> = {
   [K in keyof S]: S[K] extends Field<never, infer A> ? (S[K]['required'] extends true ? A : A | undefined) : never;
 };
@@ -106,6 +117,9 @@ export const trueOrFalse = described(
   { type: 'boolean' },
 );
 
+/** A JSON body's `true` or `false`. */
+export const jsonFlag = described(t.boolean, { type: 'boolean' });
+
 /** Text that must be one of `values`, exactly. */
 export const oneOf = <V extends string>(values: readonly V[], name: string): Described<t.Type<V, string, unknown>> => {
   const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
@@ -139,7 +153,8 @@ function decodeFields<S extends Schema<never>>(
       reasons.push(refused ?? `${name} must be ${field.codec.name}`);
       continue;
     }
-    out[name] = decoded.right;
+    // Defined, not assigned: a property named `__proto__` would otherwise set the prototype.
+    Object.defineProperty(out, name, { value: decoded.right, enumerable: true, writable: true, configurable: true });
   }
   if (missing.length > 0) return E.left({ _tag: 'MissingInput', fields: missing });
   if (invalid.length > 0) return E.left({ _tag: 'InvalidInput', fields: invalid, reason: reasons.join('; ') });
@@ -221,15 +236,30 @@ export function checkPathEncoding(pattern: string, path: string): InputError | u
   return { _tag: 'InvalidInput', fields: names, reason: `${names.join(', ')} must be percent-encoded UTF-8` };
 }
 
-/** A JSON object body; fields the schema does not know are refused, by name. */
-export function decodeBody<S extends BodySchema>(schema: S, body: unknown): E.Either<PlacedInputError, Decoded<S>> {
+export interface DecodedBody<S extends BodySchema> {
+  readonly fields: Decoded<S>;
+  /** The properties beyond the schema's, each decoded by `additional`'s codec. */
+  readonly additional: Readonly<Record<string, unknown>>;
+}
+
+const NOTHING_MORE: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * A JSON object body. Fields the schema does not know are refused, by name, unless the route
+ * takes additional properties: those are decoded by their codec and kept apart.
+ */
+export function decodeBody<S extends BodySchema>(schema: S, body: unknown, additional?: AdditionalBody): E.Either<PlacedInputError, DecodedBody<S>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'the body must be a JSON object' });
   }
   // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
   const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
-  if (unknown.length > 0) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
-  return placedAs('body')(decodeFields(schema, body as Record<string, unknown>));
+  if (unknown.length > 0 && additional === undefined) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
+  const fields = placedAs('body')(decodeFields(schema, body as Record<string, unknown>));
+  if (E.isLeft(fields)) return fields;
+  if (unknown.length === 0) return E.right({ fields: fields.right, additional: NOTHING_MORE });
+  const extra = placedAs('body')(decodeFields(Object.fromEntries(unknown.map((name) => [name, additional!.field])), body as Record<string, unknown>));
+  return E.isLeft(extra) ? extra : E.right({ fields: fields.right, additional: extra.right });
 }
 
 /**
@@ -274,6 +304,36 @@ export const names = (max: number): Described<t.Type<string[], string[], unknown
     items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
   });
 };
+
+/** Plain decimal notation: no exponent, hex, "NaN" or "Infinity", nothing empty. */
+const DECIMAL_NOTATION = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const DECIMAL = new RegExp(`^(?=.{1,32}$)${DECIMAL_NOTATION}$`);
+
+const degrees = (limit: number) => numberWritten(DECIMAL, -limit, limit, `a decimal number from -${limit} to ${limit}`);
+/** Decimal degrees as typed, for every family that takes a point (location, weather). */
+export const latitude = degrees(90);
+export const longitude = degrees(180);
+
+const LAT_LON = new RegExp(`^(?=.{1,65}$)(${DECIMAL_NOTATION}), ?(${DECIMAL_NOTATION})$`);
+const inRange = ({ lat, lon }: { lat: number; lon: number }) => Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
+
+/** A point typed as one value, `lat,lon` in decimal degrees (a space after the comma allowed). */
+export const latLon = described(
+  new t.Type<{ lat: number; lon: number }, string, unknown>(
+    'lat,lon in decimal degrees (lat from -90 to 90, lon from -180 to 180)',
+    (u): u is { lat: number; lon: number } => typeof u === 'object' && u !== null && 'lat' in u && 'lon' in u && inRange(u as { lat: number; lon: number }),
+    (u, c) => {
+      const match = typeof u === 'string' ? LAT_LON.exec(u) : null;
+      const point = match && { lat: Number(match[1]), lon: Number(match[2]) };
+      return point && inRange(point) ? t.success(point) : t.failure(u, c);
+    },
+    ({ lat, lon }) => `${lat},${lon}`,
+  ),
+  { type: 'string', pattern: LAT_LON.source },
+);
+
+/** A place name as typed (`Paris`, `Paris, FR`): which names and countries exist is the gazetteer's question. */
+export const placeName = text(1, 200);
 
 /** The `x-uid` header and the `firebaseuid` field: a user's public id. */
 export const userUid = matching(/^[A-Za-z0-9_-]{1,64}$/, 'a user uid');

@@ -1,7 +1,10 @@
 import type * as t from 'io-ts';
 import { errorCatalogue, type CatalogueTag } from '../../domain/errors.js';
-import { FIELD_ERRORS, isDescribed, type Field, type JsonSchema, type Schema } from './fields.js';
-import { fieldPlacesOf, type ContentType, type Route, type RouteTable } from './route-table.js';
+import { FIELD_ERRORS, isDescribed, type AdditionalBody, type Field, type JsonSchema, type Schema } from './fields.js';
+import { HEALTH_CONTENT_TYPE, HEALTH_DOCUMENT_SCHEMA } from './health.js';
+import { RATE_LIMIT_HEADERS } from './rate-limit-fields.js';
+import { PACKAGE_VERSION } from './release.js';
+import { fieldPlacesOf, servedPath, type ContentType, type Route, type RouteTable } from './route-table.js';
 
 /** `/crypto/:id` → `/crypto/{id}` */
 const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -112,15 +115,27 @@ const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | 
     schema: jsonSchemaOf(field.codec),
   }));
 
-const bodySchema = (body: Schema<never>): JsonSchema => {
+const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined): JsonSchema => {
   const required = Object.entries(body).filter(([, field]) => field.required).map(([name]) => name);
   return {
     type: 'object',
     additionalProperties: false,
     ...(required.length > 0 && { required }),
     properties: Object.fromEntries(Object.entries(body).map(([name, field]) => [name, describedField(field)])),
+    // Properties beyond the declared ones: those of the route's name pattern, as many as it takes.
+    ...(additional && {
+      patternProperties: { [additional.namePattern.source]: describedField(additional.field as Field<never, unknown>) },
+      maxProperties: Object.keys(body).length + additional.maxCount,
+    }),
   };
 };
+
+/** The JSON body an operation reads, with the size it may have where the route sets its own. */
+const requestBody = (route: Route, body: Schema<never>): Record<string, unknown> => ({
+  required: hasRequired(body),
+  ...(route.maxBodyBytes !== undefined && { description: `A JSON object of at most ${route.maxBodyBytes} bytes`, 'x-max-body-bytes': route.maxBodyBytes }),
+  content: { 'application/json': { schema: bodySchema(body, route.additionalBody) } },
+});
 
 /**
  * What any endpoint can answer, whatever it does: a caller who is not let in (401, 403), a
@@ -139,6 +154,8 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'Unknown',
   // The request pipeline's rate limit stage may refuse any authenticated request.
   'RateLimited',
+  // Every request's token is verified against the store, which may not answer in time.
+  'StorageUnavailable',
 ];
 
 const hasRequired = (schema: Schema<never> | undefined): boolean => Object.values(schema ?? {}).some((field) => field.required);
@@ -187,7 +204,7 @@ function errorResponses(route: Route): Record<string, unknown> {
           status,
           {
             description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
-            headers: { ...REQUEST_ID_HEADER, ...(ERROR_HEADERS[status] ?? {}) },
+            headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...(ERROR_HEADERS[status] ?? {}) },
             content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
           },
         ];
@@ -201,10 +218,12 @@ const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/Reques
 const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   401: { 'WWW-Authenticate': { required: true, description: 'the schemes the operation takes: Bearer, and Basic where a password is taken', schema: { type: 'string' } } },
   429: { 'Retry-After': { required: true, description: 'whole seconds to wait before trying again', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+  503: { 'Retry-After': { required: true, description: 'whole seconds to wait before trying again', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
 };
 
 const successHeaders = (route: Route): Record<string, unknown> => ({
   ...REQUEST_ID_HEADER,
+  ...RATE_LIMIT_HEADERS,
   ...Object.fromEntries(
     Object.entries(route.responseHeaders ?? {}).map(([name, field]) => [
       name,
@@ -230,10 +249,16 @@ function operation(route: Route): Record<string, unknown> {
     security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
     parameters: [...parameters('path', route.params), ...parameters('query', route.query), ...parameters('header', route.headers)],
     // No body at all reads as `{}`: it is required only where a field is.
-    ...(route.body && { requestBody: { required: hasRequired(route.body), content: { 'application/json': { schema: bodySchema(route.body) } } } }),
+    ...(route.body && { requestBody: requestBody(route, route.body) }),
     responses: { ...success, ...errorResponses(route) },
   };
 }
+
+/** Health for load balancers and orchestrators, asked without a token (draft-inadarei-api-health-check). */
+const HEALTH_PATHS: readonly (readonly [string, string])[] = [
+  ['/livez', 'Liveness: the process answers'],
+  ['/readyz', 'Readiness: each dependency answers within 1 s and the instance is not stopping'],
+];
 
 /**
  * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
@@ -242,7 +267,7 @@ function operation(route: Route): Record<string, unknown> {
 export function openApiDocument(table: RouteTable, prefix: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table.routes) {
-    (paths[prefix + openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath(servedPath(route))] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   for (const redirect of table.redirects) {
     const operations = (paths[prefix + openApiPath(redirect.from)] ??= {});
@@ -267,9 +292,32 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       },
     },
   };
+  paths[`${prefix}/changelog`] = {
+    get: {
+      summary: 'What each version added, changed and removed, as an RSS 2.0 feed',
+      security: [],
+      responses: {
+        200: { description: 'The change log', headers: REQUEST_ID_HEADER, content: { 'application/rss+xml': { schema: { type: 'string' } } } },
+      },
+    },
+  };
+  for (const [path, summary] of HEALTH_PATHS) {
+    paths[path] = {
+      get: {
+        summary,
+        security: [],
+        responses: Object.fromEntries(
+          [
+            [200, 'pass, or warn: serving, with the concerns in its checks'],
+            [503, 'fail: send this instance no work'],
+          ].map(([status, description]) => [status, { description, headers: REQUEST_ID_HEADER, content: { [HEALTH_CONTENT_TYPE]: { schema: HEALTH_DOCUMENT_SCHEMA } } }]),
+        ),
+      },
+    };
+  }
   return {
     openapi: '3.1.0',
-    info: { title: 'utility-api', version: '0.1.0' },
+    info: { title: 'utility-api', version: PACKAGE_VERSION },
     servers: [{ url: '/', description: 'the server that serves this document' }],
     paths,
     components: {
@@ -290,7 +338,8 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
           required: ['code', 'message'],
           additionalProperties: false,
           properties: {
-            code: { type: 'integer', enum: Object.values(errorCatalogue).map((entry) => entry.code) },
+            // A code may stand for several conditions (tags), each with a message of its own.
+            code: { type: 'integer', enum: [...new Set(Object.values(errorCatalogue).map((entry) => entry.code))] },
             message: { type: 'string' },
             details: { type: 'string' },
           },

@@ -3,9 +3,12 @@ import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
 import type { CatalogueTag, DomainError } from '../../domain/errors.js';
 import type { Permission } from '../../domain/permissions.js';
-import type { BodySchema, Decoded, HeaderSchema, InputPlace, ParamSchema, QuerySchema } from './fields.js';
+import type { AdditionalBody, BodySchema, Decoded, HeaderSchema, InputPlace, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Where the API's endpoints are served. */
+export const API_PREFIX = '/api';
 
 interface WithHeaders {
   readonly headers?: Readonly<Record<string, string>>;
@@ -25,6 +28,8 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
   readonly query: Decoded<Q>;
   readonly headers: Decoded<H>;
   readonly body: Decoded<B>;
+  /** The body's properties beyond its declared fields, on a route that takes them (`additionalBody`); else empty. */
+  readonly additional: Readonly<Record<string, unknown>>;
   /** Who asks: the holder of the bearer token, or on a `passwordLogin` route a user who gave their password. */
   readonly actor: Actor;
   /** The request's id, for use cases that call out and log what failed there. */
@@ -39,8 +44,10 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
 export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema, A = unknown> {
   readonly method: HttpMethod;
-  /** Below `/api`, in @koa/router syntax. */
+  /** Below `/api` (see `outsideApi`), in @koa/router syntax. */
   readonly path: string;
+  /** Served at the server's root rather than below `/api`: where monitoring tools look for it (`/metrics`). */
+  readonly outsideApi?: true;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
   readonly permission: Permission | null;
   /**
@@ -55,6 +62,13 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly headers: H;
   /** A JSON object body with these fields; undefined for endpoints that take no body. */
   readonly body?: B;
+  /**
+   * Properties a body may carry beyond its declared fields, passed on to the use case under
+   * `additional` (which judges them); without it, such properties are refused as unknown fields.
+   */
+  readonly additionalBody?: AdditionalBody;
+  /** The largest JSON body this endpoint reads, where it takes more than the server's `http.maxBodyBytes`. */
+  readonly maxBodyBytes?: number;
   /**
    * Where a field its use case names came from, for the code of a missing or invalid one, where
    * the schemas do not say or say otherwise. A path parameter counts as a query parameter unless
@@ -117,6 +131,11 @@ export const defineRoute = <
   return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
 };
 
+/** What comes before a route's path: `/api`, or nothing for a route served outside it. */
+export const prefixOf = (route: Pick<Route, 'outsideApi'>): string => (route.outsideApi ? '' : API_PREFIX);
+/** The path a route is served at, its prefix included. */
+export const servedPath = (route: Pick<Route, 'path' | 'outsideApi'>): string => prefixOf(route) + route.path;
+
 /** Where each field of a route's requests came from (see `Route.fieldPlaces`). */
 export function fieldPlacesOf(route: Route): (field: string) => InputPlace {
   const places = new Map<string, InputPlace>();
@@ -137,4 +156,4 @@ export const jsonOf = <A>(outcome: E.Either<DomainError, A>): E.Either<DomainErr
 
 /** The permission list as the router knows it: one row per endpoint that names one. */
 export const permissionsOf = (table: RouteTable): { permission: Permission; method: HttpMethod; path: string; summary: string }[] =>
-  table.routes.flatMap(({ permission, method, path, summary }) => (permission === null ? [] : [{ permission, method, path: `/api${path}`, summary }]));
+  table.routes.flatMap((route) => (route.permission === null ? [] : [{ permission: route.permission, method: route.method, path: servedPath(route), summary: route.summary }]));

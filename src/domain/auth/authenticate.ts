@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
+import { orOutage, TOKEN_STORE_DOWN } from '../outage.js';
 import type { Clock } from '../ports.js';
 import type { TokenStore } from '../tokens/ports.js';
 import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
@@ -34,7 +35,10 @@ export class Authenticate {
     if (cached) return this.verdict(cached, permission, now);
     // Only verified secrets are cached, so junk is turned away here before any store is asked.
     if (!looksLikeSecret(secret)) return E.left({ _tag: 'InvalidApiKey' });
-    return this.lookUp(secret).then((principal) => (principal ? this.verdict(principal, permission, now) : E.left({ _tag: 'InvalidApiKey' })));
+    return orOutage(this.lookUp(secret), TOKEN_STORE_DOWN).then((found) => {
+      if (E.isLeft(found)) return found;
+      return found.right ? this.verdict(found.right, permission, now) : E.left({ _tag: 'InvalidApiKey' });
+    });
   }
 
   private verdict(principal: Principal, permission: string | null, now: number): E.Either<DomainError, Principal> {

@@ -3,8 +3,8 @@ import type { Clock } from '../ports.js';
 import { characterCount } from '../text.js';
 import type { DomainError, OutageError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
-import { dummyPasswordHash, MAX_PASSWORD_LENGTH } from '../users/password.js';
-import type { PasswordVerifier, UserStore } from '../users/ports.js';
+import { MAX_PASSWORD_LENGTH } from '../users/password.js';
+import type { Passwords, UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
 import { accountKey, clientKey, unknownAccountKey } from './login-throttle.js';
@@ -32,7 +32,7 @@ export class LogInWithPassword {
   constructor(
     private readonly users: UserStore,
     private readonly throttle: LoginThrottle,
-    private readonly verifier: PasswordVerifier,
+    private readonly passwords: Passwords,
     private readonly clock: Clock,
   ) {}
 
@@ -51,7 +51,7 @@ export class LogInWithPassword {
     if (E.isLeft(wait)) return wait;
     if (wait.right > 0) return E.left({ _tag: 'RateLimited', retryAfterSeconds: Math.ceil(wait.right / 1000) });
 
-    const verified = await this.verifier.verify(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    const verified = await this.passwords.verify(password, user?.passwordHash ?? (await this.passwords.hashNobodyKnows()));
     if (!user || user.passwordHash === null || !verified) {
       const counted = await orOutage(this.throttle.recordFailure(keys, now), THROTTLE_DOWN);
       return E.isLeft(counted) ? counted : E.left({ _tag: 'InvalidApiKey' });

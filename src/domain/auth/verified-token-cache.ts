@@ -4,7 +4,8 @@ import type { Principal } from './principal.js';
 /**
  * Remembers recently verified tokens for a short time so that a busy client costs no store
  * lookups and no hashing. Use cases that change a token or user in this process forget it at
- * once; other processes (a CLI beside the server) are seen within the TTL.
+ * once, and hear of other processes' changes (a CLI beside the server, another instance) through
+ * the access-change feed; the TTL bounds how stale an entry can be when that feed fails.
  *
  * Entries are keyed by the presented secret itself, which this process holds anyway while it
  * serves the request; it lives here only as long as the TTL and is never written anywhere.
@@ -13,6 +14,8 @@ export class VerifiedTokenCache {
   private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
   /** Bumped by every forget: a lookup that began before one must not cache what it read. */
   private generation = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -22,12 +25,18 @@ export class VerifiedTokenCache {
 
   get(secret: string, now = this.clock.now()): Principal | undefined {
     const entry = this.entries.get(secret);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.entries.delete(secret);
-      return undefined;
+    if (entry && entry.expiresAt > now) {
+      this.hits += 1;
+      return entry.principal;
     }
-    return entry.principal;
+    if (entry) this.entries.delete(secret);
+    this.misses += 1;
+    return undefined;
+  }
+
+  /** How many lookups found a verified token, and how many had to ask the stores, since the start. */
+  lookups(): { readonly hits: number; readonly misses: number } {
+    return { hits: this.hits, misses: this.misses };
   }
 
   /** Taken before reading the stores, handed back to `remember`. */
@@ -51,6 +60,11 @@ export class VerifiedTokenCache {
     for (const [hash, entry] of this.entries) {
       if (entry.principal.user.id === userId || entry.principal.issuer?.id === userId) this.entries.delete(hash);
     }
+  }
+
+  forgetEverything(): void {
+    this.generation += 1;
+    this.entries.clear();
   }
 
   forgetToken(tokenId: string): void {

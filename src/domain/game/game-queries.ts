@@ -1,14 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import type { CallContext } from '../call-context.js';
+import type { Fetched } from '../fetched.js';
 import type { MapEntry, PlayerStats } from './game.js';
 import type { GameData, GameDataResult } from './ports.js';
-
-export interface Fetched<A> {
-  readonly value: A;
-  /** Served from cache because the network could not be asked. */
-  readonly stale: boolean;
-}
 
 function fromResult<A>(result: GameDataResult<A>, what: string): E.Either<DomainError, Fetched<A>> {
   switch (result.kind) {

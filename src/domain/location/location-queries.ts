@@ -10,7 +10,7 @@ export const DEFAULT_PLACES_LIMIT = 10;
 export const DEFAULT_NEARBY_LIMIT = 5;
 export const MAX_LIMIT = 50;
 
-const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
+export const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
 
 /**
  * "name" or "name, country": the country after the last comma, as an ISO alpha-2 code or an
@@ -31,7 +31,7 @@ export function parsePlaceQuery(text: string, limit: number, parameter: string):
   return E.right({ search: { key, country, limit }, asked: `${name}, ${country}` });
 }
 
-function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
+export function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
   const bad = [...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']), ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon'])];
   return bad.length === 0 ? E.right({ lat, lon }) : E.left(invalidInput(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
 }

@@ -3,20 +3,39 @@ import type { DomainError } from '../errors.js';
 
 export type RateLimitRefusal = Extract<DomainError, { readonly _tag: 'RateLimited' }>;
 
+/** The policy a request was counted under, as announced to its client. */
+export interface RateLimitPolicy {
+  /** Names it in the announcement: the installation's `default`, or a token's own. */
+  readonly name: string;
+  readonly requests: number;
+  readonly perSeconds: number;
+}
+
+/** Where a counted request leaves its caller in the current window, and the refusal when nothing was left. */
+export interface RateLimitStanding {
+  readonly policy: RateLimitPolicy;
+  /** Requests still allowed in the current window. */
+  readonly remaining: number;
+  /** Whole seconds until the window ends and the count starts again. */
+  readonly resetSeconds: number;
+  /** Present when this request is refused: it says in whole seconds, at least 1, when to come back. */
+  readonly refusal?: RateLimitRefusal;
+}
+
 /**
- * Decides whether an authenticated request may go on, counted against whom and what the adapter
- * chooses (a token, a user, a client address; per operation or across them). Undefined admits.
- * A refusal says in whole seconds, at least 1, when to come back.
+ * Counts an authenticated request against whom and what the adapter chooses (a token, a user, a
+ * client address; per operation or across them) and says where that leaves the caller, refused
+ * or not. Undefined: the request is counted under no policy at all.
  *
  * Never rejects: a limiter whose shared store is down decides from what it holds itself, since
  * an outage of the counters must not become an outage of the service.
  *
  * Called on every request: a verdict the adapter already knows is returned as a value, not a
- * promise, and the arguments are passed as they are so that admitting allocates nothing.
+ * promise, and the arguments are passed as they are.
  */
 export interface RateLimiter {
   /** `operation` is the route as `METHOD /path/pattern`; `clientAddress` the peer's address. */
-  admit(operation: string, actor: Actor, clientAddress: string): RateLimitRefusal | undefined | Promise<RateLimitRefusal | undefined>;
+  admit(operation: string, actor: Actor, clientAddress: string): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined>;
 }
 export const RateLimiter = Symbol.for('RateLimiter');
 
@@ -34,3 +53,13 @@ export interface Metrics {
   observe(operation: string, status: number, milliseconds: number): void;
 }
 export const Metrics = Symbol.for('Metrics');
+
+/**
+ * The hook for whoever keeps a mail outbox: how many messages it holds by status (`queued`,
+ * `sending`, `sent`, `failed`, ...), read at each metrics scrape for the `mail_outbox_messages`
+ * gauge. Bind one under this identifier and the gauge appears; with none bound it is absent.
+ */
+export interface MailOutboxDepth {
+  byStatus(): Promise<Readonly<Record<string, number>>>;
+}
+export const MailOutboxDepth = Symbol.for('MailOutboxDepth');

@@ -1,4 +1,4 @@
 import type { RateLimiter } from './ports.js';
 
-/** The default: every request is admitted, until a deployment plugs a real limiter in. */
+/** Every request admitted and counted under no policy: what a library user's app does unless told otherwise. */
 export const ADMIT_EVERY_REQUEST: RateLimiter = { admit: () => undefined };

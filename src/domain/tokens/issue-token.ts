@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../auth/actor.js';
-import type { DomainError } from '../errors.js';
+import { invalidInput, type DomainError } from '../errors.js';
 import { orOutage } from '../outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../permissions.js';
 import type { Clock, Randomness } from '../ports.js';
@@ -10,6 +10,7 @@ import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js
 import type { User } from '../users/user.js';
 import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
+import { describeRateLimit, withinRateLimit, type RateLimit } from './rate-limit.js';
 import { issueLicense, issueSecret } from './secret.js';
 import type { TokenRecord } from './token.js';
 
@@ -21,6 +22,8 @@ export interface IssueTokenInput {
   readonly scopes?: readonly string[];
   readonly expiresInMs?: number;
   readonly name?: string;
+  /** Its own request rate limit, never above the caller's; default: the caller token's own, if it has one. */
+  readonly rateLimit?: RateLimit;
 }
 
 export interface IssuedToken {
@@ -38,6 +41,8 @@ export class IssueToken {
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
     private readonly randomness: Randomness = systemRandomness,
+    /** The installation's policy for tokens without a limit of their own; null: such tokens are not limited. */
+    private readonly defaultRateLimit: RateLimit | null = null,
   ) {}
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
@@ -54,7 +59,7 @@ export class IssueToken {
 
     const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
-    const refused = checkGrant(actor, scopes, []) ?? checkText('name', input.name);
+    const refused = checkGrant(actor, scopes, []) ?? checkText('name', input.name) ?? this.checkRateLimit(actor, input.rateLimit);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -76,6 +81,7 @@ export class IssueToken {
       uses: 0,
       disabled: false,
       issuedBy: issuer?.id ?? null,
+      rateLimit: input.rateLimit ?? ownRateLimitOf(actor),
     };
     const inserted = await orOutage(this.tokens.insert(record), { _tag: 'TokenCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
@@ -83,7 +89,29 @@ export class IssueToken {
     if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
     return E.right({ secret, record, user, issuer });
   }
+
+  /** Nobody lends a faster rate than they have: a limit asked for stays within the caller's own. */
+  private checkRateLimit(actor: Actor, limit: RateLimit | undefined): DomainError | undefined {
+    if (limit === undefined) return undefined;
+    const ceiling = this.rateLimitOf(actor);
+    return withinRateLimit(limit, ceiling) ? undefined : invalidInput('rateLimit', `rateLimit may not exceed your own, ${describeRateLimit(ceiling!)}`);
+  }
+
+  /** The limit the actor's own requests are counted under: none for the operator, who is no HTTP client. */
+  private rateLimitOf(actor: Actor): RateLimit | null {
+    switch (actor.kind) {
+      case 'operator':
+        return null;
+      case 'password':
+        return this.defaultRateLimit;
+      case 'principal':
+        return actor.principal.token.rateLimit ?? this.defaultRateLimit;
+    }
+  }
 }
+
+/** A token with a limit of its own passes it on to the tokens it issues, so none outpaces it. */
+const ownRateLimitOf = (actor: Actor): RateLimit | null => (actor.kind === 'principal' ? actor.principal.token.rateLimit : null);
 
 /**
  * Every permission of the owner the actor holds too. An owner's wildcard the actor does not hold

@@ -1,16 +1,18 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
-import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
-import type { DomainError, OutageError } from '../errors.js';
+import type { AccessChanges } from '../auth/access-changes.js';
+import { missingInput, type DomainError, type OutageError } from '../errors.js';
 import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
+import { checkText } from '../users/user-rules.js';
 import type { UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import { targetUser, type UserRef } from '../users/target-user.js';
 import { ownsToken } from './issue-token.js';
-import type { TokenStore } from './ports.js';
+import type { TokenChanges, TokenStore } from './ports.js';
 import type { TokenRecord } from './token.js';
 import type { TokenUsageMeter } from './usage-meter.js';
+import type { RateLimit } from './rate-limit.js';
 
 /** Token metadata as clients see it: never the secret or its hash. */
 export interface TokenView {
@@ -28,6 +30,8 @@ export interface TokenView {
   readonly disabled: boolean;
   /** Who issued the token for its owner, or null for the owner's own (which they issued themself). */
   readonly issuedBy: UserName | null;
+  /** Its own request rate limit, or null when the installation's default policy applies. */
+  readonly rateLimit: RateLimit | null;
 }
 
 export interface UserName {
@@ -64,6 +68,7 @@ export class TokenReader {
       uses: record.uses + (unwritten?.uses ?? 0),
       disabled: record.disabled,
       issuedBy: issuer && userNameOf(issuer),
+      rateLimit: record.rateLimit,
     };
   }
 
@@ -120,19 +125,43 @@ export class TokenReader {
   }
 }
 
-/** Deletes a token; it answers 401/4 on its very next use through this process. */
+/**
+ * Disables a token (it answers 403/5 from its next use, here and, once they hear of it, on every
+ * other process), enables it again, or renames it: your own, or anyone's with `Tokens::Update`.
+ */
+export class UpdateToken {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly reader: TokenReader,
+    private readonly accessChanges: AccessChanges,
+  ) {}
+
+  async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
+    if (changes.disabled === undefined && changes.name === undefined) return E.left(missingInput('disabled', 'name'));
+    const refused = checkText('name', changes.name);
+    if (refused) return E.left(refused);
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensUpdate, { _tag: 'TokenUpdateFailed' });
+    if (E.isLeft(found)) return found;
+    const updated = await orOutage(this.tokens.update(tokenId, changes), { _tag: 'TokenUpdateFailed' });
+    await this.accessChanges.announce({ kind: 'token', id: tokenId });
+    if (E.isLeft(updated)) return updated;
+    return updated.right ? this.reader.info(actor, tokenId) : E.left({ _tag: 'TokenNotFound', token: tokenId });
+  }
+}
+
+/** Deletes a token; it answers 401/4 on its very next use through this process, and through the others once they hear of it. */
 export class RevokeToken {
   constructor(
     private readonly tokens: TokenStore,
     private readonly reader: TokenReader,
-    private readonly verifiedTokens: VerifiedTokenCache,
+    private readonly accessChanges: AccessChanges,
   ) {}
 
   async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, { _tag: 'TokenDeleteFailed' });
     if (E.isLeft(found)) return found;
     const deleted = await orOutage(this.tokens.delete(tokenId), { _tag: 'TokenDeleteFailed' });
-    this.verifiedTokens.forgetToken(tokenId);
+    await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(deleted)) return deleted;
     return deleted.right ? E.right(found.right) : E.left({ _tag: 'TokenNotFound', token: tokenId });
   }

@@ -1,3 +1,5 @@
+import type { RateLimit } from './rate-limit.js';
+
 export interface TokenRecord {
   readonly id: string;
   readonly userId: string;
@@ -20,4 +22,6 @@ export interface TokenRecord {
    * on its owner only within its permissions: it never counts as the owner acting on themself.
    */
   readonly issuedBy: string | null;
+  /** Its own request rate limit; null: the installation's default policy applies. */
+  readonly rateLimit: RateLimit | null;
 }

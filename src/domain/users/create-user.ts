@@ -5,8 +5,8 @@ import { orOutage } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { Clock, Randomness } from '../ports.js';
 import { systemRandomness } from '../randomness.js';
-import { hashPassword } from './password.js';
-import type { UserStore } from './ports.js';
+import { STANDARD_PASSWORDS } from './password.js';
+import type { Passwords, UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from './user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 
@@ -66,6 +66,7 @@ export class CreateUser {
     private readonly users: UserStore,
     private readonly clock: Clock,
     private readonly randomness: Randomness = systemRandomness,
+    private readonly passwords: Passwords = STANDARD_PASSWORDS,
   ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
@@ -91,7 +92,7 @@ export class CreateUser {
       lastName: input.lastName?.trim() || null,
       displayName: null,
       email: input.email?.trim().toLowerCase() ?? null,
-      passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+      passwordHash: input.password === undefined ? null : await this.passwords.hash(input.password),
       permissions,
       blocked: false,
       createdAt: now,

@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../auth/actor.js';
-import type { VerifiedTokenCache } from '../auth/verified-token-cache.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import type { DomainError } from '../errors.js';
 import { orOutage, USER_STORE_DOWN } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { Clock } from '../ports.js';
-import { hashPassword } from './password.js';
-import type { UserStore } from './ports.js';
+import { STANDARD_PASSWORDS } from './password.js';
+import type { Passwords, UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from './user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
@@ -42,7 +42,8 @@ export class UpdateUser {
   constructor(
     private readonly users: UserStore,
     private readonly clock: Clock,
-    private readonly verifiedTokens: VerifiedTokenCache,
+    private readonly accessChanges: AccessChanges,
+    private readonly passwords: Passwords = STANDARD_PASSWORDS,
   ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
@@ -65,13 +66,13 @@ export class UpdateUser {
     const changes: UserChanges = {
       displayName: update.displayName?.trim(),
       email: update.email?.trim().toLowerCase(),
-      passwordHash: update.password === undefined ? undefined : await hashPassword(update.password),
+      passwordHash: update.password === undefined ? undefined : await this.passwords.hash(update.password),
       permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],
       blocked: update.blocked,
     };
     const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
     if (E.isLeft(result)) return result;
-    this.verifiedTokens.forgetUser(user.id);
+    await this.accessChanges.announce({ kind: 'user', id: user.id });
     if ('conflict' in result.right && result.right.conflict) return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
     return result.right.updated ? E.right(result.right.updated) : E.left({ _tag: 'UserNotFound', user: user.uid });
   }
@@ -81,7 +82,7 @@ export class UpdateUser {
 export class DeleteUser {
   constructor(
     private readonly users: UserStore,
-    private readonly verifiedTokens: VerifiedTokenCache,
+    private readonly accessChanges: AccessChanges,
   ) {}
 
   async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
@@ -90,7 +91,7 @@ export class DeleteUser {
     const outranked = checkOutranks(actor, target.right);
     if (outranked) return E.left(outranked);
     const deleted = await orOutage(this.users.delete(target.right.id), { _tag: 'UserDeleteFailed' });
-    this.verifiedTokens.forgetUser(target.right.id);
+    await this.accessChanges.announce({ kind: 'user', id: target.right.id });
     if (E.isLeft(deleted)) return deleted;
     return deleted.right ? E.right(target.right) : E.left({ _tag: 'UserNotFound', user: target.right.uid });
   }

@@ -32,7 +32,11 @@ export interface UserStore {
 export const UserStore = Symbol.for('UserStore');
 
 /** Checks a password against a stored hash; a port so that a test can watch it being asked. */
-export interface PasswordVerifier {
+/** Hashing and checking passwords; how costly a hash is is the adapter's setting. */
+export interface Passwords {
+  hash(password: string): Promise<string>;
   verify(password: string, storedHash: string): Promise<boolean>;
+  /** A hash no password matches, as costly to verify against as a real one. */
+  hashNobodyKnows(): Promise<string>;
 }
-export const PasswordVerifier = Symbol.for('PasswordVerifier');
+export const Passwords = Symbol.for('Passwords');

@@ -32,7 +32,8 @@ export function checkGrant(actor: Actor, permissions: readonly string[], already
 export function checkEmail(email: string | undefined): DomainError | undefined {
   if (email === undefined) return undefined;
   const trimmed = email.trim();
-  return EMAIL.test(trimmed) && characterCount(trimmed) <= MAX_EMAIL_LENGTH && !hasControlOrInvisibleCharacter(trimmed)
+  // Checked before trimming: trim() takes U+FEFF for white space and would drop it unseen.
+  return EMAIL.test(trimmed) && characterCount(trimmed) <= MAX_EMAIL_LENGTH && !hasControlOrInvisibleCharacter(email)
     ? undefined
     : invalidInput('email', `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
 }

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 
 /** A domain name in both of its forms: ASCII (A-labels, lower case, as DNS carries it) and Unicode. */
 export interface DomainName {
@@ -34,6 +35,8 @@ export function parseDomainName(input: string, field: string): E.Either<string, 
   if (input.length > MAX_INPUT_CHARS) return refuse(`${input.length} characters is too long`);
   const name = input.endsWith('.') ? input.slice(0, -1) : input;
   if (name === '') return refuse('it is empty');
+  // IDNA would drop a zero-width character silently: refused here, it is not quietly another name.
+  if (hasControlOrInvisibleCharacter(name)) return refuse(`it contains ${CONTROL_OR_INVISIBLE_RULE}`);
   if (name.includes(':') || name.startsWith('[')) return refuse('an IPv6 address is not a domain name');
   const labels = name.split('.');
   if (labels.some((label) => label === '')) return refuse('it has an empty label');

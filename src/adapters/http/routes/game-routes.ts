@@ -1,41 +1,28 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { Fetched, GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
+import type { GetMaps, GetPlayerStats } from '../../../domain/game/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from '../../../domain/game/game-queries.js';
 import { missingInput, type DomainError } from '../../../domain/errors.js';
 import { PLAYER_GAMES, type MapEntry, type PlayerStats } from '../../../domain/game/game.js';
 import { Permission } from '../../../domain/permissions.js';
-import { matching, oneOf, optional, required } from '../fields.js';
-import { defineRoute, type JsonBody, type Route } from '../route-table.js';
+import { matching, required } from '../fields.js';
+import { fetchedJson, freshnessHeaders } from '../freshness.js';
+import { defineRoute, type Route } from '../route-table.js';
 
 export interface GameRouteDependencies {
   readonly getMaps: GetMaps;
   readonly getPlayerStats: GetPlayerStats;
 }
 
-/** JSON, marked when it comes from cache because the game network could not be asked. */
-const asJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
-  contentType: 'application/json',
-  body: value,
-  headers: stale ? { 'X-Cache': 'stale', Warning: STALE_WARNING } : { 'X-Cache': 'fresh' },
-});
-
 const maps = t.readonlyArray(t.strict({ name: t.string, season: t.string, variant: t.string, image: t.string }));
 
 /** Per game of ours: the network's statistics as it gives them, or null for a game never played. */
 const playerStats = t.record(t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))), t.union([t.UnknownRecord, t.null]));
 
-const STALE_WARNING = '110 - "Response is Stale"';
-
-const cacheHeaders = {
-  'x-cache': required(oneOf(['fresh', 'stale'], 'fresh or stale'), 'stale when the network could not be asked and the answer comes from cache'),
-  warning: optional(matching(/^110 - "Response is Stale"$/, STALE_WARNING), 'sent with a stale answer'),
-};
-
-/** Nothing known of that name, or the network not answering (in time) with nothing cached. */
 /** SPEC.md keeps the header codes 8 and 9 for the game: it was the `x-game` header before it moved into the path. */
 const GAME_WAS_A_HEADER = { map: 'header' } as const;
 
+/** Nothing known of that name, or the network not answering (in time) with nothing cached. */
 const networkErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
 
 export function gameRoutes(deps: GameRouteDependencies): Route[] {
@@ -48,9 +35,9 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
       fieldPlaces: GAME_WAS_A_HEADER,
       response: maps,
-      responseHeaders: cacheHeaders,
+      responseHeaders: freshnessHeaders,
       errors: networkErrors,
-      handle: async ({ params, requestId }) => E.map(asJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map, { requestId })),
+      handle: async ({ params, requestId }) => E.map(fetchedJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map, { requestId })),
     }),
     defineRoute({
       method: 'GET',
@@ -70,9 +57,9 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       summary: "A player's statistics per game on The Hive (null for a game never played)",
       query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
       response: playerStats,
-      responseHeaders: cacheHeaders,
+      responseHeaders: freshnessHeaders,
       errors: networkErrors,
-      handle: async ({ query, requestId }) => E.map(asJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player, { requestId })),
+      handle: async ({ query, requestId }) => E.map(fetchedJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player, { requestId })),
     }),
   ];
 }

@@ -5,7 +5,7 @@ import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from '../../../
 import type { Place } from '../../../domain/location/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from '../../../domain/location/plus-codes.js';
 import { Permission } from '../../../domain/permissions.js';
-import { described, matching, numberWritten, optional, required, text } from '../fields.js';
+import { described, latitude, longitude, matching, numberWritten, optional, placeName, required } from '../fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 
 export interface LocationRouteDependencies {
@@ -13,13 +13,6 @@ export interface LocationRouteDependencies {
   readonly findNearbyPlaces: FindNearbyPlaces;
   readonly lookUpPlusCode: LookUpPlusCode;
 }
-
-/** Plain decimal notation of at most 32 characters: no exponent, hex, "NaN" or "Infinity", nothing empty. */
-const DECIMAL = /^(?=.{1,32}$)[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-const degrees = (limit: number) => numberWritten(DECIMAL, -limit, limit, `a decimal number from -${limit} to ${limit}`);
-const latitude = degrees(90);
-const longitude = degrees(180);
 
 const limitUpTo = (max: number) => numberWritten(/^\d{1,3}$/, 1, max, `an integer from 1 to ${max}`, 'integer');
 
@@ -38,8 +31,6 @@ const codeLength = described(
 
 /** The characters of plus codes; which of them form a code is the domain's question. */
 const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
-
-const placeText = text(1, 200);
 
 const point = { lat: t.number, lon: t.number };
 const placeFields = { name: t.string, country: t.string, admin1: t.union([t.string, t.null]), ...point, population: t.number };
@@ -64,7 +55,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       permission: Permission.LocationCoords,
       summary: 'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
       query: {
-        address: required(placeText, 'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name'),
+        address: required(placeName, 'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name'),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
       },
       response: placesNamed,
@@ -96,7 +87,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),
         length: optional(codeLength, 'digits of the code when encoding (default 10)'),
         code: optional(plusCodeText, 'a full plus code to decode, or a short one with a reference'),
-        near: optional(placeText, 'a place whose best match is the reference of a short code'),
+        near: optional(placeName, 'a place whose best match is the reference of a short code'),
       },
       response: t.union([encodedPlusCode, decodedPlusCode]),
       // Which parameters go together, and whether a code or a place is known, are the domain's to say.

@@ -4,9 +4,10 @@ import { callingTokenId } from '../../../domain/auth/actor.js';
 import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
+import { isRateLimit, MAX_RATE_LIMIT_REQUESTS, MAX_RATE_LIMIT_WINDOW_SECONDS, type RateLimit } from '../../../domain/tokens/rate-limit.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
-import { userNameOf, type RevokeToken, type TokenReader } from '../../../domain/tokens/manage-tokens.js';
-import { described, names, optional, required, text, tokenId, userUid } from '../fields.js';
+import { userNameOf, type RevokeToken, type TokenReader, type UpdateToken } from '../../../domain/tokens/manage-tokens.js';
+import { described, jsonFlag, names, optional, required, text, tokenId, userUid } from '../fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 
@@ -14,6 +15,7 @@ export interface TokenRouteDependencies {
   readonly issueToken: IssueToken;
   readonly reader: TokenReader;
   readonly revokeToken: RevokeToken;
+  readonly updateToken: UpdateToken;
 }
 
 /** `"30d"`-style text, or a number of seconds; decoded to milliseconds. */
@@ -29,6 +31,30 @@ const lifetime = described(
   ),
   { anyOf: [{ type: 'string', pattern: DURATION_PATTERN.source }, { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_MS / 1000 }] },
 );
+
+/** Exactly `requests` and `perSeconds` in range: a stray field is refused, never dropped. */
+const isRateLimitObject = (u: unknown): u is RateLimit =>
+  typeof u === 'object' && u !== null && !Array.isArray(u) && Object.keys(u).length === 2 && isRateLimit(u as RateLimit);
+/** `{requests, perSeconds}`: whole numbers, at most a billion requests in a window of at most a day. */
+const rateLimitField = described(
+  new t.Type<RateLimit, RateLimit, unknown>(
+    `{requests: 1 to ${MAX_RATE_LIMIT_REQUESTS}, perSeconds: 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS}}`,
+    isRateLimitObject,
+    (u, c) => (isRateLimitObject(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  ),
+  {
+    type: 'object',
+    required: ['requests', 'perSeconds'],
+    additionalProperties: false,
+    properties: {
+      requests: { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_REQUESTS },
+      perSeconds: { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_WINDOW_SECONDS },
+    },
+  },
+);
+/** A token's own limit as answered, or null where the default policy applies. */
+const rateLimitView = t.union([t.strict({ requests: t.number, perSeconds: t.number }), t.null]);
 
 const userName = t.strict({ uid: t.string, username: t.string });
 
@@ -47,6 +73,7 @@ const tokenView = t.strict({
   uses: t.number,
   disabled: t.boolean,
   issuedBy: t.union([userName, t.null]),
+  rateLimit: rateLimitView,
 });
 
 const issuedToken = t.strict({
@@ -59,6 +86,7 @@ const issuedToken = t.strict({
   permissions: t.readonlyArray(t.string),
   expiresAt: t.union([t.string, t.null]),
   issuedBy: t.union([userName, t.null]),
+  rateLimit: rateLimitView,
 });
 
 const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
@@ -83,6 +111,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
         permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
         name: optional(text(1, 100), 'a label to recognise the token by'),
         expiresIn: optional(lifetime, 'lifetime; default: never expires (30 days with a password)'),
+        rateLimit: optional(rateLimitField, "the token's own request rate limit, at most your own; default: your token's own limit, if it has one, else the installation's policy"),
       },
       status: 201,
       response: issuedToken,
@@ -104,6 +133,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           scopes: body.permissions,
           name: body.name,
           expiresInMs: body.expiresIn,
+          rateLimit: body.rateLimit,
         });
         return E.map(({ secret, record, user, issuer }: IssuedToken) =>
           json({
@@ -116,6 +146,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
             permissions: record.scopes,
             expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
             issuedBy: issuer && userNameOf(issuer),
+            rateLimit: record.rateLimit,
           }),
         )(issued);
       },
@@ -132,6 +163,25 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       handle: async ({ query, actor }) => {
         const id = query.id ?? callingTokenId(actor);
         return id === undefined ? E.left(missingInput('id')) : jsonOf(await deps.reader.info(actor, id));
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/token/update',
+      permission: null,
+      summary: `Disable, enable or rename a token: the calling token by default, any of yours, or anyone's with ${Permission.TokensUpdate}; a disabled token answers 403 code 5`,
+      query: { id: optional(tokenId, 'the token id; default: the calling token') },
+      headers: noUidHeader,
+      body: {
+        disabled: optional(jsonFlag, 'true refuses the token from its next use, false serves it again'),
+        name: optional(text(1, 100), 'a label to recognise the token by'),
+      },
+      response: tokenView,
+      errors: ['MissingBodyParameter', 'TokenNotFound', 'TokenUpdateFailed'],
+      handle: async ({ query, body, actor }) => {
+        const id = query.id ?? callingTokenId(actor);
+        if (id === undefined) return E.left(missingInput('id'));
+        return jsonOf(await deps.updateToken.execute(actor, id, { disabled: body.disabled, name: body.name }));
       },
     }),
     defineRoute({

@@ -1,11 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
+import type { DependencyCheck } from '../../../domain/health/ports.js';
 import { migrationSource } from './migrations.js';
 
-export type DatabaseSettings =
-  | { readonly client: 'sqlite'; readonly filename: string }
-  | { readonly client: 'postgres'; readonly url: string; readonly schema?: string };
+export type DatabaseSettings = (
+  | { readonly client: 'sqlite'; readonly filename: string; readonly synchronous?: 'full' | 'normal' }
+  | { readonly client: 'postgres'; readonly url: string; readonly schema?: string }
+) & {
+  /**
+   * The longest a call waits for a connection, a lock or an answer before it fails as
+   * unreachable (default 2 s): a database that hangs costs a request this, not minutes.
+   */
+  readonly timeoutMs?: number;
+};
+
+const DEFAULT_TIMEOUT_MS = 2000;
 
 /**
  * Where Knex's own warnings go (a connection attempt that failed, a deprecation), one line each.
@@ -18,18 +28,21 @@ export type DatabaseWarnings = (message: string) => void;
 export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings = () => {}): Knex {
   const oneLine = (message: unknown) => warn(String(message).split('\n', 1)[0]!);
   const log = { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => {} };
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (settings.client === 'sqlite') {
     if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
     return knex({
       client: 'better-sqlite3',
       connection: { filename: settings.filename },
       useNullAsDefault: true,
+      acquireConnectionTimeout: timeoutMs,
       log,
       pool: {
         afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
           connection.pragma('journal_mode = WAL');
+          connection.pragma(`synchronous = ${settings.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
           connection.pragma('foreign_keys = ON');
-          connection.pragma('busy_timeout = 5000');
+          connection.pragma(`busy_timeout = ${timeoutMs}`);
           done(null);
         },
       },
@@ -37,12 +50,24 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
   }
   return knex({
     client: 'pg',
-    connection: settings.url,
+    // The pg driver's own deadlines: to connect, and for each query's answer.
+    connection: { connectionString: settings.url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs },
+    acquireConnectionTimeout: timeoutMs,
     searchPath: settings.schema ? [settings.schema] : undefined,
     pool: { min: 0, max: 10 },
     log,
   });
 }
+
+/** The database as readiness asks after it: a trivial query that must come back. */
+export const databaseCheck = (db: Knex): DependencyCheck => ({
+  component: 'database',
+  componentType: 'datastore',
+  whenDown: 'fail',
+  probe: async () => {
+    await db.raw('select 1');
+  },
+});
 
 export async function migrateToLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];

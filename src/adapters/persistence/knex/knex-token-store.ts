@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
+import type { TokenChanges, TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
 import type { TokenRecord } from '../../../domain/tokens/token.js';
 import { fromStringList, toBoolean, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
@@ -18,6 +18,8 @@ interface TokenRow {
   uses: number | string;
   disabled: boolean | number;
   issued_by: string | null;
+  rate_limit_requests: number | string | null;
+  rate_limit_per_seconds: number | string | null;
 }
 
 const toRecord = (row: TokenRow): TokenRecord => ({
@@ -34,6 +36,7 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   uses: toNumber(row.uses),
   disabled: toBoolean(row.disabled),
   issuedBy: row.issued_by,
+  rateLimit: row.rate_limit_requests === null || row.rate_limit_per_seconds === null ? null : { requests: toNumber(row.rate_limit_requests), perSeconds: toNumber(row.rate_limit_per_seconds) },
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
@@ -56,6 +59,8 @@ export class KnexTokenStore implements TokenStore {
       uses: record.uses,
       disabled: record.disabled,
       issued_by: record.issuedBy,
+      rate_limit_requests: record.rateLimit?.requests ?? null,
+      rate_limit_per_seconds: record.rateLimit?.perSeconds ?? null,
     };
     try {
       await this.db('tokens').insert(row);
@@ -75,6 +80,14 @@ export class KnexTokenStore implements TokenStore {
   async findById(id: string): Promise<TokenRecord | undefined> {
     const row = await this.db<TokenRow>('tokens').where({ id }).first();
     return row && toRecord(row);
+  }
+
+  async update(id: string, changes: TokenChanges): Promise<TokenRecord | undefined> {
+    const columns: Partial<TokenRow> = {};
+    if (changes.disabled !== undefined) columns.disabled = changes.disabled;
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (Object.keys(columns).length > 0) await this.db('tokens').where({ id }).update(columns);
+    return this.findById(id);
   }
 
   async listByUser(userId: string): Promise<TokenRecord[]> {

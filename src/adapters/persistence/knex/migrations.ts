@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { readBundledFacts } from '../bundled-facts.js';
+import { ACCESS_CHANGES_TABLE } from './sqlite-access-change-feed.js';
 import { CONTENT_TABLE, insertNewContent } from './knex-content-store.js';
+import { MAIL_KEYS_TABLE, MAIL_TABLE } from './knex-outbox.js';
 
 interface Migration {
   readonly name: string;
@@ -95,6 +97,85 @@ const migrations: readonly Migration[] = [
     },
     async down(db) {
       await db.schema.dropTable(CONTENT_TABLE);
+    },
+  },
+  {
+    name: '0005_mail_outbox',
+    async up(db) {
+      await db.schema.createTable(MAIL_TABLE, (table) => {
+        table.string('id', 36).primary();
+        table.string('message_id', 300).notNullable();
+        // No foreign key: a message accepted stays in the outbox whatever becomes of its sender.
+        table.string('sender_user_id', 36);
+        table.string('from_address', 254).notNullable();
+        table.string('from_name', 200);
+        // JSON lists of addresses.
+        table.text('to_addresses').notNullable();
+        table.text('cc_addresses').notNullable();
+        table.text('bcc_addresses').notNullable();
+        table.text('reply_to').notNullable();
+        table.text('subject').notNullable();
+        table.text('content').notNullable();
+        // A JSON object: name → string or number.
+        table.text('variables').notNullable();
+        table.string('status', 8).notNullable();
+        table.integer('attempts').notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('next_attempt_at').notNullable();
+        table.bigInteger('sent_at');
+        table.text('last_error');
+        table.string('lease_owner', 36);
+        table.bigInteger('lease_until');
+        // A claim walks this index in its order (due first) and stops after `limit` rows; lists and a release read the others.
+        table.index(['status', 'next_attempt_at', 'created_at']);
+        table.index(['created_at']);
+        table.index(['lease_owner']);
+      });
+      await db.schema.createTable(MAIL_KEYS_TABLE, (table) => {
+        table.string('scope', 64).notNullable();
+        table.string('key', 255).notNullable();
+        table.string('request_hash', 64).notNullable();
+        table.string('message_id', 36).notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.primary(['scope', 'key']);
+        table.index(['created_at']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable(MAIL_KEYS_TABLE);
+      await db.schema.dropTable(MAIL_TABLE);
+    },
+  },
+  {
+    name: '0006_token_rate_limit',
+    async up(db) {
+      // Both null: the installation's default policy applies, as it did to every token before.
+      await db.schema.alterTable('tokens', (table) => {
+        table.integer('rate_limit_requests');
+        table.integer('rate_limit_per_seconds');
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropColumn('rate_limit_requests');
+        table.dropColumn('rate_limit_per_seconds');
+      });
+    },
+  },
+  {
+    name: '0007_access_changes',
+    async up(db) {
+      // The access-change feed on SQLite (PostgreSQL notifies instead): each process reads new rows
+      // when the file's data_version moves; rows older than a minute are pruned by the publishers.
+      await db.schema.createTable(ACCESS_CHANGES_TABLE, (table) => {
+        table.increments('id');
+        table.string('kind', 8).notNullable();
+        table.string('subject', 36).notNullable();
+        table.bigInteger('created_at').notNullable().index();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable(ACCESS_CHANGES_TABLE);
     },
   },
 ];

@@ -1,4 +1,4 @@
-import type { TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
+import type { TokenChanges, TokenInsertResult, TokenStore, TokenUsage } from '../../../domain/tokens/ports.js';
 import type { TokenRecord } from '../../../domain/tokens/token.js';
 import { MemoryTables } from './memory-tables.js';
 
@@ -12,7 +12,7 @@ export class MemoryTokenStore implements TokenStore {
     for (const other of this.tables.tokens.values()) {
       if (other.license === record.license) return { inserted: false, conflict: 'license' };
     }
-    this.tables.tokens.set(record.id, { ...record, scopes: [...record.scopes] });
+    this.tables.tokens.set(record.id, { ...record, scopes: [...record.scopes], rateLimit: record.rateLimit && { ...record.rateLimit } });
     this.tables.tokenIdBySecretHash.set(record.secretHash, record.id);
     return { inserted: true };
   }
@@ -28,6 +28,14 @@ export class MemoryTokenStore implements TokenStore {
 
   async listByUser(userId: string): Promise<TokenRecord[]> {
     return [...this.tables.tokens.values()].filter((t) => t.userId === userId).sort(newestFirst);
+  }
+
+  async update(id: string, changes: TokenChanges): Promise<TokenRecord | undefined> {
+    const record = this.tables.tokens.get(id);
+    if (!record) return undefined;
+    const updated = { ...record, disabled: changes.disabled ?? record.disabled, name: changes.name ?? record.name };
+    this.tables.tokens.set(id, updated);
+    return updated;
   }
 
   async delete(id: string): Promise<boolean> {

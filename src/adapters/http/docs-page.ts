@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Context, Next } from 'koa';
+
+/** Swagger UI's files, from its npm package: the page needs nothing from outside this server. */
+const SWAGGER_UI_FOLDER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>utility-api reference</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/start.js"></script>
+</body>
+</html>
+`;
+
+// validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
+const START = `window.ui = SwaggerUIBundle({
+  url: '/api/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+});
+`;
+
+interface Served {
+  readonly type: string;
+  readonly body: () => Buffer;
+}
+
+/** Read once, at its first request: the bundle is a megabyte and a half that most servers never send. */
+const once = (read: () => Buffer): (() => Buffer) => {
+  let bytes: Buffer | undefined;
+  return () => (bytes ??= read());
+};
+const fromPackage = (file: string) => once(() => readFileSync(join(SWAGGER_UI_FOLDER, file)));
+
+const SERVED: Readonly<Record<string, Served>> = {
+  '/docs': { type: 'text/html; charset=utf-8', body: once(() => Buffer.from(PAGE)) },
+  '/docs/start.js': { type: 'text/javascript; charset=utf-8', body: once(() => Buffer.from(START)) },
+  '/docs/swagger-ui.css': { type: 'text/css; charset=utf-8', body: fromPackage('swagger-ui.css') },
+  '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: fromPackage('swagger-ui-bundle.js') },
+};
+
+/** `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server. */
+export function docsPage(): (ctx: Context, next: Next) => Promise<void> {
+  return async (ctx, next) => {
+    const served = SERVED[ctx.path === '/docs/' ? '/docs' : ctx.path];
+    if (served === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.state.operation = `GET ${ctx.path === '/docs/' ? '/docs' : ctx.path}`;
+    ctx.response.set('Content-Type', served.type);
+    ctx.response.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = served.body();
+  };
+}

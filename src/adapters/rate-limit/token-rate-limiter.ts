@@ -1,0 +1,85 @@
+import type { Logger } from 'pino';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Actor } from '../../domain/auth/actor.js';
+import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../../domain/pipeline/ports.js';
+import type { RateLimit } from '../../domain/tokens/rate-limit.js';
+import type { Counters } from './counters.js';
+
+/** The policy names the RateLimit fields announce. */
+export const DEFAULT_POLICY = 'default';
+export const OWN_POLICY = 'token';
+
+interface Window {
+  readonly policy: RateLimitPolicy;
+  readonly counter: RateLimiterAbstract;
+}
+
+/** Whom a request is counted against, and the limit of its own if it has one. */
+function subjectOf(actor: Actor): { key: string; own: RateLimit | null } | undefined {
+  switch (actor.kind) {
+    case 'principal':
+      return { key: `token:${actor.principal.token.id}`, own: actor.principal.token.rateLimit };
+    case 'password':
+      return { key: `user:${actor.user.id}`, own: null };
+    case 'operator':
+      return undefined;
+  }
+}
+
+const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
+
+/**
+ * Requests per token, across every operation, in fixed windows: a token's own limit when it was
+ * given one, else the installation's default policy (none: such tokens are not counted). A user
+ * who asks with a password is counted as themself under the default policy.
+ *
+ * One counter per distinct policy, made on first use; each request is one `consume`, which for
+ * Redis is one round trip (a script that increments and reads the window's end together).
+ */
+export class TokenRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private lastFailureLogged = 0;
+
+  constructor(
+    private readonly counters: Counters,
+    private readonly defaultLimit: RateLimit | null,
+    private readonly logger: Logger,
+  ) {}
+
+  admit(_operation: string, actor: Actor, _clientAddress?: string): Promise<RateLimitStanding | undefined> | undefined {
+    const subject = subjectOf(actor);
+    if (subject === undefined) return undefined;
+    const limit = subject.own ?? this.defaultLimit;
+    if (limit === null) return undefined;
+    const { policy, counter } = this.windowOf(subject.own === null ? DEFAULT_POLICY : OWN_POLICY, limit);
+    return counter.consume(subject.key).then(
+      (counted) => ({ policy, remaining: counted.remainingPoints, resetSeconds: wholeSeconds(counted.msBeforeNext) }),
+      (refused: unknown) => this.refusal(policy, refused),
+    );
+  }
+
+  private windowOf(name: string, { requests, perSeconds }: RateLimit): Window {
+    const id = `${name}:${requests}/${perSeconds}`;
+    let window = this.windows.get(id);
+    if (window === undefined) {
+      window = { policy: { name, requests, perSeconds }, counter: this.counters.window(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
+      this.windows.set(id, window);
+    }
+    return window;
+  }
+
+  private refusal(policy: RateLimitPolicy, refused: unknown): RateLimitStanding | undefined {
+    if (refused instanceof RateLimiterRes) {
+      const resetSeconds = Math.max(wholeSeconds(refused.msBeforeNext), 1);
+      return { policy, remaining: 0, resetSeconds, refusal: { _tag: 'RateLimited', retryAfterSeconds: resetSeconds } };
+    }
+    // Neither the store nor its insurance could count: the request goes through uncounted rather
+    // than fail, and the log says so at most once a minute.
+    const now = Date.now();
+    if (now - this.lastFailureLogged > 60_000) {
+      this.lastFailureLogged = now;
+      this.logger.error({ err: refused }, 'rate limit counters unavailable: requests pass uncounted');
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,82 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { DependencyCheck } from '../../domain/health/ports.js';
+
+export interface RedisSettings {
+  readonly url: string;
+  /** How long one command may take before it counts as failed (and the in-memory insurance decides). */
+  readonly commandTimeoutMs: number;
+}
+
+/** How long a start waits for the first connection before serving on without it. */
+const FIRST_CONNECTION_WAIT_MS = 1_000;
+
+/**
+ * The one connection to the Redis that instances share their counters in. It never holds a
+ * request up: a command finds the connection ready or fails at once (no offline queue), and one
+ * that gets no answer fails after `commandTimeoutMs`; callers fall back on what they hold
+ * themselves. It reconnects on its own, and the log says when it was lost and when it is back.
+ * Commands issued in one tick go out in one write (auto-pipelining).
+ */
+export class RedisConnection implements DependencyCheck {
+  readonly name = 'redis connection';
+  readonly component = 'redis';
+  readonly componentType = 'datastore';
+  readonly whenDown = 'warn';
+  readonly degraded = 'rate limits and login failures are counted per instance until it answers again';
+  readonly client: Redis;
+  private lost = false;
+  private stopping = false;
+
+  constructor(
+    { url, commandTimeoutMs }: RedisSettings,
+    private readonly logger: Logger,
+  ) {
+    this.client = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: FIRST_CONNECTION_WAIT_MS,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    });
+    // Without a listener, ioredis prints every failed attempt itself.
+    this.client.on('error', (error: Error) => this.wentAway(error));
+    this.client.on('close', () => this.wentAway(new Error('connection closed')));
+    this.client.on('ready', () => {
+      if (!this.lost) return;
+      this.lost = false;
+      this.logger.info({ component: this.component }, 'redis answers again: counters are shared again');
+    });
+  }
+
+  /** Connects, waiting at most a second: an instance starts and serves whether Redis is there or not. */
+  async start(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FIRST_CONNECTION_WAIT_MS);
+    });
+    await Promise.race([this.client.connect().catch(() => {}), waited]);
+    clearTimeout(timer);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  async probe(): Promise<void> {
+    await this.client.ping();
+  }
+
+  private wentAway(error: Error): void {
+    if (this.lost || this.stopping) return;
+    this.lost = true;
+    this.logger.warn({ component: this.component, reason: error.message }, 'redis does not answer: counting per instance until it does');
+  }
+}

@@ -1,0 +1,42 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import { CountedLoginThrottle } from '../adapters/rate-limit/counted-login-throttle.js';
+import { memoryCounters, redisCounters, type Counters } from '../adapters/rate-limit/counters.js';
+import { TokenRateLimiter } from '../adapters/rate-limit/token-rate-limiter.js';
+import { RedisConnection } from '../adapters/redis/redis-connection.js';
+import type { AppConfig } from '../config/config.js';
+import { LOGIN_THROTTLE_POLICY } from '../domain/auth/login-throttle.js';
+import { LoginThrottle } from '../domain/auth/ports.js';
+import { DependencyCheck } from '../domain/health/ports.js';
+import { RateLimiter } from '../domain/pipeline/ports.js';
+import type { RateLimit } from '../domain/tokens/rate-limit.js';
+import { Log } from './identifiers.js';
+import { LifecycleComponent } from './lifecycle.js';
+
+export interface LimitsSettings {
+  readonly defaultRateLimit: RateLimit | null;
+  readonly redis: AppConfig['redis'];
+}
+
+const SharedCounters = Symbol.for('Counters');
+
+/**
+ * Request rate limits per token and the login throttle, counted in one place: this process's
+ * memory, or Redis when `redis.url` is set, so that every instance counts against one limit. The
+ * Redis connection starts before the families' background work and stops after it, and readiness
+ * reports whether it answers.
+ */
+export const limitsModule = ({ defaultRateLimit, redis }: LimitsSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    if (redis.url === null) {
+      bind(SharedCounters).toConstantValue(memoryCounters);
+    } else {
+      const { url, commandTimeoutMs, keyPrefix } = redis;
+      bind(RedisConnection).toResolvedValue((logger: Logger) => new RedisConnection({ url, commandTimeoutMs }, logger), [Log]).inSingletonScope();
+      bind(LifecycleComponent).toService(RedisConnection);
+      bind(DependencyCheck).toService(RedisConnection);
+      bind(SharedCounters).toResolvedValue((connection: RedisConnection) => redisCounters(connection.client, keyPrefix), [RedisConnection]).inSingletonScope();
+    }
+    bind(RateLimiter).toResolvedValue((counters: Counters, logger: Logger) => new TokenRateLimiter(counters, defaultRateLimit, logger), [SharedCounters, Log]).inSingletonScope();
+    bind(LoginThrottle).toResolvedValue((counters: Counters) => new CountedLoginThrottle(counters, LOGIN_THROTTLE_POLICY), [SharedCounters]).inSingletonScope();
+  });

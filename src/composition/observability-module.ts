@@ -1,0 +1,35 @@
+import { ContainerModule } from 'inversify';
+import { Health } from '../adapters/http/health.js';
+import { systemRoutes } from '../adapters/http/routes/system-routes.js';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { VerifiedTokenCache } from '../domain/auth/verified-token-cache.js';
+import { DependencyCheck } from '../domain/health/ports.js';
+import { MailOutboxDepth, Metrics } from '../domain/pipeline/ports.js';
+import { InstanceHealth, RouteContribution, UpstreamCalls } from './identifiers.js';
+
+const NO_LOOKUPS = { hits: 0, misses: 0 };
+
+/**
+ * Prometheus metrics behind the pipeline's metrics port, fed by the token cache, every upstream
+ * client and any mail outbox, and served at `/metrics`; the instance's health for `/livez` and
+ * `/readyz`, from every dependency check the other modules bind.
+ */
+export const observabilityModule = (): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(PrometheusMetrics)
+      .toResolvedValue(
+        (cache: VerifiedTokenCache | undefined, mailOutboxes: MailOutboxDepth[] | undefined) =>
+          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: mailOutboxes ?? [] }),
+        [
+          { serviceIdentifier: VerifiedTokenCache, optional: true },
+          { serviceIdentifier: MailOutboxDepth, isMultiple: true, optional: true },
+        ],
+      )
+      .inSingletonScope();
+    bind(Metrics).toService(PrometheusMetrics);
+    bind(UpstreamCalls).toResolvedValue((metrics: PrometheusMetrics): UpstreamCalls => metrics.countUpstreamCall, [PrometheusMetrics]);
+    bind(RouteContribution).toResolvedValue((metrics: PrometheusMetrics): RouteContribution => ({ routes: systemRoutes({ metricsText: () => metrics.exposition() }) }), [PrometheusMetrics]);
+    bind(InstanceHealth)
+      .toResolvedValue((checks: DependencyCheck[] | undefined) => new Health(checks ?? []), [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }])
+      .inSingletonScope();
+  });

@@ -1,0 +1,136 @@
+import type { MessageStatus } from './message.js';
+import type { Variables } from './variables.js';
+
+/** Who a message goes to, and where answers to it go: addresses, as the message's headers carry them. */
+export interface Recipients {
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly bcc: readonly string[];
+  readonly replyTo: readonly string[];
+}
+
+/** A message as the outbox keeps it, from acceptance until it is sent or given up on. */
+export interface OutboxMessage extends Recipients {
+  readonly id: string;
+  /** The Message-ID header, `<id@sender-domain>`, made at acceptance: the same on every attempt. */
+  readonly messageId: string;
+  /** The user whose token sent it; null for the operator, or a library caller acting as the installation. */
+  readonly senderUserId: string | null;
+  readonly fromAddress: string;
+  readonly fromName: string | null;
+  /** With its variables filled in. */
+  readonly subject: string;
+  /** Markdown as written, rendered with `variables` at each attempt. */
+  readonly content: string;
+  readonly variables: Variables;
+  readonly status: MessageStatus;
+  /** Attempts made so far. */
+  readonly attempts: number;
+  readonly createdAt: number;
+  /** When a queued message is due; for a sent or failed one, when that happened. */
+  readonly nextAttemptAt: number;
+  readonly sentAt: number | null;
+  /** Why the last attempt failed, if it did. */
+  readonly lastError: string | null;
+}
+
+export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError'>;
+
+/**
+ * An Idempotency-Key as the outbox stores it: the key, the scope it belongs to (one token, or the
+ * operator), a hash of the request it came with, and when keys stored before then have expired.
+ */
+export interface IdempotencyClaim {
+  readonly scope: string;
+  readonly key: string;
+  readonly requestHash: string;
+  readonly expiredBefore: number;
+}
+
+/** What storing a new message did: queued it, or found its key taken by an earlier request (the same one, or another). */
+export type EnqueueOutcome =
+  | { readonly kind: 'queued' }
+  | { readonly kind: 'replayed'; readonly id: string; readonly messageId: string }
+  | { readonly kind: 'conflict' };
+
+/** Due messages for one worker, leased to it until `leaseUntil`. */
+export interface ClaimRequest {
+  readonly worker: string;
+  readonly now: number;
+  readonly leaseUntil: number;
+  readonly limit: number;
+}
+
+/** What an attempt comes to: sent, given up, or another attempt at `nextAttemptAt`. */
+export type Settlement =
+  | { readonly status: 'sent'; readonly attempts: number; readonly at: number }
+  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string }
+  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string };
+
+export interface OutboxFilter {
+  readonly status?: MessageStatus;
+  readonly limit: number;
+}
+
+/**
+ * The durable outbox: a message is accepted once `enqueue` has resolved (written and committed),
+ * and leaves `queued` only through `settle` by the worker holding its lease. Any number of
+ * workers may claim at once; a message is leased to one of them at a time, and a lease that runs
+ * out (its worker died) makes the message due again. Every method rejects only on outages.
+ */
+export interface Outbox {
+  /** Stores a message, or under a key already used answers the earlier message (same request) or a conflict (another). */
+  enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome>;
+  /** Leases up to `limit` due messages (queued, due, not leased or lease run out) to the worker, oldest due first. */
+  claim(request: ClaimRequest): Promise<readonly OutboxMessage[]>;
+  /** Records an attempt and ends the worker's lease; false (nothing written) when the worker no longer holds it. */
+  settle(id: string, worker: string, settlement: Settlement): Promise<boolean>;
+  /** Ends every lease the worker holds, its messages due again as they were; how many. */
+  release(worker: string): Promise<number>;
+  find(id: string): Promise<OutboxMessage | undefined>;
+  /** Newest first. */
+  list(filter: OutboxFilter): Promise<readonly OutboxMessage[]>;
+  /** How many messages are queued, sent and failed (every status, 0 for none): the outbox's depth, for metrics. */
+  countByStatus(): Promise<Readonly<Record<MessageStatus, number>>>;
+  /** Forgets the idempotency keys stored before `expiredBefore`; how many. */
+  forgetKeys(expiredBefore: number): Promise<number>;
+  /** A failed message queued again, due at `now`, its attempts counted from 0; or why not. */
+  requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'>;
+}
+export const Outbox = Symbol.for('Outbox');
+
+/** A message as it goes out: both parts rendered, variables filled in. */
+export interface RenderedMessage extends Recipients {
+  readonly id: string;
+  readonly messageId: string;
+  readonly from: { readonly address: string; readonly name: string | null };
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /** The Date header: when this attempt was made. */
+  readonly date: number;
+}
+
+/** What became of one attempt: the server took it, may take it later (try again), or never will. */
+export type DeliveryOutcome =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'retry'; readonly reason: string }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * Where messages go: an SMTP server, `.eml` files, memory. A failure to deliver is an outcome:
+ * connection failures, time-outs and temporary (4xx) answers are `retry`, permanent (5xx)
+ * answers `refused`. It rejects only on bugs.
+ */
+export interface Mailer {
+  send(message: RenderedMessage): Promise<DeliveryOutcome>;
+  /** Lets go of connections; nothing is sent after it. */
+  close(): Promise<void>;
+}
+export const Mailer = Symbol.for('Mailer');
+
+/** Markdown as HTML. Raw HTML in the Markdown is escaped, never passed through. */
+export interface MarkdownRenderer {
+  toHtml(markdown: string): string;
+}
+export const MarkdownRenderer = Symbol.for('MarkdownRenderer');

@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
+
+describe('adapter: PrometheusMetrics', () => {
+  it('reads each mail outbox’s depth by status at every scrape, summed over outboxes, and has no such gauge without one', async () => {
+    let queued = 3;
+    const metrics = new PrometheusMetrics({
+      tokenCache: () => ({ hits: 7, misses: 2 }),
+      mailOutboxes: [{ byStatus: async () => ({ queued, failed: 1 }) }, { byStatus: async () => ({ queued: 1 }) }],
+    });
+    expect(await metrics.exposition()).to.include('mail_outbox_messages{status="queued"} 4\n').and.include('mail_outbox_messages{status="failed"} 1\n');
+    queued = 0;
+    expect(await metrics.exposition()).to.include('mail_outbox_messages{status="queued"} 1\n');
+    expect(await metrics.exposition()).to.include('token_cache_lookups_total{result="hit"} 7\n').and.include('token_cache_lookups_total{result="miss"} 2\n');
+
+    const without = new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] });
+    expect(await without.exposition()).not.to.include('mail_outbox_messages');
+  });
+
+  it('keeps apart what two applications in one process record, and shows the process’s own metrics in both', async () => {
+    const first = new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] });
+    const second = new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] });
+    first.observe('GET /api/crypto/enc', 200, 1.5);
+    first.countUpstreamCall('hive', 'timeout');
+    expect(await first.exposition()).to.include('http_request_duration_seconds_count{method="GET",route="/api/crypto/enc",status="200"} 1\n').and.include('upstream_calls_total{upstream="hive",outcome="timeout"} 1\n');
+    expect(await second.exposition()).not.to.include('route="/api/crypto/enc"');
+    for (const exposition of [await first.exposition(), await second.exposition()]) expect(exposition).to.include('process_cpu_user_seconds_total');
+  });
+});

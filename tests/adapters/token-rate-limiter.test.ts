@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
+import { TokenRateLimiter } from '../../src/adapters/rate-limit/token-rate-limiter.js';
+import { RedisConnection } from '../../src/adapters/redis/redis-connection.js';
+import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
+import type { RateLimiter } from '../../src/domain/pipeline/ports.js';
+import type { RateLimit } from '../../src/domain/tokens/rate-limit.js';
+import { aToken, aUser } from '../support/mothers.js';
+import { closedPort, deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
+
+const silent = pino({ level: 'silent' });
+const OPERATION = 'GET /api/crypto/enc';
+
+const principal = (rateLimit: RateLimit | null = null): Actor => {
+  const user = aUser();
+  return actorFor({ token: aToken(user.id, { rateLimit }), user, issuer: null });
+};
+
+/** How many of `count` requests, spread over the limiters in turn, were admitted. */
+async function admittedOf(limiters: readonly RateLimiter[], actor: Actor, count: number): Promise<number> {
+  let admitted = 0;
+  for (let i = 0; i < count; i++) {
+    const verdict = await limiters[i % limiters.length]!.admit(OPERATION, actor, '127.0.0.1');
+    if (verdict !== undefined && verdict.refusal === undefined) admitted += 1;
+  }
+  return admitted;
+}
+
+describe('adapter: TokenRateLimiter', () => {
+  it('counts each token across operations under the default policy, then refuses until the window ends', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 3, perSeconds: 60 }, silent);
+    const actor = principal();
+    const verdicts = [];
+    for (const operation of ['GET /api/crypto/enc', 'GET /api/crypto/dec', 'POST /api/token/create', 'GET /api/crypto/enc']) verdicts.push(await limiter.admit(operation, actor, '127.0.0.1'));
+    expect(verdicts.map((verdict) => [verdict?.policy, verdict?.remaining])).to.deep.equal([
+      [{ name: 'default', requests: 3, perSeconds: 60 }, 2],
+      [{ name: 'default', requests: 3, perSeconds: 60 }, 1],
+      [{ name: 'default', requests: 3, perSeconds: 60 }, 0],
+      [{ name: 'default', requests: 3, perSeconds: 60 }, 0],
+    ]);
+    expect(verdicts.slice(0, 3).every((verdict) => verdict?.refusal === undefined)).to.equal(true);
+    const refused = verdicts[3]!;
+    expect(refused.refusal?.retryAfterSeconds).to.be.within(59, 60);
+    expect(refused.resetSeconds).to.equal(refused.refusal?.retryAfterSeconds);
+    // Another token has a count of its own.
+    expect((await limiter.admit(OPERATION, principal(), '127.0.0.1'))?.remaining).to.equal(2);
+  });
+
+  it("counts a token with a limit of its own under that limit, announced as the token's policy", async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 1000, perSeconds: 10 }, silent);
+    const actor = principal({ requests: 2, perSeconds: 5 });
+    expect(await admittedOf([limiter], actor, 5)).to.equal(2);
+    expect((await limiter.admit(OPERATION, actor, '127.0.0.1'))?.policy).to.deep.equal({ name: 'token', requests: 2, perSeconds: 5 });
+  });
+
+  it('counts a user who asks with a password under the default policy, and never the operator', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 1, perSeconds: 60 }, silent);
+    const user = aUser();
+    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal).to.equal(undefined);
+    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal?._tag).to.equal('RateLimited');
+    expect(await limiter.admit(OPERATION, OPERATOR, '::1')).to.equal(undefined);
+  });
+
+  it('with the default policy off, leaves tokens without a limit uncounted and still counts those with one', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, null, silent);
+    expect(await limiter.admit(OPERATION, principal(), '127.0.0.1')).to.equal(undefined);
+    expect(await admittedOf([limiter], principal({ requests: 2, perSeconds: 60 }), 4)).to.equal(2);
+  });
+
+  it('in a Redis that is down, counts in memory at once: no request waits for it or fails', async () => {
+    const connection = new RedisConnection({ url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 }, silent);
+    await connection.start();
+    try {
+      const limiter = new TokenRateLimiter(redisCounters(connection.client, testKeyPrefix()), { requests: 3, perSeconds: 60 }, silent);
+      const started = performance.now();
+      expect(await admittedOf([limiter], principal(), 5)).to.equal(3);
+      expect(performance.now() - started).to.be.below(200);
+    } finally {
+      await connection.stop();
+    }
+  });
+
+  (REDIS_URL ? describe : describe.skip)('on a shared Redis', () => {
+    const keyPrefix = testKeyPrefix();
+    const connections: RedisConnection[] = [];
+    const instance = async (limit: RateLimit, url = REDIS_URL!, prefix = keyPrefix): Promise<TokenRateLimiter> => {
+      const connection = new RedisConnection({ url, commandTimeoutMs: 250 }, silent);
+      connections.push(connection);
+      await connection.start();
+      return new TokenRateLimiter(redisCounters(connection.client, prefix), limit, silent);
+    };
+    afterEach(async () => {
+      await Promise.all(connections.splice(0).map((connection) => connection.stop()));
+    });
+    after(async () => deleteKeys(REDIS_URL!, keyPrefix));
+
+    it('holds three instances to one limit together: their sum admits exactly the limit', async () => {
+      const limit = { requests: 40, perSeconds: 60 };
+      const instances = [await instance(limit), await instance(limit), await instance(limit)];
+      expect(await admittedOf(instances, principal(), 90)).to.equal(40);
+    });
+
+    (HAS_REDIS_SERVER ? it : it.skip)('counts per instance while Redis is gone, and together again once it is back', async () => {
+      const redis = await ThrowawayRedis.start();
+      try {
+        const limit = { requests: 4, perSeconds: 60 };
+        const prefix = testKeyPrefix();
+        const instances = [await instance(limit, redis.url, prefix), await instance(limit, redis.url, prefix)];
+        expect(await admittedOf(instances, principal(), 10)).to.equal(4);
+
+        await redis.stop();
+        // Each instance's insurance counts alone: twice the limit gets through, and nothing fails.
+        expect(await admittedOf(instances, principal(), 10)).to.equal(8);
+
+        await redis.start();
+        await until(async () => (await Promise.allSettled(connections.map((connection) => connection.probe()))).every((probe) => probe.status === 'fulfilled'));
+        expect(await admittedOf(instances, principal(), 10)).to.equal(4);
+      } finally {
+        await redis.stop();
+      }
+    });
+  });
+});
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../support/http-server.js';
+
+/** Debian's chromium, which .ci/run installs; the flags keep it from reaching anything but loopback. */
+const CHROMIUM = '/usr/bin/chromium';
+const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+(existsSync(CHROMIUM) ? describe : describe.skip)('browser: GET /docs, the interactive reference', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: QUIET_CHROMIUM });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads from this server alone, lists every operation, and encrypts a text through "try it out" with a token', async () => {
+    const token = await server.tokenFor(['Cryptography::*']);
+    const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(document.paths).reduce((count, methods) => count + Object.keys(methods).length, 0);
+
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => void requested.push(request.url()));
+    await page.goto(`${server.baseUrl}/docs`);
+    await page.locator('.opblock').nth(operations - 1).waitFor();
+    expect(await page.locator('.opblock').count()).to.equal(operations);
+
+    await page.locator('button.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(token);
+    await page.locator('.auth-btn-wrapper button.authorize').first().click();
+    await page.locator('.auth-btn-wrapper button.btn-done').first().click();
+
+    const encrypt = page.locator('.opblock-get', { has: page.locator('[data-path="/api/crypto/enc"]') });
+    await encrypt.locator('.opblock-summary').first().click();
+    await encrypt.locator('button.try-out__btn').click();
+    await encrypt.locator('input[placeholder="data"]').fill('hello from the docs');
+    await encrypt.locator('button.execute').click();
+    const status = encrypt.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor();
+    expect((await status.innerText()).trim()).to.equal('200');
+    const ciphertext = (await encrypt.locator('.live-responses-table tbody .response-col_description pre').first().innerText()).trim();
+
+    const decrypted = await server.get(`/api/crypto/dec?data=${encodeURIComponent(ciphertext)}`, { Authorization: `Bearer ${token}` });
+    expect(await decrypted.text()).to.equal('hello from the docs');
+    expect(requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).to.deep.equal([]);
+    expect(requested).to.include(`${server.baseUrl}/api/crypto/enc?data=hello%20from%20the%20docs`);
+  });
+});

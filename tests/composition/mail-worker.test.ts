@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../src/config/load-config.js';
+import { buildApplication, type Application } from '../../src/container.js';
+import { OPERATOR } from '../../src/domain/auth/actor.js';
+import { Outbox } from '../../src/domain/mail/ports.js';
+import { SendMail, type Accepted } from '../../src/domain/mail/send-mail.js';
+import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
+import { expectRight } from '../support/either.js';
+import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
+
+/** An application with a mail worker on `database`, delivering to `smtp` quickly. */
+async function withWorker(database: TestDatabase, smtp: SmtpFixture, mail: Record<string, unknown> = {}, shutdown: Record<string, unknown> = {}): Promise<Application<'mail'>> {
+  const config = expectRight(
+    loadConfig({
+      env: { NODE_ENV: 'test', ...database.env, UTILITY_API_SMTP_URL: smtp.url },
+      overrides: { mail: { pollIntervalMs: 20, retryBaseMs: 40, retryMaxMs: 80, ...mail }, shutdown },
+    }),
+  );
+  return buildApplication(config, { families: ['mail'] });
+}
+
+const queue = (app: Application<'mail'>, count: number, subject = 'Hello'): Promise<Accepted[]> =>
+  Promise.all(Array.from({ length: count }, async (_, i) => expectRight(await app.container.get(SendMail).execute({ actor: OPERATOR, mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' } }))));
+
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) expect.fail(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** Every message of the outbox: its status and whether a worker holds it. */
+const rowsOf = (database: TestDatabase) => database.db('mail_messages').select('id', 'message_id', 'status', 'lease_owner');
+
+describe('composition: the mail worker', () => {
+  let smtp: SmtpFixture;
+  let database: TestDatabase;
+  const apps: Application<'mail'>[] = [];
+  beforeEach(async () => {
+    smtp = await startSmtpFixture();
+  });
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+    await database?.drop();
+    await smtp.close();
+  });
+
+  it('on a stop, lets the messages it is sending finish and leaves the rest queued for the next start, each sent once', async () => {
+    database = await freshSqlite();
+    smtp.delayMs = 150;
+    const first = await withWorker(database, smtp, { smtpConnections: 1 });
+    const accepted = await queue(first, 8);
+    await until(() => smtp.attempts >= 1, 'a first attempt');
+    await first.close();
+    const afterStop = await rowsOf(database);
+    const sentBeforeStop = afterStop.filter((row) => row.status === 'sent').length;
+    expect(sentBeforeStop, 'messages in flight at the stop, finished').to.be.within(1, 7);
+    expect(smtp.received).to.have.length(sentBeforeStop);
+    expect(afterStop.filter((row) => row.lease_owner !== null), 'messages still held').to.deep.equal([]);
+
+    apps.push(await withWorker(database, smtp));
+    await smtp.waitForReceived(8);
+    await until(async () => (await rowsOf(database)).every((row) => row.status === 'sent'), 'every message sent');
+    expect(smtp.messageIds().sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
+  });
+
+  it('hands back what it still sends when the stop’s grace runs out; the next start sends it again, with the same Message-ID', async () => {
+    database = await freshSqlite();
+    smtp.delayMs = 1_500;
+    // Half of the drain deadline is the worker's grace: 100 ms here.
+    const first = await withWorker(database, smtp, { smtpConnections: 1, leaseMs: 60_000 }, { drainDeadlineMs: 200 });
+    const accepted = await queue(first, 3);
+    await until(() => smtp.attempts >= 1, 'a first attempt');
+    await first.close();
+    const afterStop = await rowsOf(database);
+    expect(afterStop.every((row) => row.status === 'queued' && row.lease_owner === null), 'all queued again, none held').to.equal(true);
+
+    smtp.delayMs = 0;
+    apps.push(await withWorker(database, smtp));
+    await until(async () => (await rowsOf(database)).every((row) => row.status === 'sent'), 'every message sent', 20_000);
+    const ids = smtp.messageIds();
+    for (const { messageId } of accepted) expect(ids, messageId).to.include(messageId);
+  });
+
+  (POSTGRES_URL ? it : it.skip)('drains 500 messages with two workers on one PostgreSQL database, each message sent exactly once', async function () {
+    this.timeout(60_000);
+    database = await freshPostgres();
+    const workers = [await withWorker(database, smtp, { smtpConnections: 4 }), await withWorker(database, smtp, { smtpConnections: 4 })];
+    apps.push(...workers);
+    const accepted = [...(await queue(workers[0]!, 250, 'first')), ...(await queue(workers[1]!, 250, 'second'))];
+    await smtp.waitForReceived(500, 30_000);
+    await until(async () => (await workers[0]!.container.get<Outbox>(Outbox).list({ status: 'sent', limit: 1000 })).length === 500, 'all 500 recorded as sent');
+    // Give a duplicate the time to arrive, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ids = smtp.messageIds();
+    expect(ids).to.have.length(500);
+    expect(new Set(ids).size).to.equal(500);
+    expect(ids.sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
+  });
+});

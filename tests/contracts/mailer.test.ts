@@ -1,0 +1,193 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { EmlFileMailer } from '../../src/adapters/mail/eml-file-mailer.js';
+import { MemoryMailer } from '../../src/adapters/mail/memory-mailer.js';
+import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
+import type { Mailer, RenderedMessage } from '../../src/domain/mail/ports.js';
+import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
+
+/** What a recipient's mail program shows of a message. */
+interface Arrived {
+  readonly from: { readonly name: string; readonly address: string };
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly bcc: readonly string[];
+  readonly replyTo: readonly string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  readonly messageId: string;
+  readonly date: number;
+}
+
+const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
+  [field ?? []].flat().flatMap((object) => object.value.map((each) => each.address ?? ''));
+
+function arrivedFrom(parsed: ParsedMail, bcc: readonly string[]): Arrived {
+  const from = parsed.from!.value[0]!;
+  return {
+    from: { name: from.name, address: from.address! },
+    to: addressesOf(parsed.to),
+    cc: addressesOf(parsed.cc),
+    bcc,
+    replyTo: addressesOf(parsed.replyTo),
+    subject: parsed.subject!,
+    text: parsed.text!,
+    html: parsed.html === false ? '' : parsed.html!,
+    messageId: parsed.messageId!,
+    date: parsed.date!.getTime(),
+  };
+}
+
+interface OpenedMailer {
+  readonly mailer: Mailer;
+  /** Every message that arrived where the mailer delivers, as a mail program reads it. */
+  arrived(): Promise<Arrived[]>;
+  close(): Promise<void>;
+}
+
+const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
+  {
+    name: 'memory',
+    open: async () => {
+      const mailer = new MemoryMailer();
+      return {
+        mailer,
+        arrived: async () => mailer.delivered.map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } })).map(({ id: _id, ...rest }) => rest),
+        close: () => mailer.close(),
+      };
+    },
+  },
+  {
+    name: '.eml files',
+    open: async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'utility-api-eml-'));
+      const mailer = new EmlFileMailer(join(folder, 'mail'));
+      return {
+        mailer,
+        arrived: async () => {
+          const files = existsSync(join(folder, 'mail')) ? readdirSync(join(folder, 'mail')) : [];
+          return Promise.all(files.map(async (file) => {
+            const parsed = await simpleParser(readFileSync(join(folder, 'mail', file)));
+            return arrivedFrom(parsed, addressesOf(parsed.bcc));
+          }));
+        },
+        close: async () => {
+          await mailer.close();
+          rmSync(folder, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'SMTP',
+    open: async () => {
+      const server = await startSmtpFixture();
+      const mailer = new SmtpMailer({ url: server.url, connections: 2, timeoutMs: 2000 });
+      return {
+        mailer,
+        arrived: async () =>
+          server.received.map(({ envelope, parsed }) => {
+            // Bcc is in the envelope only: the message itself never names them.
+            const shown = new Set([...addressesOf(parsed.to), ...addressesOf(parsed.cc)]);
+            return arrivedFrom(parsed, envelope.to.filter((recipient) => !shown.has(recipient)));
+          }),
+        close: async () => {
+          await mailer.close();
+          await server.close();
+        },
+      };
+    },
+  },
+];
+
+/** A message with everything a message may have, in several scripts. */
+const aMessage = (overrides: Partial<RenderedMessage> = {}): RenderedMessage => ({
+  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  messageId: '<7c9e6679-7425-40de-944b-e07fc1f90ae7@example.com>',
+  from: { address: 'noreply@example.com', name: 'Zoë from Support' },
+  to: ['ada@example.com', 'grace@example.org'],
+  cc: ['team@example.com'],
+  bcc: ['audit@example.com'],
+  replyTo: ['help@example.com'],
+  subject: 'Your code, Ada — 42 ☕ 中文',
+  text: '# Hello Ada\n\nYour code is **42**.\n\n<b>not bold</b>\n',
+  html: '<h1>Hello Ada</h1>\n<p>Your code is <strong>42</strong>.</p>\n<p>&lt;b&gt;not bold&lt;/b&gt;</p>\n',
+  date: Date.UTC(2026, 4, 1, 12, 30, 0),
+  ...overrides,
+});
+
+const asArrived = ({ id: _id, from, ...rest }: RenderedMessage): Arrived => ({ ...rest, from: { name: from.name ?? '', address: from.address } });
+
+for (const adapter of adapters) {
+  describe(`contract: Mailer (${adapter.name})`, () => {
+    let opened: OpenedMailer;
+    beforeEach(async () => (opened = await adapter.open()));
+    afterEach(async () => opened.close());
+
+    it('delivers what it is given: addresses, subject, both parts, Message-ID and date', async () => {
+      const message = aMessage();
+      expect(await opened.mailer.send(message)).to.deep.equal({ kind: 'accepted' });
+      expect(await opened.arrived()).to.deep.equal([asArrived(message)]);
+    });
+
+    it('sends from the bare address when there is no display name, to one recipient alone', async () => {
+      const message = aMessage({ from: { address: 'noreply@example.com', name: null }, to: ['ada@example.com'], cc: [], bcc: [], replyTo: [] });
+      expect(await opened.mailer.send(message)).to.deep.equal({ kind: 'accepted' });
+      expect(await opened.arrived()).to.deep.equal([asArrived(message)]);
+    });
+  });
+}
+
+describe('SMTP mailer: what each answer of the server comes to', () => {
+  let server: SmtpFixture;
+  let mailer: SmtpMailer;
+  beforeEach(async () => {
+    server = await startSmtpFixture();
+    mailer = new SmtpMailer({ url: server.url, connections: 1, timeoutMs: 300 });
+  });
+  afterEach(async () => {
+    await mailer.close();
+    await server.close();
+  });
+
+  it('tries again after a temporary refusal (4xx), with the server’s words', async () => {
+    server.script.push({ code: 451, message: '4.3.0 Try again later' });
+    expect(await mailer.send(aMessage())).to.deep.equal({ kind: 'retry', reason: '451 4.3.0 Try again later' });
+    expect(await mailer.send(aMessage())).to.deep.equal({ kind: 'accepted' });
+  });
+
+  it('gives up on a permanent refusal (5xx)', async () => {
+    server.script.push({ code: 550, message: '5.1.1 No such user' });
+    expect(await mailer.send(aMessage())).to.deep.equal({ kind: 'refused', reason: '550 5.1.1 No such user' });
+  });
+
+  it('tries again when the server cannot be reached, or falls silent', async () => {
+    await server.down();
+    const down = await mailer.send(aMessage());
+    expect(down.kind).to.equal('retry');
+    expect(down.kind === 'retry' && down.reason).to.match(/ECONNREFUSED/);
+    await server.up();
+    server.delayMs = 1000;
+    const silent = await mailer.send(aMessage());
+    expect(silent.kind).to.equal('retry');
+    expect(silent.kind === 'retry' && silent.reason).to.match(/timeout/i);
+  });
+});
+
+describe('.eml mailer: a folder it cannot write to', () => {
+  it('tries again rather than losing the message', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'utility-api-eml-'));
+    try {
+      // A file where the folder should be: no folder can be made there, even by root.
+      writeFileSync(join(folder, 'mail'), '');
+      const outcome = await new EmlFileMailer(join(folder, 'mail')).send(aMessage());
+      expect(outcome.kind).to.equal('retry');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { KnexOutbox } from '../../src/adapters/persistence/knex/knex-outbox.js';
+import { MemoryOutbox } from '../../src/adapters/persistence/memory/memory-outbox.js';
+import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/domain/mail/ports.js';
+import { sqlDatabases } from '../support/databases.js';
+
+interface OpenedOutbox {
+  readonly outbox: Outbox;
+  /** Another instance over the same storage, as another process has it (the memory outbox has only itself). */
+  another(): Outbox;
+  close(): Promise<void>;
+}
+
+/** Every adapter of the outbox, each opened fresh for one test. */
+const adapters: { name: string; open: () => Promise<OpenedOutbox> }[] = [
+  {
+    name: 'memory',
+    open: async () => {
+      const outbox = new MemoryOutbox();
+      return { outbox, another: () => outbox, close: async () => {} };
+    },
+  },
+  ...sqlDatabases.map(({ name, open }) => ({
+    name: `Knex on ${name}`,
+    open: async (): Promise<OpenedOutbox> => {
+      const database = await open();
+      return { outbox: new KnexOutbox(database.db), another: () => new KnexOutbox(database.db), close: database.drop };
+    },
+  })),
+];
+
+const T0 = Date.UTC(2026, 0, 1);
+let created = T0;
+
+/** A message as SendMail makes one, each a millisecond after the last. */
+function aMessage(overrides: Partial<NewMessage> = {}): NewMessage {
+  const id = randomUUID();
+  created += 1;
+  return {
+    id,
+    messageId: `<${id}@example.com>`,
+    senderUserId: 'user-1',
+    fromAddress: 'noreply@example.com',
+    fromName: 'Zoë',
+    to: ['ada@example.com', 'grace@bücher.example'],
+    cc: ['cc@example.com'],
+    bcc: [],
+    replyTo: ['help@example.com'],
+    subject: 'Hello Ada — ☕',
+    content: '# Hi {{name}}\n\nYour code is {{code}}.',
+    variables: { name: 'Ada', code: 42 },
+    createdAt: created,
+    nextAttemptAt: created,
+    ...overrides,
+  };
+}
+
+const queued = (message: NewMessage): OutboxMessage => ({ ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null });
+const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({ scope: 'token:1', key: 'order-42', requestHash: 'a'.repeat(64), expiredBefore: T0 - 1, ...overrides });
+const ids = (messages: readonly OutboxMessage[]) => messages.map((message) => message.id);
+
+for (const adapter of adapters) {
+  describe(`contract: Outbox (${adapter.name})`, () => {
+    let opened: OpenedOutbox;
+    let outbox: Outbox;
+    beforeEach(async () => {
+      opened = await adapter.open();
+      outbox = opened.outbox;
+    });
+    afterEach(async () => opened.close());
+
+    it('keeps what it queues, field for field: queued, no attempts yet', async () => {
+      const message = aMessage();
+      expect(await outbox.enqueue(message)).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.find(message.id)).to.deep.equal(queued(message));
+      expect(await outbox.find(randomUUID())).to.equal(undefined);
+    });
+
+    it('answers a key used again with the first message for the same request, a conflict for another, and stores nothing then', async () => {
+      const first = aMessage();
+      expect(await outbox.enqueue(first, key())).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage(), key())).to.deep.equal({ kind: 'replayed', id: first.id, messageId: first.messageId });
+      expect(await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64) }))).to.deep.equal({ kind: 'conflict' });
+      expect(ids(await outbox.list({ limit: 10 }))).to.deep.equal([first.id]);
+      // Keys belong to their scope; another token's same key is another key.
+      expect(await outbox.enqueue(aMessage(), key({ scope: 'token:2' }))).to.deep.equal({ kind: 'queued' });
+    });
+
+    it('lets a key expire: once stored before `expiredBefore`, it queues a new message', async () => {
+      const first = aMessage();
+      await outbox.enqueue(first, key());
+      const later = aMessage();
+      expect(await outbox.enqueue(later, key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt }))).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt }))).to.deep.equal({ kind: 'replayed', id: later.id, messageId: later.messageId });
+    });
+
+    it('forgets keys stored before a time, and only those', async () => {
+      const first = aMessage();
+      await outbox.enqueue(first, key({ key: 'old' }));
+      const second = aMessage();
+      await outbox.enqueue(second, key({ key: 'new' }));
+      expect(await outbox.forgetKeys(first.createdAt)).to.equal(1);
+      expect(await outbox.enqueue(aMessage(), key({ key: 'old', requestHash: 'c'.repeat(64) }))).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage(), key({ key: 'new', requestHash: 'c'.repeat(64) }))).to.deep.equal({ kind: 'conflict' });
+    });
+
+    it('claims due messages only, oldest due first, at most `limit`, and leases them to one worker', async () => {
+      const [a, b, c] = [aMessage(), aMessage(), aMessage()];
+      const future = aMessage({ nextAttemptAt: created + 60_000 });
+      for (const message of [c, a, b, future]) await outbox.enqueue(message);
+      const now = created + 1;
+      const claimed = await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
+      expect(claimed).to.deep.equal([queued(a), queued(b)]);
+      expect(ids(await outbox.claim({ worker: 'w2', now, leaseUntil: now + 1000, limit: 10 }))).to.deep.equal([c.id]);
+      expect(await outbox.claim({ worker: 'w2', now: now + 999, leaseUntil: now + 2000, limit: 10 })).to.deep.equal([]);
+      // A lease that ran out (its worker died) makes its messages due again, for anyone.
+      expect(ids(await outbox.claim({ worker: 'w3', now: now + 1000, leaseUntil: now + 5000, limit: 10 }))).to.deep.equal([a.id, b.id, c.id]);
+    });
+
+    it('never gives one message to two workers claiming at once, each through an outbox of its own', async () => {
+      const messages = Array.from({ length: 40 }, () => aMessage());
+      for (const message of messages) await outbox.enqueue(message);
+      const now = created + 1;
+      const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map((worker) => opened.another().claim({ worker, now, leaseUntil: now + 60_000, limit: 15 })));
+      const all = claims.flatMap(ids);
+      expect(new Set(all).size).to.equal(all.length);
+      expect(all).to.have.members(ids(messages.map(queued)));
+    });
+
+    it('records an outcome only from the worker holding the lease, and ends the lease', async () => {
+      const message = aMessage();
+      await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
+      expect(await outbox.settle(message.id, 'w2', { status: 'sent', attempts: 1, at: now })).to.equal(false);
+      expect(await outbox.settle(message.id, 'w1', { status: 'sent', attempts: 1, at: now + 5 })).to.equal(true);
+      expect(await outbox.find(message.id)).to.deep.equal({ ...queued(message), status: 'sent', attempts: 1, sentAt: now + 5, nextAttemptAt: now + 5 });
+      // Once sent, nothing more is written, not even by the worker that held it.
+      expect(await outbox.settle(message.id, 'w1', { status: 'failed', attempts: 2, at: now + 6, reason: 'late' })).to.equal(false);
+      expect(await outbox.claim({ worker: 'w1', now: now + 10_000, leaseUntil: now + 20_000, limit: 10 })).to.deep.equal([]);
+    });
+
+    it('does not let a worker whose lease ran out and was taken record its outcome', async () => {
+      const message = aMessage();
+      await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'slow', now, leaseUntil: now + 1000, limit: 1 });
+      await outbox.claim({ worker: 'fresh', now: now + 1000, leaseUntil: now + 2000, limit: 1 });
+      expect(await outbox.settle(message.id, 'slow', { status: 'sent', attempts: 1, at: now + 1001 })).to.equal(false);
+      expect(await outbox.settle(message.id, 'fresh', { status: 'sent', attempts: 1, at: now + 1002 })).to.equal(true);
+    });
+
+    it('queues a message again for a later attempt, with why the last one failed, or marks it failed', async () => {
+      const [retried, failed] = [aMessage(), aMessage()];
+      await outbox.enqueue(retried);
+      await outbox.enqueue(failed);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
+      expect(await outbox.settle(retried.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 4.3.0 try later' })).to.equal(true);
+      expect(await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now + 2, reason: '550 5.1.1 no such user' })).to.equal(true);
+      expect(await outbox.find(retried.id)).to.deep.equal({ ...queued(retried), attempts: 1, nextAttemptAt: now + 500, lastError: '451 4.3.0 try later' });
+      expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), status: 'failed', attempts: 1, nextAttemptAt: now + 2, lastError: '550 5.1.1 no such user' });
+      expect(await outbox.claim({ worker: 'w2', now: now + 499, leaseUntil: now + 5000, limit: 10 })).to.deep.equal([]);
+      expect(ids(await outbox.claim({ worker: 'w2', now: now + 500, leaseUntil: now + 5000, limit: 10 }))).to.deep.equal([retried.id]);
+    });
+
+    it('hands back what a worker holds on release: due again at once, for anyone', async () => {
+      const [a, b] = [aMessage(), aMessage()];
+      await outbox.enqueue(a);
+      await outbox.enqueue(b);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 60_000, limit: 1 });
+      await outbox.claim({ worker: 'w2', now, leaseUntil: now + 60_000, limit: 1 });
+      expect(await outbox.release('w1')).to.equal(1);
+      expect(ids(await outbox.claim({ worker: 'w3', now, leaseUntil: now + 60_000, limit: 10 }))).to.deep.equal([a.id]);
+      expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now })).to.equal(false);
+    });
+
+    it('lists newest first, by status, at most `limit`', async () => {
+      const messages = [aMessage(), aMessage(), aMessage()];
+      for (const message of messages) await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
+      await outbox.settle(messages[0]!.id, 'w1', { status: 'sent', attempts: 1, at: now });
+      expect(ids(await outbox.list({ limit: 10 }))).to.deep.equal([messages[2]!.id, messages[1]!.id, messages[0]!.id]);
+      expect(ids(await outbox.list({ limit: 2 }))).to.deep.equal([messages[2]!.id, messages[1]!.id]);
+      expect(ids(await outbox.list({ status: 'sent', limit: 10 }))).to.deep.equal([messages[0]!.id]);
+      expect(ids(await outbox.list({ status: 'queued', limit: 10 }))).to.deep.equal([messages[2]!.id, messages[1]!.id]);
+      expect(await outbox.list({ status: 'failed', limit: 10 })).to.deep.equal([]);
+    });
+
+    it('counts its messages by status, every status named even at zero', async () => {
+      expect(await outbox.countByStatus()).to.deep.equal({ queued: 0, sent: 0, failed: 0 });
+      const [sent, failed, waiting, leased] = [aMessage(), aMessage(), aMessage(), aMessage()];
+      for (const message of [sent, failed, waiting, leased]) await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 4 });
+      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now });
+      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no' });
+      await outbox.settle(waiting.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 later' });
+      // A leased message is still queued: it has not been sent yet.
+      expect(await outbox.countByStatus()).to.deep.equal({ queued: 2, sent: 1, failed: 1 });
+    });
+
+    it('queues a failed message again, due now with no attempts counted; refuses any other, and says which', async () => {
+      const [failed, sent] = [aMessage(), aMessage()];
+      await outbox.enqueue(failed);
+      await outbox.enqueue(sent);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
+      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 8, at: now, reason: 'gave up' });
+      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now });
+      expect(await outbox.requeue(failed.id, now + 100)).to.equal('queued');
+      expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), attempts: 0, nextAttemptAt: now + 100, lastError: 'gave up' });
+      expect(await outbox.requeue(failed.id, now + 100)).to.equal('not failed');
+      expect(await outbox.requeue(sent.id, now + 100)).to.equal('not failed');
+      expect(await outbox.requeue(randomUUID(), now + 100)).to.equal('missing');
+      expect(ids(await outbox.claim({ worker: 'w2', now: now + 100, leaseUntil: now + 1000, limit: 10 }))).to.deep.equal([failed.id]);
+    });
+  });
+}

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { MemoryWeatherSource } from '../../src/adapters/open-meteo/memory-weather-source.js';
+import { OpenMeteoWeatherSource } from '../../src/adapters/open-meteo/open-meteo-weather-source.js';
+import type { WeatherResult, WeatherSource } from '../../src/domain/weather/ports.js';
+import type { ObservedConditions, ObservedForecast, WeatherQuery } from '../../src/domain/weather/weather.js';
+import {
+  BERLIN_FIRST_DAY,
+  BERLIN_NOW,
+  BERLIN_WORLD,
+  IMPERIAL_CONDITION_UNITS,
+  IMPERIAL_DAY_UNITS,
+  METRIC_CONDITION_UNITS,
+  METRIC_DAY_UNITS,
+  REFUSED_TIME_ZONE,
+  startOpenMeteoFixture,
+} from '../support/open-meteo-fixture.js';
+
+/** Both adapters hold the same world: Berlin's weather, whatever the point, in the zones Open-Meteo knows. */
+const adapters: { name: string; open: () => Promise<{ source: WeatherSource; close(): Promise<void> }> }[] = [
+  { name: 'memory', open: async () => ({ source: new MemoryWeatherSource(BERLIN_WORLD), close: async () => {} }) },
+  {
+    name: 'Open-Meteo over HTTP',
+    open: async () => {
+      const fixture = await startOpenMeteoFixture();
+      const source = new OpenMeteoWeatherSource(
+        { baseUrl: fixture.url, deadlineMs: 1_000, currentTtlMs: 60_000, forecastTtlMs: 60_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 5_000, hostTtlMs: 60_000 },
+        pino({ level: 'silent' }),
+      );
+      return { source, close: () => fixture.close() };
+    },
+  },
+];
+
+const BERLIN: WeatherQuery = { point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto' };
+
+const found = <A>(result: WeatherResult<A>): A => {
+  expect(result.kind, JSON.stringify(result)).to.equal('found');
+  return (result as Extract<WeatherResult<A>, { kind: 'found' }>).value;
+};
+
+for (const adapter of adapters) {
+  describe(`contract: WeatherSource (${adapter.name})`, () => {
+    let source: WeatherSource;
+    let close: () => Promise<void>;
+    beforeEach(async () => {
+      ({ source, close } = await adapter.open());
+    });
+    afterEach(async () => close());
+
+    it('answers the conditions now, fresh, in the place’s own time zone and in metric units', async () => {
+      const result = await source.current(BERLIN);
+      expect(result).to.deep.equal({
+        kind: 'found',
+        value: { timezone: 'Europe/Berlin', elevation: 38, conditions: BERLIN_NOW, units: METRIC_CONDITION_UNITS } satisfies ObservedConditions,
+        stale: false,
+      });
+    });
+
+    it('answers in imperial units and in the time zone asked for', async () => {
+      const observed = found(await source.current({ ...BERLIN, units: 'imperial', timezone: 'Asia/Tokyo' }));
+      expect(observed.timezone).to.equal('Asia/Tokyo');
+      expect(observed.units).to.deep.equal(IMPERIAL_CONDITION_UNITS);
+      expect(observed.conditions).to.include({ temperature: 39.6, windSpeed: 9.2, humidity: 81, pressure: 1018.4 });
+    });
+
+    it('answers a forecast of exactly the days asked, today first', async () => {
+      for (const days of [1, 7, 16]) {
+        const forecast: ObservedForecast = found(await source.forecast({ ...BERLIN, days }));
+        expect(forecast.days, `${days} days`).to.have.length(days);
+        expect(forecast.days[0]).to.deep.equal(BERLIN_FIRST_DAY);
+        expect(forecast.units).to.deep.equal(METRIC_DAY_UNITS);
+      }
+      const sixteen = found(await source.forecast({ ...BERLIN, days: 16 }));
+      expect(sixteen.days.map((day) => day.date).slice(0, 3)).to.deep.equal(['2026-11-23', '2026-11-24', '2026-11-25']);
+      // A value the source does not have is null, not left out or made up.
+      expect(sixteen.days[15]!.precipitationProbabilityMax).to.equal(null);
+      const imperial = found(await source.forecast({ ...BERLIN, units: 'imperial', days: 2 }));
+      expect(imperial.units).to.deep.equal(IMPERIAL_DAY_UNITS);
+      expect(imperial.days[0]).to.include({ temperatureMax: 43, temperatureMin: 35.2, windSpeedMax: 10.7 });
+    });
+
+    it('refuses a time zone it does not know, saying why', async () => {
+      const refused = await source.current({ ...BERLIN, timezone: REFUSED_TIME_ZONE });
+      expect(refused.kind).to.equal('rejected');
+      expect((refused as { reason: string }).reason).to.match(/timezone/i);
+      expect((await source.forecast({ ...BERLIN, timezone: REFUSED_TIME_ZONE, days: 3 })).kind).to.equal('rejected');
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
+import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
+import { freshPostgres, POSTGRES_URL, type TestDatabase } from '../support/databases.js';
+import { startProgram, type Running } from '../support/program.js';
+
+const ONE_REQUEST_PER_CONNECTION = new Agent({ pipelining: 0 });
+const call = (running: Running, method: string, path: string, token: string) =>
+  fetch(running.baseUrl + path, { method, headers: { Authorization: `Bearer ${token}` }, dispatcher: ONE_REQUEST_PER_CONNECTION });
+
+/**
+ * Two instances of the built program on one PostgreSQL, as behind a load balancer. Each caches
+ * verified tokens for a minute, so only the access-change feed can carry a change from one to
+ * the other within the second allowed.
+ */
+(POSTGRES_URL ? describe : describe.skip)('e2e: two instances on one PostgreSQL', function () {
+  this.timeout(60_000);
+  let cwd: string;
+  let database: TestDatabase;
+  let instances: Running[];
+  let env: Record<string, string>;
+
+  before(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'utility-api-instances-'));
+    database = await freshPostgres();
+    env = { ...database.env, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, UTILITY_API_TOKEN_CACHE_TTL_MS: '60000' };
+    instances = await Promise.all([startProgram({ cwd, env }), startProgram({ cwd, env })]);
+  });
+  after(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.stop()));
+    await database?.drop();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  /** A new token of `username`, from the CLI beside the instances. */
+  const tokenOf = async (username: string) => {
+    const issued = await runCommand(env, ['token', 'create', '--username', username]);
+    expect(issued.status, issued.stderr).to.equal(0);
+    return issued.lastLine;
+  };
+
+  /** The status `path` answers on `instance` once it answers `expected`, asking every 20 ms for at most 1 s. */
+  async function statusWithinASecond(instance: Running, path: string, token: string, expected: number): Promise<number> {
+    const deadline = Date.now() + 1000;
+    for (;;) {
+      const response = await call(instance, 'GET', path, token);
+      await response.arrayBuffer();
+      if (response.status === expected || Date.now() > deadline) return response.status;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('refuses on one instance, within 1 s, a token revoked through the other', async () => {
+    const [first, second] = instances as [Running, Running];
+    expect((await runCommand(env, ['user', 'create', '--username', 'ada', '--permission', 'Cryptography::*'])).status).to.equal(0);
+    const [revoked, revoker] = [await tokenOf('ada'), await tokenOf('ada')];
+    // Verified, and so cached, by the second instance.
+    const info = await call(second, 'GET', '/api/token/info', revoked);
+    expect(info.status).to.equal(200);
+    const { id } = (await info.json()) as { id: string };
+
+    const deleted = await call(first, 'DELETE', `/api/token/delete?id=${id}`, revoker);
+    expect(deleted.status).to.equal(200);
+    expect(await statusWithinASecond(second, '/api/crypto/enc?data=x', revoked, 401)).to.equal(401);
+    expect(await statusWithinASecond(second, '/api/crypto/enc?data=x', revoker, 200)).to.equal(200);
+  });
+
+  it('refuses on both instances, within 1 s, a user blocked from the CLI, and serves them again once unblocked', async () => {
+    expect((await runCommand(env, ['user', 'create', '--username', 'bo', '--permission', 'Cryptography::*'])).status).to.equal(0);
+    const token = await tokenOf('bo');
+    const everywhere = (status: number) => Promise.all(instances.map((instance) => statusWithinASecond(instance, '/api/crypto/enc?data=x', token, status)));
+    expect(await everywhere(200)).to.deep.equal([200, 200]);
+    expect((await runCommand(env, ['user', 'block', '--username', 'bo'])).status).to.equal(0);
+    expect(await everywhere(403)).to.deep.equal([403, 403]);
+    expect((await runCommand(env, ['user', 'unblock', '--username', 'bo'])).status).to.equal(0);
+    expect(await everywhere(200)).to.deep.equal([200, 200]);
+  });
+});

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { Database } from '../../src/container.js';
+import { freshSqlite, type TestDatabase } from '../support/databases.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+
+interface HealthDocument {
+  status: string;
+  description: string;
+  output?: string;
+  checks?: Record<string, { componentType: string; observedValue: number; observedUnit: string; status: string; time: string; output?: string }[]>;
+}
+
+async function healthOf(server: TestServer, path: string): Promise<{ status: number; document: HealthDocument }> {
+  const response = await server.get(path);
+  expect(response.headers.get('content-type')).to.equal('application/health+json');
+  expect(response.headers.get('x-request-id')).to.be.a('string');
+  return { status: response.status, document: (await response.json()) as HealthDocument };
+}
+
+describe('http: /livez and /readyz', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+  beforeEach(async () => {
+    database = await freshSqlite();
+    server = await startServer({ env: database.env });
+  });
+  afterEach(async () => {
+    await server.close();
+    await database.drop();
+  });
+
+  it('answer without a token: alive, and ready once the database answers', async () => {
+    expect(await healthOf(server, '/livez')).to.deep.equal({ status: 200, document: { status: 'pass', description: 'utility-api' } });
+    const { status, document } = await healthOf(server, '/readyz');
+    expect(status).to.equal(200);
+    expect(document.status).to.equal('pass');
+    const [database] = document.checks!['database:responseTime']!;
+    expect(database).to.include({ componentType: 'datastore', observedUnit: 'ms', status: 'pass' });
+    expect(database!.observedValue).to.be.a('number').within(0, 1000);
+    expect(Date.parse(database!.time)).to.be.within(Date.now() - 60_000, Date.now() + 1_000);
+  });
+
+  it('is not ready, 503, while the database does not answer; still alive', async () => {
+    await server.app.container.get<Knex>(Database).destroy();
+    const { status, document } = await healthOf(server, '/readyz');
+    expect(status).to.equal(503);
+    expect(document.status).to.equal('fail');
+    expect(document.checks!['database:responseTime']![0]).to.include({ status: 'fail' });
+    expect(document.checks!['database:responseTime']![0]!.output).to.be.a('string').and.not.equal('');
+    expect((await healthOf(server, '/livez')).status).to.equal(200);
+  });
+
+  it('fails readiness from the moment a stop begins, while everything else is still served', async () => {
+    server.app.beginDrain();
+    const { status, document } = await healthOf(server, '/readyz');
+    expect(status).to.equal(503);
+    expect(document).to.deep.equal({ status: 'fail', description: 'utility-api', output: 'stopping: finishing the requests received, taking no new ones' });
+    expect((await healthOf(server, '/livez')).status).to.equal(200);
+    const token = await server.tokenFor(['Cryptography::Encrypt']);
+    expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` })).status).to.equal(200);
+  });
+});

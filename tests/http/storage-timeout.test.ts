@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
+import { freshPostgres, freshSqlite, POSTGRES_URL } from '../support/databases.js';
+import { expectError, startServer, type TestServer } from '../support/http-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+
+/** What these tests allow the database per call, instead of the default 2 s. */
+const TIMEOUT_MS = 400;
+const PERSON = { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+
+/** Sends, and says how long the answer took. */
+async function timed(send: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
+  const started = performance.now();
+  const response = await send();
+  return { response, ms: performance.now() - started };
+}
+
+async function expectUnavailableInTime(server: TestServer, send: () => Promise<Response>): Promise<void> {
+  const { response, ms } = await timed(send);
+  expect(ms).to.be.below(TIMEOUT_MS + 1500);
+  expect(response.headers.get('retry-after')).to.equal('5');
+  expect(await expectError(response, 503, 29)).to.deep.equal({ code: 29, message: 'The service is unavailable, try again later' });
+}
+
+describe('http: a database that does not answer in time', function () {
+  this.timeout(30_000);
+
+  it('SQLite locked by another writer: a write answers 503/29 with Retry-After in time, stores nothing, and works once the lock is gone', async () => {
+    const database = await freshSqlite();
+    const server = await startServer({ env: database.env, overrides: { database: { timeoutMs: TIMEOUT_MS } } });
+    const locker: Knex = openDatabase(database.settings);
+    try {
+      const admin = await server.userWithToken(['*']);
+      const notYetSeen = await server.tokenFor(['Cryptography::*']);
+      const before = await server.snapshot();
+      const locked = await locker.transaction();
+      await locked.raw('INSERT INTO access_changes (kind, subject, created_at) VALUES (?, ?, ?)', ['user', 'lock', 0]);
+      try {
+        await expectUnavailableInTime(server, () => server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }));
+        // Reading goes on beside a writer (WAL): a token this server has not verified yet still works.
+        expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${notYetSeen}` })).status).to.equal(200);
+      } finally {
+        await locked.rollback();
+      }
+      expect(await server.snapshot()).to.deep.equal(before);
+      const created = await server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON });
+      expect(created.status).to.equal(201);
+    } finally {
+      await locker.destroy();
+      await server.close();
+      await database.drop();
+    }
+  });
+
+  (POSTGRES_URL ? it : it.skip)('PostgreSQL hanging: what needs it answers 503/29 in time, a cached token on an offline family keeps working, and it recovers with no restart', async () => {
+    const database = await freshPostgres();
+    const target = new URL(POSTGRES_URL!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const url = new URL(database.env.DATABASE_URL!);
+    url.port = String(proxy.port);
+    let server: TestServer | undefined;
+    try {
+      server = await startServer({ env: { ...database.env, DATABASE_URL: url.toString() }, overrides: { database: { timeoutMs: TIMEOUT_MS } } });
+      const admin = await server.userWithToken(['*']);
+      const cached = await server.tokenFor(['Cryptography::*']);
+      const uncached = await server.tokenFor(['Cryptography::*']);
+      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(200);
+
+      proxy.set('hang');
+      await expectUnavailableInTime(server, () => server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` }));
+      await expectUnavailableInTime(server, () => server!.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }));
+      const { response, ms } = await timed(() => server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` }));
+      expect(response.status).to.equal(200);
+      expect(ms).to.be.below(200);
+
+      proxy.set('pass');
+      const deadline = Date.now() + 5000;
+      let status = 0;
+      while (Date.now() < deadline && status !== 200) {
+        status = (await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` })).status;
+      }
+      expect(status).to.equal(200);
+      expect((await server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON })).status).to.equal(201);
+    } finally {
+      proxy.set('pass');
+      await server?.close();
+      await proxy.close();
+      await database.drop();
+    }
+  });
+});

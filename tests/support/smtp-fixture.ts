@@ -1,0 +1,120 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A message as the server received it: its SMTP envelope and the message parsed. */
+export interface ReceivedMail {
+  readonly envelope: { readonly from: string; readonly to: readonly string[] };
+  readonly parsed: ParsedMail;
+}
+
+/** What the server answers the next message's DATA with: accept it, or an SMTP error. */
+export type SmtpAnswer = 'accept' | { readonly code: number; readonly message: string };
+
+export interface SmtpFixture {
+  /** `smtp://127.0.0.1:<port>`: plain SMTP, no login, no STARTTLS. */
+  readonly url: string;
+  /** Accepted messages, in the order they were accepted. */
+  readonly received: ReceivedMail[];
+  /** Answers for the next messages, first first; once empty, every message is accepted. */
+  readonly script: SmtpAnswer[];
+  /** Messages whose DATA arrived, answered however. */
+  readonly attempts: number;
+  /** How long it waits before answering each message. */
+  delayMs: number;
+  /** Stops listening and cuts every connection: clients meet a refused connection. */
+  down(): Promise<void>;
+  /** Listens again, on the same port. */
+  up(): Promise<void>;
+  /** Resolves once `count` messages have been accepted; rejects after `timeoutMs`. */
+  waitForReceived(count: number, timeoutMs?: number): Promise<void>;
+  /** The Message-IDs accepted, each as many times as it arrived. */
+  messageIds(): string[];
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback (smtp-server), parsing what it receives with mailparser. */
+export async function startSmtpFixture(): Promise<SmtpFixture> {
+  const received: ReceivedMail[] = [];
+  const script: SmtpAnswer[] = [];
+  const waiters = new Set<() => void>();
+  const state = { attempts: 0, delayMs: 0 };
+  let server: SMTPServer | undefined;
+  let port = 0;
+
+  const make = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      closeTimeout: 50,
+      size: 16 * 1024 * 1024,
+      onData(stream, session, callback) {
+        state.attempts += 1;
+        const answer = script.shift() ?? 'accept';
+        simpleParser(stream).then(
+          (parsed) =>
+            setTimeout(() => {
+              if (answer !== 'accept') {
+                callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+                return;
+              }
+              const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+              received.push({ envelope: { from, to: session.envelope.rcptTo.map((recipient) => recipient.address) }, parsed });
+              callback();
+              for (const waiter of waiters) waiter();
+            }, state.delayMs),
+          (error: Error) => callback(error),
+        );
+      },
+    });
+
+  const listen = async (): Promise<void> => {
+    server = make();
+    server.on('error', () => {});
+    await new Promise<void>((resolve, reject) => {
+      server!.server.once('error', reject);
+      server!.listen(port, '127.0.0.1', () => resolve());
+    });
+    port = (server.server.address() as AddressInfo).port;
+  };
+  const stop = () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await listen();
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    script,
+    get attempts() {
+      return state.attempts;
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
+    },
+    down: async () => {
+      await stop();
+      server = undefined;
+    },
+    up: listen,
+    waitForReceived: (count, timeoutMs = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (received.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${received.length} of ${count} messages received within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      }),
+    messageIds: () => received.map((mail) => mail.parsed.messageId ?? ''),
+    close: stop,
+  };
+}
