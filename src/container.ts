@@ -95,7 +95,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
       limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis }),
       ...familyModules(config, families),
       observabilityModule(),
-      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors }),
+      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors, disabledFamilies: config.features.disabled }),
     );
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.

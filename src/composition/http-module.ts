@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createApp } from '../adapters/http/app.js';
 import type { CorsSettings } from '../adapters/http/cors.js';
 import type { Health } from '../adapters/http/health.js';
-import type { RouteTable } from '../adapters/http/route-table.js';
+import { withFamiliesDisabled, type RouteTable } from '../adapters/http/route-table.js';
 import type { AccessLog } from '../adapters/logging/logger.js';
 import { Authenticate } from '../domain/auth/authenticate.js';
 import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
@@ -15,19 +15,25 @@ export interface HttpSettings {
   readonly maxBodyBytes: number;
   readonly accessLog: AccessLog;
   readonly cors: CorsSettings;
+  /** Permission families turned off on this installation (`features.disabled`). */
+  readonly disabledFamilies: readonly string[];
 }
 
 /**
  * The route table, made of what each module contributes, and the Koa app that serves it with
  * the rate limiter, the metrics and the health the other modules bind.
  */
-export const httpModule = ({ maxBodyBytes, accessLog, cors }: HttpSettings): ContainerModule =>
+export const httpModule = ({ maxBodyBytes, accessLog, cors, disabledFamilies }: HttpSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(Routes).toResolvedValue(
-      (contributions: RouteContribution[]): RouteTable => ({
-        routes: contributions.flatMap((each) => each.routes),
-        redirects: contributions.flatMap((each) => each.redirects ?? []),
-      }),
+      (contributions: RouteContribution[]): RouteTable =>
+        withFamiliesDisabled(
+          {
+            routes: contributions.flatMap((each) => each.routes),
+            redirects: contributions.flatMap((each) => each.redirects ?? []),
+          },
+          disabledFamilies,
+        ),
       [{ serviceIdentifier: RouteContribution, isMultiple: true }],
     ).inSingletonScope();
     bind(HttpApp).toResolvedValue(

@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
 import { isAddress } from '../domain/mail/addresses.js';
 import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
+import { PERMISSION_FAMILIES } from '../domain/permissions.js';
 
 /** A codec for values that are already the right JS type and pass a check; `name` reads as "expected <name>". */
 const checked = <A>(name: string, is: (u: unknown) => u is A) =>
@@ -45,6 +46,9 @@ const RateLimitPolicy = checked('"<requests>/<seconds>" such as "1000/10" (at mo
 
 /** A page's origin as browsers send it, `scheme://host[:port]`, or `*` for any. */
 const CorsOrigin = checked('an origin such as "https://app.example.com" (scheme://host[:port], no path), or "*"', (u): u is string => u === '*' || (typeof u === 'string' && URL.canParse(u) && new URL(u).origin === u));
+
+/** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
+const PermissionFamily = checked(`one of ${PERMISSION_FAMILIES.join(', ')}`, (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u));
 
 const redisUrl = checked('a redis:// or rediss:// URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol));
 
@@ -113,6 +117,10 @@ export const AppConfig = t.type({
     keyPrefix: t.string,
     /** How long one command may take before the in-memory insurance limiter decides instead. */
     commandTimeoutMs: intInRange(10, 10_000),
+  }),
+  features: t.type({
+    /** Permission families whose endpoints answer 423 code 23 on this installation (`Weather`, `Mail`). */
+    disabled: t.array(PermissionFamily),
   }),
   cors: t.type({
     /** The origins whose pages may call the API from a browser; none by default. */

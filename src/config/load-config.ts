@@ -39,6 +39,7 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'REDIS_URL', path: 'redis.url', parse: asString },
   { name: 'UTILITY_API_REDIS_KEY_PREFIX', path: 'redis.keyPrefix', parse: asString },
   { name: 'UTILITY_API_REDIS_TIMEOUT_MS', path: 'redis.commandTimeoutMs', parse: asInteger },
+  { name: 'UTILITY_API_DISABLED_FAMILIES', path: 'features.disabled', parse: asList },
   { name: 'UTILITY_API_CORS_ORIGINS', path: 'cors.origins', parse: asList },
   { name: 'UTILITY_API_CORS_MAX_AGE', path: 'cors.maxAgeSeconds', parse: asInteger },
   { name: 'UTILITY_API_HIVE_URL', path: 'hive.baseUrl', parse: asString },

@@ -58,7 +58,13 @@ const familyOf = (name: string): string | undefined => {
   return separator > 0 ? name.slice(0, separator) : undefined;
 };
 
-const knownFamilies = new Set(knownPermissions.map((p) => familyOf(p)));
+/** The family of a permission: `Weather` for `Weather::Current`. */
+export const permissionFamilyOf = (permission: Permission): string => familyOf(permission)!;
+
+/** Every family of permissions (`Cryptography`, `Users`, … `System`), in the order of the list above. */
+export const PERMISSION_FAMILIES: readonly string[] = [...new Set(knownPermissions.map(permissionFamilyOf))];
+
+const knownFamilies = new Set<string | undefined>(PERMISSION_FAMILIES);
 
 /**
  * True when `pattern` (held) covers `requested`, which may itself be a wildcard:

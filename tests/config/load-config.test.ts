@@ -140,6 +140,13 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_RATE_LIMIT: '10/86401' })).to.have.length(1);
   });
 
+  it('turns no family off by default; takes the families to turn off from the environment, and refuses a name that is no permission family', () => {
+    expect(expectRight(loadConfig({ env: {} })).features.disabled).to.deep.equal([]);
+    expect(expectRight(loadConfig({ env: { UTILITY_API_DISABLED_FAMILIES: 'Weather, Mail' } })).features.disabled).to.deep.equal(['Weather', 'Mail']);
+    const [refused] = errorsOf({ UTILITY_API_DISABLED_FAMILIES: 'Weather,weather' });
+    expect(refused).to.match(/^Invalid setting features\.disabled \(from env UTILITY_API_DISABLED_FAMILIES\): expected one of Cryptography, Users, Tokens, .*System, got "weather"$/);
+  });
+
   it('refuses production without a key, and postgres without a URL', () => {
     expect(errorsOf({ NODE_ENV: 'production' })[0]).to.match(/^Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY/);
     expect(errorsOf({ UTILITY_API_STORAGE: 'postgres' })[0]).to.match(/database.url/);

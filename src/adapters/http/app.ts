@@ -21,7 +21,7 @@ import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, placed } from './fields.js';
 import { announceStanding } from './rate-limit-fields.js';
-import { API_PREFIX, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
+import { API_PREFIX, familyOfRoute, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
 import { echoed, strictlyDecoded } from './well-formed.js';
 
 export { API_PREFIX };
@@ -352,6 +352,13 @@ function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void>
   /** The domain names the fields of refused input; the route knows where each came from. */
   const fail = (ctx: Context, error: DomainError | PlacedInputError, offerBasic = false): void =>
     stages.fail(ctx, error._tag === 'MissingInput' || error._tag === 'InvalidInput' ? placed(error, placeOf(error.fields[0] ?? '')) : error, offerBasic);
+  if (route.disabled) {
+    const turnedOff: DomainError = { _tag: 'EndpointDisabled', details: `The ${familyOfRoute(route)} endpoints are turned off on this installation (features.disabled)` };
+    return async (ctx: Context): Promise<void> => {
+      ctx.state.operation = operation;
+      fail(ctx, turnedOff);
+    };
+  }
   return async (ctx: Context): Promise<void> => {
     ctx.state.operation = operation;
     const identified = identify(ctx);

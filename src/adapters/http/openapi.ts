@@ -173,7 +173,8 @@ function errorsOf(route: Route): CatalogueTag[] {
   if (hasRequired(route.body)) fromFields.push(FIELD_ERRORS.body.missing);
   // A body that is not a JSON object is refused even where every field is optional.
   if (route.body) fromFields.push(FIELD_ERRORS.body.invalid);
-  return [...new Set([...EVERY_ENDPOINT, ...fromFields, ...route.errors])];
+  const turnedOff: CatalogueTag[] = route.disabled ? ['EndpointDisabled'] : [];
+  return [...new Set([...EVERY_ENDPOINT, ...fromFields, ...route.errors, ...turnedOff])];
 }
 
 const contentTypesOf = (route: Route): readonly ContentType[] => (typeof route.produces === 'string' ? [route.produces] : route.produces);
@@ -246,6 +247,8 @@ function operation(route: Route): Record<string, unknown> {
   return {
     summary: route.summary,
     'x-permission': route.permission,
+    // Turned off here (features.disabled): every call answers 423 code 23.
+    ...(route.disabled && { 'x-disabled': true }),
     security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
     parameters: [...parameters('path', route.params), ...parameters('query', route.query), ...parameters('header', route.headers)],
     // No body at all reads as `{}`: it is required only where a field is.

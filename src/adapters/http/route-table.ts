@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
 import type { CatalogueTag, DomainError } from '../../domain/errors.js';
-import type { Permission } from '../../domain/permissions.js';
+import { permissionFamilyOf, type Permission } from '../../domain/permissions.js';
 import type { AdditionalBody, BodySchema, Decoded, HeaderSchema, InputPlace, ParamSchema, QuerySchema } from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -50,6 +50,13 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
   readonly outsideApi?: true;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
   readonly permission: Permission | null;
+  /**
+   * The permission family it belongs to where `permission` does not say (null): what
+   * `features.disabled` names to turn it off.
+   */
+  readonly family?: string;
+  /** Turned off on this installation (`features.disabled`): answered 423 code 23 before anything else. */
+  readonly disabled?: true;
   /**
    * Also takes `Authorization: Basic` (username or email, and password) instead of a token: the
    * use case then acts for that user, and `permission` is not asked of them.
@@ -130,6 +137,17 @@ export const defineRoute = <
   }
   return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
 };
+
+/** The permission family a route belongs to: its permission's, else the one it names. */
+export const familyOfRoute = (route: Pick<Route, 'permission' | 'family' | 'method' | 'path'>): string => {
+  const family = route.permission === null ? route.family : permissionFamilyOf(route.permission);
+  if (family === undefined) throw new Error(`${route.method} ${route.path} needs no permission, so it must name its family`);
+  return family;
+};
+
+/** The table with the routes of the families named marked as turned off. */
+export const withFamiliesDisabled = (table: RouteTable, families: readonly string[]): RouteTable =>
+  families.length === 0 ? table : { ...table, routes: table.routes.map((route) => (families.includes(familyOfRoute(route)) ? { ...route, disabled: true } : route)) };
 
 /** What comes before a route's path: `/api`, or nothing for a route served outside it. */
 export const prefixOf = (route: Pick<Route, 'outsideApi'>): string => (route.outsideApi ? '' : API_PREFIX);

@@ -98,6 +98,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       method: 'GET',
       path: '/mail/status',
       permission: null,
+      family: 'Mail',
       summary: `What became of a message: your own with ${Permission.MailSend}, anyone's with ${Permission.MailRead}`,
       query: { id: required(matching(MESSAGE_ID, MESSAGE_ID_RULE), 'the id POST /mail/send answered') },
       response: messageStatus,

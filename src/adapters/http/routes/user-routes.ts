@@ -83,6 +83,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       method: 'GET',
       path: '/user/get',
       permission: null,
+      family: 'Users',
       summary: `Read a user: yourself, or anyone with ${Permission.UsersRead}`,
       headers: uidHeader,
       response: userView,
@@ -94,6 +95,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       method: 'PATCH',
       path: '/user/update',
       permission: null,
+      family: 'Users',
       summary: `Update a user: yourself, or anyone with ${Permission.UsersUpdate}; perms always need ${Permission.UsersPermissions}`,
       headers: uidHeader,
       body: {
@@ -121,6 +123,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       method: 'DELETE',
       path: '/user/delete',
       permission: null,
+      family: 'Users',
       summary: `Delete a user and all of their tokens: yourself, or anyone with ${Permission.UsersDelete}`,
       headers: uidHeader,
       response: t.strict({ deleted: t.literal(true), uid: t.string }),
