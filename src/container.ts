@@ -11,6 +11,7 @@ import { httpModule } from './composition/http-module.js';
 import { HttpApp, InstanceHealth, Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent, type Closed } from './composition/lifecycle.js';
 import { limitsModule } from './composition/limits-module.js';
+import { accessChangeFeedModule } from './composition/access-change-feeds.js';
 import { observabilityModule } from './composition/observability-module.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
@@ -93,6 +94,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
       platformModule(options.randomness ?? systemRandomness, options.clock),
       storageModule(db && settings ? { db, settings } : undefined),
       limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis }),
+      accessChangeFeedModule(config.redis),
       ...familyModules(config, families),
       observabilityModule(),
       httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors, disabledFamilies: config.features.disabled }),

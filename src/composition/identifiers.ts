@@ -8,6 +8,8 @@ import type { UpstreamCallCounter } from '../adapters/upstream/upstream-client.j
 export const Log = Symbol.for('Logger');
 export const Database = Symbol.for('Database');
 export const Routes = Symbol.for('RouteTable');
+/** The access-change feed of the storage alone, before any other is added beside it. */
+export const StoredAccessChangeFeed = Symbol.for('StoredAccessChangeFeed');
 export const HttpApp = Symbol.for('HttpApp');
 /** `/livez` and `/readyz`, and the stop that makes readiness fail first. */
 export const InstanceHealth = Symbol.for('InstanceHealth');

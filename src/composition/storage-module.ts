@@ -17,13 +17,12 @@ import { KnexUserStore } from '../adapters/persistence/knex/knex-user-store.js';
 import { MemoryTables } from '../adapters/persistence/memory/memory-tables.js';
 import { MemoryTokenStore } from '../adapters/persistence/memory/memory-token-store.js';
 import { MemoryUserStore } from '../adapters/persistence/memory/memory-user-store.js';
-import { AccessChangeFeed } from '../domain/auth/ports.js';
 import { ContentStore } from '../domain/content/ports.js';
 import { Outbox } from '../domain/mail/ports.js';
 import { DependencyCheck } from '../domain/health/ports.js';
 import { TokenStore } from '../domain/tokens/ports.js';
 import { UserStore } from '../domain/users/ports.js';
-import { Database, Log } from './identifiers.js';
+import { Database, Log, StoredAccessChangeFeed } from './identifiers.js';
 
 /** An open database and what it was opened from. */
 export interface OpenDatabase {
@@ -40,7 +39,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       bind(UserStore).toConstantValue(reachingInTime(new KnexUserStore(db)));
       bind(TokenStore).toConstantValue(reachingInTime(new KnexTokenStore(db)));
       bind(ContentStore).toConstantValue(reachingInTime(new KnexContentStore(db)));
-      bind(AccessChangeFeed)
+      bind(StoredAccessChangeFeed)
         .toResolvedValue(
           (logger: Logger) =>
             settings.client === 'sqlite' ? new SqliteAccessChangeFeed(db, logger) : new PostgresAccessChangeFeed(db, { url: settings.url, schema: settings.schema }, logger),
@@ -50,7 +49,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       bind(Outbox).toConstantValue(reachingInTime(new KnexOutbox(db)));
       bind(DependencyCheck).toConstantValue(databaseCheck(db));
     } else {
-      bind(AccessChangeFeed).toConstantValue(new MemoryAccessChangeFeed());
+      bind(StoredAccessChangeFeed).toConstantValue(new MemoryAccessChangeFeed());
       const tables = new MemoryTables();
       bind(UserStore).toConstantValue(new MemoryUserStore(tables));
       bind(TokenStore).toConstantValue(new MemoryTokenStore(tables));

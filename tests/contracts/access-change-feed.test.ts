@@ -6,7 +6,10 @@ import { PostgresAccessChangeFeed } from '../../src/adapters/persistence/knex/po
 import { SqliteAccessChangeFeed } from '../../src/adapters/persistence/knex/sqlite-access-change-feed.js';
 import { openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
 import type { AccessChange, AccessChangeFeed } from '../../src/domain/auth/ports.js';
+import { Redis } from 'ioredis';
+import { RedisAccessChangeFeed } from '../../src/adapters/redis/redis-access-change-feed.js';
 import { sqlDatabases } from '../support/databases.js';
+import { deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
 
 /** Two processes' feeds on one storage, and what each adapter can be made to suffer. */
 interface FeedPair {
@@ -57,7 +60,34 @@ const adapters: { name: string; open: () => Promise<FeedPair> }[] = [
       };
     },
   })),
+  ...(REDIS_URL ? [{ name: 'Redis pub/sub', open: () => redisPair(REDIS_URL!) }] : []),
 ];
+
+/** A publishing connection as the instances' counters have it: no offline queue, so a command fails at once when Redis is away. */
+async function countersConnection(url: string): Promise<Redis> {
+  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+/** Two processes' Redis feeds, each with its own connection, under a key prefix of the test's own. */
+async function redisPair(url: string): Promise<FeedPair> {
+  const keyPrefix = testKeyPrefix();
+  const warnings: string[] = [];
+  const [hereConnection, thereConnection] = [await countersConnection(url), await countersConnection(url)];
+  return {
+    here: new RedisAccessChangeFeed(hereConnection, keyPrefix, capturingLogger(warnings)),
+    there: new RedisAccessChangeFeed(thereConnection, keyPrefix, capturingLogger(warnings)),
+    warnings,
+    breakPublishing: async () => hereConnection.disconnect(),
+    close: async () => {
+      hereConnection.disconnect();
+      thereConnection.disconnect();
+      await deleteKeys(url, keyPrefix);
+    },
+  };
+}
 
 /** What a subscriber heard, and a way to wait, up to the 1 s the feed is allowed, for more. */
 function ear() {
@@ -146,6 +176,49 @@ if (postgres) {
       } finally {
         await subscription.close();
         await database.drop();
+      }
+    });
+  });
+}
+
+if (HAS_REDIS_SERVER) {
+  describe('contract: AccessChangeFeed (Redis pub/sub), Redis going away and coming back', function () {
+    this.timeout(20_000);
+    it('reports the loss, and once more when subscribed again, then delivers again; a start without Redis subscribes once it comes', async () => {
+      const redis = await ThrowawayRedis.start();
+      const warnings: string[] = [];
+      const connection = await countersConnection(redis.url);
+      const feed = new RedisAccessChangeFeed(connection, testKeyPrefix(), capturingLogger(warnings));
+      const there = ear();
+      const subscription = await feed.subscribe(there.onChange, there.onLoss);
+      try {
+        await redis.stop();
+        await there.until(() => there.losses === 1);
+        await redis.start();
+        await there.until(() => there.losses === 2, 5_000);
+        await there.until(() => connection.status === 'ready', 5_000);
+        await feed.publish(TOKEN);
+        await there.until(() => there.heard.length === 1);
+        expect(there.heard).to.deep.equal([TOKEN]);
+        expect(warnings).to.include('access-change subscription lost: every cached token forgotten; subscribing again when Redis answers');
+
+        // A process that starts while Redis is away starts all the same, and hears once Redis is back.
+        await redis.stop();
+        const late = ear();
+        const started = Date.now();
+        const lateSubscription = await feed.subscribe(late.onChange, late.onLoss);
+        expect(Date.now() - started).to.be.below(2_000);
+        await redis.start();
+        await there.until(() => connection.status === 'ready', 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await feed.publish(USER);
+        await late.until(() => late.heard.length === 1, 5_000);
+        expect(late.heard).to.deep.equal([USER]);
+        await lateSubscription.close();
+      } finally {
+        await subscription.close();
+        connection.disconnect();
+        await redis.stop();
       }
     });
   });

@@ -6,32 +6,51 @@ import { Agent, fetch } from 'undici';
 import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
 import { freshPostgres, POSTGRES_URL, type TestDatabase } from '../support/databases.js';
 import { startProgram, type Running } from '../support/program.js';
+import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis.js';
+import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 const ONE_REQUEST_PER_CONNECTION = new Agent({ pipelining: 0 });
-const call = (running: Running, method: string, path: string, token: string) =>
-  fetch(running.baseUrl + path, { method, headers: { Authorization: `Bearer ${token}` }, dispatcher: ONE_REQUEST_PER_CONNECTION });
+const call = (running: Running, method: string, path: string, token: string, json?: unknown) =>
+  fetch(running.baseUrl + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(json !== undefined && { 'Content-Type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+    dispatcher: ONE_REQUEST_PER_CONNECTION,
+  });
 
 /**
- * Two instances of the built program on one PostgreSQL, as behind a load balancer. Each caches
- * verified tokens for a minute, so only the access-change feed can carry a change from one to
- * the other within the second allowed.
+ * Two instances of the built program on one PostgreSQL and, when the run has one, one Redis, as
+ * behind a load balancer, both delivering mail to one SMTP server. Each caches verified tokens for
+ * a minute, so only the access-change feeds can carry a change from one to the other within the
+ * second allowed.
  */
-(POSTGRES_URL ? describe : describe.skip)('e2e: two instances on one PostgreSQL', function () {
+(POSTGRES_URL ? describe : describe.skip)(`e2e: two instances on one PostgreSQL${REDIS_URL ? ' and one Redis' : ''}`, function () {
   this.timeout(60_000);
   let cwd: string;
   let database: TestDatabase;
+  let smtp: SmtpFixture;
   let instances: Running[];
   let env: Record<string, string>;
+  const keyPrefix = testKeyPrefix();
 
   before(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'utility-api-instances-'));
     database = await freshPostgres();
-    env = { ...database.env, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, UTILITY_API_TOKEN_CACHE_TTL_MS: '60000' };
+    smtp = await startSmtpFixture();
+    env = {
+      ...database.env,
+      UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      UTILITY_API_TOKEN_CACHE_TTL_MS: '60000',
+      UTILITY_API_SMTP_URL: smtp.url,
+      ...(REDIS_URL && { REDIS_URL, UTILITY_API_REDIS_KEY_PREFIX: keyPrefix }),
+    };
     instances = await Promise.all([startProgram({ cwd, env }), startProgram({ cwd, env })]);
   });
   after(async () => {
     await Promise.all((instances ?? []).map((instance) => instance.stop()));
     await database?.drop();
+    await smtp?.close();
+    if (REDIS_URL) await deleteKeys(REDIS_URL, keyPrefix);
     rmSync(cwd, { recursive: true, force: true });
   });
 
@@ -77,5 +96,39 @@ const call = (running: Running, method: string, path: string, token: string) =>
     expect(await everywhere(403)).to.deep.equal([403, 403]);
     expect((await runCommand(env, ['user', 'unblock', '--username', 'bo'])).status).to.equal(0);
     expect(await everywhere(200)).to.deep.equal([200, 200]);
+  });
+
+  (REDIS_URL ? it : it.skip)('counts a token against one rate limit on both instances', async () => {
+    expect((await runCommand(env, ['user', 'create', '--username', 'cy', '--permission', 'Cryptography::*'])).status).to.equal(0);
+    const issued = await runCommand(env, ['token', 'create', '--username', 'cy', '--rate-limit', '40/60']);
+    expect(issued.status, issued.stderr).to.equal(0);
+    const token = issued.lastLine;
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const response = await call(instances[i % 2]!, 'GET', '/api/crypto/enc?data=x', token);
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).to.have.length(40);
+    expect(statuses.filter((status) => status === 429)).to.have.length(20);
+  });
+
+  it('delivers each message accepted by either instance exactly once, with both instances\' workers claiming', async () => {
+    expect((await runCommand(env, ['user', 'create', '--username', 'di', '--permission', 'Mail::Send'])).status).to.equal(0);
+    const issued = await runCommand(env, ['token', 'create', '--username', 'di']);
+    expect(issued.status, issued.stderr).to.equal(0);
+    const token = issued.lastLine;
+    const accepted = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const response = await call(instances[i % 2]!, 'POST', '/api/mail/send', token, { to: `reader${i}@example.com`, subject: `Message ${i}`, content: 'Hello' });
+        expect(response.status).to.equal(202);
+        return ((await response.json()) as { messageId: string }).messageId;
+      }),
+    );
+    await smtp.waitForReceived(30, 20_000);
+    // Time for a second delivery to show up, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.messageIds().sort()).to.deep.equal([...accepted].sort());
   });
 });

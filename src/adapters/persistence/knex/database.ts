@@ -69,10 +69,33 @@ export const databaseCheck = (db: Knex): DependencyCheck => ({
   },
 });
 
-export async function migrateToLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+export async function migrateToLatest(db: Knex, lockWaitMs = MIGRATION_LOCK_WAIT_MS): Promise<string[]> {
+  const deadline = Date.now() + lockWaitMs;
+  for (;;) {
+    try {
+      const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+      return applied;
+    } catch (error) {
+      // Instances started together: one migrates, the others wait for it and then find nothing to do.
+      if (!anotherProcessMigrating(error)) throw error;
+      if (Date.now() > deadline) {
+        throw new Error(`the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
+
+/**
+ * Knex's migrator takes a lock before migrating, but creates its own bookkeeping tables before
+ * that, unguarded: a process that meets another's lock, or loses the race to create those tables,
+ * has only to try again. A failing migration of ours names its own tables, never these.
+ */
+const anotherProcessMigrating = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'MigrationLocked' || /\bknex_migrations(_lock)?\b/.test(error.message));
+
+/** How long a start waits for another process's migration before giving up. */
+const MIGRATION_LOCK_WAIT_MS = 60_000;
 
 /**
  * What a database error means for a write: the column whose uniqueness it broke, if that is

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import knex from 'knex';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
+import { POSTGRES_URL } from '../support/databases.js';
+
+/** Fresh, unmigrated storage of each kind, and how to throw it away. */
+const kinds: { name: string; fresh: () => Promise<{ settings: DatabaseSettings; drop: () => Promise<void> }> }[] = [
+  {
+    name: 'SQLite',
+    fresh: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'utility-api-migrate-'));
+      return { settings: { client: 'sqlite', filename: join(dir, 'db.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  ...(POSTGRES_URL
+    ? [
+        {
+          name: 'PostgreSQL',
+          fresh: async () => {
+            const schema = `test_${randomBytes(6).toString('hex')}`;
+            const admin = knex({ client: 'pg', connection: POSTGRES_URL, pool: { min: 0, max: 1 } });
+            await admin.raw('CREATE SCHEMA ??', [schema]);
+            return {
+              settings: { client: 'postgres', url: POSTGRES_URL, schema } as DatabaseSettings,
+              drop: async () => {
+                await admin.raw('DROP SCHEMA ?? CASCADE', [schema]);
+                await admin.destroy();
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+for (const kind of kinds) {
+  describe(`migrations on ${kind.name}, by instances started together`, () => {
+    it('migrates once: one process applies every migration, the others wait for it and start on the same tables', async () => {
+      const { settings, drop } = await kind.fresh();
+      const processes = [openDatabase(settings), openDatabase(settings), openDatabase(settings)];
+      try {
+        const applied = await Promise.all(processes.map((db) => migrateToLatest(db)));
+        const appliers = applied.filter((names) => names.length > 0);
+        expect(appliers).to.have.length(1);
+        expect(appliers[0]!.length).to.be.greaterThan(5);
+        expect(await migrateToLatest(processes[0]!)).to.deep.equal([]);
+      } finally {
+        await Promise.all(processes.map((db) => db.destroy()));
+        await drop();
+      }
+    });
+
+    it('gives up on a lock nobody releases, saying how to clear it', async () => {
+      const { settings, drop } = await kind.fresh();
+      const db = openDatabase(settings);
+      try {
+        await migrateToLatest(db);
+        await db('knex_migrations_lock').update({ is_locked: 1 });
+        // Something to migrate is needed for the lock to be asked for: forget the last migration.
+        const [last] = await db('knex_migrations').orderBy('id', 'desc').limit(1).pluck('name');
+        await db('knex_migrations').where({ name: last }).delete();
+        let refusal: unknown;
+        await migrateToLatest(db, 300).catch((error: unknown) => (refusal = error));
+        expect(String(refusal)).to.match(/migration lock was held for 0\.3 s: if no process is migrating, clear is_locked in knex_migrations_lock/);
+      } finally {
+        await db.destroy();
+        await drop();
+      }
+    });
+  });
+}
