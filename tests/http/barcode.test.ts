@@ -232,3 +232,43 @@ describe('http: barcodes', () => {
     expect(second.equals(first)).to.equal(true);
   });
 });
+
+describe('http: barcodes drawn in worker threads, with a bounded queue', () => {
+  let server: TestServer;
+  let token: string;
+
+  before(async () => {
+    // One worker and one waiting drawing: a third drawing at once finds no room.
+    server = await startServer({ overrides: { barcode: { maxContentBytes: 1024, maxPixels: 2_500_000, cacheBytes: 1_048_576, workers: 1, queue: 1 } } });
+    token = await server.tokenFor(['Barcode::Generate']);
+  });
+  after(async () => server.close());
+
+  it('answers 503/29 with Retry-After when every worker is drawing and the queue is full; the drawings it took all succeed', async () => {
+    // Fresh 1 KB Aztec codes, each 0.1–0.4 s of encoder: nothing in the cache, all in flight together.
+    const contents = Array.from({ length: 6 }, (_, i) => `${i}:${'fresh aztec content '.repeat(50)}`.slice(0, 1000));
+    const responses = await Promise.all(
+      contents.map((content) => server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`, { Authorization: `Bearer ${token}` })),
+    );
+    const drawn = responses.filter((response) => response.status === 200);
+    const refused = responses.filter((response) => response.status === 503);
+    expect(drawn.length + refused.length, `statuses ${responses.map((response) => response.status).join(', ')}`).to.equal(contents.length);
+    // The one being drawn and the one waiting, at least; the rest refused at once.
+    expect(drawn.length).to.be.at.least(2);
+    expect(refused.length).to.be.at.least(1);
+    for (const response of drawn) {
+      const content = contents[responses.indexOf(response)]!;
+      expect(readBarcodePng(Buffer.from(await response.arrayBuffer()), 'azteccode')).to.equal(content);
+    }
+    for (const response of refused) {
+      expect(response.headers.get('retry-after')).to.equal('1');
+      const body = await expectError(response, 503, 29);
+      expect(body.message).to.equal('The service is unavailable, try again later');
+      expect(body.details).to.match(/barcode drawing workers are busy/);
+    }
+    // Refused for room, not for its content: asked again once the queue drained, it is drawn.
+    const again = contents[responses.indexOf(refused[0]!)]!;
+    const retried = await server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content: again }).toString()}`, { Authorization: `Bearer ${token}` });
+    expect(retried.status).to.equal(200);
+  });
+});

@@ -50,6 +50,8 @@ export class GenerateBarcode {
         return E.left(invalidInput('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
       case 'too-large':
         return E.left(invalidInput(['scale', 'height'], outcome.reason));
+      case 'busy':
+        return E.left({ _tag: 'ServiceBusy', details: `Too many barcodes are being drawn: ${outcome.reason}` });
     }
   }
 

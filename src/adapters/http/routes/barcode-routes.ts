@@ -70,8 +70,9 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
       headers: { 'x-format': optional(imageFormat, 'the same as the format query parameter; when both are given they must agree') },
       produces: ['image/png', 'image/svg+xml'],
       response: image,
-      // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently, 400/7.
-      errors: ['InformationNotFound', 'InvalidQueryParameter'],
+      // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently,
+      // 400/7; every drawing worker busy and the queue full, 503/29.
+      errors: ['InformationNotFound', 'InvalidQueryParameter', 'ServiceBusy'],
       handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ImageBody>> => {
         const fromHeader = headers['x-format'];
         if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
