@@ -1,6 +1,7 @@
 import { loadOnce } from '../caching/load-once.js';
 import { InProcessBwipEngine, type BwipEngine } from './bwip-engine.js';
 import { overPixelLimit } from './image-limit.js';
+import { quietZoneOf } from './quiet-zone.js';
 import type { BarcodeRequest, Symbology } from '../../domain/barcode/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 
@@ -136,6 +137,7 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
       includetext: request.includeText,
       sizelimit: this.options.maxPixels,
       ...(request.heightMm === undefined ? {} : { height: request.heightMm }),
+      ...(request.format === 'png' ? pngGround(request) : {}),
     };
     const drawn = await this.engine.draw({ format: request.format, options });
     switch (drawn.kind) {
@@ -155,6 +157,15 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
         return { kind: 'busy', reason: drawn.reason };
     }
   }
+}
+
+/** A PNG's white ground and quiet zone, as asked; bwip-js scales and rotates them with the symbol. */
+function pngGround({ symbology, background, quietZone }: BarcodeRequest): Record<string, unknown> {
+  const zone = quietZoneOf(symbology);
+  return {
+    ...(background === 'white' ? { backgroundcolor: 'FFFFFF' } : {}),
+    ...(quietZone ? { paddingtop: zone.top, paddingright: zone.right, paddingbottom: zone.bottom, paddingleft: zone.left } : {}),
+  };
 }
 
 function refusal(request: BarcodeRequest, message: string, maxPixels: number): RenderOutcome {

@@ -46,8 +46,8 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
 }
 
 /** Every input, quoted, so no symbology or content can pass for another request's. */
-const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, content }: BarcodeRequest): string =>
-  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, content]);
+const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, background, quietZone, content }: BarcodeRequest): string =>
+  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, background, quietZone, content]);
 
 function sizeOf(outcome: RenderOutcome): number {
   switch (outcome.kind) {
