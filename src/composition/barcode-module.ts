@@ -1,12 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { ContainerModule } from 'inversify';
-import { BwipBarcodeRenderer } from '../adapters/barcode/bwip-barcode-renderer.js';
 import { CachedBarcodeRenderer } from '../adapters/barcode/cached-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from '../adapters/barcode/lean-qr-barcode-renderer.js';
+import { PooledBarcodeRenderer } from '../adapters/barcode/pooled-barcode-renderer.js';
 import { barcodeRoutes } from '../adapters/http/routes/barcode-routes.js';
 import type { AppConfig } from '../config/config.js';
 import { GenerateBarcode, ListSymbologies } from '../domain/barcode/generate-barcode.js';
 import { BarcodeRenderer } from '../domain/barcode/ports.js';
 import { RouteContribution, useCasesIdentifier } from './identifiers.js';
+import { LifecycleComponent } from './lifecycle.js';
 
 export type BarcodeSettings = AppConfig['barcode'];
 
@@ -17,10 +19,19 @@ export interface BarcodeUseCases {
 }
 export const BarcodeUseCases = useCasesIdentifier<BarcodeUseCases>('BarcodeUseCases');
 
-/** Barcodes and QR codes drawn as PNG: lean-qr for QR codes, bwip-js for the rest. */
-export const barcodeModule = ({ maxContentBytes, maxPixels, cacheBytes }: BarcodeSettings): ContainerModule =>
+/** One less than the cores, so the event loop keeps one; at least one. */
+export const defaultBarcodeWorkers = (): number => Math.max(1, availableParallelism() - 1);
+
+/**
+ * Barcodes and QR codes drawn as PNG or SVG: lean-qr for QR codes (a fraction of a millisecond, on
+ * the event loop), bwip-js for the rest in worker threads; repeats answered from the cache on the
+ * event loop. The lifecycle stops the workers.
+ */
+export const barcodeModule = ({ maxContentBytes, maxPixels, cacheBytes, workers, queue }: BarcodeSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, new BwipBarcodeRenderer({ maxPixels })), cacheBytes));
+    const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue });
+    bind(LifecycleComponent).toConstantValue(pooled);
+    bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes));
     bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
     bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
     bind(BarcodeUseCases).toResolvedValue(

@@ -200,6 +200,10 @@ export const AppConfig = t.type({
     maxPixels: intInRange(10_000, 67_108_864),
     /** Rendered images kept for repeated requests, in bytes; 0 turns the cache off. */
     cacheBytes: intInRange(0, 1_073_741_824),
+    /** Worker threads drawing bwip-js barcodes at once; null for one less than the cores (at least 1), so the event loop keeps a core. */
+    workers: t.union([intInRange(1, 64), t.null]),
+    /** Drawings waiting for a worker; one more is refused with 503/29 and Retry-After. */
+    queue: intInRange(0, 10_000),
   }),
   mail: t.type({
     /** The address every message is sent from; a caller chooses only the display name. */

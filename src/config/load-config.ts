@@ -50,6 +50,8 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_CHUCKNORRIS_URL', path: 'content.chuckNorrisUrl', parse: asString },
   { name: 'UTILITY_API_KANYE_URL', path: 'content.kanyeUrl', parse: asString },
   { name: 'UTILITY_API_RON_SWANSON_URL', path: 'content.ronSwansonUrl', parse: asString },
+  { name: 'UTILITY_API_BARCODE_WORKERS', path: 'barcode.workers', parse: asInteger },
+  { name: 'UTILITY_API_BARCODE_QUEUE', path: 'barcode.queue', parse: asInteger },
   { name: 'UTILITY_API_MAIL_FROM', path: 'mail.from', parse: asString },
   { name: 'UTILITY_API_SMTP_URL', path: 'mail.smtpUrl', parse: asString },
   { name: 'UTILITY_API_MAIL_WORKER', path: 'mail.worker', parse: asBoolean },

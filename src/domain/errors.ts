@@ -47,7 +47,9 @@ export type DomainError =
   | ({ readonly _tag: 'UpstreamUnavailable'; readonly details?: string } & OutageCause)
   | ({ readonly _tag: 'UpstreamTimeout'; readonly details?: string } & OutageCause)
   /** Our own storage did not answer in time: nothing was done, and asking again later may succeed. */
-  | ({ readonly _tag: 'StorageUnavailable' } & OutageCause);
+  | ({ readonly _tag: 'StorageUnavailable' } & OutageCause)
+  /** The server has no room for this work now (every slot and its queue taken): asking again soon may succeed. */
+  | { readonly _tag: 'ServiceBusy'; readonly details: string };
 
 export type DomainErrorTag = DomainError['_tag'];
 
@@ -127,6 +129,7 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   UpstreamUnavailable: { code: 29, status: 502, message: 'An upstream service is unavailable' },
   UpstreamTimeout: { code: 30, status: 504, message: 'An upstream service did not answer in time' },
   StorageUnavailable: { code: 29, status: 503, message: 'The service is unavailable, try again later' },
+  ServiceBusy: { code: 29, status: 503, message: 'The service is unavailable, try again later' },
 };
 
 export function catalogueEntryOf(error: CatalogueError): CatalogueEntry {
@@ -171,6 +174,7 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
     case 'RequestTooLarge':
     case 'UpstreamUnavailable':
     case 'UpstreamTimeout':
+    case 'ServiceBusy':
       return error.details;
     default:
       return undefined;

@@ -7,7 +7,8 @@ import { readBarcodePng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 
-const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, ...more });
+/** The bare symbol, no ground nor margin, so its modules can be counted from the image's edge. */
+const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, background: 'transparent', quietZone: false, ...more });
 
 function drawn(outcome: RenderOutcome): RenderedBarcode {
   if (outcome.kind !== 'rendered') throw new Error(`not drawn: ${JSON.stringify(outcome)}`);
@@ -87,6 +88,14 @@ describe('adapter: QR codes by lean-qr', () => {
       expect(modulesOfSvg(svgOf(await qr.render(request('turn me', { rotate, format: 'svg' }))), 4), rotate).to.deep.equal(expected[rotate]);
     }
     expect(right).to.not.deep.equal(upright);
+  });
+
+  it('draws a PNG on opaque white with a quiet zone of 4 modules when asked, counted in its pixel limit', async () => {
+    const png = PNG.sync.read(pngOf(await renderer().render(request('hello', { background: 'white', quietZone: true }))));
+    // 21 modules and 4 either side, 2 pixels a module at scale 1... here scale 2: 4 pixels.
+    expect([png.width, png.height]).to.deep.equal([(21 + 8) * 4, (21 + 8) * 4]);
+    expect([...png.data.subarray(0, 4)]).to.deep.equal([255, 255, 255, 255]);
+    expect((await renderer(116 * 116 - 1).render(request('hello', { quietZone: true }))).kind).to.equal('too-large');
   });
 
   it('refuses content too long for the largest QR code, and a PNG over its pixel limit', async () => {

@@ -3,6 +3,7 @@ import { BwipBarcodeRenderer } from '../../src/adapters/barcode/bwip-barcode-ren
 import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
 import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
+import { PooledBarcodeRenderer } from '../../src/adapters/barcode/pooled-barcode-renderer.js';
 import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../../src/domain/barcode/ports.js';
 import { isPng } from '../support/barcode-reader.js';
@@ -27,6 +28,8 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
   { name: 'bwip-js', open: () => new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }) },
   { name: 'lean-qr for QR codes, bwip-js for the rest', open: () => new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })) },
   { name: 'bwip-js behind the cache', open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000) },
+  // The worker runs draw-worker.js itself, not this TypeScript: this is what the test run (tsx) draws with.
+  { name: 'bwip-js in worker threads', open: () => new PooledBarcodeRenderer({ maxPixels: MAX_PIXELS, workers: 2, queue: 64 }) },
 ];
 
 const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ symbology, content, scale: 1, ...more });
@@ -37,6 +40,9 @@ for (const adapter of adapters) {
     let renderer: BarcodeRenderer;
     beforeEach(() => {
       renderer = adapter.open();
+    });
+    afterEach(async () => {
+      if (renderer instanceof PooledBarcodeRenderer) await renderer.stop();
     });
 
     it('lists its symbologies by id, each with a description and an example', async () => {

@@ -9,7 +9,7 @@ describe('domain: barcodes', () => {
     const renderer = new CountingRenderer();
     const image = expectRight(await new GenerateBarcode(renderer, 100).execute({ symbology: 'qrcode', content: 'hi' }));
     expect(image.format).to.equal('png');
-    expect(renderer.requests).to.deep.equal([{ symbology: 'qrcode', content: 'hi', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N' }]);
+    expect(renderer.requests).to.deep.equal([{ symbology: 'qrcode', content: 'hi', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N', background: 'white', quietZone: true }]);
   });
 
   it('turns the renderer’s outcomes into catalogue errors: 404/22 and 400/7 naming what to change', async () => {

@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
 import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
 import { STANDARD_PASSWORDS } from '../../src/domain/users/password.js';
 import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
+import { readBarcodePng } from '../support/barcode-reader.js';
 import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
 import { cleanEnv, CLI, MAIN, startProgram, type Running } from '../support/program.js';
 
@@ -115,6 +116,11 @@ describe('e2e: the program as a user runs it', function () {
       expect(png.status).to.equal(200);
       expect(png.headers.get('content-type')).to.equal('image/png');
       expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString('latin1')).to.equal('PNG');
+      // bwip-js draws in worker threads, whose entry (draw-worker.js) the build copies to dist/.
+      const aztec = await get(second, '/api/barcode/gen/azteccode?content=drawn%20by%20a%20worker', token);
+      expect(aztec.status).to.equal(200);
+      expect(aztec.headers.get('content-type')).to.equal('image/png');
+      expect(readBarcodePng(Buffer.from(await aztec.arrayBuffer()), 'azteccode')).to.equal('drawn by a worker');
 
       const phone = await get(second, '/api/phone/details?number=%2B33%201%2042%2068%2053%2000', token);
       expect(phone.status).to.equal(200);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PNG } from 'pngjs';
-import { isPng, readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
+import { isPng, readBarcodePng, readBarcodePngOnBlack, readDataMatrixUtf8 } from '../support/barcode-reader.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** The codecs the issue names, each with content it can hold. */
@@ -28,7 +28,8 @@ describe('http: barcodes', () => {
   };
 
   before(async () => {
-    server = await startServer({ overrides: { barcode: { maxContentBytes: 300, maxPixels: 2_500_000, cacheBytes: 1_048_576 } } });
+    // Over 900 requests within seconds (every codec, oddities and examples): more than one window's default rate.
+    server = await startServer({ env: { UTILITY_API_RATE_LIMIT: 'off' }, overrides: { barcode: { maxContentBytes: 300, maxPixels: 2_500_000, cacheBytes: 1_048_576 } } });
     token = await server.tokenFor(['Barcode::Generate']);
   });
   after(async () => server.close());
@@ -230,5 +231,85 @@ describe('http: barcodes', () => {
     const first = Buffer.from(await (await gen('datamatrix', { content: 'again', format: 'svg' })).arrayBuffer());
     const second = Buffer.from(await (await gen('datamatrix', { content: 'again', format: 'svg' })).arrayBuffer());
     expect(second.equals(first)).to.equal(true);
+  });
+});
+
+describe('http: barcodes drawn in worker threads, with a bounded queue', () => {
+  let server: TestServer;
+  let token: string;
+
+  before(async () => {
+    // One worker and one waiting drawing: a third drawing at once finds no room.
+    server = await startServer({ overrides: { barcode: { maxContentBytes: 1024, maxPixels: 2_500_000, cacheBytes: 1_048_576, workers: 1, queue: 1 } } });
+    token = await server.tokenFor(['Barcode::Generate']);
+  });
+  after(async () => server.close());
+
+  it('answers 503/29 with Retry-After when every worker is drawing and the queue is full; the drawings it took all succeed', async () => {
+    // Fresh 1 KB Aztec codes, each 0.1–0.4 s of encoder: nothing in the cache, all in flight together.
+    const contents = Array.from({ length: 6 }, (_, i) => `${i}:${'fresh aztec content '.repeat(50)}`.slice(0, 1000));
+    const responses = await Promise.all(
+      contents.map((content) => server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`, { Authorization: `Bearer ${token}` })),
+    );
+    const drawn = responses.filter((response) => response.status === 200);
+    const refused = responses.filter((response) => response.status === 503);
+    expect(drawn.length + refused.length, `statuses ${responses.map((response) => response.status).join(', ')}`).to.equal(contents.length);
+    // The one being drawn and the one waiting, at least; the rest refused at once.
+    expect(drawn.length).to.be.at.least(2);
+    expect(refused.length).to.be.at.least(1);
+    for (const response of drawn) {
+      const content = contents[responses.indexOf(response)]!;
+      expect(readBarcodePng(Buffer.from(await response.arrayBuffer()), 'azteccode')).to.equal(content);
+    }
+    for (const response of refused) {
+      expect(response.headers.get('retry-after')).to.equal('1');
+      const body = await expectError(response, 503, 29);
+      expect(body.message).to.equal('The service is unavailable, try again later');
+      expect(body.details).to.match(/barcode drawing workers are busy/);
+    }
+    // Refused for room, not for its content: asked again once the queue drained, it is drawn.
+    const again = contents[responses.indexOf(refused[0]!)]!;
+    const retried = await server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content: again }).toString()}`, { Authorization: `Bearer ${token}` });
+    expect(retried.status).to.equal(200);
+  });
+});
+
+describe('http: barcode PNGs scan on any page', () => {
+  let server: TestServer;
+  let token: string;
+  const gen = (codec: string, query: Record<string, string>) =>
+    server.get(`/api/barcode/gen/${encodeURIComponent(codec)}?${new URLSearchParams(query).toString()}`, { Authorization: `Bearer ${token}` });
+  const png = async (response: Response): Promise<Buffer> => {
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('image/png');
+    return Buffer.from(await response.arrayBuffer());
+  };
+
+  before(async () => {
+    server = await startServer();
+    token = await server.tokenFor(['Barcode::Generate']);
+  });
+  after(async () => server.close());
+
+  for (const { codec, content } of NAMED) {
+    it(`draws ${codec} as a PNG on opaque white with its quiet zone, read on a black page; background=transparent and quietzone=false opt out`, async () => {
+      const image = await png(await gen(codec, { content }));
+      expect(readBarcodePngOnBlack(image, codec)).to.equal(content);
+      const pixels = PNG.sync.read(image);
+      // The corner is the quiet zone: opaque white.
+      expect([...pixels.data.subarray(0, 4)]).to.deep.equal([255, 255, 255, 255]);
+      // Without the white ground, or without the margin, black meets the symbol's edge and it does not read.
+      const transparent = await png(await gen(codec, { content, background: 'transparent' }));
+      expect(PNG.sync.read(transparent).data[3]).to.equal(0);
+      expect(() => readBarcodePngOnBlack(transparent, codec)).to.throw();
+      expect(readBarcodePng(transparent, codec)).to.equal(content);
+      const bare = PNG.sync.read(await png(await gen(codec, { content, quietzone: 'false' })));
+      expect(bare.width).to.be.lessThan(pixels.width);
+    });
+  }
+
+  it('refuses a background or quietzone it does not know with 400/7 naming it', async () => {
+    expect((await expectError(await gen('qrcode', { content: 'x', background: 'black' }), 400, 7)).details).to.include('background');
+    expect((await expectError(await gen('qrcode', { content: 'x', quietzone: 'no' }), 400, 7)).details).to.include('quietzone');
   });
 });

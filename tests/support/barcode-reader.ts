@@ -33,7 +33,16 @@ const QUIET_ZONE = 20;
  * ones taken as white paper, go into a luminance image with a quiet zone around it.
  */
 export function readBarcodePng(png: Buffer, symbology: string): string {
-  return decode(png, symbology).getText();
+  return decode(png, symbology, 'white').getText();
+}
+
+/**
+ * Reads a barcode PNG as placed on a black page: its pixels composited over black (a transparent
+ * one is black), with more black around it, and no white margin added. Only an image that brings
+ * its own light ground and quiet zone reads.
+ */
+export function readBarcodePngOnBlack(png: Buffer, symbology: string): string {
+  return decode(png, symbology, 'black').getText();
 }
 
 /** Data Matrix's ECI character, followed by the ECI number plus one (so 27 for ECI 000026). */
@@ -56,19 +65,20 @@ export function readDataMatrixUtf8(png: Buffer): string {
   return Buffer.from(text.slice(1), 'latin1').toString('utf8');
 }
 
-function decode(png: Buffer, symbology: string): Result {
+function decode(png: Buffer, symbology: string, page: 'white' | 'black' = 'white'): Result {
   const format = READABLE[symbology];
   if (format === undefined) throw new Error(`no reader for ${symbology}`);
   const image = PNG.sync.read(png);
   const width = image.width + 2 * QUIET_ZONE;
   const height = image.height + 2 * QUIET_ZONE;
-  const luminance = new Uint8ClampedArray(width * height).fill(255);
+  const paper = page === 'white' ? 255 : 0;
+  const luminance = new Uint8ClampedArray(width * height).fill(paper);
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       const i = (y * image.width + x) * 4;
       const gray = (image.data[i]! * 299 + image.data[i + 1]! * 587 + image.data[i + 2]! * 114) / 1000;
       const alpha = image.data[i + 3]! / 255;
-      luminance[(y + QUIET_ZONE) * width + x + QUIET_ZONE] = 255 - alpha * (255 - gray);
+      luminance[(y + QUIET_ZONE) * width + x + QUIET_ZONE] = paper + alpha * (gray - paper);
     }
   }
   const reader = new MultiFormatReader();

@@ -59,6 +59,8 @@ const SAMPLES: Record<string, RouteSamples> = {
       height: fc.constantFrom('10', '1.5', '100', '101', '0'),
       includetext: fc.constantFrom('true', 'false', 'yes'),
       rotate: fc.constantFrom('N', 'R', 'L', 'I', 'X'),
+      background: fc.constantFrom('white', 'transparent', 'black'),
+      quietzone: fc.constantFrom('true', 'false', 'no'),
     },
     headers: { 'x-format': fc.constantFrom('png', 'svg', 'jpeg') },
   },

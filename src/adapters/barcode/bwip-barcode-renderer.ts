@@ -1,12 +1,11 @@
 import { loadOnce } from '../caching/load-once.js';
+import { InProcessBwipEngine, type BwipEngine } from './bwip-engine.js';
 import { overPixelLimit } from './image-limit.js';
+import { quietZoneOf } from './quiet-zone.js';
 import type { BarcodeRequest, Symbology } from '../../domain/barcode/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 
-type BwipJs = typeof import('bwip-js');
-
 interface Loaded {
-  readonly bwip: BwipJs;
   readonly symbologies: readonly Symbology[];
   readonly ids: ReadonlySet<string>;
 }
@@ -98,26 +97,30 @@ const codePoint = (character: string): string => `U+${character.codePointAt(0)!.
 
 /**
  * Barcodes drawn by bwip-js (Barcode Writer in Pure PostScript, compiled to JavaScript). The
- * library is 2 MB of code, so it is imported on first use, once, however many calls come first.
+ * library is 2 MB of code, so the engine imports it on first use, once, however many calls come
+ * first. The engine runs bwip-js on this thread (the default) or in worker threads; what to draw
+ * and what a refusal means is decided here either way.
  */
 export class BwipBarcodeRenderer implements BarcodeRenderer {
   private readonly load = loadOnce(async (): Promise<Loaded> => {
-    const bwip = await import('bwip-js');
-    const symbologies = bwip.symbolList
+    const symbologies = (await this.engine.symbols())
       .filter(({ bcid }) => !NEED_OPTIONS_WE_DO_NOT_TAKE.has(bcid))
       // Content is encoded as given, never parsed, so an example written in escapes would mislead.
       .map(({ bcid, desc, text, opts }) => ({ id: bcid, description: desc, example: PARSED_EXAMPLE.test(opts) && text.includes('^') ? null : text }));
-    return { bwip, symbologies, ids: new Set(symbologies.map(({ id }) => id)) };
+    return { symbologies, ids: new Set(symbologies.map(({ id }) => id)) };
   });
 
-  constructor(private readonly options: BwipRendererOptions) {}
+  constructor(
+    private readonly options: BwipRendererOptions,
+    private readonly engine: BwipEngine = new InProcessBwipEngine(),
+  ) {}
 
   async symbologies(): Promise<readonly Symbology[]> {
     return (await this.load()).symbologies;
   }
 
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
-    const { bwip, ids } = await this.load();
+    const { ids } = await this.load();
     if (!ids.has(request.symbology)) return { kind: 'unknown-symbology' };
     const text = bwipText(request.symbology, request.content);
     if (text.kind === 'beyond') {
@@ -134,30 +137,38 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
       includetext: request.includeText,
       sizelimit: this.options.maxPixels,
       ...(request.heightMm === undefined ? {} : { height: request.heightMm }),
+      ...(request.format === 'png' ? pngGround(request) : {}),
     };
-    // Everything bwip-js throws while encoding comes from what it was asked to encode: its
-    // encoder's refusals, and a few defects on inputs it was not built for (a TypeError from
-    // databarexpanded given non-GS1 text). Either way the content is at fault, never the server.
-    let drawn: unknown;
-    try {
-      drawn = request.format === 'svg' ? bwip.render(options, bwip.drawingSVG()) : bwip.render(options, bwip.drawingZlibPng());
-    } catch (error) {
-      return refusal(request, error, this.options.maxPixels);
+    const drawn = await this.engine.draw({ format: request.format, options });
+    switch (drawn.kind) {
+      case 'svg':
+        return { kind: 'rendered', image: { format: 'svg', markup: drawn.markup } };
+      case 'png':
+        return { kind: 'rendered', image: { format: 'png', bytes: drawn.bytes } };
+      // bwip-js answers `false` when the symbol has nothing to draw (flattermarken of "0").
+      case 'empty':
+        return { kind: 'content-refused', reason: 'the symbol would be empty' };
+      // Everything bwip-js throws while encoding comes from what it was asked to encode: its
+      // encoder's refusals, and a few defects on inputs it was not built for (a TypeError from
+      // databarexpanded given non-GS1 text). Either way the content is at fault, never the server.
+      case 'thrown':
+        return refusal(request, drawn.message, this.options.maxPixels);
+      case 'busy':
+        return { kind: 'busy', reason: drawn.reason };
     }
-    // bwip-js answers `false` when the symbol has nothing to draw (flattermarken of "0").
-    if (drawn === false) return { kind: 'content-refused', reason: 'the symbol would be empty' };
-    if (request.format === 'svg') {
-      if (typeof drawn !== 'string') throw new TypeError(`bwip-js drew ${typeof drawn} for an SVG`);
-      return { kind: 'rendered', image: { format: 'svg', markup: drawn } };
-    }
-    // Compressing the pixels can fail only for reasons of the process (memory): a real error.
-    const png = await (drawn as Promise<Buffer>);
-    return { kind: 'rendered', image: { format: 'png', bytes: png } };
   }
 }
 
-function refusal(request: BarcodeRequest, error: unknown, maxPixels: number): RenderOutcome {
-  const message = error instanceof Error ? error.message : String(error);
+/** A PNG's white ground and quiet zone, as asked; bwip-js scales and rotates them with the symbol. */
+function pngGround({ symbology, background, quietZone }: BarcodeRequest): Record<string, unknown> {
+  const zone = quietZoneOf(symbology);
+  return {
+    ...(background === 'white' ? { backgroundcolor: 'FFFFFF' } : {}),
+    ...(quietZone ? { paddingtop: zone.top, paddingright: zone.right, paddingbottom: zone.bottom, paddingleft: zone.left } : {}),
+  };
+}
+
+function refusal(request: BarcodeRequest, message: string, maxPixels: number): RenderOutcome {
   if (OVER_SIZE_LIMIT.test(message)) return overPixelLimit(request, maxPixels);
   const refused = ENCODER_REFUSAL.exec(message);
   if (refused) return { kind: 'content-refused', reason: `${refused[2]!.trim()} (${refused[1]})` };

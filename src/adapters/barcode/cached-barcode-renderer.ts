@@ -31,6 +31,8 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
     const cached = this.entries.get(key);
     if (cached) return cached;
     const outcome = await this.renderer.render(request);
+    // No room to draw it now says nothing about the drawing: the next ask may find room.
+    if (outcome.kind === 'busy') return outcome;
     const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + sizeOf(outcome);
     if (bytes <= this.maxBytes / 4) this.entries.set(key, outcome, bytes);
     return outcome;
@@ -44,8 +46,8 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
 }
 
 /** Every input, quoted, so no symbology or content can pass for another request's. */
-const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, content }: BarcodeRequest): string =>
-  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, content]);
+const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, background, quietZone, content }: BarcodeRequest): string =>
+  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, background, quietZone, content]);
 
 function sizeOf(outcome: RenderOutcome): number {
   switch (outcome.kind) {
@@ -53,6 +55,7 @@ function sizeOf(outcome: RenderOutcome): number {
       return outcome.image.format === 'png' ? outcome.image.bytes.byteLength : outcome.image.markup.length /* ASCII: one byte a character */;
     case 'content-refused':
     case 'too-large':
+    case 'busy':
       return outcome.reason.length * 2;
     case 'unknown-symbology':
       return 0;

@@ -3,6 +3,7 @@ import { toPngBuffer } from 'lean-qr/extras/node_export';
 import type { BarcodeRequest, Rotation, Symbology } from '../../domain/barcode/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../../domain/barcode/ports.js';
 import { overPixelLimit } from './image-limit.js';
+import { quietZoneOf } from './quiet-zone.js';
 
 /** The symbology this renderer draws itself, under the id the wrapped renderer lists it by. */
 const QR_CODE = 'qrcode';
@@ -21,6 +22,9 @@ const QR_OPTIONS = {
   maxCorrectionLevel: correction.M,
   modes: [mode.numeric, mode.alphaNumeric, mode.ascii, mode.utf8],
 } as const;
+
+const WHITE = [255, 255, 255, 255] as const;
+const TRANSPARENT = [0, 0, 0, 0] as const;
 
 /** A square grid of modules, dark or light, addressed column then row from the top left. */
 interface ModuleGrid {
@@ -63,10 +67,13 @@ export class LeanQrBarcodeRenderer implements BarcodeRenderer {
     const modules = rotated(encoded, request.rotate);
     const moduleSize = UNITS_PER_MODULE * request.scale;
     if (request.format === 'svg') return { kind: 'rendered', image: { format: 'svg', markup: svgOf(modules, moduleSize) } };
-    const side = modules.size * moduleSize;
+    // The quiet zone in modules, as bwip-js pads its QR codes (its points over the points of a module).
+    const pad = request.quietZone ? quietZoneOf(QR_CODE).left / UNITS_PER_MODULE : 0;
+    const side = (modules.size + 2 * pad) * moduleSize;
     if (side * side > this.options.maxPixels) return overPixelLimit(request, this.options.maxPixels);
-    // Dark modules on a transparent ground, no quiet zone: what bwip-js draws.
-    return { kind: 'rendered', image: { format: 'png', bytes: toPngBuffer(modules, { pad: 0, scale: moduleSize, on: [0, 0, 0], off: [0, 0, 0, 0] }) } };
+    // Dark modules on white or on nothing: what bwip-js draws given the same options.
+    const off = request.background === 'white' ? WHITE : TRANSPARENT;
+    return { kind: 'rendered', image: { format: 'png', bytes: toPngBuffer(modules, { pad, scale: moduleSize, on: [0, 0, 0], off }) } };
   }
 }
 

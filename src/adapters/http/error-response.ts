@@ -21,6 +21,8 @@ const BEARER_OR_BASIC_CHALLENGE = `${BEARER_CHALLENGE}, Basic ${REALM}, charset=
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 /** Long enough for a restarted database or a failover to come back, short enough not to lose the client. */
 const STORAGE_RETRY: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '5' });
+/** Work refused for a full queue: the queue drains in fractions of a second. */
+const BUSY_RETRY: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '1' });
 
 /**
  * The headers an error answer carries: from the error, and for a refused key from the route too,
@@ -37,6 +39,8 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
       return error.retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterSeconds) };
     case 'StorageUnavailable':
       return STORAGE_RETRY;
+    case 'ServiceBusy':
+      return BUSY_RETRY;
     default:
       return NO_HEADERS;
   }

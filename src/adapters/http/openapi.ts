@@ -192,7 +192,9 @@ function errorResponses(route: Route): Record<string, unknown> {
   const byStatus = new Map<number, { code: number; message: string }[]>();
   for (const tag of errorsOf(route)) {
     const { status, code, message } = errorCatalogue[tag];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), { code, message }]);
+    const entries = byStatus.get(status) ?? [];
+    // Two errors with one code and message (503/29 for storage and for a full queue) are one answer to a client.
+    if (!entries.some((entry) => entry.code === code && entry.message === message)) byStatus.set(status, [...entries, { code, message }]);
   }
   return Object.fromEntries(
     [...byStatus.entries()]

@@ -6,6 +6,10 @@ export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export const ROTATIONS = ['N', 'R', 'L', 'I'] as const;
 export type Rotation = (typeof ROTATIONS)[number];
 
+/** The ground of a PNG: opaque white, so it scans on a dark page, or transparent. */
+export const BACKGROUNDS = ['white', 'transparent'] as const;
+export type Background = (typeof BACKGROUNDS)[number];
+
 /** A symbology the renderer can draw, under the renderer's own id (`qrcode`, `ean13`, ...). */
 export interface Symbology {
   readonly id: string;
@@ -25,6 +29,10 @@ export interface BarcodeRequest {
   /** Print the content in human-readable form under the bars. */
   readonly includeText: boolean;
   readonly rotate: Rotation;
+  /** What lies under the light modules of a PNG: opaque white, or nothing (SVG draws only the dark ones). */
+  readonly background: Background;
+  /** Whether a PNG has the symbology's light margin (its quiet zone) around it. */
+  readonly quietZone: boolean;
 }
 
 export type RenderedBarcode =

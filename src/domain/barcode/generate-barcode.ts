@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, type DomainError } from '../errors.js';
-import type { ImageFormat, RenderedBarcode, Rotation, Symbology } from './barcode.js';
+import type { Background, ImageFormat, RenderedBarcode, Rotation, Symbology } from './barcode.js';
 import type { BarcodeRenderer } from './ports.js';
 
 export const SCALE = { min: 1, max: 10, default: 2 } as const;
@@ -15,6 +15,8 @@ export interface GenerateBarcodeInput {
   readonly heightMm?: number | undefined;
   readonly includeText?: boolean | undefined;
   readonly rotate?: Rotation | undefined;
+  readonly background?: Background | undefined;
+  readonly quietZone?: boolean | undefined;
 }
 
 /** A UTF-16 surrogate without its partner: text no encoder can turn into bytes. */
@@ -40,6 +42,9 @@ export class GenerateBarcode {
       heightMm: input.heightMm,
       includeText: input.includeText ?? false,
       rotate: input.rotate ?? 'N',
+      // A PNG that scans wherever it is placed, as print guides ask, unless the caller opts out.
+      background: input.background ?? 'white',
+      quietZone: input.quietZone ?? true,
     });
     switch (outcome.kind) {
       case 'rendered':
@@ -50,6 +55,8 @@ export class GenerateBarcode {
         return E.left(invalidInput('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
       case 'too-large':
         return E.left(invalidInput(['scale', 'height'], outcome.reason));
+      case 'busy':
+        return E.left({ _tag: 'ServiceBusy', details: `Too many barcodes are being drawn: ${outcome.reason}` });
     }
   }
 

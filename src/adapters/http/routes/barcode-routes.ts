@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode.js';
+import { BACKGROUNDS, IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from '../../../domain/barcode/barcode.js';
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from '../../../domain/barcode/generate-barcode.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
@@ -66,12 +66,15 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
         ),
         includetext: optional(trueOrFalse, 'print the content under the bars (default false)'),
         rotate: optional(oneOf(ROTATIONS, 'N, R, L or I'), 'N (default), R (clockwise), L (counter-clockwise) or I (upside down)'),
+        background: optional(oneOf(BACKGROUNDS, 'white or transparent'), 'the ground of a PNG: white (default, scans on a dark page) or transparent'),
+        quietzone: optional(trueOrFalse, "the symbology's light margin around a PNG, as print guides ask (default true)"),
       },
       headers: { 'x-format': optional(imageFormat, 'the same as the format query parameter; when both are given they must agree') },
       produces: ['image/png', 'image/svg+xml'],
       response: image,
-      // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently, 400/7.
-      errors: ['InformationNotFound', 'InvalidQueryParameter'],
+      // An unknown symbology is 404/22; content it cannot encode, or a format given twice differently,
+      // 400/7; every drawing worker busy and the queue full, 503/29.
+      errors: ['InformationNotFound', 'InvalidQueryParameter', 'ServiceBusy'],
       handle: async ({ params, query, headers }): Promise<E.Either<DomainError, ImageBody>> => {
         const fromHeader = headers['x-format'];
         if (query.format !== undefined && fromHeader !== undefined && query.format !== fromHeader) {
@@ -85,6 +88,8 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
           heightMm: query.height,
           includeText: query.includetext,
           rotate: query.rotate,
+          background: query.background,
+          quietZone: query.quietzone,
         });
         return E.map(asImage)(outcome);
       },
