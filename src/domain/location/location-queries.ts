@@ -33,7 +33,7 @@ function qualifierOf(text: string): PlaceQualifier {
  * The places a text names, best first: "name", or "name, qualifier" where the qualifier (after
  * the last comma) is a country or a first-level region, by name or code. Without a comma, a text
  * no place is called is tried once more with its last word, then its last two, as the qualifier
- * ("Washington DC", "Paris Texas", "Portland New Hampshire"). A qualifier that names nothing is
+ * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is
  * 404 with a hint, like a name that names nothing. `parameter` names the field, for errors.
  */
 export async function findPlacesNamed(gazetteer: Gazetteer, text: string, limit: number, parameter: string): Promise<E.Either<DomainError, readonly Place[]>> {
