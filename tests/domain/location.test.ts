@@ -46,9 +46,12 @@ describe('domain: finding places', () => {
     expect(expectRight(await findPlaces.execute('Paris', 1))).to.deep.equal([PARIS_FR]);
   });
 
-  it('refuses an unknown country, an empty name, control characters and a bad limit', async () => {
-    const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InvalidInput');
-    expect(unknown).to.deep.include({ fields: ['address'] });
+  it('answers not found, with a hint, for a qualifier that is no country or region; refuses an empty name, control characters and a bad limit', async () => {
+    const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InformationNotFound');
+    expect((unknown as { details: string }).details).to.include('"Atlantis" is neither a country nor a region').and.to.include('"Paris, TX"');
+    // A region by name (the memory gazetteer knows regions from its places' admin1).
+    expect(expectRight(await findPlaces.execute('Paris, Texas'))).to.deep.equal([PARIS_TX]);
+    expect(expectRight(await findPlaces.execute('Paris Texas'))).to.deep.equal([PARIS_TX]);
     expectLeftTag(await findPlaces.execute(' - , FR'), 'InvalidInput');
     expectLeftTag(await findPlaces.execute('Par\u0000is'), 'InvalidInput');
     expectLeftTag(await findPlaces.execute('Paris', 0), 'InvalidInput');

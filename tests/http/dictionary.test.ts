@@ -79,6 +79,28 @@ describe('http: dictionary (WordNet 3.1)', () => {
     expect((await answer('/api/dictionary/syn?word=well%20being')).lemmas).to.deep.equal(['well-being']);
   });
 
+  it('lemmatises a phrase word by word, as morphy does: ran away → run away, looked up → look up', async () => {
+    const ranAway = await answer('/api/dictionary/def?word=ran%20away');
+    expect(ranAway.word).to.equal('ran away');
+    expect(ranAway.lemmas).to.deep.equal(['run away']);
+    expect(ranAway.definitions.every((d) => d.lemma === 'run away' && d.partOfSpeech === 'verb')).to.equal(true);
+    expect((await answer('/api/dictionary/def?word=looked%20up')).lemmas).to.deep.equal(['look up']);
+    expect((await answer('/api/dictionary/syn?word=Gave%20Up')).lemmas).to.deep.equal(['give up']);
+    expect((await answer('/api/dictionary/def?word=looks%20after')).lemmas).to.deep.equal(['look after']);
+  });
+
+  it('leaves accents out when the word as written is not found: café → cafe, naïve → naive', async () => {
+    const cafe = await answer(`/api/dictionary/def?word=${encodeURIComponent('café')}`);
+    expect(cafe.word).to.equal('café');
+    expect(cafe.lemmas).to.deep.equal(['cafe']);
+    expect(cafe.definitions[0]!.definition).to.include('restaurant');
+    expect((await answer(`/api/dictionary/syn?word=${encodeURIComponent('Naïve')}`)).lemmas).to.deep.equal(['naive']);
+    // NFD input (e + combining acute) meets the same entry.
+    expect((await answer(`/api/dictionary/ant?word=${encodeURIComponent('nai\u0308ve')}`)).lemmas).to.deep.equal(['naive']);
+    expect((await answer(`/api/dictionary/def?word=${encodeURIComponent('cafés')}`)).lemmas).to.deep.equal(['cafe']);
+    await expectError(await get(`/api/dictionary/def?word=${encodeURIComponent('xyzzé')}`), 404, 22);
+  });
+
   it('gives synonyms, most frequent sense first, without the word itself', async () => {
     const hot = await answer('/api/dictionary/syn?word=hot');
     expect(hot.synonyms.slice(0, 2)).to.deep.equal(['raging', 'blistering']);

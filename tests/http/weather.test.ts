@@ -137,9 +137,12 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     expect((await expectError(await get('/api/weather/current?lat=52.52&lon=13.41&city=Berlin'), 400, 7)).details).to.include('one way');
     await expectError(await get('/api/weather/current?city=Berlin', { 'x-coords': '52.52,13.41' }), 400, 7);
     await expectError(await get('/api/weather/current', { 'x-coords': '52.52,13.41', 'x-city': 'Berlin' }), 400, 9);
-    for (const query of ['lat=91&lon=0', 'lat=1e1&lon=0', 'lat=52.52&lon=13.41&units=kelvin', 'lat=52.52&lon=13.41&timezone=europe/paris', 'lat=52.52&lon=13.41&timezone=Mars/Olympus', 'city=%20', 'city=Berlin,%20Atlantis']) {
+    for (const query of ['lat=91&lon=0', 'lat=1e1&lon=0', 'lat=52.52&lon=13.41&units=kelvin', 'lat=52.52&lon=13.41&timezone=europe/paris', 'lat=52.52&lon=13.41&timezone=Mars/Olympus', 'city=%20']) {
       await expectError(await get(`/api/weather/current?${query}`), 400, 7);
     }
+    // A qualifier that names no country or region is not found, with a hint, like an unknown name.
+    expect((await expectError(await get('/api/weather/current?city=Berlin,%20Atlantis'), 404, 22)).details).to.include('neither a country nor a region');
+    expect((await expectError(await get('/api/weather/current', { 'x-city': 'Berlin, Atlantis' }), 404, 22)).details).to.include('"Atlantis"');
     for (const days of ['0', '17', '1.5', 'seven']) await expectError(await get(`/api/weather/forecast?lat=52.52&lon=13.41&days=${days}`), 400, 7);
     for (const coords of ['52.52', '52.52;13.41', '91,0', 'north,east']) await expectError(await get('/api/weather/current', { 'x-coords': coords }), 400, 9);
     const unknown = await expectError(await get('/api/weather/current?city=Nowhere%20At%20All'), 404, 22);

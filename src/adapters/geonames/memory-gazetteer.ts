@@ -12,14 +12,23 @@ export class MemoryGazetteer implements Gazetteer {
     this.entries = places.map((place) => ({ place, key: placeNameKey(place.name) }));
   }
 
-  async search({ key, country, limit }: PlaceSearch): Promise<readonly Place[]> {
-    const inCountry = this.entries.filter((entry) => country === undefined || entry.place.country === country);
+  async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+    const inCountry = this.entries.filter(
+      ({ place }) =>
+        (country === undefined || place.country === country) &&
+        (within === undefined || within.countries.includes(place.country) || (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
+    );
     const exact = inCountry.filter((entry) => entry.key === key).map((entry) => entry.place).sort(byPopulation);
     const prefixed =
       key.length >= MIN_PREFIX_KEY_LENGTH
         ? inCountry.filter((entry) => entry.key !== key && entry.key.startsWith(key)).map((entry) => entry.place).sort(byPopulation)
         : [];
     return [...exact, ...prefixed].slice(0, limit);
+  }
+
+  /** Regions by name only: places carry no region codes. */
+  async isRegion(keys: readonly string[]): Promise<boolean> {
+    return this.entries.some(({ place }) => place.admin1 !== null && keys.includes(placeNameKey(place.admin1)));
   }
 
   async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {

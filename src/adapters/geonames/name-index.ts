@@ -32,24 +32,32 @@ const SPACE = 0x20;
 /** Space, hyphen, apostrophe, grave accent and dot: one space in a key, none at its ends. */
 const isSeparator = (byte: number) => byte === SPACE || byte === 0x2d || byte === 0x27 || byte === 0x60 || byte === 0x2e;
 
-/** Ids of places whose key is `key`, then (for long enough keys) whose key starts with it, most populous first within each. */
-export function idsByName(index: NameIndex, key: string, limit: number, accept: (id: number) => boolean): number[] {
-  const query = Buffer.from(key, 'utf8');
-  const { keyBytes, keyStart, byKey, byPrefix } = index;
-  // A loop beats Buffer#compare here: most candidates differ within a byte or two.
-  const startsWithQuery = (id: number) => {
-    const start = keyStart[id]!;
-    for (let i = 0; i < query.length; i++) if (keyBytes[start + i] !== query[i]) return false;
-    return true;
-  };
+/** Whether the key at `start` in `keyBytes` begins with `query`. A loop beats Buffer#compare here: most candidates differ within a byte or two. */
+export function startsWith(keyBytes: Uint8Array, start: number, query: Uint8Array): boolean {
+  for (let i = 0; i < query.length; i++) if (keyBytes[start + i] !== query[i]) return false;
+  return true;
+}
+
+/** Ids of every accepted place whose key is `query` (UTF-8 of a name key), most populous first. */
+export function idsNamed(index: NameIndex, query: Buffer, accept: (id: number) => boolean): number[] {
+  const { keyBytes, keyStart, byKey } = index;
   const found: number[] = [];
-  for (let id = byKey.heads[bucketOf(query, query.length)]!; id !== -1 && found.length < limit; id = byKey.next[id]!) {
-    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWithQuery(id) && accept(id)) found.push(id);
+  for (let id = byKey.heads[bucketOf(query, query.length)]!; id !== -1; id = byKey.next[id]!) {
+    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id)) found.push(id);
   }
-  if (key.length >= MIN_PREFIX_KEY_LENGTH) {
-    for (let id = byPrefix.heads[bucketOf(query, PREFIX_BYTES)]!; id !== -1 && found.length < limit; id = byPrefix.next[id]!) {
-      if (keyStart[id + 1]! - keyStart[id]! > query.length && startsWithQuery(id) && accept(id)) found.push(id);
-    }
+  return found;
+}
+
+/**
+ * Up to `limit` ids of accepted places whose key starts with `query` and is longer, most
+ * populous first; none for queries shorter than `MIN_PREFIX_KEY_LENGTH` characters.
+ */
+export function idsStartingWith(index: NameIndex, query: Buffer, limit: number, accept: (id: number) => boolean): number[] {
+  const { keyBytes, keyStart, byPrefix } = index;
+  const found: number[] = [];
+  if (query.toString('utf8').length < MIN_PREFIX_KEY_LENGTH) return found;
+  for (let id = byPrefix.heads[bucketOf(query, PREFIX_BYTES)]!; id !== -1 && found.length < limit; id = byPrefix.next[id]!) {
+    if (keyStart[id + 1]! - keyStart[id]! > query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id)) found.push(id);
   }
   return found;
 }
@@ -65,18 +73,7 @@ export function buildNameIndex(table: PlaceTable): NameIndex {
     const to = nameStart[id + 1]!;
     if (isPrintableAscii(nameBytes, from, to)) {
       if (end + (to - from) > keyBytes.length) keyBytes = grown(keyBytes, end + (to - from));
-      // The same key placeNameKey makes of an ASCII name: lower case, separators folded.
-      let spacePending = false;
-      for (let i = from; i < to; i++) {
-        const byte = nameBytes[i]!;
-        if (isSeparator(byte)) {
-          spacePending = end > keyStart[id]!;
-          continue;
-        }
-        if (spacePending) keyBytes[end++] = SPACE;
-        spacePending = false;
-        keyBytes[end++] = byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-      }
+      end = writeAsciiKey(nameBytes, from, to, keyBytes, end);
     } else {
       const key = placeNameKey(nameOf(table, id));
       const length = Buffer.byteLength(key);
@@ -98,23 +95,48 @@ export function buildNameIndex(table: PlaceTable): NameIndex {
   return { keyBytes: keyBytes.subarray(0, end), keyStart, byKey, byPrefix };
 }
 
-function isPrintableAscii(bytes: Buffer, from: number, to: number): boolean {
+export function isPrintableAscii(bytes: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return false;
   return true;
 }
 
-function grown(bytes: Buffer, atLeast: number): Buffer {
+/**
+ * The key placeNameKey makes of the printable ASCII name at `from`..`to` (lower case, separators
+ * folded), written at `at` in `into` without making a string; returns where the key ends.
+ * `into` must have room for `to - from` bytes.
+ */
+export function writeAsciiKey(name: Uint8Array, from: number, to: number, into: Uint8Array, at: number): number {
+  const start = at;
+  let end = at;
+  let spacePending = false;
+  for (let i = from; i < to; i++) {
+    const byte = name[i]!;
+    if (isSeparator(byte)) {
+      spacePending = end > start;
+      continue;
+    }
+    if (spacePending) into[end++] = SPACE;
+    spacePending = false;
+    into[end++] = byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+  }
+  return end;
+}
+
+export function grown(bytes: Buffer, atLeast: number): Buffer {
   const bigger = Buffer.allocUnsafe(Math.max(atLeast, bytes.length * 2));
   bytes.copy(bigger);
   return bigger;
 }
 
-/** FNV-1a of `length` bytes from `start`, cut to the table size. */
-function bucketOf(bytes: Uint8Array, length: number, start = 0): number {
+/** FNV-1a of `length` bytes from `start`. */
+export function hashOf(bytes: Uint8Array, length: number, start = 0): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < start + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return hash >>> (32 - BUCKET_BITS);
+  return hash >>> 0;
 }
+
+/** The hash cut to the table size. */
+const bucketOf = (bytes: Uint8Array, length: number, start = 0): number => hashOf(bytes, length, start) >>> (32 - BUCKET_BITS);
 
 const emptyChains = (count: number): Chains => ({ heads: new Int32Array(2 ** BUCKET_BITS).fill(-1), next: new Int32Array(count).fill(-1) });
 

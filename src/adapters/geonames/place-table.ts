@@ -20,6 +20,10 @@ export interface PlaceTable {
   /** Index into `admin1Names`, or {@link NO_ADMIN1}. */
   readonly admin1: Uint16Array;
   readonly admin1Names: readonly string[];
+  /** Each region's GeoNames code within its country (`TX` of `US.TX`, `02` of `DE.02`), by the same index. */
+  readonly admin1Codes: readonly string[];
+  /** Each place's GeoNames id, to join other GeoNames files on. */
+  readonly geonamesIds: Uint32Array;
   /** Degrees × 10⁵, exactly as the file stores them. */
   readonly latE5: Int32Array;
   readonly lonE5: Int32Array;
@@ -77,13 +81,15 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
     readAdmin1Corrections(files.admin1Corrections()),
   ]);
   const admin1Names: string[] = [];
+  const admin1Codes: string[] = [];
   const admin1ByCode = new Map<string, number>();
   for (const { code, name } of JSON.parse(admin1Json) as { code: string; name: string }[]) {
     if (admin1ByCode.has(code) || admin1Names.length >= NO_ADMIN1) continue;
     admin1ByCode.set(code, admin1Names.length);
     admin1Names.push(name);
+    admin1Codes.push(code.slice(code.indexOf('.') + 1));
   }
-  const builder = new TableBuilder(size, admin1ByCode, admin1Names, admin1Corrections);
+  const builder = new TableBuilder(size, admin1ByCode, admin1Names, admin1Codes, admin1Corrections);
   await readCities(citiesFile, builder);
   return builder.finish();
 }
@@ -158,6 +164,7 @@ class TableBuilder {
   private latE5: Int32Array;
   private lonE5: Int32Array;
   private population: Uint32Array;
+  private geonamesIds: Uint32Array;
   private nameStart: Uint32Array;
   private nameBytes: Buffer;
   private nameEnd = 0;
@@ -166,6 +173,7 @@ class TableBuilder {
     fileSize: number,
     private readonly admin1ByCode: ReadonlyMap<string, number>,
     private readonly admin1Names: readonly string[],
+    private readonly admin1Codes: readonly string[],
     private readonly admin1Corrections: ReadonlyMap<number, string>,
   ) {
     // A city takes about 47 bytes of the file, a fifth of them its name: start just above that.
@@ -175,6 +183,7 @@ class TableBuilder {
     this.latE5 = new Int32Array(this.capacity);
     this.lonE5 = new Int32Array(this.capacity);
     this.population = new Uint32Array(this.capacity);
+    this.geonamesIds = new Uint32Array(this.capacity);
     this.nameStart = new Uint32Array(this.capacity + 1);
     this.nameBytes = Buffer.alloc(Math.ceil(fileSize / 4.5));
   }
@@ -197,6 +206,7 @@ class TableBuilder {
     this.latE5[at] = city.latE5;
     this.lonE5[at] = city.lonE5;
     this.population[at] = city.population;
+    this.geonamesIds[at] = city.geonamesId;
     this.count++;
   }
 
@@ -211,6 +221,8 @@ class TableBuilder {
       countries: this.countries.subarray(0, count),
       admin1: this.admin1.subarray(0, count),
       admin1Names: this.admin1Names,
+      admin1Codes: this.admin1Codes,
+      geonamesIds: this.geonamesIds.subarray(0, count),
       latE5: this.latE5.subarray(0, count),
       lonE5: this.lonE5.subarray(0, count),
       population: this.population.subarray(0, count),
@@ -224,6 +236,7 @@ class TableBuilder {
     this.latE5 = grown(this.latE5, this.capacity);
     this.lonE5 = grown(this.lonE5, this.capacity);
     this.population = grown(this.population, this.capacity);
+    this.geonamesIds = grown(this.geonamesIds, this.capacity);
     this.nameStart = grown(this.nameStart, this.capacity + 1);
   }
 }

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, type DomainError } from '../errors.js';
 import type { Lexicon } from './ports.js';
 import { PARTS_OF_SPEECH, type PartOfSpeech } from './sense.js';
-import { detach, normaliseWord, spellingVariants, WORD_PATTERN, WORD_RULE } from './word-forms.js';
+import { detach, normaliseWord, spellingVariants, withoutAccents, WORD_PATTERN, WORD_RULE } from './word-forms.js';
 
 export interface Definition {
   readonly lemma: string;
@@ -43,8 +43,10 @@ interface Entry {
 /**
  * The lemmas a word stands for, WordNet's way (morphy): per part of speech, the word itself and
  * either the base forms its exception list gives or, when it has none there, what the
- * detachment rules leave; those the lexicon knows are kept. A word found under none of them is
- * tried in its other spellings ("good looking" → "good-looking").
+ * detachment rules leave, and for words of several words each word lemmatised on its own
+ * ("ran away" → "run away"); those the lexicon knows are kept. A word found under none of them
+ * is tried in its other spellings ("good looking" → "good-looking"), then without its accents
+ * ("café" → "cafe").
  */
 async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
   if (!WORD_PATTERN.test(asked)) {
@@ -58,20 +60,53 @@ async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainE
   return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
 }
 
-/** The word as written, then its other spellings, made only when the word as written is not found (most words are). */
+/**
+ * The word as written, then its other spellings, then the same without accents: each made only
+ * when those before are not found (most words are found as written).
+ */
 function* spellingsOf(word: string): Generator<string> {
   yield word;
   yield* spellingVariants(word);
+  const unaccented = withoutAccents(word);
+  if (unaccented === word) return;
+  yield unaccented;
+  yield* spellingVariants(unaccented);
 }
 
 async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
   const found: Lemma[] = [];
   for (const partOfSpeech of PARTS_OF_SPEECH) {
-    const irregular = await lexicon.irregularBaseForms(form, partOfSpeech);
-    const candidates = new Set([form, ...(irregular.length > 0 ? irregular : detach(form, partOfSpeech))]);
+    const candidates = new Set([form, ...(await baseFormsOf(lexicon, form, partOfSpeech))]);
+    if (form.includes(' ')) candidates.add(await wordByWordBaseForm(lexicon, form, partOfSpeech));
     for (const lemma of candidates) if (await lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
   }
   return found;
+}
+
+/** The exception list's base forms of a form, or when it has none, what the detachment rules leave. */
+async function baseFormsOf(lexicon: Lexicon, form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  const irregular = await lexicon.irregularBaseForms(form, partOfSpeech);
+  return irregular.length > 0 ? irregular : detach(form, partOfSpeech);
+}
+
+/**
+ * A phrase with each word replaced by its first base form the lexicon knows in this part of
+ * speech, or kept as it is when it has none, as morphy does for collocations ("looked up" →
+ * "look up", "ran away" → "run away").
+ */
+async function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech: PartOfSpeech): Promise<string> {
+  const words: string[] = [];
+  for (const word of phrase.split(' ')) {
+    let base = word;
+    for (const candidate of await baseFormsOf(lexicon, word, partOfSpeech)) {
+      if (await lexicon.knows(candidate, partOfSpeech)) {
+        base = candidate;
+        break;
+      }
+    }
+    words.push(base);
+  }
+  return words.join(' ');
 }
 
 /** Words in first-seen order, once each whatever their case, leaving out the entry's own forms. */

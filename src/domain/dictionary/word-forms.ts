@@ -44,3 +44,11 @@ export function spellingVariants(word: string): string[] {
   variants.delete('');
   return [...variants];
 }
+
+/**
+ * The word with its accents left out ("café" → "cafe", "naïve" → "naive"): WordNet spells most
+ * loanwords without them, so this is tried when the word as written is not found.
+ */
+export function withoutAccents(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
+}

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, missingInput, type DomainError } from '../errors.js';
 import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../text.js';
 import { countryCodeOf } from './countries.js';
-import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from './places.js';
+import { placeNameKey, type NearbyPlace, type Place, type PlaceQualifier } from './places.js';
 import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength } from './plus-codes.js';
 import type { Gazetteer, PlusCodes } from './ports.js';
 
@@ -12,23 +12,55 @@ export const MAX_LIMIT = 50;
 
 export const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
 
+const QUALIFIER_HINT =
+  'after the comma give a country (an ISO 3166 alpha-2 code or an English name: "Paris, FR", "Paris, France") ' +
+  'or a first-level region by name or code ("Paris, Texas", "Paris, TX", "Munich, Bavaria")';
+
+const unknownQualifier = (name: string, qualifier: string): DomainError => ({
+  _tag: 'InformationNotFound',
+  details: `No place named "${name}" is known in "${qualifier}": "${qualifier}" is neither a country nor a region the gazetteer knows; ${QUALIFIER_HINT}`,
+});
+
+/** The qualifier's keys (with and without its spaces, so "D.C." and "DC" meet) and the countries it names. */
+function qualifierOf(text: string): PlaceQualifier {
+  const key = placeNameKey(text);
+  const keys = [...new Set([key, key.replaceAll(' ', '')])].filter((each) => each !== '');
+  const countries = [...new Set(keys.map(countryCodeOf).filter((code): code is string => code !== undefined))];
+  return { keys, countries };
+}
+
 /**
- * "name" or "name, country": the country after the last comma, as an ISO alpha-2 code or an
- * English name. The `parameter` names the query parameter the text came from, for errors.
+ * The places a text names, best first: "name", or "name, qualifier" where the qualifier (after
+ * the last comma) is a country or a first-level region, by name or code. Without a comma, a text
+ * no place is called is tried once more with its last word, then its last two, as the qualifier
+ * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is
+ * 404 with a hint, like a name that names nothing. `parameter` names the field, for errors.
  */
-export function parsePlaceQuery(text: string, limit: number, parameter: string): E.Either<DomainError, { search: PlaceSearch; asked: string }> {
+export async function findPlacesNamed(gazetteer: Gazetteer, text: string, limit: number, parameter: string): Promise<E.Either<DomainError, readonly Place[]>> {
   if (hasControlOrInvisibleCharacter(text)) return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   const comma = text.lastIndexOf(',');
   const name = (comma === -1 ? text : text.slice(0, comma)).trim();
-  const countryText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
   const key = placeNameKey(name);
   if (key === '') return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
-  if (countryText === '') return E.right({ search: { key, limit }, asked: name });
-  const country = countryCodeOf(countryText);
-  if (country === undefined) {
-    return E.left(invalidInput([parameter], `"${countryText}" is not a country: after the comma give an ISO 3166 alpha-2 code or an English country name`));
+  if (qualifierText === '') {
+    const places = await gazetteer.search({ key, limit });
+    if (places.length > 0) return E.right(places);
+    const words = key.split(' ');
+    for (const qualifierWords of [1, 2]) {
+      if (words.length <= qualifierWords) break;
+      const within = qualifierOf(words.slice(-qualifierWords).join(' '));
+      if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) continue;
+      const qualified = await gazetteer.search({ key: words.slice(0, -qualifierWords).join(' '), within, limit });
+      if (qualified.length > 0) return E.right(qualified);
+    }
+    return E.left(noPlaceNamed(name));
   }
-  return E.right({ search: { key, country, limit }, asked: `${name}, ${country}` });
+  const within = qualifierOf(qualifierText);
+  const places = await gazetteer.search({ key, within, limit });
+  if (places.length > 0) return E.right(places);
+  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) return E.left(unknownQualifier(name, qualifierText));
+  return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
 }
 
 export function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
@@ -46,10 +78,7 @@ export class FindPlaces {
   async execute(address: string, limit = DEFAULT_PLACES_LIMIT): Promise<E.Either<DomainError, readonly Place[]>> {
     const checkedLimit = checkLimit(limit);
     if (E.isLeft(checkedLimit)) return checkedLimit;
-    const parsed = parsePlaceQuery(address, limit, 'address');
-    if (E.isLeft(parsed)) return parsed;
-    const places = await this.gazetteer.search(parsed.right.search);
-    return places.length > 0 ? E.right(places) : E.left(noPlaceNamed(parsed.right.asked));
+    return findPlacesNamed(this.gazetteer, address, limit, 'address');
   }
 }
 
@@ -135,10 +164,9 @@ export class LookUpPlusCode {
     if (point && near !== undefined) return E.left(invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
     if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
     if (near === undefined) return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
-    const parsed = parsePlaceQuery(near, 1, 'near');
-    if (E.isLeft(parsed)) return parsed;
-    const [place] = await this.gazetteer.search(parsed.right.search);
-    if (place === undefined) return E.left(noPlaceNamed(parsed.right.asked));
+    const found = await findPlacesNamed(this.gazetteer, near, 1, 'near');
+    if (E.isLeft(found)) return found;
+    const place = found.right[0]!;
     return E.right(this.recover(code, { lat: place.lat, lon: place.lon, place }));
   }
 

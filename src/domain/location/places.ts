@@ -20,7 +20,22 @@ export interface PlaceSearch {
   readonly key: string;
   /** Only places of this country (ISO alpha-2, upper case). */
   readonly country?: string;
+  /** Only places in what the text after a comma names: a country or a first-level region. */
+  readonly within?: PlaceQualifier;
   readonly limit: number;
+}
+
+/**
+ * The text after a comma ("Texas", "TX", "D.C.", "France"), as the gazetteer matches it: the
+ * countries it names (resolved by the domain), and its keys, which may name first-level regions
+ * by name or code (only the gazetteer knows those). A place qualifies when it is in one of the
+ * countries or in a region one of the keys names.
+ */
+export interface PlaceQualifier {
+  /** The qualifier's key and, when that has spaces, the same without them ("d c" → "dc"). */
+  readonly keys: readonly string[];
+  /** ISO alpha-2 codes, upper case; empty when the text names no country. */
+  readonly countries: readonly string[];
 }
 
 /** Shortest key for which places whose name starts with it are offered after exact matches. */

@@ -2,13 +2,17 @@ import type { NearbyPlace, Place, PlaceSearch } from './places.js';
 import type { CodeArea, PlusCodeLength } from './plus-codes.js';
 
 /**
- * The gazetteer as the domain needs it. `search` answers places whose name key equals the asked
- * key, most populous first, then (for keys of at least `MIN_PREFIX_KEY_LENGTH` characters, see
+ * The gazetteer as the domain needs it. `search` answers places whose name key, or one of whose
+ * other names' keys, equals the asked key, best first (an adapter that knows which places are
+ * capitals and seats of government ranks those first, then by population; otherwise by
+ * population), then (for keys of at least `MIN_PREFIX_KEY_LENGTH` characters, see
  * places.ts) places whose name key starts with it, most populous first, at most `limit` in all.
  * `nearest` answers the `limit` places closest to a point, closest first.
  */
 export interface Gazetteer {
   search(query: PlaceSearch): Promise<readonly Place[]>;
+  /** Whether one of these keys names a first-level region (state, province) by its name or its GeoNames code ("texas", "tx"). */
+  isRegion(keys: readonly string[]): Promise<boolean>;
   nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
 }
 export const Gazetteer = Symbol.for('Gazetteer');

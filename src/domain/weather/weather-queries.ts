@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { CallContext } from '../call-context.js';
 import { invalidInput, missingInput, type DomainError } from '../errors.js';
 import type { Fetched } from '../fetched.js';
-import { checkCoordinates, noPlaceNamed, parsePlaceQuery } from '../location/location-queries.js';
+import { checkCoordinates, findPlacesNamed } from '../location/location-queries.js';
 import type { Gazetteer } from '../location/ports.js';
 import type { WeatherResult, WeatherSource } from './ports.js';
 import { isTimeZoneName } from './time-zones.js';
@@ -99,10 +99,10 @@ function checkForecastOptions(request: ForecastRequest): E.Either<DomainError, O
 /** The point to ask about, and the place's name and country when it was asked by name. */
 async function locate(gazetteer: Gazetteer, where: Where): Promise<E.Either<DomainError, Located>> {
   if (where.kind === 'point') return E.right({ point: where.point, name: null, country: null });
-  const parsed = parsePlaceQuery(where.text, 1, where.field);
-  if (E.isLeft(parsed)) return parsed;
-  const [place] = await gazetteer.search(parsed.right.search);
-  return place ? E.right({ point: { lat: place.lat, lon: place.lon }, name: place.name, country: place.country }) : E.left(noPlaceNamed(parsed.right.asked));
+  const found = await findPlacesNamed(gazetteer, where.text, 1, where.field);
+  if (E.isLeft(found)) return found;
+  const place = found.right[0]!;
+  return E.right({ point: { lat: place.lat, lon: place.lon }, name: place.name, country: place.country });
 }
 
 /**
