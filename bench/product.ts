@@ -10,6 +10,7 @@ import process from 'node:process';
 import { promisify } from 'node:util';
 import { nodeCommand, type Pinning } from './cpu-pinning.js';
 import { freePort, HOST, ROOT, ServerFailure, ServerProcess, servers, temporaryDirs, waitUntilReady } from './server-processes.js';
+import type { Target } from './measurement.js';
 
 const execFileAsync = promisify(execFile);
 /** A billion requests per 10 s: the limiter counts each request, and none is ever refused. */
@@ -111,3 +112,16 @@ export async function fillCaches(product: Product, paths: readonly string[]): Pr
     if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status}`);
   }
 }
+
+/** An endpoint measured against crypto: what it is called and the paths it is asked, in turn. */
+export interface MeasuredEndpoint {
+  readonly id: string;
+  readonly label: string;
+  readonly paths: readonly string[];
+}
+
+/** The same product's crypto endpoint (the reference, first) and each endpoint, as targets of one run. */
+export const targetsBesideCrypto = (product: Product, cryptoPath: string, endpoints: readonly MeasuredEndpoint[]): Target[] => [
+  { id: 'c', label: 'crypto enc (reference)', url: product.baseUrl + cryptoPath, headers: product.headers, server: product.server },
+  ...endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, url: product.baseUrl + endpoint.paths[0]!, headers: product.headers, server: product.server, paths: endpoint.paths })),
+];

@@ -18,7 +18,8 @@ import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
 
 const TARGET_RATIO_TO_CRYPTO = 0.5;
-const TARGET_RSS_MB = 150;
+// Issue 17 raised it from 150 MB when barcodes moved into worker threads, whose pool costs memory of its own.
+const TARGET_RSS_MB = 170;
 const TARGET_FIRST_USE_MS = 1_000;
 /** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
 const DISTINCT_INPUTS = 500;

@@ -5,8 +5,8 @@
  */
 import { openMeteoAt, startOpenMeteoFixture } from '../tests/support/open-meteo-fixture.js';
 import { pinSelf } from './cpu-pinning.js';
-import { describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { fillCaches, startProduct } from './product.js';
+import { describeRun, measureRounds, roundRatio } from './measurement.js';
+import { fillCaches, startProduct, targetsBesideCrypto } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url } from './server-processes.js';
@@ -34,10 +34,7 @@ await runBenchmark(async (settings) => {
     await fillCaches(product, ENDPOINTS.flatMap((endpoint) => endpoint.paths));
     const asked = openMeteo.calls.length;
 
-    const targets: Target[] = [
-      { id: 'c', label: 'crypto enc (reference)', url: product.baseUrl + cryptoPath, headers: product.headers, server: product.server },
-      ...ENDPOINTS.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, url: product.baseUrl + endpoint.paths[0]!, headers: product.headers, server: product.server, paths: endpoint.paths })),
-    ];
+    const targets = targetsBesideCrypto(product, cryptoPath, ENDPOINTS);
     const measurement = await measureRounds(targets, settings);
     printResults(measurement);
 
