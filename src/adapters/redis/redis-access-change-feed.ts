@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { accessChangeOf, accessChangeText } from '../../domain/auth/access-change-text.js';
+import { publishOrWarn } from '../access-changes/publishing.js';
+import { accessChangeOf } from '../../domain/auth/access-change-text.js';
 import type { AccessChange, AccessChangeFeed, AccessChangeSubscription } from '../../domain/auth/ports.js';
 
 /**
@@ -23,12 +24,8 @@ export class RedisAccessChangeFeed implements AccessChangeFeed {
     this.channel = `${keyPrefix}access-changes`;
   }
 
-  async publish(change: AccessChange): Promise<void> {
-    try {
-      await this.publisher.publish(this.channel, accessChangeText(change));
-    } catch (error) {
-      this.logger.warn({ err: error, change: accessChangeText(change) }, 'access change not published: other processes see it when their cached tokens lapse');
-    }
+  publish(change: AccessChange): Promise<void> {
+    return publishOrWarn(change, this.logger, (text) => this.publisher.publish(this.channel, text));
   }
 
   async subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription> {

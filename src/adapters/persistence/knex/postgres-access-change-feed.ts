@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { publishOrWarn } from '../../access-changes/publishing.js';
 import type { AccessChange, AccessChangeFeed, AccessChangeSubscription } from '../../../domain/auth/ports.js';
-import { accessChangeOf, accessChangeText } from '../../../domain/auth/access-change-text.js';
+import { accessChangeOf } from '../../../domain/auth/access-change-text.js';
 
 export interface PostgresFeedSettings {
   readonly url: string;
@@ -28,12 +29,8 @@ export class PostgresAccessChangeFeed implements AccessChangeFeed {
     this.channel = `utility_api_access:${settings.schema ?? 'public'}`;
   }
 
-  async publish(change: AccessChange): Promise<void> {
-    try {
-      await this.db.raw('SELECT pg_notify(?, ?)', [this.channel, accessChangeText(change)]);
-    } catch (error) {
-      this.logger.warn({ err: error, change: accessChangeText(change) }, 'access change not published: other processes see it when their cached tokens lapse');
-    }
+  publish(change: AccessChange): Promise<void> {
+    return publishOrWarn(change, this.logger, (text) => this.db.raw('SELECT pg_notify(?, ?)', [this.channel, text]));
   }
 
   async subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription> {

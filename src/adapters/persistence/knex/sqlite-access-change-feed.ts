@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { publishOrWarn } from '../../access-changes/publishing.js';
 import type { AccessChange, AccessChangeFeed, AccessChangeSubscription } from '../../../domain/auth/ports.js';
-import { accessChangeOf, accessChangeText } from '../../../domain/auth/access-change-text.js';
+import { accessChangeOf } from '../../../domain/auth/access-change-text.js';
 
 export const ACCESS_CHANGES_TABLE = 'access_changes';
 /** Long past the moment every polling process has read a row; what is older is pruned. */
@@ -31,15 +32,12 @@ export class SqliteAccessChangeFeed implements AccessChangeFeed {
     private readonly pollMs = 100,
   ) {}
 
-  async publish(change: AccessChange): Promise<void> {
-    const text = accessChangeText(change);
-    const now = Date.now();
-    try {
+  publish(change: AccessChange): Promise<void> {
+    return publishOrWarn(change, this.logger, async () => {
+      const now = Date.now();
       await this.db(ACCESS_CHANGES_TABLE).insert({ kind: change.kind, subject: change.id, created_at: now });
       await this.db(ACCESS_CHANGES_TABLE).where('created_at', '<', now - RETENTION_MS).delete();
-    } catch (error) {
-      this.logger.warn({ err: error, change: text }, 'access change not published: other processes see it when their cached tokens lapse');
-    }
+    });
   }
 
   async subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription> {
