@@ -89,6 +89,13 @@ function settlementColumns(settlement: Settlement): Partial<MessageRow> {
   }
 }
 
+/** Queued messages whose attempt is due and whose lease, if any, has ended. */
+const dueMessages = (db: Knex, now: number) =>
+  db(MAIL_TABLE)
+    .where({ status: 'queued' })
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<=', now));
+
 /**
  * The outbox in two tables (SQLite or PostgreSQL): `mail_messages`, and `mail_idempotency_keys`
  * for the keys of the last 24 hours. Every write goes through one group commit, so acceptances,
@@ -134,13 +141,13 @@ export class KnexOutbox implements Outbox {
     }, 'durable');
   }
 
-  claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
+  async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
+    // An idle worker asks every poll interval: a read answers it, without taking the write lock
+    // (SQLite's one writer) or a transaction.
+    if ((await dueMessages(this.db, now).first('id')) === undefined) return [];
     return this.writes.run(async (trx) => {
-      const due = trx(MAIL_TABLE)
+      const due = dueMessages(trx, now)
         .select('id')
-        .where({ status: 'queued' })
-        .andWhere('next_attempt_at', '<=', now)
-        .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<=', now))
         .orderBy([{ column: 'next_attempt_at' }, { column: 'created_at' }])
         .limit(limit);
       if (this.skipsLocked) void due.forUpdate().skipLocked();
