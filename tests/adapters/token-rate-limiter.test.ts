@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
+import { memoryCounters, MemoryRequestWindow, redisCounters } from '../../src/adapters/rate-limit/counters.js';
 import { TokenRateLimiter } from '../../src/adapters/rate-limit/token-rate-limiter.js';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection.js';
 import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
@@ -66,6 +66,25 @@ describe('adapter: TokenRateLimiter', () => {
     const limiter = new TokenRateLimiter(memoryCounters, null, silent);
     expect(await limiter.admit(OPERATION, principal(), '127.0.0.1')).to.equal(undefined);
     expect(await admittedOf([limiter], principal({ requests: 2, perSeconds: 60 }), 4)).to.equal(2);
+  });
+
+  it('in memory, answers without a promise and starts a key over when its own window ends', () => {
+    let now = 1_000;
+    const window = new MemoryRequestWindow(2, 10_000, () => now);
+    expect([window.consume('a'), window.consume('a'), window.consume('a')]).to.deep.equal([
+      { admitted: true, remaining: 1, msBeforeNext: 10_000 },
+      { admitted: true, remaining: 0, msBeforeNext: 10_000 },
+      { admitted: false, remaining: 0, msBeforeNext: 10_000 },
+    ]);
+    now += 4_000;
+    // Another key's window starts at its own first request.
+    expect(window.consume('b')).to.deep.equal({ admitted: true, remaining: 1, msBeforeNext: 10_000 });
+    expect(window.consume('a')).to.deep.equal({ admitted: false, remaining: 0, msBeforeNext: 6_000 });
+    now += 6_000;
+    expect(window.consume('a')).to.deep.equal({ admitted: true, remaining: 1, msBeforeNext: 10_000 });
+    expect(window.consume('b')).to.deep.equal({ admitted: true, remaining: 0, msBeforeNext: 4_000 });
+    now += 30_000;
+    expect(window.consume('b')).to.deep.equal({ admitted: true, remaining: 1, msBeforeNext: 10_000 });
   });
 
   it('in a Redis that is down, counts in memory at once: no request waits for it or fails', async () => {

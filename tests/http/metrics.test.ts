@@ -29,8 +29,10 @@ function parseExposition(text: string): Sample[] {
     const sample = SAMPLE.exec(line);
     expect(sample, `not a sample: ${line}`).to.not.equal(null);
     const labels = Object.fromEntries([...(sample![2] ?? '').matchAll(LABEL)].map((match) => [match[1]!, match[2]!]));
-    const value = Number(sample![3]);
-    expect(Number.isNaN(value), line).to.equal(false);
+    // A gauge with nothing to average since the last scrape (the event loop's lag, read twice
+    // within its sampling interval) is NaN, which Prometheus parses in any letter case.
+    const value = /^nan$/i.test(sample![3]!) ? Number.NaN : Number(sample![3]);
+    expect(Number.isNaN(value) && !/^nan$/i.test(sample![3]!), `not a number: ${line}`).to.equal(false);
     samples.push({ name: sample![1]!, labels, value });
   }
   return samples;

@@ -162,11 +162,14 @@ export function createApp({
 
   // A path without parameters is found by one map lookup; the router, which tries its layers one
   // by one, answers the rest (parameters, a trailing slash, other letter case, HEAD) the same way.
-  const exactRoutes = new Map<string, (ctx: Context) => Promise<void>>();
+  const exactRoutes = new Map<string, Map<string, (ctx: Context) => Promise<void>>>();
   for (const route of table.routes) {
     const handler = endpoint(route, stages);
     router.register(servedPath(route), [route.method], handler);
-    if (!route.path.includes(':')) exactRoutes.set(`${route.method} ${servedPath(route)}`, handler);
+    if (!route.path.includes(':')) {
+      const byPath = exactRoutes.get(route.method) ?? new Map<string, (ctx: Context) => Promise<void>>();
+      exactRoutes.set(route.method, byPath.set(servedPath(route), handler));
+    }
   }
   // Built and encoded once: the document does not change while the process runs.
   const description = jsonBytes(openApiDocument(table, API_PREFIX));
@@ -211,7 +214,7 @@ export function createApp({
     const elapsed = performance.now() - started;
     const status = ctx.status;
     // The query string is never logged: it carries the data users encrypt.
-    accessLog({ requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(elapsed * 10) / 10 });
+    accessLog({ requestId, method: ctx.req.method!, path: ctx.path, status, ms: Math.round(elapsed * 10) / 10 });
     metrics.observe((ctx.state.operation as string | undefined) ?? UNMATCHED_OPERATION, status, elapsed);
   };
 
@@ -229,20 +232,23 @@ export function createApp({
     }
     observe(ctx, requestId, started);
   });
-  app.use(docsPage());
   // Inside the first stage, so that a preflight has a request id and is logged, and the headers
   // it sets stay on every error answered there.
   if (cors && cors.origins.length > 0) app.use(crossOrigin(table, cors));
+  // One middleware finds the endpoint: each layer more of Koa's would cost every request a promise.
+  const serveDocs = docsPage();
   const routed = router.routes();
-  app.use((ctx: Parameters<typeof routed>[0], next: Next) => {
-    const exact = exactRoutes.get(`${ctx.method} ${ctx.path}`);
-    return exact ? exact(ctx) : routed(ctx, next);
-  });
-  app.use(async (ctx: Context) => {
+  const notFound = (ctx: Context): void => {
     const { path } = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(path.flatMap((layer) => layer.methods))];
     if (allowed.length > 0) fail(ctx, { _tag: 'MethodNotAllowed', allowed });
     else fail(ctx, { _tag: 'InformationNotFound', details: `No endpoint ${ctx.method} ${echoed(ctx.path)}` });
+  };
+  app.use((ctx: Parameters<typeof routed>[0]) => {
+    const exact = exactRoutes.get(ctx.req.method!)?.get(ctx.path);
+    if (exact) return exact(ctx);
+    if (serveDocs(ctx)) return undefined;
+    return routed(ctx, async () => notFound(ctx));
   });
   return app;
 }

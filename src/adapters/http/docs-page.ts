@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 
 /** Swagger UI's files, from its npm package: the page needs nothing from outside this server. */
 const SWAGGER_UI_FOLDER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -52,14 +52,18 @@ const SERVED: Readonly<Record<string, Served>> = {
   '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: fromPackage('swagger-ui-bundle.js') },
 };
 
-/** `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server. */
-export function docsPage(): (ctx: Context, next: Next) => Promise<void> {
-  return async (ctx, next) => {
+/**
+ * `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server.
+ * Answers and says so when the request is for one of its files; leaves every other request alone.
+ */
+export function docsPage(): (ctx: Context) => boolean {
+  return (ctx) => {
     const served = SERVED[ctx.path === '/docs/' ? '/docs' : ctx.path];
-    if (served === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (served === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
     ctx.state.operation = `GET ${ctx.path === '/docs/' ? '/docs' : ctx.path}`;
     ctx.response.set('Content-Type', served.type);
     ctx.response.set('Cache-Control', 'public, max-age=3600');
     ctx.body = served.body();
+    return true;
   };
 }

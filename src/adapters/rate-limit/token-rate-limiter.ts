@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Actor } from '../../domain/auth/actor.js';
 import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../../domain/pipeline/ports.js';
 import type { RateLimit } from '../../domain/tokens/rate-limit.js';
-import type { Counters } from './counters.js';
+import type { Count, Counters, RequestWindow } from './counters.js';
 
 /** The policy names the RateLimit fields announce. */
 export const DEFAULT_POLICY = 'default';
@@ -11,7 +10,7 @@ export const OWN_POLICY = 'token';
 
 interface Window {
   readonly policy: RateLimitPolicy;
-  readonly counter: RateLimiterAbstract;
+  readonly counter: RequestWindow;
 }
 
 /** Whom a request is counted against, and the limit of its own if it has one. */
@@ -33,8 +32,8 @@ const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
  * given one, else the installation's default policy (none: such tokens are not counted). A user
  * who asks with a password is counted as themself under the default policy.
  *
- * One counter per distinct policy, made on first use; each request is one `consume`, which for
- * Redis is one round trip (a script that increments and reads the window's end together).
+ * One counter per distinct policy, made on first use; each request is one `consume`, which in
+ * memory is a value and for Redis one round trip.
  */
 export class TokenRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -46,15 +45,17 @@ export class TokenRateLimiter implements RateLimiter {
     private readonly logger: Logger,
   ) {}
 
-  admit(_operation: string, actor: Actor, _clientAddress?: string): Promise<RateLimitStanding | undefined> | undefined {
+  admit(_operation: string, actor: Actor, _clientAddress?: string): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined> {
     const subject = subjectOf(actor);
     if (subject === undefined) return undefined;
     const limit = subject.own ?? this.defaultLimit;
     if (limit === null) return undefined;
     const { policy, counter } = this.windowOf(subject.own === null ? DEFAULT_POLICY : OWN_POLICY, limit);
-    return counter.consume(subject.key).then(
-      (counted) => ({ policy, remaining: counted.remainingPoints, resetSeconds: wholeSeconds(counted.msBeforeNext) }),
-      (refused: unknown) => this.refusal(policy, refused),
+    const counted = counter.consume(subject.key);
+    if (!(counted instanceof Promise)) return standingOf(policy, counted);
+    return counted.then(
+      (count) => standingOf(policy, count),
+      (failure: unknown) => this.uncounted(failure),
     );
   }
 
@@ -62,24 +63,28 @@ export class TokenRateLimiter implements RateLimiter {
     const id = `${name}:${requests}/${perSeconds}`;
     let window = this.windows.get(id);
     if (window === undefined) {
-      window = { policy: { name, requests, perSeconds }, counter: this.counters.window(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
+      window = { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
       this.windows.set(id, window);
     }
     return window;
   }
 
-  private refusal(policy: RateLimitPolicy, refused: unknown): RateLimitStanding | undefined {
-    if (refused instanceof RateLimiterRes) {
-      const resetSeconds = Math.max(wholeSeconds(refused.msBeforeNext), 1);
-      return { policy, remaining: 0, resetSeconds, refusal: { _tag: 'RateLimited', retryAfterSeconds: resetSeconds } };
-    }
-    // Neither the store nor its insurance could count: the request goes through uncounted rather
-    // than fail, and the log says so at most once a minute.
+  /**
+   * Neither the store nor its insurance could count: the request goes through uncounted rather
+   * than fail, and the log says so at most once a minute.
+   */
+  private uncounted(failure: unknown): undefined {
     const now = Date.now();
     if (now - this.lastFailureLogged > 60_000) {
       this.lastFailureLogged = now;
-      this.logger.error({ err: refused }, 'rate limit counters unavailable: requests pass uncounted');
+      this.logger.error({ err: failure }, 'rate limit counters unavailable: requests pass uncounted');
     }
     return undefined;
   }
+}
+
+function standingOf(policy: RateLimitPolicy, { admitted, remaining, msBeforeNext }: Count): RateLimitStanding {
+  if (admitted) return { policy, remaining, resetSeconds: wholeSeconds(msBeforeNext) };
+  const resetSeconds = Math.max(wholeSeconds(msBeforeNext), 1);
+  return { policy, remaining: 0, resetSeconds, refusal: { _tag: 'RateLimited', retryAfterSeconds: resetSeconds } };
 }
