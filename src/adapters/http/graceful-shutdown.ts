@@ -28,6 +28,8 @@ export interface ConnectionDrain {
    * and resolves when the last one has closed.
    */
   drain(): Promise<void>;
+  /** Told of each request before it is handled, as the server's request listener (and `checkExpectation`'s) is. */
+  track(request: IncomingMessage, response: ServerResponse): void;
   inProgress(): DrainProgress;
   /** The last answer still being made or written on a connection, if any (pipelined requests queue theirs). */
   lastPendingAnswer(socket: Socket): ServerResponse | undefined;
@@ -79,23 +81,31 @@ export function trackConnections(server: Server, { idleGraceMs }: DrainSettings)
     if (draining) closeWhenQuiet(socket, connection);
   });
 
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  /** Where an answer's connection is kept, so that its end finds it without a lookup or a closure of its own. */
+  const CONNECTION = Symbol('connection');
+  type Tracked = ServerResponse & { [CONNECTION]?: { readonly socket: Socket; readonly connection: Connection } };
+  function answered(this: Tracked): void {
+    const { socket, connection } = this[CONNECTION]!;
+    connection.pending.delete(this);
+    if (draining && connection.pending.size === 0 && !socket.destroyed) closeWhenQuiet(socket, connection);
+  }
+
+  const track = (request: IncomingMessage, response: ServerResponse): void => {
     const socket = request.socket;
     const connection = connections.get(socket);
     if (!connection) return;
     connection.pending.add(response);
     if (draining) {
       clearTimeout(connection.graceTimer);
-      // The app's handler was called first, but it answers after a promise: no header is sent yet.
+      // The app's handler is called next, and answers after a promise: no header is sent yet.
       sayClose(response);
     }
-    response.once('close', () => {
-      connection.pending.delete(response);
-      if (draining && connection.pending.size === 0 && !socket.destroyed) closeWhenQuiet(socket, connection);
-    });
-  });
+    (response as Tracked)[CONNECTION] = { socket, connection };
+    response.on('close', answered);
+  };
 
   return {
+    track,
     drain() {
       draining = true;
       const closed = new Promise<void>((resolve) => {

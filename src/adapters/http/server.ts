@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
@@ -53,7 +53,12 @@ export interface HttpServer {
 }
 
 export function createHttpServer(app: Koa, { maxHeaderBytes, idleGraceMs }: HttpServerSettings): HttpServer {
-  const handle = app.callback();
+  const handleInApp = app.callback();
+  // Tracked and handled in one listener: a second 'request' listener would cost every request.
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+    connections.track(request, response);
+    void handleInApp(request, response);
+  };
   const server = createServer({ maxHeaderSize: maxHeaderBytes, requireHostHeader: false }, handle);
   const connections = trackConnections(server, { idleGraceMs });
   server.on('checkExpectation', handle);

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { UNMATCHED_OPERATION } from '../../domain/pipeline/metrics.js';
 import type { MailOutboxDepth, Metrics } from '../../domain/pipeline/ports.js';
 
@@ -27,11 +27,66 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-interface Labels {
-  readonly method: string;
-  readonly route: string;
+/** One series of the duration histogram: its labels as text, and its counts per bucket (not yet cumulative). */
+interface DurationSeries {
+  readonly labels: string;
+  readonly perBucket: Float64Array;
+  sum: number;
+  count: number;
 }
-type DurationLabels = Labels & { readonly status: string };
+
+const labelValue = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/**
+ * `http_request_duration_seconds{method, route, status}`, kept by hand: prom-client's histogram
+ * validates and hashes its labels at every observation, about a microsecond a request, where
+ * here a series is found by the operation and status the pipeline passes, and becomes text only
+ * when scraped (in the exposition format prom-client writes).
+ */
+class RequestDurations {
+  private readonly byOperation = new Map<string, Map<number, DurationSeries>>();
+
+  observe(operation: string, status: number, seconds: number): void {
+    let byStatus = this.byOperation.get(operation);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.byOperation.set(operation, byStatus);
+    }
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      const { method, route } = labelsOf(operation);
+      series = { labels: `method=${labelValue(method)},route=${labelValue(route)},status="${status}"`, perBucket: new Float64Array(DURATION_BUCKETS.length), sum: 0, count: 0 };
+      byStatus.set(status, series);
+    }
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket += 1;
+    if (bucket < DURATION_BUCKETS.length) series.perBucket[bucket]! += 1;
+    series.sum += seconds;
+    series.count += 1;
+  }
+
+  exposition(): string {
+    const name = 'http_request_duration_seconds';
+    const lines = [`# HELP ${name} Time to answer a request, by method, route pattern and status`, `# TYPE ${name} histogram`];
+    for (const byStatus of this.byOperation.values()) {
+      for (const { labels, perBucket, sum, count } of byStatus.values()) {
+        let cumulative = 0;
+        DURATION_BUCKETS.forEach((bound, index) => {
+          cumulative += perBucket[index]!;
+          lines.push(`${name}_bucket{le="${bound}",${labels}} ${cumulative}`);
+        });
+        lines.push(`${name}_bucket{le="+Inf",${labels}} ${count}`, `${name}_sum{${labels}} ${sum}`, `${name}_count{${labels}} ${count}`);
+      }
+    }
+    return `${lines.join('\n')}\n\n`;
+  }
+}
+
+/** `METHOD /path` as labels; whatever no route answers is `unmatched` in both. */
+function labelsOf(operation: string): { readonly method: string; readonly route: string } {
+  const space = operation.indexOf(' ');
+  return operation === UNMATCHED_OPERATION || space < 0 ? { method: UNMATCHED_OPERATION, route: UNMATCHED_OPERATION } : { method: operation.slice(0, space), route: operation.slice(space + 1) };
+}
 
 /**
  * The metrics port on prom-client, and the Prometheus text exposition `/metrics` answers:
@@ -47,21 +102,12 @@ type DurationLabels = Labels & { readonly status: string };
  */
 export class PrometheusMetrics implements Metrics {
   private readonly registry = new Registry();
-  private readonly durations: Histogram<'method' | 'route' | 'status'>;
+  private readonly durations = new RequestDurations();
   private readonly rejections: Counter<'route'>;
   private readonly upstreamCalls: Counter<'upstream' | 'outcome'>;
-  /** `METHOD /path` split once per operation, its labels made once per status: observing costs no parsing and no new object. */
-  private readonly labelsOf = new Map<string, { readonly labels: Labels; readonly byStatus: Map<number, DurationLabels> }>();
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    this.durations = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer a request, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
     this.rejections = new Counter({ name: 'rate_limit_rejections_total', help: 'Requests answered 429 (rate limit or login throttle), by route pattern', labelNames: ['route'], registers });
     this.upstreamCalls = new Counter({ name: 'upstream_calls_total', help: 'Calls made to outside services, by upstream and outcome', labelNames: ['upstream', 'outcome'], registers });
     new Counter({
@@ -94,14 +140,8 @@ export class PrometheusMetrics implements Metrics {
   }
 
   observe(operation: string, status: number, milliseconds: number): void {
-    const { labels, byStatus } = this.labels(operation);
-    let durationLabels = byStatus.get(status);
-    if (durationLabels === undefined) {
-      durationLabels = { ...labels, status: String(status) };
-      byStatus.set(status, durationLabels);
-    }
-    this.durations.observe(durationLabels, milliseconds / 1000);
-    if (status === 429) this.rejections.inc({ route: labels.route });
+    this.durations.observe(operation, status, milliseconds / 1000);
+    if (status === 429) this.rejections.inc({ route: labelsOf(operation).route });
   }
 
   /** Told of each call to an upstream (see the upstream client). */
@@ -112,17 +152,6 @@ export class PrometheusMetrics implements Metrics {
   /** The text a Prometheus server scrapes. */
   async exposition(): Promise<string> {
     const [ours, processWide] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
-    return processWide + ours;
-  }
-
-  private labels(operation: string): { readonly labels: Labels; readonly byStatus: Map<number, DurationLabels> } {
-    let known = this.labelsOf.get(operation);
-    if (known === undefined) {
-      const space = operation.indexOf(' ');
-      const labels = operation === UNMATCHED_OPERATION || space < 0 ? { method: UNMATCHED_OPERATION, route: UNMATCHED_OPERATION } : { method: operation.slice(0, space), route: operation.slice(space + 1) };
-      known = { labels, byStatus: new Map() };
-      this.labelsOf.set(operation, known);
-    }
-    return known;
+    return processWide + this.durations.exposition() + ours;
   }
 }

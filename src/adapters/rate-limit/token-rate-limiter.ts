@@ -37,6 +37,7 @@ const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
  */
 export class TokenRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
+  private defaultWindow: Window | undefined;
   private lastFailureLogged = 0;
 
   constructor(
@@ -59,13 +60,17 @@ export class TokenRateLimiter implements RateLimiter {
     );
   }
 
-  private windowOf(name: string, { requests, perSeconds }: RateLimit): Window {
+  private windowOf(name: string, limit: RateLimit): Window {
+    // Most requests are counted under the default policy: found without making its name.
+    if (limit === this.defaultLimit && this.defaultWindow !== undefined) return this.defaultWindow;
+    const { requests, perSeconds } = limit;
     const id = `${name}:${requests}/${perSeconds}`;
     let window = this.windows.get(id);
     if (window === undefined) {
       window = { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
       this.windows.set(id, window);
     }
+    if (limit === this.defaultLimit) this.defaultWindow = window;
     return window;
   }
 
