@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
 import type { DeliveryOutcome, Mailer, RenderedMessage } from '../../domain/mail/ports.js';
 import { composedMessage } from './nodemailer-message.js';
 
@@ -36,7 +37,9 @@ export class SmtpMailer implements Mailer {
   private readonly transport;
 
   constructor({ url, connections, timeoutMs }: SmtpSettings) {
-    this.transport = nodemailer.createTransport({
+    // Loaded when an installation configures it, not at every start: it costs memory that most never use.
+    const { createTransport } = createRequire(import.meta.url)('nodemailer') as typeof nodemailer;
+    this.transport = createTransport({
       url,
       pool: true,
       maxConnections: connections,

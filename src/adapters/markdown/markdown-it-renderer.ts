@@ -1,4 +1,5 @@
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import type { MarkdownRenderer } from '../../domain/mail/ports.js';
 
 /**
@@ -7,9 +8,11 @@ import type { MarkdownRenderer } from '../../domain/mail/ports.js';
  * no typographic replacements or automatic links, so text reads as it was written.
  */
 export class MarkdownItRenderer implements MarkdownRenderer {
-  private readonly markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  private markdown: InstanceType<typeof MarkdownIt> | undefined;
 
   toHtml(markdown: string): string {
+    // Loaded at the first message, not at every start: most installations never send one.
+    this.markdown ??= new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt)({ html: false, linkify: false, typographer: false });
     return this.markdown.render(markdown);
   }
 }

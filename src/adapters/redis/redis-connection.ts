@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DependencyCheck } from '../../domain/health/ports.js';
 
@@ -32,7 +33,9 @@ export class RedisConnection implements DependencyCheck {
     { url, commandTimeoutMs }: RedisSettings,
     private readonly logger: Logger,
   ) {
-    this.client = new Redis(url, {
+    // Loaded when an installation configures it, not at every start: it costs memory that most never use.
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.client = new RedisClient(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       enableAutoPipelining: true,

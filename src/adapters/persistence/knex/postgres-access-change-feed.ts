@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { publishOrWarn } from '../../access-changes/publishing.js';
 import type { AccessChange, AccessChangeFeed, AccessChangeSubscription } from '../../../domain/auth/ports.js';
@@ -39,7 +40,9 @@ export class PostgresAccessChangeFeed implements AccessChangeFeed {
     let retry: NodeJS.Timeout | undefined;
 
     const listen = async (): Promise<pg.Client> => {
-      const connection = new pg.Client({ connectionString: this.settings.url, keepAlive: true });
+      // Loaded when an installation configures it, not at every start: it costs memory that most never use.
+      const { Client } = createRequire(import.meta.url)('pg') as typeof pg;
+      const connection = new Client({ connectionString: this.settings.url, keepAlive: true });
       connection.on('notification', (message) => {
         if (message.channel !== this.channel || message.payload === undefined) return;
         const change = accessChangeOf(message.payload);
