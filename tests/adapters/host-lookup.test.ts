@@ -78,7 +78,7 @@ describe('adapter: resolving an upstream host once per TTL', () => {
       const { port } = new URL(upstream.url);
       const client = new UpstreamClient(
         { name: 'things', baseUrl: `http://things.test:${port}`, deadlineMs: 2_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 1_000, hostTtlMs: 60_000 },
-        { logger: pino({ level: 'silent' }), fetch: lookupFetch(countingLookup) },
+        { logger: pino({ level: 'silent' }), fetch: lookupFetch(countingLookup).fetch },
       );
       // Slow answers keep each connection busy, so the four asks need four connections.
       upstream.behaviour = 'slow';

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 /** The client behaves the same over Node's global fetch and over the one that caches host lookups. */
 const transports = [
   { name: 'global fetch', fetch: globalThis.fetch, droppedConnection: 'unreachable: other side closed' },
-  { name: 'undici fetch with a cached lookup', fetch: lookupFetch(cachingHostLookup({ ttlMs: MINUTE })), droppedConnection: 'unreachable: other side closed' },
+  { name: 'undici fetch with a cached lookup', fetch: lookupFetch(cachingHostLookup({ ttlMs: MINUTE })).fetch, droppedConnection: 'unreachable: other side closed' },
 ];
 
 for (const transport of transports) {

@@ -101,6 +101,7 @@ export class UpstreamClient {
   private backoffUntil = 0;
   private readonly settings: UpstreamSettings;
   private readonly fetch: typeof globalThis.fetch;
+  private readonly loadFetch: () => void;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly countCall: UpstreamCallCounter;
@@ -112,7 +113,9 @@ export class UpstreamClient {
     // Paths start with `/`: a base URL written with a trailing one would double it.
     this.settings = { ...settings, baseUrl: settings.baseUrl.replace(/\/+$/, '') };
     this.clock = dependencies.clock ?? systemClock;
-    this.fetch = dependencies.fetch ?? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
+    const ownFetch = dependencies.fetch === undefined ? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock })) : undefined;
+    this.fetch = dependencies.fetch ?? ownFetch!.fetch;
+    this.loadFetch = ownFetch?.load ?? (() => {});
     this.logger = dependencies.logger;
     this.countCall = dependencies.countCall ?? (() => {});
     this.cache = new LruCache(settings.maxEntries);
@@ -169,6 +172,7 @@ export class UpstreamClient {
 
     let response: Response;
     let body: string;
+    this.loadFetch();
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
       response = await this.fetch(this.settings.baseUrl + path, {
