@@ -10,9 +10,17 @@ import type { RateLimitStanding } from '../../domain/pipeline/ports.js';
 export const RATE_LIMIT_POLICY_FIELD = 'RateLimit-Policy';
 export const RATE_LIMIT_FIELD = 'RateLimit';
 
+/** A policy's field, made once per policy: it is sent with every answer counted under it. */
+const policyFields = new WeakMap<RateLimitStanding['policy'], string>();
+
 /** Policy names are ours (`default`, `token`): a bare sf-string needs no escaping. */
 export function announceStanding(response: ServerResponse, { policy, remaining, resetSeconds }: RateLimitStanding): void {
-  response.setHeader(RATE_LIMIT_POLICY_FIELD, `"${policy.name}";q=${policy.requests};w=${policy.perSeconds}`);
+  let policyField = policyFields.get(policy);
+  if (policyField === undefined) {
+    policyField = `"${policy.name}";q=${policy.requests};w=${policy.perSeconds}`;
+    policyFields.set(policy, policyField);
+  }
+  response.setHeader(RATE_LIMIT_POLICY_FIELD, policyField);
   response.setHeader(RATE_LIMIT_FIELD, `"${policy.name}";r=${remaining};t=${resetSeconds}`);
 }
 
