@@ -31,9 +31,11 @@ const DRAW_WORKER = new URL('./draw-worker.js', import.meta.url);
  * A worker's heap, smaller than V8's default so that it collects bwip-js's garbage sooner: 40
  * fresh 1 KB Aztec codes left the process 30 MB larger without it. The largest drawings the
  * default limits allow (1 KB at scale 10, 2.5 million pixels) need well under it; a worker that
- * runs out fails its drawing and the next one starts afresh.
+ * runs out fails its drawing and the next one starts afresh. A young generation of 2 MB rather
+ * than 8 leaves the warm pool 2 MB smaller and kept 40 Aztec codes within about 45 MB rather than
+ * 50 to 70, for about 2 % more drawing time.
  */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } as const;
+const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 } as const;
 
 /**
  * bwip-js in worker threads, so a drawing of 0.4 s holds one worker and not the event loop that
