@@ -32,26 +32,30 @@ const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
  * given one, else the installation's default policy (none: such tokens are not counted). A user
  * who asks with a password is counted as themself under the default policy.
  *
- * One counter per distinct policy, made on first use; each request is one `consume`, which in
- * memory is a value and for Redis one round trip.
+ * One counter for the default policy, made at once, and one per distinct limit of tokens' own,
+ * made on first use; each request is one `consume`, which in memory is a value and for Redis one
+ * round trip.
  */
 export class TokenRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private defaultWindow: Window | undefined;
+  /** Tokens' own limits by `requests/perSeconds`. */
+  private readonly ownWindows = new Map<string, Window>();
+  private readonly defaultWindow: Window | null;
   private lastFailureLogged = 0;
 
   constructor(
     private readonly counters: Counters,
-    private readonly defaultLimit: RateLimit | null,
+    defaultLimit: RateLimit | null,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.defaultWindow = defaultLimit === null ? null : this.newWindow(DEFAULT_POLICY, defaultLimit);
+  }
 
   admit(_operation: string, actor: Actor, _clientAddress?: string): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined> {
     const subject = subjectOf(actor);
     if (subject === undefined) return undefined;
-    const limit = subject.own ?? this.defaultLimit;
-    if (limit === null) return undefined;
-    const { policy, counter } = this.windowOf(subject.own === null ? DEFAULT_POLICY : OWN_POLICY, limit);
+    const window = subject.own === null ? this.defaultWindow : this.ownWindow(subject.own);
+    if (window === null) return undefined;
+    const { policy, counter } = window;
     const counted = counter.consume(subject.key);
     if (!(counted instanceof Promise)) return standingOf(policy, counted);
     return counted.then(
@@ -60,18 +64,18 @@ export class TokenRateLimiter implements RateLimiter {
     );
   }
 
-  private windowOf(name: string, limit: RateLimit): Window {
-    // Most requests are counted under the default policy: found without making its name.
-    if (limit === this.defaultLimit && this.defaultWindow !== undefined) return this.defaultWindow;
-    const { requests, perSeconds } = limit;
-    const id = `${name}:${requests}/${perSeconds}`;
-    let window = this.windows.get(id);
+  private ownWindow(limit: RateLimit): Window {
+    const id = `${limit.requests}/${limit.perSeconds}`;
+    let window = this.ownWindows.get(id);
     if (window === undefined) {
-      window = { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
-      this.windows.set(id, window);
+      window = this.newWindow(OWN_POLICY, limit);
+      this.ownWindows.set(id, window);
     }
-    if (limit === this.defaultLimit) this.defaultWindow = window;
     return window;
+  }
+
+  private newWindow(name: string, { requests, perSeconds }: RateLimit): Window {
+    return { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
   }
 
   /**
