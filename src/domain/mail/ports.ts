@@ -61,6 +61,9 @@ export interface ClaimRequest {
   readonly limit: number;
 }
 
+/** The order `claim` leases messages in: the attempt due first, then the message accepted first. */
+export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt;
+
 /** What an attempt comes to: sent, given up, or another attempt at `nextAttemptAt`. */
 export type Settlement =
   | { readonly status: 'sent'; readonly attempts: number; readonly at: number }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import type { ClaimRequest, EnqueueOutcome, IdempotencyClaim, NewMessage, Outbox, OutboxFilter, OutboxMessage, Settlement } from '../../../domain/mail/ports.js';
+import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { GroupCommit } from './group-commit.js';
@@ -153,7 +153,7 @@ export class KnexOutbox implements Outbox {
       if (this.skipsLocked) void due.forUpdate().skipLocked();
       const rows = (await trx(MAIL_TABLE).whereIn('id', due).update({ lease_owner: worker, lease_until: leaseUntil }).returning('*')) as MessageRow[];
       // RETURNING gives rows in no particular order: oldest due first, as claimed.
-      return rows.map(toMessage).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt);
+      return rows.map(toMessage).sort(oldestDueFirst);
     }, 'relaxed');
   }
 

@@ -1,5 +1,5 @@
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import type { ClaimRequest, EnqueueOutcome, IdempotencyClaim, NewMessage, Outbox, OutboxFilter, OutboxMessage, Settlement } from '../../../domain/mail/ports.js';
+import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
 
 interface Lease {
   readonly worker: string;
@@ -40,7 +40,7 @@ export class MemoryOutbox implements Outbox {
     const due = [...this.messages.values()]
       .map((entry) => entry.message)
       .filter((message) => message.status === 'queued' && message.nextAttemptAt <= now && (this.leases.get(message.id)?.until ?? 0) <= now)
-      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt)
+      .sort(oldestDueFirst)
       .slice(0, limit);
     for (const message of due) this.leases.set(message.id, { worker, until: leaseUntil });
     return due;
