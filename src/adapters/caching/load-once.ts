@@ -11,3 +11,9 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
       throw error;
     }));
 }
+
+/** A value made by its first caller and kept: for what only some processes ever need, made when one does. */
+export function makeOnce<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}

@@ -12,6 +12,7 @@ import { NO_METRICS, UNMATCHED_OPERATION } from '../../domain/pipeline/metrics.j
 import type { Metrics, RateLimiter } from '../../domain/pipeline/ports.js';
 import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
 import type { Principal } from '../../domain/auth/principal.js';
+import { makeOnce } from '../caching/load-once.js';
 import { docsPage } from './docs-page.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
@@ -171,19 +172,19 @@ export function createApp({
       exactRoutes.set(route.method, byPath.set(servedPath(route), handler));
     }
   }
-  // Built and encoded once: the document does not change while the process runs.
-  const description = jsonBytes(openApiDocument(table, API_PREFIX));
+  // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
+  const description = makeOnce(() => jsonBytes(openApiDocument(table, API_PREFIX)));
   router.register(`${API_PREFIX}/openapi.json`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/openapi.json`;
     ctx.response.set('Content-Type', CONTENT_TYPE_HEADER['application/json']);
-    ctx.body = description;
+    ctx.body = description();
   });
-  const changelog = readChangelog();
+  const changelog = makeOnce(() => readChangelog());
   router.register(`${API_PREFIX}/changelog`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/changelog`;
     ctx.response.set('Content-Type', 'application/rss+xml; charset=utf-8');
     // The feed names where it is served, as the client reached it.
-    ctx.body = changelogFeed(changelog, `${ctx.protocol}://${ctx.host}${API_PREFIX}/changelog`);
+    ctx.body = changelogFeed(changelog(), `${ctx.protocol}://${ctx.host}${API_PREFIX}/changelog`);
   });
   for (const redirect of table.redirects) {
     const operation = `${redirect.method} ${API_PREFIX}${redirect.from}`;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'koa';
+import { makeOnce } from '../caching/load-once.js';
 
 /** Swagger UI's files, from its npm package: the page needs nothing from outside this server. */
 const SWAGGER_UI_FOLDER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -38,16 +39,12 @@ interface Served {
   readonly body: () => Buffer;
 }
 
-/** Read once, at its first request: the bundle is a megabyte and a half that most servers never send. */
-const once = (read: () => Buffer): (() => Buffer) => {
-  let bytes: Buffer | undefined;
-  return () => (bytes ??= read());
-};
-const fromPackage = (file: string) => once(() => readFileSync(join(SWAGGER_UI_FOLDER, file)));
+/** Each read once, at its first request: the bundle is a megabyte and a half that most servers never send. */
+const fromPackage = (file: string) => makeOnce(() => readFileSync(join(SWAGGER_UI_FOLDER, file)));
 
 const SERVED: Readonly<Record<string, Served>> = {
-  '/docs': { type: 'text/html; charset=utf-8', body: once(() => Buffer.from(PAGE)) },
-  '/docs/start.js': { type: 'text/javascript; charset=utf-8', body: once(() => Buffer.from(START)) },
+  '/docs': { type: 'text/html; charset=utf-8', body: makeOnce(() => Buffer.from(PAGE)) },
+  '/docs/start.js': { type: 'text/javascript; charset=utf-8', body: makeOnce(() => Buffer.from(START)) },
   '/docs/swagger-ui.css': { type: 'text/css; charset=utf-8', body: fromPackage('swagger-ui.css') },
   '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: fromPackage('swagger-ui-bundle.js') },
 };
