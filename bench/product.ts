@@ -3,7 +3,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -46,7 +46,7 @@ export interface Product {
 }
 
 /**
- * The product as a user runs it (`node dist/main.js`, SQLite in a fresh temporary folder, request
+ * The product as a user runs it (`node dist/main.js` with the options `npm start` gives Node, SQLite in a fresh temporary folder, request
  * logging on), with a user and token made through the CLI. Ready once `readyPath` answers 200.
  */
 export async function startProduct(
@@ -82,8 +82,18 @@ export async function startProduct(
   return { server: await serve(pinning, env, baseUrl + readyPath, headers, check), baseUrl, headers, env };
 }
 
+/**
+ * The options `npm start` gives Node (the young generation's size), read from package.json so
+ * that the bench measures the server as it is started by the README's command.
+ */
+function startScriptNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+}
+
 async function serve(pinning: Pinning, env: NodeJS.ProcessEnv, readyUrl: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<ServerProcess> {
-  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, ['dist/main.js']), env);
+  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, [...startScriptNodeOptions(), 'dist/main.js']), env);
   servers.add(server);
   await waitUntilReady(server, readyUrl, headers, check);
   return server;

@@ -68,6 +68,8 @@ describe('e2e: starting and stopping like a service', function () {
     const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data') } });
     expect(running.serverPid).not.to.equal(running.child.pid);
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
+    // The young generation the README's Memory section promises, as `ps` shows the server's command.
+    expect(readFileSync(`/proc/${running.serverPid}/cmdline`, 'utf8').split('\0')).to.include('--max-semi-space-size=8');
 
     running.child.kill('SIGTERM');
     expect(await running.exited).to.deep.equal({ code: 0, signal: null });
