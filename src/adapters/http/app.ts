@@ -20,7 +20,7 @@ import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from '
 import { openApiDocument } from './openapi.js';
 import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
-import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, placed } from './fields.js';
+import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, parsedQuery, placed } from './fields.js';
 import { announceStanding } from './rate-limit-fields.js';
 import { API_PREFIX, familyOfRoute, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
 import { echoed, strictlyDecoded } from './well-formed.js';
@@ -316,9 +316,10 @@ function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor
     if (badPath) return E.left(badPath);
     const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
     if (E.isLeft(params)) return params;
-    const badQuery = checkQueryEncoding(ctx.querystring);
+    const querystring = ctx.querystring;
+    const badQuery = checkQueryEncoding(querystring);
     if (badQuery) return E.left(badQuery);
-    const query = decodeQuery(route.query, ctx.query);
+    const query = decodeQuery(route.query, parsedQuery(querystring));
     if (E.isLeft(query)) return query;
     const headers = takesHeaders ? decodeHeaders(route.headers, ctx.headers) : nothing;
     if (E.isLeft(headers)) return headers;

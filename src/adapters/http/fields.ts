@@ -1,3 +1,4 @@
+import { unescape } from 'node:querystring';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { InputError, PlacedInputError } from '../../domain/errors.js';
@@ -133,7 +134,7 @@ export const oneOf = <V extends string>(values: readonly V[], name: string): Des
  */
 function decodeFields<S extends Schema<never>>(
   schema: S,
-  values: Record<string, unknown>,
+  valueOf: (name: string) => unknown,
   preCheck: (name: string, value: unknown) => string | undefined = () => undefined,
 ): E.Either<InputError, Decoded<S>> {
   const missing: string[] = [];
@@ -141,7 +142,7 @@ function decodeFields<S extends Schema<never>>(
   const reasons: string[] = [];
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema)) {
-    const raw = Object.hasOwn(values, name) ? values[name] : undefined;
+    const raw = valueOf(name);
     if (raw === undefined) {
       if (field.required) missing.push(name);
       continue;
@@ -160,6 +161,12 @@ function decodeFields<S extends Schema<never>>(
   if (invalid.length > 0) return E.left({ _tag: 'InvalidInput', fields: invalid, reason: reasons.join('; ') });
   return E.right(out as Decoded<S>);
 }
+
+/** A record's own property of that name: `constructor` or `__proto__` are not taken from its prototype. */
+const ownValues =
+  (record: Readonly<Record<string, unknown>>) =>
+  (name: string): unknown =>
+    Object.hasOwn(record, name) ? record[name] : undefined;
 
 /** Where a field of a request came from, as far as the catalogue's codes tell them apart. */
 export type InputPlace = keyof typeof FIELD_ERRORS;
@@ -188,8 +195,45 @@ const placedAs =
  * Koa 3 gives query values as `string | string[]`: a repeated parameter is invalid, never
  * silently reduced to one of its values.
  */
-export const decodeQuery = <S extends QuerySchema>(schema: S, query: Record<string, string | string[] | undefined>) =>
-  placedAs('query')(decodeFields(schema, query, givenOnce));
+export const decodeQuery = <S extends QuerySchema>(schema: S, query: QueryParameters) =>
+  placedAs('query')(decodeFields(schema, (name) => query.get(name), givenOnce));
+
+/** A query's parameters by name: a name given more than once has all its values, in order. */
+export type QueryParameters = ReadonlyMap<string, string | string[]>;
+
+/**
+ * The parameters of a query string, as Koa 3's `ctx.query` reads them (URLSearchParams: `+` is a
+ * space, a name given twice has an array of values, a leading `?` is no part of the first name).
+ * An ASCII query string, which is what clients send, is split here and only its escaped parts
+ * decoded, to the same effect without the URLSearchParams object, the `getAll` per name and the
+ * dictionary-mode objects Koa builds. Raw Latin-1 characters next to a broken escape decode
+ * otherwise than URLSearchParams does them, so any other query string is read by URLSearchParams.
+ */
+export function parsedQuery(querystring: string): QueryParameters {
+  const read = new Map<string, string | string[]>();
+  if (NOT_ASCII.test(querystring)) {
+    const params = new URLSearchParams(querystring);
+    for (const name of params.keys()) if (!read.has(name)) read.set(name, onceOrAll(params.getAll(name)));
+    return read;
+  }
+  const pairs = (querystring.charCodeAt(0) === QUESTION_MARK ? querystring.slice(1) : querystring).split('&');
+  for (const pair of pairs) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = decodedComponent(equals === -1 ? pair : pair.slice(0, equals));
+    const value = equals === -1 ? '' : decodedComponent(pair.slice(equals + 1));
+    const earlier = read.get(name);
+    read.set(name, earlier === undefined ? value : typeof earlier === 'string' ? [earlier, value] : [...earlier, value]);
+  }
+  return read;
+}
+
+const NOT_ASCII = /[\u0080-\uffff]/;
+const QUESTION_MARK = 0x3f;
+const onceOrAll = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
+
+/** `+` is a space; an escape that is not one stays as written (querystring's `unescape`). */
+const decodedComponent = (raw: string): string => (raw.includes('%') || raw.includes('+') ? unescape(raw.replaceAll('+', ' ')) : raw);
 
 const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
 
@@ -216,11 +260,11 @@ const headerText = (name: string, value: unknown): string | undefined =>
 export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<PlacedInputError, Decoded<S>> {
   const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
-  return placedAs('header')(decodeFields(schema, headers, headerText));
+  return placedAs('header')(decodeFields(schema, ownValues(headers), headerText));
 }
 
 /** Path parameters, refused by their names: where the route says they came from decides the code. */
-export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, params);
+export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, ownValues(params));
 
 /**
  * A path whose percent-escapes are not UTF-8, refused by the name of the parameter in that place
@@ -255,10 +299,10 @@ export function decodeBody<S extends BodySchema>(schema: S, body: unknown, addit
   // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
   const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
   if (unknown.length > 0 && additional === undefined) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
-  const fields = placedAs('body')(decodeFields(schema, body as Record<string, unknown>));
+  const fields = placedAs('body')(decodeFields(schema, ownValues(body as Record<string, unknown>)));
   if (E.isLeft(fields)) return fields;
   if (unknown.length === 0) return E.right({ fields: fields.right, additional: NOTHING_MORE });
-  const extra = placedAs('body')(decodeFields(Object.fromEntries(unknown.map((name) => [name, additional!.field])), body as Record<string, unknown>));
+  const extra = placedAs('body')(decodeFields(Object.fromEntries(unknown.map((name) => [name, additional!.field])), ownValues(body as Record<string, unknown>)));
   return E.isLeft(extra) ? extra : E.right({ fields: fields.right, additional: extra.right });
 }
 
