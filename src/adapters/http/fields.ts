@@ -137,29 +137,39 @@ function decodeFields<S extends Schema<never>>(
   valueOf: (name: string) => unknown,
   preCheck: (name: string, value: unknown) => string | undefined = () => undefined,
 ): E.Either<InputError, Decoded<S>> {
-  const missing: string[] = [];
-  const invalid: string[] = [];
-  const reasons: string[] = [];
+  // Made only when something is refused: every request decodes its query.
+  let missing: string[] | undefined;
+  let refusals: { names: string[]; reasons: string[] } | undefined;
   const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(schema)) {
+  for (const [name, field] of entriesOf(schema)) {
     const raw = valueOf(name);
     if (raw === undefined) {
-      if (field.required) missing.push(name);
+      if (field.required) (missing ??= []).push(name);
       continue;
     }
     const refused = preCheck(name, raw);
     const decoded = refused === undefined ? (field.codec as t.Decoder<unknown, unknown>).decode(raw) : undefined;
     if (decoded === undefined || E.isLeft(decoded)) {
-      invalid.push(name);
-      reasons.push(refused ?? `${name} must be ${field.codec.name}`);
+      refusals ??= { names: [], reasons: [] };
+      refusals.names.push(name);
+      refusals.reasons.push(refused ?? `${name} must be ${field.codec.name}`);
       continue;
     }
-    // Defined, not assigned: a property named `__proto__` would otherwise set the prototype.
-    Object.defineProperty(out, name, { value: decoded.right, enumerable: true, writable: true, configurable: true });
+    // A field named `__proto__` (a body's additional property may be) would set the prototype if assigned.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: decoded.right, enumerable: true, writable: true, configurable: true });
+    else out[name] = decoded.right;
   }
-  if (missing.length > 0) return E.left({ _tag: 'MissingInput', fields: missing });
-  if (invalid.length > 0) return E.left({ _tag: 'InvalidInput', fields: invalid, reason: reasons.join('; ') });
+  if (missing) return E.left({ _tag: 'MissingInput', fields: missing });
+  if (refusals) return E.left({ _tag: 'InvalidInput', fields: refusals.names, reason: refusals.reasons.join('; ') });
   return E.right(out as Decoded<S>);
+}
+
+/** A schema's fields, listed once per schema: the routes' schemas live as long as the process. */
+const schemaEntries = new WeakMap<Schema<never>, readonly (readonly [string, Field<never, unknown>])[]>();
+function entriesOf(schema: Schema<never>): readonly (readonly [string, Field<never, unknown>])[] {
+  let entries = schemaEntries.get(schema);
+  if (!entries) schemaEntries.set(schema, (entries = Object.entries(schema)));
+  return entries;
 }
 
 /** A record's own property of that name: `constructor` or `__proto__` are not taken from its prototype. */
