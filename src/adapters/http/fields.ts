@@ -201,10 +201,7 @@ const placedAs =
   <A>(decoded: E.Either<InputError, A>): E.Either<PlacedInputError, A> =>
     E.isLeft(decoded) ? E.left(placed(decoded.left, place)) : decoded;
 
-/**
- * Koa 3 gives query values as `string | string[]`: a repeated parameter is invalid, never
- * silently reduced to one of its values.
- */
+/** A parameter given more than once (an array of values) is invalid, never silently reduced to one of its values. */
 export const decodeQuery = <S extends QuerySchema>(schema: S, query: QueryParameters) =>
   placedAs('query')(decodeFields(schema, (name) => query.get(name), givenOnce));
 
