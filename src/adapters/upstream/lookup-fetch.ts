@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
+import { makeOnce } from '../caching/load-once.js';
 
 type Undici = typeof import('undici');
 
@@ -18,14 +19,10 @@ export interface LookupFetch {
  * does not carry its 6 MB.
  */
 export function lookupFetch(lookup: LookupFunction): LookupFetch {
-  let undici: { readonly fetch: Undici['fetch']; readonly dispatcher: Agent } | undefined;
-  const load = (): { readonly fetch: Undici['fetch']; readonly dispatcher: Agent } => {
-    if (undici === undefined) {
-      const { Agent: Pool, fetch } = createRequire(import.meta.url)('undici') as Undici;
-      undici = { fetch, dispatcher: new Pool({ connect: { lookup } }) };
-    }
-    return undici;
-  };
+  const load = makeOnce((): { readonly fetch: Undici['fetch']; readonly dispatcher: Agent } => {
+    const { Agent: Pool, fetch } = createRequire(import.meta.url)('undici') as Undici;
+    return { fetch, dispatcher: new Pool({ connect: { lookup } }) };
+  });
   // undici's own Request and Response types are those of the global fetch in all but name.
   const fetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     const { fetch: undiciFetch, dispatcher } = load();

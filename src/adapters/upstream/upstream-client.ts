@@ -113,9 +113,9 @@ export class UpstreamClient {
     // Paths start with `/`: a base URL written with a trailing one would double it.
     this.settings = { ...settings, baseUrl: settings.baseUrl.replace(/\/+$/, '') };
     this.clock = dependencies.clock ?? systemClock;
-    const ownFetch = dependencies.fetch === undefined ? lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock })) : undefined;
-    this.fetch = dependencies.fetch ?? ownFetch!.fetch;
-    this.loadFetch = ownFetch?.load ?? (() => {});
+    const { fetch, load } = dependencies.fetch ? { fetch: dependencies.fetch, load: () => {} } : lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
+    this.fetch = fetch;
+    this.loadFetch = load;
     this.logger = dependencies.logger;
     this.countCall = dependencies.countCall ?? (() => {});
     this.cache = new LruCache(settings.maxEntries);
