@@ -67,14 +67,13 @@ export class OutboundGuard {
     this.allowed = allowedNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
   }
 
-  /** Why a connection to this IP address is refused, or undefined when it may be made. */
-  refusalOf(address: string): RefusedDestination | undefined {
-    if (!ipaddr.isValid(address) || isIP(address) === 0) return new RefusedDestination(address, 'not an IP address');
-    const parsed = ipaddr.parse(address);
-    const { verdict, destinations } = classify(parsed);
-    if (verdict === undefined) return undefined;
-    if (destinations.some((destination) => this.allows(destination))) return undefined;
-    return new RefusedDestination(address, verdict);
+  /** Why a connection to this IP address (which `name` resolved to, if one did) is refused, or undefined when it may be made. */
+  refusalOf(address: string, name?: string): RefusedDestination | undefined {
+    const destination = name === undefined ? address : `${name} (${address})`;
+    if (isIP(address) === 0 || !ipaddr.isValid(address)) return new RefusedDestination(destination, 'not an IP address');
+    const { verdict, destinations } = classify(ipaddr.parse(address));
+    if (verdict === undefined || destinations.some((candidate) => this.allows(candidate))) return undefined;
+    return new RefusedDestination(destination, verdict);
   }
 
   /** For a host given as an IP address, why it is refused; a name is checked as it resolves (`lookup`). */
@@ -101,7 +100,7 @@ export class OutboundGuard {
         const allowed: LookupAddress[] = [];
         let refused: RefusedDestination | undefined;
         for (const candidate of all) {
-          const refusal = this.refusalOf(candidate.address);
+          const refusal = this.refusalOf(candidate.address, hostname);
           if (refusal === undefined) allowed.push(candidate);
           else refused ??= refusal;
         }
