@@ -70,8 +70,9 @@ export class OutboundGuard {
   /** Why a connection to this IP address (which `name` resolved to, if one did) is refused, or undefined when it may be made. */
   refusalOf(address: string, name?: string): RefusedDestination | undefined {
     const destination = name === undefined ? address : `${name} (${address})`;
-    if (isIP(address) === 0 || !ipaddr.isValid(address)) return new RefusedDestination(destination, 'not an IP address');
-    const { verdict, destinations } = classify(ipaddr.parse(address));
+    const parsed = parseAddress(address);
+    if (parsed === undefined) return new RefusedDestination(destination, 'not an IP address');
+    const { verdict, destinations } = classify(parsed);
     if (verdict === undefined || destinations.some((candidate) => this.allows(candidate))) return undefined;
     return new RefusedDestination(destination, verdict);
   }
@@ -125,6 +126,24 @@ export class OutboundGuard {
 }
 
 const sameKind = (address: Address, [network]: Network): boolean => address.kind() === network.kind();
+
+/**
+ * An address as the socket takes it (`isIP`'s forms). IPv6 goes through the URL serializer first:
+ * ipaddr.js reads the IPv4-compatible `::127.0.0.1` as if it were the mapped `::ffff:127.0.0.1`.
+ * A zone (`fe80::1%eth0`) says which interface, not which address, and is left out.
+ */
+function parseAddress(text: string): Address | undefined {
+  switch (isIP(text)) {
+    case 4:
+      return ipaddr.IPv4.parse(text);
+    case 6: {
+      const url = `http://[${text.split('%')[0]}]/`;
+      return URL.canParse(url) ? ipaddr.IPv6.parse(new URL(url).hostname.slice(1, -1)) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Why an address is not public (undefined when it is), and the destinations a listed network
