@@ -76,7 +76,7 @@ describe('adapter: the outbound guard', () => {
       '64:ff9b:1::1': 'special-purpose (rfc6052)',
       '2002:7f00:1::1': 'loopback (6to4 of 127.0.0.1)',
       '2002:c0a8:101::': 'private (6to4 of 192.168.1.1)',
-      '::ffff:0:7f00:1': 'loopback (rfc6145 of 127.0.0.1)',
+      '::ffff:0:7f00:1': 'loopback (IPv4-translated of 127.0.0.1)',
       '::127.0.0.1': 'IPv4-compatible (deprecated)',
       '::7f00:1': 'IPv4-compatible (deprecated)',
       '::8.8.8.8': 'IPv4-compatible (deprecated)',

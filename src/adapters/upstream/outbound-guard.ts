@@ -50,6 +50,9 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
   teredo: 'a Teredo tunnel',
 };
 
+/** How an IPv6 address carries an IPv4 one to a translator or relay, as a log line says it. */
+const CARRIER_WORDS: Readonly<Record<string, string>> = { rfc6052: 'NAT64', rfc6145: 'IPv4-translated', '6to4': '6to4' };
+
 /**
  * The one check of every connection whose destination an outside party can name (a WHOIS
  * referral, a server an RDAP bootstrap or redirect names, a webhook): only public unicast
@@ -156,7 +159,7 @@ function classify(address: Address): { verdict: string | undefined; destinations
   if (embedded !== undefined) {
     const inner = verdictOfV4(embedded);
     // A mapped address is the IPv4 host itself, over a dual-stack socket.
-    const via = v6.range() === 'ipv4Mapped' ? '' : ` (${v6.range() === 'rfc6052' ? 'NAT64' : v6.range()} of ${embedded.toString()})`;
+    const via = v6.range() === 'ipv4Mapped' ? '' : ` (${CARRIER_WORDS[v6.range()] ?? v6.range()} of ${embedded.toString()})`;
     return { verdict: inner === undefined ? undefined : `${inner}${via}`, destinations: [v6, embedded] };
   }
   return { verdict: verdictOfV6(v6), destinations: [v6] };
