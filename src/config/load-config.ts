@@ -46,6 +46,7 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_DNS_SERVERS', path: 'whois.dnsServers', parse: asList },
   { name: 'UTILITY_API_RDAP_BOOTSTRAP_URL', path: 'whois.rdapBootstrapUrl', parse: asString },
   { name: 'UTILITY_API_WHOIS_SERVER', path: 'whois.whoisServer', parse: asString },
+  { name: 'UTILITY_API_OUTBOUND_ALLOWED_NETWORKS', path: 'outbound.allowedNetworks', parse: asList },
   { name: 'UTILITY_API_OPEN_METEO_URL', path: 'weather.openMeteoUrl', parse: asString },
   { name: 'UTILITY_API_CHUCKNORRIS_URL', path: 'content.chuckNorrisUrl', parse: asString },
   { name: 'UTILITY_API_KANYE_URL', path: 'content.kanyeUrl', parse: asString },
