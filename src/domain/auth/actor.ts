@@ -17,11 +17,16 @@ export const actorFor = (principal: Principal): Actor => ({ kind: 'principal', p
 
 /**
  * A token holder holds a permission when the token's scopes, its user and, for a token issued by
- * somebody else, that issuer all grant it: nobody lends more than they hold at this moment.
+ * somebody else, that issuer all grant it, and so does every token up the chain it was minted
+ * through: nobody lends more than they hold at this moment, however many hands it passed.
  */
 export function principalHolds(principal: Principal, permission: string): boolean {
-  const { token, user, issuer } = principal;
-  return grantedBy(token.scopes, permission) && grantedBy(user.permissions, permission) && (issuer === null || grantedBy(issuer.permissions, permission));
+  for (let link: Principal | null | undefined = principal; link; link = link.through) {
+    const { token, user, issuer } = link;
+    if (!grantedBy(token.scopes, permission) || !grantedBy(user.permissions, permission)) return false;
+    if (issuer !== null && !grantedBy(issuer.permissions, permission)) return false;
+  }
+  return true;
 }
 
 export function actorHolds(actor: Actor, permission: string): boolean {

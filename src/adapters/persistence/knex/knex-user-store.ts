@@ -3,6 +3,7 @@ import type { UserInsertResult, UserStore, UserUpdateResult } from '../../../dom
 import type { User, UserChanges } from '../../../domain/users/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
+import { deleteHangingOn } from './knex-token-store.js';
 
 interface UserRow {
   id: string;
@@ -128,9 +129,12 @@ export class KnexUserStore implements UserStore {
   async delete(id: string): Promise<boolean> {
     // Tokens go with their user in the same transaction, whether or not the database enforces
     // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection); so do the
-    // tokens the user issued for others, which live only as long as their issuer.
+    // tokens the user issued for others, which live only as long as their issuer, and whatever
+    // was minted through any of them.
     return this.db.transaction(async (trx) => {
+      const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
       await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
+      await deleteHangingOn(trx, theirs);
       return (await trx('users').where({ id }).delete()) > 0;
     });
   }
