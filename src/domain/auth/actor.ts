@@ -21,12 +21,23 @@ export const actorFor = (principal: Principal): Actor => ({ kind: 'principal', p
  * through: nobody lends more than they hold at this moment, however many hands it passed.
  */
 export function principalHolds(principal: Principal, permission: string): boolean {
-  for (let link: Principal | null | undefined = principal; link; link = link.through) {
-    const { token, user, issuer } = link;
-    if (!grantedBy(token.scopes, permission) || !grantedBy(user.permissions, permission)) return false;
-    if (issuer !== null && !grantedBy(issuer.permissions, permission)) return false;
+  if (!principal.through) return linkHolds(principal, permission);
+  // A principal is a snapshot (a change makes a new one), so what its chain grants is worked out once per permission.
+  let verdicts = chainVerdicts.get(principal);
+  if (!verdicts) chainVerdicts.set(principal, (verdicts = new Map()));
+  let held = verdicts.get(permission);
+  if (held === undefined) {
+    held = true;
+    for (let link: Principal | null | undefined = principal; link && held; link = link.through) held = linkHolds(link, permission);
+    verdicts.set(permission, held);
   }
-  return true;
+  return held;
+}
+
+const chainVerdicts = new WeakMap<Principal, Map<string, boolean>>();
+
+function linkHolds({ token, user, issuer }: Principal, permission: string): boolean {
+  return grantedBy(token.scopes, permission) && grantedBy(user.permissions, permission) && (issuer === null || grantedBy(issuer.permissions, permission));
 }
 
 export function actorHolds(actor: Actor, permission: string): boolean {
