@@ -48,7 +48,12 @@ const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
 const CONFLICTS = { id: 'id', uid: 'uid', username: 'username', email: 'email' } as const;
 
 export class KnexUserStore implements UserStore {
-  constructor(private readonly db: Knex) {}
+  /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
+  private readonly locksRows: boolean;
+
+  constructor(private readonly db: Knex) {
+    this.locksRows = db.client.config.client === 'pg';
+  }
 
   async insert(user: User): Promise<UserInsertResult> {
     const row: UserRow = {
@@ -132,6 +137,8 @@ export class KnexUserStore implements UserStore {
     // tokens the user issued for others, which live only as long as their issuer, and whatever
     // was minted through any of them.
     return this.db.transaction(async (trx) => {
+      // The user's row first, as a token insert for them locks it first: the two queue, never deadlock.
+      if (this.locksRows) await trx('users').where({ id }).select('id').forUpdate();
       const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
       await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
       await deleteHangingOn(trx, theirs);
