@@ -1,4 +1,5 @@
 import { grantedBy } from '../permissions.js';
+import { hangsOnAnother } from '../tokens/token.js';
 import type { User } from '../users/user.js';
 import type { Principal } from './principal.js';
 
@@ -68,11 +69,11 @@ export function actorUser(actor: Actor): User | undefined {
 }
 
 /**
- * The user an actor may act on as themself, if any: the token's owner, unless somebody else
- * issued the token (then it acts on its owner only within its permissions, like on anyone).
+ * The user an actor may act on as themself, if any: the token's owner, unless the token hangs on
+ * another (then it acts on its owner only within its permissions, like on anyone).
  */
 export function actorUserId(actor: Actor): string | undefined {
-  if (actor.kind === 'principal') return actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;
+  if (actor.kind === 'principal') return hangsOnAnother(actor.principal.token) ? undefined : actor.principal.user.id;
   return actorUser(actor)?.id;
 }
 

@@ -12,7 +12,7 @@ import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
 import { describeRateLimit, withinRateLimit, type RateLimit } from './rate-limit.js';
 import { issueLicense, issueSecret } from './secret.js';
-import type { TokenRecord } from './token.js';
+import { hangsOnAnother, type TokenRecord } from './token.js';
 
 export interface IssueTokenInput {
   readonly actor: Actor;
@@ -156,8 +156,7 @@ function expiryFor(actor: Actor, now: number, lifetimeMs: number | undefined): n
 function mintedBy(actor: Actor, owner: User): { readonly issuer: User | null; readonly issuedThrough: string | null } {
   if (actor.kind !== 'principal') return { issuer: null, issuedThrough: null };
   const { token, user } = actor.principal;
-  const hangsOnAnother = token.issuedBy !== null || token.issuedThrough !== null;
-  return user.id === owner.id && !hangsOnAnother ? { issuer: null, issuedThrough: null } : { issuer: user, issuedThrough: token.id };
+  return user.id === owner.id && !hangsOnAnother(token) ? { issuer: null, issuedThrough: null } : { issuer: user, issuedThrough: token.id };
 }
 
 /**

@@ -32,3 +32,6 @@ export interface TokenRecord {
   /** Its own request rate limit; null: the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
 }
+
+/** Whether the token lives by somebody's other token (or, recorded before chains were, by its issuer) rather than as its owner's own. */
+export const hangsOnAnother = (record: TokenRecord): boolean => record.issuedBy !== null || record.issuedThrough !== null;
