@@ -108,6 +108,8 @@ export const AppConfig = t.type({
     usageFlushIntervalMs: intInRange(100, 3_600_000),
     /** log2 of scrypt's N for new password hashes; production refuses less than the standard 15. */
     passwordCost: intInRange(LOWEST_PASSWORD_COST, HIGHEST_PASSWORD_COST),
+    /** Unexpired tokens one user may hold, whoever issues them (a password login, another user, the CLI); beyond it 409/26. */
+    maxTokensPerUser: intInRange(1, 1_000_000),
   }),
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */

@@ -32,6 +32,7 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_TOKEN_CACHE_TTL_MS', path: 'auth.verifiedTokenTtlMs', parse: asInteger },
   { name: 'UTILITY_API_TOKEN_USAGE_FLUSH_MS', path: 'auth.usageFlushIntervalMs', parse: asInteger },
   { name: 'UTILITY_API_SCRYPT_COST', path: 'auth.passwordCost', parse: asInteger },
+  { name: 'UTILITY_API_MAX_TOKENS_PER_USER', path: 'auth.maxTokensPerUser', parse: asInteger },
   { name: 'UTILITY_API_MAX_HEADER_BYTES', path: 'http.maxHeaderBytes', parse: asInteger },
   { name: 'UTILITY_API_MAX_BODY_BYTES', path: 'http.maxBodyBytes', parse: asInteger },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
