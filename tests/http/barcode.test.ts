@@ -150,9 +150,9 @@ describe('http: barcodes', () => {
     await expectError(await gen('__proto__', { content: 'x' }), 404, 22);
   });
 
-  it('answers 400/6 without content, and does not take the old name data', async () => {
+  it('answers 400/6 without content, and refuses the old name data (400/7), naming content', async () => {
     expect((await expectError(await gen('qrcode', {}), 400, 6)).details).to.include('content');
-    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 6)).details).to.include('content');
+    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 7)).details).to.match(/^Unknown query parameter\(s\): data \(this endpoint takes content, /);
   });
 
   it('answers 400/7 with the encoder’s reason for content the symbology cannot hold', async () => {
