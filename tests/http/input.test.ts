@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { expect } from 'chai';
 import { servedPath, type RouteTable } from '../../src/adapters/http/route-table.js';
 import { Routes } from '../../src/container.js';
+import { Outbox } from '../../src/domain/mail/ports.js';
 import { expectError, httpBackends, rawRequest, serverForSuite, type TestServer } from '../support/http-server.js';
 
 /** Escapes of bytes that are not UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a cut-off sequence. */
@@ -186,6 +187,39 @@ for (const backend of httpBackends) {
         expect(quote.details).to.equal('Unknown query parameter(s): category (this endpoint takes type)');
         // What a route takes is still taken.
         expect((await server.get('/api/crypto/enc?data=x', auth())).status).to.equal(200);
+      });
+    });
+
+    describe('a JSON key given twice', () => {
+      const raw = (body: string) => ({ token: admin, raw: { body, contentType: 'application/json' } });
+      const outboxSize = async () => (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
+
+      it('refuses {"to": a, "to": b} with 400/11 naming to, queueing nothing (the last one used to be sent to)', async () => {
+        const before = await outboxSize();
+        const body = '{"to": "a@example.com", "subject": "Hi", "content": "Hello", "to": "b@example.com"}';
+        const refused = await expectError(await server.send('POST', '/api/mail/send', raw(body)), 400, 11);
+        expect(refused.details).to.equal('to must be given once');
+        expect(await outboxSize()).to.equal(before);
+      });
+
+      it('refuses a key given twice at any depth, however it is escaped, naming where, and stores nothing', async () => {
+        const before = await server.snapshot();
+        const person = JSON.stringify(newPerson());
+        const cases: [string, string, string][] = [
+          ['POST', '/api/user/create', person.replace('}', ',"email":"other@example.com"}')],
+          ['POST', '/api/user/create', person.replace('}', ',"p\\u0061ssword":"another horse battery"}')],
+          ['POST', '/api/token/create', '{"name":"ci","rateLimit":{"requests":1,"perSeconds":1,"requests":1000000}}'],
+          ['PATCH', '/api/user/update', '{"perms":["Cryptography::Encrypt"],"perms":["*"]}'],
+        ];
+        const details = ['email must be given once', 'password must be given once', 'rateLimit.requests must be given once', 'perms must be given once'];
+        for (const [index, [method, path, body]] of cases.entries()) {
+          const refused = await expectError(await server.send(method, path, raw(body)), 400, 11);
+          expect(refused.details, body).to.equal(details[index]);
+        }
+        expect(await server.snapshot()).to.deep.equal(before);
+        // The same names in separate objects are no repetition.
+        const distinct = await server.send('POST', '/api/token/create', raw('{"name":"requests","rateLimit":{"requests":10,"perSeconds":10}}'));
+        expect(distinct.status, await distinct.clone().text()).to.equal(201);
       });
     });
 
