@@ -1,4 +1,5 @@
 import { unescape } from 'node:querystring';
+import { strictlyDecoded } from '../../domain/text.js';
 
 /**
  * Text as a request carries it must be Unicode exactly: Node and Koa decode a percent-escape of
@@ -8,20 +9,10 @@ import { unescape } from 'node:querystring';
  * here and refused by name.
  */
 
-/** Throws on bytes that are not UTF-8, overlong forms and encoded surrogates included. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** An escape of a byte ≥ 0x80: the only escapes that can be bad UTF-8. */
 const HIGH_BYTE_ESCAPE = /%[89a-f][0-9a-f]/i;
 
-/** The text bytes decode to, or undefined when they are not UTF-8. */
-export function strictlyDecoded(bytes: Uint8Array): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
+export { strictlyDecoded };
 
 const ESCAPES = /(%[0-9a-f]{2})/i;
 
