@@ -326,7 +326,7 @@ describe('http: barcode PNGs scan on any page', () => {
     expect(await refused('qrcode', { content: 'x', format: 'svg', background: 'white' })).to.match(/^background=white is the ground of a PNG/);
     expect(await refused('code128', { content: 'x', quietzone: 'true' }, { 'x-format': 'svg' })).to.match(/^quietzone=true is the margin of a PNG/);
     // What the image is anyway may be asked for.
-    for (const query of [{ includetext: 'false' }, { format: 'svg', background: 'transparent', quietzone: 'false' }, { height: '20' }]) {
+    for (const query of [{ includetext: 'false' }, { format: 'svg', background: 'transparent', quietzone: 'false' }, { height: '20' }] as Record<string, string>[]) {
       expect((await gen('qrcode', { content: 'x', ...query })).status, JSON.stringify(query)).to.equal(200);
     }
     expect((await gen('code128', { content: 'x', includetext: 'true', height: '20' })).status).to.equal(200);
