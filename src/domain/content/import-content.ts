@@ -25,6 +25,9 @@ export function formatOfFileName(name: string): ImportFormat | undefined {
   }
 }
 
+/** An import file: its bytes as read (checked to be UTF-8 here), or its text when it is already one; and its format. */
+export type ImportFile = { readonly format: ImportFormat } & ({ readonly bytes: Uint8Array } | { readonly content: string });
+
 /** One record of an import file as its parser read it: the fields, or why the line could not be read. */
 export type ImportRecord =
   | { readonly line: number; readonly fields: { readonly text?: unknown; readonly author?: unknown; readonly source?: unknown } }
@@ -60,10 +63,10 @@ export class ImportContent {
    * naming the line and column, is one with bytes that are not UTF-8 or a character XML cannot
    * carry: nothing of it is stored, since such a file is not the text its author meant.
    */
-  async execute(kind: ContentKind, category: string, file: { readonly bytes: Uint8Array; readonly format: ImportFormat }): Promise<E.Either<DomainError, ImportReport>> {
+  async execute(kind: ContentKind, category: string, file: ImportFile): Promise<E.Either<DomainError, ImportReport>> {
     const checked = checkCategory(category);
     if (E.isLeft(checked)) return checked;
-    const text = importedText(file.bytes);
+    const text = importedText(file);
     if (E.isLeft(text)) return E.left(invalidInput('file', text.left));
     const read = this.reader.records(text.right, file.format);
     if (E.isLeft(read)) return E.left(invalidInput('file', read.left));
@@ -105,9 +108,13 @@ export const refusedAt = (position: TextPosition, why: string): string => `${at(
  * The text of an import file without its byte order mark, or why none of it can be taken: bytes
  * that are not UTF-8, or a character written as itself that XML cannot carry.
  */
-function importedText(bytes: Uint8Array): E.Either<string, string> {
-  const decoded = strictlyDecoded(bytes);
-  if (decoded === undefined) return E.left(refusedAt(firstBadUtf8Position(bytes)!, 'bytes that are not UTF-8'));
+function importedText(file: ImportFile): E.Either<string, string> {
+  if (!('bytes' in file)) return checkedText(file.content);
+  const decoded = strictlyDecoded(file.bytes);
+  return decoded === undefined ? E.left(refusedAt(firstBadUtf8Position(file.bytes)!, 'bytes that are not UTF-8')) : checkedText(decoded);
+}
+
+function checkedText(decoded: string): E.Either<string, string> {
   const text = decoded.startsWith('\uFEFF') ? decoded.slice(1) : decoded;
   const bad = firstCharacterXmlCannotCarry(text);
   return bad === undefined ? E.right(text) : E.left(refusedAt(positionOf(text, bad), `${codePointOf(text.slice(bad))}, one of the ${XML_CANNOT_CARRY_RULE}`));
