@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
+import { strictlyDecoded } from '../../domain/text.js';
 import { LruCache } from '../caching/lru-cache.js';
 import { lookupFetch } from './lookup-fetch.js';
 import { cachingHostLookup } from './host-lookup.js';
@@ -183,7 +184,7 @@ export class UpstreamClient {
     const unavailable = (counted: UpstreamCallOutcome, reason: string) => ({ counted, result: E.left<Refusal>({ failure: { kind: 'unavailable' }, reason }) });
 
     let response: Response;
-    let body: string;
+    let body: string | undefined;
     this.loadFetch();
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
@@ -208,7 +209,8 @@ export class UpstreamClient {
         await response.body?.cancel();
         return unavailable('unusable', 'answer too large');
       }
-      body = await response.text();
+      // As bytes: text() would turn bytes that are not UTF-8 into U+FFFD, an answer quietly changed.
+      body = strictlyDecoded(new Uint8Array(await response.arrayBuffer()));
     } catch (error) {
       if (deadline.aborted) return { counted: 'timeout', result: E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` }) };
       return unavailable('unreachable', `unreachable: ${causeOf(error)}`);
@@ -223,12 +225,13 @@ export class UpstreamClient {
       return unavailable('rate_limited', `answered 429: backing off for ${backoffMs} ms`);
     }
     if (response.status >= 400 && response.status < 500) {
-      const json = rejectionReason && parseJson(body);
+      const json = rejectionReason && body !== undefined && parseJson(body);
       const why = json && E.isRight(json) ? rejectionReason(json.right) : undefined;
       const failure: Failure = why === undefined ? { kind: 'rejected', status: response.status } : { kind: 'rejected', status: response.status, reason: why };
       return { counted: 'rejected', result: E.left({ failure, reason: `answered ${response.status}` }) };
     }
     if (response.status !== 200) return unavailable('server_error', `answered ${response.status}`);
+    if (body === undefined) return unavailable('unusable', 'answered bytes that are not UTF-8');
     if (body.length > MAX_BODY_CHARS) return unavailable('unusable', 'answer too large');
 
     const decoded = E.chain((json: unknown) => E.mapLeft(() => 'answered JSON of the wrong shape')(decoder.decode(json)))(parseJson(body));
