@@ -7,7 +7,7 @@ import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
 import { isAddress } from '../../src/domain/mail/addresses.js';
 import { DeliverMail, renderMessage, retryDelay, type DeliverySettings } from '../../src/domain/mail/deliver-mail.js';
 import { MessageReader, RetryMessage } from '../../src/domain/mail/manage-mail.js';
-import { checkMail, type MailRequest } from '../../src/domain/mail/message.js';
+import { checkMail, FROM_NAME_ADDRESS_RULE, type MailRequest } from '../../src/domain/mail/message.js';
 import type { Outbox } from '../../src/domain/mail/ports.js';
 import { SendMail } from '../../src/domain/mail/send-mail.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
@@ -104,6 +104,13 @@ describe('mail: a request checked', () => {
     expect(refusal({ subject: '   ' })).to.deep.include({ fields: ['subject'] });
     expect(refusal({ subject: 'x'.repeat(999) })).to.deep.include({ fields: ['subject'] });
     expect(refusal({ subject: 'bad \ud800 surrogate' })).to.deep.include({ fields: ['subject'] });
+  });
+
+  it('refuses a display name that could pass for an address: an at sign, angle brackets, or their look-alikes', () => {
+    for (const fromName of ['support@bank.com', 'Bank <x@y>', 'Bank <help>', 'support\uff20bank.com', 'Bank \uff1chelp\uff1e']) {
+      expect(refusal({ fromName }), fromName).to.deep.include({ fields: ['fromName'], reason: FROM_NAME_ADDRESS_RULE });
+    }
+    expect(E.isRight(checkMail(request({ fromName: 'Zoë at Bank, Support & Billing' }), LIMITS))).to.equal(true);
   });
 
   it('bounds the content in UTF-8 bytes, as written and once filled in', () => {

@@ -16,6 +16,14 @@ export const MAX_RECIPIENTS = 50;
 /** RFC 5322's longest line: a subject longer than that would be folded by every mail program. */
 export const MAX_SUBJECT_CHARACTERS = 998;
 export const MAX_FROM_NAME_CHARACTERS = 200;
+/**
+ * The characters of an at sign (and its full-width and small look-alikes) or angle brackets (and theirs): what would
+ * let a display name pass for an address (`support@bank.com`, `Bank <help@bank.com>`) beside the
+ * installation's own, which is the one the message really comes from.
+ */
+export const FROM_NAME_ADDRESS_LIKE = '@\uff20\ufe6b<>\uff1c\uff1e\ufe64\ufe65';
+const ADDRESS_LIKE = new RegExp(`[${FROM_NAME_ADDRESS_LIKE}]`, 'u');
+export const FROM_NAME_ADDRESS_RULE = 'fromName must not contain an address: no @ or angle brackets, since the sender’s address is the installation’s';
 
 /** What a caller asks to send, as received: shapes are checked here, for every transport. */
 export interface MailRequest {
@@ -118,6 +126,7 @@ export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits)
   if (replyTo.right.length > MAX_RECIPIENTS) return E.left(invalidInput('replyTo', `replyTo must list at most ${MAX_RECIPIENTS} addresses`));
   const fromName = request.fromName === undefined || request.fromName === null ? E.right(null) : headerText('fromName', request.fromName, MAX_FROM_NAME_CHARACTERS);
   if (E.isLeft(fromName)) return fromName;
+  if (fromName.right !== null && ADDRESS_LIKE.test(fromName.right)) return E.left(invalidInput('fromName', FROM_NAME_ADDRESS_RULE));
   const subject = headerText('subject', request.subject, MAX_SUBJECT_CHARACTERS);
   if (E.isLeft(subject)) return subject;
   const markdown = content(request.content, maxContentBytes);
