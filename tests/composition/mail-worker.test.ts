@@ -68,7 +68,7 @@ describe('composition: the mail worker', () => {
   it('hands back what it still sends when the stop’s grace runs out; the next start sends it again, with the same Message-ID', async () => {
     database = await freshSqlite();
     smtp.delayMs = 1_500;
-    // Half of the drain deadline is the worker's grace: 100 ms here.
+    // All of the drain deadline but a tenth is the worker's grace: 180 ms here.
     const first = await withWorker(database, smtp, { smtpConnections: 1, leaseMs: 60_000 }, { drainDeadlineMs: 200 });
     const accepted = await queue(first, 3);
     await until(() => smtp.attempts >= 1, 'a first attempt');

@@ -177,6 +177,17 @@ for (const adapter of adapters) {
       expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now })).to.equal(false);
     });
 
+    it('hands back only the messages named, when named; the worker keeps the others', async () => {
+      const [a, b, c] = [aMessage(), aMessage(), aMessage()];
+      for (const message of [a, b, c]) await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 60_000, limit: 2 });
+      await outbox.claim({ worker: 'w2', now, leaseUntil: now + 60_000, limit: 1 });
+      expect(await outbox.release('w1', [b.id, c.id])).to.equal(1);
+      expect(ids(await outbox.claim({ worker: 'w3', now, leaseUntil: now + 60_000, limit: 10 }))).to.deep.equal([b.id]);
+      expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now })).to.equal(true);
+    });
+
     it('lists newest first, by status, at most `limit`', async () => {
       const messages = [aMessage(), aMessage(), aMessage()];
       for (const message of messages) await outbox.enqueue(message);

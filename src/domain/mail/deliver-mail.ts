@@ -103,9 +103,9 @@ export class DeliverMail {
     return this.outbox.forgetKeys(this.clock.now() - IDEMPOTENCY_KEY_TTL_MS);
   }
 
-  /** Hands back what `worker` still holds, due again at once for any worker. */
-  release(worker: string): Promise<number> {
-    return this.outbox.release(worker);
+  /** Hands back what `worker` still holds (of those messages only, when `ids` are given), due again at once for any worker. */
+  release(worker: string, ids?: readonly string[]): Promise<number> {
+    return this.outbox.release(worker, ids);
   }
 
   private async handOver(message: RenderedMessage): Promise<DeliveryOutcome> {

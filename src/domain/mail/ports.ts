@@ -88,8 +88,8 @@ export interface Outbox {
   claim(request: ClaimRequest): Promise<readonly OutboxMessage[]>;
   /** Records an attempt and ends the worker's lease; false (nothing written) when the worker no longer holds it. */
   settle(id: string, worker: string, settlement: Settlement): Promise<boolean>;
-  /** Ends every lease the worker holds, its messages due again as they were; how many. */
-  release(worker: string): Promise<number>;
+  /** Ends every lease the worker holds (of those messages only, when `ids` are given), its messages due again as they were; how many. */
+  release(worker: string, ids?: readonly string[]): Promise<number>;
   find(id: string): Promise<OutboxMessage | undefined>;
   /** Newest first. */
   list(filter: OutboxFilter): Promise<readonly OutboxMessage[]>;

@@ -166,8 +166,12 @@ export class KnexOutbox implements Outbox {
     }, 'relaxed');
   }
 
-  release(worker: string): Promise<number> {
-    return this.writes.run((trx) => trx(MAIL_TABLE).where({ lease_owner: worker }).update(NO_LEASE), 'relaxed');
+  release(worker: string, ids?: readonly string[]): Promise<number> {
+    return this.writes.run((trx) => {
+      const held = trx(MAIL_TABLE).where({ lease_owner: worker });
+      if (ids !== undefined) void held.whereIn('id', ids);
+      return held.update(NO_LEASE);
+    }, 'relaxed');
   }
 
   async find(id: string): Promise<OutboxMessage | undefined> {

@@ -64,10 +64,10 @@ export class MemoryOutbox implements Outbox {
     return true;
   }
 
-  async release(worker: string): Promise<number> {
+  async release(worker: string, ids?: readonly string[]): Promise<number> {
     let released = 0;
     for (const [id, lease] of this.leases) {
-      if (lease.worker !== worker) continue;
+      if (lease.worker !== worker || (ids !== undefined && !ids.includes(id))) continue;
       this.leases.delete(id);
       released += 1;
     }
