@@ -165,7 +165,7 @@ describe('mail: rendering', () => {
     const message = {
       id: 'x', messageId: '<x@example.com>', senderUserId: null, fromAddress: 'noreply@example.com', fromName: null, to: ['ada@example.com'], cc: [], bcc: [], replyTo: [],
       subject: 's', content: 'Hi {{name}} <i>{{n}}</i>\n\nmailvar0mailvar', variables: { name: '<script>x</script> & "q"', n: 3 }, status: 'queued' as const, attempts: 0,
-      createdAt: 0, nextAttemptAt: 0, sentAt: null, lastError: null,
+      createdAt: 0, nextAttemptAt: 0, sentAt: null, lastError: null, recipientOutcomes: [],
     };
     const rendered = renderMessage(message, markdown, 123);
     expect(rendered.text).to.equal('Hi <script>x</script> & "q" <i>3</i>\n\nmailvar0mailvar');
@@ -253,6 +253,7 @@ describe('mail: reading and retrying', () => {
     const { id } = expectRight(await sendMail.execute({ actor: alice, mail: request() }));
     expect(expectRight(await reader.status(alice, id))).to.deep.equal({
       id, status: 'queued', to: ['ada@example.com'], subject: 'Hello', attempts: 0, createdAt: new Date(clock.now()).toISOString(), sentAt: null, nextAttemptAt: new Date(clock.now()).toISOString(), lastError: null,
+      recipients: [{ address: 'ada@example.com', status: 'pending', lastError: null }],
     });
     expect(expectRight(await reader.status(auditor, id)).id).to.equal(id);
     expect(expectRight(await reader.status(OPERATOR, id)).id).to.equal(id);
@@ -300,7 +301,7 @@ describe('mail: delivery', () => {
     const { id, messageId } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ subject: 'Hi {{name}}', content: 'Dear {{name}}', variables: { name: 'Ada' }, fromName: 'Zoë' }) }));
     clock.advance(5);
     const [report] = await round();
-    expect(report).to.deep.include({ id, recorded: true, settlement: { status: 'sent', attempts: 1, at: clock.now() } });
+    expect(report).to.deep.include({ id, recorded: true, settlement: { status: 'sent', attempts: 1, at: clock.now(), recipients: [{ address: 'ada@example.com', status: 'delivered', lastError: null }] } });
     expect(mailer.delivered).to.have.length(1);
     expect(mailer.delivered[0]).to.deep.include({ id, messageId, subject: 'Hi Ada', text: 'Dear Ada', html: '<p>Dear Ada</p>\n', from: { address: 'noreply@example.com', name: 'Zoë' } });
     expect(await outbox.find(id)).to.deep.include({ status: 'sent', attempts: 1, sentAt: clock.now() });
@@ -346,6 +347,91 @@ describe('mail: delivery', () => {
     expect((await deliver.attempt('fresh', taken!)).recorded).to.equal(true);
     // At least once: both attempts reached the mailer, with the same Message-ID.
     expect(mailer.delivered.map((each) => each.messageId)).to.deep.equal([message!.messageId, message!.messageId]);
+  });
+
+  describe('recipient by recipient', () => {
+    const TWO = request({ to: ['ada@example.com', 'grace@example.com'], cc: 'team@example.com' });
+    const outcomesOf = async (id: string) => (await outbox.find(id))!;
+
+    it('tries a recipient refused for now (4xx) again, alone, and never sends the others the message twice', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 4.2.0 Greylisted' }] });
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'queued',
+        attempts: 1,
+        lastError: 'grace@example.com: 450 4.2.0 Greylisted',
+        recipientOutcomes: [
+          { address: 'ada@example.com', status: 'delivered', lastError: null },
+          { address: 'grace@example.com', status: 'pending', lastError: '450 4.2.0 Greylisted' },
+          { address: 'team@example.com', status: 'delivered', lastError: null },
+        ],
+      });
+      clock.advance(1000);
+      await round();
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com', 'team@example.com'], ['grace@example.com']]);
+      // Every recipient is in the headers of both attempts.
+      expect(mailer.delivered[1]).to.deep.include({ to: ['ada@example.com', 'grace@example.com'], cc: ['team@example.com'] });
+      const sent = await outcomesOf(id);
+      expect(sent).to.deep.include({ status: 'sent', attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted' });
+      expect(expectRight(await new MessageReader(outbox).status(OPERATOR, id)).recipients).to.deep.equal([
+        { address: 'ada@example.com', status: 'delivered', lastError: null },
+        { address: 'grace@example.com', status: 'delivered', lastError: '450 4.2.0 Greylisted' },
+        { address: 'team@example.com', status: 'delivered', lastError: null },
+      ]);
+    });
+
+    it('records a recipient refused for good (5xx): the message is sent to the others, and says whom it did not reach', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: false, reason: '550 5.1.1 No such user' }] });
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1, lastError: 'grace@example.com: 550 5.1.1 No such user' });
+      expect((await outcomesOf(id)).recipientOutcomes.map((each) => each.status)).to.deep.equal(['delivered', 'refused', 'delivered']);
+      expect(await round()).to.deep.equal([]);
+    });
+
+    it('with every recipient refused, fails those refused for good and tries the others again; failed if nobody is ever reached', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ to: ['ada@example.com', 'grace@example.com'] }) }));
+      mailer.script.push(
+        { kind: 'retry', reason: '451 4.7.1 Try later', refusals: [{ address: 'ada@example.com', temporary: false, reason: '550 no' }, { address: 'grace@example.com', temporary: true, reason: '451 4.7.1 Try later' }] },
+        { kind: 'retry', reason: '451 again' },
+        { kind: 'retry', reason: '451 still' },
+      );
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'queued', lastError: 'ada@example.com: 550 no; grace@example.com: 451 4.7.1 Try later' });
+      clock.advance(1000);
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'queued', attempts: 2, lastError: '451 again' });
+      clock.advance(2000);
+      await round();
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([]);
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'failed',
+        attempts: 3,
+        lastError: '451 still (gave up after 3 attempts)',
+        recipientOutcomes: [
+          { address: 'ada@example.com', status: 'refused', lastError: '550 no' },
+          { address: 'grace@example.com', status: 'refused', lastError: '451 still (gave up after 3 attempts)' },
+        ],
+      });
+      // Retried by the operator, both are tried again.
+      expectRight(await new RetryMessage(outbox, clock).execute(OPERATOR, id));
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1 });
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com']]);
+    });
+
+    it('gives up on a recipient still refused for now after maxAttempts, the message sent to the others', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      const greylisted = { kind: 'accepted' as const, refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 greylisted' }] };
+      mailer.script.push(greylisted, greylisted, greylisted);
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        await round();
+        clock.advance(10_000);
+      }
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 3, lastError: 'grace@example.com: 450 greylisted (gave up after 3 attempts)' });
+      expect((await outcomesOf(id)).recipientOutcomes[1]).to.deep.equal({ address: 'grace@example.com', status: 'refused', lastError: '450 greylisted (gave up after 3 attempts)' });
+    });
   });
 
   it('treats a mailer that throws (a bug) as a passing failure, never losing the message', async () => {

@@ -8,6 +8,10 @@ import { fill, firstUnknown, placeholdersIn, readVariables, type Variables } fro
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** Where one recipient of a message is: not yet taken by the server, taken, or refused for good. */
+export const RECIPIENT_STATUSES = ['pending', 'delivered', 'refused'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
 /** A message's id, the one its status is asked by: a UUID. */
 export const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MESSAGE_ID_RULE = 'a message id as POST /mail/send answered it (a UUID)';

@@ -1,4 +1,4 @@
-import type { MessageStatus } from './message.js';
+import type { MessageStatus, RecipientStatus } from './message.js';
 import type { Variables } from './variables.js';
 
 /** Who a message goes to, and where answers to it go: addresses, as the message's headers carry them. */
@@ -7,6 +7,13 @@ export interface Recipients {
   readonly cc: readonly string[];
   readonly bcc: readonly string[];
   readonly replyTo: readonly string[];
+}
+
+/** What became of one recipient of a message so far, and the last reason it was not taken, if any (kept once it is). */
+export interface RecipientOutcome {
+  readonly address: string;
+  readonly status: RecipientStatus;
+  readonly lastError: string | null;
 }
 
 /** A message as the outbox keeps it, from acceptance until it is sent or given up on. */
@@ -30,11 +37,16 @@ export interface OutboxMessage extends Recipients {
   /** When a queued message is due; for a sent or failed one, when that happened. */
   readonly nextAttemptAt: number;
   readonly sentAt: number | null;
-  /** Why the last attempt failed, if it did. */
+  /** Why the last attempt failed, if it did, or which recipients it could not reach and why. */
   readonly lastError: string | null;
+  /**
+   * Each recipient's outcome, as the last recorded attempt left it (every address of to, cc and
+   * bcc once); empty until an attempt is recorded. `recipientsOf` reads it.
+   */
+  readonly recipientOutcomes: readonly RecipientOutcome[];
 }
 
-export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError'>;
+export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError' | 'recipientOutcomes'>;
 
 /**
  * An Idempotency-Key as the outbox stores it: the key, the scope it belongs to (one token, or the
@@ -64,11 +76,15 @@ export interface ClaimRequest {
 /** The order `claim` leases messages in: the attempt due first, then the message accepted first. */
 export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt;
 
-/** What an attempt comes to: sent, given up, or another attempt at `nextAttemptAt`. */
+/**
+ * What an attempt comes to: sent (to every recipient but those refused for good; `reason` says
+ * who and why, if any was), given up, or another attempt at `nextAttemptAt` for the recipients
+ * not yet reached; with each recipient's outcome so far.
+ */
 export type Settlement =
-  | { readonly status: 'sent'; readonly attempts: number; readonly at: number }
-  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string }
-  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string };
+  | { readonly status: 'sent'; readonly attempts: number; readonly at: number; readonly recipients: readonly RecipientOutcome[]; readonly reason?: string }
+  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] }
+  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] };
 
 export interface OutboxFilter {
   readonly status?: MessageStatus;
@@ -97,7 +113,7 @@ export interface Outbox {
   countByStatus(): Promise<Readonly<Record<MessageStatus, number>>>;
   /** Forgets the idempotency keys stored before `expiredBefore`; how many. */
   forgetKeys(expiredBefore: number): Promise<number>;
-  /** A failed message queued again, due at `now`, its attempts counted from 0; or why not. */
+  /** A failed message queued again, due at `now`, its attempts counted from 0, its refused recipients pending again (`reopenRefused`); or why not. */
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'>;
 }
 export const Outbox = Symbol.for('Outbox');
@@ -112,18 +128,34 @@ export interface RenderedMessage extends Recipients {
   readonly html: string;
   /** The Date header: when this attempt was made. */
   readonly date: number;
+  /**
+   * Whom this attempt goes to (the SMTP envelope): the recipients the server has neither taken
+   * nor refused for good, so that nobody gets the message twice. The headers name everyone.
+   */
+  readonly envelopeTo: readonly string[];
 }
 
-/** What became of one attempt: the server took it, may take it later (try again), or never will. */
+/** A recipient of the attempt the server would not take: for now (a 4xx answer, `temporary`) or for good. */
+export interface RecipientRefusal {
+  readonly address: string;
+  readonly temporary: boolean;
+  readonly reason: string;
+}
+
+/**
+ * What became of one attempt: the server took it, may take it later (try again), or never will.
+ * Recipients the server refused one by one are in `refusals`; the kind says what became of the
+ * attempt's other recipients (with every recipient refused, the kind says nothing more).
+ */
 export type DeliveryOutcome =
-  | { readonly kind: 'accepted' }
-  | { readonly kind: 'retry'; readonly reason: string }
-  | { readonly kind: 'refused'; readonly reason: string };
+  | { readonly kind: 'accepted'; readonly refusals?: readonly RecipientRefusal[] }
+  | { readonly kind: 'retry'; readonly reason: string; readonly refusals?: readonly RecipientRefusal[] }
+  | { readonly kind: 'refused'; readonly reason: string; readonly refusals?: readonly RecipientRefusal[] };
 
 /**
  * Where messages go: an SMTP server, `.eml` files, memory. A failure to deliver is an outcome:
  * connection failures, time-outs and temporary (4xx) answers are `retry`, permanent (5xx)
- * answers `refused`. It rejects only on bugs.
+ * answers `refused`, and so are each recipient's. It rejects only on bugs.
  */
 export interface Mailer {
   send(message: RenderedMessage): Promise<DeliveryOutcome>;

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { MessageReader } from '../../../domain/mail/manage-mail.js';
-import { FROM_NAME_ADDRESS_LIKE, MAX_FROM_NAME_CHARACTERS, MAX_RECIPIENTS, MAX_SUBJECT_CHARACTERS, MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from '../../../domain/mail/message.js';
+import { FROM_NAME_ADDRESS_LIKE, MAX_FROM_NAME_CHARACTERS, MAX_RECIPIENTS, MAX_SUBJECT_CHARACTERS, MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/mail/message.js';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from '../../../domain/mail/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from '../../../domain/mail/variables.js';
 import { Permission } from '../../../domain/permissions.js';
@@ -40,6 +40,13 @@ const messageStatus = t.strict({
   sentAt: t.union([t.string, t.null]),
   nextAttemptAt: t.union([t.string, t.null]),
   lastError: t.union([t.string, t.null]),
+  recipients: t.readonlyArray(
+    t.strict({
+      address: t.string,
+      status: oneOf(RECIPIENT_STATUSES, 'pending, delivered or refused'),
+      lastError: t.union([t.string, t.null]),
+    }),
+  ),
 });
 
 /** What a replay says of itself (IETF httpapi's Idempotency-Key draft, as Stripe answers). */

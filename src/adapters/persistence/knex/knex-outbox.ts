@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
+import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type RecipientOutcome, type Settlement } from '../../../domain/mail/ports.js';
+import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { GroupCommit } from './group-commit.js';
@@ -29,7 +30,11 @@ interface MessageRow {
   last_error: string | null;
   lease_owner: string | null;
   lease_until: number | string | null;
+  recipient_outcomes: string | null;
+  recipient_count: number | string;
 }
+
+const toOutcomes = (column: string | null): RecipientOutcome[] => (column === null ? [] : (JSON.parse(column) as RecipientOutcome[]));
 
 const toMessage = (row: MessageRow): OutboxMessage => ({
   id: row.id,
@@ -50,6 +55,7 @@ const toMessage = (row: MessageRow): OutboxMessage => ({
   nextAttemptAt: toNumber(row.next_attempt_at),
   sentAt: toNumberOrNull(row.sent_at),
   lastError: row.last_error,
+  recipientOutcomes: toOutcomes(row.recipient_outcomes),
 });
 
 const toRow = (message: NewMessage): MessageRow => ({
@@ -73,19 +79,22 @@ const toRow = (message: NewMessage): MessageRow => ({
   last_error: null,
   lease_owner: null,
   lease_until: null,
+  recipient_outcomes: null,
+  recipient_count: recipientCount(message),
 });
 
 const NO_LEASE = { lease_owner: null, lease_until: null };
 
 /** The columns a settlement writes: its status, the attempts, and when it was sent, failed or is due again. */
 function settlementColumns(settlement: Settlement): Partial<MessageRow> {
+  const recipient_outcomes = JSON.stringify(settlement.recipients);
   switch (settlement.status) {
     case 'sent':
-      return { status: 'sent', attempts: settlement.attempts, sent_at: settlement.at, next_attempt_at: settlement.at };
+      return { status: 'sent', attempts: settlement.attempts, sent_at: settlement.at, next_attempt_at: settlement.at, recipient_outcomes, ...(settlement.reason !== undefined && { last_error: settlement.reason }) };
     case 'failed':
-      return { status: 'failed', attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.at };
+      return { status: 'failed', attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.at, recipient_outcomes };
     case 'queued':
-      return { attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.nextAttemptAt };
+      return { attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.nextAttemptAt, recipient_outcomes };
   }
 }
 
@@ -198,8 +207,12 @@ export class KnexOutbox implements Outbox {
 
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'> {
     return this.writes.run(async (trx) => {
-      const updated = await trx(MAIL_TABLE).where({ id, status: 'failed' }).update({ status: 'queued', attempts: 0, next_attempt_at: now, ...NO_LEASE });
-      if (updated > 0) return 'queued';
+      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as Pick<MessageRow, 'recipient_outcomes'> | undefined;
+      if (failed !== undefined) {
+        const recipient_outcomes = failed.recipient_outcomes === null ? null : JSON.stringify(reopenRefused(toOutcomes(failed.recipient_outcomes)));
+        const updated = await trx(MAIL_TABLE).where({ id, status: 'failed' }).update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
+        if (updated > 0) return 'queued';
+      }
       return (await trx(MAIL_TABLE).where({ id }).first('id')) ? 'not failed' : 'missing';
     }, 'durable');
   }

@@ -1,4 +1,5 @@
 import type { MessageStatus } from '../../../domain/mail/message.js';
+import { reopenRefused } from '../../../domain/mail/recipients.js';
 import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
 
 interface Lease {
@@ -32,7 +33,7 @@ export class MemoryOutbox implements Outbox {
       }
       this.keys.set(keyOf, { requestHash: idempotency.requestHash, messageId: message.id, createdAt: message.createdAt });
     }
-    this.messages.set(message.id, { message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null } });
+    this.messages.set(message.id, { message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] } });
     return { kind: 'queued' };
   }
 
@@ -50,10 +51,10 @@ export class MemoryOutbox implements Outbox {
     const entry = this.messages.get(id);
     if (!entry || entry.message.status !== 'queued' || this.leases.get(id)?.worker !== worker) return false;
     this.leases.delete(id);
-    const { message } = entry;
+    const message = { ...entry.message, recipientOutcomes: settlement.recipients };
     switch (settlement.status) {
       case 'sent':
-        entry.message = { ...message, status: 'sent', attempts: settlement.attempts, sentAt: settlement.at, nextAttemptAt: settlement.at };
+        entry.message = { ...message, status: 'sent', attempts: settlement.attempts, sentAt: settlement.at, nextAttemptAt: settlement.at, lastError: settlement.reason ?? message.lastError };
         break;
       case 'failed':
         entry.message = { ...message, status: 'failed', attempts: settlement.attempts, lastError: settlement.reason, nextAttemptAt: settlement.at };
@@ -106,7 +107,7 @@ export class MemoryOutbox implements Outbox {
     const entry = this.messages.get(id);
     if (!entry) return 'missing';
     if (entry.message.status !== 'failed') return 'not failed';
-    entry.message = { ...entry.message, status: 'queued', attempts: 0, nextAttemptAt: now };
+    entry.message = { ...entry.message, status: 'queued', attempts: 0, nextAttemptAt: now, recipientOutcomes: reopenRefused(entry.message.recipientOutcomes) };
     return 'queued';
   }
 }
