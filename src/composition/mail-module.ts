@@ -48,7 +48,7 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 /** Mail: the outbox's use cases, the mailer, the delivery worker (unless `worker` is off), the routes. */
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    const limits = { from: settings.from, maxContentBytes: settings.maxContentBytes };
+    const limits = { from: settings.from, maxContentBytes: settings.maxContentBytes, maxRecipientsPerHour: settings.maxRecipientsPerHour, maxRecipientsPerDay: settings.maxRecipientsPerDay };
     bind(Mailer).toConstantValue(mailerFor(settings));
     bind(MarkdownRenderer).toConstantValue(new MarkdownItRenderer());
     bind(DeliverMail).toResolvedValue(

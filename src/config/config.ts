@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import ipaddr from 'ipaddr.js';
 import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
 import { isAddress } from '../domain/mail/addresses.js';
+import { MAX_RECIPIENTS } from '../domain/mail/message.js';
 import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
 import { PERMISSION_FAMILIES } from '../domain/permissions.js';
 
@@ -248,6 +249,13 @@ export const AppConfig = t.type({
     smtpConnections: intInRange(1, 100),
     /** The largest `content`, in UTF-8 bytes, as written and with its variables filled in. */
     maxContentBytes: intInRange(1024, 10_485_760),
+    /**
+     * Recipients (to, cc and bcc together) one user's messages may have in any hour, and in any
+     * day, counted from the outbox across instances; beyond, 429/25 with Retry-After. At least
+     * one message's most, so that every message fits once the window has passed.
+     */
+    maxRecipientsPerHour: intInRange(MAX_RECIPIENTS, 100_000_000),
+    maxRecipientsPerDay: intInRange(MAX_RECIPIENTS, 100_000_000),
   }),
   shutdown: t.type({
     /**

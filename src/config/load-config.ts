@@ -59,6 +59,8 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_MAIL_WORKER', path: 'mail.worker', parse: asBoolean },
   { name: 'UTILITY_API_MAIL_MAX_ATTEMPTS', path: 'mail.maxAttempts', parse: asInteger },
   { name: 'UTILITY_API_MAIL_LEASE_MS', path: 'mail.leaseMs', parse: asInteger },
+  { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR', path: 'mail.maxRecipientsPerHour', parse: asInteger },
+  { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY', path: 'mail.maxRecipientsPerDay', parse: asInteger },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
   { name: 'UTILITY_API_READINESS_GRACE_MS', path: 'shutdown.readinessGraceMs', parse: asInteger },

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { KnexOutbox } from '../../src/adapters/persistence/knex/knex-outbox.js';
 import { MemoryOutbox } from '../../src/adapters/persistence/memory/memory-outbox.js';
 import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/domain/mail/ports.js';
+import type { QuotaWindow } from '../../src/domain/mail/quota.js';
 import { sqlDatabases } from '../support/databases.js';
 
 interface OpenedOutbox {
@@ -59,6 +60,10 @@ function aMessage(overrides: Partial<NewMessage> = {}): NewMessage {
 const queued = (message: NewMessage): OutboxMessage => ({ ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] });
 const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({ scope: 'token:1', key: 'order-42', requestHash: 'a'.repeat(64), expiredBefore: T0 - 1, ...overrides });
 const ids = (messages: readonly OutboxMessage[]) => messages.map((message) => message.id);
+const HOUR: QuotaWindow = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
+const DAY: QuotaWindow = { name: 'a day', lengthMs: 86_400_000, limit: 15 };
+/** `count` recipients in to. */
+const to = (count: number) => ({ to: Array.from({ length: count }, (_, i) => `r${i}@example.com`), cc: [], bcc: [] });
 
 for (const adapter of adapters) {
   describe(`contract: Outbox (${adapter.name})`, () => {
@@ -188,6 +193,36 @@ for (const adapter of adapters) {
       expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused);
       expect(await outbox.requeue(failed.id, now + 5)).to.equal('queued');
       expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused.map((each) => ({ ...each, status: 'pending' })));
+    });
+
+    it('refuses a message that would take its sender past a window’s recipients, storing nothing, and says when there is room', async () => {
+      const start = created;
+      expect(await outbox.enqueue(aMessage({ ...to(4), createdAt: start, nextAttemptAt: start }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      // Three recipients in to, cc and bcc: 7 of 10.
+      expect(await outbox.enqueue(aMessage({ createdAt: start + 1000, nextAttemptAt: start + 1000 }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      const third = aMessage({ ...to(4), createdAt: start + 2000, nextAttemptAt: start + 2000 });
+      // 11 of 10: room once the first message has left the hour.
+      expect(await outbox.enqueue(third, key({ key: 'third' }), [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: HOUR, retryAt: start + HOUR.lengthMs });
+      expect(await outbox.find(third.id)).to.equal(undefined);
+      // Its key was not kept: the same key with another request is no conflict.
+      expect(await outbox.enqueue(aMessage({ ...to(3), createdAt: start + 2000, nextAttemptAt: start + 2000 }), key({ key: 'third', requestHash: 'c'.repeat(64) }), [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      // Other senders, and the operator, count apart; without a quota nothing is counted.
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-2' }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: null }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-3' }))).to.deep.equal({ kind: 'queued' });
+
+      // An hour later the first two have left the hour (3 + 6 of 10 in it), not the day (10 + 6 of 15): room there once the first has left it.
+      const later = start + HOUR.lengthMs + 1000;
+      expect(await outbox.enqueue(aMessage({ ...to(6), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: DAY, retryAt: start + DAY.lengthMs });
+      expect(await outbox.enqueue(aMessage({ ...to(5), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+    });
+
+    it('never lets senders past their quota by sending at once through several instances', async () => {
+      const at = created + 1;
+      const attempts = Array.from({ length: 12 }, (_, i) => opened.another().enqueue(aMessage({ ...to(3), createdAt: at + i, nextAttemptAt: at + i }), undefined, [HOUR]));
+      const outcomes = await Promise.all(attempts);
+      expect(outcomes.filter((outcome) => outcome.kind === 'queued')).to.have.length(3);
+      expect(await outbox.list({ limit: 100 })).to.have.length(3);
     });
 
     it('hands back what a worker holds on release: due again at once, for anyone', async () => {

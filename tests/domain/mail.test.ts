@@ -9,6 +9,7 @@ import { DeliverMail, renderMessage, retryDelay, type DeliverySettings } from '.
 import { MessageReader, RetryMessage } from '../../src/domain/mail/manage-mail.js';
 import { checkMail, FROM_NAME_ADDRESS_RULE, type MailRequest } from '../../src/domain/mail/message.js';
 import type { Outbox } from '../../src/domain/mail/ports.js';
+import { roomAt } from '../../src/domain/mail/quota.js';
 import { SendMail } from '../../src/domain/mail/send-mail.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -16,6 +17,7 @@ import { aToken, aUser } from '../support/mothers.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
 const LIMITS = { maxContentBytes: 1024 };
+const MAIL_SETTINGS = { from: 'noreply@example.com', maxContentBytes: 1024, maxRecipientsPerHour: 500, maxRecipientsPerDay: 2000 };
 const request = (fields: Partial<MailRequest> = {}): MailRequest => ({ to: 'ada@example.com', subject: 'Hello', content: 'Hi there', ...fields });
 
 /** What checkMail refuses a request with: the tag, the fields and the reason. */
@@ -184,6 +186,30 @@ describe('mail: back-off', () => {
   });
 });
 
+describe('mail: a user’s quota of recipients', () => {
+  const HOUR = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
+
+  it('has room once enough of the oldest messages have left the window', () => {
+    const inWindow = [{ createdAt: 0, recipients: 4 }, { createdAt: 100, recipients: 3 }, { createdAt: 200, recipients: 3 }];
+    expect(roomAt(HOUR, inWindow, 4)).to.equal(HOUR.lengthMs);
+    expect(roomAt(HOUR, inWindow, 7)).to.equal(100 + HOUR.lengthMs);
+    expect(roomAt(HOUR, inWindow, 10)).to.equal(200 + HOUR.lengthMs);
+  });
+
+  it('refuses a user’s message past the hour’s recipients with when to try again; the operator’s are not counted', async () => {
+    const clock = new ManualClock();
+    const sendMail = new SendMail(new MemoryOutbox(), clock, new SeededRandomness('quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: 50 });
+    const sender = holder(['Mail::Send']);
+    const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
+    expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
+    clock.advance(1000);
+    expect(expectLeftTag(await sendMail.execute({ actor: sender, mail: request() }), 'MailQuotaExceeded')).to.deep.include({ retryAfterSeconds: 3599 });
+    expectRight(await sendMail.execute({ actor: OPERATOR, mail: fifty }));
+    clock.advance(3_599_000);
+    expectRight(await sendMail.execute({ actor: sender, mail: request() }));
+  });
+});
+
 describe('mail: sending, with an Idempotency-Key', () => {
   let outbox: MemoryOutbox;
   let clock: ManualClock;
@@ -194,7 +220,7 @@ describe('mail: sending, with an Idempotency-Key', () => {
     outbox = new MemoryOutbox();
     clock = new ManualClock();
     woken = 0;
-    sendMail = new SendMail(outbox, clock, new SeededRandomness('mail'), { from: 'noreply@bücher.example', maxContentBytes: 1024 }, () => (woken += 1));
+    sendMail = new SendMail(outbox, clock, new SeededRandomness('mail'), { ...MAIL_SETTINGS, from: 'noreply@bücher.example' }, () => (woken += 1));
   });
 
   it('stores the message with its Message-ID and sender, and tells the worker', async () => {
@@ -243,7 +269,7 @@ describe('mail: sending, with an Idempotency-Key', () => {
 describe('mail: reading and retrying', () => {
   const outbox = new MemoryOutbox();
   const clock = new ManualClock();
-  const sendMail = new SendMail(outbox, clock, new SeededRandomness('reader'), { from: 'noreply@example.com', maxContentBytes: 1024 });
+  const sendMail = new SendMail(outbox, clock, new SeededRandomness('reader'), MAIL_SETTINGS);
   const reader = new MessageReader(outbox);
   const alice = holder(['Mail::Send']);
   const auditor = holder(['Mail::Read']);
@@ -288,7 +314,7 @@ describe('mail: delivery', () => {
     mailer = new MemoryMailer();
     clock = new ManualClock();
     deliver = new DeliverMail(outbox, mailer, new MemoryMarkdownRenderer(), clock, new SeededRandomness('deliver'), SETTINGS);
-    sendMail = new SendMail(outbox, clock, new SeededRandomness('send'), { from: 'noreply@example.com', maxContentBytes: 1024 });
+    sendMail = new SendMail(outbox, clock, new SeededRandomness('send'), MAIL_SETTINGS);
   });
 
   /** Claims what is due and attempts each, as the worker does. */

@@ -319,3 +319,63 @@ for (const database of sqlDatabases) {
     });
   });
 }
+
+for (const database of sqlDatabases) {
+  describe(`http: a user's mail quota, counted in recipients across instances (${database.name})`, () => {
+    const MINUTE = 60_000;
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
+    let first: TestServer;
+    let second: TestServer;
+    let drop: () => Promise<void>;
+    before(async () => {
+      const opened = await database.open();
+      drop = opened.drop;
+      // Two instances on one database: what one accepted counts on the other.
+      const options = { env: opened.env, overrides: { mail: { ...QUICK_DELIVERY, maxRecipientsPerHour: 50, maxRecipientsPerDay: 120 } }, clock };
+      first = await startServer(options);
+      second = await startServer(options);
+    });
+    after(async () => {
+      await first.close();
+      await second.close();
+      await drop();
+    });
+
+    const addresses = (count: number, prefix = 'r') => Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
+    const senderCount = async (userId: string) => (await first.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).filter((message) => message.senderUserId === userId).length;
+
+    it('answers 429 code 25 with Retry-After once a user’s recipients of the hour or the day would pass the limit, storing nothing; counts each user alone', async () => {
+      const { secret: token, userId } = await first.userWithToken(['Mail::Send']);
+      await accepted(await send(first, token, { ...A_MAIL, to: addresses(20), cc: addresses(10, 'c') }));
+      clock.advance(10 * MINUTE);
+      const key = { 'Idempotency-Key': 'quota-second' };
+      const second20 = await accepted(await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key));
+
+      // 50 of 50 this hour: one more recipient is refused, until the first message's 30 have left the hour.
+      clock.advance(10 * MINUTE);
+      const refused = await send(second, token, { ...A_MAIL, to: 'one@example.com' });
+      const body = await expectError(refused, 429, 25);
+      expect(body.message).to.equal('Mail quota exceeded, try again later');
+      expect(body.details).to.equal("A user's messages may have at most 50 recipients in an hour; this one's 1 would pass that. Try again in 2400 s");
+      expect(refused.headers.get('retry-after')).to.equal('2400');
+      await expectError(await send(first, token, { ...A_MAIL, to: 'one@example.com' }), 429, 25);
+      expect(await senderCount(userId)).to.equal(2);
+      // A replay stores nothing, so it is answered as before; another user has a quota of their own.
+      const replay = await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(await accepted(replay)).to.deep.equal(second20);
+      await accepted(await send(first, await first.tokenFor(['Mail::Send']), { ...A_MAIL, to: addresses(50) }));
+
+      clock.advance(40 * MINUTE);
+      await accepted(await send(second, token, { ...A_MAIL, to: 'one@example.com' }));
+      // 51 today; two more hours of 50 would make 151 of the day's 120: room once the first two messages have left the day.
+      clock.advance(60 * MINUTE);
+      await accepted(await send(first, token, { ...A_MAIL, to: addresses(50) }));
+      clock.advance(60 * MINUTE);
+      const daily = await send(first, token, { ...A_MAIL, to: addresses(50) });
+      expect((await expectError(daily, 429, 25)).details).to.equal("A user's messages may have at most 120 recipients in a day; this one's 50 would pass that. Try again in 76200 s");
+      expect(daily.headers.get('retry-after')).to.equal(String((24 * 60 + 10 - 180) * 60));
+      expect(await senderCount(userId)).to.equal(4);
+    });
+  });
+}

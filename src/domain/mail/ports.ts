@@ -1,4 +1,5 @@
 import type { MessageStatus, RecipientStatus } from './message.js';
+import type { QuotaRefusal, QuotaWindow } from './quota.js';
 import type { Variables } from './variables.js';
 
 /** Who a message goes to, and where answers to it go: addresses, as the message's headers carry them. */
@@ -59,11 +60,12 @@ export interface IdempotencyClaim {
   readonly expiredBefore: number;
 }
 
-/** What storing a new message did: queued it, or found its key taken by an earlier request (the same one, or another). */
+/** What storing a new message did: queued it, found its key taken by an earlier request (the same one, or another), or found its sender over quota. */
 export type EnqueueOutcome =
   | { readonly kind: 'queued' }
   | { readonly kind: 'replayed'; readonly id: string; readonly messageId: string }
-  | { readonly kind: 'conflict' };
+  | { readonly kind: 'conflict' }
+  | ({ readonly kind: 'overQuota' } & QuotaRefusal);
 
 /** Due messages for one worker, leased to it until `leaseUntil`. */
 export interface ClaimRequest {
@@ -98,8 +100,14 @@ export interface OutboxFilter {
  * out (its worker died) makes the message due again. Every method rejects only on outages.
  */
 export interface Outbox {
-  /** Stores a message, or under a key already used answers the earlier message (same request) or a conflict (another). */
-  enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome>;
+  /**
+   * Stores a message, or under a key already used answers the earlier message (same request) or a
+   * conflict (another). With `quota`, a message whose recipients would take its sender's messages
+   * created within a window (`windowStart`, from the message's `createdAt`) past the window's limit
+   * is refused instead (`roomAt` says until when), storing nothing, key included; the count and the
+   * write are one step, so that senders on several instances at once cannot pass the limit together.
+   */
+  enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome>;
   /** Leases up to `limit` due messages (queued, due, not leased or lease run out) to the worker, oldest due first. */
   claim(request: ClaimRequest): Promise<readonly OutboxMessage[]>;
   /** Records an attempt and ends the worker's lease; false (nothing written) when the worker no longer holds it. */

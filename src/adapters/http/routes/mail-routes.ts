@@ -96,7 +96,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       status: 202,
       response: accepted,
       responseHeaders: { 'Idempotent-Replayed': optional(oneOf(['true'], 'true'), 'present when this answers an earlier request with the same Idempotency-Key') },
-      errors: ['IdempotencyKeyReused'],
+      errors: ['IdempotencyKeyReused', 'MailQuotaExceeded'],
       handle: async ({ actor, body, additional, headers }) => {
         const sent = await deps.sendMail.execute({ actor, mail: { ...body, variables: additional }, idempotencyKey: headers['idempotency-key'] });
         if (E.isLeft(sent)) return sent;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { MessageStatus } from '../../../domain/mail/message.js';
 import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type RecipientOutcome, type Settlement } from '../../../domain/mail/ports.js';
+import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../../../domain/mail/quota.js';
 import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
@@ -8,6 +9,14 @@ import { GroupCommit } from './group-commit.js';
 
 export const MAIL_TABLE = 'mail_messages';
 export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
+
+/**
+ * The PostgreSQL advisory lock that a sender's quota is counted under, until the transaction
+ * ends: the count and the write of one acceptance are not interleaved with another instance's.
+ * One lock for every sender: a lock per sender, taken by group commits in whatever order their
+ * acceptances came, could deadlock two instances.
+ */
+const QUOTA_LOCK = 0x6d61696c;
 
 interface MessageRow {
   id: string;
@@ -127,27 +136,69 @@ export class KnexOutbox implements Outbox {
     this.skipsLocked = db.client.config.client === 'pg';
   }
 
-  enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome> {
-    return this.writes.run(async (trx) => {
+  enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome> {
+    return this.writes.run(async (trx): Promise<EnqueueOutcome> => {
       if (idempotency) {
-        const { scope, key, requestHash, expiredBefore } = idempotency;
+        const { scope, key, expiredBefore } = idempotency;
         await trx(MAIL_KEYS_TABLE).where({ scope, key }).andWhere('created_at', '<=', expiredBefore).delete();
+        // A replay answers the first request even when its sender is over quota now.
+        const earlier = await this.earlierAnswer(trx, idempotency);
+        if (earlier !== undefined) return earlier;
+      }
+      if (quota !== undefined && message.senderUserId !== null) {
+        const refusal = await this.quotaRefusal(trx, message, message.senderUserId, quota);
+        if (refusal !== undefined) return { kind: 'overQuota', ...refusal };
+      }
+      if (idempotency) {
+        const { scope, key, requestHash } = idempotency;
         // Taken or not, in one statement that never fails the transaction: a unique violation would, on PostgreSQL.
         const taken = await trx(MAIL_KEYS_TABLE)
           .insert({ scope, key, request_hash: requestHash, message_id: message.id, created_at: message.createdAt })
           .onConflict(['scope', 'key'])
           .ignore()
           .returning('key');
-        if (taken.length === 0) {
-          const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as { request_hash: string; message_id: string };
-          if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
-          const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as { id: string; message_id: string };
-          return { kind: 'replayed', id: first.id, messageId: first.message_id };
-        }
+        // Taken meanwhile by a request on another instance.
+        if (taken.length === 0) return (await this.earlierAnswer(trx, idempotency))!;
       }
       await trx(MAIL_TABLE).insert(toRow(message));
       return { kind: 'queued' };
     }, 'durable');
+  }
+
+  /** What an earlier request with the same key makes of this one: the same request, replayed, or a conflict; undefined when the key is free. */
+  private async earlierAnswer(trx: Knex.Transaction, { scope, key, requestHash }: IdempotencyClaim): Promise<EnqueueOutcome | undefined> {
+    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as { request_hash: string; message_id: string } | undefined;
+    if (earlier === undefined) return undefined;
+    if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
+    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as { id: string; message_id: string };
+    return { kind: 'replayed', id: first.id, messageId: first.message_id };
+  }
+
+  /**
+   * Whether the sender's quota refuses the message: their recipients in each window summed in one
+   * query, and only for a window they would pass, their messages in it read to say until when.
+   */
+  private async quotaRefusal(trx: Knex.Transaction, message: NewMessage, sender: string, windows: readonly QuotaWindow[]): Promise<QuotaRefusal | undefined> {
+    if (this.skipsLocked) await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUOTA_LOCK]);
+    const now = message.createdAt;
+    const asked = recipientCount(message);
+    const sums = windows.map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`).join(', ');
+    const [used] = (await trx(MAIL_TABLE)
+      .select(trx.raw(sums, windows.map((window) => windowStart(window, now))))
+      .where({ sender_user_id: sender })
+      .andWhere('created_at', '>', Math.min(...windows.map((window) => windowStart(window, now))))) as Record<string, number | string>[];
+    const refusals: QuotaRefusal[] = [];
+    for (const [index, window] of windows.entries()) {
+      if (fitsIn(window, Number(used![`w${index}`]), asked)) continue;
+      const inWindow = (await trx(MAIL_TABLE)
+        .select('created_at', 'recipient_count')
+        .where({ sender_user_id: sender })
+        .andWhere('created_at', '>', windowStart(window, now))
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Pick<MessageRow, 'created_at' | 'recipient_count'>[];
+      const earlier = inWindow.map((row) => ({ createdAt: toNumber(row.created_at), recipients: toNumber(row.recipient_count) }));
+      refusals.push({ window, retryAt: roomAt(window, earlier, asked) });
+    }
+    return longestOf(refusals);
   }
 
   async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
