@@ -192,13 +192,18 @@ export class MailWorker implements LifecycleComponent {
     this.inFlight.add(tracked);
   }
 
-  /** One line per attempt that did not end in `sent`; message ids, never addresses or contents. */
-  private report({ id, settlement, recorded }: AttemptReport): void {
+  /**
+   * One line per attempt that did not end in `sent` to every recipient; message ids, never
+   * addresses or contents: the server's words for the whole attempt, and how many recipients it
+   * refused one by one (the status names them, to those who may read it).
+   */
+  private report({ id, outcome, settlement, recorded }: AttemptReport): void {
+    const said = { ...(outcome.kind !== 'accepted' && { reason: outcome.reason }), ...(outcome.refusals !== undefined && { recipientsRefused: outcome.refusals.length }) };
     if (!recorded) this.logger.warn({ id, outcome: settlement.status }, 'mail attempt made after its lease ended; not recorded, the message is tried again');
-    else if (settlement.status === 'failed') this.logger.error({ id, attempts: settlement.attempts, reason: settlement.reason }, 'mail message failed');
+    else if (settlement.status === 'failed') this.logger.error({ id, attempts: settlement.attempts, ...said }, 'mail message failed');
     else if (settlement.status === 'queued') {
-      this.logger.warn({ id, attempts: settlement.attempts, reason: settlement.reason, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() }, 'mail attempt failed; will retry');
-    }
+      this.logger.warn({ id, attempts: settlement.attempts, ...said, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() }, 'mail attempt failed; will retry');
+    } else if (outcome.refusals !== undefined) this.logger.warn({ id, attempts: settlement.attempts, ...said }, 'mail message sent, but not to every recipient');
   }
 
   private async forgetKeysNowAndThen(): Promise<void> {

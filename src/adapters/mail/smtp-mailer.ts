@@ -34,7 +34,7 @@ const saidBy = (error: SmtpError): string => (typeof error.response === 'string'
  * carries their ASCII form): a 4xx answer refuses for now, a 5xx for good. A recipient nodemailer
  * lists as rejected with no answer recorded counts as refused for now.
  */
-export function refusalsOf({ rejected, rejectedErrors }: Rejections, envelopeTo: readonly string[]): RecipientRefusal[] {
+function refusalsOf({ rejected, rejectedErrors }: Rejections, envelopeTo: readonly string[]): RecipientRefusal[] {
   const named = new Map(envelopeTo.map((address) => [asciiAddress(address).toLowerCase(), address]));
   const refusals = new Map<string, RecipientRefusal>();
   const errors = Array.isArray(rejectedErrors) ? (rejectedErrors as (SmtpError & { recipient?: unknown })[]) : [];
