@@ -51,6 +51,12 @@ const SmtpUrlOrMemory = checked('an smtp:// or smtps:// URL, or "memory"', (u): 
   return /^smtps?:$/.test(url.protocol) && url.hostname !== '';
 });
 
+/** A number of recipients a user may send to in a window, or null for no limit. */
+const RecipientLimit = checked(
+  `an integer from ${MAX_RECIPIENTS} to 100000000, or null ("off" in the environment) for no limit`,
+  (u): u is number | null => u === null || (typeof u === 'number' && Number.isInteger(u) && u >= MAX_RECIPIENTS && u <= 100_000_000),
+);
+
 const EmailAddress = checked('an email address such as noreply@example.com', (u): u is string => typeof u === 'string' && isAddress(u));
 /** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
 const RateLimitPolicy = checked('"<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off"', (u): u is string => u === 'off' || (typeof u === 'string' && parseRateLimit(u) !== undefined));
@@ -252,10 +258,11 @@ export const AppConfig = t.type({
     /**
      * Recipients (to, cc and bcc together) one user's messages may have in any hour, and in any
      * day, counted from the outbox across instances; beyond, 429/25 with Retry-After. At least
-     * one message's most, so that every message fits once the window has passed.
+     * one message's most, so that every message fits once the window has passed; null for no limit
+     * (nothing counted).
      */
-    maxRecipientsPerHour: intInRange(MAX_RECIPIENTS, 100_000_000),
-    maxRecipientsPerDay: intInRange(MAX_RECIPIENTS, 100_000_000),
+    maxRecipientsPerHour: RecipientLimit,
+    maxRecipientsPerDay: RecipientLimit,
   }),
   shutdown: t.type({
     /**

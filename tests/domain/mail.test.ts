@@ -208,6 +208,15 @@ describe('mail: a user’s quota of recipients', () => {
     clock.advance(3_599_000);
     expectRight(await sendMail.execute({ actor: sender, mail: request() }));
   });
+
+  it('counts nothing when both limits are off', async () => {
+    const outbox = new MemoryOutbox();
+    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('no quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: null, maxRecipientsPerDay: null });
+    const sender = holder(['Mail::Send']);
+    const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
+    for (let i = 0; i < 50; i += 1) expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
+    expect(await outbox.list({ limit: 100 })).to.have.length(50);
+  });
 });
 
 describe('mail: sending, with an Idempotency-Key', () => {

@@ -22,9 +22,9 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface MailSettings extends MailLimits {
   /** The installation's sender address (`mail.from`): nobody sends as another. */
   readonly from: string;
-  /** Recipients a user's messages may have in any hour, and in any day (the operator's are not counted). */
-  readonly maxRecipientsPerHour: number;
-  readonly maxRecipientsPerDay: number;
+  /** Recipients a user's messages may have in any hour, and in any day (the operator's are not counted); null for no limit. */
+  readonly maxRecipientsPerHour: number | null;
+  readonly maxRecipientsPerDay: number | null;
 }
 
 export interface SendMailInput {
@@ -67,7 +67,8 @@ function requestHash(mail: CheckedMail): string {
  * delivers it from there. `onQueued` tells a worker in this process that there is work.
  */
 export class SendMail {
-  private readonly quota: readonly QuotaWindow[];
+  /** The windows with a limit; none, and nothing is counted. */
+  private readonly quota: readonly QuotaWindow[] | undefined;
 
   constructor(
     private readonly outbox: Outbox,
@@ -76,10 +77,11 @@ export class SendMail {
     private readonly settings: MailSettings,
     private readonly onQueued: () => void = () => {},
   ) {
-    this.quota = [
+    const windows = [
       { name: 'an hour', lengthMs: HOUR_MS, limit: settings.maxRecipientsPerHour },
       { name: 'a day', lengthMs: DAY_MS, limit: settings.maxRecipientsPerDay },
-    ];
+    ].filter((window): window is QuotaWindow => window.limit !== null);
+    this.quota = windows.length > 0 ? windows : undefined;
   }
 
   async execute({ actor, mail, idempotencyKey }: SendMailInput): Promise<E.Either<DomainError, Accepted>> {
