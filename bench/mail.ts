@@ -21,6 +21,8 @@ const TARGET_DELIVERY_PER_SECOND = 200;
 const MESSAGES = /^[1-9]\d{0,5}$/.test(process.env.BENCH_MAIL_MESSAGES ?? '') ? Number(process.env.BENCH_MAIL_MESSAGES) : 3_000;
 const DELIVERY_TIMEOUT_MS = 120_000;
 
+/** One user sends every message here: no quota, so that acceptance is measured, not refused (and the quota's count is left out). */
+const NO_QUOTA = { UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR: 'off', UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY: 'off' };
 const CRYPTO_PATH = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
 const MESSAGE = JSON.stringify({
   to: ['ada@example.com', 'grace@example.org'],
@@ -73,8 +75,8 @@ await runBenchmark(async (settings) => {
   const permissions = ['Cryptography::*', 'Mail::Send'];
 
   // Acceptance: each product delivers what it accepts as `npm start` does, to .eml files.
-  const full = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { UTILITY_API_SQLITE_SYNCHRONOUS: 'full' });
-  const normal = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { UTILITY_API_SQLITE_SYNCHRONOUS: 'normal' });
+  const full = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { ...NO_QUOTA, UTILITY_API_SQLITE_SYNCHRONOUS: 'full' });
+  const normal = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { ...NO_QUOTA, UTILITY_API_SQLITE_SYNCHRONOUS: 'normal' });
   const before = { full: memoryOf(full.server.pid), normal: memoryOf(normal.server.pid) };
   const targets: Target[] = [
     { id: 'c', label: 'crypto enc (reference)', url: full.baseUrl + CRYPTO_PATH, headers: full.headers, server: full.server },
@@ -99,7 +101,7 @@ await runBenchmark(async (settings) => {
   const sink = await startSink();
   try {
     // The default durability (synchronous = full), as npm start has it.
-    const delivery = { UTILITY_API_SMTP_URL: sink.url };
+    const delivery = { ...NO_QUOTA, UTILITY_API_SMTP_URL: sink.url };
     const filling = await startProduct(pinning, ['Mail::Send'], '/api/openapi.json', () => undefined, { ...delivery, UTILITY_API_MAIL_WORKER: 'false' });
     await queue(filling, MESSAGES);
     await filling.server.stop();

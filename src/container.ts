@@ -32,7 +32,7 @@ export interface Application<Chosen extends FamilyName = FamilyName> {
   httpApp(): Koa;
   /** Writes buffered log lines now rather than at the next batch. */
   flushLogs(): void;
-  /** A stop has begun: readiness fails from now on, before anything else stops. */
+  /** A stop has begun: readiness fails from now on, and background work takes nothing new, before anything stops. */
   beginDrain(): void;
   /** Stops background work (writing token use counts), releases the database connection and writes out buffered logs. */
   close(): Promise<Closed>;
@@ -122,6 +122,9 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     logging.close();
     return { stopFailures: failed };
   };
-  const beginDrain = (): void => container.get<Health>(InstanceHealth).beginDrain();
+  const beginDrain = (): void => {
+    container.get<Health>(InstanceHealth).beginDrain();
+    lifecycle.drain();
+  };
   return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, beginDrain, close };
 }

@@ -6,6 +6,11 @@ export interface LifecycleComponent {
   /** Says what stops working when it is not running, for the log line of a failure. */
   readonly name: string;
   start(): void | Promise<void>;
+  /**
+   * The process has begun to stop (SIGTERM), while its requests are still being answered: take
+   * no new work. `stop` follows.
+   */
+  drain?(): void;
   /** Rejects when it could not finish its work; the error's message says what was lost. */
   stop(): void | Promise<void>;
 }
@@ -49,6 +54,11 @@ export class Lifecycle {
       }
       this.started.push(component);
     }
+  }
+
+  /** Tells what was started that the process is stopping, so that it takes no new work meanwhile. */
+  drain(): void {
+    for (const component of this.started) component.drain?.();
   }
 
   /** Stops what was started, last first; a second call finds nothing left to stop. */

@@ -21,7 +21,7 @@ import { MailWorker } from './mail-worker.js';
 export type MailModuleSettings = AppConfig['mail'] & {
   /** Where `.eml` files go when no SMTP server is configured: `<dataDir>/mail`. */
   readonly dataDir: string;
-  /** The whole stop's deadline: the worker gives the messages in flight half of it. */
+  /** The whole stop's deadline: the worker gives the messages being sent all of it but a tenth, left for what stops after it. */
   readonly drainDeadlineMs: number;
 };
 
@@ -48,7 +48,7 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 /** Mail: the outbox's use cases, the mailer, the delivery worker (unless `worker` is off), the routes. */
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    const limits = { from: settings.from, maxContentBytes: settings.maxContentBytes };
+    const limits = { from: settings.from, maxContentBytes: settings.maxContentBytes, maxRecipientsPerHour: settings.maxRecipientsPerHour, maxRecipientsPerDay: settings.maxRecipientsPerDay };
     bind(Mailer).toConstantValue(mailerFor(settings));
     bind(MarkdownRenderer).toConstantValue(new MarkdownItRenderer());
     bind(DeliverMail).toResolvedValue(
@@ -63,8 +63,9 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
             // seeded one yields the same ids whether or not a worker runs.
             id: randomUUID(),
             concurrency: 2 * settings.smtpConnections,
+            sendsAtOnce: settings.smtpConnections,
             pollIntervalMs: settings.pollIntervalMs,
-            stopGraceMs: Math.floor(settings.drainDeadlineMs / 2),
+            stopGraceMs: settings.drainDeadlineMs - Math.ceil(settings.drainDeadlineMs / 10),
           }),
         [DeliverMail, Mailer, Log],
       ).inSingletonScope();

@@ -11,10 +11,12 @@ const FORGET_KEYS_EVERY_MS = 60 * 60 * 1000;
 export interface MailWorkerSettings {
   /** The worker's name in the outbox's leases: one per process. */
   readonly id: string;
-  /** Messages in flight at once. */
+  /** Messages claimed at once: those being sent and those waiting for a connection. */
   readonly concurrency: number;
+  /** Messages handed to the mailer at once: one per connection, so that none waits inside it. */
+  readonly sendsAtOnce: number;
   readonly pollIntervalMs: number;
-  /** How long a stop waits for the messages in flight before it hands them back. */
+  /** How long from the beginning of a stop the messages being sent have to finish before they are handed back. */
   readonly stopGraceMs: number;
 }
 
@@ -47,22 +49,32 @@ class Wakeup {
 }
 
 /**
- * The background worker that drains the outbox: it claims due messages (leased to it), keeps up
- * to `concurrency` attempts in flight, and claims again as they finish, in batches of at least
- * half the free slots so that claims share commits. Idle, it looks again every poll interval, or
- * at once when this process accepts a message (`wake`).
+ * The background worker that drains the outbox: it claims due messages (leased to it), up to
+ * `concurrency` at once, and claims again as they finish, in batches of at least half the free
+ * slots so that claims share commits. It hands the mailer `sendsAtOnce` of them at a time (one
+ * per connection); the others wait here, not in the mailer, where a stop could not take them
+ * back. Idle, it looks again every poll interval, or at once when this process accepts a message
+ * (`wake`).
  *
- * Stopping: no more claims; the attempts in flight get `stopGraceMs` to finish, and whatever is
- * still held after that is handed back (its lease ended), so another instance, or this one after
- * a restart, sends it. A send still under way then may arrive twice, with the same Message-ID.
+ * Stopping begins with the stop of the process (`drain`), not once its requests are answered: no
+ * more claims, and what waits for a connection is handed back at once, due for any instance. The
+ * messages being sent get until `stopGraceMs` after that to finish, and whatever is still held
+ * then is handed back too, so another instance, or this one after a restart, sends it. Only a send
+ * the server has not answered by then may arrive twice, with the same Message-ID.
  */
 export class MailWorker implements LifecycleComponent {
   readonly name = MAIL_WORKER;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
+  /** When the messages being sent must have finished; set once a stop has begun. */
+  private stopBy: number | undefined;
+  /** Handing back what waits for a connection, once a stop has begun. */
+  private handingBack: Promise<void> = Promise.resolve();
+  /** Claimed, and waiting for a connection: handed back at once by a stop. */
+  private readonly waiting: OutboxMessage[] = [];
   /** Attempts begun and not yet recorded: what a stop waits for. */
   private readonly inFlight = new Set<Promise<void>>();
-  /** Attempts whose message is with the mailer: what `concurrency` bounds. */
+  /** Attempts whose message is with the mailer: what `sendsAtOnce` bounds. */
   private readonly sending = new Set<Promise<unknown>>();
   private readonly wakeup = new Wakeup();
   private lastKeysForgotten = 0;
@@ -86,13 +98,23 @@ export class MailWorker implements LifecycleComponent {
     this.wakeup.ring();
   }
 
-  async stop(): Promise<void> {
+  /** The process is stopping: claim nothing more, and hand back at once what has not been handed to the mailer. */
+  drain(): void {
+    if (this.stopBy !== undefined) return;
+    this.stopBy = Date.now() + this.settings.stopGraceMs;
     this.running = false;
     this.wakeup.ring();
+    this.handingBack = this.handBackWaiting();
+  }
+
+  async stop(): Promise<void> {
+    this.drain();
     await this.loop;
-    if (this.inFlight.size > 0) {
+    await this.handingBack;
+    const graceLeft = this.stopBy! - Date.now();
+    if (this.inFlight.size > 0 && graceLeft > 0) {
       let grace: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (grace = setTimeout(resolve, this.settings.stopGraceMs)))]);
+      await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (grace = setTimeout(resolve, graceLeft)))]);
       clearTimeout(grace);
     }
     if (this.inFlight.size > 0) {
@@ -110,7 +132,7 @@ export class MailWorker implements LifecycleComponent {
   private async run(): Promise<void> {
     while (this.running) {
       await this.forgetKeysNowAndThen();
-      const free = this.settings.concurrency - this.sending.size;
+      const free = this.settings.concurrency - this.sending.size - this.waiting.length;
       if (free < Math.ceil(this.settings.concurrency / 2)) {
         await this.wakeup.wait();
         continue;
@@ -124,8 +146,27 @@ export class MailWorker implements LifecycleComponent {
         await this.wakeup.wait(this.settings.pollIntervalMs);
         continue;
       }
-      for (const message of claimed) this.attempt(message);
+      this.waiting.push(...claimed);
+      // A stop that began during the claim hands back what it brought.
+      if (!this.running) this.handingBack = this.handingBack.then(() => this.handBackWaiting());
+      else this.sendWaiting();
       if (claimed.length < free && this.running) await this.wakeup.wait(this.settings.pollIntervalMs);
+    }
+  }
+
+  /** Hands the mailer what waits, as long as a connection is free and no stop has begun. */
+  private sendWaiting(): void {
+    while (this.running && this.sending.size < this.settings.sendsAtOnce && this.waiting.length > 0) this.attempt(this.waiting.shift()!);
+  }
+
+  /** Ends the leases of the messages that wait for a connection: due again at once, for any instance. */
+  private async handBackWaiting(): Promise<void> {
+    const handedBack = this.waiting.splice(0);
+    if (handedBack.length === 0) return;
+    try {
+      await this.deliver.release(this.settings.id, handedBack.map((message) => message.id));
+    } catch (error) {
+      this.logger.warn({ err: error, messages: handedBack.length }, 'mail delivery stopping could not hand back the messages it had not begun; they are sent once their lease runs out');
     }
   }
 
@@ -137,6 +178,7 @@ export class MailWorker implements LifecycleComponent {
   private attempt(message: OutboxMessage): void {
     const sending = this.deliver.send(message).finally(() => {
       this.sending.delete(sending);
+      this.sendWaiting();
       this.wakeup.ring();
     });
     this.sending.add(sending);
@@ -150,13 +192,18 @@ export class MailWorker implements LifecycleComponent {
     this.inFlight.add(tracked);
   }
 
-  /** One line per attempt that did not end in `sent`; message ids, never addresses or contents. */
-  private report({ id, settlement, recorded }: AttemptReport): void {
+  /**
+   * One line per attempt that did not end in `sent` to every recipient; message ids, never
+   * addresses or contents: the server's words for the whole attempt, and how many recipients it
+   * refused one by one (the status names them, to those who may read it).
+   */
+  private report({ id, outcome, settlement, recorded }: AttemptReport): void {
+    const said = { ...(outcome.kind !== 'accepted' && { reason: outcome.reason }), ...(outcome.refusals !== undefined && { recipientsRefused: outcome.refusals.length }) };
     if (!recorded) this.logger.warn({ id, outcome: settlement.status }, 'mail attempt made after its lease ended; not recorded, the message is tried again');
-    else if (settlement.status === 'failed') this.logger.error({ id, attempts: settlement.attempts, reason: settlement.reason }, 'mail message failed');
+    else if (settlement.status === 'failed') this.logger.error({ id, attempts: settlement.attempts, ...said }, 'mail message failed');
     else if (settlement.status === 'queued') {
-      this.logger.warn({ id, attempts: settlement.attempts, reason: settlement.reason, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() }, 'mail attempt failed; will retry');
-    }
+      this.logger.warn({ id, attempts: settlement.attempts, ...said, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() }, 'mail attempt failed; will retry');
+    } else if (outcome.refusals !== undefined) this.logger.warn({ id, attempts: settlement.attempts, ...said }, 'mail message sent, but not to every recipient');
   }
 
   private async forgetKeysNowAndThen(): Promise<void> {

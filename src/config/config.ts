@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import ipaddr from 'ipaddr.js';
 import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
 import { isAddress } from '../domain/mail/addresses.js';
+import { MAX_RECIPIENTS } from '../domain/mail/message.js';
 import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
 import { PERMISSION_FAMILIES } from '../domain/permissions.js';
 
@@ -49,6 +50,12 @@ const SmtpUrlOrMemory = checked('an smtp:// or smtps:// URL, or "memory"', (u): 
   const url = new URL(u);
   return /^smtps?:$/.test(url.protocol) && url.hostname !== '';
 });
+
+/** A number of recipients a user may send to in a window, or null for no limit. */
+const RecipientLimit = checked(
+  `an integer from ${MAX_RECIPIENTS} to 100000000, or null ("off" in the environment) for no limit`,
+  (u): u is number | null => u === null || (typeof u === 'number' && Number.isInteger(u) && u >= MAX_RECIPIENTS && u <= 100_000_000),
+);
 
 const EmailAddress = checked('an email address such as noreply@example.com', (u): u is string => typeof u === 'string' && isAddress(u));
 /** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
@@ -248,6 +255,14 @@ export const AppConfig = t.type({
     smtpConnections: intInRange(1, 100),
     /** The largest `content`, in UTF-8 bytes, as written and with its variables filled in. */
     maxContentBytes: intInRange(1024, 10_485_760),
+    /**
+     * Recipients (to, cc and bcc together) one user's messages may have in any hour, and in any
+     * day, counted from the outbox across instances; beyond, 429/25 with Retry-After. At least
+     * one message's most, so that every message fits once the window has passed; null for no limit
+     * (nothing counted).
+     */
+    maxRecipientsPerHour: RecipientLimit,
+    maxRecipientsPerDay: RecipientLimit,
   }),
   shutdown: t.type({
     /**

@@ -13,6 +13,8 @@ const asString: Parse = (raw) => raw;
 /** Numbers that do not parse stay strings, so the codec names the setting and the bad value. */
 const asInteger: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw);
 /** `true` or `false`; anything else stays a string for the codec to name. */
+/** An integer, or `off`: null, no limit. */
+const asIntegerOrOff: Parse = (raw) => (raw.trim() === 'off' ? null : asInteger(raw));
 const asBoolean: Parse = (raw) => (raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : raw);
 const asList: Parse = (raw) => raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 
@@ -59,6 +61,8 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_MAIL_WORKER', path: 'mail.worker', parse: asBoolean },
   { name: 'UTILITY_API_MAIL_MAX_ATTEMPTS', path: 'mail.maxAttempts', parse: asInteger },
   { name: 'UTILITY_API_MAIL_LEASE_MS', path: 'mail.leaseMs', parse: asInteger },
+  { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR', path: 'mail.maxRecipientsPerHour', parse: asIntegerOrOff },
+  { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY', path: 'mail.maxRecipientsPerDay', parse: asIntegerOrOff },
   { name: 'UTILITY_API_DRAIN_DEADLINE_MS', path: 'shutdown.drainDeadlineMs', parse: asInteger },
   { name: 'UTILITY_API_IDLE_GRACE_MS', path: 'shutdown.idleGraceMs', parse: asInteger },
   { name: 'UTILITY_API_READINESS_GRACE_MS', path: 'shutdown.readinessGraceMs', parse: asInteger },

@@ -39,6 +39,8 @@ export type DomainError =
   | { readonly _tag: 'EndpointDisabled'; readonly details?: string }
   | { readonly _tag: 'NotImplemented' }
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
+  /** A user's messages have had as many recipients as an hour or a day allows (`mail.maxRecipientsPer…`). */
+  | { readonly _tag: 'MailQuotaExceeded'; readonly retryAfterSeconds: number; readonly details: string }
   | { readonly _tag: 'Conflict'; readonly details?: string }
   /** The owner already holds the most unexpired tokens one user may (`auth.maxTokensPerUser`). */
   | { readonly _tag: 'TooManyTokens'; readonly limit: number }
@@ -123,6 +125,7 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   EndpointDisabled: { code: 23, status: 423, message: 'This endpoint is currently disabled' },
   NotImplemented: { code: 24, status: 501, message: 'This endpoint has not been implemented yet' },
   RateLimited: { code: 25, status: 429, message: 'Too many requests, slow down' },
+  MailQuotaExceeded: { code: 25, status: 429, message: 'Mail quota exceeded, try again later' },
   Conflict: { code: 26, status: 409, message: 'The resource already exists' },
   IdempotencyKeyReused: { code: 26, status: 409, message: 'The idempotency key was used with another request' },
   MessageNotRetryable: { code: 26, status: 409, message: 'Only a failed message can be retried' },
@@ -180,6 +183,7 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
     case 'UpstreamUnavailable':
     case 'UpstreamTimeout':
     case 'ServiceBusy':
+    case 'MailQuotaExceeded':
       return error.details;
     default:
       return undefined;

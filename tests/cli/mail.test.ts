@@ -40,8 +40,8 @@ for (const backend of sqlDatabases) {
       messages = [aMessage(0), aMessage(1), aMessage(2)];
       for (const message of messages) await outbox.enqueue(message);
       await outbox.claim({ worker: 'w', now: T0 + 1000, leaseUntil: T0 + 60_000, limit: 2 });
-      await outbox.settle(messages[0]!.id, 'w', { status: 'sent', attempts: 1, at: T0 + 1500 });
-      await outbox.settle(messages[1]!.id, 'w', { status: 'failed', attempts: 8, at: T0 + 2500, reason: '550 5.1.1 No such user' });
+      await outbox.settle(messages[0]!.id, 'w', { status: 'sent', attempts: 1, at: T0 + 1500, recipients: [] });
+      await outbox.settle(messages[1]!.id, 'w', { status: 'failed', attempts: 8, at: T0 + 2500, reason: '550 5.1.1 No such user', recipients: [] });
     });
     afterEach(async () => database.drop());
 
@@ -75,6 +75,10 @@ for (const backend of sqlDatabases) {
         sentAt: '2026-03-01T09:00:01.500Z',
         nextAttemptAt: null,
         lastError: null,
+        recipients: [
+          { address: 'user0@example.com', status: 'delivered', lastError: null },
+          { address: 'audit@example.com', status: 'delivered', lastError: null },
+        ],
         messageId: messages[0]!.messageId,
         from: 'Support <noreply@example.com>',
         cc: [],

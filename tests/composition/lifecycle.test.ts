@@ -25,6 +25,18 @@ describe('composition: lifecycle of background work', () => {
     expect(journal).to.deep.equal(['start flush', 'start worker', 'start listener', 'stop listener', 'stop worker', 'stop flush']);
   });
 
+  it('tells the started components that a stop has begun, before stopping any', async () => {
+    const journal: string[] = [];
+    const draining = { ...component('worker', journal), drain: () => void journal.push('drain worker') };
+    const lifecycle = new Lifecycle([component('flush', journal), draining], () => {});
+    lifecycle.drain();
+    expect(journal, 'nothing started yet').to.deep.equal([]);
+    await lifecycle.start();
+    lifecycle.drain();
+    await lifecycle.stop();
+    expect(journal).to.deep.equal(['start flush', 'start worker', 'drain worker', 'stop worker', 'stop flush']);
+  });
+
   it('stops the others when one stop fails, reports that failure and names it', async () => {
     const journal: string[] = [];
     const reported: string[] = [];

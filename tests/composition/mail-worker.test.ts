@@ -65,10 +65,27 @@ describe('composition: the mail worker', () => {
     expect(smtp.messageIds().sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
   });
 
+  it('from the moment a stop begins, claims nothing more and hands back at once what waits for a connection; the message being sent finishes', async () => {
+    database = await freshSqlite();
+    smtp.delayMs = 1_000;
+    // One connection: one message being sent, one claimed behind it.
+    const app = await withWorker(database, smtp, { smtpConnections: 1 });
+    await queue(app, 4);
+    await until(() => smtp.attempts >= 1, 'a first attempt');
+    app.beginDrain();
+    await until(async () => (await rowsOf(database)).filter((row) => row.lease_owner !== null).length === 1, 'only the message being sent still held', 5_000);
+    expect(smtp.received, 'the message being sent, not finished yet').to.have.length(0);
+    await app.close();
+    const rows = await rowsOf(database);
+    expect(rows.map((row) => row.status).sort()).to.deep.equal(['queued', 'queued', 'queued', 'sent']);
+    expect(rows.filter((row) => row.lease_owner !== null)).to.deep.equal([]);
+    expect(smtp.attempts, 'nothing begun after the stop began').to.equal(1);
+  });
+
   it('hands back what it still sends when the stop’s grace runs out; the next start sends it again, with the same Message-ID', async () => {
     database = await freshSqlite();
     smtp.delayMs = 1_500;
-    // Half of the drain deadline is the worker's grace: 100 ms here.
+    // All of the drain deadline but a tenth is the worker's grace: 180 ms here.
     const first = await withWorker(database, smtp, { smtpConnections: 1, leaseMs: 60_000 }, { drainDeadlineMs: 200 });
     const accepted = await queue(first, 3);
     await until(() => smtp.attempts >= 1, 'a first attempt');

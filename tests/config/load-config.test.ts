@@ -116,6 +116,16 @@ describe('config: loading and decoding', () => {
     expect(E.isLeft(backwards) && backwards.left).to.deep.equal(['Invalid setting mail.retryMaxMs: expected at least mail.retryBaseMs (60000), got 1000']);
   });
 
+  it('limits a user’s mail to 500 recipients an hour and 2000 a day unless told otherwise or off, and never below one message’s 50', () => {
+    expect(expectRight(loadConfig({ env: {} })).mail).to.deep.include({ maxRecipientsPerHour: 500, maxRecipientsPerDay: 2000 });
+    const config = expectRight(loadConfig({ env: { UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR: '50', UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY: 'off' } }));
+    expect(config.mail).to.deep.include({ maxRecipientsPerHour: 50, maxRecipientsPerDay: null });
+    expect(errorsOf({ UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR: '49', UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY: 'lots' })).to.deep.equal([
+      'Invalid setting mail.maxRecipientsPerHour (from env UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR): expected an integer from 50 to 100000000, or null ("off" in the environment) for no limit, got 49',
+      'Invalid setting mail.maxRecipientsPerDay (from env UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY): expected an integer from 50 to 100000000, or null ("off" in the environment) for no limit, got "lots"',
+    ]);
+  });
+
   it('limits each token to 1000 requests per 10 s unless told otherwise or off, and takes Redis, CORS and the readiness grace from the environment', () => {
     const defaults = expectRight(loadConfig({ env: {} }));
     expect(defaults.rateLimit).to.deep.equal({ defaultPolicy: '1000/10' });

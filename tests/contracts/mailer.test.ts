@@ -7,6 +7,7 @@ import { EmlFileMailer } from '../../src/adapters/mail/eml-file-mailer.js';
 import { MemoryMailer } from '../../src/adapters/mail/memory-mailer.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import type { Mailer, RenderedMessage } from '../../src/domain/mail/ports.js';
+import { envelopeOf } from '../../src/domain/mail/recipients.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 /** What a recipient's mail program shows of a message. */
@@ -56,7 +57,7 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
       const mailer = new MemoryMailer();
       return {
         mailer,
-        arrived: async () => mailer.delivered.map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } })).map(({ id: _id, ...rest }) => rest),
+        arrived: async () => mailer.delivered.map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } })).map(({ id: _id, envelopeTo: _envelope, ...rest }) => rest),
         close: () => mailer.close(),
       };
     },
@@ -104,23 +105,26 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
   },
 ];
 
-/** A message with everything a message may have, in several scripts. */
-const aMessage = (overrides: Partial<RenderedMessage> = {}): RenderedMessage => ({
-  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  messageId: '<7c9e6679-7425-40de-944b-e07fc1f90ae7@example.com>',
-  from: { address: 'noreply@example.com', name: 'Zoë from Support' },
-  to: ['ada@example.com', 'grace@example.org'],
-  cc: ['team@example.com'],
-  bcc: ['audit@example.com'],
-  replyTo: ['help@example.com'],
-  subject: 'Your code, Ada — 42 ☕ 中文',
-  text: '# Hello Ada\n\nYour code is **42**.\n\n<b>not bold</b>\n',
-  html: '<h1>Hello Ada</h1>\n<p>Your code is <strong>42</strong>.</p>\n<p>&lt;b&gt;not bold&lt;/b&gt;</p>\n',
-  date: Date.UTC(2026, 4, 1, 12, 30, 0),
-  ...overrides,
-});
+/** A message with everything a message may have, in several scripts; to every recipient unless `envelopeTo` says otherwise. */
+const aMessage = (overrides: Partial<RenderedMessage> = {}): RenderedMessage => {
+  const message = {
+    id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    messageId: '<7c9e6679-7425-40de-944b-e07fc1f90ae7@example.com>',
+    from: { address: 'noreply@example.com', name: 'Zoë from Support' },
+    to: ['ada@example.com', 'grace@example.org'],
+    cc: ['team@example.com'],
+    bcc: ['audit@example.com'],
+    replyTo: ['help@example.com'],
+    subject: 'Your code, Ada — 42 ☕ 中文',
+    text: '# Hello Ada\n\nYour code is **42**.\n\n<b>not bold</b>\n',
+    html: '<h1>Hello Ada</h1>\n<p>Your code is <strong>42</strong>.</p>\n<p>&lt;b&gt;not bold&lt;/b&gt;</p>\n',
+    date: Date.UTC(2026, 4, 1, 12, 30, 0),
+    ...overrides,
+  };
+  return { envelopeTo: envelopeOf(message), ...message };
+};
 
-const asArrived = ({ id: _id, from, ...rest }: RenderedMessage): Arrived => ({ ...rest, from: { name: from.name ?? '', address: from.address } });
+const asArrived = ({ id: _id, envelopeTo: _envelope, from, ...rest }: RenderedMessage): Arrived => ({ ...rest, from: { name: from.name ?? '', address: from.address } });
 
 for (const adapter of adapters) {
   describe(`contract: Mailer (${adapter.name})`, () => {
@@ -163,6 +167,42 @@ describe('SMTP mailer: what each answer of the server comes to', () => {
   it('gives up on a permanent refusal (5xx)', async () => {
     server.script.push({ code: 550, message: '5.1.1 No such user' });
     expect(await mailer.send(aMessage())).to.deep.equal({ kind: 'refused', reason: '550 5.1.1 No such user' });
+  });
+
+  it('says which recipients the server refused at RCPT TO, for now (4xx) or for good (5xx), when it took the message for the others', async () => {
+    server.recipientScript.set('grace@example.org', [{ code: 450, message: '4.2.0 Greylisted, come back later' }]);
+    server.recipientScript.set('audit@example.com', [{ code: 550, message: '5.1.1 No such mailbox' }]);
+    expect(await mailer.send(aMessage())).to.deep.equal({
+      kind: 'accepted',
+      refusals: [
+        { address: 'grace@example.org', temporary: true, reason: '450 4.2.0 Greylisted, come back later' },
+        { address: 'audit@example.com', temporary: false, reason: '550 5.1.1 No such mailbox' },
+      ],
+    });
+    expect(server.received.map((mail) => mail.envelope.to)).to.deep.equal([['ada@example.com', 'team@example.com']]);
+  });
+
+  it('sends to the envelope’s recipients only, naming everyone in the headers', async () => {
+    expect(await mailer.send(aMessage({ envelopeTo: ['grace@example.org'] }))).to.deep.equal({ kind: 'accepted' });
+    const [arrived] = server.received;
+    expect(arrived!.envelope.to).to.deep.equal(['grace@example.org']);
+    expect(addressesOf(arrived!.parsed.to)).to.deep.equal(['ada@example.com', 'grace@example.org']);
+  });
+
+  it('says of each recipient what the server said when it refused them all, the attempt’s outcome by the temporary refusal if any', async () => {
+    const message = aMessage({ to: ['ada@example.com', 'grace@bücher.example'], cc: [], bcc: [] });
+    server.recipientScript.set('ada@example.com', [{ code: 550, message: '5.1.1 No such mailbox' }]);
+    // smtp-server reads an internationalised domain, sent in ASCII, back in Unicode.
+    server.recipientScript.set('grace@bücher.example', [{ code: 451, message: '4.7.1 Try later' }]);
+    expect(await mailer.send(message)).to.deep.equal({
+      kind: 'retry',
+      reason: '451 4.7.1 Try later',
+      refusals: [
+        { address: 'ada@example.com', temporary: false, reason: '550 5.1.1 No such mailbox' },
+        { address: 'grace@bücher.example', temporary: true, reason: '451 4.7.1 Try later' },
+      ],
+    });
+    expect(server.received).to.deep.equal([]);
   });
 
   it('tries again when the server cannot be reached, or falls silent', async () => {

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { KnexOutbox } from '../../src/adapters/persistence/knex/knex-outbox.js';
 import { MemoryOutbox } from '../../src/adapters/persistence/memory/memory-outbox.js';
 import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/domain/mail/ports.js';
+import type { QuotaWindow } from '../../src/domain/mail/quota.js';
 import { sqlDatabases } from '../support/databases.js';
 
 interface OpenedOutbox {
@@ -56,9 +57,13 @@ function aMessage(overrides: Partial<NewMessage> = {}): NewMessage {
   };
 }
 
-const queued = (message: NewMessage): OutboxMessage => ({ ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null });
+const queued = (message: NewMessage): OutboxMessage => ({ ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] });
 const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({ scope: 'token:1', key: 'order-42', requestHash: 'a'.repeat(64), expiredBefore: T0 - 1, ...overrides });
 const ids = (messages: readonly OutboxMessage[]) => messages.map((message) => message.id);
+const HOUR: QuotaWindow = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
+const DAY: QuotaWindow = { name: 'a day', lengthMs: 86_400_000, limit: 15 };
+/** `count` recipients in to. */
+const to = (count: number) => ({ to: Array.from({ length: count }, (_, i) => `r${i}@example.com`), cc: [], bcc: [] });
 
 for (const adapter of adapters) {
   describe(`contract: Outbox (${adapter.name})`, () => {
@@ -133,11 +138,11 @@ for (const adapter of adapters) {
       await outbox.enqueue(message);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
-      expect(await outbox.settle(message.id, 'w2', { status: 'sent', attempts: 1, at: now })).to.equal(false);
-      expect(await outbox.settle(message.id, 'w1', { status: 'sent', attempts: 1, at: now + 5 })).to.equal(true);
+      expect(await outbox.settle(message.id, 'w2', { status: 'sent', attempts: 1, at: now, recipients: [] })).to.equal(false);
+      expect(await outbox.settle(message.id, 'w1', { status: 'sent', attempts: 1, at: now + 5, recipients: [] })).to.equal(true);
       expect(await outbox.find(message.id)).to.deep.equal({ ...queued(message), status: 'sent', attempts: 1, sentAt: now + 5, nextAttemptAt: now + 5 });
       // Once sent, nothing more is written, not even by the worker that held it.
-      expect(await outbox.settle(message.id, 'w1', { status: 'failed', attempts: 2, at: now + 6, reason: 'late' })).to.equal(false);
+      expect(await outbox.settle(message.id, 'w1', { status: 'failed', attempts: 2, at: now + 6, reason: 'late', recipients: [] })).to.equal(false);
       expect(await outbox.claim({ worker: 'w1', now: now + 10_000, leaseUntil: now + 20_000, limit: 10 })).to.deep.equal([]);
     });
 
@@ -147,8 +152,8 @@ for (const adapter of adapters) {
       const now = created + 1;
       await outbox.claim({ worker: 'slow', now, leaseUntil: now + 1000, limit: 1 });
       await outbox.claim({ worker: 'fresh', now: now + 1000, leaseUntil: now + 2000, limit: 1 });
-      expect(await outbox.settle(message.id, 'slow', { status: 'sent', attempts: 1, at: now + 1001 })).to.equal(false);
-      expect(await outbox.settle(message.id, 'fresh', { status: 'sent', attempts: 1, at: now + 1002 })).to.equal(true);
+      expect(await outbox.settle(message.id, 'slow', { status: 'sent', attempts: 1, at: now + 1001, recipients: [] })).to.equal(false);
+      expect(await outbox.settle(message.id, 'fresh', { status: 'sent', attempts: 1, at: now + 1002, recipients: [] })).to.equal(true);
     });
 
     it('queues a message again for a later attempt, with why the last one failed, or marks it failed', async () => {
@@ -157,12 +162,67 @@ for (const adapter of adapters) {
       await outbox.enqueue(failed);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
-      expect(await outbox.settle(retried.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 4.3.0 try later' })).to.equal(true);
-      expect(await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now + 2, reason: '550 5.1.1 no such user' })).to.equal(true);
+      expect(await outbox.settle(retried.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 4.3.0 try later', recipients: [] })).to.equal(true);
+      expect(await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now + 2, reason: '550 5.1.1 no such user', recipients: [] })).to.equal(true);
       expect(await outbox.find(retried.id)).to.deep.equal({ ...queued(retried), attempts: 1, nextAttemptAt: now + 500, lastError: '451 4.3.0 try later' });
       expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), status: 'failed', attempts: 1, nextAttemptAt: now + 2, lastError: '550 5.1.1 no such user' });
       expect(await outbox.claim({ worker: 'w2', now: now + 499, leaseUntil: now + 5000, limit: 10 })).to.deep.equal([]);
       expect(ids(await outbox.claim({ worker: 'w2', now: now + 500, leaseUntil: now + 5000, limit: 10 }))).to.deep.equal([retried.id]);
+    });
+
+    it('keeps each recipient’s outcome as settled, a sent message’s reason when it has one, and tries refused recipients again on a requeue', async () => {
+      const [partly, failed] = [aMessage(), aMessage()];
+      await outbox.enqueue(partly);
+      await outbox.enqueue(failed);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
+      const greylisted = [
+        { address: 'ada@example.com', status: 'delivered' as const, lastError: null },
+        { address: 'grace@bücher.example', status: 'pending' as const, lastError: '450 greylisted' },
+        { address: 'cc@example.com', status: 'refused' as const, lastError: '550 no such user' },
+      ];
+      expect(await outbox.settle(partly.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now, reason: 'grace@bücher.example: 450 greylisted', recipients: greylisted })).to.equal(true);
+      expect(await outbox.find(partly.id)).to.deep.equal({ ...queued(partly), attempts: 1, nextAttemptAt: now, lastError: 'grace@bücher.example: 450 greylisted', recipientOutcomes: greylisted });
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
+      const delivered = greylisted.map((each) => (each.status === 'pending' ? { ...each, status: 'delivered' as const } : each));
+      await outbox.settle(partly.id, 'w1', { status: 'sent', attempts: 2, at: now + 1, recipients: delivered, reason: 'cc@example.com: 550 no such user' });
+      expect(await outbox.find(partly.id)).to.deep.include({ status: 'sent', lastError: 'cc@example.com: 550 no such user', recipientOutcomes: delivered });
+
+      const refused = greylisted.map((each) => ({ ...each, status: 'refused' as const, lastError: '550 no' }));
+      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no', recipients: refused });
+      expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused);
+      expect(await outbox.requeue(failed.id, now + 5)).to.equal('queued');
+      expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused.map((each) => ({ ...each, status: 'pending' })));
+    });
+
+    it('refuses a message that would take its sender past a window’s recipients, storing nothing, and says when there is room', async () => {
+      const start = created;
+      expect(await outbox.enqueue(aMessage({ ...to(4), createdAt: start, nextAttemptAt: start }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      // Three recipients in to, cc and bcc: 7 of 10.
+      expect(await outbox.enqueue(aMessage({ createdAt: start + 1000, nextAttemptAt: start + 1000 }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      const third = aMessage({ ...to(4), createdAt: start + 2000, nextAttemptAt: start + 2000 });
+      // 11 of 10: room once the first message has left the hour.
+      expect(await outbox.enqueue(third, key({ key: 'third' }), [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: HOUR, retryAt: start + HOUR.lengthMs });
+      expect(await outbox.find(third.id)).to.equal(undefined);
+      // Its key was not kept: the same key with another request is no conflict.
+      expect(await outbox.enqueue(aMessage({ ...to(3), createdAt: start + 2000, nextAttemptAt: start + 2000 }), key({ key: 'third', requestHash: 'c'.repeat(64) }), [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      // Other senders, and the operator, count apart; without a quota nothing is counted.
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-2' }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: null }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-3' }))).to.deep.equal({ kind: 'queued' });
+
+      // An hour later the first two have left the hour (3 + 6 of 10 in it), not the day (10 + 6 of 15): room there once the first has left it.
+      const later = start + HOUR.lengthMs + 1000;
+      expect(await outbox.enqueue(aMessage({ ...to(6), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: DAY, retryAt: start + DAY.lengthMs });
+      expect(await outbox.enqueue(aMessage({ ...to(5), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+    });
+
+    it('never lets senders past their quota by sending at once through several instances', async () => {
+      const at = created + 1;
+      const attempts = Array.from({ length: 12 }, (_, i) => opened.another().enqueue(aMessage({ ...to(3), createdAt: at + i, nextAttemptAt: at + i }), undefined, [HOUR]));
+      const outcomes = await Promise.all(attempts);
+      expect(outcomes.filter((outcome) => outcome.kind === 'queued')).to.have.length(3);
+      expect(await outbox.list({ limit: 100 })).to.have.length(3);
     });
 
     it('hands back what a worker holds on release: due again at once, for anyone', async () => {
@@ -174,7 +234,18 @@ for (const adapter of adapters) {
       await outbox.claim({ worker: 'w2', now, leaseUntil: now + 60_000, limit: 1 });
       expect(await outbox.release('w1')).to.equal(1);
       expect(ids(await outbox.claim({ worker: 'w3', now, leaseUntil: now + 60_000, limit: 10 }))).to.deep.equal([a.id]);
-      expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now })).to.equal(false);
+      expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] })).to.equal(false);
+    });
+
+    it('hands back only the messages named, when named; the worker keeps the others', async () => {
+      const [a, b, c] = [aMessage(), aMessage(), aMessage()];
+      for (const message of [a, b, c]) await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 60_000, limit: 2 });
+      await outbox.claim({ worker: 'w2', now, leaseUntil: now + 60_000, limit: 1 });
+      expect(await outbox.release('w1', [b.id, c.id])).to.equal(1);
+      expect(ids(await outbox.claim({ worker: 'w3', now, leaseUntil: now + 60_000, limit: 10 }))).to.deep.equal([b.id]);
+      expect(await outbox.settle(a.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] })).to.equal(true);
     });
 
     it('lists newest first, by status, at most `limit`', async () => {
@@ -182,7 +253,7 @@ for (const adapter of adapters) {
       for (const message of messages) await outbox.enqueue(message);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
-      await outbox.settle(messages[0]!.id, 'w1', { status: 'sent', attempts: 1, at: now });
+      await outbox.settle(messages[0]!.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] });
       expect(ids(await outbox.list({ limit: 10 }))).to.deep.equal([messages[2]!.id, messages[1]!.id, messages[0]!.id]);
       expect(ids(await outbox.list({ limit: 2 }))).to.deep.equal([messages[2]!.id, messages[1]!.id]);
       expect(ids(await outbox.list({ status: 'sent', limit: 10 }))).to.deep.equal([messages[0]!.id]);
@@ -196,9 +267,9 @@ for (const adapter of adapters) {
       for (const message of [sent, failed, waiting, leased]) await outbox.enqueue(message);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 4 });
-      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now });
-      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no' });
-      await outbox.settle(waiting.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 later' });
+      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] });
+      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no', recipients: [] });
+      await outbox.settle(waiting.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 later', recipients: [] });
       // A leased message is still queued: it has not been sent yet.
       expect(await outbox.countByStatus()).to.deep.equal({ queued: 2, sent: 1, failed: 1 });
     });
@@ -209,8 +280,8 @@ for (const adapter of adapters) {
       await outbox.enqueue(sent);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
-      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 8, at: now, reason: 'gave up' });
-      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now });
+      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 8, at: now, reason: 'gave up', recipients: [] });
+      await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] });
       expect(await outbox.requeue(failed.id, now + 100)).to.equal('queued');
       expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), attempts: 0, nextAttemptAt: now + 100, lastError: 'gave up' });
       expect(await outbox.requeue(failed.id, now + 100)).to.equal('not failed');

@@ -7,8 +7,9 @@ import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
 import { isAddress } from '../../src/domain/mail/addresses.js';
 import { DeliverMail, renderMessage, retryDelay, type DeliverySettings } from '../../src/domain/mail/deliver-mail.js';
 import { MessageReader, RetryMessage } from '../../src/domain/mail/manage-mail.js';
-import { checkMail, type MailRequest } from '../../src/domain/mail/message.js';
+import { checkMail, FROM_NAME_ADDRESS_RULE, type MailRequest } from '../../src/domain/mail/message.js';
 import type { Outbox } from '../../src/domain/mail/ports.js';
+import { roomAt } from '../../src/domain/mail/quota.js';
 import { SendMail } from '../../src/domain/mail/send-mail.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -16,6 +17,7 @@ import { aToken, aUser } from '../support/mothers.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
 const LIMITS = { maxContentBytes: 1024 };
+const MAIL_SETTINGS = { from: 'noreply@example.com', maxContentBytes: 1024, maxRecipientsPerHour: 500, maxRecipientsPerDay: 2000 };
 const request = (fields: Partial<MailRequest> = {}): MailRequest => ({ to: 'ada@example.com', subject: 'Hello', content: 'Hi there', ...fields });
 
 /** What checkMail refuses a request with: the tag, the fields and the reason. */
@@ -106,6 +108,13 @@ describe('mail: a request checked', () => {
     expect(refusal({ subject: 'bad \ud800 surrogate' })).to.deep.include({ fields: ['subject'] });
   });
 
+  it('refuses a display name that could pass for an address: an at sign, angle brackets, or their look-alikes', () => {
+    for (const fromName of ['support@bank.com', 'Bank <x@y>', 'Bank <help>', 'support\uff20bank.com', 'Bank \uff1chelp\uff1e']) {
+      expect(refusal({ fromName }), fromName).to.deep.include({ fields: ['fromName'], reason: FROM_NAME_ADDRESS_RULE });
+    }
+    expect(E.isRight(checkMail(request({ fromName: 'Zoë at Bank, Support & Billing' }), LIMITS))).to.equal(true);
+  });
+
   it('bounds the content in UTF-8 bytes, as written and once filled in', () => {
     expectRight(checkMail(request({ content: 'é'.repeat(512) }), LIMITS));
     expect(refusal({ content: 'é'.repeat(513) })).to.deep.equal({ _tag: 'InvalidInput', fields: ['content'], reason: 'content must be at most 1024 bytes of UTF-8' });
@@ -161,7 +170,7 @@ describe('mail: rendering', () => {
     const message = {
       id: 'x', messageId: '<x@example.com>', senderUserId: null, fromAddress: 'noreply@example.com', fromName: null, to: ['ada@example.com'], cc: [], bcc: [], replyTo: [],
       subject: 's', content: 'Hi {{name}} <i>{{n}}</i>\n\nmailvar0mailvar', variables: { name: '<script>x</script> & "q"', n: 3 }, status: 'queued' as const, attempts: 0,
-      createdAt: 0, nextAttemptAt: 0, sentAt: null, lastError: null,
+      createdAt: 0, nextAttemptAt: 0, sentAt: null, lastError: null, recipientOutcomes: [],
     };
     const rendered = renderMessage(message, markdown, 123);
     expect(rendered.text).to.equal('Hi <script>x</script> & "q" <i>3</i>\n\nmailvar0mailvar');
@@ -180,6 +189,39 @@ describe('mail: back-off', () => {
   });
 });
 
+describe('mail: a user’s quota of recipients', () => {
+  const HOUR = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
+
+  it('has room once enough of the oldest messages have left the window', () => {
+    const inWindow = [{ createdAt: 0, recipients: 4 }, { createdAt: 100, recipients: 3 }, { createdAt: 200, recipients: 3 }];
+    expect(roomAt(HOUR, inWindow, 4)).to.equal(HOUR.lengthMs);
+    expect(roomAt(HOUR, inWindow, 7)).to.equal(100 + HOUR.lengthMs);
+    expect(roomAt(HOUR, inWindow, 10)).to.equal(200 + HOUR.lengthMs);
+  });
+
+  it('refuses a user’s message past the hour’s recipients with when to try again; the operator’s are not counted', async () => {
+    const clock = new ManualClock();
+    const sendMail = new SendMail(new MemoryOutbox(), clock, new SeededRandomness('quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: 50 });
+    const sender = holder(['Mail::Send']);
+    const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
+    expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
+    clock.advance(1000);
+    expect(expectLeftTag(await sendMail.execute({ actor: sender, mail: request() }), 'MailQuotaExceeded')).to.deep.include({ retryAfterSeconds: 3599 });
+    expectRight(await sendMail.execute({ actor: OPERATOR, mail: fifty }));
+    clock.advance(3_599_000);
+    expectRight(await sendMail.execute({ actor: sender, mail: request() }));
+  });
+
+  it('counts nothing when both limits are off', async () => {
+    const outbox = new MemoryOutbox();
+    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('no quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: null, maxRecipientsPerDay: null });
+    const sender = holder(['Mail::Send']);
+    const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
+    for (let i = 0; i < 50; i += 1) expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
+    expect(await outbox.list({ limit: 100 })).to.have.length(50);
+  });
+});
+
 describe('mail: sending, with an Idempotency-Key', () => {
   let outbox: MemoryOutbox;
   let clock: ManualClock;
@@ -190,7 +232,7 @@ describe('mail: sending, with an Idempotency-Key', () => {
     outbox = new MemoryOutbox();
     clock = new ManualClock();
     woken = 0;
-    sendMail = new SendMail(outbox, clock, new SeededRandomness('mail'), { from: 'noreply@bücher.example', maxContentBytes: 1024 }, () => (woken += 1));
+    sendMail = new SendMail(outbox, clock, new SeededRandomness('mail'), { ...MAIL_SETTINGS, from: 'noreply@bücher.example' }, () => (woken += 1));
   });
 
   it('stores the message with its Message-ID and sender, and tells the worker', async () => {
@@ -239,7 +281,7 @@ describe('mail: sending, with an Idempotency-Key', () => {
 describe('mail: reading and retrying', () => {
   const outbox = new MemoryOutbox();
   const clock = new ManualClock();
-  const sendMail = new SendMail(outbox, clock, new SeededRandomness('reader'), { from: 'noreply@example.com', maxContentBytes: 1024 });
+  const sendMail = new SendMail(outbox, clock, new SeededRandomness('reader'), MAIL_SETTINGS);
   const reader = new MessageReader(outbox);
   const alice = holder(['Mail::Send']);
   const auditor = holder(['Mail::Read']);
@@ -249,6 +291,7 @@ describe('mail: reading and retrying', () => {
     const { id } = expectRight(await sendMail.execute({ actor: alice, mail: request() }));
     expect(expectRight(await reader.status(alice, id))).to.deep.equal({
       id, status: 'queued', to: ['ada@example.com'], subject: 'Hello', attempts: 0, createdAt: new Date(clock.now()).toISOString(), sentAt: null, nextAttemptAt: new Date(clock.now()).toISOString(), lastError: null,
+      recipients: [{ address: 'ada@example.com', status: 'pending', lastError: null }],
     });
     expect(expectRight(await reader.status(auditor, id)).id).to.equal(id);
     expect(expectRight(await reader.status(OPERATOR, id)).id).to.equal(id);
@@ -283,7 +326,7 @@ describe('mail: delivery', () => {
     mailer = new MemoryMailer();
     clock = new ManualClock();
     deliver = new DeliverMail(outbox, mailer, new MemoryMarkdownRenderer(), clock, new SeededRandomness('deliver'), SETTINGS);
-    sendMail = new SendMail(outbox, clock, new SeededRandomness('send'), { from: 'noreply@example.com', maxContentBytes: 1024 });
+    sendMail = new SendMail(outbox, clock, new SeededRandomness('send'), MAIL_SETTINGS);
   });
 
   /** Claims what is due and attempts each, as the worker does. */
@@ -296,7 +339,7 @@ describe('mail: delivery', () => {
     const { id, messageId } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ subject: 'Hi {{name}}', content: 'Dear {{name}}', variables: { name: 'Ada' }, fromName: 'Zoë' }) }));
     clock.advance(5);
     const [report] = await round();
-    expect(report).to.deep.include({ id, recorded: true, settlement: { status: 'sent', attempts: 1, at: clock.now() } });
+    expect(report).to.deep.include({ id, recorded: true, settlement: { status: 'sent', attempts: 1, at: clock.now(), recipients: [{ address: 'ada@example.com', status: 'delivered', lastError: null }] } });
     expect(mailer.delivered).to.have.length(1);
     expect(mailer.delivered[0]).to.deep.include({ id, messageId, subject: 'Hi Ada', text: 'Dear Ada', html: '<p>Dear Ada</p>\n', from: { address: 'noreply@example.com', name: 'Zoë' } });
     expect(await outbox.find(id)).to.deep.include({ status: 'sent', attempts: 1, sentAt: clock.now() });
@@ -342,6 +385,91 @@ describe('mail: delivery', () => {
     expect((await deliver.attempt('fresh', taken!)).recorded).to.equal(true);
     // At least once: both attempts reached the mailer, with the same Message-ID.
     expect(mailer.delivered.map((each) => each.messageId)).to.deep.equal([message!.messageId, message!.messageId]);
+  });
+
+  describe('recipient by recipient', () => {
+    const TWO = request({ to: ['ada@example.com', 'grace@example.com'], cc: 'team@example.com' });
+    const outcomesOf = async (id: string) => (await outbox.find(id))!;
+
+    it('tries a recipient refused for now (4xx) again, alone, and never sends the others the message twice', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 4.2.0 Greylisted' }] });
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'queued',
+        attempts: 1,
+        lastError: 'grace@example.com: 450 4.2.0 Greylisted',
+        recipientOutcomes: [
+          { address: 'ada@example.com', status: 'delivered', lastError: null },
+          { address: 'grace@example.com', status: 'pending', lastError: '450 4.2.0 Greylisted' },
+          { address: 'team@example.com', status: 'delivered', lastError: null },
+        ],
+      });
+      clock.advance(1000);
+      await round();
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com', 'team@example.com'], ['grace@example.com']]);
+      // Every recipient is in the headers of both attempts.
+      expect(mailer.delivered[1]).to.deep.include({ to: ['ada@example.com', 'grace@example.com'], cc: ['team@example.com'] });
+      const sent = await outcomesOf(id);
+      expect(sent).to.deep.include({ status: 'sent', attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted' });
+      expect(expectRight(await new MessageReader(outbox).status(OPERATOR, id)).recipients).to.deep.equal([
+        { address: 'ada@example.com', status: 'delivered', lastError: null },
+        { address: 'grace@example.com', status: 'delivered', lastError: '450 4.2.0 Greylisted' },
+        { address: 'team@example.com', status: 'delivered', lastError: null },
+      ]);
+    });
+
+    it('records a recipient refused for good (5xx): the message is sent to the others, and says whom it did not reach', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: false, reason: '550 5.1.1 No such user' }] });
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1, lastError: 'grace@example.com: 550 5.1.1 No such user' });
+      expect((await outcomesOf(id)).recipientOutcomes.map((each) => each.status)).to.deep.equal(['delivered', 'refused', 'delivered']);
+      expect(await round()).to.deep.equal([]);
+    });
+
+    it('with every recipient refused, fails those refused for good and tries the others again; failed if nobody is ever reached', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ to: ['ada@example.com', 'grace@example.com'] }) }));
+      mailer.script.push(
+        { kind: 'retry', reason: '451 4.7.1 Try later', refusals: [{ address: 'ada@example.com', temporary: false, reason: '550 no' }, { address: 'grace@example.com', temporary: true, reason: '451 4.7.1 Try later' }] },
+        { kind: 'retry', reason: '451 again' },
+        { kind: 'retry', reason: '451 still' },
+      );
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'queued', lastError: 'ada@example.com: 550 no; grace@example.com: 451 4.7.1 Try later' });
+      clock.advance(1000);
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'queued', attempts: 2, lastError: '451 again' });
+      clock.advance(2000);
+      await round();
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([]);
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'failed',
+        attempts: 3,
+        lastError: '451 still (gave up after 3 attempts)',
+        recipientOutcomes: [
+          { address: 'ada@example.com', status: 'refused', lastError: '550 no' },
+          { address: 'grace@example.com', status: 'refused', lastError: '451 still (gave up after 3 attempts)' },
+        ],
+      });
+      // Retried by the operator, both are tried again.
+      expectRight(await new RetryMessage(outbox, clock).execute(OPERATOR, id));
+      await round();
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1 });
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com']]);
+    });
+
+    it('gives up on a recipient still refused for now after maxAttempts, the message sent to the others', async () => {
+      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
+      const greylisted = { kind: 'accepted' as const, refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 greylisted' }] };
+      mailer.script.push(greylisted, greylisted, greylisted);
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        await round();
+        clock.advance(10_000);
+      }
+      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 3, lastError: 'grace@example.com: 450 greylisted (gave up after 3 attempts)' });
+      expect((await outcomesOf(id)).recipientOutcomes[1]).to.deep.equal({ address: 'grace@example.com', status: 'refused', lastError: '450 greylisted (gave up after 3 attempts)' });
+    });
   });
 
   it('treats a mailer that throws (a bug) as a passing failure, never losing the message', async () => {

@@ -67,6 +67,31 @@ describe('e2e: mail from the built program', function () {
     expect(listed.lastLine).to.equal('40 listed');
   });
 
+  it('stopped with SIGTERM while a slow SMTP server takes its messages, lets those finish and hands back the rest: with a second instance, each arrives exactly once', async () => {
+    smtp = await startSmtpFixture();
+    // 3 s a message, 5 connections: 5 messages on the wire at the signal, 5 more claimed behind them.
+    smtp.delayMs = 3_000;
+    const env = { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, UTILITY_API_SMTP_URL: smtp.url };
+    const token = await mailToken(env);
+    const first = await startProgram({ env });
+    running.push(first);
+    const accepted = await Promise.all(Array.from({ length: 40 }, (_, i) => send(first, token, `Message ${i}`)));
+    const deadline = Date.now() + 20_000;
+    while (smtp.attempts < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await first.stop(), 'the first instance’s exit code').to.equal(0);
+    const sentByFirst = smtp.received.length;
+    expect(sentByFirst, 'messages on the wire at the signal, finished').to.be.within(1, 39);
+
+    smtp.delayMs = 0;
+    const second = await startProgram({ env });
+    running.push(second);
+    await smtp.waitForReceived(40, 30_000);
+    // Give a duplicate the time to arrive, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.messageIds().sort(), 'each message once').to.deep.equal(accepted.map((each) => each.messageId).sort());
+    expect((await runCommand(env, ['mail', 'list', '--status', 'sent'])).lastLine).to.equal('40 listed');
+  });
+
   it('with no SMTP server configured, writes each message as an .eml file under <dataDir>/mail', async () => {
     const env = { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     const token = await mailToken(env);

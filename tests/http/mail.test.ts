@@ -22,6 +22,7 @@ interface StatusBody {
   readonly sentAt: string | null;
   readonly nextAttemptAt: string | null;
   readonly lastError: string | null;
+  readonly recipients: { address: string; status: 'pending' | 'delivered' | 'refused'; lastError: string | null }[];
 }
 
 const A_MAIL = { to: 'ada@example.com', subject: 'Hello', content: 'Hi **there**' };
@@ -97,6 +98,10 @@ for (const backend of httpBackends) {
         [{ ...A_MAIL, bcc: 'ada@example.com\r\nX-Injected: 1' }, 'bcc must be'],
         [{ ...A_MAIL, subject: 'Hi\r\nBcc: victim@example.com' }, 'subject must not contain line breaks'],
         [{ ...A_MAIL, fromName: 'Support\nBcc: victim@example.com' }, 'fromName must not contain line breaks'],
+        [{ ...A_MAIL, fromName: 'support@bank.com' }, 'fromName must not contain an address'],
+        [{ ...A_MAIL, fromName: 'Bank <x@y>' }, 'fromName must not contain an address'],
+        [{ ...A_MAIL, fromName: 'Bank <help>' }, 'fromName must not contain an address'],
+        [{ ...A_MAIL, fromName: 'support\uff20bank.com' }, 'fromName must not contain an address'],
         [{ ...A_MAIL, to: Array.from({ length: 51 }, (_, i) => `r${i}@example.com`) }, 'at most 50 recipients'],
         [{ ...A_MAIL, content: 'x'.repeat(2049) }, 'content must be at most 2048 bytes'],
         [{ ...A_MAIL, content: 'Dear {{name}}' }, 'content uses {{name}}'],
@@ -219,63 +224,164 @@ for (const database of sqlDatabases) {
   });
 }
 
-describe('http: mail when the SMTP server fails (SQLite)', () => {
-  let smtp: SmtpFixture;
-  let server: TestServer;
-  let drop: () => Promise<void>;
-  let token: string;
-  const clock = new ManualClock(Date.now());
-  before(async () => {
-    smtp = await startSmtpFixture();
-    const opened = await sqlDatabases[0]!.open();
-    drop = opened.drop;
-    server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: smtp.url }, overrides: { mail: { ...QUICK_DELIVERY, retryBaseMs: 60_000, retryMaxMs: 60_000 } }, clock });
-    token = await server.tokenFor(['Mail::Send']);
-  });
-  after(async () => {
-    await server.close();
-    await drop();
-    await smtp.close();
-  });
+for (const database of sqlDatabases) {
+  describe(`http: mail when the SMTP server fails (${database.name})`, () => {
+    let smtp: SmtpFixture;
+    let server: TestServer;
+    let drop: () => Promise<void>;
+    let token: string;
+    const clock = new ManualClock(Date.now());
+    before(async () => {
+      smtp = await startSmtpFixture();
+      const opened = await database.open();
+      drop = opened.drop;
+      server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: smtp.url }, overrides: { mail: { ...QUICK_DELIVERY, retryBaseMs: 60_000, retryMaxMs: 60_000 } }, clock });
+      token = await server.tokenFor(['Mail::Send']);
+    });
+    after(async () => {
+      await server.close();
+      await drop();
+      await smtp.close();
+    });
 
-  it('sends on the second attempt after a 451, once the back-off has passed', async () => {
-    smtp.script.push({ code: 451, message: '4.3.0 Greylisted, try again later' });
-    const { id, messageId } = await accepted(await send(server, token, A_MAIL));
-    const deadline = Date.now() + 10_000;
-    let status: StatusBody;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      status = (await (await statusOf(server, token, id)).json()) as StatusBody;
-    } while (status.attempts === 0 && Date.now() < deadline);
-    expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: '451 4.3.0 Greylisted, try again later' });
-    // Equal jitter: between half the wait and the whole of it.
-    expect(Date.parse(status.nextAttemptAt!) - clock.now()).to.be.within(30_000, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(smtp.attempts).to.equal(1);
-    clock.advance(60_000);
-    expect(await eventually(server, token, id, 'sent')).to.deep.include({ attempts: 2, lastError: '451 4.3.0 Greylisted, try again later' });
-    expect(smtp.messageIds().filter((each) => each === messageId)).to.have.length(1);
-  });
-
-  it('marks a message the server refuses for good (550) failed, with the reason, and sends nothing more', async () => {
-    smtp.script.push({ code: 550, message: '5.1.1 No such user here' });
-    const { id } = await accepted(await send(server, token, { ...A_MAIL, to: 'nobody@example.com' }));
-    expect(await eventually(server, token, id, 'failed')).to.deep.include({ attempts: 1, lastError: '550 5.1.1 No such user here', sentAt: null, nextAttemptAt: null });
-  });
-
-  it('delivers every message once after the server was down for a while', async () => {
-    await smtp.down();
-    const before = smtp.received.length;
-    const messages = await Promise.all(Array.from({ length: 6 }, (_, i) => send(server, token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted)));
-    for (const { id } of messages) {
+    it('sends on the second attempt after a 451, once the back-off has passed', async () => {
+      smtp.script.push({ code: 451, message: '4.3.0 Greylisted, try again later' });
+      const { id, messageId } = await accepted(await send(server, token, A_MAIL));
       const deadline = Date.now() + 10_000;
-      while (((await (await statusOf(server, token, id)).json()) as StatusBody).attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    for (const { id } of messages) expect(((await (await statusOf(server, token, id)).json()) as StatusBody).lastError).to.match(/ECONNREFUSED/);
-    await smtp.up();
-    clock.advance(60_000);
-    for (const { id } of messages) await eventually(server, token, id, 'sent');
-    expect(smtp.received.length - before).to.equal(messages.length);
-    expect(smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each))).to.have.members(messages.map((message) => message.messageId));
+      let status: StatusBody;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = (await (await statusOf(server, token, id)).json()) as StatusBody;
+      } while (status.attempts === 0 && Date.now() < deadline);
+      expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: '451 4.3.0 Greylisted, try again later' });
+      // Equal jitter: between half the wait and the whole of it.
+      expect(Date.parse(status.nextAttemptAt!) - clock.now()).to.be.within(30_000, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(smtp.attempts).to.equal(1);
+      clock.advance(60_000);
+      expect(await eventually(server, token, id, 'sent')).to.deep.include({ attempts: 2, lastError: '451 4.3.0 Greylisted, try again later' });
+      expect(smtp.messageIds().filter((each) => each === messageId)).to.have.length(1);
+    });
+
+    it('marks a message the server refuses for good (550) failed, with the reason, and sends nothing more', async () => {
+      smtp.script.push({ code: 550, message: '5.1.1 No such user here' });
+      const { id } = await accepted(await send(server, token, { ...A_MAIL, to: 'nobody@example.com' }));
+      expect(await eventually(server, token, id, 'failed')).to.deep.include({ attempts: 1, lastError: '550 5.1.1 No such user here', sentAt: null, nextAttemptAt: null });
+    });
+
+    /** The recipients of each delivery of one message, as the server received them. */
+    const envelopesOf = (messageId: string) => smtp.received.filter((mail) => mail.parsed.messageId === messageId).map((mail) => mail.envelope.to);
+
+    it('tries a recipient the server greylists (450) again once the back-off has passed, alone: the other gets the message once', async () => {
+      smtp.recipientScript.set('grace@example.com', [{ code: 450, message: '4.2.0 Greylisted, try again later' }]);
+      const { id, messageId } = await accepted(await send(server, token, { ...A_MAIL, to: ['ada@example.com', 'grace@example.com'] }));
+      const deadline = Date.now() + 10_000;
+      let status: StatusBody;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = (await (await statusOf(server, token, id)).json()) as StatusBody;
+      } while (status.attempts === 0 && Date.now() < deadline);
+      expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
+      expect(status.recipients).to.deep.equal([
+        { address: 'ada@example.com', status: 'delivered', lastError: null },
+        { address: 'grace@example.com', status: 'pending', lastError: '450 4.2.0 Greylisted, try again later' },
+      ]);
+      expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com']]);
+      clock.advance(60_000);
+      const sent = await eventually(server, token, id, 'sent');
+      expect(sent).to.deep.include({ attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
+      expect(sent.recipients.map((recipient) => recipient.status)).to.deep.equal(['delivered', 'delivered']);
+      expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com'], ['grace@example.com']]);
+    });
+
+    it('records a recipient the server refuses for good (550): sent to the other, the refusal in the status', async () => {
+      smtp.recipientScript.set('nobody@example.com', [{ code: 550, message: '5.1.1 No such user here' }]);
+      const { id, messageId } = await accepted(await send(server, token, { ...A_MAIL, to: 'ada@example.com', bcc: 'nobody@example.com' }));
+      const sent = await eventually(server, token, id, 'sent');
+      expect(sent).to.deep.include({ attempts: 1, lastError: 'nobody@example.com: 550 5.1.1 No such user here', nextAttemptAt: null });
+      expect(sent.recipients).to.deep.equal([
+        { address: 'ada@example.com', status: 'delivered', lastError: null },
+        { address: 'nobody@example.com', status: 'refused', lastError: '550 5.1.1 No such user here' },
+      ]);
+      clock.advance(3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com']]);
+    });
+
+    it('delivers every message once after the server was down for a while', async () => {
+      await smtp.down();
+      const before = smtp.received.length;
+      const messages = await Promise.all(Array.from({ length: 6 }, (_, i) => send(server, token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted)));
+      for (const { id } of messages) {
+        const deadline = Date.now() + 10_000;
+        while (((await (await statusOf(server, token, id)).json()) as StatusBody).attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const { id } of messages) expect(((await (await statusOf(server, token, id)).json()) as StatusBody).lastError).to.match(/ECONNREFUSED/);
+      await smtp.up();
+      clock.advance(60_000);
+      for (const { id } of messages) await eventually(server, token, id, 'sent');
+      expect(smtp.received.length - before).to.equal(messages.length);
+      expect(smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each))).to.have.members(messages.map((message) => message.messageId));
+    });
   });
-});
+}
+
+for (const database of sqlDatabases) {
+  describe(`http: a user's mail quota, counted in recipients across instances (${database.name})`, () => {
+    const MINUTE = 60_000;
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 12));
+    let first: TestServer;
+    let second: TestServer;
+    let drop: () => Promise<void>;
+    before(async () => {
+      const opened = await database.open();
+      drop = opened.drop;
+      // Two instances on one database: what one accepted counts on the other.
+      const options = { env: opened.env, overrides: { mail: { ...QUICK_DELIVERY, maxRecipientsPerHour: 50, maxRecipientsPerDay: 120 } }, clock };
+      first = await startServer(options);
+      second = await startServer(options);
+    });
+    after(async () => {
+      await first.close();
+      await second.close();
+      await drop();
+    });
+
+    const addresses = (count: number, prefix = 'r') => Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
+    const senderCount = async (userId: string) => (await first.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).filter((message) => message.senderUserId === userId).length;
+
+    it('answers 429 code 25 with Retry-After once a user’s recipients of the hour or the day would pass the limit, storing nothing; counts each user alone', async () => {
+      const { secret: token, userId } = await first.userWithToken(['Mail::Send']);
+      await accepted(await send(first, token, { ...A_MAIL, to: addresses(20), cc: addresses(10, 'c') }));
+      clock.advance(10 * MINUTE);
+      const key = { 'Idempotency-Key': 'quota-second' };
+      const second20 = await accepted(await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key));
+
+      // 50 of 50 this hour: one more recipient is refused, until the first message's 30 have left the hour.
+      clock.advance(10 * MINUTE);
+      const refused = await send(second, token, { ...A_MAIL, to: 'one@example.com' });
+      const body = await expectError(refused, 429, 25);
+      expect(body.message).to.equal('Mail quota exceeded, try again later');
+      expect(body.details).to.equal("A user's messages may have at most 50 recipients in an hour; this one's 1 would pass that. Try again in 2400 s");
+      expect(refused.headers.get('retry-after')).to.equal('2400');
+      await expectError(await send(first, token, { ...A_MAIL, to: 'one@example.com' }), 429, 25);
+      expect(await senderCount(userId)).to.equal(2);
+      // A replay stores nothing, so it is answered as before; another user has a quota of their own.
+      const replay = await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(await accepted(replay)).to.deep.equal(second20);
+      await accepted(await send(first, await first.tokenFor(['Mail::Send']), { ...A_MAIL, to: addresses(50) }));
+
+      clock.advance(40 * MINUTE);
+      await accepted(await send(second, token, { ...A_MAIL, to: 'one@example.com' }));
+      // 51 today; two more hours of 50 would make 151 of the day's 120: room once the first two messages have left the day.
+      clock.advance(60 * MINUTE);
+      await accepted(await send(first, token, { ...A_MAIL, to: addresses(50) }));
+      clock.advance(60 * MINUTE);
+      const daily = await send(first, token, { ...A_MAIL, to: addresses(50) });
+      expect((await expectError(daily, 429, 25)).details).to.equal("A user's messages may have at most 120 recipients in a day; this one's 50 would pass that. Try again in 76200 s");
+      expect(daily.headers.get('retry-after')).to.equal(String((24 * 60 + 10 - 180) * 60));
+      expect(await senderCount(userId)).to.equal(4);
+    });
+  });
+}

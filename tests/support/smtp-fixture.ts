@@ -18,6 +18,8 @@ export interface SmtpFixture {
   readonly received: ReceivedMail[];
   /** Answers for the next messages, first first; once empty, every message is accepted. */
   readonly script: SmtpAnswer[];
+  /** Answers to RCPT TO for an address (lower case), first first; once empty (or for an address not named), the recipient is accepted. */
+  readonly recipientScript: Map<string, SmtpAnswer[]>;
   /** Messages whose DATA arrived, answered however. */
   readonly attempts: number;
   /** How long it waits before answering each message. */
@@ -37,6 +39,7 @@ export interface SmtpFixture {
 export async function startSmtpFixture(): Promise<SmtpFixture> {
   const received: ReceivedMail[] = [];
   const script: SmtpAnswer[] = [];
+  const recipientScript = new Map<string, SmtpAnswer[]>();
   const waiters = new Set<() => void>();
   const state = { attempts: 0, delayMs: 0 };
   let server: SMTPServer | undefined;
@@ -49,6 +52,11 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
       logger: false,
       closeTimeout: 50,
       size: 16 * 1024 * 1024,
+      onRcptTo(address, _session, callback) {
+        const answer = recipientScript.get(address.address.toLowerCase())?.shift() ?? 'accept';
+        if (answer === 'accept') callback();
+        else callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+      },
       onData(stream, session, callback) {
         state.attempts += 1;
         const answer = script.shift() ?? 'accept';
@@ -85,6 +93,7 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     script,
+    recipientScript,
     get attempts() {
       return state.attempts;
     },

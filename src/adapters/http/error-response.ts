@@ -37,6 +37,8 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
       return { Allow: error.allowed.join(', ') };
     case 'RateLimited':
       return error.retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterSeconds) };
+    case 'MailQuotaExceeded':
+      return { 'Retry-After': String(error.retryAfterSeconds) };
     case 'StorageUnavailable':
       return STORAGE_RETRY;
     case 'ServiceBusy':

@@ -1,5 +1,6 @@
 import type { Clock, Randomness } from '../ports.js';
-import type { DeliveryOutcome, Mailer, MarkdownRenderer, Outbox, OutboxMessage, RenderedMessage, Settlement } from './ports.js';
+import type { DeliveryOutcome, Mailer, MarkdownRenderer, Outbox, OutboxMessage, RecipientOutcome, RenderedMessage, Settlement } from './ports.js';
+import { recipientsOf } from './recipients.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from './send-mail.js';
 import { fill, withMarkers } from './variables.js';
 
@@ -8,7 +9,8 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch
 
 /**
  * Both parts of a message: the HTML rendered from its Markdown, each variable's value escaped
- * where it stands (data, never markup); the text part the Markdown itself, values as given.
+ * where it stands (data, never markup); the text part the Markdown itself, values as given. It
+ * goes to the recipients still pending.
  */
 export function renderMessage(message: OutboxMessage, markdown: MarkdownRenderer, date: number): RenderedMessage {
   const { marked, restore } = withMarkers(message.content, message.variables);
@@ -24,6 +26,7 @@ export function renderMessage(message: OutboxMessage, markdown: MarkdownRenderer
     text: fill(message.content, message.variables),
     html: restore(markdown.toHtml(marked), escapeHtml),
     date,
+    envelopeTo: recipientsOf(message).filter((recipient) => recipient.status === 'pending').map((recipient) => recipient.address),
   };
 }
 
@@ -103,9 +106,9 @@ export class DeliverMail {
     return this.outbox.forgetKeys(this.clock.now() - IDEMPOTENCY_KEY_TTL_MS);
   }
 
-  /** Hands back what `worker` still holds, due again at once for any worker. */
-  release(worker: string): Promise<number> {
-    return this.outbox.release(worker);
+  /** Hands back what `worker` still holds (of those messages only, when `ids` are given), due again at once for any worker. */
+  release(worker: string, ids?: readonly string[]): Promise<number> {
+    return this.outbox.release(worker, ids);
   }
 
   private async handOver(message: RenderedMessage): Promise<DeliveryOutcome> {
@@ -117,17 +120,60 @@ export class DeliverMail {
     }
   }
 
+  /**
+   * The message is done once no recipient is pending: sent if the server took it for anyone,
+   * failed if for nobody. Until then it is tried again for those pending, up to `maxAttempts`,
+   * after which they count as refused.
+   */
   private settlementOf(message: OutboxMessage, outcome: DeliveryOutcome): Settlement {
     const attempts = message.attempts + 1;
     const at = this.clock.now();
+    const { recipients, reason } = afterAttempt(message, outcome);
+    if (recipients.some((recipient) => recipient.status === 'pending')) {
+      if (attempts < this.settings.maxAttempts) {
+        return { status: 'queued', attempts, nextAttemptAt: at + retryDelay(attempts, this.settings, chanceFrom(this.randomness)), reason: reason!, recipients };
+      }
+      const gaveUp = ` (gave up after ${attempts} attempts)`;
+      const given = recipients.map((recipient) => (recipient.status === 'pending' ? { ...recipient, status: 'refused' as const, lastError: `${recipient.lastError}${gaveUp}` } : recipient));
+      return doneWith(given, attempts, at, `${reason}${gaveUp}`);
+    }
+    return doneWith(recipients, attempts, at, reason);
+  }
+}
+
+/** A message no recipient of which is pending any more: sent if one of them has it, else failed. */
+function doneWith(recipients: readonly RecipientOutcome[], attempts: number, at: number, reason: string | undefined): Settlement {
+  if (recipients.some((recipient) => recipient.status === 'delivered')) return { status: 'sent', attempts, at, recipients, ...(reason !== undefined && { reason }) };
+  return { status: 'failed', attempts, at, reason: reason ?? 'no recipient was reached', recipients };
+}
+
+/**
+ * Each recipient's outcome once an attempt is applied to those it went to (the pending ones),
+ * and why it did not reach them all, if it did not: the attempt's reason for those it failed as
+ * a whole, then each refused recipient with the server's words.
+ */
+function afterAttempt(message: OutboxMessage, outcome: DeliveryOutcome): { recipients: RecipientOutcome[]; reason: string | undefined } {
+  const refusals = new Map((outcome.refusals ?? []).map((refusal) => [refusal.address, refusal]));
+  const refused: string[] = [];
+  let failedAsAWhole = false;
+  const recipients = recipientsOf(message).map((recipient): RecipientOutcome => {
+    if (recipient.status !== 'pending') return recipient;
+    const refusal = refusals.get(recipient.address);
+    if (refusal !== undefined) {
+      refused.push(`${recipient.address}: ${refusal.reason}`);
+      return { address: recipient.address, status: refusal.temporary ? 'pending' : 'refused', lastError: refusal.reason };
+    }
     switch (outcome.kind) {
       case 'accepted':
-        return { status: 'sent', attempts, at };
-      case 'refused':
-        return { status: 'failed', attempts, at, reason: outcome.reason };
+        return { ...recipient, status: 'delivered' };
       case 'retry':
-        if (attempts >= this.settings.maxAttempts) return { status: 'failed', attempts, at, reason: `${outcome.reason} (gave up after ${attempts} attempts)` };
-        return { status: 'queued', attempts, nextAttemptAt: at + retryDelay(attempts, this.settings, chanceFrom(this.randomness)), reason: outcome.reason };
+        failedAsAWhole = true;
+        return { ...recipient, lastError: outcome.reason };
+      case 'refused':
+        failedAsAWhole = true;
+        return { ...recipient, status: 'refused', lastError: outcome.reason };
     }
-  }
+  });
+  const reasons = outcome.kind !== 'accepted' && (failedAsAWhole || refused.length === 0) ? [outcome.reason, ...refused] : refused;
+  return { recipients, reason: reasons.length === 0 ? undefined : reasons.join('; ') };
 }

@@ -5,7 +5,8 @@ import { orOutage } from '../outage.js';
 import { Permission } from '../permissions.js';
 import type { Clock } from '../ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
-import type { Outbox, OutboxMessage } from './ports.js';
+import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
+import { recipientsOf } from './recipients.js';
 import { OUTBOX_DOWN } from './send-mail.js';
 
 /** What a sender sees of a message: where it is, not what it says. Times are ISO 8601. */
@@ -20,6 +21,8 @@ export interface MessageStatusView {
   /** When the next attempt is due; null once sent or failed. */
   readonly nextAttemptAt: string | null;
   readonly lastError: string | null;
+  /** Every recipient of to, cc and bcc, once each: delivered, pending (another attempt will be made) or refused for good. */
+  readonly recipients: readonly RecipientOutcome[];
 }
 
 const iso = (time: number): string => new Date(time).toISOString();
@@ -34,6 +37,7 @@ export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
   sentAt: message.sentAt === null ? null : iso(message.sentAt),
   nextAttemptAt: message.status === 'queued' ? iso(message.nextAttemptAt) : null,
   lastError: message.lastError,
+  recipients: recipientsOf(message),
 });
 
 const checkId = (id: string): E.Either<DomainError, string> => (MESSAGE_ID.test(id) ? E.right(id) : E.left(invalidInput('id', `id must be ${MESSAGE_ID_RULE}`)));

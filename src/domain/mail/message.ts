@@ -8,6 +8,10 @@ import { fill, firstUnknown, placeholdersIn, readVariables, type Variables } fro
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** Where one recipient of a message is: not yet taken by the server, taken, or refused for good. */
+export const RECIPIENT_STATUSES = ['pending', 'delivered', 'refused'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
 /** A message's id, the one its status is asked by: a UUID. */
 export const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const MESSAGE_ID_RULE = 'a message id as POST /mail/send answered it (a UUID)';
@@ -16,6 +20,14 @@ export const MAX_RECIPIENTS = 50;
 /** RFC 5322's longest line: a subject longer than that would be folded by every mail program. */
 export const MAX_SUBJECT_CHARACTERS = 998;
 export const MAX_FROM_NAME_CHARACTERS = 200;
+/**
+ * The characters of an at sign (and its full-width and small look-alikes) or angle brackets (and theirs): what would
+ * let a display name pass for an address (`support@bank.com`, `Bank <help@bank.com>`) beside the
+ * installation's own, which is the one the message really comes from.
+ */
+export const FROM_NAME_ADDRESS_LIKE = '@\uff20\ufe6b<>\uff1c\uff1e\ufe64\ufe65';
+const ADDRESS_LIKE = new RegExp(`[${FROM_NAME_ADDRESS_LIKE}]`, 'u');
+export const FROM_NAME_ADDRESS_RULE = 'fromName must not contain an address: no @ or angle brackets, since the sender’s address is the installation’s';
 
 /** What a caller asks to send, as received: shapes are checked here, for every transport. */
 export interface MailRequest {
@@ -118,6 +130,7 @@ export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits)
   if (replyTo.right.length > MAX_RECIPIENTS) return E.left(invalidInput('replyTo', `replyTo must list at most ${MAX_RECIPIENTS} addresses`));
   const fromName = request.fromName === undefined || request.fromName === null ? E.right(null) : headerText('fromName', request.fromName, MAX_FROM_NAME_CHARACTERS);
   if (E.isLeft(fromName)) return fromName;
+  if (fromName.right !== null && ADDRESS_LIKE.test(fromName.right)) return E.left(invalidInput('fromName', FROM_NAME_ADDRESS_RULE));
   const subject = headerText('subject', request.subject, MAX_SUBJECT_CHARACTERS);
   if (E.isLeft(subject)) return subject;
   const markdown = content(request.content, maxContentBytes);

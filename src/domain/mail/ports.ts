@@ -1,4 +1,5 @@
-import type { MessageStatus } from './message.js';
+import type { MessageStatus, RecipientStatus } from './message.js';
+import type { QuotaRefusal, QuotaWindow } from './quota.js';
 import type { Variables } from './variables.js';
 
 /** Who a message goes to, and where answers to it go: addresses, as the message's headers carry them. */
@@ -7,6 +8,13 @@ export interface Recipients {
   readonly cc: readonly string[];
   readonly bcc: readonly string[];
   readonly replyTo: readonly string[];
+}
+
+/** What became of one recipient of a message so far, and the last reason it was not taken, if any (kept once it is). */
+export interface RecipientOutcome {
+  readonly address: string;
+  readonly status: RecipientStatus;
+  readonly lastError: string | null;
 }
 
 /** A message as the outbox keeps it, from acceptance until it is sent or given up on. */
@@ -30,11 +38,16 @@ export interface OutboxMessage extends Recipients {
   /** When a queued message is due; for a sent or failed one, when that happened. */
   readonly nextAttemptAt: number;
   readonly sentAt: number | null;
-  /** Why the last attempt failed, if it did. */
+  /** Why the last attempt failed, if it did, or which recipients it could not reach and why. */
   readonly lastError: string | null;
+  /**
+   * Each recipient's outcome, as the last recorded attempt left it (every address of to, cc and
+   * bcc once); empty until an attempt is recorded. `recipientsOf` reads it.
+   */
+  readonly recipientOutcomes: readonly RecipientOutcome[];
 }
 
-export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError'>;
+export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError' | 'recipientOutcomes'>;
 
 /**
  * An Idempotency-Key as the outbox stores it: the key, the scope it belongs to (one token, or the
@@ -47,11 +60,12 @@ export interface IdempotencyClaim {
   readonly expiredBefore: number;
 }
 
-/** What storing a new message did: queued it, or found its key taken by an earlier request (the same one, or another). */
+/** What storing a new message did: queued it, found its key taken by an earlier request (the same one, or another), or found its sender over quota. */
 export type EnqueueOutcome =
   | { readonly kind: 'queued' }
   | { readonly kind: 'replayed'; readonly id: string; readonly messageId: string }
-  | { readonly kind: 'conflict' };
+  | { readonly kind: 'conflict' }
+  | ({ readonly kind: 'overQuota' } & QuotaRefusal);
 
 /** Due messages for one worker, leased to it until `leaseUntil`. */
 export interface ClaimRequest {
@@ -64,11 +78,15 @@ export interface ClaimRequest {
 /** The order `claim` leases messages in: the attempt due first, then the message accepted first. */
 export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt;
 
-/** What an attempt comes to: sent, given up, or another attempt at `nextAttemptAt`. */
+/**
+ * What an attempt comes to: sent (to every recipient but those refused for good; `reason` says
+ * who and why, if any was), given up, or another attempt at `nextAttemptAt` for the recipients
+ * not yet reached; with each recipient's outcome so far.
+ */
 export type Settlement =
-  | { readonly status: 'sent'; readonly attempts: number; readonly at: number }
-  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string }
-  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string };
+  | { readonly status: 'sent'; readonly attempts: number; readonly at: number; readonly recipients: readonly RecipientOutcome[]; readonly reason?: string }
+  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] }
+  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] };
 
 export interface OutboxFilter {
   readonly status?: MessageStatus;
@@ -82,14 +100,20 @@ export interface OutboxFilter {
  * out (its worker died) makes the message due again. Every method rejects only on outages.
  */
 export interface Outbox {
-  /** Stores a message, or under a key already used answers the earlier message (same request) or a conflict (another). */
-  enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome>;
+  /**
+   * Stores a message, or under a key already used answers the earlier message (same request) or a
+   * conflict (another). With `quota`, a message whose recipients would take its sender's messages
+   * created within a window (`windowStart`, from the message's `createdAt`) past the window's limit
+   * is refused instead (`roomAt` says until when), storing nothing, key included; the count and the
+   * write are one step, so that senders on several instances at once cannot pass the limit together.
+   */
+  enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome>;
   /** Leases up to `limit` due messages (queued, due, not leased or lease run out) to the worker, oldest due first. */
   claim(request: ClaimRequest): Promise<readonly OutboxMessage[]>;
   /** Records an attempt and ends the worker's lease; false (nothing written) when the worker no longer holds it. */
   settle(id: string, worker: string, settlement: Settlement): Promise<boolean>;
-  /** Ends every lease the worker holds, its messages due again as they were; how many. */
-  release(worker: string): Promise<number>;
+  /** Ends every lease the worker holds (of those messages only, when `ids` are given), its messages due again as they were; how many. */
+  release(worker: string, ids?: readonly string[]): Promise<number>;
   find(id: string): Promise<OutboxMessage | undefined>;
   /** Newest first. */
   list(filter: OutboxFilter): Promise<readonly OutboxMessage[]>;
@@ -97,7 +121,7 @@ export interface Outbox {
   countByStatus(): Promise<Readonly<Record<MessageStatus, number>>>;
   /** Forgets the idempotency keys stored before `expiredBefore`; how many. */
   forgetKeys(expiredBefore: number): Promise<number>;
-  /** A failed message queued again, due at `now`, its attempts counted from 0; or why not. */
+  /** A failed message queued again, due at `now`, its attempts counted from 0, its refused recipients pending again (`reopenRefused`); or why not. */
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'>;
 }
 export const Outbox = Symbol.for('Outbox');
@@ -112,18 +136,34 @@ export interface RenderedMessage extends Recipients {
   readonly html: string;
   /** The Date header: when this attempt was made. */
   readonly date: number;
+  /**
+   * Whom this attempt goes to (the SMTP envelope): the recipients the server has neither taken
+   * nor refused for good, so that nobody gets the message twice. The headers name everyone.
+   */
+  readonly envelopeTo: readonly string[];
 }
 
-/** What became of one attempt: the server took it, may take it later (try again), or never will. */
+/** A recipient of the attempt the server would not take: for now (a 4xx answer, `temporary`) or for good. */
+export interface RecipientRefusal {
+  readonly address: string;
+  readonly temporary: boolean;
+  readonly reason: string;
+}
+
+/**
+ * What became of one attempt: the server took it, may take it later (try again), or never will.
+ * Recipients the server refused one by one are in `refusals`; the kind says what became of the
+ * attempt's other recipients (with every recipient refused, the kind says nothing more).
+ */
 export type DeliveryOutcome =
-  | { readonly kind: 'accepted' }
-  | { readonly kind: 'retry'; readonly reason: string }
-  | { readonly kind: 'refused'; readonly reason: string };
+  | { readonly kind: 'accepted'; readonly refusals?: readonly RecipientRefusal[] }
+  | { readonly kind: 'retry'; readonly reason: string; readonly refusals?: readonly RecipientRefusal[] }
+  | { readonly kind: 'refused'; readonly reason: string; readonly refusals?: readonly RecipientRefusal[] };
 
 /**
  * Where messages go: an SMTP server, `.eml` files, memory. A failure to deliver is an outcome:
  * connection failures, time-outs and temporary (4xx) answers are `retry`, permanent (5xx)
- * answers `refused`. It rejects only on bugs.
+ * answers `refused`, and so are each recipient's. It rejects only on bugs.
  */
 export interface Mailer {
   send(message: RenderedMessage): Promise<DeliveryOutcome>;

@@ -8,6 +8,8 @@ import type { Clock, Randomness } from '../ports.js';
 import { domainOf } from './addresses.js';
 import { checkMail, type CheckedMail, type MailLimits, type MailRequest } from './message.js';
 import type { IdempotencyClaim, Outbox } from './ports.js';
+import { DAY_MS, HOUR_MS, type QuotaWindow } from './quota.js';
+import { recipientCount } from './recipients.js';
 
 export const OUTBOX_DOWN: OutageError = { _tag: 'Unknown', details: 'mail outbox unavailable' };
 
@@ -20,6 +22,9 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface MailSettings extends MailLimits {
   /** The installation's sender address (`mail.from`): nobody sends as another. */
   readonly from: string;
+  /** Recipients a user's messages may have in any hour, and in any day (the operator's are not counted); null for no limit. */
+  readonly maxRecipientsPerHour: number | null;
+  readonly maxRecipientsPerDay: number | null;
 }
 
 export interface SendMailInput {
@@ -62,13 +67,22 @@ function requestHash(mail: CheckedMail): string {
  * delivers it from there. `onQueued` tells a worker in this process that there is work.
  */
 export class SendMail {
+  /** The windows with a limit; none, and nothing is counted. */
+  private readonly quota: readonly QuotaWindow[] | undefined;
+
   constructor(
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     private readonly randomness: Randomness,
     private readonly settings: MailSettings,
     private readonly onQueued: () => void = () => {},
-  ) {}
+  ) {
+    const windows = [
+      { name: 'an hour', lengthMs: HOUR_MS, limit: settings.maxRecipientsPerHour },
+      { name: 'a day', lengthMs: DAY_MS, limit: settings.maxRecipientsPerDay },
+    ].filter((window): window is QuotaWindow => window.limit !== null);
+    this.quota = windows.length > 0 ? windows : undefined;
+  }
 
   async execute({ actor, mail, idempotencyKey }: SendMailInput): Promise<E.Either<DomainError, Accepted>> {
     if (!actorHolds(actor, Permission.MailSend)) return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
@@ -89,6 +103,7 @@ export class SendMail {
       this.outbox.enqueue(
         { id, messageId, senderUserId: actorUser(actor)?.id ?? null, fromAddress: this.settings.from, fromName, to, cc, bcc, replyTo, subject, content, variables, createdAt: now, nextAttemptAt: now },
         idempotency,
+        this.quota,
       ),
       OUTBOX_DOWN,
     );
@@ -101,6 +116,12 @@ export class SendMail {
         return E.right({ id: stored.right.id, status: 'queued', messageId: stored.right.messageId, replayed: true });
       case 'conflict':
         return E.left({ _tag: 'IdempotencyKeyReused', key: idempotencyKey! });
+      case 'overQuota': {
+        const { window, retryAt } = stored.right;
+        const retryAfterSeconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+        const details = `A user's messages may have at most ${window.limit} recipients in ${window.name}; this one's ${recipientCount(checked.right)} would pass that. Try again in ${retryAfterSeconds} s`;
+        return E.left({ _tag: 'MailQuotaExceeded', retryAfterSeconds, details });
+      }
     }
   }
 }

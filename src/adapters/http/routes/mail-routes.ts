@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { MessageReader } from '../../../domain/mail/manage-mail.js';
-import { MAX_FROM_NAME_CHARACTERS, MAX_RECIPIENTS, MAX_SUBJECT_CHARACTERS, MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from '../../../domain/mail/message.js';
+import { FROM_NAME_ADDRESS_LIKE, MAX_FROM_NAME_CHARACTERS, MAX_RECIPIENTS, MAX_SUBJECT_CHARACTERS, MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/mail/message.js';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from '../../../domain/mail/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from '../../../domain/mail/variables.js';
 import { Permission } from '../../../domain/permissions.js';
@@ -40,6 +40,13 @@ const messageStatus = t.strict({
   sentAt: t.union([t.string, t.null]),
   nextAttemptAt: t.union([t.string, t.null]),
   lastError: t.union([t.string, t.null]),
+  recipients: t.readonlyArray(
+    t.strict({
+      address: t.string,
+      status: oneOf(RECIPIENT_STATUSES, 'pending, delivered or refused'),
+      lastError: t.union([t.string, t.null]),
+    }),
+  ),
 });
 
 /** What a replay says of itself (IETF httpapi's Idempotency-Key draft, as Stripe answers). */
@@ -74,7 +81,10 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
         cc: optional(addresses(MAX_RECIPIENTS), 'one address or a list'),
         bcc: optional(addresses(MAX_RECIPIENTS), 'one address or a list; not shown to the other recipients'),
         replyTo: optional(addresses(MAX_RECIPIENTS), 'where replies go: one address or a list'),
-        fromName: optional(headerText(MAX_FROM_NAME_CHARACTERS), "the sender's display name; the address is the installation's"),
+        fromName: optional(
+          asSent('text without line breaks, other control characters, @ or angle brackets', { type: 'string', minLength: 1, maxLength: MAX_FROM_NAME_CHARACTERS, pattern: `^[^${FROM_NAME_ADDRESS_LIKE}]*$` }),
+          "the sender's display name, which may not contain an address; the address is the installation's",
+        ),
       },
       additionalBody: {
         field: optional(asSent('a string or a number', { anyOf: [{ type: 'string' }, { type: 'number' }] }), 'a variable: {{name}} in subject and content stands for it'),
@@ -86,7 +96,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       status: 202,
       response: accepted,
       responseHeaders: { 'Idempotent-Replayed': optional(oneOf(['true'], 'true'), 'present when this answers an earlier request with the same Idempotency-Key') },
-      errors: ['IdempotencyKeyReused'],
+      errors: ['IdempotencyKeyReused', 'MailQuotaExceeded'],
       handle: async ({ actor, body, additional, headers }) => {
         const sent = await deps.sendMail.execute({ actor, mail: { ...body, variables: additional }, idempotencyKey: headers['idempotency-key'] });
         if (E.isLeft(sent)) return sent;

@@ -1,12 +1,22 @@
 import type { Knex } from 'knex';
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
+import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type RecipientOutcome, type Settlement } from '../../../domain/mail/ports.js';
+import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../../../domain/mail/quota.js';
+import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { GroupCommit } from './group-commit.js';
 
 export const MAIL_TABLE = 'mail_messages';
 export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
+
+/**
+ * The PostgreSQL advisory lock that a sender's quota is counted under, until the transaction
+ * ends: the count and the write of one acceptance are not interleaved with another instance's.
+ * One lock for every sender: a lock per sender, taken by group commits in whatever order their
+ * acceptances came, could deadlock two instances.
+ */
+const QUOTA_LOCK = 0x6d61696c;
 
 interface MessageRow {
   id: string;
@@ -29,7 +39,11 @@ interface MessageRow {
   last_error: string | null;
   lease_owner: string | null;
   lease_until: number | string | null;
+  recipient_outcomes: string | null;
+  recipient_count: number | string;
 }
+
+const toOutcomes = (column: string | null): RecipientOutcome[] => (column === null ? [] : (JSON.parse(column) as RecipientOutcome[]));
 
 const toMessage = (row: MessageRow): OutboxMessage => ({
   id: row.id,
@@ -50,6 +64,7 @@ const toMessage = (row: MessageRow): OutboxMessage => ({
   nextAttemptAt: toNumber(row.next_attempt_at),
   sentAt: toNumberOrNull(row.sent_at),
   lastError: row.last_error,
+  recipientOutcomes: toOutcomes(row.recipient_outcomes),
 });
 
 const toRow = (message: NewMessage): MessageRow => ({
@@ -73,19 +88,22 @@ const toRow = (message: NewMessage): MessageRow => ({
   last_error: null,
   lease_owner: null,
   lease_until: null,
+  recipient_outcomes: null,
+  recipient_count: recipientCount(message),
 });
 
 const NO_LEASE = { lease_owner: null, lease_until: null };
 
 /** The columns a settlement writes: its status, the attempts, and when it was sent, failed or is due again. */
 function settlementColumns(settlement: Settlement): Partial<MessageRow> {
+  const recipient_outcomes = JSON.stringify(settlement.recipients);
   switch (settlement.status) {
     case 'sent':
-      return { status: 'sent', attempts: settlement.attempts, sent_at: settlement.at, next_attempt_at: settlement.at };
+      return { status: 'sent', attempts: settlement.attempts, sent_at: settlement.at, next_attempt_at: settlement.at, recipient_outcomes, ...(settlement.reason !== undefined && { last_error: settlement.reason }) };
     case 'failed':
-      return { status: 'failed', attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.at };
+      return { status: 'failed', attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.at, recipient_outcomes };
     case 'queued':
-      return { attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.nextAttemptAt };
+      return { attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.nextAttemptAt, recipient_outcomes };
   }
 }
 
@@ -118,27 +136,69 @@ export class KnexOutbox implements Outbox {
     this.skipsLocked = db.client.config.client === 'pg';
   }
 
-  enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome> {
-    return this.writes.run(async (trx) => {
+  enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome> {
+    return this.writes.run(async (trx): Promise<EnqueueOutcome> => {
       if (idempotency) {
-        const { scope, key, requestHash, expiredBefore } = idempotency;
+        const { scope, key, expiredBefore } = idempotency;
         await trx(MAIL_KEYS_TABLE).where({ scope, key }).andWhere('created_at', '<=', expiredBefore).delete();
+        // A replay answers the first request even when its sender is over quota now.
+        const earlier = await this.earlierAnswer(trx, idempotency);
+        if (earlier !== undefined) return earlier;
+      }
+      if (quota !== undefined && message.senderUserId !== null) {
+        const refusal = await this.quotaRefusal(trx, message, message.senderUserId, quota);
+        if (refusal !== undefined) return { kind: 'overQuota', ...refusal };
+      }
+      if (idempotency) {
+        const { scope, key, requestHash } = idempotency;
         // Taken or not, in one statement that never fails the transaction: a unique violation would, on PostgreSQL.
         const taken = await trx(MAIL_KEYS_TABLE)
           .insert({ scope, key, request_hash: requestHash, message_id: message.id, created_at: message.createdAt })
           .onConflict(['scope', 'key'])
           .ignore()
           .returning('key');
-        if (taken.length === 0) {
-          const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as { request_hash: string; message_id: string };
-          if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
-          const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as { id: string; message_id: string };
-          return { kind: 'replayed', id: first.id, messageId: first.message_id };
-        }
+        // Taken meanwhile by a request on another instance.
+        if (taken.length === 0) return (await this.earlierAnswer(trx, idempotency))!;
       }
       await trx(MAIL_TABLE).insert(toRow(message));
       return { kind: 'queued' };
     }, 'durable');
+  }
+
+  /** What an earlier request with the same key makes of this one: the same request, replayed, or a conflict; undefined when the key is free. */
+  private async earlierAnswer(trx: Knex.Transaction, { scope, key, requestHash }: IdempotencyClaim): Promise<EnqueueOutcome | undefined> {
+    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as { request_hash: string; message_id: string } | undefined;
+    if (earlier === undefined) return undefined;
+    if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
+    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as { id: string; message_id: string };
+    return { kind: 'replayed', id: first.id, messageId: first.message_id };
+  }
+
+  /**
+   * Whether the sender's quota refuses the message: their recipients in each window summed in one
+   * query, and only for a window they would pass, their messages in it read to say until when.
+   */
+  private async quotaRefusal(trx: Knex.Transaction, message: NewMessage, sender: string, windows: readonly QuotaWindow[]): Promise<QuotaRefusal | undefined> {
+    if (this.skipsLocked) await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUOTA_LOCK]);
+    const now = message.createdAt;
+    const asked = recipientCount(message);
+    const sums = windows.map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`).join(', ');
+    const [used] = (await trx(MAIL_TABLE)
+      .select(trx.raw(sums, windows.map((window) => windowStart(window, now))))
+      .where({ sender_user_id: sender })
+      .andWhere('created_at', '>', Math.min(...windows.map((window) => windowStart(window, now))))) as Record<string, number | string>[];
+    const refusals: QuotaRefusal[] = [];
+    for (const [index, window] of windows.entries()) {
+      if (fitsIn(window, Number(used![`w${index}`]), asked)) continue;
+      const inWindow = (await trx(MAIL_TABLE)
+        .select('created_at', 'recipient_count')
+        .where({ sender_user_id: sender })
+        .andWhere('created_at', '>', windowStart(window, now))
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Pick<MessageRow, 'created_at' | 'recipient_count'>[];
+      const earlier = inWindow.map((row) => ({ createdAt: toNumber(row.created_at), recipients: toNumber(row.recipient_count) }));
+      refusals.push({ window, retryAt: roomAt(window, earlier, asked) });
+    }
+    return longestOf(refusals);
   }
 
   async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
@@ -166,8 +226,12 @@ export class KnexOutbox implements Outbox {
     }, 'relaxed');
   }
 
-  release(worker: string): Promise<number> {
-    return this.writes.run((trx) => trx(MAIL_TABLE).where({ lease_owner: worker }).update(NO_LEASE), 'relaxed');
+  release(worker: string, ids?: readonly string[]): Promise<number> {
+    return this.writes.run((trx) => {
+      const held = trx(MAIL_TABLE).where({ lease_owner: worker });
+      if (ids !== undefined) void held.whereIn('id', ids);
+      return held.update(NO_LEASE);
+    }, 'relaxed');
   }
 
   async find(id: string): Promise<OutboxMessage | undefined> {
@@ -194,8 +258,12 @@ export class KnexOutbox implements Outbox {
 
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'> {
     return this.writes.run(async (trx) => {
-      const updated = await trx(MAIL_TABLE).where({ id, status: 'failed' }).update({ status: 'queued', attempts: 0, next_attempt_at: now, ...NO_LEASE });
-      if (updated > 0) return 'queued';
+      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as Pick<MessageRow, 'recipient_outcomes'> | undefined;
+      if (failed !== undefined) {
+        const recipient_outcomes = failed.recipient_outcomes === null ? null : JSON.stringify(reopenRefused(toOutcomes(failed.recipient_outcomes)));
+        const updated = await trx(MAIL_TABLE).where({ id, status: 'failed' }).update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
+        if (updated > 0) return 'queued';
+      }
       return (await trx(MAIL_TABLE).where({ id }).first('id')) ? 'not failed' : 'missing';
     }, 'durable');
   }

@@ -194,6 +194,28 @@ const migrations: readonly Migration[] = [
       });
     },
   },
+  {
+    name: '0009_mail_recipient_outcomes_and_quota',
+    async up(db) {
+      await db.schema.alterTable(MAIL_TABLE, (table) => {
+        // A JSON list of {address, status, lastError}; null until an attempt is recorded.
+        table.text('recipient_outcomes');
+        // to, cc and bcc together, what a sender's quota counts; filled in below for the messages stored before.
+        table.integer('recipient_count').notNullable().defaultTo(0);
+        // A sender's messages of the last day, summed at each acceptance.
+        table.index(['sender_user_id', 'created_at', 'recipient_count']);
+      });
+      const length = (column: string) => (db.client.config.client === 'pg' ? `json_array_length(${column}::json)` : `json_array_length(${column})`);
+      await db(MAIL_TABLE).update({ recipient_count: db.raw(['to_addresses', 'cc_addresses', 'bcc_addresses'].map(length).join(' + ')) });
+    },
+    async down(db) {
+      await db.schema.alterTable(MAIL_TABLE, (table) => {
+        table.dropIndex(['sender_user_id', 'created_at', 'recipient_count']);
+        table.dropColumn('recipient_count');
+        table.dropColumn('recipient_outcomes');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,4 +1,6 @@
 import type { MessageStatus } from '../../../domain/mail/message.js';
+import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../../../domain/mail/quota.js';
+import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
 import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
 
 interface Lease {
@@ -21,19 +23,38 @@ export class MemoryOutbox implements Outbox {
   private readonly leases = new Map<string, Lease>();
   private readonly keys = new Map<string, StoredKey>();
 
-  async enqueue(message: NewMessage, idempotency?: IdempotencyClaim): Promise<EnqueueOutcome> {
-    if (idempotency) {
-      const keyOf = `${idempotency.scope}\u0000${idempotency.key}`;
+  async enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome> {
+    const keyOf = idempotency && `${idempotency.scope}\u0000${idempotency.key}`;
+    if (idempotency && keyOf !== undefined) {
       const earlier = this.keys.get(keyOf);
       if (earlier && earlier.createdAt > idempotency.expiredBefore) {
         if (earlier.requestHash !== idempotency.requestHash) return { kind: 'conflict' };
         const first = this.messages.get(earlier.messageId)!.message;
         return { kind: 'replayed', id: first.id, messageId: first.messageId };
       }
-      this.keys.set(keyOf, { requestHash: idempotency.requestHash, messageId: message.id, createdAt: message.createdAt });
     }
-    this.messages.set(message.id, { message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null } });
+    if (quota !== undefined && message.senderUserId !== null) {
+      const refusal = this.quotaRefusal(message, message.senderUserId, quota);
+      if (refusal !== undefined) return { kind: 'overQuota', ...refusal };
+    }
+    if (idempotency && keyOf !== undefined) this.keys.set(keyOf, { requestHash: idempotency.requestHash, messageId: message.id, createdAt: message.createdAt });
+    this.messages.set(message.id, { message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] } });
     return { kind: 'queued' };
+  }
+
+  private quotaRefusal(message: NewMessage, sender: string, windows: readonly QuotaWindow[]): QuotaRefusal | undefined {
+    const asked = recipientCount(message);
+    const theirs = [...this.messages.values()]
+      .map((entry) => entry.message)
+      .filter((earlier) => earlier.senderUserId === sender)
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+      .map((earlier) => ({ createdAt: earlier.createdAt, recipients: recipientCount(earlier) }));
+    const refusals = windows.flatMap((window): QuotaRefusal[] => {
+      const inWindow = theirs.filter((earlier) => earlier.createdAt > windowStart(window, message.createdAt));
+      const used = inWindow.reduce((sum, earlier) => sum + earlier.recipients, 0);
+      return fitsIn(window, used, asked) ? [] : [{ window, retryAt: roomAt(window, inWindow, asked) }];
+    });
+    return longestOf(refusals);
   }
 
   async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
@@ -50,10 +71,10 @@ export class MemoryOutbox implements Outbox {
     const entry = this.messages.get(id);
     if (!entry || entry.message.status !== 'queued' || this.leases.get(id)?.worker !== worker) return false;
     this.leases.delete(id);
-    const { message } = entry;
+    const message = { ...entry.message, recipientOutcomes: settlement.recipients };
     switch (settlement.status) {
       case 'sent':
-        entry.message = { ...message, status: 'sent', attempts: settlement.attempts, sentAt: settlement.at, nextAttemptAt: settlement.at };
+        entry.message = { ...message, status: 'sent', attempts: settlement.attempts, sentAt: settlement.at, nextAttemptAt: settlement.at, lastError: settlement.reason ?? message.lastError };
         break;
       case 'failed':
         entry.message = { ...message, status: 'failed', attempts: settlement.attempts, lastError: settlement.reason, nextAttemptAt: settlement.at };
@@ -64,10 +85,10 @@ export class MemoryOutbox implements Outbox {
     return true;
   }
 
-  async release(worker: string): Promise<number> {
+  async release(worker: string, ids?: readonly string[]): Promise<number> {
     let released = 0;
     for (const [id, lease] of this.leases) {
-      if (lease.worker !== worker) continue;
+      if (lease.worker !== worker || (ids !== undefined && !ids.includes(id))) continue;
       this.leases.delete(id);
       released += 1;
     }
@@ -106,7 +127,7 @@ export class MemoryOutbox implements Outbox {
     const entry = this.messages.get(id);
     if (!entry) return 'missing';
     if (entry.message.status !== 'failed') return 'not failed';
-    entry.message = { ...entry.message, status: 'queued', attempts: 0, nextAttemptAt: now };
+    entry.message = { ...entry.message, status: 'queued', attempts: 0, nextAttemptAt: now, recipientOutcomes: reopenRefused(entry.message.recipientOutcomes) };
     return 'queued';
   }
 }
