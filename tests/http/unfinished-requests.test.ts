@@ -21,8 +21,11 @@ interface Exchanged {
 }
 
 interface Conduct {
-  /** After writing: 'stall' sends nothing more and never closes; 'end' closes its side (FIN); 'reset' drops the connection. */
-  readonly then: 'stall' | 'end' | 'reset';
+  /**
+   * After writing: 'stall' sends nothing more and never closes; 'trickle' sends one more byte every
+   * 100 ms; 'end' closes its side (FIN); 'reset' drops the connection.
+   */
+  readonly then: 'stall' | 'trickle' | 'end' | 'reset';
   /** Give up waiting for the server to close after this long (the test then fails on `closedAfterMs`). */
   readonly waitMs?: number;
 }
@@ -39,16 +42,19 @@ function exchange(port: number, bytes: string | Buffer, { then, waitMs = 15_000 
     let wrote = 0;
     let ended: number | undefined;
     let probing: NodeJS.Timeout | undefined;
+    let trickling: NodeJS.Timeout | undefined;
     const giveUp = setTimeout(() => socket.destroy(), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => {});
     socket.on('end', () => {
       ended = performance.now();
-      if (then === 'stall') probing = setInterval(() => socket.write('\r\n'), 50);
+      clearInterval(trickling);
+      if (then === 'stall' || then === 'trickle') probing = setInterval(() => socket.write('\r\n'), 50);
     });
     socket.on('close', () => {
       clearTimeout(giveUp);
       clearInterval(probing);
+      clearInterval(trickling);
       const closed = performance.now();
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
@@ -60,6 +66,7 @@ function exchange(port: number, bytes: string | Buffer, { then, waitMs = 15_000 
       wrote = performance.now();
       if (then === 'end') socket.end();
       if (then === 'reset') socket.resetAndDestroy();
+      if (then === 'trickle') trickling = setInterval(() => socket.write('x'), 100);
     });
   });
 }
@@ -115,11 +122,20 @@ describe('http: requests that never finish arriving', function () {
       expect(running.logLines().filter((line) => line.requestId === 'stalled-body')).to.have.length(1).and.to.satisfy(([line]: Record<string, unknown>[]) => line!.status === 408);
     });
 
-    it('closes the connection of a body that stops arriving after an answer that did not need it', async () => {
-      const request = `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\nContent-Length: 100\r\n\r\n0123456789`;
-      const exchanged = await exchange(running.server.port, request, { then: 'stall' });
+    it('closes the connection of a body that trickles in after an answer that did not need it, at the body deadline', async () => {
+      const request = `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\nContent-Length: 1000\r\n\r\n0123456789`;
+      // A byte every 100 ms keeps the connection from ever being idle: only the body's deadline ends it.
+      const exchanged = await exchange(running.server.port, request, { then: 'trickle' });
       expect(exchanged.status).to.equal(200);
       expect(exchanged.closedAfterMs, 'not before the deadline').to.be.at.least(450);
+      expect(exchanged.closedAfterMs, 'at the 0.5 s deadline, give or take a loaded machine').to.be.below(4_000);
+    });
+
+    it('answers a body that trickles in too slowly with 408 code 9 at the body deadline', async () => {
+      const exchanged = await exchange(running.server.port, unfinishedPost(running.token, 'trickled-body', 16_000, 100), { then: 'trickle' });
+      expect(exchanged.status).to.equal(408);
+      expect(errorBodyOf(exchanged)).to.deep.include({ code: 9 });
+      expect(exchanged.closedAfterMs, 'at the 0.5 s deadline, give or take a loaded machine').to.be.below(4_000);
     });
 
     it('answers a malformed chunked body with 400 code 9 and closes the connection, logged as that 400 and nothing else', async () => {
@@ -150,6 +166,7 @@ describe('http: requests that never finish arriving', function () {
       expect(exchanged.status).to.equal(200);
       expect(exchanged.headers.connection).to.equal('keep-alive');
       expect(exchanged.closedAfterMs, 'not before the timeout').to.be.at.least(450);
+      expect(exchanged.closedAfterMs, "at the 0.5 s timeout, not Node's 5 s").to.be.below(4_000);
     });
   });
 
