@@ -77,9 +77,10 @@ export function trackConnections(server: Server, { idleGraceMs, bodyTimeoutMs }:
   const connections = new Map<Socket, Connection>();
   let draining = false;
 
+  // The body stays the connection's until it ends or the connection closes: what else its client
+  // sends (a FIN, bytes the parser refuses) is still about that request.
   const bodyLate = (connection: Connection): void => {
     const body = connection.body;
-    connection.body = undefined;
     if (body === undefined || body.request.complete) return;
     refuseBody(body.request, body.response, { _tag: 'RequestTimeout', details: `The body did not arrive within ${bodyTimeoutMs} ms of the headers` });
   };
