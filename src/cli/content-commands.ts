@@ -33,16 +33,17 @@ export function contentCommands(program: Command, { print, withApplication, orFa
     .action(async (file: string, options: { kind: string; category: string; format?: ImportFormat }) => {
       const format = options.format ?? formatOfFileName(file);
       if (format === undefined) throw new CliFailure(`cannot tell the format of ${file} from its extension; give --format ${IMPORT_FORMATS.join('|')}`);
-      let text: string;
+      // As bytes: reading them as UTF-8 here would turn bytes that are not into U+FFFD unseen.
+      let bytes: Uint8Array;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
       } catch (error) {
         throw new CliFailure(`cannot read ${file}: ${reasonOf(error)}`);
       }
       const kind = orFail(checkKind(options.kind));
       const unit = format === 'json' ? 'item' : 'line';
       await withApplication(async ({ container }) => {
-        const report = orFail(await container.get(ImportContent).execute(kind, options.category, { content: text, format }));
+        const report = orFail(await container.get(ImportContent).execute(kind, options.category, { bytes, format }));
         for (const line of report.lines) {
           if (line.outcome === 'refused') print(`${unit} ${line.line}: refused: ${line.reason}`);
           else if (line.outcome === 'skipped') print(`${unit} ${line.line}: skipped: already stored (${line.id})`);

@@ -42,7 +42,7 @@ export type { DnsRecords } from './whois/records.js';
 export type { DomainStatus, Registrant, Registrar, Registration } from './whois/registration.js';
 export type { ContentEntry, ContentInput, ContentKind } from './content/content.js';
 export type { Feed, LiveContent, Provenance, RandomContent, Served } from './content/content-queries.js';
-export type { ImportContent, ImportFormat, ImportRecord, ImportReport, LineOutcome } from './content/import-content.js';
+export type { ImportContent, ImportFile, ImportFormat, ImportRecord, ImportReport, LineOutcome } from './content/import-content.js';
 export type { ManageContent } from './content/manage-content.js';
 export type { ForecastRequest, GetCurrentWeather, GetForecast, PlaceAsked, WeatherRequest } from './weather/weather-queries.js';
 export type { Conditions, ConditionUnits, CurrentWeather, DayForecast, DayUnits, DescribedDay, Forecast, ForecastQuery, ObservedConditions, ObservedForecast, Point, Units, WeatherLocation, WeatherQuery } from './weather/weather.js';

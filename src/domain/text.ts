@@ -41,3 +41,86 @@ export function characterCount(text: string): number {
   }
   return count;
 }
+
+/**
+ * A character XML 1.0 cannot carry, even escaped (its `Char` production): C0 controls but tab,
+ * line feed and carriage return; U+FFFE and U+FFFF; and a surrogate without its other half.
+ * Text shown as XML (facts and quotes, `?type=xml`) must not hold one, or no reader would parse
+ * the answer: such text is refused where it is stored.
+ */
+// Every character but those of the production; with the `u` flag a pair of surrogates is one character, a lone one a character of its own.
+const XML_CANNOT_CARRY = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** What the rule above refuses, for error details. */
+export const XML_CANNOT_CARRY_RULE = 'characters XML cannot carry (control characters other than tab and line breaks, U+FFFE, U+FFFF, lone surrogates)';
+
+/** Where in `text` the first character XML cannot carry is (a UTF-16 index), or undefined. */
+export const firstCharacterXmlCannotCarry = (text: string): number | undefined => {
+  const found = XML_CANNOT_CARRY.exec(text);
+  return found === null ? undefined : found.index;
+};
+
+/** A character as `U+0007`, for a person reading an error. */
+export const codePointOf = (character: string): string => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** A place in a text as an editor shows it: lines from 1 (after each line feed), columns from 1 in characters. */
+export interface TextPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The line and column of the UTF-16 index `at` of `text`. */
+export function positionOf(text: string, at: number): TextPosition {
+  let line = 1;
+  let lineStart = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1 && newline < at; newline = text.indexOf('\n', newline + 1)) {
+    line++;
+    lineStart = newline + 1;
+  }
+  return { line, column: characterCount(text.slice(lineStart, at)) + 1 };
+}
+
+/** Throws on bytes that are not UTF-8, overlong forms and encoded surrogates included. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text bytes decode to, or undefined when they are not UTF-8. */
+export function strictlyDecoded(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the first bytes that are not UTF-8 begin, as the line and column of the text before
+ * them, or undefined when all of `bytes` is UTF-8 (`strictlyDecoded` gives it).
+ */
+export function firstBadUtf8Position(bytes: Uint8Array): TextPosition | undefined {
+  const offset = firstBadUtf8Offset(bytes);
+  if (offset === undefined) return undefined;
+  const before = strictUtf8.decode(bytes.subarray(0, offset));
+  return positionOf(before, before.length);
+}
+
+/** UTF-8 as RFC 3629 has it: the shortest form only, nothing beyond U+10FFFF, no surrogates. */
+function firstBadUtf8Offset(bytes: Uint8Array): number | undefined {
+  for (let at = 0; at < bytes.length; ) {
+    const lead = bytes[at]!;
+    if (lead < 0x80) {
+      at++;
+      continue;
+    }
+    const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length === 0 || at + length > bytes.length) return at;
+    let codePoint = lead & (0x7f >> length);
+    for (let next = at + 1; next < at + length; next++) {
+      if ((bytes[next]! & 0xc0) !== 0x80) return at;
+      codePoint = (codePoint << 6) | (bytes[next]! & 0x3f);
+    }
+    const shortest = length === 2 || (length === 3 ? codePoint >= 0x800 : codePoint >= 0x10000);
+    if (!shortest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return at;
+    at += length;
+  }
+  return undefined;
+}

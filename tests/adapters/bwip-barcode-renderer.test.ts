@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { BwipBarcodeRenderer, UTF8_ECI_SYMBOLOGIES, bwipText } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
+import bwipjs from 'bwip-js';
+import { BwipBarcodeRenderer, PRINTS_NO_TEXT, TAKES_NO_HEIGHT, UTF8_ECI_SYMBOLOGIES, bwipText } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
 import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
 import type { RenderOutcome } from '../../src/domain/barcode/ports.js';
 import { readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
@@ -33,6 +34,31 @@ describe('adapter: bwip-js renderer', () => {
       kind: 'content-refused',
       reason: 'EAN-13 must be 12 or 13 digits (ean13badLength)',
     });
+  });
+
+  it('refuses includetext=true where no text is drawn and a height where none changes the drawing, rather than drop them', async () => {
+    const renderer = new BwipBarcodeRenderer({ maxPixels: 1_000_000 });
+    for (const symbology of ['qrcode', 'datamatrix', 'pdf417']) {
+      expect(await renderer.render(request(symbology, 'x', { includeText: true }))).to.deep.include({ kind: 'option-refused', option: 'includetext' });
+      expect((await renderer.render(request(symbology, 'x', { includeText: false }))).kind).to.equal('rendered');
+    }
+    expect(await renderer.render(request('maxicode', 'x', { heightMm: 20 }))).to.deep.include({ kind: 'option-refused', option: 'height' });
+    expect((await renderer.render(request('code128', 'x', { includeText: true, heightMm: 20 }))).kind).to.equal('rendered');
+  });
+
+  it('lists exactly the symbologies whose drawing the option does not change, as bwip-js draws them', () => {
+    const drawn = (bcid: string, text: string, more: Record<string, unknown>) => bwipjs.toSVG({ bcid, text, scale: 1, ...more } as Parameters<typeof bwipjs.toSVG>[0]);
+    // bwip-js's example of MaxiCode is written in escapes it parses only when told to; plain text does.
+    const textOf = (bcid: string) => (bcid === 'maxicode' ? 'Hello' : bwipjs.symbolList.find((symbol) => symbol.bcid === bcid)!.text);
+    const unchanged = (bcid: string, option: Record<string, unknown>, otherwise: Record<string, unknown>) => drawn(bcid, textOf(bcid), option) === drawn(bcid, textOf(bcid), otherwise);
+    // Swiss QR Code's content is a whole payment slip: a QR code like any other (checked above), it is left out here.
+    for (const bcid of PRINTS_NO_TEXT) if (bcid !== 'swissqrcode') expect(unchanged(bcid, { includetext: true }, { includetext: false }), bcid).to.equal(true);
+    for (const bcid of TAKES_NO_HEIGHT) expect(unchanged(bcid, { height: 30 }, { height: 5 }), bcid).to.equal(true);
+    // And where the option does change the drawing, it is not listed.
+    for (const bcid of ['code128', 'ean13', 'upca', 'code39', 'interleaved2of5', 'databaromni', 'postnet', 'pharmacode', 'isbn', 'gs1-128']) {
+      expect(PRINTS_NO_TEXT.has(bcid) || unchanged(bcid, { includetext: true }, { includetext: false }), bcid).to.equal(false);
+      expect(TAKES_NO_HEIGHT.has(bcid) || unchanged(bcid, { height: 30 }, { height: 5 }), bcid).to.equal(false);
+    }
   });
 
   describe('text beyond ASCII', () => {

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshSqlite, type TestDatabase } from '../support/databases.js';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { freshSqlite, sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { startServer } from '../support/http-server.js';
+import { SeededRandomness } from '../support/seeded-randomness.js';
 import { cliOn } from './run-cli.js';
 
 const LONG = 'x'.repeat(1001);
@@ -38,7 +40,7 @@ describe('cli: content import, list, export and delete, in process (SQLite)', ()
         'too,many,columns,here',
         '"The best revenge is not to be like your enemy.",Marcus Aurelius,',
         '"we suffer more in imagination  than in reality.",Seneca,',
-        'Bell\u0007here,,',
+        'Delete\u007fhere,,',
       ].join('\n'),
     );
     const first = await cli('content', 'import', csv, '--kind', 'quote', '--category', 'stoics');
@@ -107,3 +109,73 @@ describe('cli: content import, list, export and delete, in process (SQLite)', ()
     expect((await cli('content', 'delete', '--id', 'nope')).stderr).to.include('Invalid --id');
   });
 });
+
+/** XML 1.0's `Char` production (§2.2): what a well-formed document may hold at all, which XMLValidator does not check. */
+const XML_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+
+for (const backend of sqlDatabases) {
+  describe(`cli: content import takes only text XML can carry, and what it stores is served as well-formed XML (${backend.name})`, () => {
+    let database: TestDatabase;
+    let cli: ReturnType<typeof cliOn>;
+    let dir: string;
+    const file = (name: string, content: string | Buffer): string => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+    const OFF = { UTILITY_API_KANYE_URL: 'off', UTILITY_API_CHUCKNORRIS_URL: 'off', UTILITY_API_RON_SWANSON_URL: 'off' };
+    before(async () => {
+      database = await backend.open();
+      cli = cliOn({ ...database.env, ...OFF });
+      dir = mkdtempSync(join(tmpdir(), 'utility-api-content-'));
+    });
+    after(async () => {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('refuses a whole file with bytes that are not UTF-8, or a character XML cannot carry written or escaped, naming line and column; stores nothing', async () => {
+      const good = '"Cats sleep a lot."\n';
+      const cases: [string, string | Buffer, string][] = [
+        ['latin1.csv', Buffer.concat([Buffer.from('text\nfine\nna'), Buffer.of(0xef, 0x76, 0x65), Buffer.from('\n')]), 'line 3, column 3: bytes that are not UTF-8'],
+        ['overlong.ndjson', Buffer.concat([Buffer.from(`${good}"a`), Buffer.of(0xc0, 0xaf), Buffer.from('"\n')]), 'line 2, column 3: bytes that are not UTF-8'],
+        ['surrogate.json', Buffer.concat([Buffer.from('["fine", "😀'), Buffer.of(0xed, 0xa0, 0x80), Buffer.from('"]')]), 'line 1, column 12: bytes that are not UTF-8'],
+        ['bell.csv', 'text\nfine\nring\u0007ring\n', 'line 3, column 5: U+0007, one of the characters XML cannot carry'],
+        ['nonchar.ndjson', `${good}${good}"end\uFFFF"\n`, 'line 3, column 5: U+FFFF, one of the characters XML cannot carry'],
+        ['escaped-nul.json', '[\n  "fine",\n  {"text": "a\\u0000b"}\n]', 'line 3, column 14: \\u0000, an escape of one of the characters XML cannot carry'],
+        ['escaped-fffe.ndjson', `${good}{"text":"x","author":"\\ufffe"}\n`, 'line 2, column 23: \\ufffe, an escape of one of the characters XML cannot carry'],
+        ['lone-high.json', '["\\ud83d\\ude00 fine", "\\ud83d alone"]', 'line 1, column 24: \\ud83d, an escape of one of the characters XML cannot carry'],
+        ['lone-low.ndjson', '"\\udc00"\n', 'line 1, column 2: \\udc00, an escape of one of the characters XML cannot carry'],
+      ];
+      for (const [name, content, where] of cases) {
+        const refused = await cli('content', 'import', file(name, content), '--kind', 'quote', '--category', 'refused');
+        expect(refused.status, name).to.equal(1);
+        expect(refused.stderr, name).to.include(`Invalid FILE: ${where}`).and.to.include('nothing was imported');
+      }
+      expect((await cli('content', 'list', '--kind', 'quote')).stdout).to.equal('0 stored\n');
+    });
+
+    it('takes what XML can carry (escapes of the rest, an escaped backslash, a pair of surrogates, a byte order mark) and serves it as well-formed XML', async () => {
+      const texts = ['Less < more & "quotes" ]]> \'apostrophes\'', 'A pair 😀 and U+10FFFF \u{10FFFF}', 'Replacement \uFFFD and \uFFFC kept', 'Tab-free, line-free: café ☕ 中文'];
+      const lines = ['\uFEFF{"text":"a literal \\\\u0000 is text","author":"Back\\\\slash"}', ...texts.map((text) => JSON.stringify({ text, source: 'A & B <co>' }))];
+      const imported = await cli('content', 'import', file('tricky.ndjson', `${lines.join('\n')}\n`), '--kind', 'quote', '--category', 'tricky');
+      expect(imported.stdout).to.include('5 added, 0 skipped, 0 refused');
+      const server = await startServer({ env: { ...database.env, ...OFF }, randomness: new SeededRandomness('xml') });
+      try {
+        const token = await server.tokenFor(['Quotes::Random']);
+        const served = new Set<string>();
+        for (let draw = 0; draw < 40; draw++) {
+          const response = await server.get('/api/quotes/random?type=xml', { Authorization: `Bearer ${token}` });
+          expect(response.status).to.equal(200);
+          const xml = await response.text();
+          expect(XMLValidator.validate(xml), xml).to.equal(true);
+          expect(XML_CHARS.test(xml), xml).to.equal(true);
+          served.add(String((new XMLParser({ parseTagValue: false }).parse(xml) as { quote: { quote: string } }).quote.quote));
+        }
+        expect([...served].sort()).to.deep.equal(['a literal \\u0000 is text', ...texts].sort());
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}

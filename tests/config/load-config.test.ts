@@ -76,6 +76,16 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_WHOIS_SERVER: 'whois.example:43/x', UTILITY_API_RDAP_BOOTSTRAP_URL: 'ftp://x' })).to.have.length(2);
   });
 
+  it('allows no network to outbound connections by default, takes CIDRs from the environment and refuses anything else', () => {
+    expect(expectRight(loadConfig({ env: {} })).outbound).to.deep.equal({ allowedNetworks: [] });
+    const set = expectRight(loadConfig({ env: { UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8, 10.20.0.0/16,fd00::/8,::1/128' } })).outbound;
+    expect(set).to.deep.equal({ allowedNetworks: ['127.0.0.0/8', '10.20.0.0/16', 'fd00::/8', '::1/128'] });
+    for (const bad of ['10.0.0.1/8', '127.1/8', '10.0.0.0/33', '10.0.0.0', 'localhost/8', 'fd00::1/8', '10.0.0.0/8/8', '0x0a.0.0.0/8']) {
+      const [line] = errorsOf({ UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: bad });
+      expect(line, bad).to.equal(`Invalid setting outbound.allowedNetworks (from env UTILITY_API_OUTBOUND_ALLOWED_NETWORKS): expected a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address), got ${JSON.stringify(bad)}`);
+    }
+  });
+
   it('sends mail as .eml files from utility-api@localhost by default, with a worker; SMTP, sender, worker, lease and attempts from the environment', () => {
     expect(expectRight(loadConfig({ env: {} })).mail).to.deep.include({ from: 'utility-api@localhost', smtpUrl: null, worker: true, maxAttempts: 8, leaseMs: 120_000 });
     expect(expectRight(loadConfig({ env: {} })).database.sqliteSynchronous).to.equal('full');

@@ -90,8 +90,10 @@ describe('domain: plus codes', () => {
     expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944, length: 11 }))).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
   });
 
-  it('decodes a full code into its centre and bounds, ignoring any reference', async () => {
-    const decoded = expectRight(await lookUp.execute({ code: '8fw4v75v+8q', lat: 0, lon: 0 }));
+  it('decodes a full code into its centre and bounds, and refuses a reference given with it rather than ignore it', async () => {
+    expect(await lookUp.execute({ code: '8fw4v75v+8q', lat: 0, lon: 0 })).to.deep.include({ left: { _tag: 'InvalidInput', fields: ['lat', 'lon'], reason: 'a full plus code needs no reference: leave lat, lon out, or give a short code' } });
+    expect(await lookUp.execute({ code: '8fw4v75v+8q', near: 'Paris' })).to.deep.include({ left: { _tag: 'InvalidInput', fields: ['near'], reason: 'a full plus code needs no reference: leave near out, or give a short code' } });
+    const decoded = expectRight(await lookUp.execute({ code: '8fw4v75v+8q' }));
     expect(decoded).to.deep.equal({
       code: '8FW4V75V+8Q',
       lat: 48.8583125,

@@ -122,8 +122,11 @@ describe('mail: a request checked', () => {
     expect(refusal({ variables: { 'first-name': 'Ada' } })).to.deep.include({ fields: ['first-name'] });
     expect(refusal({ variables: { __proto__x: 'Ada' } })).to.deep.include({ fields: ['__proto__x'] });
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`v${i}`, i]));
-    expectRight(checkMail(request({ variables: fifty }), LIMITS));
-    expect(refusal({ variables: { ...fifty, v50: 50 } })).to.deep.include({ fields: ['v50'] });
+    const usingAll = (variables: Record<string, number>) => Object.keys(variables).map((name) => `{{${name}}}`).join(' ');
+    expectRight(checkMail(request({ content: usingAll(fifty), variables: fifty }), LIMITS));
+    expect(refusal({ content: usingAll({ ...fifty, v50: 50 }), variables: { ...fifty, v50: 50 } })).to.deep.include({ fields: ['v50'] });
+    // One that neither subject nor content uses would be dropped: refused by name instead.
+    expect(refusal({ variables: { unused: 1 } })).to.deep.equal({ _tag: 'InvalidInput', fields: ['unused'], reason: 'unused is neither a field nor a variable that subject or content uses as {{unused}}' });
   });
 
   it('refuses the old API’s text, html and url, naming them', () => {
@@ -191,10 +194,10 @@ describe('mail: sending, with an Idempotency-Key', () => {
   });
 
   it('stores the message with its Message-ID and sender, and tells the worker', async () => {
-    const accepted = expectRight(await sendMail.execute({ actor: sender, mail: request({ fromName: 'Zoë', variables: { unused: 1 } }) }));
+    const accepted = expectRight(await sendMail.execute({ actor: sender, mail: request({ fromName: 'Zoë', content: 'Order {{order}}', variables: { order: 1 } }) }));
     expect(accepted).to.deep.equal({ id: accepted.id, status: 'queued', messageId: `<${accepted.id}@xn--bcher-kva.example>`, replayed: false });
     const stored = (await outbox.find(accepted.id))!;
-    expect(stored).to.deep.include({ fromAddress: 'noreply@bücher.example', fromName: 'Zoë', senderUserId: (sender as { principal: { user: { id: string } } }).principal.user.id, variables: { unused: 1 }, status: 'queued' });
+    expect(stored).to.deep.include({ fromAddress: 'noreply@bücher.example', fromName: 'Zoë', senderUserId: (sender as { principal: { user: { id: string } } }).principal.user.id, variables: { order: 1 }, status: 'queued' });
     expect(woken).to.equal(1);
   });
 

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { characterCount, hasControlOrInvisibleCharacter, trimWhiteSpace } from '../../src/domain/text.js';
+import fc from 'fast-check';
+import { characterCount, firstBadUtf8Position, firstCharacterXmlCannotCarry, hasControlOrInvisibleCharacter, positionOf, strictlyDecoded, trimWhiteSpace } from '../../src/domain/text.js';
+
+/** XML 1.0's `Char` production, as the specification writes it (§2.2). */
+const XML_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 import { checkEmail } from '../../src/domain/users/user-rules.js';
 
 describe('domain: the text rules', () => {
@@ -18,6 +22,42 @@ describe('domain: the text rules', () => {
     for (const text of ['Ada Lovelace', 'Zoë O’Brien', '李雷', 'São Paulo', '\u{1F600}', 'a\u2010b', 'a\u2060b', 'a\u2070b', 'a\u202Fb']) {
       expect(hasControlOrInvisibleCharacter(text), text).to.equal(false);
     }
+  });
+
+  it('finds the first character XML cannot carry exactly where XML 1.0 says one is (property)', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\t', '\n', '\r', '\u0000', '\u0008', '\u000b', '\u001f', '\u007f', '\u0085', '\ufffe', '\uffff', '\ufffd', '\ud800', '\udfff', '\u{10ffff}', '😀', '&', '<'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) });
+    fc.assert(
+      fc.property(text, (candidate) => {
+        const at = firstCharacterXmlCannotCarry(candidate);
+        expect(at === undefined, JSON.stringify(candidate)).to.equal(XML_CHARS.test(candidate));
+        if (at !== undefined) {
+          expect(XML_CHARS.test(candidate.slice(0, at)), 'all before it can be carried').to.equal(true);
+          expect(XML_CHARS.test(candidate.slice(at)), 'what it starts cannot').to.equal(false);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds where bytes stop being UTF-8, by line and column, exactly when a strict decoder refuses them (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 16 }), (bytes) => {
+        expect(firstBadUtf8Position(bytes) === undefined).to.equal(strictlyDecoded(bytes) !== undefined);
+      }),
+      { numRuns: 20_000 },
+    );
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => Buffer.from(part as string)));
+    expect(firstBadUtf8Position(bytes('line one\nZoë ', [0xff], ' x'))).to.deep.equal({ line: 2, column: 5 });
+    expect(firstBadUtf8Position(bytes('😀', [0xc0, 0xaf]))).to.deep.equal({ line: 1, column: 2 });
+    expect(firstBadUtf8Position(bytes('a\r\nb', [0xed, 0xa0, 0x80]))).to.deep.equal({ line: 2, column: 2 });
+    expect(firstBadUtf8Position(bytes('fine', [0xf4, 0x90, 0x80, 0x80]))).to.deep.equal({ line: 1, column: 5 });
+    expect(firstBadUtf8Position(bytes('cut ', [0xe2, 0x82]))).to.deep.equal({ line: 1, column: 5 });
+    expect(firstBadUtf8Position(bytes('all good ☕'))).to.equal(undefined);
+  });
+
+  it('gives positions as an editor shows them: lines after each line feed, columns in characters', () => {
+    expect(positionOf('ab\n😀x\ny', 5)).to.deep.equal({ line: 2, column: 2 });
+    expect(positionOf('abc', 0)).to.deep.equal({ line: 1, column: 1 });
   });
 
   it('trims white space as trim() does but keeps U+FEFF, for the rule to refuse', () => {

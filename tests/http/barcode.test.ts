@@ -150,9 +150,9 @@ describe('http: barcodes', () => {
     await expectError(await gen('__proto__', { content: 'x' }), 404, 22);
   });
 
-  it('answers 400/6 without content, and does not take the old name data', async () => {
+  it('answers 400/6 without content, and refuses the old name data (400/7), naming content', async () => {
     expect((await expectError(await gen('qrcode', {}), 400, 6)).details).to.include('content');
-    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 6)).details).to.include('content');
+    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 7)).details).to.match(/^Unknown query parameter\(s\): data \(this endpoint takes content, /);
   });
 
   it('answers 400/7 with the encoder’s reason for content the symbology cannot hold', async () => {
@@ -311,5 +311,24 @@ describe('http: barcode PNGs scan on any page', () => {
   it('refuses a background or quietzone it does not know with 400/7 naming it', async () => {
     expect((await expectError(await gen('qrcode', { content: 'x', background: 'black' }), 400, 7)).details).to.include('background');
     expect((await expectError(await gen('qrcode', { content: 'x', quietzone: 'no' }), 400, 7)).details).to.include('quietzone');
+  });
+
+  it('refuses an option that would change nothing of the image (400/7 naming it), rather than drop it', async () => {
+    const refused = async (codec: string, query: Record<string, string>, headers: Record<string, string> = {}) => {
+      const response = await server.get(`/api/barcode/gen/${codec}?${new URLSearchParams(query).toString()}`, { Authorization: `Bearer ${token}`, ...headers });
+      return (await expectError(response, 400, 7)).details;
+    };
+    // No text is drawn under a matrix or stacked symbol; MaxiCode has a size of its own.
+    expect(await refused('qrcode', { content: 'x', includetext: 'true' })).to.equal('qrcode is drawn without text under it: includetext=true would change nothing');
+    expect(await refused('datamatrix', { content: 'x', includetext: 'true', format: 'svg' })).to.match(/^datamatrix is drawn without text/);
+    expect(await refused('maxicode', { content: 'x', height: '20' })).to.equal('maxicode is drawn at a height of its own: height would change nothing');
+    // An SVG is the bare symbol: no ground, no margin.
+    expect(await refused('qrcode', { content: 'x', format: 'svg', background: 'white' })).to.match(/^background=white is the ground of a PNG/);
+    expect(await refused('code128', { content: 'x', quietzone: 'true' }, { 'x-format': 'svg' })).to.match(/^quietzone=true is the margin of a PNG/);
+    // What the image is anyway may be asked for.
+    for (const query of [{ includetext: 'false' }, { format: 'svg', background: 'transparent', quietzone: 'false' }, { height: '20' }] as Record<string, string>[]) {
+      expect((await gen('qrcode', { content: 'x', ...query })).status, JSON.stringify(query)).to.equal(200);
+    }
+    expect((await gen('code128', { content: 'x', includetext: 'true', height: '20' })).status).to.equal(200);
   });
 });

@@ -2,8 +2,11 @@ import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse as parseYaml } from 'yaml';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BUNDLED_FACTS_FILE } from '../../src/adapters/persistence/bundled-facts.js';
 import { CHUCK_NORRIS_FACT, KANYE_QUOTE, RON_SWANSON_QUOTE, contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
+import { startFixtureServer } from '../support/fixture-server.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
@@ -128,6 +131,26 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
     await expectError(await get('/api/quotes/ronswanson'), 502, 29);
     upstreams.behaviour = 'slow';
     await expectError(await get('/api/quotes/kanye', { Accept: 'application/xml' }), 504, 30);
+  });
+
+  it('refuses an upstream text XML cannot carry, escaped or as bytes that are not UTF-8, as a malformed answer (502/29), storing nothing', async () => {
+    const escaped = await startFixtureServer({
+      recordings: { '/jokes/random': { body: '{"value":"A bell \\u0007 rings"}' }, '/': { body: '{"quote":"Not a character: \\uffff"}' }, '/v2/quotes': { body: '["Half a pair \\ud83d"]' } },
+    });
+    // Latin-1 bytes where UTF-8 was promised: read as text they would have become U+FFFD unseen.
+    const latin1 = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from('{"quote":"na'), Buffer.of(0xef), Buffer.from('ve"}')])));
+    await new Promise<void>((resolve) => latin1.listen(0, '127.0.0.1', resolve));
+    try {
+      await serve(contentUpstreamsAt(escaped));
+      for (const path of ['/api/facts/chucknorris', '/api/quotes/kanye', '/api/quotes/ronswanson']) await expectError(await get(path), 502, 29);
+      await serve({ UTILITY_API_KANYE_URL: `http://127.0.0.1:${(latin1.address() as AddressInfo).port}` });
+      await expectError(await get('/api/quotes/kanye'), 502, 29);
+      await expectError(await get('/api/quotes/random'), 404, 22);
+    } finally {
+      await escaped.close();
+      latin1.closeAllConnections();
+      await new Promise((resolve) => latin1.close(resolve));
+    }
   });
 
   it('answers Kanye West and Ron Swanson quotes, and random quotes among those received', async () => {

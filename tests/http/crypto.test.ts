@@ -40,7 +40,9 @@ for (const backend of httpBackends) {
 
     it('answers 400/6 when data is missing', async () => {
       await expectError(await enc(''), 400, 6);
-      await expectError(await dec('other=1'), 400, 6);
+      await expectError(await dec(''), 400, 6);
+      // A parameter it does not take is refused by name first, never ignored.
+      expect((await expectError(await dec('other=1'), 400, 7)).details).to.equal('Unknown query parameter(s): other (this endpoint takes data)');
     });
 
     it('answers 400/7 when data is repeated', async () => {

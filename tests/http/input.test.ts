@@ -1,5 +1,8 @@
 import { connect } from 'node:net';
 import { expect } from 'chai';
+import { servedPath, type RouteTable } from '../../src/adapters/http/route-table.js';
+import { Routes } from '../../src/container.js';
+import { Outbox } from '../../src/domain/mail/ports.js';
 import { expectError, httpBackends, rawRequest, serverForSuite, type TestServer } from '../support/http-server.js';
 
 /** Escapes of bytes that are not UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a cut-off sequence. */
@@ -135,6 +138,88 @@ for (const backend of httpBackends) {
         const error = await expectError(await server.send('POST', '/api/token/create', { token: admin, raw: { body, contentType: 'application/json' } }), 400, 11);
         expect(error.details).to.match(/^name\[0\]\[0\]/);
         expect(error.details!.length).to.be.below(300);
+      });
+    });
+
+    describe('query parameters an endpoint does not take', () => {
+      it('refuses DELETE /user/delete?username=carol with 400/7 naming username, deleting nobody (it used to delete the caller)', async () => {
+        const victim = await server.userWithToken(['*']);
+        const carol = await server.userWithToken([]);
+        const before = await server.snapshot();
+        const refused = await expectError(await server.send('DELETE', `/api/user/delete?username=${carol.username}`, { token: victim.secret }), 400, 7);
+        expect(refused.details).to.equal('Unknown query parameter(s): username (this endpoint takes none)');
+        expect(await server.snapshot()).to.deep.equal(before);
+      });
+
+      it('refuses an unknown parameter on every route of the table with 400/7 naming it, before anything is done', async () => {
+        const table = server.app.container.get<RouteTable>(Routes);
+        const before = await server.snapshot();
+        for (const route of table.routes) {
+          const path = servedPath(route).replace(':codec', 'qrcode').replace(':map', 'hide');
+          const operation = `${route.method} ${route.path}`;
+          const taken = Object.keys(route.query);
+          const refused = await expectError(await server.send(route.method, `${path}?nosuchoption=1`, { token: admin }), 400, 7);
+          expect(refused.details, operation).to.equal(`Unknown query parameter(s): nosuchoption (this endpoint takes ${taken.length === 0 ? 'none' : taken.join(', ')})`);
+        }
+        expect(await server.snapshot()).to.deep.equal(before);
+      });
+
+      it('refuses one beside the parameters a route takes, and names every one, however it is spelt', async () => {
+        const token = await server.userWithToken([]);
+        const [id] = ((await server.snapshot()) as { tokens: { id: string }[][] }).tokens.flat().map((record) => record.id).slice(-1);
+        const before = await server.snapshot();
+        const deleting = await expectError(await server.send('DELETE', `/api/token/delete?id=${id}&uid=${token.uid}`, { token: admin }), 400, 7);
+        expect(deleting.details).to.equal('Unknown query parameter(s): uid (this endpoint takes id)');
+        expect(await server.snapshot()).to.deep.equal(before);
+        const several = await expectError(await server.get('/api/crypto/enc?data=x&Data=y&__proto__=1&constructor&=z', auth()), 400, 7);
+        expect(several.details).to.equal('Unknown query parameter(s): Data, __proto__, constructor, (a parameter without a name) (this endpoint takes data)');
+        // Refused before a missing parameter is: the client misspelt it.
+        const misspelt = await expectError(await server.get('/api/crypto/enc?date=x', auth()), 400, 7);
+        expect(misspelt.details).to.equal('Unknown query parameter(s): date (this endpoint takes data)');
+        const long = await expectError(await server.get(`/api/crypto/enc?data=x&${'n'.repeat(5000)}=1`, auth()), 400, 7);
+        expect(long.details!.length).to.be.below(300);
+      });
+
+      it('refuses options not offered yet instead of answering as if they were not there: barcode color, width, eclevel; a quote category', async () => {
+        const barcode = await expectError(await server.get('/api/barcode/gen/qrcode?content=x&color=ff0000&width=300&eclevel=H', auth()), 400, 7);
+        expect(barcode.details).to.match(/^Unknown query parameter\(s\): color, width, eclevel \(this endpoint takes content, format, /);
+        const quote = await expectError(await server.get('/api/quotes/random?category=wisdom', auth()), 400, 7);
+        expect(quote.details).to.equal('Unknown query parameter(s): category (this endpoint takes type)');
+        // What a route takes is still taken.
+        expect((await server.get('/api/crypto/enc?data=x', auth())).status).to.equal(200);
+      });
+    });
+
+    describe('a JSON key given twice', () => {
+      const raw = (body: string) => ({ token: admin, raw: { body, contentType: 'application/json' } });
+      const outboxSize = async () => (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
+
+      it('refuses {"to": a, "to": b} with 400/11 naming to, queueing nothing (the last one used to be sent to)', async () => {
+        const before = await outboxSize();
+        const body = '{"to": "a@example.com", "subject": "Hi", "content": "Hello", "to": "b@example.com"}';
+        const refused = await expectError(await server.send('POST', '/api/mail/send', raw(body)), 400, 11);
+        expect(refused.details).to.equal('to must be given once');
+        expect(await outboxSize()).to.equal(before);
+      });
+
+      it('refuses a key given twice at any depth, however it is escaped, naming where, and stores nothing', async () => {
+        const before = await server.snapshot();
+        const person = JSON.stringify(newPerson());
+        const cases: [string, string, string][] = [
+          ['POST', '/api/user/create', person.replace('}', ',"email":"other@example.com"}')],
+          ['POST', '/api/user/create', person.replace('}', ',"p\\u0061ssword":"another horse battery"}')],
+          ['POST', '/api/token/create', '{"name":"ci","rateLimit":{"requests":1,"perSeconds":1,"requests":1000000}}'],
+          ['PATCH', '/api/user/update', '{"perms":["Cryptography::Encrypt"],"perms":["*"]}'],
+        ];
+        const details = ['email must be given once', 'password must be given once', 'rateLimit.requests must be given once', 'perms must be given once'];
+        for (const [index, [method, path, body]] of cases.entries()) {
+          const refused = await expectError(await server.send(method, path, raw(body)), 400, 11);
+          expect(refused.details, body).to.equal(details[index]);
+        }
+        expect(await server.snapshot()).to.deep.equal(before);
+        // The same names in separate objects are no repetition.
+        const distinct = await server.send('POST', '/api/token/create', raw('{"name":"requests","rateLimit":{"requests":10,"perSeconds":10}}'));
+        expect(distinct.status, await distinct.clone().text()).to.equal(201);
       });
     });
 

@@ -231,6 +231,10 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get('/api/location/pluscode?lat=1&lon=2&length=3'), 400, 7);
       await expectError(await get('/api/location/pluscode?lat=1&lon=2&length=16'), 400, 7);
       await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&length=11'), 400, 7);
+      // A full code needs no reference: one given with it is refused, not dropped.
+      const referenced = await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&near=Tokyo'), 400, 7);
+      expect(referenced.details).to.equal('a full plus code needs no reference: leave near out, or give a short code');
+      expect((await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&lat=1&lon=2'), 400, 7)).details).to.match(/^a full plus code needs no reference: leave lat, lon out/);
       await expectError(await get('/api/location/pluscode?near=Paris'), 400, 7);
       await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Paris&lat=1&lon=2'), 400, 7);
       await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Qwxzyville'), 404, 22);

@@ -121,9 +121,12 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
     expect(await details(queryOf('+33 6 12 34 56 78'))).not.to.have.property('extension');
   });
 
-  it('takes the country in either case, and checks but ignores it beside a + number', async () => {
+  it('takes the country in either case; beside a + number it must be the number\'s own, never ignored (400/7)', async () => {
     expect((await details(queryOf('01 23 45 67 89', 'fr'))).formats.e164).to.equal('+33123456789');
-    expect(await details(queryOf('+44 20 7946 0958', 'JP'))).to.deep.include({ country: 'GB', nationalNumber: '2079460958' });
+    expect(await details(queryOf('+44 20 7946 0958', 'gb'))).to.deep.include({ country: 'GB', nationalNumber: '2079460958' });
+    const other = await expectError(await get(queryOf('+44 20 7946 0958', 'JP')), 400, 7);
+    expect(other.details).to.equal("country JP is not the number's: +44 20 7946 0958 is GB's by its calling code; leave country out for a number with +");
+    expect((await expectError(await get(queryOf('+800 1234 5678', 'FR')), 400, 7)).details).to.match(/^country FR is not the number's: \+800 1234 5678 is no country's/);
   });
 
   it('answers a parseable number that no plan assigns with 200 and valid: false', async () => {

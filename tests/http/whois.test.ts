@@ -22,6 +22,8 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
           whoisServer: registries.root.server,
           registrationTimeoutMs: 300,
         },
+        // The registries the fixtures' root and bootstrap name are on loopback too.
+        outbound: { allowedNetworks: ['127.0.0.0/8'] },
       },
     });
     token = await server.tokenFor(['Whois::*']);
@@ -182,6 +184,10 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
       expect(body.raw).to.equal(BBC_CO_UK_WHOIS);
       expect(await json(await get('/api/whois/whois?domain=bbc.co.uk&raw=false'))).not.to.have.property('raw');
       await expectError(await get('/api/whois/whois?domain=bbc.co.uk&raw=yes'), 400, 7);
+      // An RDAP answer has no such text: raw=true is refused rather than dropped.
+      const rdap = await expectError(await get('/api/whois/whois?domain=example.com&raw=true'), 400, 7);
+      expect(rdap.details).to.equal("raw=true asks for the WHOIS server's text, and the registration of example.com comes from RDAP without one: leave raw out");
+      expect(await json(await get('/api/whois/whois?domain=example.com&raw=false'))).to.deep.include({ source: 'rdap' });
     });
 
     it('falls back to WHOIS when RDAP fails, reading the ICANN layout', async () => {

@@ -67,7 +67,10 @@ export interface FuzzRequest {
   /** Sent with Transfer-Encoding: chunked instead of Content-Length. */
   readonly chunked: boolean;
   readonly caller: Caller;
-  /** The fields of this route that carry invalid UTF-8 or a lone surrogate: the request must not succeed. */
+  /**
+   * What the request must not succeed with: fields of this route that carry invalid UTF-8 or a
+   * lone surrogate, query parameters it does not take, body keys given twice (issue 24).
+   */
   readonly mustRefuse: readonly string[];
 }
 
@@ -101,6 +104,15 @@ function percentEncode(text: string): { encoded: string; invalid: boolean } {
   }
   return { encoded, invalid };
 }
+
+/** A query parameter's name as the server reads it; a name whose escapes do not decode is no name any route takes. */
+const decodedName = (encoded: string): string => {
+  try {
+    return decodeURIComponent(encoded.replaceAll('+', ' '));
+  } catch {
+    return encoded;
+  }
+};
 
 const hex = (bytes: Buffer) => [...bytes].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 const insertAt = (text: string, index: number, piece: string) => {
@@ -237,13 +249,21 @@ function bodyPlan(route: Route, fieldSample: FieldSample, honest: boolean): fc.A
   });
   if (honest) return fc.tuple(...fields).map((chosen) => ({ body: objectText(chosen.filter((entry) => entry !== undefined)).bytes, contentType: 'application/json', mustRefuse: [] }));
   const unknownFields = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 1 }).map(jsonPiece)), { maxLength: 2 });
+  // Now and then a key given again, with a value of its own: JSON.parse would keep the last (issue 24).
+  const repeated = fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 1 }).map(jsonPiece)) });
   const structured = fc
-    .tuple(fc.tuple(...fields), fc.oneof({ weight: 9, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknownFields }), fc.oneof({ weight: 12, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }))
-    .map(([chosen, extra, contentType]): BodyPlan => {
+    .tuple(
+      fc.tuple(...fields),
+      fc.oneof({ weight: 9, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknownFields }),
+      fc.oneof({ weight: 12, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
+      repeated,
+    )
+    .map(([chosen, extra, contentType, repeat]): BodyPlan => {
       const entries = [...chosen.filter((entry) => entry !== undefined), ...extra];
-      const text = objectText(entries);
+      const again = repeat && entries.length > 0 ? ([entries[repeat[0] % entries.length]![0], repeat[1]] as const) : undefined;
+      const text = objectText(again ? [...entries, again] : entries);
       const invalid = chosen.filter((entry) => entry !== undefined && entry[1].invalid).map((entry) => `body ${entry![0]}`);
-      return { body: text.bytes, contentType: contentType || undefined, mustRefuse: invalid };
+      return { body: text.bytes, contentType: contentType || undefined, mustRefuse: again ? [...invalid, `body ${again[0]} given twice`] : invalid };
     });
   return fc.oneof({ weight: 16, arbitrary: structured }, { weight: 1, arbitrary: none }, { weight: 3, arbitrary: other });
 }
@@ -385,6 +405,7 @@ export function requestsFor(route: Route, samples: RouteSamples, pool: FuzzPool,
       const mustRefuse = [
         ...segments.filter((segment) => segment.invalid && segment.name !== undefined).map((segment) => `path ${segment.name}`),
         ...pairs.filter(([name, value]) => value.invalid && Object.hasOwn(route.query, name)).map(([name]) => `query ${name}`),
+        ...pairs.filter(([name]) => !Object.hasOwn(route.query, decodedName(name))).map(([name]) => `query ${name} not taken`),
         ...headers.filter((header) => header !== undefined && header[1].invalid).map((header) => `header ${header![0]}`),
         ...(route.body ? body.mustRefuse : []),
       ];

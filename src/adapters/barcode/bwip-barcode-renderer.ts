@@ -22,6 +22,21 @@ const ENCODER_REFUSAL = /^bwipp\.(\w+)(?:#\d+)?:\s*([\s\S]*)$/;
  * (Mailmark's `type`, rMQR's `version`, D3 AQR's `category`): neither listed nor drawn.
  */
 const NEED_OPTIONS_WE_DO_NOT_TAKE = new Set(['mailmark', 'rectangularmicroqrcode', 'd3aqr']);
+/**
+ * Symbologies bwip-js draws with no human-readable text whatever `includetext` says (matrix and
+ * stacked symbols), and those a bar height does not change: the option asked of them would be
+ * dropped, so it is refused. Found by drawing every symbology's example both ways (bwip-js 4).
+ */
+export const PRINTS_NO_TEXT: ReadonlySet<string> = new Set([
+  'databarstacked', 'databarstackedomni', 'databarexpanded', 'databarexpandedstacked', 'codablockf', 'code16k', 'code49', 'raw', 'daft', 'symbol',
+  'pdf417', 'pdf417compact', 'micropdf417', 'datamatrix', 'datamatrixrectangular', 'datamatrixrectangularextension', 'qrcode', 'microqrcode',
+  'swissqrcode', 'maxicode', 'azteccode', 'azteccodecompact', 'aztecrune', 'codeone', 'hanxin', 'dotcode', 'ultracode', 'gs1-cc',
+  'databarstackedcomposite', 'databarstackedomnicomposite', 'databarexpandedcomposite', 'databarexpandedstackedcomposite', 'gs1datamatrix',
+  'gs1datamatrixrectangular', 'gs1qrcode', 'gs1dotcode', 'hibcdatamatrix', 'hibcdatamatrixrectangular', 'hibcpdf417', 'hibcmicropdf417',
+  'hibcqrcode', 'hibccodablockf', 'hibcazteccode',
+]);
+export const TAKES_NO_HEIGHT: ReadonlySet<string> = new Set(['symbol', 'maxicode', 'databarstackedcomposite', 'databarstackedomnicomposite', 'databarexpandedstackedcomposite']);
+
 /** Options under which an example's `^NNN` sequences stand for control characters. */
 const PARSED_EXAMPLE = /(?:^|\s)parse(?:fnc)?(?:\s|$)/;
 
@@ -122,6 +137,12 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
     const { ids } = await this.load();
     if (!ids.has(request.symbology)) return { kind: 'unknown-symbology' };
+    if (request.includeText && PRINTS_NO_TEXT.has(request.symbology)) {
+      return { kind: 'option-refused', option: 'includetext', reason: `${request.symbology} is drawn without text under it: includetext=true would change nothing` };
+    }
+    if (request.heightMm !== undefined && TAKES_NO_HEIGHT.has(request.symbology)) {
+      return { kind: 'option-refused', option: 'height', reason: `${request.symbology} is drawn at a height of its own: height would change nothing` };
+    }
     const text = bwipText(request.symbology, request.content);
     if (text.kind === 'beyond') {
       const reason = `${request.symbology} carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "${text.character}" (${codePoint(text.character)}) is beyond it`;

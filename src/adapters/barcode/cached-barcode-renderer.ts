@@ -54,6 +54,7 @@ function sizeOf(outcome: RenderOutcome): number {
     case 'rendered':
       return outcome.image.format === 'png' ? outcome.image.bytes.byteLength : outcome.image.markup.length /* ASCII: one byte a character */;
     case 'content-refused':
+    case 'option-refused':
     case 'too-large':
     case 'busy':
       return outcome.reason.length * 2;

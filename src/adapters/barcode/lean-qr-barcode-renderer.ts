@@ -55,8 +55,9 @@ export class LeanQrBarcodeRenderer implements BarcodeRenderer {
   }
 
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
-    // bwip-js stretches a 2-D symbol to a bar height; that odd request is left to it, as before.
-    if (request.symbology !== QR_CODE || request.heightMm !== undefined) return this.others.render(request);
+    // bwip-js stretches a 2-D symbol to a bar height; that odd request is left to it, as before,
+    // and so is text under a QR code, which it refuses.
+    if (request.symbology !== QR_CODE || request.heightMm !== undefined || request.includeText) return this.others.render(request);
     let encoded: ModuleGrid;
     try {
       encoded = generate(request.content, QR_OPTIONS);

@@ -1,7 +1,8 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as E from 'fp-ts/lib/Either.js';
-import type { ImportRecord } from '../../domain/content/import-content.js';
+import { refusedAt, type ImportRecord } from '../../domain/content/import-content.js';
 import type { ImportFileReader } from '../../domain/content/ports.js';
+import { firstCharacterXmlCannotCarry, positionOf, XML_CANNOT_CARRY_RULE } from '../../domain/text.js';
 
 /** What a record may hold; anything else is refused by name rather than dropped. */
 const FIELDS = ['text', 'author', 'source'] as const;
@@ -19,6 +20,10 @@ function recordOf(line: number, value: unknown): ImportRecord {
 export const importFileReader: ImportFileReader = {
   records(content, format) {
     const text = content.startsWith('\uFEFF') ? content.slice(1) : content;
+    if (format !== 'csv') {
+      const escape = escapeXmlCannotCarry(text);
+      if (escape !== undefined) return E.left(refusedAt(positionOf(text, escape.at), `${escape.written}, an escape of one of the ${XML_CANNOT_CARRY_RULE}`));
+    }
     switch (format) {
       case 'json':
         return readJsonArray(text);
@@ -29,6 +34,33 @@ export const importFileReader: ImportFileReader = {
     }
   },
 };
+
+/** Every JSON escape, in order: `\\` and `\"` are read whole, so what follows them is never taken for an escape. */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|[^u])/g;
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * The first `\uXXXX` escape in JSON text that stands for a character XML cannot carry (`\u0000`,
+ * `\uFFFF`, a surrogate escaped without its other half right after it): where it is, as written.
+ * Strictly decoded text holds no such character as itself, but JSON can write any code unit.
+ */
+function escapeXmlCannotCarry(text: string): { readonly at: number; readonly written: string } | undefined {
+  let high: RegExpExecArray | undefined;
+  for (const escape of text.matchAll(JSON_ESCAPE)) {
+    const unit = escape[1] === undefined ? undefined : parseInt(escape[1], 16);
+    if (high !== undefined) {
+      const pairs = unit !== undefined && isLowSurrogate(unit) && escape.index === high.index + high[0].length;
+      if (!pairs) return { at: high.index, written: high[0] };
+      high = undefined;
+      continue;
+    }
+    if (unit === undefined) continue;
+    if (isHighSurrogate(unit)) high = escape;
+    else if (firstCharacterXmlCannotCarry(String.fromCharCode(unit)) !== undefined) return { at: escape.index, written: escape[0] };
+  }
+  return high && { at: high.index, written: high[0] };
+}
 
 function readJsonArray(text: string): E.Either<string, ImportRecord[]> {
   let parsed: unknown;

@@ -7,7 +7,7 @@ import type { ContentSource, SourceResult } from '../../domain/content/ports.js'
 import type { Clock } from '../../domain/ports.js';
 import { UpstreamClient, type UpstreamCallCounter, type UpstreamSettings } from '../upstream/upstream-client.js';
 
-/** A text that our rules for every entry accept (1 to 1000 characters, no control characters), trimmed. */
+/** A text that our rules for every entry accept (1 to 1000 characters, no control characters, none XML cannot carry), trimmed. */
 const AcceptedText = new t.Type<string, string, unknown>(
   'a fact or quote of 1 to 1000 characters',
   (u): u is string => typeof u === 'string' && E.isRight(checkText(u)),

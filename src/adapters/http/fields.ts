@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { InputError, PlacedInputError } from '../../domain/errors.js';
 import { characterCount, trimWhiteSpace } from '../../domain/text.js';
-import { illFormedPathSegments, illFormedQueryParameters } from './well-formed.js';
+import { echoed, illFormedPathSegments, illFormedQueryParameters } from './well-formed.js';
 
 /**
  * One named input (a query parameter, a header, a body field): an io-ts decoder for its value,
@@ -201,9 +201,33 @@ const placedAs =
   <A>(decoded: E.Either<InputError, A>): E.Either<PlacedInputError, A> =>
     E.isLeft(decoded) ? E.left(placed(decoded.left, place)) : decoded;
 
-/** A parameter given more than once (an array of values) is invalid, never silently reduced to one of its values. */
-export const decodeQuery = <S extends QuerySchema>(schema: S, query: QueryParameters) =>
-  placedAs('query')(decodeFields(schema, (name) => query.get(name), givenOnce));
+/**
+ * A parameter given more than once (an array of values) is invalid, never silently reduced to one
+ * of its values; a parameter the schema does not take is refused by name, never ignored (as a
+ * body's unknown fields are): `?username=carol` must not pass for a request about someone else.
+ */
+export function decodeQuery<S extends QuerySchema>(schema: S, query: QueryParameters): E.Either<PlacedInputError, Decoded<S>> {
+  const unknown = unknownParameters(schema, query);
+  if (unknown) return E.left(unknown);
+  return placedAs('query')(decodeFields(schema, (name) => query.get(name), givenOnce));
+}
+
+/**
+ * The parameters of `query` that `schema` does not take, refused; undefined when there are none.
+ * Counting the schema's names that are present tells that without listing anything, which
+ * matters on the hot path: only a request that gives some other name pays for finding it.
+ */
+function unknownParameters(schema: Schema<never>, query: QueryParameters): PlacedInputError | undefined {
+  if (query.size === 0) return undefined;
+  const entries = entriesOf(schema);
+  let known = 0;
+  for (let index = 0; index < entries.length; index++) if (query.has(entries[index]![0])) known++;
+  if (known === query.size) return undefined;
+  const names = [...query.keys()].filter((name) => !Object.hasOwn(schema, name));
+  const shown = names.map((name) => (name === '' ? '(a parameter without a name)' : echoed(name))).join(', ');
+  const taken = entries.length === 0 ? 'this endpoint takes none' : `this endpoint takes ${entries.map(([name]) => name).join(', ')}`;
+  return { _tag: 'InvalidQueryParameter', names, details: `Unknown query parameter(s): ${shown} (${taken})` };
+}
 
 /** A query's parameters by name: a name given more than once has all its values, in order. */
 export type QueryParameters = ReadonlyMap<string, string | string[]>;

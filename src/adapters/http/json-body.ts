@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { CatalogueError, PlacedInputError } from '../../domain/errors.js';
 import { BodyRefused, ClientGone, declaresBody, readBodyBytes } from './unfinished-body.js';
-import { badUtf8JsonLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
+import { badUtf8JsonLocation, duplicateKeyLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
 
 const invalid = (details: string, names: readonly string[] = []): E.Either<PlacedInputError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
 
@@ -50,5 +50,8 @@ export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Ei
     return invalid('the body is not valid JSON');
   }
   const illFormed = illFormedJsonLocation(parsed, text);
-  return illFormed === undefined ? E.right(parsed) : notText(illFormed, 'holds a lone surrogate (such as \\ud800), which is not text');
+  if (illFormed !== undefined) return notText(illFormed, 'holds a lone surrogate (such as \\ud800), which is not text');
+  // A key given twice in one object, at any depth: JSON.parse keeps the last, and which one the client meant is not ours to guess.
+  const duplicate = duplicateKeyLocation(text);
+  return duplicate === undefined ? E.right(parsed) : notText(duplicate, 'must be given once');
 }

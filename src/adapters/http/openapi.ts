@@ -140,8 +140,8 @@ const requestBody = (route: Route, body: Schema<never>): Record<string, unknown>
 /**
  * What any endpoint can answer, whatever it does: a caller who is not let in (401, 403), a
  * request line, path or headers the server cannot read (400/7 for a query string that is not
- * UTF-8, 400/9 for a missing Host, 431) or that did not arrive in time (408), and an outage or a
- * bug (500).
+ * UTF-8 or gives a parameter the endpoint does not take, 400/9 for a missing Host, 431) or that
+ * did not arrive in time (408), and an outage or a bug (500).
  */
 const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'MissingApiKey',

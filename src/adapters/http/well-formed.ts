@@ -1,4 +1,5 @@
 import { unescape } from 'node:querystring';
+import { strictlyDecoded } from '../../domain/text.js';
 
 /**
  * Text as a request carries it must be Unicode exactly: Node and Koa decode a percent-escape of
@@ -8,20 +9,10 @@ import { unescape } from 'node:querystring';
  * here and refused by name.
  */
 
-/** Throws on bytes that are not UTF-8, overlong forms and encoded surrogates included. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** An escape of a byte ≥ 0x80: the only escapes that can be bad UTF-8. */
 const HIGH_BYTE_ESCAPE = /%[89a-f][0-9a-f]/i;
 
-/** The text bytes decode to, or undefined when they are not UTF-8. */
-export function strictlyDecoded(bytes: Uint8Array): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
+export { strictlyDecoded };
 
 const ESCAPES = /(%[0-9a-f]{2})/i;
 
@@ -93,6 +84,99 @@ export interface JsonLocation {
  */
 export function illFormedJsonLocation(value: unknown, source: string): JsonLocation | undefined {
   return SURROGATE_ESCAPE.test(source) ? findIllFormed(value) : undefined;
+}
+
+/** An object's keys as the scan has met them, and the key whose value is being read. */
+interface ObjectFrame {
+  readonly kind: 'object';
+  readonly keys: Set<string>;
+  key: string | undefined;
+  /** Whether the next string is a key: after `{` or after a `,` between members. */
+  expectsKey: boolean;
+}
+/** An array and the index of the item being read. */
+interface ArrayFrame {
+  readonly kind: 'array';
+  index: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/** Where the string starting at `start` (its opening quote) ends: the index of its closing quote. */
+function endOfString(source: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const quote = source.indexOf('"', from);
+    if (quote === -1) return source.length;
+    let before = quote - 1;
+    while (source.charCodeAt(before) === BACKSLASH) before--;
+    // An even run of backslashes escapes itself, not the quote.
+    if ((quote - 1 - before) % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+/**
+ * Where a JSON text gives a key twice in one object (`{"to": "a@…", "to": "b@…"}`), at any depth:
+ * JSON.parse keeps the last and drops the first, so the client's meaning would be guessed at.
+ * The place named is the second one met, as written in order; undefined when every object's
+ * keys are distinct. `source` must be JSON that parses: only its strings and brackets are read,
+ * strings skipped whole by search rather than character by character, and keys compared as
+ * JSON reads them (`"\u0061"` is `"a"`).
+ */
+export function duplicateKeyLocation(source: string): JsonLocation | undefined {
+  // Two keys in one object need a comma between them.
+  if (!source.includes(',')) return undefined;
+  const frames: (ObjectFrame | ArrayFrame)[] = [];
+  let top: ObjectFrame | ArrayFrame | undefined;
+  for (let at = 0; at < source.length; at++) {
+    switch (source.charCodeAt(at)) {
+      case QUOTE: {
+        const end = endOfString(source, at);
+        if (top?.kind === 'object' && top.expectsKey) {
+          const written = source.slice(at + 1, end);
+          const key = written.includes('\\') ? (JSON.parse(source.slice(at, end + 1)) as string) : written;
+          if (top.keys.has(key)) return duplicateAt(frames, key);
+          top.keys.add(key);
+          top.key = key;
+          top.expectsKey = false;
+        }
+        at = end;
+        break;
+      }
+      case OPEN_BRACE:
+        frames.push((top = { kind: 'object', keys: new Set(), key: undefined, expectsKey: true }));
+        break;
+      case OPEN_BRACKET:
+        frames.push((top = { kind: 'array', index: 0 }));
+        break;
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
+        frames.pop();
+        top = frames[frames.length - 1];
+        break;
+      case COMMA:
+        if (top?.kind === 'object') top.expectsKey = true;
+        else if (top) top.index++;
+        break;
+    }
+  }
+  return undefined;
+}
+
+/** The location of `key` given again in the innermost of `frames`, the enclosing ones its path. */
+function duplicateAt(frames: readonly (ObjectFrame | ArrayFrame)[], key: string): JsonLocation {
+  let place: Place | undefined;
+  for (let depth = 0; depth < frames.length - 1; depth++) {
+    const frame = frames[depth]!;
+    place = { step: frame.kind === 'object' ? frame.key! : frame.index, parent: place };
+  }
+  return locationOf({ step: isWellFormedText(key) ? key : JSON.stringify(key).slice(1, -1), parent: place });
 }
 
 /** U+FFFD as UTF-8. */

@@ -53,6 +53,8 @@ export class GenerateBarcode {
         return E.left({ _tag: 'InformationNotFound', details: `Unknown barcode symbology ${input.symbology} (ids are case-sensitive; the list of codecs names them all)` });
       case 'content-refused':
         return E.left(invalidInput('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
+      case 'option-refused':
+        return E.left(invalidInput(outcome.option, outcome.reason));
       case 'too-large':
         return E.left(invalidInput(['scale', 'height'], outcome.reason));
       case 'busy':
@@ -60,7 +62,7 @@ export class GenerateBarcode {
     }
   }
 
-  private check({ content, scale, heightMm }: GenerateBarcodeInput): DomainError | undefined {
+  private check({ content, scale, heightMm, format, background, quietZone }: GenerateBarcodeInput): DomainError | undefined {
     if (content.length === 0) return invalidInput('content', 'content must not be empty');
     if (utf8.encode(content).length > this.maxContentBytes) return invalidInput('content', `content must be at most ${this.maxContentBytes} bytes of UTF-8`);
     if (LONE_SURROGATE.test(content)) return invalidInput('content', 'content must be well-formed Unicode text');
@@ -70,6 +72,9 @@ export class GenerateBarcode {
     if (heightMm !== undefined && !(Number.isFinite(heightMm) && heightMm >= HEIGHT_MM.min && heightMm <= HEIGHT_MM.max)) {
       return invalidInput('height', `height must be a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`);
     }
+    // An SVG is the bare symbol, dark modules only: a ground or a margin asked of it would be dropped.
+    if (format === 'svg' && background === 'white') return invalidInput('background', 'background=white is the ground of a PNG; an SVG has none (it is transparent): leave it out or ask for a PNG');
+    if (format === 'svg' && quietZone === true) return invalidInput('quietzone', 'quietzone=true is the margin of a PNG; an SVG is the bare symbol: leave it out or ask for a PNG');
     return undefined;
   }
 }

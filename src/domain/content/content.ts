@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, missingInput, type InputError } from '../errors.js';
-import { characterCount, CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter, trimWhiteSpace } from '../text.js';
+import { characterCount, CONTROL_OR_INVISIBLE_RULE, firstCharacterXmlCannotCarry, hasControlOrInvisibleCharacter, trimWhiteSpace, XML_CANNOT_CARRY_RULE } from '../text.js';
 
 /** Facts (cat, dog, chucknorris, ...) and quotes (kanye, ronswanson, an operator's own). */
 export const CONTENT_KINDS = ['fact', 'quote'] as const;
@@ -54,6 +54,8 @@ function label(field: string, value: unknown, max: number): E.Either<InputError,
   if (trimmed === '') return E.left(missingInput(field));
   if (characterCount(trimmed) > max) return E.left(invalidInput(field, `${field} must be at most ${max} characters`));
   if (hasControlOrInvisibleCharacter(trimmed)) return E.left(invalidInput(field, `${field} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+  // Every entry is shown as XML too (`?type=xml`): what XML cannot carry is never stored.
+  if (firstCharacterXmlCannotCarry(trimmed) !== undefined) return E.left(invalidInput(field, `${field} must not contain ${XML_CANNOT_CARRY_RULE}`));
   return E.right(trimmed);
 }
 
@@ -63,7 +65,7 @@ const optionalLabel = (field: string, value: unknown): E.Either<InputError, stri
 export const checkCategory = (category: string): E.Either<InputError, string> =>
   CATEGORY.test(category) ? E.right(category) : E.left(invalidInput('category', `category must be ${CATEGORY_RULE}`));
 
-/** The text of a fact or quote: 1 to 1000 characters, none of them control or invisible formatting characters. */
+/** The text of a fact or quote: 1 to 1000 characters, none of them control or invisible formatting characters or any XML cannot carry. */
 export const checkText = (text: unknown): E.Either<InputError, string> => label('text', text, MAX_TEXT_CHARACTERS);
 
 /** An entry from what was given, or the first rule it breaks; `source` defaults to `defaultSource`. */

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { detailsOf, invalidInput, type DomainError } from '../errors.js';
 import type { Clock } from '../ports.js';
+import { codePointOf, firstBadUtf8Position, firstCharacterXmlCannotCarry, positionOf, strictlyDecoded, XML_CANNOT_CARRY_RULE, type TextPosition } from '../text.js';
 import { checkCategory, contentEntry, IMPORTED_SOURCE, type ContentEntry, type ContentKind } from './content.js';
 import type { ContentStore, ImportFileReader } from './ports.js';
 
@@ -23,6 +24,9 @@ export function formatOfFileName(name: string): ImportFormat | undefined {
       return undefined;
   }
 }
+
+/** An import file: its bytes as read (checked to be UTF-8 here), or its text when it is already one; and its format. */
+export type ImportFile = { readonly format: ImportFormat } & ({ readonly bytes: Uint8Array } | { readonly content: string });
 
 /** One record of an import file as its parser read it: the fields, or why the line could not be read. */
 export type ImportRecord =
@@ -54,11 +58,17 @@ export class ImportContent {
     private readonly clock: Clock,
   ) {}
 
-  /** The file's content and format; a file that cannot be read at all is refused as `file`. */
-  async execute(kind: ContentKind, category: string, file: { readonly content: string; readonly format: ImportFormat }): Promise<E.Either<DomainError, ImportReport>> {
+  /**
+   * The file's bytes and format. A file that cannot be read at all is refused as `file`, and so,
+   * naming the line and column, is one with bytes that are not UTF-8 or a character XML cannot
+   * carry: nothing of it is stored, since such a file is not the text its author meant.
+   */
+  async execute(kind: ContentKind, category: string, file: ImportFile): Promise<E.Either<DomainError, ImportReport>> {
     const checked = checkCategory(category);
     if (E.isLeft(checked)) return checked;
-    const read = this.reader.records(file.content, file.format);
+    const text = importedText(file);
+    if (E.isLeft(text)) return E.left(invalidInput('file', text.left));
+    const read = this.reader.records(text.right, file.format);
     if (E.isLeft(read)) return E.left(invalidInput('file', read.left));
     const records = read.right;
     const now = this.clock.now();
@@ -87,4 +97,25 @@ export class ImportContent {
     const tally = (outcome: LineOutcome['outcome']): number => lines.filter((line) => line.outcome === outcome).length;
     return E.right({ added: tally('added'), skipped: tally('skipped'), refused: tally('refused'), lines });
   }
+}
+
+const at = ({ line, column }: TextPosition): string => `line ${line}, column ${column}`;
+
+/** A file's place where it is refused as a whole: nothing of it is imported. */
+export const refusedAt = (position: TextPosition, why: string): string => `${at(position)}: ${why}; nothing was imported`;
+
+/**
+ * The text of an import file without its byte order mark, or why none of it can be taken: bytes
+ * that are not UTF-8, or a character written as itself that XML cannot carry.
+ */
+function importedText(file: ImportFile): E.Either<string, string> {
+  if (!('bytes' in file)) return checkedText(file.content);
+  const decoded = strictlyDecoded(file.bytes);
+  return decoded === undefined ? E.left(refusedAt(firstBadUtf8Position(file.bytes)!, 'bytes that are not UTF-8')) : checkedText(decoded);
+}
+
+function checkedText(decoded: string): E.Either<string, string> {
+  const text = decoded.startsWith('\uFEFF') ? decoded.slice(1) : decoded;
+  const bad = firstCharacterXmlCannotCarry(text);
+  return bad === undefined ? E.right(text) : E.left(refusedAt(positionOf(text, bad), `${codePointOf(text.slice(bad))}, one of the ${XML_CANNOT_CARRY_RULE}`));
 }

@@ -37,7 +37,9 @@ export const ContentStore = Symbol.for('ContentStore');
 /**
  * Reads an import file: its records, each with its line (of a JSON array, the item's number), or
  * why the file as a whole cannot be read. A line that cannot be read is a record of its own,
- * refused with the others, so that one bad line does not hide the rest.
+ * refused with the others, so that one bad line does not hide the rest; but an escape that
+ * stands for a character XML cannot carry (JSON's `\u0000`, `\uFFFF`, a lone `\uD800`) refuses
+ * the whole file, naming its line and column, as such a character written as itself does.
  */
 export interface ImportFileReader {
   records(content: string, format: ImportFormat): E.Either<string, ImportRecord[]>;

@@ -160,7 +160,12 @@ export class LookUpPlusCode {
     if (length !== undefined) return E.left(invalidInput(['length'], 'length applies when encoding lat and lon, not with code'));
     const kind = this.plusCodes.kindOf(code);
     if (kind === 'invalid') return E.left(invalidInput(['code'], 'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference'));
-    if (kind === 'full') return E.right(this.decode(code));
+    if (kind === 'full') {
+      // A full code is its own place: a reference given with it would be dropped.
+      const references = [...(point ? ['lat', 'lon'] : []), ...(near === undefined ? [] : ['near'])];
+      if (references.length > 0) return E.left(invalidInput(references, `a full plus code needs no reference: leave ${references.join(', ')} out, or give a short code`));
+      return E.right(this.decode(code));
+    }
     if (point && near !== undefined) return E.left(invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
     if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
     if (near === undefined) return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));

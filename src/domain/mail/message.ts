@@ -143,6 +143,10 @@ function filled(mail: CheckedMail, maxContentBytes: number): E.Either<InputError
     const unknown = firstUnknown(mail[field], mail.variables);
     if (unknown !== undefined) return E.left(invalidInput(unknown, `${field} uses {{${unknown}}}, which the request gives no value for`));
   }
+  // A variable neither uses would be read and dropped (a misspelt field, say): refused instead.
+  const used = new Set([...placeholdersIn(mail.subject), ...placeholdersIn(mail.content)]);
+  const unused = Object.keys(mail.variables).find((name) => !used.has(name));
+  if (unused !== undefined) return E.left(invalidInput(unused, `${unused} is neither a field nor a variable that subject or content uses as {{${unused}}}`));
   for (const name of placeholdersIn(mail.subject)) {
     const value = String(mail.variables[name]);
     if (hasControlOrInvisibleCharacter(value)) return E.left(invalidInput(name, `the variable ${name} is used in subject, which must not contain line breaks or other ${CONTROL_OR_INVISIBLE_RULE}`));

@@ -47,8 +47,15 @@ export class GetPhoneDetails {
 
     const reading = await this.numbering.read(number, country?.toUpperCase());
     switch (reading.kind) {
-      case 'read':
+      case 'read': {
+        // A + number says its own country: a country given beside it is honoured as a check, never dropped.
+        const own = reading.details.country;
+        if (number.startsWith('+') && country !== undefined && country.toUpperCase() !== own) {
+          const whose = own === null ? 'no country' : own;
+          return E.left(invalidInput('country', `country ${country.toUpperCase()} is not the number's: ${number} is ${whose}'s by its calling code; leave country out for a number with +`));
+        }
         return E.right({ input: number, ...reading.details });
+      }
       case 'unknown-region':
         return E.left(invalidInput('country', `country ${country} has no numbering plan`));
       case 'unreadable':

@@ -128,8 +128,12 @@ export class LookUpRegistration {
     switch (result.kind) {
       case 'found': {
         const { raw: text, ...registration } = result.registration;
+        // Asked for and not there (an RDAP answer has no WHOIS text): refused, never dropped.
+        if (raw && text === undefined) {
+          return E.left(invalidInput('raw', `raw=true asks for the WHOIS server's text, and the registration of ${domainToUnicode(registrable)} comes from ${registration.source === 'rdap' ? 'RDAP' : 'a WHOIS server'} without one: leave raw out`));
+        }
         const answer = { domain: registrable, unicodeDomain: domainToUnicode(registrable), ...registration };
-        return E.right(raw && text !== undefined ? { ...answer, raw: text } : answer);
+        return E.right(raw ? { ...answer, raw: text } : answer);
       }
       case 'not-found':
         return E.left({ _tag: 'InformationNotFound', details: `The registry of ${domainToUnicode(registrable)} does not know it` });

@@ -100,7 +100,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       path: '/whois/whois',
       permission: Permission.WhoisWhois,
       summary: 'The registration of the domain a name belongs to, over RDAP or else port-43 WHOIS',
-      query: { ...domainInput.query, raw: optional(trueOrFalse, "add the WHOIS server's text (WHOIS answers only; default false)") },
+      query: { ...domainInput.query, raw: optional(trueOrFalse, "add the WHOIS server's text (WHOIS answers only: asked of an RDAP answer, 400 code 7; default false)") },
       headers: domainInput.headers,
       response: registration,
       errors: lookupErrors,
