@@ -13,6 +13,7 @@ const SLOWEST_FIRST = [
   'tests/readme-examples.test.ts',
   'tests/e2e/program.test.ts',
   'tests/e2e/lifecycle.test.ts',
+  'tests/e2e/unfinished-bodies.test.ts',
   'tests/fuzz/routes.test.ts',
   'tests/browser/docs-page.test.ts',
   'tests/http/password-login.test.ts',

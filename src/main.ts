@@ -36,7 +36,7 @@ try {
   refuseToStart(`cannot start: ${reasonOf(error)}`);
 }
 const { logger } = application;
-const { server, connections } = createHttpServer(application.httpApp(), { maxHeaderBytes: settings.http.maxHeaderBytes, ...settings.shutdown });
+const { server, connections } = createHttpServer(application.httpApp(), { ...settings.http, ...settings.shutdown });
 
 try {
   await listen(server, settings.port, settings.host);

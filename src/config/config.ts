@@ -123,6 +123,15 @@ export const AppConfig = t.type({
     maxHeaderBytes: intInRange(1024, 1_048_576),
     /** The largest JSON body accepted; beyond it the client gets 400/11. */
     maxBodyBytes: intInRange(256, 10_485_760),
+    /**
+     * How long the request line and headers may take to arrive from their first byte; past it the
+     * client gets 408/9 and the connection is closed (Node's headersTimeout, 60 s by default).
+     */
+    headersTimeoutMs: intInRange(100, 600_000),
+    /** How long a body may take to arrive once the headers have; past it the client gets 408/9 and the connection is closed. */
+    bodyTimeoutMs: intInRange(100, 600_000),
+    /** How long a kept-alive connection with no request in progress waits for the next one (Node's keepAliveTimeout). */
+    keepAliveTimeoutMs: intInRange(100, 600_000),
   }),
   log: t.type({ level: LogLevel }),
   rateLimit: t.type({

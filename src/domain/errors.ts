@@ -24,6 +24,10 @@ export type DomainError =
   | { readonly _tag: 'InvalidApiKey' }
   | { readonly _tag: 'DisabledApiKey' }
   | InputError
+  /** A redirect whose target (the new path and the query kept) is longer than clients read in a header. */
+  | { readonly _tag: 'RedirectTargetTooLong'; readonly details?: string }
+  /** The request (its headers, or its body) stopped arriving before it was whole. */
+  | { readonly _tag: 'RequestTimeout'; readonly details?: string }
   | { readonly _tag: 'EncryptionFailed' }
   | { readonly _tag: 'DecryptionFailed' }
   | { readonly _tag: 'UserNotFound'; readonly user: string }
@@ -105,8 +109,10 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   DisabledApiKey: { code: 5, status: 403, message: 'The provided API key has been disabled' },
   MissingQueryParameter: { code: 6, status: 400, message: 'Missing Query Parameter(s)' },
   InvalidQueryParameter: { code: 7, status: 400, message: 'Invalid Query Parameter(s)' },
+  RedirectTargetTooLong: { code: 7, status: 414, message: 'Query too long to redirect' },
   MissingHeader: { code: 8, status: 400, message: 'Missing Header Parameter(s)' },
   InvalidHeader: { code: 9, status: 400, message: 'Invalid Header Parameter(s)' },
+  RequestTimeout: { code: 9, status: 408, message: 'The request did not arrive in time' },
   MissingBodyParameter: { code: 10, status: 400, message: 'Missing Body Parameter(s)' },
   InvalidBodyParameter: { code: 11, status: 400, message: 'Invalid Body Parameter(s)' },
   EncryptionFailed: { code: 12, status: 500, message: 'Unable to encrypt data' },
@@ -180,6 +186,8 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
     case 'InformationNotFound':
     case 'Conflict':
     case 'RequestTooLarge':
+    case 'RedirectTargetTooLong':
+    case 'RequestTimeout':
     case 'UpstreamUnavailable':
     case 'UpstreamTimeout':
     case 'ServiceBusy':

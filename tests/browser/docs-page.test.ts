@@ -28,7 +28,16 @@ const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => void requested.push(request.url()));
-    await page.goto(`${server.baseUrl}/docs`);
+    // What the page's Content-Security-Policy refused, as the page saw it and as the console said it.
+    const refusedByPolicy: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy|CSP violation/i.test(message.text())) refusedByPolicy.push(message.text());
+    });
+    await page.addInitScript({
+      content: "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));",
+    });
+    const served = await page.goto(`${server.baseUrl}/docs`);
+    expect(served!.headers()['content-security-policy']).to.include("frame-ancestors 'none'");
     await page.locator('.opblock').nth(operations - 1).waitFor();
     expect(await page.locator('.opblock').count()).to.equal(operations);
 
@@ -51,5 +60,6 @@ const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
     expect(await decrypted.text()).to.equal('hello from the docs');
     expect(requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).to.deep.equal([]);
     expect(requested).to.include(`${server.baseUrl}/api/crypto/enc?data=hello%20from%20the%20docs`);
+    expect(refusedByPolicy, 'what the Content-Security-Policy refused').to.deep.equal([]);
   });
 });

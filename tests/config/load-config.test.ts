@@ -57,6 +57,13 @@ describe('config: loading and decoding', () => {
     ]);
   });
 
+  it('gives headers and bodies 10 s each and idle kept-alive connections 5 s, all settable from the environment', () => {
+    expect(expectRight(loadConfig({ env: {} })).http).to.deep.include({ headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 });
+    const config = expectRight(loadConfig({ env: { UTILITY_API_HEADERS_TIMEOUT_MS: '2000', UTILITY_API_BODY_TIMEOUT_MS: '3000', UTILITY_API_KEEP_ALIVE_TIMEOUT_MS: '4000' } }));
+    expect(config.http).to.deep.include({ headersTimeoutMs: 2_000, bodyTimeoutMs: 3_000, keepAliveTimeoutMs: 4_000 });
+    expect(errorsOf({ UTILITY_API_BODY_TIMEOUT_MS: '0' })).to.deep.equal(['Invalid setting http.bodyTimeoutMs (from env UTILITY_API_BODY_TIMEOUT_MS): expected an integer from 100 to 600000, got 0']);
+  });
+
   it('takes the DNS servers, the RDAP bootstrap file and the WHOIS server from the environment, and refuses a DNS server that is no IP address', () => {
     const defaults = expectRight(loadConfig({ env: {} })).whois;
     expect(defaults).to.deep.include({ dnsServers: [], dnsTimeoutMs: 3000, rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', whoisServer: 'whois.iana.org:43', registrationTtlMs: 3_600_000 });

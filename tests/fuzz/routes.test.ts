@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import type { Route, RouteTable } from '../../src/adapters/http/route-table.js';
 import type { Knex } from 'knex';
 import { Routes } from '../../src/container.js';
@@ -14,7 +15,7 @@ import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from '../support/open-meteo-fixture.js';
 import { startRegistries, type Registries } from '../support/registry-fixtures.js';
 import { startServer, type TestServer } from '../support/http-server.js';
-import { formatCharacterProbes, requestsForTable, resolveReferences, type FuzzRequest, type LivePool } from '../support/route-fuzz.js';
+import { formatCharacterProbes, requestsForTable, resolveReferences, unfinishedRequest, type FuzzRequest, type LivePool, type Unfinished } from '../support/route-fuzz.js';
 import { samplesOf } from '../support/route-samples.js';
 
 /**
@@ -358,5 +359,123 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   // Issue 24: a query parameter the route does not take, and a body key given twice, were ignored (the last key kept).
   it('never answers success to invalid UTF-8 or a lone surrogate in a field the route reads (issue 11 §2), a query parameter it does not take or a key given twice (issue 24)', () => {
     expect(acceptedDishonestInput, `seed ${SEED}, ${acceptedDishonestInput.length} such successes:\n${acceptedDishonestInput.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+  });
+});
+
+/**
+ * Sends an unfinished request and reads what comes back until the server closes the connection
+ * (or `waitMs` passes): the answer, if any, and how long the server took to close.
+ */
+function sendUnfinished(port: number, bytes: Buffer, then: Unfinished, waitMs: number): Promise<{ answer: Answer | undefined; closedAfterMs: number }> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    const started = performance.now();
+    let closedAfterMs = Number.POSITIVE_INFINITY;
+    const giveUp = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('end', () => {
+      closedAfterMs = performance.now() - started;
+      socket.destroy();
+    });
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      if (closedAfterMs === Number.POSITIVE_INFINITY && performance.now() - started < waitMs) closedAfterMs = performance.now() - started;
+      resolve({ answer: parsedAnswer(Buffer.concat(chunks)), closedAfterMs });
+    });
+    socket.write(bytes, () => {
+      if (then === 'close') socket.end();
+    });
+  });
+}
+
+/** The first HTTP answer in `bytes`, its body framed by Content-Length or chunks. */
+function parsedAnswer(bytes: Buffer): Answer | undefined {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+  let rest = bytes.subarray(end + 4);
+  if (headers['transfer-encoding'] === 'chunked') {
+    const parts: Buffer[] = [];
+    for (let size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16); size > 0; size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16)) {
+      const start = rest.indexOf('\r\n') + 2;
+      parts.push(rest.subarray(start, start + size));
+      rest = rest.subarray(start + size + 2);
+    }
+    rest = Buffer.concat(parts);
+  } else if (headers['content-length'] !== undefined) rest = rest.subarray(0, Number(headers['content-length']));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: rest };
+}
+
+describe('fuzz: requests whose bodies never finish (declared longer than sent, then closed or stalled), on every route', function () {
+  this.timeout(180_000);
+  const BODY_TIMEOUT_MS = 300;
+  const COUNT = Number(process.env.FUZZ_UNFINISHED ?? 400);
+  /** Connections held at once. */
+  const AT_ONCE = 50;
+  let server: TestServer;
+  let dropDatabase: () => Promise<void>;
+
+  before(async () => {
+    const sqlite = await freshSqlite();
+    dropDatabase = sqlite.drop;
+    // Nothing outside is asked: an upstream route that answers before the body reads its outage.
+    const nowhere = 'http://127.0.0.1:9';
+    server = await startServer({
+      env: { ...sqlite.env, UTILITY_API_HIVE_URL: nowhere, UTILITY_API_RDAP_BOOTSTRAP_URL: nowhere, UTILITY_API_WHOIS_SERVER: '127.0.0.1:9', UTILITY_API_DNS_SERVERS: '127.0.0.1:9', UTILITY_API_RATE_LIMIT: 'off' },
+      overrides: {
+        http: { bodyTimeoutMs: BODY_TIMEOUT_MS },
+        weather: { openMeteoUrl: 'off' },
+        content: { chuckNorrisUrl: 'off', kanyeUrl: 'off', ronSwansonUrl: 'off' },
+        whois: { dnsTimeoutMs: 200, registrationTimeoutMs: 200 },
+      },
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await dropDatabase?.();
+  });
+
+  it(`answers ${COUNT} of them with a documented success or a catalogue error, or lets the client go, and closes every connection by the body deadline`, async () => {
+    const admin = await server.tokenFor(['*']);
+    const narrow = await server.tokenFor(['Cryptography::Encrypt']);
+    const live: LivePool = { uids: ['none'], tokenIds: ['none'], messageIds: ['none'] };
+    const table = server.app.container.get<RouteTable>(Routes);
+    // Routes that read a body never reach their handler with one that does not finish; of the others
+    // only those that write nothing, so that the callers stay as they are (a DELETE answers at once).
+    const harmless = table.routes.filter((route) => route.body !== undefined || route.method === 'GET');
+    const requests = fc.sample(requestsForTable(harmless, samplesOf, { ciphertexts: [] }), { seed: SEED, numRuns: COUNT });
+    const authorizationOf = ({ caller }: FuzzRequest) =>
+      caller.kind === 'admin' ? `Bearer ${admin}` : caller.kind === 'narrow' ? `Bearer ${narrow}` : caller.kind === 'header' ? caller.value : undefined;
+    const breaches: string[] = [];
+    const outcomes = new Map<string, number>();
+    const queue = requests.map((fuzzed, index) => ({ fuzzed, index }));
+    await Promise.all(
+      Array.from({ length: AT_ONCE }, async () => {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          const { fuzzed, index } = next;
+          const then: Unfinished = index % 2 === 0 ? 'stall' : 'close';
+          const bytes = unfinishedRequest(fuzzed, authorizationOf(fuzzed), live, 1 + (index % 1000));
+          const { answer, closedAfterMs } = await sendUnfinished(server.port, bytes, then, BODY_TIMEOUT_MS + 10_000);
+          const what = `#${index} (${then}) ${describeExchange(index, fuzzed, answer)}`;
+          outcomes.set(`${then} ${answer?.status ?? 'nothing'}`, (outcomes.get(`${then} ${answer?.status ?? 'nothing'}`) ?? 0) + 1);
+          if (closedAfterMs === Number.POSITIVE_INFINITY) breaches.push(`connection still open ${BODY_TIMEOUT_MS + 10_000} ms after: ${what}`);
+          // A stalled client is always told something: its body's deadline if nothing came first.
+          if (then === 'stall' && answer === undefined) breaches.push(`a stalled request closed without an answer: ${what}`);
+          const breach = answer && contractBreach(fuzzed, answer);
+          if (breach) breaches.push(`${breach}: ${what}`);
+        }
+      }),
+    );
+    const metrics = await (await server.get('/metrics', { Authorization: `Bearer ${admin}` })).text();
+    // Upstream routes answer their documented outages (502, 504) before any body is read; a 500 is a bug.
+    const failures = metrics.split('\n').filter((line) => /^http_request_duration_seconds_count\{.*status="500"/.test(line));
+    const summary = [...outcomes.entries()].sort().map(([outcome, count]) => `${outcome}×${count}`).join(' ');
+    console.log(`      seed ${SEED}: ${COUNT} unfinished requests: ${summary}`);
+    expect(breaches, `seed ${SEED}:\n${breaches.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+    expect(failures, 'answers counted as 500').to.deep.equal([]);
   });
 });

@@ -136,7 +136,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   it('lists the error statuses and codes each operation can really answer, with the error object', () => {
     const player = document.paths['/api/game/network/player']!.get!;
     // 429: the request pipeline's rate limit stage may refuse any authenticated request; 503: the token store may not answer in time.
-    expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '429', '431', '500', '502', '503', '504']);
+    expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '408', '429', '431', '500', '502', '503', '504']);
     expect(Object.keys(player.responses[401]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'WWW-Authenticate']);
     expect(Object.keys(player.responses[429]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);
     expect(Object.keys(player.responses[503]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);

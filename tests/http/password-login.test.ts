@@ -107,8 +107,9 @@ for (const backend of httpBackends) {
       for (const authorization of [basic(user.username, 'not the password'), basic('nobody-here', PASSWORD), basic(passwordless.username, PASSWORD)]) {
         refusals.push(await expectError(await createFrom(server, from, authorization), 401, 4));
       }
+      // Each from an address of its own: a malformed value counts as a failure too, and these are more than 5.
       for (const authorization of ['Basic !!!!', `Basic ${Buffer.from(user.username).toString('base64')}`, basic('', PASSWORD), `Basic ${Buffer.from([0x61, 0x3a, 0xff]).toString('base64')}`, 'Basic']) {
-        refusals.push(await expectError(await createFrom(server, from, authorization), 401, 4));
+        refusals.push(await expectError(await createFrom(server, newClientAddress(), authorization), 401, 4));
       }
       expect(new Set(refusals.map((body) => JSON.stringify(body))).size).to.equal(1);
       expect(await server.snapshot()).to.deep.equal(before);

@@ -53,7 +53,7 @@ async function pluggedIn(server: TestServer, rateLimiter: RateLimiter, metrics: 
     rateLimiter,
     metrics,
   });
-  const { server: http } = createHttpServer(app, { maxHeaderBytes: config.http.maxHeaderBytes, ...config.shutdown });
+  const { server: http } = createHttpServer(app, { ...config.http, ...config.shutdown });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,

@@ -455,3 +455,24 @@ export function formatCharacterProbes(routes: readonly Route[], samplesOf: (rout
     ),
   );
 }
+
+/** How an unfinished request ends on the client's side: it closes its side, or it stalls and sends nothing more. */
+export type Unfinished = 'close' | 'stall';
+
+/**
+ * The bytes of `request` with its body cut short: framed as longer than what is sent (a
+ * Content-Length `missing` bytes beyond the body, or a last chunk declared `missing` bytes longer
+ * than it is), so that the server waits for bytes that never come. A request without a body gets
+ * `{}` as one; `authorization` replaces the caller's, as the fuzz suite's own requests do.
+ */
+export function unfinishedRequest(request: FuzzRequest, authorization: string | undefined, live: LivePool, missing: number): Buffer {
+  const resolved = (text: string) => resolveReferences(text, live);
+  const body = Buffer.from(resolved((request.body ?? Buffer.from('{}')).toString('latin1')), 'latin1');
+  const headers = Object.entries(request.headers).filter(([name]) => !['content-length', 'transfer-encoding', 'host', 'authorization'].includes(name.toLowerCase()));
+  const lines = [`${request.method} ${resolved(request.target)} HTTP/1.1`, 'Host: 127.0.0.1'];
+  for (const [name, value] of headers) for (const one of [value].flat()) lines.push(`${name}: ${resolved(one)}`);
+  if (authorization !== undefined) lines.push(`Authorization: ${authorization}`);
+  lines.push(request.chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length + missing}`);
+  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  return Buffer.concat(request.chunked ? [head, Buffer.from(`${(body.length + missing).toString(16)}\r\n`, 'latin1'), body] : [head, body]);
+}

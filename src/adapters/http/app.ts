@@ -14,12 +14,14 @@ import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import { makeOnce } from '../caching/load-once.js';
 import { docsPage } from './docs-page.js';
+import { INERT_DOCUMENT_HEADERS } from './document-headers.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
 import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from './health.js';
 import { openApiDocument } from './openapi.js';
 import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
+import { ClientGone } from './unfinished-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, parsedQuery, placed } from './fields.js';
 import { announceStanding } from './rate-limit-fields.js';
 import { API_PREFIX, familyOfRoute, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
@@ -41,6 +43,20 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const BEARER = /^Bearer +(\S+) *$/i;
 /** `Basic <base64 of login:password>`, case-insensitive scheme. */
 const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
+const BASIC_SCHEME = /^Basic(?: |$)/i;
+/**
+ * What a Basic value that cannot be read (not base64, no colon, not UTF-8) logs in as: a name no
+ * account can have (usernames are a-z, 0-9, ".", "_" and "-"), so that it costs the same scrypt
+ * verification as a wrong password and is counted, and throttled, as a failure like one.
+ */
+const UNREADABLE_BASIC: Presented = { kind: 'basic', login: ':', password: '' };
+
+/**
+ * The status logged and counted for a request whose client closed the connection before its
+ * answer (nginx's "client closed request"): nobody received one, so it is neither a success nor
+ * an error of ours.
+ */
+const CLIENT_GONE = 499;
 
 /** What Koa's `ctx.type` would make of each type, without a MIME database lookup per response. */
 const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
@@ -51,6 +67,18 @@ const CONTENT_TYPE_HEADER: { readonly [T in ContentType]: string } = {
   'image/svg+xml': 'image/svg+xml',
   'image/png': 'image/png',
 };
+
+/** What answers of each type carry beside it: those a browser may show as a document say that it is inert. */
+const DOCUMENT_HEADERS_OF: { readonly [T in ContentType]?: Readonly<Record<string, string>> } = {
+  'application/xml': INERT_DOCUMENT_HEADERS,
+  'image/svg+xml': INERT_DOCUMENT_HEADERS,
+};
+
+/**
+ * Longest `Location` a redirect sends: Node's own client reads at most 16 KB of headers, and
+ * others less; a target beyond it is refused rather than sent where the client cannot follow.
+ */
+const MAX_REDIRECT_TARGET_BYTES = 8_192;
 
 /**
  * A JSON answer as bytes, encoded once: given the object, Koa would measure the string it makes
@@ -108,18 +136,19 @@ export function presentedSecret(header: string | undefined): Presented {
   if (header === undefined || header.trim() === '') return { kind: 'none' };
   const bearer = BEARER.exec(header);
   if (bearer) return { kind: 'bearer', secret: bearer[1]! };
+  if (!BASIC_SCHEME.test(header)) return { kind: 'malformed' };
   const basic = BASIC.exec(header);
-  return basic ? basicCredentials(basic[1]!) : { kind: 'malformed' };
+  return (basic && basicCredentials(basic[1]!)) ?? UNREADABLE_BASIC;
 }
 
 /** `login:password` from strict base64 of UTF-8; the password may hold colons, the login may not be empty. */
-function basicCredentials(encoded: string): Presented {
+function basicCredentials(encoded: string): Presented | undefined {
   const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return { kind: 'malformed' };
+  if (bytes.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return undefined;
   const text = strictlyDecoded(bytes);
-  if (text === undefined) return { kind: 'malformed' };
+  if (text === undefined) return undefined;
   const colon = text.indexOf(':');
-  return colon > 0 ? { kind: 'basic', login: text.slice(0, colon), password: text.slice(colon + 1) } : { kind: 'malformed' };
+  return colon > 0 ? { kind: 'basic', login: text.slice(0, colon), password: text.slice(colon + 1) } : undefined;
 }
 
 /** What the stages of every endpoint share. */
@@ -183,6 +212,7 @@ export function createApp({
   router.register(`${API_PREFIX}/changelog`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/changelog`;
     ctx.response.set('Content-Type', 'application/rss+xml; charset=utf-8');
+    ctx.response.set(INERT_DOCUMENT_HEADERS);
     // The feed names where it is served, as the client reached it.
     ctx.body = changelogFeed(changelog(), `${ctx.protocol}://${ctx.host}${API_PREFIX}/changelog`);
   });
@@ -192,6 +222,14 @@ export function createApp({
       ctx.state.operation = operation;
       ctx.status = 308;
       ctx.redirect(API_PREFIX + redirect.to + (ctx.querystring ? `?${ctx.querystring}` : ''));
+      const target = ctx.response.get('Location');
+      if (Buffer.byteLength(target) > MAX_REDIRECT_TARGET_BYTES) {
+        ctx.remove('Location');
+        fail(ctx, { _tag: 'RedirectTargetTooLong', details: `The new place with this query would be ${Buffer.byteLength(target)} bytes long, more than the ${MAX_REDIRECT_TARGET_BYTES} a redirect may send: ask ${API_PREFIX}${redirect.to} itself` });
+        return;
+      }
+      // Koa says where it redirects in a small page of HTML or text, which must not be taken for more.
+      ctx.response.set(INERT_DOCUMENT_HEADERS);
     });
   }
 
@@ -213,7 +251,8 @@ export function createApp({
   /** The last stage: one access-log line and one observation per request, whatever the answer. */
   const observe = (ctx: Context, requestId: string, started: number): void => {
     const elapsed = performance.now() - started;
-    const status = ctx.status;
+    // Nothing is sent yet: a connection already closed is a client that left without its answer.
+    const status = ctx.req.socket?.destroyed ? CLIENT_GONE : ctx.status;
     // The query string is never logged: it carries the data users encrypt.
     accessLog({ requestId, method: ctx.req.method!, path: ctx.path, status, ms: Math.round(elapsed * 10) / 10 });
     metrics.observe((ctx.state.operation as string | undefined) ?? UNMATCHED_OPERATION, status, elapsed);
@@ -227,9 +266,13 @@ export function createApp({
       if (refused) fail(ctx, refused);
       else await next();
     } catch (error) {
-      // Only bugs and outages get here; the client learns nothing of them but the request id.
-      logger.error({ err: error, requestId }, 'request failed');
-      sendError(ctx, { _tag: 'Unknown' });
+      // Only bugs and outages get here, and a client gone mid-body, which has nobody to answer
+      // and is no failure of ours (its access line says 499). The client learns nothing of a bug
+      // but the request id.
+      if (!(error instanceof ClientGone)) {
+        logger.error({ err: error, requestId }, 'request failed');
+        sendError(ctx, { _tag: 'Unknown' });
+      }
     }
     observe(ctx, requestId, started);
   });
@@ -341,6 +384,8 @@ function respond(ctx: Context, status: number, answer: ResponseBody): void {
   ctx.status = status;
   // The full header, set before the body so that Koa looks up no type of its own.
   ctx.response.set('Content-Type', CONTENT_TYPE_HEADER[answer.contentType]);
+  const documentHeaders = DOCUMENT_HEADERS_OF[answer.contentType];
+  if (documentHeaders) ctx.response.set(documentHeaders);
   ctx.body = answer.contentType === 'application/json' ? jsonBytes(answer.body) : answer.body;
 }
 

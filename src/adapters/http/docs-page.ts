@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'koa';
 import { makeOnce } from '../caching/load-once.js';
+import { DOCS_PAGE_HEADERS } from './document-headers.js';
 
 /** Swagger UI's files, from its npm package: the page needs nothing from outside this server. */
 const SWAGGER_UI_FOLDER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -60,6 +61,7 @@ export function docsPage(): (ctx: Context) => boolean {
     ctx.state.operation = `GET ${ctx.path === '/docs/' ? '/docs' : ctx.path}`;
     ctx.response.set('Content-Type', served.type);
     ctx.response.set('Cache-Control', 'public, max-age=3600');
+    ctx.response.set(DOCS_PAGE_HEADERS);
     ctx.body = served.body();
     return true;
   };

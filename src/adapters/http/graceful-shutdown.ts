@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { declaresBody, refuseBody } from './unfinished-body.js';
 
 export interface DrainSettings {
   /**
@@ -11,6 +12,15 @@ export interface DrainSettings {
    * has finished never sends again.
    */
   readonly idleGraceMs: number;
+}
+
+export interface ConnectionSettings extends DrainSettings {
+  /**
+   * How long a request's body may take to arrive once its headers have: past it the body is
+   * refused with 408 code 9 and the connection closed, so that a client that stops sending (or
+   * trickles) holds no socket, request or answer.
+   */
+  readonly bodyTimeoutMs: number;
 }
 
 /** What a drain still waits for. */
@@ -33,12 +43,25 @@ export interface ConnectionDrain {
   inProgress(): DrainProgress;
   /** The last answer still being made or written on a connection, if any (pipelined requests queue theirs). */
   lastPendingAnswer(socket: Socket): ServerResponse | undefined;
+  /** The request on a connection whose body is still arriving, if any: only the last one received can be. */
+  unfinishedBody(socket: Socket): UnfinishedBody | undefined;
+}
+
+export interface UnfinishedBody {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+}
+
+interface AwaitedBody extends UnfinishedBody {
+  readonly deadline: NodeJS.Timeout;
 }
 
 interface Connection {
   /** Answers to requests received on it and not yet sent (more than one when the client pipelines). */
   readonly pending: Set<ServerResponse>;
   graceTimer?: NodeJS.Timeout;
+  /** The body being received, with the time it has left. */
+  body?: AwaitedBody;
 }
 
 /** Node then closes the connection after the answer; a header already sent cannot say it any more. */
@@ -46,10 +69,31 @@ function sayClose(response: ServerResponse): void {
   if (!response.headersSent) response.setHeader('Connection', 'close');
 }
 
-/** Watches a server's connections from before it listens, so that it can be stopped without losing a request. */
-export function trackConnections(server: Server, { idleGraceMs }: DrainSettings): ConnectionDrain {
+/**
+ * Watches a server's connections from before it listens, so that it can be stopped without losing
+ * a request, and so that no body keeps one waiting past its deadline.
+ */
+export function trackConnections(server: Server, { idleGraceMs, bodyTimeoutMs }: ConnectionSettings): ConnectionDrain {
   const connections = new Map<Socket, Connection>();
   let draining = false;
+
+  // The body stays the connection's until it ends or the connection closes: what else its client
+  // sends (a FIN, bytes the parser refuses) is still about that request.
+  const bodyLate = (connection: Connection): void => {
+    const body = connection.body;
+    if (body === undefined || body.request.complete) return;
+    refuseBody(body.request, body.response, { _tag: 'RequestTimeout', details: `The body did not arrive within ${bodyTimeoutMs} ms of the headers` });
+  };
+  const awaitBody = (connection: Connection, request: IncomingMessage, response: ServerResponse): void => {
+    clearTimeout(connection.body?.deadline);
+    const body: AwaitedBody = { request, response, deadline: setTimeout(bodyLate, bodyTimeoutMs, connection) };
+    connection.body = body;
+    request.once('end', () => {
+      if (connection.body !== body) return;
+      clearTimeout(body.deadline);
+      connection.body = undefined;
+    });
+  };
 
   /**
    * Closes the connection once it has been quiet for the grace and one more poll phase (which reads
@@ -76,6 +120,7 @@ export function trackConnections(server: Server, { idleGraceMs }: DrainSettings)
     connections.set(socket, connection);
     socket.once('close', () => {
       clearTimeout(connection.graceTimer);
+      clearTimeout(connection.body?.deadline);
       connections.delete(socket);
     });
     if (draining) closeWhenQuiet(socket, connection);
@@ -95,6 +140,7 @@ export function trackConnections(server: Server, { idleGraceMs }: DrainSettings)
     const connection = connections.get(socket);
     if (!connection) return;
     connection.pending.add(response);
+    if (declaresBody(request.headers)) awaitBody(connection, request, response);
     if (draining) {
       clearTimeout(connection.graceTimer);
       // The app's handler is called next, and answers after a promise: no header is sent yet.
@@ -124,6 +170,10 @@ export function trackConnections(server: Server, { idleGraceMs }: DrainSettings)
       let last: ServerResponse | undefined;
       for (const answer of pending ?? []) last = answer;
       return last;
+    },
+    unfinishedBody(socket) {
+      const body = connections.get(socket)?.body;
+      return body === undefined || body.request.complete ? undefined : body;
     },
     inProgress() {
       let requests = 0;

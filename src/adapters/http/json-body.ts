@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
-import type { PlacedInputError } from '../../domain/errors.js';
+import type { CatalogueError, PlacedInputError } from '../../domain/errors.js';
+import { BodyRefused, ClientGone, declaresBody, readBodyBytes } from './unfinished-body.js';
 import { badUtf8JsonLocation, duplicateKeyLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
 
 const invalid = (details: string, names: readonly string[] = []): E.Either<PlacedInputError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
@@ -18,11 +18,12 @@ function notText(location: JsonLocation | undefined, what: string): E.Either<Pla
  * are reported by name; anything but JSON, a body too large, or JSON that does not parse is
  * refused before any use case runs. So is text that is not Unicode exactly: bytes that are not
  * UTF-8, and a lone surrogate escaped in the JSON (`"\ud800"`), named by the field it is in.
+ * A body the server gave up on (see `refuseBody`) is answered with the server's refusal; a client
+ * that went away mid-body throws `ClientGone`.
  */
-export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Either<PlacedInputError, unknown>> {
+export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Either<CatalogueError, unknown>> {
   const { headers } = ctx.req;
-  const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-  if (!hasBody) return E.right({});
+  if (!declaresBody(headers)) return E.right({});
   if (!ctx.is('application/json')) {
     ctx.set('Connection', 'close');
     return invalid('the body must be application/json');
@@ -30,13 +31,14 @@ export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Ei
   let bytes: Buffer;
   try {
     // As bytes: raw-body's own decoding would turn bytes that are not UTF-8 into U+FFFD.
-    bytes = await getRawBody(ctx.req, { limit: maxBytes, length: headers['content-length'] });
+    bytes = await readBodyBytes(ctx.req, { limit: maxBytes, length: headers['content-length'] });
   } catch (error) {
+    if (error instanceof BodyRefused) return E.left(error.refusal);
+    if (error instanceof ClientGone) throw error;
     // The rest of an unread body would be taken for the next request on this connection.
     ctx.set('Connection', 'close');
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') return invalid(`the body must be at most ${maxBytes} bytes`);
-    if (type === 'request.aborted') throw error;
     return invalid('the body could not be read as UTF-8 JSON');
   }
   const text = strictlyDecoded(bytes);

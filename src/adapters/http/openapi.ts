@@ -140,8 +140,8 @@ const requestBody = (route: Route, body: Schema<never>): Record<string, unknown>
 /**
  * What any endpoint can answer, whatever it does: a caller who is not let in (401, 403), a
  * request line, path or headers the server cannot read (400/7 for a query string that is not
- * UTF-8 or gives a parameter the endpoint does not take, 400/9 for a missing Host, 431), and an
- * outage or a bug (500).
+ * UTF-8 or gives a parameter the endpoint does not take, 400/9 for a missing Host, 431) or that
+ * did not arrive in time (408), and an outage or a bug (500).
  */
 const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'MissingApiKey',
@@ -152,6 +152,7 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'InvalidQueryParameter',
   'InvalidHeader',
   'RequestTooLarge',
+  'RequestTimeout',
   'Unknown',
   // The request pipeline's rate limit stage may refuse any authenticated request.
   'RateLimited',
@@ -189,9 +190,12 @@ const successSchema = (route: Route, type: ContentType): JsonSchema => {
 };
 
 /** Per status, the error object with the codes this route can answer with it. */
-function errorResponses(route: Route): Record<string, unknown> {
+const errorResponses = (route: Route): Record<string, unknown> => errorResponsesOf(errorsOf(route));
+
+/** Per status, the error object with the codes of these errors. */
+function errorResponsesOf(tags: readonly CatalogueTag[]): Record<string, unknown> {
   const byStatus = new Map<number, { code: number; message: string }[]>();
-  for (const tag of errorsOf(route)) {
+  for (const tag of tags) {
     const { status, code, message } = errorCatalogue[tag];
     const entries = byStatus.get(status) ?? [];
     // Two errors with one code and message (503/29 for storage and for a full queue) are one answer to a client.
@@ -286,6 +290,8 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
           description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
           headers: { ...REQUEST_ID_HEADER, Location: { required: true, description: 'the new place', schema: { type: 'string' } } },
         },
+        // A query so long that the new place would not fit in a header a client reads.
+        ...errorResponsesOf(['RedirectTargetTooLong']),
       },
     };
   }

@@ -1,0 +1,23 @@
+/**
+ * The headers of answers a browser may render as a document (HTML, XML, SVG). `nosniff` keeps it
+ * from taking any answer for something other than its declared type; the policy of each says
+ * what the document may load and run, and `frame-ancestors 'none'` that no other page may frame it.
+ */
+
+const NOSNIFF = 'nosniff';
+
+/** Data shown as a document: it may load nothing, run nothing and be framed by nobody. */
+export const INERT_DOCUMENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': NOSNIFF,
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+});
+
+/**
+ * The docs page: Swagger UI's script and style sheet, and the API it describes and lets one try,
+ * from this origin only; its icons are `data:` images inside the style sheet.
+ */
+export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': NOSNIFF,
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+});

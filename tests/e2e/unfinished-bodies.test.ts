@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
+import { MAIN, startProgram, type Running } from '../support/program.js';
+
+/** Requests held at once, every one from the same token, each declaring 16,000 bytes of body and sending 15,000. */
+const HELD = 2_000;
+const DECLARED = 16_000;
+const SENT = 15_000;
+/** Short, so that the test waits seconds for the cut; long enough to open every connection before it. */
+const BODY_TIMEOUT_MS = 8_000;
+
+/** The sockets a process holds open, by its file descriptors. */
+function socketsOf(pid: number): number {
+  let sockets = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets += 1;
+    } catch {
+      // Closed while being counted.
+    }
+  }
+  return sockets;
+}
+
+/** The resident set of a process, in bytes. */
+const rssOf = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+async function until(check: () => boolean, withinMs: number): Promise<number> {
+  const started = performance.now();
+  while (!check()) {
+    if (performance.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return performance.now() - started;
+}
+
+/**
+ * A request on a connection of its own, closed after the answer (fetch would keep it open, and the
+ * server's count of sockets with it).
+ */
+function once(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (incoming) => {
+      incoming.resume();
+      incoming.on('end', () => resolve(incoming.statusCode!));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** A request whose body never finishes: what it was answered, once the server closes it. */
+interface Held {
+  readonly socket: Socket;
+  readonly answered: Promise<string>;
+}
+
+function holdUnfinished(port: number, token: string): Promise<Held> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const answered = new Promise<string>((done) => {
+      socket.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+      socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')));
+    });
+    socket.once('error', reject);
+    const head =
+      `POST /api/token/create HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${DECLARED}\r\n\r\n`;
+    socket.write(head + `{"name":"${'a'.repeat(SENT - 9)}`, () => resolve({ socket, answered }));
+  });
+}
+
+describe('e2e: 2,000 requests whose bodies never finish, from one token', function () {
+  this.timeout(120_000);
+  let cwd: string;
+  let running: Running | undefined;
+  const held: Held[] = [];
+  after(async () => {
+    for (const { socket } of held) socket.destroy();
+    await running?.stop();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('still answers other clients, closes every one at the body deadline with 408 code 9, and gives back its sockets and the memory they took', async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'utility-api-unfinished-'));
+    const env = { UTILITY_API_DATA_DIR: join(cwd, 'data'), UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+    const cli = async (...args: string[]) => (await runCommand(env, args)).stdout.trimEnd();
+    await cli('user', 'create', '--username', 'holder', '--permission', '*');
+    const token = (await cli('token', 'create', '--username', 'holder')).split('\n').at(-1)!;
+    // Started as `npm start` starts it; every request of the one token reaches the body, none is turned away by the rate limit first.
+    running = await startProgram({ args: ['--max-semi-space-size=8', MAIN], env: { ...env, UTILITY_API_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS), UTILITY_API_RATE_LIMIT: 'off' } });
+    const { serverPid: pid, baseUrl, port } = running;
+    const authorization = { Authorization: `Bearer ${token}` };
+    const encrypt = () => once(`${baseUrl}/api/crypto/enc?data=hello`, { headers: authorization });
+    const holdAll = async (): Promise<Held[]> => {
+      const all: Held[] = [];
+      for (let first = 0; first < HELD; first += 100) all.push(...(await Promise.all(Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)))));
+      return all;
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let i = 0; i < 20; i++) expect(await encrypt()).to.equal(200);
+    await settle();
+    const cold = { sockets: socketsOf(pid), rss: rssOf(pid) };
+
+    // Where it starts: a server that has served as many clients at once, each sending the same body
+    // whole (refused for a name too long, so nothing is stored). The memory a process takes for a
+    // crowd stays with it until V8 collects its old generation, which an idle process does not do.
+    const served = await holdAll();
+    for (const { socket } of served) socket.end(`${'a'.repeat(DECLARED - SENT - 2)}"}`);
+    const servedAnswers = await Promise.all(served.map((one) => one.answered));
+    expect(servedAnswers.filter((answer) => answer.startsWith('HTTP/1.1 400 ') && answer.includes('"code":11'))).to.have.length(HELD);
+    await until(() => socketsOf(pid) <= cold.sockets, 10_000);
+    await settle();
+    const before = { sockets: socketsOf(pid), rss: rssOf(pid) };
+
+    const opening = performance.now();
+    held.push(...(await holdAll()));
+    const openedMs = performance.now() - opening;
+    expect(openedMs, 'all held before the first could be cut').to.be.below(BODY_TIMEOUT_MS);
+    await until(() => socketsOf(pid) >= before.sockets + HELD, BODY_TIMEOUT_MS - openedMs);
+    const during = { sockets: socketsOf(pid), rss: rssOf(pid) };
+
+    // Another client, while all of them are held: answered, and before any of them was cut.
+    const asked = performance.now();
+    expect(await encrypt()).to.equal(200);
+    expect(await once(`${baseUrl}/livez`)).to.equal(200);
+    const answeredOtherMs = performance.now() - asked;
+    expect(socketsOf(pid), 'the others were still held while it was answered').to.be.at.least(before.sockets + HELD);
+
+    const answers = await Promise.all(held.map((one) => one.answered));
+    const statuses = new Map<string, number>();
+    for (const answer of answers) {
+      const key = `${answer.split(' ')[1]} ${/"code":(\d+)/.exec(answer)?.[1]}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).to.deep.equal({ '408 9': HELD });
+    await until(() => socketsOf(pid) <= before.sockets, 10_000);
+    const goneMs = performance.now() - opening;
+    const rssSettledMs = await until(() => rssOf(pid) <= before.rss * 1.1, 30_000).catch(() => Number.NaN);
+    const after = { sockets: socketsOf(pid), rss: rssOf(pid) };
+    if (process.env.REPORT_FIGURES) {
+      const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+      console.log(
+        `      sockets ${cold.sockets} cold, ${before.sockets} → ${during.sockets} → ${after.sockets}; RSS ${mb(cold.rss)} MB cold, ${mb(before.rss)} after serving ${HELD} at once → ` +
+          `${mb(during.rss)} holding ${HELD} unfinished → ${mb(after.rss)} MB; opened in ${Math.round(openedMs)} ms; another client answered in ${Math.round(answeredOtherMs)} ms; ` +
+          `all sockets gone ${Math.round(goneMs)} ms after the first was opened (body timeout ${BODY_TIMEOUT_MS} ms); RSS within 10 % after ${Math.round(rssSettledMs)} ms more`,
+      );
+    }
+    expect(after.sockets).to.be.at.most(before.sockets);
+    expect(after.rss).to.be.at.most(before.rss * 1.1);
+    expect(running.log.filter((entry) => entry.level > 30), 'no warning or error logged').to.deep.equal([]);
+  });
+});
