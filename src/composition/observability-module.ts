@@ -10,6 +10,12 @@ import { InstanceHealth, RouteContribution, UpstreamCalls } from './identifiers.
 const NO_LOOKUPS = { hits: 0, misses: 0 };
 
 /**
+ * An outbox whose depth cannot be read (its database down) leaves the gauge without series for
+ * that scrape rather than failing it: `/metrics` answers what the instance knows without it.
+ */
+const orNothingKnown = (outbox: MailOutboxDepth): MailOutboxDepth => ({ byStatus: () => outbox.byStatus().catch(() => ({})) });
+
+/**
  * Prometheus metrics behind the pipeline's metrics port, fed by the token cache, every upstream
  * client and any mail outbox, and served at `/metrics`; the instance's health for `/livez` and
  * `/readyz`, from every dependency check the other modules bind.
@@ -19,7 +25,7 @@ export const observabilityModule = (): ContainerModule =>
     bind(PrometheusMetrics)
       .toResolvedValue(
         (cache: VerifiedTokenCache | undefined, mailOutboxes: MailOutboxDepth[] | undefined) =>
-          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: mailOutboxes ?? [] }),
+          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: (mailOutboxes ?? []).map(orNothingKnown) }),
         [
           { serviceIdentifier: VerifiedTokenCache, optional: true },
           { serviceIdentifier: MailOutboxDepth, isMultiple: true, optional: true },
