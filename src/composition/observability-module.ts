@@ -1,11 +1,12 @@
 import { ContainerModule } from 'inversify';
-import { Health } from '../adapters/http/health.js';
+import type { Logger } from 'pino';
+import { Health, READINESS_DEADLINE_MS } from '../adapters/http/health.js';
 import { systemRoutes } from '../adapters/http/routes/system-routes.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { VerifiedTokenCache } from '../domain/auth/verified-token-cache.js';
 import { DependencyCheck } from '../domain/health/ports.js';
 import { MailOutboxDepth, Metrics } from '../domain/pipeline/ports.js';
-import { InstanceHealth, RouteContribution, UpstreamCalls } from './identifiers.js';
+import { InstanceHealth, Log, RouteContribution, UpstreamCalls } from './identifiers.js';
 
 const NO_LOOKUPS = { hits: 0, misses: 0 };
 
@@ -36,6 +37,9 @@ export const observabilityModule = (): ContainerModule =>
     bind(UpstreamCalls).toResolvedValue((metrics: PrometheusMetrics): UpstreamCalls => metrics.countUpstreamCall, [PrometheusMetrics]);
     bind(RouteContribution).toResolvedValue((metrics: PrometheusMetrics): RouteContribution => ({ routes: systemRoutes({ metricsText: () => metrics.exposition() }) }), [PrometheusMetrics]);
     bind(InstanceHealth)
-      .toResolvedValue((checks: DependencyCheck[] | undefined) => new Health(checks ?? []), [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }])
+      .toResolvedValue(
+        (checks: DependencyCheck[] | undefined, logger: Logger) => new Health(checks ?? [], READINESS_DEADLINE_MS, logger),
+        [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }, Log],
+      )
       .inSingletonScope();
   });
