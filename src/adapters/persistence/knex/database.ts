@@ -34,7 +34,11 @@ export type DatabaseWarnings = (message: string) => void;
  */
 const SQLITE_BUSY_WAIT_MS = 10;
 
-/** Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. */
+/**
+ * Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. A failed
+ * statement's error names it with its placeholders, never its values (`compileSqlOnError`): the
+ * error reaches the log, and the values are emails, names, password hashes and mail.
+ */
 export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings = () => {}): Knex {
   const oneLine = (message: unknown) => warn(String(message).split('\n', 1)[0]!);
   const log = { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => {} };
@@ -46,6 +50,7 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
       connection: { filename: settings.filename },
       useNullAsDefault: true,
       acquireConnectionTimeout: timeoutMs,
+      compileSqlOnError: false,
       log,
       pool: {
         afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
@@ -63,6 +68,7 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
     // The pg driver's own deadlines: to connect, and for each query's answer.
     connection: { connectionString: settings.url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs },
     acquireConnectionTimeout: timeoutMs,
+    compileSqlOnError: false,
     searchPath: settings.schema ? [settings.schema] : undefined,
     pool: { min: 0, max: 10 },
     log,
