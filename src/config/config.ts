@@ -50,6 +50,13 @@ const CorsOrigin = checked('an origin such as "https://app.example.com" (scheme:
 /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
 const PermissionFamily = checked(`one of ${PERMISSION_FAMILIES.join(', ')}`, (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u));
 
+/** A network as `10.0.0.0/8` or `fd00::/8`, or one address (a network of one). */
+const Network = checked('a network such as 10.0.0.0/8 or fd00::/8, or an IP address', (u): u is string => {
+  const match = typeof u === 'string' ? /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(u) : null;
+  const family = match ? isIP(match[1]!) : 0;
+  return family !== 0 && (match![2] === undefined || Number(match![2]) <= (family === 4 ? 32 : 128));
+});
+
 const redisUrl = checked('a redis:// or rediss:// URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol));
 
 /** base64 (or base64url) of exactly 32 bytes: an AES-256 key. */
@@ -98,12 +105,21 @@ export const AppConfig = t.type({
     usageFlushIntervalMs: intInRange(100, 3_600_000),
     /** log2 of scrypt's N for new password hashes; production refuses less than the standard 15. */
     passwordCost: intInRange(LOWEST_PASSWORD_COST, HIGHEST_PASSWORD_COST),
+    loginThrottle: t.type({
+      /**
+       * Failed logins one client address may make over all accounts in 15 minutes before it waits;
+       * an account tried from one address waits after 5, and one tried from many is slowed down.
+       */
+      perAddress: intInRange(5, 1_000_000),
+    }),
   }),
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
     maxHeaderBytes: intInRange(1024, 1_048_576),
     /** The largest JSON body accepted; beyond it the client gets 400/11. */
     maxBodyBytes: intInRange(256, 10_485_760),
+    /** The proxies (CIDRs) whose X-Forwarded-For names the client; from any other peer it is ignored. */
+    trustedProxies: t.readonlyArray(Network),
   }),
   log: t.type({ level: LogLevel }),
   rateLimit: t.type({

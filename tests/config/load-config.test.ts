@@ -69,6 +69,19 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_WHOIS_SERVER: 'whois.example:43/x', UTILITY_API_RDAP_BOOTSTRAP_URL: 'ftp://x' })).to.have.length(2);
   });
 
+  it('trusts no proxy and lets an address fail 100 logins by default; takes both from the environment, and refuses what is no network', () => {
+    const defaults = expectRight(loadConfig({ env: {} }));
+    expect(defaults.http.trustedProxies).to.deep.equal([]);
+    expect(defaults.auth.loginThrottle).to.deep.equal({ perAddress: 100 });
+    const set = expectRight(loadConfig({ env: { UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8,192.0.2.7', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '500' } }));
+    expect(set.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    expect(set.auth.loginThrottle.perAddress).to.equal(500);
+    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/33' })).to.deep.equal([
+      'Invalid setting http.trustedProxies (from env UTILITY_API_TRUSTED_PROXIES): expected a network such as 10.0.0.0/8 or fd00::/8, or an IP address, got "10.0.0.0/33"',
+    ]);
+    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: 'proxy.internal', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '4' })).to.have.length(2);
+  });
+
   it('sends mail as .eml files from utility-api@localhost by default, with a worker; SMTP, sender, worker, lease and attempts from the environment', () => {
     expect(expectRight(loadConfig({ env: {} })).mail).to.deep.include({ from: 'utility-api@localhost', smtpUrl: null, worker: true, maxAttempts: 8, leaseMs: 120_000 });
     expect(expectRight(loadConfig({ env: {} })).database.sqliteSynchronous).to.equal('full');

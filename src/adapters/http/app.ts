@@ -14,6 +14,7 @@ import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import { makeOnce } from '../caching/load-once.js';
 import { docsPage } from './docs-page.js';
+import { clientAddressOfRequest } from './client-address.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
 import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from './health.js';
@@ -273,7 +274,7 @@ function logOutage(logger: Logger, requestId: string, error: CatalogueError): vo
   if (cause !== undefined) logger.error({ err: cause, requestId, code: catalogueEntryOf(error).code }, 'outage');
 }
 
-const clientAddressOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?? 'unknown';
+const clientAddressOf = (ctx: Context): string => clientAddressOfRequest(ctx.app, ctx.req);
 
 type Verdict<A> = E.Either<DomainError, A>;
 /** What decoding refuses: fields its decoders placed, or path parameters the route places. */
