@@ -48,11 +48,34 @@ describe('http: rate limits per token', () => {
       expect(refused.headers.get('ratelimit-policy')).to.equal('"default";q=3;w=60');
       expect(standing(refused)).to.deep.equal([0, retryAfter]);
 
-      // Each token counts alone; a request with no valid token is counted under no policy.
+      // Each user counts alone; a request with no valid token is counted under no policy.
       expect(standing(await server.get('/api/crypto/enc?data=e', auth(await server.tokenFor(['Cryptography::Encrypt']))))[0]).to.equal(2);
       const anonymous = await server.get('/api/crypto/enc?data=f');
       await expectError(anonymous, 401, 3);
       expect(anonymous.headers.get('ratelimit')).to.equal(null);
+    });
+  });
+
+  describe('per user, however many tokens the user mints (default policy 6 per 60 s here)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer({ env: { UTILITY_API_RATE_LIMIT: '6/60' } });
+    });
+    after(async () => server.close());
+
+    it('counts every token of a user without a limit of its own in the user’s one count', async () => {
+      const { secret } = await server.userWithToken(['Cryptography::Encrypt', 'Tokens::Create']);
+      const minted: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await server.send('POST', '/api/token/create', { token: secret, json: { permissions: ['Cryptography::Encrypt'] } });
+        expect(created.status).to.equal(201);
+        minted.push(((await created.json()) as { token: string }).token);
+      }
+      // Three requests spent minting; three more pass, whichever token asks, and the next is refused.
+      for (const token of minted) expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.be.below(3);
+      for (const token of [...minted, secret]) await expectError(await server.get('/api/crypto/enc?data=x', auth(token)), 429, 25);
+      // Another user is not held up by it.
+      expect((await server.get('/api/crypto/enc?data=x', auth(await server.tokenFor(['Cryptography::Encrypt'])))).status).to.equal(200);
     });
   });
 
