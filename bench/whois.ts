@@ -33,6 +33,7 @@ await runBenchmark(async (settings) => {
       UTILITY_API_DNS_SERVERS: dns.server,
       UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
       UTILITY_API_WHOIS_SERVER: registries.root.server,
+      UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
     });
     describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
 

@@ -91,7 +91,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     }
     migrating = false;
     container.load(
-      platformModule(options.randomness ?? systemRandomness, options.clock),
+      platformModule(options.randomness ?? systemRandomness, config.outbound, options.clock),
       storageModule(db && settings ? { db, settings } : undefined),
       limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis, loginFailuresPerAddress: config.auth.loginThrottle.perAddress }),
       accessChangeFeedModule(config.redis),

@@ -139,6 +139,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
       UTILITY_API_DNS_SERVERS: dns.server,
       UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
       UTILITY_API_WHOIS_SERVER: registries.root.server,
+      UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
       ...contentUpstreamsAt(content),
       ...openMeteoAt(openMeteo),
     };

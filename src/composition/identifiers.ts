@@ -13,6 +13,8 @@ export const StoredAccessChangeFeed = Symbol.for('StoredAccessChangeFeed');
 export const HttpApp = Symbol.for('HttpApp');
 /** `/livez` and `/readyz`, and the stop that makes readiness fail first. */
 export const InstanceHealth = Symbol.for('InstanceHealth');
+/** The one OutboundGuard every connection an outside party can aim goes through. */
+export const OutboundConnections = Symbol.for('OutboundConnections');
 /** Where every family that calls an upstream reports each call, for the metrics. */
 export const UpstreamCalls = Symbol.for('UpstreamCalls');
 export type UpstreamCalls = UpstreamCallCounter;

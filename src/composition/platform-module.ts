@@ -1,10 +1,17 @@
 import { ContainerModule } from 'inversify';
 import { SystemClock } from '../adapters/clock/system-clock.js';
+import { OutboundGuard } from '../adapters/upstream/outbound-guard.js';
+import type { AppConfig } from '../config/config.js';
 import { Clock, Randomness } from '../domain/ports.js';
+import { OutboundConnections } from './identifiers.js';
 
-/** What every family may ask for: the time and chance (the system's, unless a test brings its own). */
-export const platformModule = (randomness: Randomness, clock: Clock = new SystemClock()): ContainerModule =>
+/**
+ * What every family may ask for: the time and chance (the system's, unless a test brings its
+ * own), and the guard of connections whose destination an outside party names.
+ */
+export const platformModule = (randomness: Randomness, outbound: AppConfig['outbound'], clock: Clock = new SystemClock()): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(Clock).toConstantValue(clock);
     bind(Randomness).toConstantValue(randomness);
+    bind(OutboundConnections).toConstantValue(new OutboundGuard(outbound.allowedNetworks));
   });

@@ -29,6 +29,8 @@ export interface UsersAndTokensSettings {
   readonly passwordCost: number;
   /** The policy of tokens without a limit of their own: no token issues one above its own. */
   readonly defaultRateLimit: RateLimit | null;
+  /** Unexpired tokens one user may hold, whoever issues them. */
+  readonly maxTokensPerUser: number;
 }
 
 /** What the family offers a library user: managing users and tokens, and checking a presented token or password. */
@@ -91,7 +93,7 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
       [TokenStore, TokenReader, AccessChanges],
     ).inSingletonScope();
     bind(IssueToken).toResolvedValue(
-      (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) => new IssueToken(users, tokens, clock, randomness, settings.defaultRateLimit),
+      (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) => new IssueToken(users, tokens, clock, randomness, settings.defaultRateLimit, settings.maxTokensPerUser),
       [UserStore, TokenStore, Clock, Randomness],
     ).inSingletonScope();
 

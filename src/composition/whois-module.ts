@@ -4,12 +4,13 @@ import { NodeDnsLookup } from '../adapters/dns/node-dns-lookup.js';
 import { whoisRoutes } from '../adapters/http/routes/whois-routes.js';
 import { RdapRegistrationSource } from '../adapters/rdap/rdap-registration-source.js';
 import { TldtsPublicSuffixes } from '../adapters/tldts/tldts-public-suffixes.js';
+import type { OutboundGuard } from '../adapters/upstream/outbound-guard.js';
 import { WhoisRegistrationSource } from '../adapters/whois/whois-registration-source.js';
 import type { AppConfig } from '../config/config.js';
 import { Clock } from '../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from '../domain/whois/domain-lookups.js';
 import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource, type RegistrationSource } from '../domain/whois/ports.js';
-import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from './identifiers.js';
+import { Log, OutboundConnections, RouteContribution, UpstreamCalls, useCasesIdentifier } from './identifiers.js';
 
 export type WhoisSettings = AppConfig['whois'];
 
@@ -21,16 +22,22 @@ export interface WhoisUseCases {
 }
 export const WhoisUseCases = useCasesIdentifier<WhoisUseCases>('WhoisUseCases');
 
-/** DNS records, and registration data over RDAP with port-43 WHOIS behind it. */
+/**
+ * DNS records, and registration data over RDAP with port-43 WHOIS behind it. The configured
+ * servers are trusted; the registries and registrars they name are reached through the guard.
+ */
 export const whoisModule = ({ dnsServers, dnsTimeoutMs, rdapBootstrapUrl, whoisServer, registrationTimeoutMs, registrationTtlMs, cacheEntries }: WhoisSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(DnsLookup).toConstantValue(new NodeDnsLookup({ servers: dnsServers, timeoutMs: dnsTimeoutMs }));
     bind(RdapSource).toResolvedValue(
-      (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
-        new RdapRegistrationSource({ bootstrapUrl: rdapBootstrapUrl, timeoutMs: registrationTimeoutMs, ttlMs: registrationTtlMs, maxEntries: cacheEntries }, logger, { clock, countCall }),
-      [Log, Clock, UpstreamCalls],
+      (logger: Logger, clock: Clock, countCall: UpstreamCalls, guard: OutboundGuard) =>
+        new RdapRegistrationSource({ bootstrapUrl: rdapBootstrapUrl, timeoutMs: registrationTimeoutMs, ttlMs: registrationTtlMs, maxEntries: cacheEntries }, logger, { guard, clock, countCall }),
+      [Log, Clock, UpstreamCalls, OutboundConnections],
     ).inSingletonScope();
-    bind(WhoisSource).toConstantValue(new WhoisRegistrationSource({ server: whoisServer, timeoutMs: registrationTimeoutMs }));
+    bind(WhoisSource).toResolvedValue(
+      (logger: Logger, guard: OutboundGuard) => new WhoisRegistrationSource({ server: whoisServer, timeoutMs: registrationTimeoutMs }, { guard, logger }),
+      [Log, OutboundConnections],
+    ).inSingletonScope();
     bind(PublicSuffixes).toConstantValue(new TldtsPublicSuffixes());
     bind(LookUpDns).toResolvedValue((dns: DnsLookup, clock: Clock) => new LookUpDns(dns, clock, cacheEntries), [DnsLookup, Clock]).inSingletonScope();
     bind(LookUpRegistration).toResolvedValue(

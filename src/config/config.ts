@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import * as t from 'io-ts';
+import ipaddr from 'ipaddr.js';
 import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
 import { isAddress } from '../domain/mail/addresses.js';
 import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
@@ -23,6 +24,15 @@ const DnsServer = checked('an IP address, optionally with :port ([v6]:port for I
 
 /** A port-43 server: a host name or IP address, optionally with a port. */
 const WhoisServer = checked('a host or host:port', (u): u is string => typeof u === 'string' && /^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(u));
+
+/** A network in CIDR notation, written as its first address (`10.0.0.0/8`, not `10.0.0.1/8`), IPv4 in four decimal parts. */
+const Network = checked('a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address)', (u): u is string => {
+  if (typeof u !== 'string') return false;
+  const [address, bits] = u.split('/');
+  if (address === undefined || isIP(address) === 0 || bits === undefined || !/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(u)) return false;
+  const first = isIP(address) === 4 ? ipaddr.IPv4.networkAddressFromCIDR(u) : ipaddr.IPv6.networkAddressFromCIDR(u);
+  return first.toString() === ipaddr.parse(address).toString();
+});
 
 const httpUrl = checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol));
 /** An upstream's base URL, or `off`: not asked at all. */
@@ -49,13 +59,6 @@ const CorsOrigin = checked('an origin such as "https://app.example.com" (scheme:
 
 /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
 const PermissionFamily = checked(`one of ${PERMISSION_FAMILIES.join(', ')}`, (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u));
-
-/** A network as `10.0.0.0/8` or `fd00::/8`, or one address (a network of one). */
-const Network = checked('a network such as 10.0.0.0/8 or fd00::/8, or an IP address', (u): u is string => {
-  const match = typeof u === 'string' ? /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(u) : null;
-  const family = match ? isIP(match[1]!) : 0;
-  return family !== 0 && (match![2] === undefined || Number(match![2]) <= (family === 4 ? 32 : 128));
-});
 
 const redisUrl = checked('a redis:// or rediss:// URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol));
 
@@ -105,6 +108,8 @@ export const AppConfig = t.type({
     usageFlushIntervalMs: intInRange(100, 3_600_000),
     /** log2 of scrypt's N for new password hashes; production refuses less than the standard 15. */
     passwordCost: intInRange(LOWEST_PASSWORD_COST, HIGHEST_PASSWORD_COST),
+    /** Unexpired tokens one user may hold, whoever issues them (a password login, another user, the CLI); beyond it 409/26. */
+    maxTokensPerUser: intInRange(1, 1_000_000),
     loginThrottle: t.type({
       /**
        * Failed logins one client address may make over all accounts in 15 minutes before it waits;
@@ -118,7 +123,7 @@ export const AppConfig = t.type({
     maxHeaderBytes: intInRange(1024, 1_048_576),
     /** The largest JSON body accepted; beyond it the client gets 400/11. */
     maxBodyBytes: intInRange(256, 10_485_760),
-    /** The proxies (CIDRs) whose X-Forwarded-For names the client; from any other peer it is ignored. */
+    /** The proxies' networks whose X-Forwarded-For names the client; from any other peer it is ignored. */
     trustedProxies: t.readonlyArray(Network),
   }),
   log: t.type({ level: LogLevel }),
@@ -175,6 +180,14 @@ export const AppConfig = t.type({
     registrationTtlMs: intInRange(0, 86_400_000),
     /** How many names' records, and how many registrations, are kept at most. */
     cacheEntries: intInRange(1, 1_000_000),
+  }),
+  outbound: t.type({
+    /**
+     * Networks that connections an outside party can aim (WHOIS referrals, RDAP registries and
+     * redirects) may reach although they are not public: loopback, private, link-local, ...
+     * None by default; the servers configured here (whois.whoisServer, ...) are trusted anyway.
+     */
+    allowedNetworks: t.array(Network),
   }),
   weather: t.type({
     /** Open-Meteo's forecast API, or `off`: the weather endpoints then answer 423. */

@@ -40,6 +40,8 @@ export type DomainError =
   | { readonly _tag: 'NotImplemented' }
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
   | { readonly _tag: 'Conflict'; readonly details?: string }
+  /** The owner already holds the most unexpired tokens one user may (`auth.maxTokensPerUser`). */
+  | { readonly _tag: 'TooManyTokens'; readonly limit: number }
   | { readonly _tag: 'IdempotencyKeyReused'; readonly key: string }
   | { readonly _tag: 'MessageNotRetryable'; readonly id: string; readonly status: string }
   | { readonly _tag: 'RequestTooLarge'; readonly details?: string }
@@ -124,6 +126,7 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   Conflict: { code: 26, status: 409, message: 'The resource already exists' },
   IdempotencyKeyReused: { code: 26, status: 409, message: 'The idempotency key was used with another request' },
   MessageNotRetryable: { code: 26, status: 409, message: 'Only a failed message can be retried' },
+  TooManyTokens: { code: 26, status: 409, message: 'The user holds too many tokens' },
   RequestTooLarge: { code: 27, status: 431, message: 'Request line or headers too large' },
   MethodNotAllowed: { code: 28, status: 405, message: 'Method not allowed on this endpoint' },
   UpstreamUnavailable: { code: 29, status: 502, message: 'An upstream service is unavailable' },
@@ -165,6 +168,8 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
       return `Message ${error.id} is ${error.status}`;
     case 'MethodNotAllowed':
       return `Allowed: ${error.allowed.join(', ')}`;
+    case 'TooManyTokens':
+      return `A user may hold at most ${error.limit} unexpired tokens; revoke one first`;
     case 'RateLimited':
       return error.retryAfterSeconds === undefined ? undefined : `Try again in ${error.retryAfterSeconds} s`;
     case 'Unknown':

@@ -47,6 +47,11 @@ for (const transport of transports) {
           '/things/refused-why': { status: 400, body: { error: true, reason: 'Latitude must be in range of -90 to 90°' } },
           '/things/refused-garbled': { status: 400, body: '<html>Bad Request</html>' },
           '/lists/mixed': { body: [{ name: 'a', size: 1 }, { name: 'no size' }, { name: 'c', size: 3 }] },
+          '/moved/a': { status: 301, body: '', headers: { location: '/things/a' } },
+          '/moved/twice': { status: 302, body: '', headers: { location: '/moved/a' } },
+          '/moved/loop': { status: 307, body: '', headers: { location: '/moved/loop' } },
+          '/moved/nowhere': { status: 302, body: '' },
+          '/moved/away': { status: 308, body: '', headers: { location: 'http://localhost:9/things/a' } },
         },
       });
       time = 1_000_000;
@@ -108,6 +113,20 @@ for (const transport of transports) {
       // The deadline covers the body too.
       upstream.behaviour = 'slow-body';
       expect(await thing('/things/e')).to.deep.equal({ kind: 'timeout' });
+    });
+
+    it('follows only the redirects a call allows, five at most; any other fails the call as unavailable, naming where it led', async () => {
+      const sameHost = (to: URL, from: URL) => to.host === from.host;
+      const moved = (path: string) => client.get(path, { ttlMs: MINUTE, decoder: Thing, followsRedirect: sameHost });
+      expect(await moved('/moved/twice')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(upstream.calls).to.deep.equal(['/moved/twice', '/moved/a', '/things/a']);
+      for (const path of ['/moved/loop', '/moved/nowhere', '/moved/away']) expect(await moved(path), path).to.deep.equal({ kind: 'unavailable' });
+      expect(upstream.calls.filter((path) => path === '/moved/loop')).to.have.length(6);
+      expect(logLines.map((line) => line.reason)).to.deep.equal([
+        'redirected more than 5 times',
+        'answered 302 without an http(s) Location',
+        'redirected to http://localhost:9, which is not followed',
+      ]);
     });
 
     it('says why a question was refused where the call knows where its upstream says so', async () => {

@@ -73,13 +73,23 @@ describe('config: loading and decoding', () => {
     const defaults = expectRight(loadConfig({ env: {} }));
     expect(defaults.http.trustedProxies).to.deep.equal([]);
     expect(defaults.auth.loginThrottle).to.deep.equal({ perAddress: 100 });
-    const set = expectRight(loadConfig({ env: { UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8,192.0.2.7', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '500' } }));
-    expect(set.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    const set = expectRight(loadConfig({ env: { UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8,192.0.2.7/32', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '500' } }));
+    expect(set.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'fd00::/8', '192.0.2.7/32']);
     expect(set.auth.loginThrottle.perAddress).to.equal(500);
     expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/33' })).to.deep.equal([
-      'Invalid setting http.trustedProxies (from env UTILITY_API_TRUSTED_PROXIES): expected a network such as 10.0.0.0/8 or fd00::/8, or an IP address, got "10.0.0.0/33"',
+      'Invalid setting http.trustedProxies (from env UTILITY_API_TRUSTED_PROXIES): expected a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address), got "10.0.0.0/33"',
     ]);
-    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: 'proxy.internal', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '4' })).to.have.length(2);
+    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: '192.0.2.7', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '4' })).to.have.length(2);
+  });
+
+  it('allows no network to outbound connections by default, takes CIDRs from the environment and refuses anything else', () => {
+    expect(expectRight(loadConfig({ env: {} })).outbound).to.deep.equal({ allowedNetworks: [] });
+    const set = expectRight(loadConfig({ env: { UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8, 10.20.0.0/16,fd00::/8,::1/128' } })).outbound;
+    expect(set).to.deep.equal({ allowedNetworks: ['127.0.0.0/8', '10.20.0.0/16', 'fd00::/8', '::1/128'] });
+    for (const bad of ['10.0.0.1/8', '127.1/8', '10.0.0.0/33', '10.0.0.0', 'localhost/8', 'fd00::1/8', '10.0.0.0/8/8', '0x0a.0.0.0/8']) {
+      const [line] = errorsOf({ UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: bad });
+      expect(line, bad).to.equal(`Invalid setting outbound.allowedNetworks (from env UTILITY_API_OUTBOUND_ALLOWED_NETWORKS): expected a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address), got ${JSON.stringify(bad)}`);
+    }
   });
 
   it('sends mail as .eml files from utility-api@localhost by default, with a worker; SMTP, sender, worker, lease and attempts from the environment', () => {

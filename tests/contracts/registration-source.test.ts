@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { RdapRegistrationSource } from '../../src/adapters/rdap/rdap-registration-source.js';
+import { OutboundGuard } from '../../src/adapters/upstream/outbound-guard.js';
 import { MemoryRegistrationSource } from '../../src/adapters/whois/memory-registration-source.js';
 import { WhoisRegistrationSource } from '../../src/adapters/whois/whois-registration-source.js';
 import type { RegistrationSource } from '../../src/domain/whois/ports.js';
@@ -29,6 +30,10 @@ interface World {
   close(): Promise<void>;
 }
 
+/** The registries' fixtures are on loopback, where the servers they name are refused unless allowed. */
+const LOOPBACK_ALLOWED = new OutboundGuard(['127.0.0.0/8']);
+const silent = pino({ level: 'silent' });
+
 let registries: Registries | undefined;
 const shared = async () => (registries ??= await startRegistries());
 
@@ -48,7 +53,7 @@ const adapters: { name: string; open: () => Promise<World> }[] = [
     open: async () => {
       const { rdap } = await shared();
       return {
-        source: new RdapRegistrationSource({ bootstrapUrl: rdap.bootstrapUrl, timeoutMs: 1_000, ttlMs: 60_000, maxEntries: 10 }, pino({ level: 'silent' })),
+        source: new RdapRegistrationSource({ bootstrapUrl: rdap.bootstrapUrl, timeoutMs: 1_000, ttlMs: 60_000, maxEntries: 10 }, silent, { guard: LOOPBACK_ALLOWED }),
         held: 'example.com',
         missing: 'unknown.com',
         unserved: 'nothing.zz',
@@ -60,7 +65,7 @@ const adapters: { name: string; open: () => Promise<World> }[] = [
     name: 'WHOIS over port 43',
     open: async () => {
       const { root } = await shared();
-      return { source: new WhoisRegistrationSource({ server: root.server, timeoutMs: 1_000 }), held: 'example.net', missing: 'unknown.net', unserved: 'nothing.zz', close: async () => {} };
+      return { source: new WhoisRegistrationSource({ server: root.server, timeoutMs: 1_000 }, { guard: LOOPBACK_ALLOWED, logger: silent }), held: 'example.net', missing: 'unknown.net', unserved: 'nothing.zz', close: async () => {} };
     },
   },
 ];

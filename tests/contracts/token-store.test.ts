@@ -68,6 +68,58 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.findById(kept.id)).to.deep.equal(kept);
     });
 
+    it('keeps the token a token was minted through, and deletes with a token whatever hangs on it, however far down', async () => {
+      const root = aToken(userId);
+      const child = aToken(userId, { issuedBy: userId, issuedThrough: root.id });
+      const grandchild = aToken(userId, { issuedBy: userId, issuedThrough: child.id });
+      const sibling = aToken(userId);
+      for (const token of [root, child, grandchild, sibling]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+      expect(await store.tokens.findById(grandchild.id)).to.deep.equal(grandchild);
+      expect(await store.tokens.delete(child.id)).to.equal(true);
+      expect(await store.tokens.findById(grandchild.id)).to.equal(undefined);
+      expect(await store.tokens.findBySecretHash(grandchild.secretHash)).to.equal(undefined);
+      expect(await store.tokens.listByUser(userId)).to.have.deep.members([root, sibling]);
+    });
+
+    it('refuses a token minted through one that is gone, storing nothing', async () => {
+      const orphan = aToken(userId, { issuedBy: userId, issuedThrough: '00000000-0000-4000-8000-000000000000' });
+      expect(await store.tokens.insert(orphan)).to.deep.equal({ inserted: false, refused: 'issuedThroughGone' });
+      expect(await store.tokens.findById(orphan.id)).to.equal(undefined);
+    });
+
+    it('never keeps a token minted through one deleted at the same moment', async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const parent = aToken(userId);
+        await store.tokens.insert(parent);
+        const child = aToken(userId, { issuedBy: userId, issuedThrough: parent.id });
+        const [, inserted] = await Promise.all([store.tokens.delete(parent.id), store.tokens.insert(child)]);
+        expect([{ inserted: true }, { inserted: false, refused: 'issuedThroughGone' }]).to.deep.include(inserted);
+        expect(await store.tokens.findById(child.id)).to.equal(undefined);
+      }
+    });
+
+    it('refuses an owner more than maxLiveTokens tokens unexpired at the new one’s creation, storing nothing', async () => {
+      const expired = aToken(userId, { createdAt: 1_000, expiresAt: 5_000 });
+      const live = aToken(userId, { createdAt: 2_000, expiresAt: 50_000 });
+      const forever = aToken(userId, { createdAt: 3_000 });
+      for (const token of [expired, live, forever]) expect(await store.tokens.insert(token, 3)).to.deep.equal({ inserted: true });
+      const third = aToken(userId, { createdAt: 10_000 });
+      expect(await store.tokens.insert(third, 3)).to.deep.equal({ inserted: true });
+      const fourth = aToken(userId, { createdAt: 10_000 });
+      expect(await store.tokens.insert(fourth, 3)).to.deep.equal({ inserted: false, refused: 'liveTokenLimit' });
+      expect(await store.tokens.findById(fourth.id)).to.equal(undefined);
+      // Once `live` has expired, its place is free; without a limit there is none.
+      expect(await store.tokens.insert(aToken(userId, { createdAt: 50_000 }), 3)).to.deep.equal({ inserted: true });
+      expect(await store.tokens.insert(aToken(userId, { createdAt: 50_000 }))).to.deep.equal({ inserted: true });
+    });
+
+    it('lets exactly as many concurrent inserts pass as the owner has places left', async () => {
+      await store.tokens.insert(aToken(userId));
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.tokens.insert(aToken(userId), 3)));
+      expect(outcomes.filter((outcome) => outcome.inserted)).to.have.length(2);
+      expect(await store.tokens.listByUser(userId)).to.have.length(3);
+    });
+
     it('adds recorded uses and keeps the latest use time, skipping unknown tokens', async () => {
       const token = aToken(userId);
       await store.tokens.insert(token);

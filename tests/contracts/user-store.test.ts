@@ -123,5 +123,20 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.findBySecretHash(lent.secretHash)).to.equal(undefined);
       expect(await store.tokens.listByUser(owner.id)).to.have.deep.members([own, lentByBystander]);
     });
+
+    it('deletes with a user whatever was minted through their tokens, however far down, and nothing else', async () => {
+      const [a, l, m, n] = [aUser(), aUser(), aUser(), aUser()];
+      for (const user of [a, l, m, n]) await store.users.insert(user);
+      const lOwn = aToken(l.id);
+      const t1 = aToken(l.id, { issuedBy: a.id });
+      const t2 = aToken(m.id, { issuedBy: l.id, issuedThrough: t1.id });
+      const t3 = aToken(n.id, { issuedBy: m.id, issuedThrough: t2.id });
+      const nOwn = aToken(n.id);
+      for (const token of [lOwn, t1, t2, t3, nOwn]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+      expect(await store.users.delete(a.id)).to.equal(true);
+      for (const token of [t1, t2, t3]) expect(await store.tokens.findById(token.id)).to.equal(undefined);
+      expect(await store.tokens.listByUser(l.id)).to.deep.equal([lOwn]);
+      expect(await store.tokens.listByUser(n.id)).to.deep.equal([nOwn]);
+    });
   });
 }

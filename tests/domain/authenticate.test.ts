@@ -121,4 +121,36 @@ describe('domain: authenticate', () => {
     f.cache.forgetUser(issuer.user.id);
     expectLeftTag(await f.authenticate.execute(lent.secret, ENCRYPT), 'InvalidApiKey');
   });
+
+  it('answers a cached token at the end of a chain without a promise, and forgets it with any link', async () => {
+    const f = domainFixture();
+    const lender = ['Tokens::Create', 'Users::Read', 'Cryptography::*'];
+    const admin = await f.userWithToken('ada', ['*']);
+    for (const username of ['lee', 'mia']) expectRight(await f.createUser.execute({ actor: OPERATOR, username, permissions: lender }));
+    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ned', permissions: ['Cryptography::*'] }));
+    let secret = admin.secret;
+    const chain = [];
+    for (const username of ['lee', 'mia', 'ned']) {
+      const actor = actorFor(expectRight(await f.authenticate.execute(secret, null)));
+      const issued = expectRight(await f.issueToken.execute({ actor, owner: { username } }));
+      chain.push(issued.record);
+      secret = issued.secret;
+    }
+    expectRight(await f.authenticate.execute(secret, DECRYPT));
+    const cached = f.authenticate.execute(secret, DECRYPT);
+    expect(cached).not.to.be.instanceOf(Promise);
+    expectRight(cached as Exclude<typeof cached, Promise<unknown>>);
+
+    // Changed behind the use cases' back, then forgotten as a heard announcement would: by the link's id alone.
+    await f.tokens.update(chain[0]!.id, { disabled: true });
+    f.cache.forgetToken(chain[0]!.id);
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'DisabledApiKey');
+    await f.tokens.update(chain[0]!.id, { disabled: false });
+    f.cache.forgetToken(chain[0]!.id);
+    expectRight(await f.authenticate.execute(secret, DECRYPT));
+    await f.users.update(chain[1]!.userId, { permissions: ['Tokens::Create', 'Users::Read', ENCRYPT] }, f.clock.now());
+    f.cache.forgetUser(chain[1]!.userId);
+    expectLeftTag(await f.authenticate.execute(secret, DECRYPT), 'NotAuthorized');
+    expectRight(await f.authenticate.execute(secret, ENCRYPT));
+  });
 });

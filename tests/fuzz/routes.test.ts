@@ -185,6 +185,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         UTILITY_API_DNS_SERVERS: dns.server,
         UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
         UTILITY_API_WHOIS_SERVER: registries.root.server,
+        UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
         ...contentUpstreamsAt(upstreams),
         ...openMeteoAt(openMeteo),
         UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000',

@@ -22,6 +22,8 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
           whoisServer: registries.root.server,
           registrationTimeoutMs: 300,
         },
+        // The registries the fixtures' root and bootstrap name are on loopback too.
+        outbound: { allowedNetworks: ['127.0.0.0/8'] },
       },
     });
     token = await server.tokenFor(['Whois::*']);

@@ -44,12 +44,14 @@ export interface FixtureOptions {
   readonly recordings: Readonly<Record<string, Recorded>> | ((path: string) => Recorded | undefined);
   /** Maps a requested path to the key of its recording, for upstreams that ignore letter case, say. */
   readonly recordingKey?: (path: string) => string;
+  /** The loopback address it listens on (any of 127.0.0.0/8), for tests that tell hosts apart. */
+  readonly host?: string;
 }
 
 const NOT_FOUND: Recorded = { status: 404, body: { message: 'Not Found' } };
 
 /** A loopback stand-in for an upstream HTTP API: replays recordings, counts calls, misbehaves on demand. */
-export async function startFixtureServer({ recordings, recordingKey = (path) => path }: FixtureOptions): Promise<FixtureServer> {
+export async function startFixtureServer({ recordings, recordingKey = (path) => path, host = '127.0.0.1' }: FixtureOptions): Promise<FixtureServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const calls: string[] = [];
@@ -106,11 +108,11 @@ export async function startFixtureServer({ recordings, recordingKey = (path) => 
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
 
   const fixture = Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     calls,
     resetCounts: () => {
       calls.length = 0;

@@ -44,6 +44,7 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     uses: 0,
     disabled: false,
     issuedBy: null,
+    issuedThrough: null,
     rateLimit: null,
     ...fields,
   };

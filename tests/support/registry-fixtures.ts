@@ -77,7 +77,7 @@ export async function startRdapFixture(domains: Readonly<Record<string, unknown>
 export type WhoisBehaviour = 'normal' | 'hang' | 'flood';
 
 export interface WhoisServerFixture {
-  /** `127.0.0.1:<port>`, as a setting or a referral names it. */
+  /** `<host>:<port>`, as a setting or a referral names it. */
   readonly server: string;
   behaviour: WhoisBehaviour;
   /** Every question asked, without its CRLF, in order. */
@@ -85,8 +85,8 @@ export interface WhoisServerFixture {
   close(): Promise<void>;
 }
 
-/** A port-43 WHOIS server: reads one line, writes `answer(line)`, closes. */
-export async function startWhoisServer(answer: (query: string) => string): Promise<WhoisServerFixture> {
+/** A port-43 WHOIS server on a loopback address: reads one line, writes `answer(line)`, closes. */
+export async function startWhoisServer(answer: (query: string) => string, host = '127.0.0.1'): Promise<WhoisServerFixture> {
   const queries: string[] = [];
   const sockets = new Set<Socket>();
   const state = { behaviour: 'normal' as WhoisBehaviour };
@@ -106,10 +106,10 @@ export async function startWhoisServer(answer: (query: string) => string): Promi
       socket.end(answer(query));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(state, {
-    server: `127.0.0.1:${port}`,
+    server: `${host}:${port}`,
     queries,
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import type { Clock } from '../../domain/ports.js';
 import { LruCache } from '../caching/lru-cache.js';
 import { lookupFetch } from './lookup-fetch.js';
 import { cachingHostLookup } from './host-lookup.js';
+import type { OutboundGuard } from './outbound-guard.js';
 import { SystemClock } from '../clock/system-clock.js';
 
 /**
@@ -50,6 +51,8 @@ export interface UpstreamDependencies {
   readonly countCall?: UpstreamCallCounter;
   /** Unless given, a fetch that resolves the upstream's host once per `hostTtlMs`. */
   readonly fetch?: typeof globalThis.fetch;
+  /** For an upstream an answer named (not the operator): its default fetch connects only where the guard allows. */
+  readonly guard?: OutboundGuard;
   readonly clock?: Clock;
 }
 
@@ -62,6 +65,11 @@ export interface UpstreamCall<A> {
   readonly requestId?: string;
   /** Where the upstream's refusal of a question (its 4xx body's JSON) says why, for a caller to pass that on. */
   readonly rejectionReason?: (body: unknown) => string | undefined;
+  /**
+   * Which redirects are followed (`MAX_REDIRECTS` at most); one it refuses fails the call as
+   * unreachable. Unless given, fetch follows every redirect itself.
+   */
+  readonly followsRedirect?: (to: URL, from: URL) => boolean;
 }
 
 type Answer<A> = { readonly kind: 'found'; readonly value: A } | { readonly kind: 'not-found' };
@@ -85,6 +93,8 @@ interface Refusal {
 }
 
 const MAX_BODY_CHARS = 4_000_000;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_RETRY_AFTER_SECONDS = 600;
 const systemClock: Clock = new SystemClock();
 
@@ -113,7 +123,9 @@ export class UpstreamClient {
     // Paths start with `/`: a base URL written with a trailing one would double it.
     this.settings = { ...settings, baseUrl: settings.baseUrl.replace(/\/+$/, '') };
     this.clock = dependencies.clock ?? systemClock;
-    const { fetch, load } = dependencies.fetch ? { fetch: dependencies.fetch, load: () => {} } : lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }));
+    const { fetch, load } = dependencies.fetch
+      ? { fetch: dependencies.fetch, load: () => {} }
+      : lookupFetch(cachingHostLookup({ ttlMs: settings.hostTtlMs, clock: this.clock }), dependencies.guard);
     this.fetch = fetch;
     this.loadFetch = load;
     this.logger = dependencies.logger;
@@ -166,7 +178,7 @@ export class UpstreamClient {
   private async call<A>(
     path: string,
     cached: Entry<A> | undefined,
-    { decoder, rejectionReason }: UpstreamCall<A>,
+    { decoder, rejectionReason, followsRedirect }: UpstreamCall<A>,
   ): Promise<{ counted: UpstreamCallOutcome; result: E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }> }> {
     const unavailable = (counted: UpstreamCallOutcome, reason: string) => ({ counted, result: E.left<Refusal>({ failure: { kind: 'unavailable' }, reason }) });
 
@@ -175,10 +187,23 @@ export class UpstreamClient {
     this.loadFetch();
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
-      response = await this.fetch(this.settings.baseUrl + path, {
-        headers: { accept: 'application/json', ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }) },
-        signal: deadline,
-      });
+      let url = this.settings.baseUrl + path;
+      for (let redirects = 0; ; redirects++) {
+        response = await this.fetch(url, {
+          headers: { accept: 'application/json', ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }) },
+          signal: deadline,
+          redirect: followsRedirect ? 'manual' : 'follow',
+        });
+        if (!followsRedirect || !REDIRECT_STATUSES.has(response.status)) break;
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
+        if (next === undefined || !/^https?:$/.test(next.protocol)) return unavailable('unusable', `answered ${response.status} without an http(s) Location`);
+        if (redirects === MAX_REDIRECTS) return unavailable('unusable', `redirected more than ${MAX_REDIRECTS} times`);
+        // The log names where, never what answers there.
+        if (!followsRedirect(next, new URL(url))) return unavailable('unreachable', `redirected to ${next.origin}, which is not followed`);
+        url = next.href;
+      }
       if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
         await response.body?.cancel();
         return unavailable('unusable', 'answer too large');

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import type { OutboundGuard } from '../upstream/outbound-guard.js';
 
 /** What a port-43 question got: the server's whole text, or why there is none. */
 export type Port43Answer =
@@ -14,6 +15,8 @@ export interface Port43Question {
   readonly deadlineMs: number;
   /** An answer longer than this is refused, not cut: no registry's answer is near it. */
   readonly maxBytes: number;
+  /** For a server an answer named: connect only where the guard allows. The operator's own server has none. */
+  readonly guard?: OutboundGuard;
 }
 
 const WHOIS_PORT = 43;
@@ -30,9 +33,11 @@ export function hostAndPort(server: string): { host: string; port: number } | un
  * The WHOIS protocol (RFC 3912): connect, send the query and CRLF, read until the server closes.
  * The text is read as UTF-8, which most registries send; a stray Latin-1 byte becomes U+FFFD.
  */
-export function askPort43({ server, query, deadlineMs, maxBytes }: Port43Question): Promise<Port43Answer> {
+export function askPort43({ server, query, deadlineMs, maxBytes, guard }: Port43Question): Promise<Port43Answer> {
   const address = hostAndPort(server);
   if (address === undefined) return Promise.resolve({ kind: 'failed', reason: `${server} is not a host or host:port` });
+  const refused = guard?.refusalOfHost(address.host);
+  if (refused) return Promise.resolve({ kind: 'failed', reason: refused.message, cause: refused });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -44,9 +49,13 @@ export function askPort43({ server, query, deadlineMs, maxBytes }: Port43Questio
       socket.destroy();
       resolve(answer);
     };
-    const socket = connect({ host: address.host, port: address.port });
+    const socket = connect({ host: address.host, port: address.port, ...(guard && { lookup: guard.lookup() }) });
     const deadline = setTimeout(() => finish({ kind: 'timeout' }), deadlineMs);
-    socket.on('connect', () => socket.write(`${query}\r\n`));
+    socket.on('connect', () => {
+      const refusedPeer = guard?.refusalOfPeer(socket);
+      if (refusedPeer) return finish({ kind: 'failed', reason: refusedPeer.message, cause: refusedPeer });
+      socket.write(`${query}\r\n`);
+    });
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxBytes) return finish({ kind: 'failed', reason: `answered more than ${maxBytes} bytes` });

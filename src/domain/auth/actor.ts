@@ -1,4 +1,5 @@
 import { grantedBy } from '../permissions.js';
+import { hangsOnAnother } from '../tokens/token.js';
 import type { User } from '../users/user.js';
 import type { Principal } from './principal.js';
 
@@ -17,10 +18,26 @@ export const actorFor = (principal: Principal): Actor => ({ kind: 'principal', p
 
 /**
  * A token holder holds a permission when the token's scopes, its user and, for a token issued by
- * somebody else, that issuer all grant it: nobody lends more than they hold at this moment.
+ * somebody else, that issuer all grant it, and so does every token up the chain it was minted
+ * through: nobody lends more than they hold at this moment, however many hands it passed.
  */
 export function principalHolds(principal: Principal, permission: string): boolean {
-  const { token, user, issuer } = principal;
+  if (!principal.through) return linkHolds(principal, permission);
+  // A principal is a snapshot (a change makes a new one), so what its chain grants is worked out once per permission.
+  let verdicts = chainVerdicts.get(principal);
+  if (!verdicts) chainVerdicts.set(principal, (verdicts = new Map()));
+  let held = verdicts.get(permission);
+  if (held === undefined) {
+    held = true;
+    for (let link: Principal | null | undefined = principal; link && held; link = link.through) held = linkHolds(link, permission);
+    verdicts.set(permission, held);
+  }
+  return held;
+}
+
+const chainVerdicts = new WeakMap<Principal, Map<string, boolean>>();
+
+function linkHolds({ token, user, issuer }: Principal, permission: string): boolean {
   return grantedBy(token.scopes, permission) && grantedBy(user.permissions, permission) && (issuer === null || grantedBy(issuer.permissions, permission));
 }
 
@@ -52,11 +69,11 @@ export function actorUser(actor: Actor): User | undefined {
 }
 
 /**
- * The user an actor may act on as themself, if any: the token's owner, unless somebody else
- * issued the token (then it acts on its owner only within its permissions, like on anyone).
+ * The user an actor may act on as themself, if any: the token's owner, unless the token hangs on
+ * another (then it acts on its owner only within its permissions, like on anyone).
  */
 export function actorUserId(actor: Actor): string | undefined {
-  if (actor.kind === 'principal') return actor.principal.token.issuedBy === null ? actor.principal.user.id : undefined;
+  if (actor.kind === 'principal') return hangsOnAnother(actor.principal.token) ? undefined : actor.principal.user.id;
   return actorUser(actor)?.id;
 }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../ports.js';
-import type { Principal } from './principal.js';
+import { dependsOnToken, dependsOnUser, type Principal } from './principal.js';
 
 /**
  * Remembers recently verified tokens for a short time so that a busy client costs no store
@@ -54,11 +54,14 @@ export class VerifiedTokenCache {
     this.entries.set(secret, { principal, expiresAt: this.clock.now() + this.ttlMs });
   }
 
-  /** Drops the user's tokens and the tokens they issued for others, whose rights follow theirs. */
+  /**
+   * Drops every token whose rights follow the user's: theirs, those they issued for others, and
+   * whatever hangs on any of those, however far down the chain.
+   */
   forgetUser(userId: string): void {
     this.generation += 1;
-    for (const [hash, entry] of this.entries) {
-      if (entry.principal.user.id === userId || entry.principal.issuer?.id === userId) this.entries.delete(hash);
+    for (const [secret, entry] of this.entries) {
+      if (dependsOnUser(entry.principal, userId)) this.entries.delete(secret);
     }
   }
 
@@ -67,10 +70,11 @@ export class VerifiedTokenCache {
     this.entries.clear();
   }
 
+  /** Drops the token and every token minted through it, however far down the chain. */
   forgetToken(tokenId: string): void {
     this.generation += 1;
-    for (const [hash, entry] of this.entries) {
-      if (entry.principal.token.id === tokenId) this.entries.delete(hash);
+    for (const [secret, entry] of this.entries) {
+      if (dependsOnToken(entry.principal, tokenId)) this.entries.delete(secret);
     }
   }
 }

@@ -12,7 +12,7 @@ import { checkGrant, checkText } from '../users/user-rules.js';
 import type { TokenStore } from './ports.js';
 import { describeRateLimit, withinRateLimit, type RateLimit } from './rate-limit.js';
 import { issueLicense, issueSecret } from './secret.js';
-import type { TokenRecord } from './token.js';
+import { hangsOnAnother, type TokenRecord } from './token.js';
 
 export interface IssueTokenInput {
   readonly actor: Actor;
@@ -31,7 +31,7 @@ export interface IssuedToken {
   readonly secret: string;
   readonly record: TokenRecord;
   readonly user: User;
-  /** Who issued it for its owner, when that was somebody else (`record.issuedBy`). */
+  /** The user whose token minted it, when it hangs on that token (`record.issuedBy`). */
   readonly issuer: User | null;
 }
 
@@ -43,6 +43,8 @@ export class IssueToken {
     private readonly randomness: Randomness = systemRandomness,
     /** The installation's policy for tokens without a limit of their own; null: such tokens are not limited. */
     private readonly defaultRateLimit: RateLimit | null = null,
+    /** How many unexpired tokens one user may hold, whoever issues them; null: no limit. */
+    private readonly maxTokensPerUser: number | null = null,
   ) {}
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
@@ -65,7 +67,7 @@ export class IssueToken {
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
 
     const now = this.clock.now();
-    const issuer = issuerOf(actor, user);
+    const { issuer, issuedThrough } = mintedBy(actor, user);
     const { secret, secretHash, prefix } = issueSecret(this.randomness);
     const record: TokenRecord = {
       id: this.randomness.uuid(),
@@ -81,12 +83,20 @@ export class IssueToken {
       uses: 0,
       disabled: false,
       issuedBy: issuer?.id ?? null,
+      issuedThrough,
       rateLimit: input.rateLimit ?? ownRateLimitOf(actor),
     };
-    const inserted = await orOutage(this.tokens.insert(record), { _tag: 'TokenCreateFailed' });
+    const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), { _tag: 'TokenCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
-    // A collision of 256 random bits or 80-bit licences means something is badly wrong; never retry silently.
-    if (!inserted.right.inserted) return E.left({ _tag: 'TokenCreateFailed' });
+    const outcome = inserted.right;
+    if (!outcome.inserted) {
+      if ('refused' in outcome) {
+        // The calling token was revoked while this one was being made: it is unknown from now on.
+        return E.left(outcome.refused === 'liveTokenLimit' ? { _tag: 'TooManyTokens', limit: this.maxTokensPerUser! } : { _tag: 'InvalidApiKey' });
+      }
+      // A collision of 256 random bits or 80-bit licences means something is badly wrong; never retry silently.
+      return E.left({ _tag: 'TokenCreateFailed' });
+    }
     return E.right({ secret, record, user, issuer });
   }
 
@@ -137,14 +147,16 @@ function expiryFor(actor: Actor, now: number, lifetimeMs: number | undefined): n
 }
 
 /**
- * Who issued a token for `owner`: nobody else (null) when the owner or the operator did; the
- * caller when it was another user. A token issued by someone else passes that on to the tokens
- * it issues, so it can never mint itself a token with the owner's full self-access.
+ * What a new token for `owner` hangs on. The operator's, a password's and the tokens an owner's
+ * own independent token mints for them hang on nothing. A token minted for somebody else, or
+ * through a token that itself hangs on another, hangs on the token that minted it and names that
+ * token's user as its issuer: it lives and grants only while every link above it does, and can
+ * never give its owner the full self-access its chain did not.
  */
-function issuerOf(actor: Actor, owner: User): User | null {
-  if (actor.kind !== 'principal') return null;
-  const { issuer, user } = actor.principal;
-  return issuer ?? (user.id === owner.id ? null : user);
+function mintedBy(actor: Actor, owner: User): { readonly issuer: User | null; readonly issuedThrough: string | null } {
+  if (actor.kind !== 'principal') return { issuer: null, issuedThrough: null };
+  const { token, user } = actor.principal;
+  return user.id === owner.id && !hangsOnAnother(token) ? { issuer: null, issuedThrough: null } : { issuer: user, issuedThrough: token.id };
 }
 
 /**

@@ -28,7 +28,7 @@ export interface TokenView {
   readonly expiresAt: string | null;
   readonly uses: number;
   readonly disabled: boolean;
-  /** Who issued the token for its owner, or null for the owner's own (which they issued themself). */
+  /** The user whose token minted it, when it hangs on that token; null for the owner's own, which hang on nothing. */
   readonly issuedBy: UserName | null;
   /** Its own request rate limit, or null when the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;

@@ -18,10 +18,20 @@ export interface TokenRecord {
   readonly uses: number;
   readonly disabled: boolean;
   /**
-   * The user who issued the token for its owner, when that was somebody else. Such a token acts
-   * on its owner only within its permissions: it never counts as the owner acting on themself.
+   * The user whose token minted this one, when it hangs on that token: it was issued for somebody
+   * else, or through a token that itself hangs on another. Such a token acts on its owner only
+   * within its permissions: it never counts as the owner acting on themself.
    */
   readonly issuedBy: string | null;
+  /**
+   * The token this one was minted through, when it hangs on it (null for the owner's own tokens,
+   * those the operator issued, and those issued for others before chains were recorded). It lives
+   * and grants only while every token up that chain does: deleting one deletes what hangs on it.
+   */
+  readonly issuedThrough: string | null;
   /** Its own request rate limit; null: the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
 }
+
+/** Whether the token lives by somebody's other token (or, recorded before chains were, by its issuer) rather than as its owner's own. */
+export const hangsOnAnother = (record: TokenRecord): boolean => record.issuedBy !== null || record.issuedThrough !== null;

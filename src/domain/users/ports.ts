@@ -24,8 +24,9 @@ export interface UserStore {
    */
   update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult>;
   /**
-   * Deletes the user and, in the same step, every token of theirs and every token they issued
-   * for somebody else (nothing of a deleted user is kept); false when there was none.
+   * Deletes the user and, in the same step, every token of theirs, every token they issued for
+   * somebody else, and every token minted through any of those, however far down (nothing of a
+   * deleted user is kept, nor anything that hung on them); false when there was none.
    */
   delete(id: string): Promise<boolean>;
 }

@@ -116,7 +116,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       status: 201,
       response: issuedToken,
       // A password that is wrong too often is slowed down; the owner named may not exist.
-      errors: ['RateLimited', 'UserNotFound', 'InvalidHeader', 'InvalidBodyParameter', 'TokenCreateFailed'],
+      errors: ['RateLimited', 'UserNotFound', 'InvalidHeader', 'InvalidBodyParameter', 'TooManyTokens', 'TokenCreateFailed'],
       handle: async ({ headers, body, actor }) => {
         const { 'x-uid': headerUid } = headers;
         if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {

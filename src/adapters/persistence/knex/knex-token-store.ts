@@ -18,6 +18,7 @@ interface TokenRow {
   uses: number | string;
   disabled: boolean | number;
   issued_by: string | null;
+  issued_through: string | null;
   rate_limit_requests: number | string | null;
   rate_limit_per_seconds: number | string | null;
 }
@@ -36,15 +37,28 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   uses: toNumber(row.uses),
   disabled: toBoolean(row.disabled),
   issuedBy: row.issued_by,
+  issuedThrough: row.issued_through,
   rateLimit: row.rate_limit_requests === null || row.rate_limit_per_seconds === null ? null : { requests: toNumber(row.rate_limit_requests), perSeconds: toNumber(row.rate_limit_per_seconds) },
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
 
-export class KnexTokenStore implements TokenStore {
-  constructor(private readonly db: Knex) {}
+/** Thrown inside an insert's transaction to roll it back with this outcome. */
+class InsertRefused extends Error {
+  constructor(readonly outcome: TokenInsertResult) {
+    super('token insert refused');
+  }
+}
 
-  async insert(record: TokenRecord): Promise<TokenInsertResult> {
+export class KnexTokenStore implements TokenStore {
+  /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
+  private readonly locksRows: boolean;
+
+  constructor(private readonly db: Knex) {
+    this.locksRows = db.client.config.client === 'pg';
+  }
+
+  async insert(record: TokenRecord, maxLiveTokens?: number): Promise<TokenInsertResult> {
     const row: TokenRow = {
       id: record.id,
       user_id: record.userId,
@@ -59,13 +73,34 @@ export class KnexTokenStore implements TokenStore {
       uses: record.uses,
       disabled: record.disabled,
       issued_by: record.issuedBy,
+      issued_through: record.issuedThrough,
       rate_limit_requests: record.rateLimit?.requests ?? null,
       rate_limit_per_seconds: record.rateLimit?.perSeconds ?? null,
     };
     try {
-      await this.db('tokens').insert(row);
-      return { inserted: true };
+      return await this.db.transaction(async (trx) => {
+        // Concurrent inserts for one owner queue on the owner's row, so that each counts the others'.
+        if (maxLiveTokens !== undefined && this.locksRows) await trx('users').where({ id: record.userId }).select('id').forUpdate();
+        // On SQLite the insert comes first: it makes this transaction the writer before anything is read.
+        await trx('tokens').insert(row);
+        if (record.issuedThrough !== null) {
+          // A share lock waits for a deletion of that token in flight, and then finds it gone; a
+          // deletion that comes later waits for this insert and then finds it among what hangs on it.
+          const through = trx('tokens').where({ id: record.issuedThrough }).select('id');
+          if (this.locksRows) void through.forShare();
+          if ((await through.first()) === undefined) throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
+        }
+        if (maxLiveTokens !== undefined) {
+          const [counted] = await trx('tokens')
+            .where({ user_id: record.userId })
+            .andWhere((live) => void live.whereNull('expires_at').orWhere('expires_at', '>', record.createdAt))
+            .count({ live: '*' });
+          if (toNumber(counted!.live as number | string) > maxLiveTokens) throw new InsertRefused({ inserted: false, refused: 'liveTokenLimit' });
+        }
+        return { inserted: true } as const;
+      });
     } catch (error) {
+      if (error instanceof InsertRefused) return error.outcome;
       const column = uniqueViolationColumn(error);
       if (column && column in CONFLICTS) return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
       throw error;
@@ -99,7 +134,11 @@ export class KnexTokenStore implements TokenStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.db('tokens').where({ id }).delete()) > 0;
+    return this.db.transaction(async (trx) => {
+      const deleted = (await trx('tokens').where({ id }).delete()) > 0;
+      if (deleted) await deleteHangingOn(trx, [id]);
+      return deleted;
+    });
   }
 
   async recordUsage(usages: readonly TokenUsage[]): Promise<void> {
@@ -114,5 +153,28 @@ export class KnexTokenStore implements TokenStore {
           });
       }
     });
+  }
+}
+
+/** Bound parameters per statement, well below every database's limit. */
+const IDS_PER_STATEMENT = 500;
+
+/**
+ * Deletes, level by level, every token minted through one of `deletedIds`, and what was minted
+ * through those. Each level is read by a statement of its own, after the level above was deleted:
+ * on PostgreSQL it then sees a token inserted through one of them by a transaction it waited for.
+ */
+export async function deleteHangingOn(trx: Knex.Transaction, deletedIds: readonly string[]): Promise<void> {
+  let level = [...deletedIds];
+  while (level.length > 0) {
+    const next: string[] = [];
+    for (let start = 0; start < level.length; start += IDS_PER_STATEMENT) {
+      const ids = level.slice(start, start + IDS_PER_STATEMENT);
+      next.push(...(await trx('tokens').whereIn('issued_through', ids).pluck('id')));
+    }
+    for (let start = 0; start < next.length; start += IDS_PER_STATEMENT) {
+      await trx('tokens').whereIn('id', next.slice(start, start + IDS_PER_STATEMENT)).delete();
+    }
+    level = next;
   }
 }

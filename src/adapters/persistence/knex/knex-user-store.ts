@@ -3,6 +3,7 @@ import type { UserInsertResult, UserStore, UserUpdateResult } from '../../../dom
 import type { User, UserChanges } from '../../../domain/users/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
+import { deleteHangingOn } from './knex-token-store.js';
 
 interface UserRow {
   id: string;
@@ -47,7 +48,12 @@ const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
 const CONFLICTS = { id: 'id', uid: 'uid', username: 'username', email: 'email' } as const;
 
 export class KnexUserStore implements UserStore {
-  constructor(private readonly db: Knex) {}
+  /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
+  private readonly locksRows: boolean;
+
+  constructor(private readonly db: Knex) {
+    this.locksRows = db.client.config.client === 'pg';
+  }
 
   async insert(user: User): Promise<UserInsertResult> {
     const row: UserRow = {
@@ -128,9 +134,14 @@ export class KnexUserStore implements UserStore {
   async delete(id: string): Promise<boolean> {
     // Tokens go with their user in the same transaction, whether or not the database enforces
     // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection); so do the
-    // tokens the user issued for others, which live only as long as their issuer.
+    // tokens the user issued for others, which live only as long as their issuer, and whatever
+    // was minted through any of them.
     return this.db.transaction(async (trx) => {
+      // The user's row first, as a token insert for them locks it first: the two queue, never deadlock.
+      if (this.locksRows) await trx('users').where({ id }).select('id').forUpdate();
+      const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
       await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
+      await deleteHangingOn(trx, theirs);
       return (await trx('users').where({ id }).delete()) > 0;
     });
   }

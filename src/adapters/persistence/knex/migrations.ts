@@ -178,6 +178,22 @@ const migrations: readonly Migration[] = [
       await db.schema.dropTable(ACCESS_CHANGES_TABLE);
     },
   },
+  {
+    name: '0008_token_issued_through',
+    async up(db) {
+      // The token a token was minted through; null for every token before: they hang on their issuer only.
+      await db.schema.alterTable('tokens', (table) => {
+        table.string('issued_through', 36);
+        table.index(['issued_through']);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropIndex(['issued_through']);
+        table.dropColumn('issued_through');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

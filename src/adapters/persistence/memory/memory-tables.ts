@@ -10,11 +10,13 @@ export class MemoryTables {
   readonly tokens = new Map<string, TokenRecord>();
   readonly tokenIdBySecretHash = new Map<string, string>();
 
+  /** Deletes the token and every token minted through it, however far down. */
   deleteToken(id: string): boolean {
     const record = this.tokens.get(id);
     if (!record) return false;
     this.tokens.delete(id);
     this.tokenIdBySecretHash.delete(record.secretHash);
+    for (const hanging of [...this.tokens.values()]) if (hanging.issuedThrough === id) this.deleteToken(hanging.id);
     return true;
   }
 }

@@ -6,12 +6,16 @@ import { MemoryTables } from './memory-tables.js';
 export class MemoryTokenStore implements TokenStore {
   constructor(private readonly tables = new MemoryTables()) {}
 
-  async insert(record: TokenRecord): Promise<TokenInsertResult> {
+  async insert(record: TokenRecord, maxLiveTokens?: number): Promise<TokenInsertResult> {
     if (this.tables.tokens.has(record.id)) return { inserted: false, conflict: 'id' };
     if (this.tables.tokenIdBySecretHash.has(record.secretHash)) return { inserted: false, conflict: 'secretHash' };
+    let live = 0;
     for (const other of this.tables.tokens.values()) {
       if (other.license === record.license) return { inserted: false, conflict: 'license' };
+      if (other.userId === record.userId && (other.expiresAt === null || other.expiresAt > record.createdAt)) live += 1;
     }
+    if (record.issuedThrough !== null && !this.tables.tokens.has(record.issuedThrough)) return { inserted: false, refused: 'issuedThroughGone' };
+    if (maxLiveTokens !== undefined && live >= maxLiveTokens) return { inserted: false, refused: 'liveTokenLimit' };
     this.tables.tokens.set(record.id, { ...record, scopes: [...record.scopes], rateLimit: record.rateLimit && { ...record.rateLimit } });
     this.tables.tokenIdBySecretHash.set(record.secretHash, record.id);
     return { inserted: true };

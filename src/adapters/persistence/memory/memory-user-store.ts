@@ -60,6 +60,7 @@ export class MemoryUserStore implements UserStore {
 
   async delete(id: string): Promise<boolean> {
     if (!this.tables.users.delete(id)) return false;
+    // deleteToken takes what hangs on each with it: a token already taken is simply not found again.
     for (const token of [...this.tables.tokens.values()]) if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
     return true;
   }

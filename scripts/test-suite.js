@@ -1,8 +1,12 @@
-// Mocha's settings. The whole suite runs in two processes (the machine we promise has two cores),
-// the slowest files first so that neither process is left alone with a long one at the end.
-// Files named on the command line run alone, in one process, as named.
-const { readdirSync } = require('node:fs');
-const { join } = require('node:path');
+#!/usr/bin/env node
+// `npm test`'s mocha run: every test file but tests/package, in two processes (the machine we
+// promise has two cores), the slowest files first so that neither process is left alone with a
+// long one at the end. `.mocharc.json` holds the settings every run shares, so that files named
+// on the command line (`npx mocha tests/http/crypto.test.ts`) run alone, in one process.
+// Arguments given to this script (`npm test -- --grep login`) are passed on to mocha.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Seconds each takes alone, roughly; reorder when a file becomes slow. */
 const SLOWEST_FIRST = [
@@ -25,16 +29,8 @@ const testFiles = (folder) =>
     return entry.name.endsWith('.test.ts') ? [path] : [];
   });
 
-const namedFiles = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.(ts|js)$/.test(arg));
-
 const all = testFiles('tests').sort();
 const suite = [...SLOWEST_FIRST.filter((file) => all.includes(file)), ...all.filter((file) => !SLOWEST_FIRST.includes(file))];
 
-module.exports = {
-  'node-option': ['import=tsx'],
-  require: ['reflect-metadata'],
-  extension: ['ts'],
-  timeout: 60000,
-  exit: true,
-  ...(namedFiles ? {} : { spec: suite, parallel: true, jobs: 2 }),
-};
+const mocha = spawn('npx', ['mocha', '--parallel', '--jobs', '2', ...process.argv.slice(2), ...suite], { stdio: 'inherit' });
+mocha.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
