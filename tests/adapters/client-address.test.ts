@@ -7,7 +7,7 @@ const from = (peer: string | undefined, forwardedFor?: string | string[]): Incom
   ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
 
 describe('adapter: ClientAddresses, who sent a request', () => {
-  const proxies = new ClientAddresses(['10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+  const proxies = new ClientAddresses(['10.0.0.0/8', 'fd00::/8', '192.0.2.7/32']);
 
   it('is the peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
     expect(new ClientAddresses([]).of(from('203.0.113.5', '198.51.100.1'))).to.equal('203.0.113.5');

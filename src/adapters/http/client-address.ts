@@ -1,12 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** An address as the throttles count it: an IPv4 address written as IPv6 (`::ffff:192.0.2.7`) is the IPv4 one. */
-function plainAddress(text: string): string | undefined {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
-  const address = mapped ? mapped[1]! : text;
-  return isIP(address) === 0 ? undefined : address;
-}
+const parsed = (text: string): Address | undefined => (ipaddr.isValid(text) ? ipaddr.process(text) : undefined);
 
 /**
  * Who sent a request, for the login throttle and whatever else counts per client. The peer of
@@ -17,39 +15,33 @@ function plainAddress(text: string): string | undefined {
  * is ignored altogether.
  */
 export class ClientAddresses {
-  private readonly trusted: BlockList | undefined;
+  private readonly trusted: readonly [Address, number][];
 
-  /** `trustedProxies` as the settings check them: `10.0.0.0/8`, `fd00::/8`, or one address. */
+  /** `trustedProxies` as the settings check them: CIDRs such as `10.0.0.0/8` and `fd00::/8`. */
   constructor(trustedProxies: readonly string[]) {
-    if (trustedProxies.length === 0) return;
-    this.trusted = new BlockList();
-    for (const network of trustedProxies) {
-      const [address, prefix] = network.split('/') as [string, string | undefined];
-      const type = isIP(address) === 4 ? 'ipv4' : 'ipv6';
-      this.trusted.addSubnet(address, prefix === undefined ? (type === 'ipv4' ? 32 : 128) : Number(prefix), type);
-    }
+    this.trusted = trustedProxies.map((network) => ipaddr.parseCIDR(network));
   }
 
   of(request: IncomingMessage): string {
     const peer = request.socket.remoteAddress ?? 'unknown';
-    if (this.trusted === undefined) return peer;
-    let client = plainAddress(peer);
+    let client = parsed(peer);
     if (client === undefined || !this.isTrusted(client)) return peer;
     const forwarded = request.headers['x-forwarded-for'];
-    if (forwarded === undefined) return client;
-    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',');
-    for (let index = hops.length - 1; index >= 0; index -= 1) {
-      const hop = plainAddress(hops[index]!.trim());
-      // A trusted proxy that wrote something else than an address: the last one known stands.
-      if (hop === undefined) return client;
-      client = hop;
-      if (!this.isTrusted(hop)) return hop;
+    if (forwarded !== undefined) {
+      const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',');
+      for (let index = hops.length - 1; index >= 0; index -= 1) {
+        const hop = parsed(hops[index]!.trim());
+        // A trusted proxy that wrote something else than an address: the last one known stands.
+        if (hop === undefined) break;
+        client = hop;
+        if (!this.isTrusted(hop)) break;
+      }
     }
-    return client;
+    return client.toString();
   }
 
-  private isTrusted(address: string): boolean {
-    return this.trusted!.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+  private isTrusted(address: Address): boolean {
+    return this.trusted.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
   }
 }
 
