@@ -78,9 +78,11 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
             const deadlineAt = Date.now() + deadline.ms;
             let pause = FIRST_RETRY_MS;
             let late = false;
+            // What the last attempt met, if it met the lock: the log's answer to why the call ran out of time.
+            let lastFailure: unknown;
             const timer = setTimeout(() => {
               late = true;
-              reject(new StorageUnreachable(`the database did not answer within ${deadline.ms} ms`));
+              reject(new StorageUnreachable(`the database did not answer within ${deadline.ms} ms`, lastFailure === undefined ? undefined : { cause: lastFailure }));
             }, deadline.ms);
             const again = (): Promise<unknown> => (late ? Promise.resolve() : (value.apply(target, args) as Promise<unknown>));
             const settle = (attempt: Promise<unknown>): void => {
@@ -91,6 +93,7 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
                 },
                 (error: unknown) => {
                   if (lockedBySomeoneElse(error) && Date.now() + pause < deadlineAt) {
+                    lastFailure = error;
                     settle(deadline.takeTurn(pause, again));
                     pause = Math.min(pause * 2, LAST_RETRY_MS);
                     return;
