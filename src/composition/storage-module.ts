@@ -37,6 +37,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       const { db, settings } = database;
       bind(Database).toConstantValue(db);
       const deadline = new CallDeadline(databaseTimeoutMs(settings));
+      db.on('query-response', () => deadline.answered());
       const inTime = <Store extends object>(store: Store): Store => reachingInTime(store, deadline);
       bind(UserStore).toConstantValue(inTime(new KnexUserStore(db)));
       bind(TokenStore).toConstantValue(inTime(new KnexTokenStore(db)));

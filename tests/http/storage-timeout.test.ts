@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
-import { freshPostgres, freshSqlite, POSTGRES_URL } from '../support/databases.js';
+import { cliOn } from '../cli/run-cli.js';
+import { freshPostgres, freshSqlite, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
@@ -115,4 +119,27 @@ describe('http: a database that does not answer in time', function () {
       await database.drop();
     }
   });
+});
+
+describe('cli: a database that keeps answering is not given up on', function () {
+  this.timeout(60_000);
+
+  for (const { name, open } of sqlDatabases) {
+    it(`imports 60,000 facts in one call that takes far longer than database.timeoutMs, and says so truly (${name})`, async () => {
+      const database = await open();
+      const dir = mkdtempSync(join(tmpdir(), 'utility-api-import-'));
+      try {
+        const file = join(dir, 'many.csv');
+        writeFileSync(file, ['text', ...Array.from({ length: 60_000 }, (_, index) => `Fact number ${index} of a long list`)].join('\n'));
+        const cli = cliOn({ ...database.env, UTILITY_API_DATABASE_TIMEOUT_MS: '100', UTILITY_API_KANYE_URL: 'off', UTILITY_API_CHUCKNORRIS_URL: 'off', UTILITY_API_RON_SWANSON_URL: 'off' });
+        const imported = await cli('content', 'import', file, '--kind', 'fact', '--category', 'many');
+        expect(imported.stdout).to.include('Imported into fact/many: 60000 added, 0 skipped, 0 refused');
+        expect(imported.status).to.equal(0);
+        expect(await database.db('content_entries').where({ category: 'many' }).count({ n: '*' })).to.deep.equal([{ n: name === 'SQLite' ? 60_000 : '60000' }]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await database.drop();
+      }
+    });
+  }
 });

@@ -32,14 +32,30 @@ const FIRST_RETRY_MS = 10;
 const LAST_RETRY_MS = 200;
 
 /**
- * What the stores on one database share: each call's deadline, and the turns that calls which met
- * SQLite's lock take to try again, one at a time, so that waiting for another writer holds the
- * process up for at most one short wait at a time.
+ * What the stores on one database share: each call's deadline, when the database last answered a
+ * query, and the turns that calls which met SQLite's lock take to try again, one at a time, so
+ * that waiting for another writer holds the process up for at most one short wait at a time.
  */
 export class CallDeadline {
   private turns: Promise<unknown> = Promise.resolve();
+  private lastAnswerAt = 0;
 
   constructor(readonly ms: number) {}
+
+  /** Told of every query the database answers (Knex's `query-response`). */
+  answered(): void {
+    this.lastAnswerAt = Date.now();
+  }
+
+  /**
+   * When a call made at `startedAt` is given up: `ms` after the later of its start and the
+   * database's last answer. A database that keeps answering (a large import, many statements in
+   * one transaction) is not down, and a call cut short then might go on to store what its caller
+   * was told had failed.
+   */
+  dueAt(startedAt: number): number {
+    return Math.max(startedAt, this.lastAnswerAt) + this.ms;
+  }
 
   /** Runs `attempt` after `pauseMs`, once the calls queued before it have had their turn. */
   takeTurn<A>(pauseMs: number, attempt: () => Promise<A>): Promise<A> {
@@ -54,10 +70,11 @@ export class CallDeadline {
  * StorageUnreachable (the cause kept), so that a use case answers 503 and not its own failure.
  * One wrapper for every Knex store, rather than a try in each of their methods.
  *
- * Each call has the deadline's `ms` in all. The driver's own deadlines apply to each step (to be
- * given a connection, to connect, each query's answer), and a call of several steps against a
- * database that hangs would otherwise cost their sum; what a call goes on doing after its
- * deadline ends by those same deadlines, and its late outcome is dropped. SQLite waits for
+ * Each call has the deadline's `ms` in all while the database answers nothing (see `dueAt`). The
+ * driver's own deadlines apply to each step (to be given a connection, to connect, each query's
+ * answer), and a call of several steps against a database that hangs would otherwise cost their
+ * sum; what a call goes on doing after its deadline ends by those same deadlines, and its late
+ * outcome is dropped. SQLite waits for
  * another writer's lock synchronously, holding up every request of the process, so it waits only
  * briefly (see `openDatabase`) and a call that met the lock is made again here, in turns, until
  * its deadline.
@@ -75,15 +92,22 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
           const result: unknown = value.apply(target, args);
           if (!(result instanceof Promise)) return result;
           return new Promise((resolve, reject) => {
-            const deadlineAt = Date.now() + deadline.ms;
+            const startedAt = Date.now();
+            const deadlineAt = startedAt + deadline.ms;
             let pause = FIRST_RETRY_MS;
             let late = false;
             // What the last attempt met, if it met the lock: the log's answer to why the call ran out of time.
             let lastFailure: unknown;
-            const timer = setTimeout(() => {
+            const expire = (): void => {
+              const left = deadline.dueAt(startedAt) - Date.now();
+              if (left > 0) {
+                timer = setTimeout(expire, left);
+                return;
+              }
               late = true;
               reject(new StorageUnreachable(`the database did not answer within ${deadline.ms} ms`, lastFailure === undefined ? undefined : { cause: lastFailure }));
-            }, deadline.ms);
+            };
+            let timer = setTimeout(expire, deadline.ms);
             const again = (): Promise<unknown> => (late ? Promise.resolve() : (value.apply(target, args) as Promise<unknown>));
             const settle = (attempt: Promise<unknown>): void => {
               attempt.then(
