@@ -37,7 +37,9 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       const { db, settings } = database;
       bind(Database).toConstantValue(db);
       const deadline = new CallDeadline(databaseTimeoutMs(settings));
-      db.on('query-response', () => deadline.answered());
+      // SQLite answers synchronously, so a long call never lets its timer run; and its readers,
+      // answered beside a writer waiting for the lock, must not lengthen that writer's wait.
+      if (settings.client === 'postgres') db.on('query-response', () => deadline.answered());
       const inTime = <Store extends object>(store: Store): Store => reachingInTime(store, deadline);
       bind(UserStore).toConstantValue(inTime(new KnexUserStore(db)));
       bind(TokenStore).toConstantValue(inTime(new KnexTokenStore(db)));

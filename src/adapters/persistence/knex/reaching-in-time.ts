@@ -108,7 +108,8 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
               reject(new StorageUnreachable(`the database did not answer within ${deadline.ms} ms`, lastFailure === undefined ? undefined : { cause: lastFailure }));
             };
             let timer = setTimeout(expire, deadline.ms);
-            const again = (): Promise<unknown> => (late ? Promise.resolve() : (value.apply(target, args) as Promise<unknown>));
+            // A turn that comes after the call's own deadline (behind other calls' turns) is not taken.
+            const again = (): Promise<unknown> => (late || Date.now() >= deadlineAt ? Promise.reject(lastFailure) : (value.apply(target, args) as Promise<unknown>));
             const settle = (attempt: Promise<unknown>): void => {
               attempt.then(
                 (answer: unknown) => {
