@@ -93,11 +93,11 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     container.load(
       platformModule(options.randomness ?? systemRandomness, config.outbound, options.clock),
       storageModule(db && settings ? { db, settings } : undefined),
-      limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis }),
+      limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis, loginFailuresPerAddress: config.auth.loginThrottle.perAddress }),
       accessChangeFeedModule(config.redis),
       ...familyModules(config, families),
       observabilityModule(),
-      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors, disabledFamilies: config.features.disabled }),
+      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors, disabledFamilies: config.features.disabled, trustedProxies: config.http.trustedProxies }),
     );
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.

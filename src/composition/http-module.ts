@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createApp } from '../adapters/http/app.js';
+import { trustProxies } from '../adapters/http/client-address.js';
 import type { CorsSettings } from '../adapters/http/cors.js';
 import type { Health } from '../adapters/http/health.js';
 import { withFamiliesDisabled, type RouteTable } from '../adapters/http/route-table.js';
@@ -17,13 +18,15 @@ export interface HttpSettings {
   readonly cors: CorsSettings;
   /** Permission families turned off on this installation (`features.disabled`). */
   readonly disabledFamilies: readonly string[];
+  /** The proxies whose X-Forwarded-For names the client (`http.trustedProxies`). */
+  readonly trustedProxies: readonly string[];
 }
 
 /**
  * The route table, made of what each module contributes, and the Koa app that serves it with
  * the rate limiter, the metrics and the health the other modules bind.
  */
-export const httpModule = ({ maxBodyBytes, accessLog, cors, disabledFamilies }: HttpSettings): ContainerModule =>
+export const httpModule = ({ maxBodyBytes, accessLog, cors, disabledFamilies, trustedProxies }: HttpSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(Routes).toResolvedValue(
       (contributions: RouteContribution[]): RouteTable =>
@@ -37,8 +40,11 @@ export const httpModule = ({ maxBodyBytes, accessLog, cors, disabledFamilies }: 
       [{ serviceIdentifier: RouteContribution, isMultiple: true }],
     ).inSingletonScope();
     bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger, rateLimiter: RateLimiter, metrics: Metrics, health: Health): Koa =>
-        createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes, rateLimiter, metrics, cors, health }),
+      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger, rateLimiter: RateLimiter, metrics: Metrics, health: Health): Koa => {
+        const app = createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes, rateLimiter, metrics, cors, health });
+        trustProxies(app, trustedProxies);
+        return app;
+      },
       [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics, InstanceHealth],
     ).inSingletonScope();
   });

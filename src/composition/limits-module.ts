@@ -5,7 +5,7 @@ import { memoryCounters, redisCounters, type Counters } from '../adapters/rate-l
 import { TokenRateLimiter } from '../adapters/rate-limit/token-rate-limiter.js';
 import { RedisConnection } from '../adapters/redis/redis-connection.js';
 import type { AppConfig } from '../config/config.js';
-import { LOGIN_THROTTLE_POLICY } from '../domain/auth/login-throttle.js';
+import { loginThrottlePolicies, policyOfKey } from '../domain/auth/login-throttle.js';
 import { LoginThrottle } from '../domain/auth/ports.js';
 import { DependencyCheck } from '../domain/health/ports.js';
 import { RateLimiter } from '../domain/pipeline/ports.js';
@@ -16,6 +16,8 @@ import { LifecycleComponent } from './lifecycle.js';
 export interface LimitsSettings {
   readonly defaultRateLimit: RateLimit | null;
   readonly redis: AppConfig['redis'];
+  /** Failed logins one client address may make over all accounts before it waits (`auth.loginThrottle.perAddress`). */
+  readonly loginFailuresPerAddress: number;
 }
 
 const SharedCounters = Symbol.for('Counters');
@@ -26,7 +28,7 @@ const SharedCounters = Symbol.for('Counters');
  * Redis connection starts before the families' background work and stops after it, and readiness
  * reports whether it answers.
  */
-export const limitsModule = ({ defaultRateLimit, redis }: LimitsSettings): ContainerModule =>
+export const limitsModule = ({ defaultRateLimit, redis, loginFailuresPerAddress }: LimitsSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     if (redis.url === null) {
       bind(SharedCounters).toConstantValue(memoryCounters);
@@ -38,5 +40,5 @@ export const limitsModule = ({ defaultRateLimit, redis }: LimitsSettings): Conta
       bind(SharedCounters).toResolvedValue((connection: RedisConnection) => redisCounters(connection.client, keyPrefix), [RedisConnection]).inSingletonScope();
     }
     bind(RateLimiter).toResolvedValue((counters: Counters, logger: Logger) => new TokenRateLimiter(counters, defaultRateLimit, logger), [SharedCounters, Log]).inSingletonScope();
-    bind(LoginThrottle).toResolvedValue((counters: Counters) => new CountedLoginThrottle(counters, LOGIN_THROTTLE_POLICY), [SharedCounters]).inSingletonScope();
+    bind(LoginThrottle).toResolvedValue((counters: Counters) => new CountedLoginThrottle(counters, policyOfKey(loginThrottlePolicies(loginFailuresPerAddress))), [SharedCounters]).inSingletonScope();
   });

@@ -1,13 +1,20 @@
 import { ContainerModule } from 'inversify';
-import { Health } from '../adapters/http/health.js';
+import type { Logger } from 'pino';
+import { Health, READINESS_DEADLINE_MS } from '../adapters/http/health.js';
 import { systemRoutes } from '../adapters/http/routes/system-routes.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { VerifiedTokenCache } from '../domain/auth/verified-token-cache.js';
 import { DependencyCheck } from '../domain/health/ports.js';
 import { MailOutboxDepth, Metrics } from '../domain/pipeline/ports.js';
-import { InstanceHealth, RouteContribution, UpstreamCalls } from './identifiers.js';
+import { InstanceHealth, Log, RouteContribution, UpstreamCalls } from './identifiers.js';
 
 const NO_LOOKUPS = { hits: 0, misses: 0 };
+
+/**
+ * An outbox whose depth cannot be read (its database down) leaves the gauge without series for
+ * that scrape rather than failing it: `/metrics` answers what the instance knows without it.
+ */
+const orNothingKnown = (outbox: MailOutboxDepth): MailOutboxDepth => ({ byStatus: () => outbox.byStatus().catch(() => ({})) });
 
 /**
  * Prometheus metrics behind the pipeline's metrics port, fed by the token cache, every upstream
@@ -19,7 +26,7 @@ export const observabilityModule = (): ContainerModule =>
     bind(PrometheusMetrics)
       .toResolvedValue(
         (cache: VerifiedTokenCache | undefined, mailOutboxes: MailOutboxDepth[] | undefined) =>
-          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: mailOutboxes ?? [] }),
+          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: (mailOutboxes ?? []).map(orNothingKnown) }),
         [
           { serviceIdentifier: VerifiedTokenCache, optional: true },
           { serviceIdentifier: MailOutboxDepth, isMultiple: true, optional: true },
@@ -30,6 +37,9 @@ export const observabilityModule = (): ContainerModule =>
     bind(UpstreamCalls).toResolvedValue((metrics: PrometheusMetrics): UpstreamCalls => metrics.countUpstreamCall, [PrometheusMetrics]);
     bind(RouteContribution).toResolvedValue((metrics: PrometheusMetrics): RouteContribution => ({ routes: systemRoutes({ metricsText: () => metrics.exposition() }) }), [PrometheusMetrics]);
     bind(InstanceHealth)
-      .toResolvedValue((checks: DependencyCheck[] | undefined) => new Health(checks ?? []), [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }])
+      .toResolvedValue(
+        (checks: DependencyCheck[] | undefined, logger: Logger) => new Health(checks ?? [], READINESS_DEADLINE_MS, logger),
+        [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }, Log],
+      )
       .inSingletonScope();
   });

@@ -5,9 +5,9 @@ import { MemoryAccessChangeFeed } from '../adapters/persistence/memory/memory-ac
 import { PostgresAccessChangeFeed } from '../adapters/persistence/knex/postgres-access-change-feed.js';
 import { SqliteAccessChangeFeed } from '../adapters/persistence/knex/sqlite-access-change-feed.js';
 import type { DatabaseSettings } from '../adapters/persistence/knex/database.js';
-import { reachingInTime } from '../adapters/persistence/knex/reaching-in-time.js';
+import { CallDeadline, reachingInTime } from '../adapters/persistence/knex/reaching-in-time.js';
 import { readBundledFacts } from '../adapters/persistence/bundled-facts.js';
-import { databaseCheck } from '../adapters/persistence/knex/database.js';
+import { databaseCheck, databaseTimeoutMs } from '../adapters/persistence/knex/database.js';
 import { KnexContentStore } from '../adapters/persistence/knex/knex-content-store.js';
 import { KnexOutbox } from '../adapters/persistence/knex/knex-outbox.js';
 import { MemoryContentStore } from '../adapters/persistence/memory/memory-content-store.js';
@@ -36,9 +36,14 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
     if (database) {
       const { db, settings } = database;
       bind(Database).toConstantValue(db);
-      bind(UserStore).toConstantValue(reachingInTime(new KnexUserStore(db)));
-      bind(TokenStore).toConstantValue(reachingInTime(new KnexTokenStore(db)));
-      bind(ContentStore).toConstantValue(reachingInTime(new KnexContentStore(db)));
+      const deadline = new CallDeadline(databaseTimeoutMs(settings));
+      // SQLite answers synchronously, so a long call never lets its timer run; and its readers,
+      // answered beside a writer waiting for the lock, must not lengthen that writer's wait.
+      if (settings.client === 'postgres') db.on('query-response', () => deadline.answered());
+      const inTime = <Store extends object>(store: Store): Store => reachingInTime(store, deadline);
+      bind(UserStore).toConstantValue(inTime(new KnexUserStore(db)));
+      bind(TokenStore).toConstantValue(inTime(new KnexTokenStore(db)));
+      bind(ContentStore).toConstantValue(inTime(new KnexContentStore(db)));
       bind(StoredAccessChangeFeed)
         .toResolvedValue(
           (logger: Logger) =>
@@ -46,7 +51,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
           [Log],
         )
         .inSingletonScope();
-      bind(Outbox).toConstantValue(reachingInTime(new KnexOutbox(db)));
+      bind(Outbox).toConstantValue(inTime(new KnexOutbox(db)));
       bind(DependencyCheck).toConstantValue(databaseCheck(db));
     } else {
       bind(StoredAccessChangeFeed).toConstantValue(new MemoryAccessChangeFeed());

@@ -117,6 +117,13 @@ export const AppConfig = t.type({
     passwordCost: intInRange(LOWEST_PASSWORD_COST, HIGHEST_PASSWORD_COST),
     /** Unexpired tokens one user may hold, whoever issues them (a password login, another user, the CLI); beyond it 409/26. */
     maxTokensPerUser: intInRange(1, 1_000_000),
+    loginThrottle: t.type({
+      /**
+       * Failed logins one client address may make over all accounts in 15 minutes before it waits;
+       * an account tried from one address waits after 5, and one tried from many is slowed down.
+       */
+      perAddress: intInRange(5, 1_000_000),
+    }),
   }),
   http: t.type({
     /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
@@ -132,6 +139,8 @@ export const AppConfig = t.type({
     bodyTimeoutMs: intInRange(100, 600_000),
     /** How long a kept-alive connection with no request in progress waits for the next one (Node's keepAliveTimeout). */
     keepAliveTimeoutMs: intInRange(100, 600_000),
+    /** The proxies' networks whose X-Forwarded-For names the client; from any other peer it is ignored. */
+    trustedProxies: t.readonlyArray(Network),
   }),
   log: t.type({ level: LogLevel }),
   rateLimit: t.type({

@@ -43,8 +43,44 @@ describe('adapter: TokenRateLimiter', () => {
     const refused = verdicts[3]!;
     expect(refused.refusal?.retryAfterSeconds).to.be.within(59, 60);
     expect(refused.resetSeconds).to.equal(refused.refusal?.retryAfterSeconds);
-    // Another token has a count of its own.
+    // Another user has a count of its own.
     expect((await limiter.admit(OPERATION, principal(), '127.0.0.1'))?.remaining).to.equal(2);
+  });
+
+  it('counts a user’s tokens without a limit of their own, and the user’s password, in one count: minting tokens buys no requests', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 10, perSeconds: 60 }, silent);
+    const user = aUser();
+    const tokens = Array.from({ length: 5 }, () => actorFor({ token: aToken(user.id), user, issuer: null }));
+    let admitted = 0;
+    for (let i = 0; i < 20; i++) if ((await limiter.admit(OPERATION, tokens[i % tokens.length]!, '127.0.0.1'))?.refusal === undefined) admitted += 1;
+    expect(admitted).to.equal(10);
+    expect((await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1'))?.refusal?._tag).to.equal('RateLimited');
+  });
+
+  it('holds a token with a limit of its own within the default to both: its own count and its user’s', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 10, perSeconds: 60 }, silent);
+    const user = aUser();
+    const limited = Array.from({ length: 4 }, () => actorFor({ token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }), user, issuer: null }));
+    const verdicts = [];
+    for (let i = 0; i < 12; i++) verdicts.push(await limiter.admit(OPERATION, limited[i % limited.length]!, '127.0.0.1'));
+    expect(verdicts.filter((verdict) => verdict?.refusal === undefined)).to.have.length(10);
+    // What remains is the smaller of the two counts, under the policy that leaves less.
+    expect(verdicts.map((verdict) => [verdict?.policy.name, verdict?.remaining]).slice(0, 3)).to.deep.equal([
+      ['token', 4],
+      ['token', 4],
+      ['token', 4],
+    ]);
+    expect(verdicts[9]).to.deep.include({ remaining: 0 });
+    expect(verdicts[9]!.policy.name).to.equal('default');
+    expect(verdicts[10]!.refusal?._tag).to.equal('RateLimited');
+  });
+
+  it('counts a token given a limit above the default under that limit alone', async () => {
+    const limiter = new TokenRateLimiter(memoryCounters, { requests: 2, perSeconds: 60 }, silent);
+    const user = aUser();
+    const generous = actorFor({ token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }), user, issuer: null });
+    expect(await admittedOf([limiter], generous, 8)).to.equal(5);
+    expect((await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1'))?.remaining).to.equal(1);
   });
 
   it("counts a token with a limit of its own under that limit, announced as the token's policy", async () => {

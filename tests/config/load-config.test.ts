@@ -76,6 +76,19 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_WHOIS_SERVER: 'whois.example:43/x', UTILITY_API_RDAP_BOOTSTRAP_URL: 'ftp://x' })).to.have.length(2);
   });
 
+  it('trusts no proxy and lets an address fail 100 logins by default; takes both from the environment, and refuses what is no network', () => {
+    const defaults = expectRight(loadConfig({ env: {} }));
+    expect(defaults.http.trustedProxies).to.deep.equal([]);
+    expect(defaults.auth.loginThrottle).to.deep.equal({ perAddress: 100 });
+    const set = expectRight(loadConfig({ env: { UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8,192.0.2.7/32', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '500' } }));
+    expect(set.http.trustedProxies).to.deep.equal(['10.0.0.0/8', 'fd00::/8', '192.0.2.7/32']);
+    expect(set.auth.loginThrottle.perAddress).to.equal(500);
+    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: '10.0.0.0/33' })).to.deep.equal([
+      'Invalid setting http.trustedProxies (from env UTILITY_API_TRUSTED_PROXIES): expected a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address), got "10.0.0.0/33"',
+    ]);
+    expect(errorsOf({ UTILITY_API_TRUSTED_PROXIES: '192.0.2.7', UTILITY_API_LOGIN_FAILURES_PER_ADDRESS: '4' })).to.have.length(2);
+  });
+
   it('allows no network to outbound connections by default, takes CIDRs from the environment and refuses anything else', () => {
     expect(expectRight(loadConfig({ env: {} })).outbound).to.deep.equal({ allowedNetworks: [] });
     const set = expectRight(loadConfig({ env: { UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8, 10.20.0.0/16,fd00::/8,::1/128' } })).outbound;

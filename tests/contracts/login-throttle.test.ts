@@ -1,22 +1,23 @@
 import { expect } from 'chai';
 import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
 import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
-import { LOGIN_THROTTLE_POLICY, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
+import { accountKey, attemptKey, clientKey, LOGIN_THROTTLE_POLICY, loginThrottlePolicies, policyOfKey, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
 import type { LoginThrottle } from '../../src/domain/auth/ports.js';
 import { openTestRedis, REDIS_URL, type TestRedis } from '../support/redis.js';
 
 /** Every adapter of the login throttle port, each opened fresh for one test with the given policy. */
-const throttleAdapters: { name: string; open: (policy: LoginThrottlePolicy) => Promise<LoginThrottle>; close?: () => Promise<void> }[] = [
-  { name: 'counters in memory', open: async (policy) => new CountedLoginThrottle(memoryCounters, policy) },
+type PolicyOf = (key: string) => LoginThrottlePolicy;
+const throttleAdapters: { name: string; open: (policyOf: PolicyOf) => Promise<LoginThrottle>; close?: () => Promise<void> }[] = [
+  { name: 'counters in memory', open: async (policyOf) => new CountedLoginThrottle(memoryCounters, policyOf) },
 ];
 if (REDIS_URL) {
   const opened: TestRedis[] = [];
   throttleAdapters.push({
     name: 'counters in Redis',
-    open: async (policy) => {
+    open: async (policyOf) => {
       const redis = await openTestRedis();
       opened.push(redis);
-      return new CountedLoginThrottle(redisCounters(redis.client, redis.keyPrefix), policy);
+      return new CountedLoginThrottle(redisCounters(redis.client, redis.keyPrefix), policyOf);
     },
     close: async () => {
       await Promise.all(opened.splice(0).map((redis) => redis.close()));
@@ -31,7 +32,7 @@ for (const adapter of throttleAdapters) {
   describe(`contract: LoginThrottle (${adapter.name})`, () => {
     let throttle: LoginThrottle;
     beforeEach(async () => {
-      throttle = await adapter.open(LOGIN_THROTTLE_POLICY);
+      throttle = await adapter.open(() => LOGIN_THROTTLE_POLICY);
     });
     afterEach(async () => adapter.close?.());
 
@@ -66,7 +67,7 @@ for (const adapter of throttleAdapters) {
     });
 
     it('never makes a key wait longer than the policy’s longest wait', async () => {
-      const capped = await adapter.open({ ...LOGIN_THROTTLE_POLICY, maxWaitMs: 3 * MINUTE });
+      const capped = await adapter.open(() => ({ ...LOGIN_THROTTLE_POLICY, maxWaitMs: 3 * MINUTE }));
       for (let i = 0; i < 12; i++) await capped.recordFailure(['account:a'], T0 + i);
       expect(await capped.waitFor(['account:a'], T0 + 12)).to.equal(3 * MINUTE - 1);
     });
@@ -87,6 +88,27 @@ for (const adapter of throttleAdapters) {
       expect(await throttle.waitFor(['client:1'], T0)).to.equal(MINUTE);
       expect(await throttle.waitFor(['account:new', 'client:1'], T0)).to.equal(MINUTE);
       expect(await throttle.waitFor(['account:new', 'client:2'], T0)).to.equal(0);
+    });
+
+    it('says how many failures a key has within its window', async () => {
+      expect(await throttle.failures('account:a', T0)).to.equal(0);
+      await fail('account:a', 3, T0);
+      expect(await throttle.failures('account:a', T0 + MINUTE)).to.equal(3);
+      expect(await throttle.failures('account:b', T0 + MINUTE)).to.equal(0);
+      expect(await throttle.failures('account:a', T0 + 15 * MINUTE)).to.equal(0);
+    });
+
+    it('follows each key’s own policy: an attempt waits after 5, an address after perAddress, an account never', async () => {
+      const byKind = await adapter.open(policyOfKey(loginThrottlePolicies(8)));
+      const account = accountKey('a');
+      for (let i = 0; i < 5; i++) await byKind.recordFailure([attemptKey(account, '192.0.2.1'), clientKey('192.0.2.1'), account], T0);
+      expect(await byKind.waitFor([attemptKey(account, '192.0.2.1')], T0)).to.equal(MINUTE);
+      expect(await byKind.waitFor([clientKey('192.0.2.1'), attemptKey(account, '192.0.2.2'), attemptKey(accountKey('b'), '192.0.2.1')], T0)).to.equal(0);
+      for (let i = 0; i < 3; i++) await byKind.recordFailure([clientKey('192.0.2.1'), account], T0);
+      expect(await byKind.waitFor([clientKey('192.0.2.1')], T0)).to.equal(MINUTE);
+      for (let i = 0; i < 30; i++) await byKind.recordFailure([account], T0);
+      expect(await byKind.waitFor([account], T0)).to.equal(0);
+      expect(await byKind.failures(account, T0)).to.equal(38);
     });
 
     it('forgets a cleared key at once and only that key', async () => {

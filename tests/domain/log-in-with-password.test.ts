@@ -7,7 +7,7 @@ import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-logi
 import { memoryCounters } from '../../src/adapters/rate-limit/counters.js';
 import { OPERATOR } from '../../src/domain/auth/actor.js';
 import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
-import { LOGIN_THROTTLE_POLICY } from '../../src/domain/auth/login-throttle.js';
+import { ACCOUNT_SLOWDOWN, loginThrottlePolicies, policyOfKey } from '../../src/domain/auth/login-throttle.js';
 import { IssueToken, PASSWORD_TOKEN_LIFETIME_MS } from '../../src/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/domain/users/create-user.js';
 import { ScryptPasswords } from '../../src/domain/users/password.js';
@@ -30,11 +30,13 @@ function loginFixture() {
   const tables = new MemoryTables();
   const users = new MemoryUserStore(tables);
   const verifier = new WatchedPasswords(TEST_COST);
-  const logIn = new LogInWithPassword(users, new CountedLoginThrottle(memoryCounters, LOGIN_THROTTLE_POLICY), verifier, clock);
+  const pauses: number[] = [];
+  const throttle = new CountedLoginThrottle(memoryCounters, policyOfKey(loginThrottlePolicies(10)));
+  const logIn = new LogInWithPassword(users, throttle, verifier, clock, ACCOUNT_SLOWDOWN, async (ms) => void pauses.push(ms));
   const createUser = new CreateUser(users, clock, undefined, verifier);
   const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock);
   const attempt = (login: string, password: string, clientAddress = '192.0.2.1') => logIn.execute({ login, password, clientAddress });
-  return { clock, users, verifier, createUser, issueToken, attempt };
+  return { clock, users, verifier, createUser, issueToken, attempt, pauses };
 }
 
 /** scheme, N, r and p of a stored hash: what decides what verifying against it costs. */
@@ -81,26 +83,39 @@ describe('domain: logging in with a password', () => {
     expectLeftTag(await f.attempt('ada', PASSWORD), 'Blocked');
   });
 
-  it('throttles an account after 5 failures without verifying again, a success clearing its count', async () => {
+  it('makes an account wait after 5 failures from one address, without verifying again; from other addresses it is slowed down, never refused', async () => {
     const f = loginFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', email: 'ada@example.com', password: PASSWORD }));
-    for (let i = 0; i < 4; i++) expectLeftTag(await f.attempt(i % 2 ? 'ada' : 'ada@example.com', 'wrong', `192.0.2.${i}`), 'InvalidApiKey');
-    expectRight(await f.attempt('ada', PASSWORD, '192.0.2.9'));
-    for (let i = 0; i < 5; i++) expectLeftTag(await f.attempt(i % 2 ? 'ada' : 'ada@example.com', 'wrong', `192.0.2.${i}`), 'InvalidApiKey');
+    for (let i = 0; i < 5; i++) expectLeftTag(await f.attempt(i % 2 ? 'ada' : 'ada@example.com', 'wrong', '203.0.113.7'), 'InvalidApiKey');
     const verified = f.verifier.checkedAgainst.length;
-    // From another address, with the right password, by email or by name: the account waits.
-    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '198.51.100.1'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 60 });
-    expectLeftTag(await f.attempt('ADA@example.com', PASSWORD, '198.51.100.1'), 'RateLimited');
+    // From that address, with the right password, by email or by name: it waits.
+    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 60 });
+    expectLeftTag(await f.attempt('ADA@example.com', PASSWORD, '203.0.113.7'), 'RateLimited');
     expect(f.verifier.checkedAgainst).to.have.length(verified);
+    expect(f.pauses).to.deep.equal([]);
+    // From an address that has not failed for it: the right password works, after a pause.
+    expectRight(await f.attempt('ada', PASSWORD, '198.51.100.1'));
+    expect(f.pauses).to.deep.equal([ACCOUNT_SLOWDOWN.firstDelayMs]);
     f.clock.advance(60_000);
-    expectLeftTag(await f.attempt('ada', 'wrong again', '198.51.100.1'), 'InvalidApiKey');
-    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '198.51.100.1'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 120 });
+    expectLeftTag(await f.attempt('ada', 'wrong again', '203.0.113.7'), 'InvalidApiKey');
+    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 120 });
   });
 
-  it('throttles a client address after 5 failures whichever accounts it tries, known or not', async () => {
+  it('slows an account failing from many addresses more with every failure, up to the longest pause, and never refuses it', async () => {
     const f = loginFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));
-    for (const login of ['bob', 'carol', 'dave', 'erin', 'frank']) expectLeftTag(await f.attempt(login, 'guess', '203.0.113.7'), 'InvalidApiKey');
+    for (let i = 0; i < 40; i++) expectLeftTag(await f.attempt('ada', 'guess', `192.0.2.${i}`), 'InvalidApiKey');
+    expect(f.pauses.slice(0, 6)).to.deep.equal([250, 500, 1000, 2000, 4000, 5000]);
+    expect(Math.max(...f.pauses)).to.equal(ACCOUNT_SLOWDOWN.maxDelayMs);
+    expectRight(await f.attempt('ada', PASSWORD, '198.51.100.1'));
+  });
+
+  it('makes a client address wait only after perAddress failures over all accounts, known or not', async () => {
+    const f = loginFixture();
+    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));
+    for (let i = 0; i < 9; i++) expectLeftTag(await f.attempt(`guess${i}`, 'guess', '203.0.113.7'), 'InvalidApiKey');
+    expectRight(await f.attempt('ada', PASSWORD, '203.0.113.7'));
+    expectLeftTag(await f.attempt('bob', 'guess', '203.0.113.7'), 'InvalidApiKey');
     expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited');
     expectRight(await f.attempt('ada', PASSWORD, '203.0.113.8'));
   });

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { Database } from '../../src/container.js';
-import { freshSqlite, type TestDatabase } from '../support/databases.js';
+import { freshPostgres, freshSqlite, POSTGRES_URL, type TestDatabase } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/http-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 interface HealthDocument {
   status: string;
@@ -59,5 +60,27 @@ describe('http: /livez and /readyz', () => {
     expect((await healthOf(server, '/livez')).status).to.equal(200);
     const token = await server.tokenFor(['Cryptography::Encrypt']);
     expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` })).status).to.equal(200);
+  });
+});
+
+describe('http: /readyz with PostgreSQL gone', () => {
+  (POSTGRES_URL ? it : it.skip)('names no address and no error text of the database: anyone may ask', async () => {
+    const database = await freshPostgres();
+    const target = new URL(POSTGRES_URL!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const url = new URL(database.env.DATABASE_URL!);
+    url.port = String(proxy.port);
+    const server = await startServer({ env: { ...database.env, DATABASE_URL: url.toString() } });
+    try {
+      expect((await healthOf(server, '/readyz')).status).to.equal(200);
+      await proxy.close();
+      const { status, document } = await healthOf(server, '/readyz');
+      expect(status).to.equal(503);
+      expect(document.checks!['database:responseTime']![0]!.output).to.equal('does not answer');
+      expect(JSON.stringify(document)).to.not.include('127.0.0.1').and.not.include(String(proxy.port)).and.not.include('ECONNREFUSED');
+    } finally {
+      await server.close();
+      await database.drop();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
+import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
 import { Database } from '../../src/container.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectError, startServer } from '../support/http-server.js';
@@ -49,5 +50,38 @@ describe('http: a store outage is logged once, with the request id and the cause
       expect(outage!.err?.stack).to.be.a('string').and.include(outage!.err!.message!);
       expect(lines.filter((line) => line.requestId === requestId && line.msg === 'request')).to.have.length(1);
     }
+  });
+});
+
+describe('http: an outage on SQLite is logged without the values of its statement', () => {
+  it('names the statement with placeholders: no email, name or password hash of what was being written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'utility-api-outage-'));
+    const file = join(dir, 'server.log');
+    const fd = openSync(file, 'w');
+    const database = await freshSqlite();
+    const server = await startServer({ env: database.env, logFd: fd, overrides: { log: { level: 'info' }, database: { timeoutMs: 300 } } });
+    const locker: Knex = openDatabase(database.settings);
+    const person = { firstname: 'Augusta', lastname: 'Byron-King', email: 'augusta.byron@example.com', password: 'correct horse battery' };
+    try {
+      const admin = await server.userWithToken(['*']);
+      const locked = await locker.transaction();
+      await locked.raw('INSERT INTO access_changes (kind, subject, created_at) VALUES (?, ?, ?)', ['user', 'lock', 0]);
+      try {
+        const created = await server.send('POST', '/api/user/create', { token: admin.secret, json: person, headers: { 'X-Request-Id': 'outage-locked' } });
+        await expectError(created, 503, 29);
+      } finally {
+        await locked.rollback();
+      }
+    } finally {
+      await locker.destroy();
+      await server.close();
+      closeSync(fd);
+      await database.drop();
+    }
+    const text = readFileSync(file, 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    const outage = text.trim().split('\n').map((line) => JSON.parse(line) as LogLine).find((line) => line.requestId === 'outage-locked' && line.msg === 'outage');
+    expect(JSON.stringify(outage)).to.match(/insert into `users`/).and.include('?');
+    for (const value of [person.email, person.firstname, person.lastname, 'scrypt', '$']) expect(JSON.stringify(outage), value).to.not.include(value);
   });
 });

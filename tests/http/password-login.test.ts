@@ -56,7 +56,8 @@ function createFrom(server: TestServer, from: string, authorization: string, opt
 
 for (const backend of httpBackends) {
   describe(`http: a token for a password (${backend.name})`, () => {
-    const suite = serverForSuite(backend);
+    // Loopback's first address is this suite's proxy; the others are clients of their own.
+    const suite = serverForSuite(backend, { overrides: { auth: { loginThrottle: { perAddress: 10 } }, http: { trustedProxies: ['127.0.0.1/32'] } } });
     let server: TestServer;
     before(() => {
       server = suite.server;
@@ -153,29 +154,55 @@ for (const backend of httpBackends) {
       expect(withBasic).to.deep.equal(['post /api/token/create']);
     });
 
-    it('throttles an account after 5 failures: 429/25 with Retry-After, even for the right password, from any address', async () => {
+    it('makes an account wait after 5 failures from one address: 429/25 with Retry-After there, even for the right password, nowhere else', async () => {
       const user = await userWithPassword(['Cryptography::Encrypt']);
-      for (let i = 0; i < 5; i++) await expectError(await createFrom(server, newClientAddress(), basic(user.username, `wrong ${i}`)), 401, 4);
+      const stranger = newClientAddress();
+      for (let i = 0; i < 5; i++) await expectError(await createFrom(server, stranger, basic(user.username, `wrong ${i}`)), 401, 4);
       const before = await server.snapshot();
       for (const login of [user.username, user.email!]) {
-        const response = await createFrom(server, newClientAddress(), basic(login, PASSWORD));
+        const response = await createFrom(server, stranger, basic(login, PASSWORD));
         expect(response.headers.get('retry-after')).to.match(/^[1-9][0-9]*$/);
         expect(Number(response.headers.get('retry-after'))).to.be.within(1, 60);
         const body = await expectError(response, 429, 25);
         expect(body.details).to.match(/^Try again in [0-9]+ s$/);
       }
       expect(await server.snapshot()).to.deep.equal(before);
-      // Someone else is not held up by it.
+      // The owner, from an address that has not failed for the account, is not locked out by a stranger.
+      expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
+      // Nor is anyone else from the stranger's address.
       const other = await userWithPassword([]);
-      expect((await createFrom(server, newClientAddress(), basic(other.username, PASSWORD))).status).to.equal(201);
+      expect((await createFrom(server, stranger, basic(other.username, PASSWORD))).status).to.equal(201);
     });
 
-    it('throttles a client address after 5 failures over any accounts, known or not', async () => {
+    it('slows down an account failing from many addresses, and lets its owner in', async () => {
+      const user = await userWithPassword([]);
+      for (let i = 0; i < 6; i++) await expectError(await createFrom(server, newClientAddress(), basic(user.username, `wrong ${i}`)), 401, 4);
+      const started = performance.now();
+      expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
+      expect(performance.now() - started).to.be.at.least(400);
+    });
+
+    it('makes a client address wait only after auth.loginThrottle.perAddress failures over any accounts, known or not', async () => {
       const from = newClientAddress();
       const user = await userWithPassword(['Cryptography::Encrypt']);
-      for (const login of ['guess1', 'guess2', 'guess3', 'guess4', user.username]) await expectError(await createFrom(server, from, basic(login, 'guess')), 401, 4);
+      for (let i = 0; i < 9; i++) await expectError(await createFrom(server, from, basic(`guess${i}`, 'guess')), 401, 4);
+      expect((await createFrom(server, from, basic(user.username, PASSWORD))).status).to.equal(201);
+      await expectError(await createFrom(server, from, basic('guess9', 'guess')), 401, 4);
       await expectError(await createFrom(server, from, basic(user.username, PASSWORD)), 429, 25);
       expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
+    });
+
+    it('tells the clients of a trusted proxy apart by X-Forwarded-For, read from the right; from any other peer the header changes nothing', async () => {
+      const user = await userWithPassword([]);
+      const behindProxy = (client: string, password: string) => createFrom(server, '127.0.0.1', basic(user.username, password), { headers: { 'X-Forwarded-For': client } });
+      // What the client put in the header itself, left of what the proxy appended, is never read.
+      for (let i = 0; i < 5; i++) await expectError(await behindProxy(`10.9.9.${i}, 198.51.100.7`, 'wrong'), 401, 4);
+      await expectError(await behindProxy('198.51.100.7', PASSWORD), 429, 25);
+      expect((await behindProxy('198.51.100.8', PASSWORD)).status).to.equal(201);
+
+      const direct = newClientAddress();
+      for (let i = 0; i < 5; i++) await expectError(await createFrom(server, direct, basic(user.username, 'wrong'), { headers: { 'X-Forwarded-For': `198.51.100.${20 + i}` } }), 401, 4);
+      await expectError(await createFrom(server, direct, basic(user.username, PASSWORD), { headers: { 'X-Forwarded-For': '198.51.100.99' } }), 429, 25);
     });
   });
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { closedPort, deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -47,11 +48,34 @@ describe('http: rate limits per token', () => {
       expect(refused.headers.get('ratelimit-policy')).to.equal('"default";q=3;w=60');
       expect(standing(refused)).to.deep.equal([0, retryAfter]);
 
-      // Each token counts alone; a request with no valid token is counted under no policy.
+      // Each user counts alone; a request with no valid token is counted under no policy.
       expect(standing(await server.get('/api/crypto/enc?data=e', auth(await server.tokenFor(['Cryptography::Encrypt']))))[0]).to.equal(2);
       const anonymous = await server.get('/api/crypto/enc?data=f');
       await expectError(anonymous, 401, 3);
       expect(anonymous.headers.get('ratelimit')).to.equal(null);
+    });
+  });
+
+  describe('per user, however many tokens the user mints (default policy 6 per 60 s here)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer({ env: { UTILITY_API_RATE_LIMIT: '6/60' } });
+    });
+    after(async () => server.close());
+
+    it('counts every token of a user without a limit of its own in the user’s one count', async () => {
+      const { secret } = await server.userWithToken(['Cryptography::Encrypt', 'Tokens::Create']);
+      const minted: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await server.send('POST', '/api/token/create', { token: secret, json: { permissions: ['Cryptography::Encrypt'] } });
+        expect(created.status).to.equal(201);
+        minted.push(((await created.json()) as { token: string }).token);
+      }
+      // Three requests spent minting; three more pass, whichever token asks, and the next is refused.
+      for (const token of minted) expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.be.below(3);
+      for (const token of [...minted, secret]) await expectError(await server.get('/api/crypto/enc?data=x', auth(token)), 429, 25);
+      // Another user is not held up by it.
+      expect((await server.get('/api/crypto/enc?data=x', auth(await server.tokenFor(['Cryptography::Encrypt'])))).status).to.equal(200);
     });
   });
 
@@ -163,6 +187,49 @@ describe('http: rate limits per token', () => {
       expect(statuses.filter((status) => status === 200)).to.have.length(10);
       expect(statuses.filter((status) => status === 429)).to.have.length(20);
       expect((await readiness(servers[1]!)).checks!['redis:responseTime']![0]!.status).to.equal('pass');
+    });
+  });
+
+  (REDIS_URL ? describe : describe.skip)('when Redis hangs with its connection open', () => {
+    /** Long, so that a request that waits for Redis cannot be mistaken for one that does not. */
+    const COMMAND_TIMEOUT_MS = 1_500;
+    const keyPrefix = testKeyPrefix();
+    let proxy: TcpProxy;
+    let server: TestServer;
+    before(async () => {
+      const target = new URL(REDIS_URL!);
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      server = await startServer({
+        env: { UTILITY_API_RATE_LIMIT: '100/60', REDIS_URL: `redis://127.0.0.1:${proxy.port}`, UTILITY_API_REDIS_KEY_PREFIX: keyPrefix },
+        overrides: { redis: { commandTimeoutMs: COMMAND_TIMEOUT_MS } },
+      });
+    });
+    after(async () => {
+      proxy.set('pass');
+      await server.close();
+      await proxy.close();
+      await deleteKeys(REDIS_URL!, keyPrefix);
+    });
+
+    it('costs the first request its deadline, then counts in memory at once until Redis answers again', async () => {
+      const token = await server.tokenFor(['Cryptography::Encrypt']);
+      expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.equal(99);
+      proxy.set('hang');
+      expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
+      const started = performance.now();
+      for (let i = 0; i < 10; i++) expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
+      // Ten requests that each waited for Redis would have taken ten deadlines.
+      expect(performance.now() - started).to.be.below(COMMAND_TIMEOUT_MS);
+      expect((await readiness(server)).status).to.equal('warn');
+
+      proxy.set('pass');
+      const deadline = Date.now() + 10_000;
+      while ((await readiness(server)).status !== 'pass') {
+        expect(Date.now(), 'readiness did not pass again within 10 s').to.be.below(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Counted in Redis again, where the count went on from the one request it had seen.
+      expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.be.below(99);
     });
   });
 

@@ -15,6 +15,7 @@ import type { Principal } from '../../domain/auth/principal.js';
 import { makeOnce } from '../caching/load-once.js';
 import { docsPage } from './docs-page.js';
 import { INERT_DOCUMENT_HEADERS } from './document-headers.js';
+import { clientAddressOfRequest } from './client-address.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
 import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from './health.js';
@@ -316,7 +317,7 @@ function logOutage(logger: Logger, requestId: string, error: CatalogueError): vo
   if (cause !== undefined) logger.error({ err: cause, requestId, code: catalogueEntryOf(error).code }, 'outage');
 }
 
-const clientAddressOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?? 'unknown';
+const clientAddressOf = (ctx: Context): string => clientAddressOfRequest(ctx.app, ctx.req);
 
 type Verdict<A> = E.Either<DomainError, A>;
 /** What decoding refuses: fields its decoders placed, or path parameters the route places. */

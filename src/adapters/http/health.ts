@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { DependencyCheck } from '../../domain/health/ports.js';
 
 /**
@@ -33,19 +34,28 @@ const DESCRIPTION = 'utility-api';
 export const READINESS_DEADLINE_MS = 1_000;
 const WORST_FIRST: readonly HealthStatus[] = ['fail', 'warn', 'pass'];
 
+/** What a failed check says to whoever asks: readiness answers without a token. */
+const NO_ANSWER = 'does not answer';
+
 /**
  * The instance's liveness (the process answers) and readiness (each dependency answers within
  * the deadline, and the instance is not stopping). Readiness fails the moment a stop begins, before
  * anything else stops, so that a load balancer sends no more work while the rest drains.
  * Concurrent readiness questions share one round of probes.
+ *
+ * Anyone may ask, so a failed check names no address and no error text of the dependency's; the
+ * log says why, once when a dependency stops answering and once when it answers again.
  */
 export class Health {
   private draining = false;
   private probing: Promise<HealthDocument> | undefined;
+  /** The components whose last probe failed. */
+  private readonly down = new Set<string>();
 
   constructor(
     private readonly dependencies: readonly DependencyCheck[],
     private readonly deadlineMs = READINESS_DEADLINE_MS,
+    private readonly logger?: Pick<Logger, 'warn' | 'info'>,
   ) {}
 
   beginDrain(): void {
@@ -73,21 +83,33 @@ export class Health {
   private async probe(dependency: DependencyCheck): Promise<CheckResult> {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
+    const deadlineError = new Error(`no answer within ${this.deadlineMs} ms`);
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.deadlineMs} ms`)), this.deadlineMs);
+      timer = setTimeout(() => reject(deadlineError), this.deadlineMs);
     });
-    let failure: string | undefined;
+    let failure: unknown;
     try {
       await Promise.race([dependency.probe(), deadline]);
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
+      failure = error ?? new Error('rejected with no reason');
     } finally {
       clearTimeout(timer);
     }
     const measured = { componentType: dependency.componentType, observedValue: Math.round(performance.now() - started), observedUnit: 'ms' as const, time: new Date().toISOString() };
+    this.remember(dependency, failure);
     if (failure === undefined) return { ...measured, status: 'pass' };
     const consequence = dependency.degraded === undefined ? '' : `; ${dependency.degraded}`;
-    return { ...measured, status: dependency.whenDown, output: `${failure}${consequence}` };
+    return { ...measured, status: dependency.whenDown, output: `${failure === deadlineError ? deadlineError.message : NO_ANSWER}${consequence}` };
+  }
+
+  private remember({ component }: DependencyCheck, failure: unknown): void {
+    if (failure === undefined) {
+      if (this.down.delete(component)) this.logger?.info({ component }, 'readiness: the dependency answers again');
+      return;
+    }
+    if (this.down.has(component)) return;
+    this.down.add(component);
+    this.logger?.warn({ component, err: failure }, 'readiness: a dependency does not answer');
   }
 }
 

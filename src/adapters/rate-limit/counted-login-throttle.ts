@@ -10,11 +10,15 @@ interface Failures {
   readonly waitUntil: number;
 }
 
+/** The window the counters are made with; each record is written with its own duration instead. */
+const UNUSED_WINDOW_SECONDS = 900;
+
 /**
  * Failed logins kept in the same counters as request rate limits, so that on Redis every
  * instance sees every failure (and, while Redis is down, each counts its own). Per key: the count,
- * when it is forgotten and until when the key waits, each in a namespace of its own. The times
- * are the caller's clock, as the port asks; the stores expire the keys by the same amounts.
+ * when it is forgotten and until when the key waits, each in a namespace of its own, under the
+ * policy `policyOf` gives the key. The times are the caller's clock, as the port asks; the stores
+ * expire the keys by the same amounts.
  *
  * Failures within a window are counted by an atomic increment; only the failure that earns a
  * wait (or starts a window) writes the whole state.
@@ -26,18 +30,20 @@ export class CountedLoginThrottle implements LoginThrottle {
 
   constructor(
     counters: Counters,
-    private readonly policy: LoginThrottlePolicy,
+    private readonly policyOf: (key: string) => LoginThrottlePolicy,
   ) {
-    // Each record is written with its own duration; the window given here is never used.
-    const window = Math.ceil(policy.windowMs / 1000);
-    this.counts = counters.window('login:failures', Number.MAX_SAFE_INTEGER, window);
-    this.forgetTimes = counters.window('login:forget-at', Number.MAX_SAFE_INTEGER, window);
-    this.waitTimes = counters.window('login:wait-until', Number.MAX_SAFE_INTEGER, window);
+    this.counts = counters.window('login:failures', Number.MAX_SAFE_INTEGER, UNUSED_WINDOW_SECONDS);
+    this.forgetTimes = counters.window('login:forget-at', Number.MAX_SAFE_INTEGER, UNUSED_WINDOW_SECONDS);
+    this.waitTimes = counters.window('login:wait-until', Number.MAX_SAFE_INTEGER, UNUSED_WINDOW_SECONDS);
   }
 
   async waitFor(keys: readonly string[], now: number): Promise<number> {
     const waits = await Promise.all(keys.map(async (key) => Math.max(((await this.current(key, now))?.waitUntil ?? 0) - now, 0)));
     return Math.max(0, ...waits);
+  }
+
+  async failures(key: string, now: number): Promise<number> {
+    return (await this.current(key, now))?.count ?? 0;
   }
 
   async recordFailure(keys: readonly string[], now: number): Promise<void> {
@@ -55,13 +61,14 @@ export class CountedLoginThrottle implements LoginThrottle {
   }
 
   private async recordOne(key: string, now: number): Promise<void> {
+    const policy = this.policyOf(key);
     const previous = await this.current(key, now);
     const count = previous === undefined ? 1 : (await this.counts.penalty(key, 1)).consumedPoints;
-    const wait = waitAfter(this.policy, count);
+    const wait = waitAfter(policy, count);
     const waitUntil = wait > 0 ? now + wait : 0;
-    const windowEnd = previous?.forgetAt ?? now + this.policy.windowMs;
+    const windowEnd = previous?.forgetAt ?? now + policy.windowMs;
     // A key that earned a wait keeps its count for a window after it, so the next failure doubles it.
-    const forgetAt = Math.max(windowEnd, waitUntil + this.policy.windowMs);
+    const forgetAt = Math.max(windowEnd, waitUntil + policy.windowMs);
     if (previous !== undefined && forgetAt === previous.forgetAt) return;
     const seconds = Math.max(Math.ceil((forgetAt - now) / 1000), 1);
     await Promise.all([this.counts.set(key, count, seconds), this.forgetTimes.set(key, forgetAt, seconds), this.waitTimes.set(key, waitUntil, seconds)]);

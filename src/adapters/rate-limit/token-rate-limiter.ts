@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Actor } from '../../domain/auth/actor.js';
 import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../../domain/pipeline/ports.js';
-import type { RateLimit } from '../../domain/tokens/rate-limit.js';
+import { withinRateLimit, type RateLimit } from '../../domain/tokens/rate-limit.js';
 import type { Count, Counters, RequestWindow } from './counters.js';
 
 /** The policy names the RateLimit fields announce. */
@@ -11,30 +11,30 @@ export const OWN_POLICY = 'token';
 interface Window {
   readonly policy: RateLimitPolicy;
   readonly counter: RequestWindow;
+  /** For a token's own limit: whether it is within the default, so that its user's count holds it too. */
+  readonly withinDefault: boolean;
 }
 
-/** Whom a request is counted against, and the limit of its own if it has one. */
-function subjectOf(actor: Actor): { key: string; own: RateLimit | null } | undefined {
-  switch (actor.kind) {
-    case 'principal':
-      return { key: `token:${actor.principal.token.id}`, own: actor.principal.token.rateLimit };
-    case 'password':
-      return { key: `user:${actor.user.id}`, own: null };
-    case 'operator':
-      return undefined;
-  }
+type Standing = RateLimitStanding | undefined;
+
+/** Of a request's two standings (either uncounted when its counters failed), the one to announce: a refusal, else the one with less left. */
+function bothOf(own: Standing, user: Standing): Standing {
+  if (own === undefined || user === undefined) return own ?? user;
+  return own.refusal !== undefined ? own : user.refusal !== undefined || user.remaining < own.remaining ? user : own;
 }
 
 const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
 
 /**
- * Requests per token, across every operation, in fixed windows: a token's own limit when it was
- * given one, else the installation's default policy (none: such tokens are not counted). A user
- * who asks with a password is counted as themself under the default policy.
+ * Requests across every operation, in fixed windows. The installation's default policy counts per
+ * user, whichever of their tokens (or their password) asks, so that minting tokens buys no more
+ * requests; with it off, such requests are not counted. A token given a limit of its own is
+ * counted under that limit alone, and, when that limit is within the default (as every limit a
+ * user may give a token they mint is), under its user's default count as well.
  *
  * One counter for the default policy, made at once, and one per distinct limit of tokens' own,
- * made on first use; each request is one `consume`, which in memory is a value and for Redis one
- * round trip.
+ * made on first use; a request without a limit of its own is one `consume`, which in memory is a
+ * value and for Redis one round trip.
  */
 export class TokenRateLimiter implements RateLimiter {
   /** Tokens' own limits by `requests/perSeconds`. */
@@ -50,13 +50,31 @@ export class TokenRateLimiter implements RateLimiter {
     this.defaultWindow = defaultLimit === null ? null : this.newWindow(DEFAULT_POLICY, defaultLimit);
   }
 
-  admit(_operation: string, actor: Actor, _clientAddress?: string): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined> {
-    const subject = subjectOf(actor);
-    if (subject === undefined) return undefined;
-    const window = subject.own === null ? this.defaultWindow : this.ownWindow(subject.own);
-    if (window === null) return undefined;
-    const { policy, counter } = window;
-    const counted = counter.consume(subject.key);
+  admit(_operation: string, actor: Actor, _clientAddress?: string): Standing | Promise<Standing> {
+    switch (actor.kind) {
+      case 'operator':
+        return undefined;
+      case 'password':
+        return this.countUser(actor.user.id);
+      case 'principal': {
+        const { token } = actor.principal;
+        if (token.rateLimit === null) return this.countUser(token.userId);
+        const own = this.ownWindow(token.rateLimit);
+        const counted = this.count(own, `token:${token.id}`);
+        if (!own.withinDefault) return counted;
+        const user = this.countUser(token.userId);
+        if (!(counted instanceof Promise) && !(user instanceof Promise)) return bothOf(counted, user);
+        return Promise.all([counted, user]).then(([ownStanding, userStanding]) => bothOf(ownStanding, userStanding));
+      }
+    }
+  }
+
+  private countUser(userId: string): Standing | Promise<Standing> {
+    return this.defaultWindow === null ? undefined : this.count(this.defaultWindow, `user:${userId}`);
+  }
+
+  private count({ policy, counter }: Window, key: string): Standing | Promise<Standing> {
+    const counted = counter.consume(key);
     if (!(counted instanceof Promise)) return standingOf(policy, counted);
     return counted.then(
       (count) => standingOf(policy, count),
@@ -68,14 +86,14 @@ export class TokenRateLimiter implements RateLimiter {
     const id = `${limit.requests}/${limit.perSeconds}`;
     let window = this.ownWindows.get(id);
     if (window === undefined) {
-      window = this.newWindow(OWN_POLICY, limit);
+      window = this.newWindow(OWN_POLICY, limit, this.defaultWindow !== null && withinRateLimit(limit, this.defaultWindow.policy));
       this.ownWindows.set(id, window);
     }
     return window;
   }
 
-  private newWindow(name: string, { requests, perSeconds }: RateLimit): Window {
-    return { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds) };
+  private newWindow(name: string, { requests, perSeconds }: RateLimit, withinDefault = false): Window {
+    return { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds), withinDefault };
   }
 
   /**

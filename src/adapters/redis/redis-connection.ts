@@ -12,12 +12,21 @@ export interface RedisSettings {
 /** How long a start waits for the first connection before serving on without it. */
 const FIRST_CONNECTION_WAIT_MS = 1_000;
 
+/** What ioredis rejects a command with when it got no answer within `commandTimeout`. */
+const TIMED_OUT = 'Command timed out';
+
 /**
  * The one connection to the Redis that instances share their counters in. It never holds a
  * request up: a command finds the connection ready or fails at once (no offline queue), and one
  * that gets no answer fails after `commandTimeoutMs`; callers fall back on what they hold
  * themselves. It reconnects on its own, and the log says when it was lost and when it is back.
  * Commands issued in one tick go out in one write (auto-pipelining).
+ *
+ * A Redis that hangs with its connection open (a frozen process, a network that swallows
+ * packets) costs one deadline, not one per request: the first command to miss it drops the
+ * connection, so that callers find it not ready and count in memory at once. Reconnecting is the
+ * background check: a new connection is ready only once Redis has answered its ready check (also
+ * within `commandTimeoutMs`), and attempts go on, spaced out, until one is.
  */
 export class RedisConnection implements DependencyCheck {
   readonly name = 'redis connection';
@@ -29,10 +38,13 @@ export class RedisConnection implements DependencyCheck {
   private lost = false;
   private stopping = false;
 
+  private readonly commandTimeoutMs: number;
+
   constructor(
     { url, commandTimeoutMs }: RedisSettings,
     private readonly logger: Logger,
   ) {
+    this.commandTimeoutMs = commandTimeoutMs;
     // Loaded when an installation configures it, not at every start: it costs memory that most never use.
     const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     this.client = new RedisClient(url, {
@@ -44,6 +56,14 @@ export class RedisConnection implements DependencyCheck {
       maxRetriesPerRequest: 0,
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
+    const send = this.client.sendCommand.bind(this.client);
+    const missed = (error: unknown) => this.missedDeadline(error);
+    // Every command passes here, pipelined or not; ioredis tells of a missed deadline nowhere else.
+    this.client.sendCommand = (command, stream) => {
+      const sent = send(command, stream);
+      command.promise.then(undefined, missed);
+      return sent;
+    };
     // Without a listener, ioredis prints every failed attempt itself.
     this.client.on('error', (error: Error) => this.wentAway(error));
     this.client.on('close', () => this.wentAway(new Error('connection closed')));
@@ -75,6 +95,12 @@ export class RedisConnection implements DependencyCheck {
 
   async probe(): Promise<void> {
     await this.client.ping();
+  }
+
+  private missedDeadline(error: unknown): void {
+    if (!(error instanceof Error) || error.message !== TIMED_OUT || this.client.status !== 'ready') return;
+    this.wentAway(new Error(`no answer within ${this.commandTimeoutMs} ms`));
+    this.client.disconnect(true);
   }
 
   private wentAway(error: Error): void {

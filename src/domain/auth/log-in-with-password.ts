@@ -7,7 +7,7 @@ import { MAX_PASSWORD_LENGTH } from '../users/password.js';
 import type { Passwords, UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
-import { accountKey, clientKey, unknownAccountKey } from './login-throttle.js';
+import { ACCOUNT_SLOWDOWN, accountKey, attemptKey, clientKey, slowdownAfter, unknownAccountKey, type AccountSlowdown } from './login-throttle.js';
 import type { LoginThrottle } from './ports.js';
 import { MAX_EMAIL_LENGTH } from '../users/user-rules.js';
 
@@ -21,12 +21,18 @@ export interface PasswordLogin {
 
 const THROTTLE_DOWN: OutageError = { _tag: 'Unknown', details: 'login throttle unavailable' };
 
+const pauseFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Proves who a user is by their password, for a token of their own. Wrong credentials of every
  * kind (unknown user, no password set, wrong password) answer the same InvalidApiKey after the
- * same scrypt verification; a blocked user is told so only once the password is right. Failures
- * are counted per account and per client, and a throttled attempt is refused before any hashing.
+ * same scrypt verification; a blocked user is told so only once the password is right.
+ *
+ * Failures are counted so that nobody can lock anyone else out: an account tried from one client
+ * address waits after a few failures (the attempt key), an address only after many over all
+ * accounts (a proxy's address is many people's), and an account failing from many addresses is
+ * slowed down, never refused. A refused attempt is refused before any hashing; a slowed one
+ * waits before it.
  */
 export class LogInWithPassword {
   constructor(
@@ -34,6 +40,8 @@ export class LogInWithPassword {
     private readonly throttle: LoginThrottle,
     private readonly passwords: Passwords,
     private readonly clock: Clock,
+    private readonly slowdown: AccountSlowdown = ACCOUNT_SLOWDOWN,
+    private readonly pause: (ms: number) => Promise<void> = pauseFor,
   ) {}
 
   async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
@@ -44,20 +52,26 @@ export class LogInWithPassword {
     const user: User | undefined = found.right;
     // By id when the account exists, so its username and its email share one count.
     const account = user ? accountKey(user.id) : unknownAccountKey(name);
-    const keys = [account, clientKey(clientAddress)];
+    const attempt = attemptKey(account, clientAddress);
+    const refusing = [attempt, clientKey(clientAddress)];
 
     const now = this.clock.now();
-    const wait = await orOutage(this.throttle.waitFor(keys, now), THROTTLE_DOWN);
-    if (E.isLeft(wait)) return wait;
-    if (wait.right > 0) return E.left({ _tag: 'RateLimited', retryAfterSeconds: Math.ceil(wait.right / 1000) });
+    const standing = await orOutage(Promise.all([this.throttle.waitFor(refusing, now), this.throttle.failures(account, now)]), THROTTLE_DOWN);
+    if (E.isLeft(standing)) return standing;
+    const [wait, accountFailures] = standing.right;
+    if (wait > 0) return E.left({ _tag: 'RateLimited', retryAfterSeconds: Math.ceil(wait / 1000) });
+    const slowed = slowdownAfter(this.slowdown, accountFailures);
+    if (slowed > 0) await this.pause(slowed);
 
     const verified = await this.passwords.verify(password, user?.passwordHash ?? (await this.passwords.hashNobodyKnows()));
     if (!user || user.passwordHash === null || !verified) {
-      const counted = await orOutage(this.throttle.recordFailure(keys, now), THROTTLE_DOWN);
+      const counted = await orOutage(this.throttle.recordFailure([...refusing, account], now), THROTTLE_DOWN);
       return E.isLeft(counted) ? counted : E.left({ _tag: 'InvalidApiKey' });
     }
     if (user.blocked) return E.left({ _tag: 'Blocked' });
-    const cleared = await orOutage(this.throttle.clear(account), THROTTLE_DOWN);
+    // The account's count over all addresses is left to lapse: an owner's success must not give
+    // whoever is guessing a fresh start.
+    const cleared = await orOutage(this.throttle.clear(attempt), THROTTLE_DOWN);
     return E.isLeft(cleared) ? cleared : E.right({ kind: 'password', user });
   }
 }

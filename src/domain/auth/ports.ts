@@ -7,6 +7,8 @@
 export interface LoginThrottle {
   /** Milliseconds until every one of `keys` may try again at `now`; 0 when all may. */
   waitFor(keys: readonly string[], now: number): Promise<number>;
+  /** The failures of `key` remembered at `now`. */
+  failures(key: string, now: number): Promise<number>;
   /** Counts one failed attempt at `now` against each of `keys`. */
   recordFailure(keys: readonly string[], now: number): Promise<void>;
   /** Forgets the failures of `key` (a successful login clears its account). */

@@ -17,6 +17,9 @@ export type DatabaseSettings = (
 
 const DEFAULT_TIMEOUT_MS = 2000;
 
+/** The longest one call of a store may wait on the database (see `timeoutMs`). */
+export const databaseTimeoutMs = (settings: DatabaseSettings): number => settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
 /**
  * Where Knex's own warnings go (a connection attempt that failed, a deprecation), one line each.
  * Left to itself Knex prints them with their stack by console.log, on the stdout that carries the
@@ -24,11 +27,22 @@ const DEFAULT_TIMEOUT_MS = 2000;
  */
 export type DatabaseWarnings = (message: string) => void;
 
-/** Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. */
+/**
+ * How long SQLite waits for another connection's write lock before answering SQLITE_BUSY. It
+ * waits synchronously, stopping every request of the process meanwhile, so only briefly: the
+ * stores' calls are made again, asynchronously, until `timeoutMs` (see `reachingInTime`).
+ */
+const SQLITE_BUSY_WAIT_MS = 10;
+
+/**
+ * Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. A failed
+ * statement's error names it with its placeholders, never its values (`compileSqlOnError`): the
+ * error reaches the log, and the values are emails, names, password hashes and mail.
+ */
 export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings = () => {}): Knex {
   const oneLine = (message: unknown) => warn(String(message).split('\n', 1)[0]!);
   const log = { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => {} };
-  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = databaseTimeoutMs(settings);
   if (settings.client === 'sqlite') {
     if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
     return knex({
@@ -36,13 +50,14 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
       connection: { filename: settings.filename },
       useNullAsDefault: true,
       acquireConnectionTimeout: timeoutMs,
+      compileSqlOnError: false,
       log,
       pool: {
         afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
           connection.pragma('journal_mode = WAL');
           connection.pragma(`synchronous = ${settings.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
           connection.pragma('foreign_keys = ON');
-          connection.pragma(`busy_timeout = ${timeoutMs}`);
+          connection.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
           done(null);
         },
       },
@@ -53,6 +68,7 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
     // The pg driver's own deadlines: to connect, and for each query's answer.
     connection: { connectionString: settings.url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs },
     acquireConnectionTimeout: timeoutMs,
+    compileSqlOnError: false,
     searchPath: settings.schema ? [settings.schema] : undefined,
     pool: { min: 0, max: 10 },
     log,

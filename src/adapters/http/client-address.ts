@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** An address as the throttles count it: an IPv4 address written as IPv6 (`::ffff:192.0.2.7`) is the IPv4 one. */
+const parsed = (text: string): Address | undefined => (ipaddr.isValid(text) ? ipaddr.process(text) : undefined);
+
+/**
+ * Who sent a request, for the login throttle and whatever else counts per client. The peer of
+ * the connection, unless it is one of the operator's proxies (`http.trustedProxies`): then
+ * `X-Forwarded-For`, read from the right, each trusted proxy naming the one before it, and the
+ * first address that is not a trusted proxy is the client. What lies left of that address is
+ * whatever the client chose to send and is never read; a header from a peer that is not trusted
+ * is ignored altogether.
+ */
+export class ClientAddresses {
+  private readonly trusted: readonly [Address, number][];
+
+  /** `trustedProxies` as the settings check them: CIDRs such as `10.0.0.0/8` and `fd00::/8`. */
+  constructor(trustedProxies: readonly string[]) {
+    this.trusted = trustedProxies.map((network) => ipaddr.parseCIDR(network));
+  }
+
+  of(request: IncomingMessage): string {
+    const peer = request.socket.remoteAddress ?? 'unknown';
+    let client = parsed(peer);
+    if (client === undefined || !this.isTrusted(client)) return peer;
+    const forwarded = request.headers['x-forwarded-for'];
+    if (forwarded !== undefined) {
+      const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',');
+      for (let index = hops.length - 1; index >= 0; index -= 1) {
+        const hop = parsed(hops[index]!.trim());
+        // A trusted proxy that wrote something else than an address: the last one known stands.
+        if (hop === undefined) break;
+        client = hop;
+        if (!this.isTrusted(hop)) break;
+      }
+    }
+    return client.toString();
+  }
+
+  private isTrusted(address: Address): boolean {
+    return this.trusted.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
+  }
+}
+
+/** Each app's reading of client addresses; an app told of no proxies reads the peer. */
+const readings = new WeakMap<object, ClientAddresses>();
+
+/** Makes `app` read client addresses through `trustedProxies` (`http.trustedProxies`). */
+export function trustProxies(app: object, trustedProxies: readonly string[]): void {
+  if (trustedProxies.length > 0) readings.set(app, new ClientAddresses(trustedProxies));
+}
+
+/** The client address of a request to `app`, as `trustProxies` told it to read them. */
+export function clientAddressOfRequest(app: object, request: IncomingMessage): string {
+  const reading = readings.get(app);
+  return reading === undefined ? (request.socket.remoteAddress ?? 'unknown') : reading.of(request);
+}
