@@ -110,6 +110,16 @@ for (const backend of httpBackends) {
         expect(await server.snapshot()).to.deep.equal(before);
       });
 
+      it('refuses a JSON body said to be in a charset other than UTF-8 with 400/11, instead of reading it as UTF-8; takes charset=UTF-8', async () => {
+        const person = JSON.stringify({ firstname: 'Zoë', lastname: 'Charset', email: 'zoe.charset@example.com', password: 'correct horse battery' });
+        const before = await server.snapshot();
+        const latin1 = await expectError(await server.send('POST', '/api/user/create', { token: admin, raw: { body: person, contentType: 'application/json; charset=iso-8859-1' } }), 400, 11);
+        expect(latin1.details).to.equal('the body must be UTF-8 JSON (charset=utf-8 or none), not charset=iso-8859-1');
+        expect(await server.snapshot()).to.deep.equal(before);
+        const utf8 = await server.send('POST', '/api/user/create', { token: admin, raw: { body: person, contentType: 'application/json; charset=UTF-8' } });
+        expect(utf8.status).to.equal(201);
+      });
+
       it('refuses a lone surrogate escaped in a JSON value or key, nested anywhere, with 400/11 naming where', async () => {
         const before = await server.snapshot();
         const person = JSON.stringify(newPerson());
@@ -162,6 +172,14 @@ for (const backend of httpBackends) {
           expect(refused.details, operation).to.equal(`Unknown query parameter(s): nosuchoption (this endpoint takes ${taken.length === 0 ? 'none' : taken.join(', ')})`);
         }
         expect(await server.snapshot()).to.deep.equal(before);
+      });
+
+      it('refuses one on the endpoints outside the table too: the OpenAPI document, the changelog, /livez and /readyz', async () => {
+        for (const path of ['/api/openapi.json', '/api/changelog', '/livez', '/readyz']) {
+          const refused = await expectError(await server.get(`${path}?format=yaml`, auth()), 400, 7);
+          expect(refused.details, path).to.equal('Unknown query parameter(s): format (this endpoint takes none)');
+          expect((await server.get(path, auth())).status, path).to.equal(200);
+        }
       });
 
       it('refuses one beside the parameters a route takes, and names every one, however it is spelt', async () => {

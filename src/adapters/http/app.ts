@@ -163,6 +163,18 @@ interface Stages {
 }
 
 /**
+ * Why the query string of an endpoint outside the route table (which take no parameter) is
+ * refused: any parameter is one it does not take (400/7 naming it), as on the table's routes.
+ */
+function refusalOfAnyQuery(querystring: string): CatalogueError | undefined {
+  if (querystring === '') return undefined;
+  const badEncoding = checkQueryEncoding(querystring);
+  if (badEncoding) return badEncoding;
+  const decoded = decodeQuery({}, parsedQuery(querystring));
+  return E.isLeft(decoded) ? decoded.left : undefined;
+}
+
+/**
  * The request path, stage by stage: request id → authenticate → rate limit → decode → handle →
  * observe. The first and last wrap every request, found or not (with the protocol check and the
  * net for bugs between them); the middle ones are each endpoint's (see `endpoint`).
@@ -206,12 +218,16 @@ export function createApp({
   const description = makeOnce(() => jsonBytes(openApiDocument(table, API_PREFIX)));
   router.register(`${API_PREFIX}/openapi.json`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/openapi.json`;
+    const refused = refusalOfAnyQuery(ctx.querystring);
+    if (refused) return fail(ctx, refused);
     ctx.response.set('Content-Type', CONTENT_TYPE_HEADER['application/json']);
     ctx.body = description();
   });
   const changelog = makeOnce(() => readChangelog());
   router.register(`${API_PREFIX}/changelog`, ['GET'], (ctx: Context) => {
     ctx.state.operation = `GET ${API_PREFIX}/changelog`;
+    const refused = refusalOfAnyQuery(ctx.querystring);
+    if (refused) return fail(ctx, refused);
     ctx.response.set('Content-Type', 'application/rss+xml; charset=utf-8');
     ctx.response.set(INERT_DOCUMENT_HEADERS);
     // The feed names where it is served, as the client reached it.
@@ -242,10 +258,14 @@ export function createApp({
   };
   router.register('/livez', ['GET'], (ctx: Context) => {
     ctx.state.operation = 'GET /livez';
+    const refused = refusalOfAnyQuery(ctx.querystring);
+    if (refused) return fail(ctx, refused);
     answerHealth(ctx, health.live());
   });
   router.register('/readyz', ['GET'], async (ctx: Context) => {
     ctx.state.operation = 'GET /readyz';
+    const refused = refusalOfAnyQuery(ctx.querystring);
+    if (refused) return fail(ctx, refused);
     answerHealth(ctx, await health.ready());
   });
 

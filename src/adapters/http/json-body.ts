@@ -28,6 +28,12 @@ export async function readJsonBody(ctx: Context, maxBytes: number): Promise<E.Ei
     ctx.set('Connection', 'close');
     return invalid('the body must be application/json');
   }
+  // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
+    ctx.set('Connection', 'close');
+    return invalid(`the body must be UTF-8 JSON (charset=utf-8 or none), not charset=${echoed(charset)}`);
+  }
   let bytes: Buffer;
   try {
     // As bytes: raw-body's own decoding would turn bytes that are not UTF-8 into U+FFFD.

@@ -301,6 +301,7 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       security: [],
       responses: {
         200: { description: 'The OpenAPI 3.1 description of the API', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: { type: 'object' } } } },
+        ...errorResponsesOf(['InvalidQueryParameter']),
       },
     },
   };
@@ -310,6 +311,7 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       security: [],
       responses: {
         200: { description: 'The change log', headers: REQUEST_ID_HEADER, content: { 'application/rss+xml': { schema: { type: 'string' } } } },
+        ...errorResponsesOf(['InvalidQueryParameter']),
       },
     },
   };
@@ -318,12 +320,16 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       get: {
         summary,
         security: [],
-        responses: Object.fromEntries(
-          [
-            [200, 'pass, or warn: serving, with the concerns in its checks'],
-            [503, 'fail: send this instance no work'],
-          ].map(([status, description]) => [status, { description, headers: REQUEST_ID_HEADER, content: { [HEALTH_CONTENT_TYPE]: { schema: HEALTH_DOCUMENT_SCHEMA } } }]),
-        ),
+        responses: {
+          ...Object.fromEntries(
+            [
+              [200, 'pass, or warn: serving, with the concerns in its checks'],
+              [503, 'fail: send this instance no work'],
+            ].map(([status, description]) => [status, { description, headers: REQUEST_ID_HEADER, content: { [HEALTH_CONTENT_TYPE]: { schema: HEALTH_DOCUMENT_SCHEMA } } }]),
+          ),
+          // None of these takes a query parameter: one given is refused, never ignored.
+          ...errorResponsesOf(['InvalidQueryParameter']),
+        },
       },
     };
   }
