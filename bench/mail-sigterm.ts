@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startProgram } from '../tests/support/program.js';
+import { startProgram, startScriptLaunch } from '../tests/support/program.js';
 import { startSmtpFixture } from '../tests/support/smtp-fixture.js';
 
 const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
@@ -29,6 +29,9 @@ function cli(env: Record<string, string>, args: string[]): string {
   return run.stdout.trimEnd().split('\n').at(-1)!;
 }
 
+/** The server is started as `npm start` starts it. */
+const launch = startScriptLaunch();
+
 async function measure(count: number, afterMs: number): Promise<{ doubled: number; exitCode: number | null; sentByFirst: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mail-sigterm-'));
   const smtp = await startSmtpFixture();
@@ -38,7 +41,7 @@ async function measure(count: number, afterMs: number): Promise<{ doubled: numbe
   try {
     cli(env, ['user', 'create', '--username', 'sender', '--permission', 'Mail::*']);
     const token = cli(env, ['token', 'create', '--username', 'sender']);
-    const first = await startProgram({ args: ['--max-semi-space-size=8', join(root, 'dist/main.js')], env });
+    const first = await startProgram({ args: [...launch.nodeOptions, join(root, 'dist/main.js')], env: { ...launch.env, ...env } });
     let next = 0;
     const sendOne = async (): Promise<void> => {
       while (next < count) {
@@ -57,7 +60,7 @@ async function measure(count: number, afterMs: number): Promise<{ doubled: numbe
     const exitCode = await first.stop();
     const sentByFirst = smtp.received.length;
     smtp.delayMs = 0;
-    const second = await startProgram({ args: ['--max-semi-space-size=8', join(root, 'dist/main.js')], env });
+    const second = await startProgram({ args: [...launch.nodeOptions, join(root, 'dist/main.js')], env: { ...launch.env, ...env } });
     while (new Set(smtp.messageIds()).size < count) await sleep(50);
     // Time for a copy still on its way, were there one.
     await sleep(2_000);

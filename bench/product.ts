@@ -3,7 +3,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { nodeCommand, type Pinning } from './cpu-pinning.js';
 import { freePort, HOST, ROOT, ServerFailure, ServerProcess, servers, temporaryDirs, waitUntilReady } from './server-processes.js';
 import type { Target } from './measurement.js';
+import { startScriptLaunch } from '../tests/support/program.js';
 
 const execFileAsync = promisify(execFile);
 /** A billion requests per 10 s: the limiter counts each request, and none is ever refused. */
@@ -82,18 +83,10 @@ export async function startProduct(
   return { server: await serve(pinning, env, baseUrl + readyPath, headers, check), baseUrl, headers, env };
 }
 
-/**
- * The options `npm start` gives Node (the young generation's size), read from package.json so
- * that the bench measures the server as it is started by the README's command.
- */
-function startScriptNodeOptions(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
-}
-
 async function serve(pinning: Pinning, env: NodeJS.ProcessEnv, readyUrl: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<ServerProcess> {
-  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, [...startScriptNodeOptions(), 'dist/main.js']), env);
+  // Started as `npm start` starts it (Node's options and the allocator's setting), so that the bench measures what users run.
+  const launch = startScriptLaunch();
+  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, [...launch.nodeOptions, 'dist/main.js']), { ...env, ...launch.env });
   servers.add(server);
   await waitUntilReady(server, readyUrl, headers, check);
   return server;

@@ -65,11 +65,14 @@ describe('e2e: starting and stopping like a service', function () {
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
   it('`npm start` runs the server in the process npm starts: SIGTERM to npm stops it, frees the port, and npm exits 0', async () => {
-    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data') } });
+    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data'), GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' } });
     expect(running.serverPid).not.to.equal(running.child.pid);
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
     // The young generation the README's Memory section promises, as `ps` shows the server's command.
     expect(readFileSync(`/proc/${running.serverPid}/cmdline`, 'utf8').split('\0')).to.include('--max-semi-space-size=8');
+    // The allocator's setting the same section promises, after the operator's own tunables, which are kept.
+    // (glibc splits the value at its colons in place as it reads it, so /proc shows a NUL there.)
+    expect(readFileSync(`/proc/${running.serverPid}/environ`, 'utf8')).to.match(/\0GLIBC_TUNABLES=glibc\.malloc\.arena_max=4[:\0]glibc\.malloc\.mmap_threshold=8192\0/);
 
     running.child.kill('SIGTERM');
     expect(await running.exited).to.deep.equal({ code: 0, signal: null });

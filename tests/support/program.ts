@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -6,6 +7,30 @@ import { createInterface } from 'node:readline';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const MAIN = join(ROOT, 'dist/main.js');
 export const CLI = join(ROOT, 'bin/utility-api.js');
+
+/** What `npm start` gives the server beyond `node scripts/start.js`: Node's options and the environment it adds. */
+export interface StartScriptLaunch {
+  readonly nodeOptions: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The options and environment `npm start` starts Node with, read from package.json's start script
+ * (`exec env NAME=value … node --option … scripts/start.js`), so that benches and tests start the
+ * server as the README's command does. A value that keeps what the caller's environment already
+ * holds (`${NAME:+$NAME:}…`) is read as the part the script adds.
+ */
+export function startScriptLaunch(): StartScriptLaunch {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  const env: Record<string, string> = {};
+  for (const word of words.slice(0, node)) {
+    const assignment = /^([A-Z_]+)=(?:\$\{\1:\+\$\1:\})?(.*)$/.exec(word);
+    if (assignment) env[assignment[1]!] = assignment[2]!;
+  }
+  return { nodeOptions: words.slice(node + 1).filter((word) => word.startsWith('--')), env };
+}
 
 /**
  * The environment for a process started by a test: the test's own, less anything of ours the
