@@ -174,6 +174,16 @@ for (const backend of httpBackends) {
         expect(await server.snapshot()).to.deep.equal(before);
       });
 
+      it('refuses a body where the endpoint takes none with 400/11, deleting nobody: DELETE /user/delete with {"username": "carol"}', async () => {
+        const victim = await server.userWithToken(['*']);
+        const carol = await server.userWithToken([]);
+        const before = await server.snapshot();
+        const body = JSON.stringify({ username: carol.username, uid: carol.uid });
+        const refused = await expectError(await server.send('DELETE', '/api/user/delete', { token: victim.secret, raw: { body, contentType: 'application/json' } }), 400, 11);
+        expect(refused.details).to.equal('this endpoint takes no body');
+        expect(await server.snapshot()).to.deep.equal(before);
+      });
+
       it('refuses one on the endpoints outside the table too: the OpenAPI document, the changelog, /livez and /readyz', async () => {
         for (const path of ['/api/openapi.json', '/api/changelog', '/livez', '/readyz']) {
           const refused = await expectError(await server.get(`${path}?format=yaml`, auth()), 400, 7);

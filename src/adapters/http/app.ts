@@ -22,7 +22,7 @@ import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from '
 import { openApiDocument } from './openapi.js';
 import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
-import { ClientGone } from './unfinished-body.js';
+import { ClientGone, declaresBody } from './unfinished-body.js';
 import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, parsedQuery, placed } from './fields.js';
 import { announceStanding } from './rate-limit-fields.js';
 import { API_PREFIX, familyOfRoute, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
@@ -389,7 +389,15 @@ function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor
     if (E.isLeft(headers)) return headers;
     const requestId = ctx.state.requestId as string;
     const accept = ctx.req.headers.accept;
-    if (!bodySchema) return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, additional: {}, actor, requestId, accept });
+    if (!bodySchema) {
+      // A body where the endpoint takes none is refused, never ignored (`{"username": "carol"}` must
+      // not pass for a request about someone else); what is left of it unread ends the connection.
+      if (declaresBody(ctx.req.headers)) {
+        ctx.set('Connection', 'close');
+        return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'this endpoint takes no body' });
+      }
+      return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, additional: {}, actor, requestId, accept });
+    }
     return readJsonBody(ctx, maxBodyBytes).then((json) => {
       const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right, route.additionalBody);
       if (E.isLeft(body)) return body;

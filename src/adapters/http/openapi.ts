@@ -140,7 +140,8 @@ const requestBody = (route: Route, body: Schema<never>): Record<string, unknown>
 /**
  * What any endpoint can answer, whatever it does: a caller who is not let in (401, 403), a
  * request line, path or headers the server cannot read (400/7 for a query string that is not
- * UTF-8 or gives a parameter the endpoint does not take, 400/9 for a missing Host, 431) or that
+ * UTF-8 or gives a parameter the endpoint does not take, 400/11 for a body it does not take,
+ * 400/9 for a missing Host, 431) or that
  * did not arrive in time (408), and an outage or a bug (500).
  */
 const EVERY_ENDPOINT: readonly CatalogueTag[] = [
@@ -150,6 +151,8 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'Blocked',
   'DisabledApiKey',
   'InvalidQueryParameter',
+  // A body is refused where the endpoint takes none, and where it does when it is not the JSON asked for.
+  'InvalidBodyParameter',
   'InvalidHeader',
   'RequestTooLarge',
   'RequestTimeout',
