@@ -53,6 +53,21 @@ for (const adapter of throttleAdapters) {
       expect(await throttle.waitFor(['account:a'], T0 + 15 * MINUTE)).to.equal(0);
     });
 
+    it('takes back a failure it is asked to forgive, and the wait that failure earned with it', async () => {
+      await fail('account:a', 3, T0);
+      await throttle.forgive(['account:a', 'client:never-failed'], T0);
+      expect(await throttle.failures('account:a', T0)).to.equal(2);
+      expect(await throttle.failures('client:never-failed', T0)).to.equal(0);
+      await fail('account:a', 3, T0);
+      expect(await throttle.waitFor(['account:a'], T0)).to.equal(MINUTE);
+      await throttle.forgive(['account:a'], T0);
+      expect(await throttle.failures('account:a', T0)).to.equal(4);
+      expect(await throttle.waitFor(['account:a'], T0)).to.equal(0);
+      // Failed again, it waits again, at the same moment as the failure taken back.
+      await throttle.recordFailure(['account:a'], T0);
+      expect(await throttle.waitFor(['account:a'], T0)).to.equal(MINUTE);
+    });
+
     it('doubles the wait with every failure after the fifth while the key is remembered', async () => {
       await fail('account:a', 5, T0);
       let now = T0 + MINUTE;

@@ -101,6 +101,18 @@ describe('domain: logging in with a password', () => {
     expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 120 });
   });
 
+  it('checks at most 5 of many attempts made at once from one address: each is counted before its password is checked', async () => {
+    const f = loginFixture();
+    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => f.attempt('ada', `guess ${i}`, '203.0.113.9')));
+    const tags = outcomes.map((outcome) => (outcome._tag === 'Left' ? outcome.left._tag : 'success'));
+    expect(tags.filter((tag) => tag === 'InvalidApiKey')).to.have.length(5);
+    expect(tags.filter((tag) => tag === 'RateLimited')).to.have.length(25);
+    expect(f.verifier.checkedAgainst).to.have.length(5);
+    // The right password from that address, once it is counted, is taken back: the owner elsewhere is not held to it.
+    expectRight(await f.attempt('ada', PASSWORD, '198.51.100.9'));
+  });
+
   it('slows an account failing from many addresses more with every failure, up to the longest pause, and never refuses it', async () => {
     const f = loginFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));

@@ -174,6 +174,18 @@ for (const backend of httpBackends) {
       expect((await createFrom(server, stranger, basic(other.username, PASSWORD))).status).to.equal(201);
     });
 
+    it('checks at most 5 of many wrong passwords sent at once from one address, and refuses the rest with 429 (all 60 used to be checked)', async () => {
+      const user = await userWithPassword([]);
+      const from = newClientAddress();
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => createFrom(server, from, basic(user.username, `guess ${i}`))));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses.filter((status) => status === 401)).to.have.length(5);
+      expect(statuses.filter((status) => status === 429)).to.have.length(15);
+      await Promise.all(answers.map((answer) => answer.arrayBuffer()));
+      // Its owner, from elsewhere, is let in.
+      expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
+    });
+
     it('slows down an account failing from many addresses, and lets its owner in', async () => {
       const user = await userWithPassword([]);
       for (let i = 0; i < 6; i++) await expectError(await createFrom(server, newClientAddress(), basic(user.username, `wrong ${i}`)), 401, 4);

@@ -50,6 +50,21 @@ export class CountedLoginThrottle implements LoginThrottle {
     await Promise.all(keys.map((key) => this.recordOne(key, now)));
   }
 
+  async forgive(keys: readonly string[], now: number): Promise<void> {
+    await Promise.all(
+      keys.map(async (key) => {
+        const current = await this.current(key, now);
+        // A count already forgotten stays so.
+        if (current === undefined || current.count === 0) return;
+        const count = (await this.counts.reward(key, 1)).consumedPoints;
+        // A wait that the failure taken back had earned goes with it.
+        if (current.waitUntil > now && waitAfter(this.policyOf(key), count) === 0) {
+          await this.waitTimes.set(key, 0, Math.max(Math.ceil((current.forgetAt - now) / 1000), 1));
+        }
+      }),
+    );
+  }
+
   async clear(key: string): Promise<void> {
     await Promise.all([this.counts.delete(key), this.forgetTimes.delete(key), this.waitTimes.delete(key)]);
   }
@@ -69,7 +84,7 @@ export class CountedLoginThrottle implements LoginThrottle {
     const windowEnd = previous?.forgetAt ?? now + policy.windowMs;
     // A key that earned a wait keeps its count for a window after it, so the next failure doubles it.
     const forgetAt = Math.max(windowEnd, waitUntil + policy.windowMs);
-    if (previous !== undefined && forgetAt === previous.forgetAt) return;
+    if (previous !== undefined && forgetAt === previous.forgetAt && waitUntil === previous.waitUntil) return;
     const seconds = Math.max(Math.ceil((forgetAt - now) / 1000), 1);
     await Promise.all([this.counts.set(key, count, seconds), this.forgetTimes.set(key, forgetAt, seconds), this.waitTimes.set(key, waitUntil, seconds)]);
   }

@@ -44,6 +44,9 @@ export class LogInWithPassword {
     private readonly pause: (ms: number) => Promise<void> = pauseFor,
   ) {}
 
+  /** The last check-and-count queued per client address. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+
   async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
     if (login.length === 0 || characterCount(login) > MAX_EMAIL_LENGTH || characterCount(password) > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
     const name = login.toLowerCase();
@@ -56,7 +59,17 @@ export class LogInWithPassword {
     const refusing = [attempt, clientKey(clientAddress)];
 
     const now = this.clock.now();
-    const standing = await orOutage(Promise.all([this.throttle.waitFor(refusing, now), this.throttle.failures(account, now)]), THROTTLE_DOWN);
+    const counted = [...refusing, account];
+    // The attempt is checked and counted as a failure in one turn per client address, before its
+    // password is: attempts made together would otherwise all pass the check before any of them
+    // was counted (60 at once from one address were all verified). One that turns out right is
+    // taken back. The turn is this process's: instances sharing Redis each take their own.
+    const standing = await this.inTurn(clientKey(clientAddress), async () => {
+      const read = await orOutage(Promise.all([this.throttle.waitFor(refusing, now), this.throttle.failures(account, now)]), THROTTLE_DOWN);
+      if (E.isLeft(read) || read.right[0] > 0) return read;
+      const recorded = await orOutage(this.throttle.recordFailure(counted, now), THROTTLE_DOWN);
+      return E.isLeft(recorded) ? recorded : read;
+    });
     if (E.isLeft(standing)) return standing;
     const [wait, accountFailures] = standing.right;
     if (wait > 0) return E.left({ _tag: 'RateLimited', retryAfterSeconds: Math.ceil(wait / 1000) });
@@ -64,14 +77,23 @@ export class LogInWithPassword {
     if (slowed > 0) await this.pause(slowed);
 
     const verified = await this.passwords.verify(password, user?.passwordHash ?? (await this.passwords.hashNobodyKnows()));
-    if (!user || user.passwordHash === null || !verified) {
-      const counted = await orOutage(this.throttle.recordFailure([...refusing, account], now), THROTTLE_DOWN);
-      return E.isLeft(counted) ? counted : E.left({ _tag: 'InvalidApiKey' });
-    }
-    if (user.blocked) return E.left({ _tag: 'Blocked' });
-    // The account's count over all addresses is left to lapse: an owner's success must not give
-    // whoever is guessing a fresh start.
-    const cleared = await orOutage(this.throttle.clear(attempt), THROTTLE_DOWN);
-    return E.isLeft(cleared) ? cleared : E.right({ kind: 'password', user });
+    if (!user || user.passwordHash === null || !verified) return E.left({ _tag: 'InvalidApiKey' });
+    // The pair's count is cleared; the address's and the account's lose this attempt only: an
+    // owner's success must not give whoever is guessing a fresh start.
+    const cleared = await orOutage(Promise.all([this.throttle.clear(attempt), this.throttle.forgive([clientKey(clientAddress), account], now)]), THROTTLE_DOWN);
+    if (E.isLeft(cleared)) return cleared;
+    return user.blocked ? E.left({ _tag: 'Blocked' }) : E.right({ kind: 'password', user });
+  }
+
+  /** Runs `work` once the work queued before it under `key` has finished, whatever its outcome. */
+  private inTurn<A>(key: string, work: () => Promise<A>): Promise<A> {
+    const mine = (this.turns.get(key) ?? Promise.resolve()).then(work);
+    const done = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(key, done);
+    void done.then(() => this.turns.get(key) === done && this.turns.delete(key));
+    return mine;
   }
 }

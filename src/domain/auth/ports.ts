@@ -11,6 +11,8 @@ export interface LoginThrottle {
   failures(key: string, now: number): Promise<number>;
   /** Counts one failed attempt at `now` against each of `keys`. */
   recordFailure(keys: readonly string[], now: number): Promise<void>;
+  /** Takes back one failure from each of `keys`: an attempt counted before its outcome was known that did not fail. */
+  forgive(keys: readonly string[], now: number): Promise<void>;
   /** Forgets the failures of `key` (a successful login clears its account). */
   clear(key: string): Promise<void>;
 }
