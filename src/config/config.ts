@@ -139,6 +139,11 @@ export const AppConfig = t.type({
     bodyTimeoutMs: intInRange(100, 600_000),
     /** How long a kept-alive connection with no request in progress waits for the next one (Node's keepAliveTimeout). */
     keepAliveTimeoutMs: intInRange(100, 600_000),
+    /**
+     * How long a connection with a request in progress may go without a byte read or sent (an
+     * answer its client does not read) before it is closed.
+     */
+    socketTimeoutMs: intInRange(1_000, 3_600_000),
     /** The proxies' networks whose X-Forwarded-For names the client; from any other peer it is ignored. */
     trustedProxies: t.readonlyArray(Network),
   }),

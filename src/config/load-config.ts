@@ -41,6 +41,7 @@ export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse
   { name: 'UTILITY_API_HEADERS_TIMEOUT_MS', path: 'http.headersTimeoutMs', parse: asInteger },
   { name: 'UTILITY_API_BODY_TIMEOUT_MS', path: 'http.bodyTimeoutMs', parse: asInteger },
   { name: 'UTILITY_API_KEEP_ALIVE_TIMEOUT_MS', path: 'http.keepAliveTimeoutMs', parse: asInteger },
+  { name: 'UTILITY_API_SOCKET_TIMEOUT_MS', path: 'http.socketTimeoutMs', parse: asInteger },
   { name: 'UTILITY_API_TRUSTED_PROXIES', path: 'http.trustedProxies', parse: asList },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
   { name: 'UTILITY_API_RATE_LIMIT', path: 'rateLimit.defaultPolicy', parse: asString },

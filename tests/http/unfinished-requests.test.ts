@@ -123,13 +123,15 @@ describe('http: requests that never finish arriving', function () {
     });
 
     it('closes the connection of a body that trickles in after an answer that did not need it, at the body deadline', async () => {
-      const request = `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\nContent-Length: 1000\r\n\r\n0123456789`;
+      // Turned away before its body is read (no token), while the body goes on arriving.
+      const request = `POST /api/token/create HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"`;
       // A byte every 100 ms keeps the connection from ever being idle: only the body's deadline ends it.
       const exchanged = await exchange(running.server.port, request, { then: 'trickle' });
-      expect(exchanged.status).to.equal(200);
+      expect(exchanged.status).to.equal(401);
       expect(exchanged.closedAfterMs, 'not before the deadline').to.be.at.least(450);
       expect(exchanged.closedAfterMs, 'at the 0.5 s deadline, give or take a loaded machine').to.be.below(4_000);
     });
+
 
     it('answers a body that trickles in too slowly with 408 code 9 at the body deadline', async () => {
       const exchanged = await exchange(running.server.port, unfinishedPost(running.token, 'trickled-body', 16_000, 100), { then: 'trickle' });
@@ -170,12 +172,56 @@ describe('http: requests that never finish arriving', function () {
     });
   });
 
+  describe('with a 1 s socket timeout', () => {
+    let running: Awaited<ReturnType<typeof serverWith>>;
+    before(async () => {
+      running = await serverWith({ socketTimeoutMs: 1_000 });
+    });
+    after(() => running?.close());
+
+    it('closes the connection of a client that asks and never reads its answers, once nothing has moved for http.socketTimeoutMs', async () => {
+      const document = await (await running.server.get('/api/openapi.json')).arrayBuffer();
+      const asked = 20;
+      const socket = connect({ port: running.server.port, host: '127.0.0.1' });
+      socket.pause();
+      socket.write(`GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n`.repeat(asked));
+      // Long past the timeout, the client starts reading: what the server had not sent is gone, and so is the connection.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const received = await new Promise<{ bytes: number; endedByServer: boolean }>((resolve) => {
+        let bytes = 0;
+        const giveUp = setTimeout(() => {
+          socket.destroy();
+          resolve({ bytes, endedByServer: false });
+        }, 10_000);
+        socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        socket.on('error', () => {});
+        socket.on('end', () => {
+          clearTimeout(giveUp);
+          socket.destroy();
+          resolve({ bytes, endedByServer: true });
+        });
+        socket.resume();
+      });
+      expect(received.endedByServer, 'the server closed the connection').to.equal(true);
+      expect(received.bytes, 'not every answer was sent').to.be.below(asked * document.byteLength);
+    });
+  });
+
   describe('with the default body timeout (10 s)', () => {
     let running: Awaited<ReturnType<typeof serverWith>>;
     before(async () => {
       running = await serverWith({});
     });
     after(() => running?.close());
+
+    it('refuses a body sent to an endpoint that takes none (400 code 11) and closes its connection at once', async () => {
+      const request = `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\nContent-Length: 1000\r\n\r\n0123456789`;
+      const exchanged = await exchange(running.server.port, request, { then: 'trickle' });
+      expect(exchanged.status).to.equal(400);
+      expect(exchanged.headers.connection).to.equal('close');
+      expect(errorBodyOf(exchanged)).to.deep.include({ code: 11, details: 'this endpoint takes no body' });
+      expect(exchanged.closedAfterMs, 'long before the 10 s body deadline').to.be.below(5_000);
+    });
 
     for (const then of ['end', 'reset'] as const) {
       it(`lets a client that leaves mid-body (${then === 'end' ? 'closing its side' : 'resetting'}) go at once: one info line with status 499, no error, no 500 counted`, async () => {

@@ -59,6 +59,12 @@ export interface HttpServerSettings extends ConnectionSettings {
   readonly headersTimeoutMs: number;
   /** How long a connection with no request in progress stays open for the client's next one. */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * How long a connection with a request in progress may go without a byte read or sent before it
+   * is closed: chiefly an answer its client does not read (the server's own work on a request has
+   * deadlines far shorter). Node counts an answer the kernel is still taking as progress.
+   */
+  readonly socketTimeoutMs: number;
 }
 
 export interface HttpServer {
@@ -74,7 +80,7 @@ export interface HttpServer {
 const headersCheckIntervalMs = (headersTimeoutMs: number): number => Math.max(10, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
 
 export function createHttpServer(app: Koa, settings: HttpServerSettings): HttpServer {
-  const { maxHeaderBytes, headersTimeoutMs, keepAliveTimeoutMs } = settings;
+  const { maxHeaderBytes, headersTimeoutMs, keepAliveTimeoutMs, socketTimeoutMs } = settings;
   const handleInApp = app.callback();
   // Tracked and handled in one listener: a second 'request' listener would cost every request.
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
@@ -95,6 +101,9 @@ export function createHttpServer(app: Koa, settings: HttpServerSettings): HttpSe
     handle,
   );
   server.keepAliveTimeout = keepAliveTimeoutMs;
+  // With no 'timeout' listener, Node destroys a socket idle for this long: without it, a client that
+  // sends requests and never reads their answers held its socket for ever.
+  server.timeout = socketTimeoutMs;
   const connections = trackConnections(server, settings);
   server.on('checkExpectation', handle);
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
