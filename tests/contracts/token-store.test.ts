@@ -87,6 +87,23 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.findById(orphan.id)).to.equal(undefined);
     });
 
+    it("deletes a chain's root and a user in its middle at the same moment, both wholly, whatever order the rows are stored in", async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const [middle, end] = [aUser(), aUser()];
+        await store.users.insert(middle);
+        await store.users.insert(end);
+        const root = aToken(userId);
+        const link = aToken(middle.id, { issuedBy: userId, issuedThrough: root.id });
+        const last = aToken(end.id, { issuedBy: middle.id, issuedThrough: link.id });
+        for (const token of [root, link, last]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+        // A use rewrites the middle link's row, which PostgreSQL may then store after the last one.
+        await store.tokens.recordUsage([{ tokenId: link.id, uses: 1, lastUsedAt: Date.UTC(2026, 10, 1) }]);
+        const [rootDeleted, userDeleted] = await Promise.all([store.tokens.delete(root.id), store.users.delete(middle.id)]);
+        expect([rootDeleted, userDeleted]).to.deep.equal([true, true]);
+        for (const token of [root, link, last]) expect(await store.tokens.findById(token.id)).to.equal(undefined);
+      }
+    });
+
     it('never keeps a token minted through one deleted at the same moment', async () => {
       for (let round = 0; round < 20; round += 1) {
         const parent = aToken(userId);

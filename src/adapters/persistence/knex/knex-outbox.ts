@@ -6,17 +6,10 @@ import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.j
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { GroupCommit } from './group-commit.js';
+import { holdAdvisoryLock } from './advisory-locks.js';
 
 export const MAIL_TABLE = 'mail_messages';
 export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
-
-/**
- * The PostgreSQL advisory lock that a sender's quota is counted under, until the transaction
- * ends: the count and the write of one acceptance are not interleaved with another instance's.
- * One lock for every sender: a lock per sender, taken by group commits in whatever order their
- * acceptances came, could deadlock two instances.
- */
-const QUOTA_LOCK = 0x6d61696c;
 
 interface MessageRow {
   id: string;
@@ -179,7 +172,7 @@ export class KnexOutbox implements Outbox {
    * query, and only for a window they would pass, their messages in it read to say until when.
    */
   private async quotaRefusal(trx: Knex.Transaction, message: NewMessage, sender: string, windows: readonly QuotaWindow[]): Promise<QuotaRefusal | undefined> {
-    if (this.skipsLocked) await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUOTA_LOCK]);
+    if (this.skipsLocked) await holdAdvisoryLock(trx, 'mailQuota');
     const now = message.createdAt;
     const asked = recipientCount(message);
     const sums = windows.map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`).join(', ');

@@ -3,6 +3,7 @@ import type { TokenChanges, TokenInsertResult, TokenStore, TokenUsage } from '..
 import type { TokenRecord } from '../../../domain/tokens/token.js';
 import { fromStringList, toBoolean, toNumber, toNumberOrNull, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
+import { holdAdvisoryLock } from './advisory-locks.js';
 
 interface TokenRow {
   id: string;
@@ -135,6 +136,7 @@ export class KnexTokenStore implements TokenStore {
 
   async delete(id: string): Promise<boolean> {
     return this.db.transaction(async (trx) => {
+      if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');
       const deleted = (await trx('tokens').where({ id }).delete()) > 0;
       if (deleted) await deleteHangingOn(trx, [id]);
       return deleted;

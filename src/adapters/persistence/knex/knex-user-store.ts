@@ -4,6 +4,7 @@ import type { User, UserChanges } from '../../../domain/users/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from './columns.js';
 import { uniqueViolationColumn } from './database.js';
 import { deleteHangingOn } from './knex-token-store.js';
+import { holdAdvisoryLock } from './advisory-locks.js';
 
 interface UserRow {
   id: string;
@@ -138,7 +139,10 @@ export class KnexUserStore implements UserStore {
     // was minted through any of them.
     return this.db.transaction(async (trx) => {
       // The user's row first, as a token insert for them locks it first: the two queue, never deadlock.
-      if (this.locksRows) await trx('users').where({ id }).select('id').forUpdate();
+      if (this.locksRows) {
+        await trx('users').where({ id }).select('id').forUpdate();
+        await holdAdvisoryLock(trx, 'tokenChainDeletes');
+      }
       const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
       await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
       await deleteHangingOn(trx, theirs);
