@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'chai';
-import { ClientAddresses } from '../../src/adapters/http/client-address.js';
+import { ClientAddresses, throttledClientOf } from '../../src/adapters/http/client-address.js';
 
 /** A request as the reading sees it: the connection's peer and the header as Node gives it. */
 const from = (peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage =>
@@ -31,5 +31,14 @@ describe('adapter: ClientAddresses, who sent a request', () => {
     expect(proxies.of(from('10.1.1.1', 'unknown, 10.2.2.2'))).to.equal('10.2.2.2');
     expect(proxies.of(from('10.1.1.1', '10.3.3.3, 10.2.2.2'))).to.equal('10.3.3.3');
     expect(proxies.of(from(undefined))).to.equal('unknown');
+  });
+
+  it('counts an IPv6 client by its /64 for the login throttle, an IPv4 one (mapped or not) by its address', () => {
+    expect(throttledClientOf('2001:db8:1:2:aaaa::1')).to.equal('2001:db8:1:2::/64');
+    expect(throttledClientOf('2001:db8:1:2:ffff:ffff:ffff:ffff')).to.equal('2001:db8:1:2::/64');
+    expect(throttledClientOf('2001:db8:1:3::1')).to.equal('2001:db8:1:3::/64');
+    expect(throttledClientOf('::ffff:198.51.100.4')).to.equal('198.51.100.4');
+    expect(throttledClientOf('198.51.100.4')).to.equal('198.51.100.4');
+    expect(throttledClientOf('unknown')).to.equal('unknown');
   });
 });

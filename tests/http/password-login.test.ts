@@ -204,6 +204,14 @@ for (const backend of httpBackends) {
       expect((await createFrom(server, newClientAddress(), basic(user.username, PASSWORD))).status).to.equal(201);
     });
 
+    it('counts an IPv6 client by its /64: other addresses of that network share its count, another network does not', async () => {
+      const user = await userWithPassword([]);
+      const behindProxy = (client: string, password: string) => createFrom(server, '127.0.0.1', basic(user.username, password), { headers: { 'X-Forwarded-For': client } });
+      for (let i = 1; i <= 5; i++) await expectError(await behindProxy(`2001:db8:7:7::${i}`, 'wrong'), 401, 4);
+      await expectError(await behindProxy('2001:db8:7:7:ffff::99', PASSWORD), 429, 25);
+      expect((await behindProxy('2001:db8:7:8::1', PASSWORD)).status).to.equal(201);
+    });
+
     it('tells the clients of a trusted proxy apart by X-Forwarded-For, read from the right; from any other peer the header changes nothing', async () => {
       const user = await userWithPassword([]);
       const behindProxy = (client: string, password: string) => createFrom(server, '127.0.0.1', basic(user.username, password), { headers: { 'X-Forwarded-For': client } });

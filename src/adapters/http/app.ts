@@ -15,7 +15,7 @@ import type { Principal } from '../../domain/auth/principal.js';
 import { makeOnce } from '../caching/load-once.js';
 import { docsPage } from './docs-page.js';
 import { INERT_DOCUMENT_HEADERS } from './document-headers.js';
-import { clientAddressOfRequest } from './client-address.js';
+import { clientAddressOfRequest, throttledClientOf } from './client-address.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { sendError } from './error-response.js';
 import { Health, HEALTH_CONTENT_TYPE, statusCodeOf, type HealthDocument } from './health.js';
@@ -350,7 +350,7 @@ type HandlerInput = Parameters<Route['handle']>[0];
  */
 function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bearer' | 'none' }>, ctx: Context, logIn: LogInWithPassword): Promise<Verdict<Actor>> {
   if (presented.kind === 'basic' && route.passwordLogin) {
-    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: clientAddressOf(ctx) });
+    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: throttledClientOf(clientAddressOf(ctx)) });
   }
   return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
 }

@@ -58,3 +58,15 @@ export function clientAddressOfRequest(app: object, request: IncomingMessage): s
   const reading = readings.get(app);
   return reading === undefined ? (request.socket.remoteAddress ?? 'unknown') : reading.of(request);
 }
+
+/**
+ * The client as the login throttle counts it: an IPv4 address, or the /64 network of an IPv6 one.
+ * A single host is commonly given a whole /64, so counting its addresses one by one would give
+ * whoever holds one a fresh count with every address it picks.
+ */
+export function throttledClientOf(address: string): string {
+  const client = parsed(address);
+  if (client === undefined || client.kind() === 'ipv4') return client?.toString() ?? address;
+  const network = (client as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${network.join(':')}::/64`;
+}
