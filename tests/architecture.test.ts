@@ -29,7 +29,7 @@ const DOMAIN_MAY_IMPORT = (specifier: string): boolean => {
 const isCompositionRoot = (file: string): boolean => relative(SRC, file) === 'container.ts' || relative(SRC, file).startsWith(`composition${sep}`);
 
 /** Adapter folders that are building blocks for the others, not a family's outside system. */
-const SHARED_ADAPTER_KITS = new Set(['access-changes', 'caching', 'clock', 'logging', 'upstream']);
+const SHARED_ADAPTER_KITS = new Set(['access-changes', 'caching', 'clock', 'logging', 'networks', 'upstream']);
 /** Route files of one family, which may share its field definitions. */
 const SAME_FAMILY_ROUTES: Readonly<Record<string, readonly string[]>> = { 'token-routes.ts': ['user-routes.ts'] };
 
@@ -117,7 +117,7 @@ describe('architecture: dependencies point inward', () => {
     expect(offences.filter((offence) => !offence.startsWith('container.ts:'))).to.deep.equal([]);
   });
 
-  it('an adapter uses another adapter folder only when it is a shared kit (access-change publishing, caching, clock, logging, the upstream client)', () => {
+  it('an adapter uses another adapter folder only when it is a shared kit (access-change publishing, caching, clock, logging, address networks, the upstream client)', () => {
     const offences = sourceFiles(join(SRC, 'adapters')).flatMap((file) =>
       importsOf(file)
         .filter((specifier) => specifier.startsWith('.'))

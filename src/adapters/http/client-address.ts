@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+import { inAnyNetwork, parseNetworks, type Address, type Network } from '../networks/networks.js';
 
 /** An address as the throttles count it: an IPv4 address written as IPv6 (`::ffff:192.0.2.7`) is the IPv4 one. */
 const parsed = (text: string): Address | undefined => (ipaddr.isValid(text) ? ipaddr.process(text) : undefined);
@@ -15,11 +14,11 @@ const parsed = (text: string): Address | undefined => (ipaddr.isValid(text) ? ip
  * is ignored altogether.
  */
 export class ClientAddresses {
-  private readonly trusted: readonly [Address, number][];
+  private readonly trusted: readonly Network[];
 
   /** `trustedProxies` as the settings check them: CIDRs such as `10.0.0.0/8` and `fd00::/8`. */
   constructor(trustedProxies: readonly string[]) {
-    this.trusted = trustedProxies.map((network) => ipaddr.parseCIDR(network));
+    this.trusted = parseNetworks(trustedProxies);
   }
 
   of(request: IncomingMessage): string {
@@ -41,7 +40,7 @@ export class ClientAddresses {
   }
 
   private isTrusted(address: Address): boolean {
-    return this.trusted.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
+    return inAnyNetwork(address, this.trusted);
   }
 }
 

@@ -1,9 +1,7 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Network = [Address, number];
+import { inAnyNetwork, parseNetworks, type Address, type Network } from '../networks/networks.js';
 
 /** Why a connection was not made: what the destination was and what kind of address it is. Never the destination's answer. */
 export class RefusedDestination extends Error {
@@ -21,14 +19,14 @@ export class RefusedDestination extends Error {
  * Most are link-local or unique-local and refused as such anyway; they are named so that the log
  * says what was aimed at, and so that listing a broad network does not open them (see allows).
  */
-const CLOUD_METADATA: readonly Network[] = [
+const CLOUD_METADATA: readonly Network[] = parseNetworks([
   '169.254.169.254/32', // AWS, Google Cloud, Azure, Oracle, OpenStack, DigitalOcean and most others
   '169.254.170.2/32', // AWS ECS task metadata and credentials
   '169.254.0.23/32', // Tencent Cloud
   '100.100.100.200/32', // Alibaba Cloud
   '168.63.129.16/32', // Azure's WireServer: a public address, reachable only from Azure's VMs
   'fd00:ec2::254/128', // AWS over IPv6
-].map((cidr) => ipaddr.parseCIDR(cidr));
+]);
 
 /** The only IPv6 block IANA allocates global unicast addresses from (RFC 4291, IANA's IPv6 address space). */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
@@ -67,7 +65,7 @@ export class OutboundGuard {
 
   /** `allowedNetworks`: CIDRs (`127.0.0.0/8`, `fd00::/8`), as the configuration checked them. */
   constructor(allowedNetworks: readonly string[]) {
-    this.allowed = allowedNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
+    this.allowed = parseNetworks(allowedNetworks);
   }
 
   /** Why a connection to this IP address (which `name` resolved to, if one did) is refused, or undefined when it may be made. */
@@ -121,14 +119,10 @@ export class OutboundGuard {
    * naming it alone (`169.254.169.254/32`), not by a broad network that happens to hold it.
    */
   private allows(address: Address): boolean {
-    const metadata = CLOUD_METADATA.some((network) => sameKind(address, network) && address.match(network));
-    return this.allowed.some(
-      (network) => sameKind(address, network) && address.match(network) && (!metadata || network[1] === (address.kind() === 'ipv4' ? 32 : 128)),
-    );
+    const networks = inAnyNetwork(address, CLOUD_METADATA) ? this.allowed.filter(([, bits]) => bits === (address.kind() === 'ipv4' ? 32 : 128)) : this.allowed;
+    return inAnyNetwork(address, networks);
   }
 }
-
-const sameKind = (address: Address, [network]: Network): boolean => address.kind() === network.kind();
 
 /**
  * An address as the socket takes it (`isIP`'s forms). IPv6 goes through the URL serializer first:
@@ -166,13 +160,13 @@ function classify(address: Address): { verdict: string | undefined; destinations
 }
 
 function verdictOfV4(address: ipaddr.IPv4): string | undefined {
-  if (CLOUD_METADATA.some((network) => sameKind(address, network) && address.match(network))) return 'a cloud metadata service';
+  if (inAnyNetwork(address, CLOUD_METADATA)) return 'a cloud metadata service';
   const range = address.range();
   return range === 'unicast' ? undefined : (RANGE_WORDS[range] ?? `special-purpose (${range})`);
 }
 
 function verdictOfV6(address: ipaddr.IPv6): string | undefined {
-  if (CLOUD_METADATA.some((network) => sameKind(address, network) && address.match(network))) return 'a cloud metadata service';
+  if (inAnyNetwork(address, CLOUD_METADATA)) return 'a cloud metadata service';
   const range = address.range();
   if (range !== 'unicast') return RANGE_WORDS[range] ?? `special-purpose (${range})`;
   // ipaddr.js calls everything it has no name for unicast, IPv4-compatible ::a.b.c.d included.
