@@ -30,6 +30,30 @@ const A_MAIL = { to: 'ada@example.com', subject: 'Hello', content: 'Hi **there**
 /** A worker that looks often and retries soon, so that a test waits milliseconds, not minutes. */
 const QUICK_DELIVERY = { pollIntervalMs: 20, retryBaseMs: 40, retryMaxMs: 80, smtpConnections: 2 };
 
+/**
+ * For the describe block it is called in: a server on `database` delivering to an SMTP server of
+ * its own quickly, and a token that may send; all of them closed after the block.
+ */
+function deliveringServer(
+  database: (typeof sqlDatabases)[number],
+  { env = {}, mail = {}, clock }: { env?: Record<string, string>; mail?: Record<string, unknown>; clock?: ManualClock },
+): { readonly smtp: SmtpFixture; readonly server: TestServer; readonly token: string } {
+  const running = {} as { smtp: SmtpFixture; server: TestServer; token: string; drop: () => Promise<void> };
+  before(async () => {
+    running.smtp = await startSmtpFixture();
+    const opened = await database.open();
+    running.drop = opened.drop;
+    running.server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: running.smtp.url, ...env }, overrides: { mail: { ...QUICK_DELIVERY, ...mail } }, clock });
+    running.token = await running.server.tokenFor(['Mail::Send']);
+  });
+  after(async () => {
+    await running.server.close();
+    await running.drop();
+    await running.smtp.close();
+  });
+  return running;
+}
+
 const send = (server: TestServer, token: string, json: unknown, headers: Record<string, string> = {}) => server.send('POST', '/api/mail/send', { token, json, headers });
 const statusOf = (server: TestServer, token: string, id: string) => server.get(`/api/mail/status?id=${id}`, { Authorization: `Bearer ${token}` });
 
@@ -173,26 +197,11 @@ for (const backend of httpBackends) {
 
 for (const database of sqlDatabases) {
   describe(`http: mail delivered to a real SMTP server (${database.name})`, () => {
-    let smtp: SmtpFixture;
-    let server: TestServer;
-    let drop: () => Promise<void>;
-    let token: string;
-    before(async () => {
-      smtp = await startSmtpFixture();
-      const opened = await database.open();
-      drop = opened.drop;
-      server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: smtp.url, UTILITY_API_MAIL_FROM: 'noreply@example.com' }, overrides: { mail: QUICK_DELIVERY } });
-      token = await server.tokenFor(['Mail::Send']);
-    });
-    after(async () => {
-      await server.close();
-      await drop();
-      await smtp.close();
-    });
+    const running = deliveringServer(database, { env: { UTILITY_API_MAIL_FROM: 'noreply@example.com' } });
 
     it('delivers what was asked: recipients, subject, both parts, Message-ID, sender, variables filled', async () => {
       const body = await accepted(
-        await send(server, token, {
+        await send(running.server, running.token, {
           to: ['ada@example.com', 'grace@bücher.example'],
           cc: 'team@example.com',
           bcc: ['audit@example.com'],
@@ -205,8 +214,8 @@ for (const database of sqlDatabases) {
           code: 'A&B',
         }),
       );
-      expect((await eventually(server, token, body.id, 'sent')).attempts).to.equal(1);
-      const arrived = smtp.received.find((mail) => mail.parsed.messageId === body.messageId)!;
+      expect((await eventually(running.server, running.token, body.id, 'sent')).attempts).to.equal(1);
+      const arrived = running.smtp.received.find((mail) => mail.parsed.messageId === body.messageId)!;
       expect(arrived, 'the message at the SMTP server').to.not.equal(undefined);
       const { parsed, envelope } = arrived;
       expect(envelope.from).to.equal('noreply@example.com');
@@ -226,60 +235,45 @@ for (const database of sqlDatabases) {
 
 for (const database of sqlDatabases) {
   describe(`http: mail when the SMTP server fails (${database.name})`, () => {
-    let smtp: SmtpFixture;
-    let server: TestServer;
-    let drop: () => Promise<void>;
-    let token: string;
     const clock = new ManualClock(Date.now());
-    before(async () => {
-      smtp = await startSmtpFixture();
-      const opened = await database.open();
-      drop = opened.drop;
-      server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: smtp.url }, overrides: { mail: { ...QUICK_DELIVERY, retryBaseMs: 60_000, retryMaxMs: 60_000 } }, clock });
-      token = await server.tokenFor(['Mail::Send']);
-    });
-    after(async () => {
-      await server.close();
-      await drop();
-      await smtp.close();
-    });
+    const running = deliveringServer(database, { mail: { retryBaseMs: 60_000, retryMaxMs: 60_000 }, clock });
 
     it('sends on the second attempt after a 451, once the back-off has passed', async () => {
-      smtp.script.push({ code: 451, message: '4.3.0 Greylisted, try again later' });
-      const { id, messageId } = await accepted(await send(server, token, A_MAIL));
+      running.smtp.script.push({ code: 451, message: '4.3.0 Greylisted, try again later' });
+      const { id, messageId } = await accepted(await send(running.server, running.token, A_MAIL));
       const deadline = Date.now() + 10_000;
       let status: StatusBody;
       do {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        status = (await (await statusOf(server, token, id)).json()) as StatusBody;
+        status = (await (await statusOf(running.server, running.token, id)).json()) as StatusBody;
       } while (status.attempts === 0 && Date.now() < deadline);
       expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: '451 4.3.0 Greylisted, try again later' });
       // Equal jitter: between half the wait and the whole of it.
       expect(Date.parse(status.nextAttemptAt!) - clock.now()).to.be.within(30_000, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(smtp.attempts).to.equal(1);
+      expect(running.smtp.attempts).to.equal(1);
       clock.advance(60_000);
-      expect(await eventually(server, token, id, 'sent')).to.deep.include({ attempts: 2, lastError: '451 4.3.0 Greylisted, try again later' });
-      expect(smtp.messageIds().filter((each) => each === messageId)).to.have.length(1);
+      expect(await eventually(running.server, running.token, id, 'sent')).to.deep.include({ attempts: 2, lastError: '451 4.3.0 Greylisted, try again later' });
+      expect(running.smtp.messageIds().filter((each) => each === messageId)).to.have.length(1);
     });
 
     it('marks a message the server refuses for good (550) failed, with the reason, and sends nothing more', async () => {
-      smtp.script.push({ code: 550, message: '5.1.1 No such user here' });
-      const { id } = await accepted(await send(server, token, { ...A_MAIL, to: 'nobody@example.com' }));
-      expect(await eventually(server, token, id, 'failed')).to.deep.include({ attempts: 1, lastError: '550 5.1.1 No such user here', sentAt: null, nextAttemptAt: null });
+      running.smtp.script.push({ code: 550, message: '5.1.1 No such user here' });
+      const { id } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: 'nobody@example.com' }));
+      expect(await eventually(running.server, running.token, id, 'failed')).to.deep.include({ attempts: 1, lastError: '550 5.1.1 No such user here', sentAt: null, nextAttemptAt: null });
     });
 
     /** The recipients of each delivery of one message, as the server received them. */
-    const envelopesOf = (messageId: string) => smtp.received.filter((mail) => mail.parsed.messageId === messageId).map((mail) => mail.envelope.to);
+    const envelopesOf = (messageId: string) => running.smtp.received.filter((mail) => mail.parsed.messageId === messageId).map((mail) => mail.envelope.to);
 
     it('tries a recipient the server greylists (450) again once the back-off has passed, alone: the other gets the message once', async () => {
-      smtp.recipientScript.set('grace@example.com', [{ code: 450, message: '4.2.0 Greylisted, try again later' }]);
-      const { id, messageId } = await accepted(await send(server, token, { ...A_MAIL, to: ['ada@example.com', 'grace@example.com'] }));
+      running.smtp.recipientScript.set('grace@example.com', [{ code: 450, message: '4.2.0 Greylisted, try again later' }]);
+      const { id, messageId } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: ['ada@example.com', 'grace@example.com'] }));
       const deadline = Date.now() + 10_000;
       let status: StatusBody;
       do {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        status = (await (await statusOf(server, token, id)).json()) as StatusBody;
+        status = (await (await statusOf(running.server, running.token, id)).json()) as StatusBody;
       } while (status.attempts === 0 && Date.now() < deadline);
       expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
       expect(status.recipients).to.deep.equal([
@@ -288,16 +282,16 @@ for (const database of sqlDatabases) {
       ]);
       expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com']]);
       clock.advance(60_000);
-      const sent = await eventually(server, token, id, 'sent');
+      const sent = await eventually(running.server, running.token, id, 'sent');
       expect(sent).to.deep.include({ attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
       expect(sent.recipients.map((recipient) => recipient.status)).to.deep.equal(['delivered', 'delivered']);
       expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com'], ['grace@example.com']]);
     });
 
     it('records a recipient the server refuses for good (550): sent to the other, the refusal in the status', async () => {
-      smtp.recipientScript.set('nobody@example.com', [{ code: 550, message: '5.1.1 No such user here' }]);
-      const { id, messageId } = await accepted(await send(server, token, { ...A_MAIL, to: 'ada@example.com', bcc: 'nobody@example.com' }));
-      const sent = await eventually(server, token, id, 'sent');
+      running.smtp.recipientScript.set('nobody@example.com', [{ code: 550, message: '5.1.1 No such user here' }]);
+      const { id, messageId } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: 'ada@example.com', bcc: 'nobody@example.com' }));
+      const sent = await eventually(running.server, running.token, id, 'sent');
       expect(sent).to.deep.include({ attempts: 1, lastError: 'nobody@example.com: 550 5.1.1 No such user here', nextAttemptAt: null });
       expect(sent.recipients).to.deep.equal([
         { address: 'ada@example.com', status: 'delivered', lastError: null },
@@ -309,19 +303,19 @@ for (const database of sqlDatabases) {
     });
 
     it('delivers every message once after the server was down for a while', async () => {
-      await smtp.down();
-      const before = smtp.received.length;
-      const messages = await Promise.all(Array.from({ length: 6 }, (_, i) => send(server, token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted)));
+      await running.smtp.down();
+      const before = running.smtp.received.length;
+      const messages = await Promise.all(Array.from({ length: 6 }, (_, i) => send(running.server, running.token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted)));
       for (const { id } of messages) {
         const deadline = Date.now() + 10_000;
-        while (((await (await statusOf(server, token, id)).json()) as StatusBody).attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        while (((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      for (const { id } of messages) expect(((await (await statusOf(server, token, id)).json()) as StatusBody).lastError).to.match(/ECONNREFUSED/);
-      await smtp.up();
+      for (const { id } of messages) expect(((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).lastError).to.match(/ECONNREFUSED/);
+      await running.smtp.up();
       clock.advance(60_000);
-      for (const { id } of messages) await eventually(server, token, id, 'sent');
-      expect(smtp.received.length - before).to.equal(messages.length);
-      expect(smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each))).to.have.members(messages.map((message) => message.messageId));
+      for (const { id } of messages) await eventually(running.server, running.token, id, 'sent');
+      expect(running.smtp.received.length - before).to.equal(messages.length);
+      expect(running.smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each))).to.have.members(messages.map((message) => message.messageId));
     });
   });
 }
