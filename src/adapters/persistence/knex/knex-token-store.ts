@@ -87,8 +87,8 @@ export class KnexTokenStore implements TokenStore {
         if (record.issuedThrough !== null) {
           // A share lock waits for a deletion of that token in flight, and then finds it gone; a
           // deletion that comes later waits for this insert and then finds it among what hangs on it.
-          const through = trx('tokens').where({ id: record.issuedThrough }).select('id');
-          if (this.locksRows) void through.forShare();
+          const reading = trx('tokens').where({ id: record.issuedThrough }).select('id');
+          const through = this.locksRows ? reading.forShare() : reading;
           if ((await through.first()) === undefined) throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
         }
         if (maxLiveTokens !== undefined) {
