@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import knex from 'knex';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
+import { migrationSource } from '../../src/adapters/persistence/knex/migrations.js';
 import { POSTGRES_URL } from '../support/databases.js';
 
 /** Fresh, unmigrated storage of each kind, and how to throw it away. */
@@ -68,6 +69,29 @@ for (const kind of kinds) {
         expect(String(refusal)).to.match(/migration lock was held for 0\.3 s: if no process is migrating, clear is_locked in knex_migrations_lock/);
       } finally {
         await db.destroy();
+        await drop();
+      }
+    });
+
+    it('waits for another process holding the migration lock for longer than the database deadline, then migrates', async () => {
+      const { settings, drop } = await kind.fresh();
+      // A request's deadline far shorter than the migration the other process is making.
+      const quick = { ...settings, timeoutMs: 200 } as DatabaseSettings;
+      const db = openDatabase(quick);
+      const other = openDatabase(quick);
+      try {
+        await migrateToLatest(db);
+        await db.migrate.down({ migrationSource });
+        // The other process migrates: it holds the lock for a second, as a long migration would.
+        const migrating = await other.transaction();
+        await migrating('knex_migrations_lock').forUpdate().select('*');
+        const waited = migrateToLatest(db);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await migrating.commit();
+        expect(await waited).to.have.length(1);
+      } finally {
+        await db.destroy();
+        await other.destroy();
         await drop();
       }
     });

@@ -86,20 +86,38 @@ export const databaseCheck = (db: Knex): DependencyCheck => ({
 });
 
 export async function migrateToLatest(db: Knex, lockWaitMs = MIGRATION_LOCK_WAIT_MS): Promise<string[]> {
+  const migrator = migrationConnection(db, lockWaitMs);
   const deadline = Date.now() + lockWaitMs;
-  for (;;) {
-    try {
-      const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-      return applied;
-    } catch (error) {
-      // Instances started together: one migrates, the others wait for it and then find nothing to do.
-      if (!anotherProcessMigrating(error)) throw error;
-      if (Date.now() > deadline) {
-        throw new Error(`the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`, { cause: error });
+  try {
+    for (;;) {
+      try {
+        const [, applied] = (await migrator.migrate.latest({ migrationSource })) as [number, string[]];
+        return applied;
+      } catch (error) {
+        // Instances started together: one migrates, the others wait for it and then find nothing to do.
+        if (!anotherProcessMigrating(error)) throw error;
+        if (Date.now() > deadline) {
+          throw new Error(`the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`, { cause: error });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  } finally {
+    if (migrator !== db) await migrator.destroy();
   }
+}
+
+/**
+ * What migrations run on. On PostgreSQL, a connection of their own whose queries may take as long
+ * as a start waits for another process's migration: a migration may rightly take longer than a
+ * request's deadline, and Knex makes the processes started beside it wait for its lock inside a
+ * query (pg's query_timeout failed them with "ROLLBACK - Query read timeout" once the one
+ * migrating took over 2 s). SQLite's connection is the database itself (`:memory:` is per connection).
+ */
+function migrationConnection(db: Knex, lockWaitMs: number): Knex {
+  const config = db.client.config as Knex.Config & { connection?: Record<string, unknown> };
+  if (config.client !== 'pg' || typeof config.connection !== 'object') return db;
+  return knex({ ...config, connection: { ...config.connection, query_timeout: lockWaitMs }, pool: { min: 0, max: 1 } });
 }
 
 /**
