@@ -29,7 +29,11 @@ interface CryptoRun {
 
 async function crypto(url: string, headers: Record<string, string>, seconds: number): Promise<CryptoRun> {
   const result = await autocannon({ url, headers, connections: CRYPTO_CONNECTIONS, pipelining: 1, duration: seconds });
-  return { p99: result.latency.p99, rps: result.requests.average, failed: result.non2xx + result.errors + result.timeouts };
+  return {
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 interface BarcodeTally {
@@ -40,12 +44,20 @@ interface BarcodeTally {
 }
 
 /** One client asking for fresh Aztec codes one after another until `until`. */
-async function barcodeClient(baseUrl: string, headers: Record<string, string>, until: () => boolean, tally: BarcodeTally): Promise<void> {
+async function barcodeClient(
+  baseUrl: string,
+  headers: Record<string, string>,
+  until: () => boolean,
+  tally: BarcodeTally,
+): Promise<void> {
   while (!until()) {
     const content = randomBytes(CONTENT_BYTES).toString('base64').slice(0, CONTENT_BYTES);
     const started = performance.now();
     try {
-      const response = await fetch(`${baseUrl}/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`, { headers });
+      const response = await fetch(
+        `${baseUrl}/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`,
+        { headers },
+      );
       await response.arrayBuffer();
       tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
       if (response.status === 200) tally.drawn++;
@@ -63,9 +75,14 @@ const percentile = (values: readonly number[], p: number): number => {
 };
 
 await runBenchmark(async (settings) => {
-  const pinning: Pinning = { mode: 'unpinned', reason: 'the drawing worker is to have the core the event loop does not use' };
+  const pinning: Pinning = {
+    mode: 'unpinned',
+    reason: 'the drawing worker is to have the core the event loop does not use',
+  };
   const seconds = settings.segmentSeconds * settings.rounds;
-  console.log(`Not pinned (${pinning.reason}); ${seconds} s per measurement (BENCH_SEGMENT_SECONDS × BENCH_ROUNDS), ${settings.warmupSeconds} s warm-up.`);
+  console.log(
+    `Not pinned (${pinning.reason}); ${seconds} s per measurement (BENCH_SEGMENT_SECONDS × BENCH_ROUNDS), ${settings.warmupSeconds} s warm-up.`,
+  );
   const encPath = '/api/crypto/enc?data=fairness';
   const product = await startProduct(pinning, PERMISSIONS, encPath, isBase64url);
   const encUrl = product.baseUrl + encPath;
@@ -78,11 +95,17 @@ await runBenchmark(async (settings) => {
   // Warms the pool (its worker loads bwip-js) before the measurement.
   const warm: BarcodeTally = { drawn: 0, lost: 0, statuses: new Map(), millis: [] };
   const warmUntil = Date.now() + settings.warmupSeconds * 1000;
-  await Promise.all(Array.from({ length: BARCODE_CLIENTS }, () => barcodeClient(product.baseUrl, product.headers, () => Date.now() > warmUntil, warm)));
+  await Promise.all(
+    Array.from({ length: BARCODE_CLIENTS }, () =>
+      barcodeClient(product.baseUrl, product.headers, () => Date.now() > warmUntil, warm),
+    ),
+  );
 
   const tally: BarcodeTally = { drawn: 0, lost: 0, statuses: new Map(), millis: [] };
   let done = false;
-  const clients = Array.from({ length: BARCODE_CLIENTS }, () => barcodeClient(product.baseUrl, product.headers, () => done, tally));
+  const clients = Array.from({ length: BARCODE_CLIENTS }, () =>
+    barcodeClient(product.baseUrl, product.headers, () => done, tally),
+  );
   const loaded = await crypto(encUrl, product.headers, seconds);
   done = true;
   await Promise.all(clients);
@@ -90,17 +113,29 @@ await runBenchmark(async (settings) => {
 
   const limit = TARGET_FACTOR * alone.p99 + TARGET_SLACK_MS;
   const statuses = [...tally.statuses.entries()].map(([status, count]) => `${status}: ${count}`).join(', ');
-  console.log(`crypto alone (${CRYPTO_CONNECTIONS} connections):                 p99 ${alone.p99} ms, ${fixed(alone.rps, 0)} req/s, ${alone.failed} failed`);
-  console.log(`crypto with ${BARCODE_CLIENTS} clients drawing 1 KB Aztec PNGs: p99 ${loaded.p99} ms, ${fixed(loaded.rps, 0)} req/s, ${loaded.failed} failed`);
-  console.log(`ratio of p99s: ${fixed(loaded.p99 / alone.p99, 2)}× (target ≤ ${TARGET_FACTOR}× alone + ${TARGET_SLACK_MS} ms = ${fixed(limit, 1)} ms)`);
+  console.log(
+    `crypto alone (${CRYPTO_CONNECTIONS} connections):                 p99 ${alone.p99} ms, ${fixed(alone.rps, 0)} req/s, ${alone.failed} failed`,
+  );
+  console.log(
+    `crypto with ${BARCODE_CLIENTS} clients drawing 1 KB Aztec PNGs: p99 ${loaded.p99} ms, ${fixed(loaded.rps, 0)} req/s, ${loaded.failed} failed`,
+  );
+  console.log(
+    `ratio of p99s: ${fixed(loaded.p99 / alone.p99, 2)}× (target ≤ ${TARGET_FACTOR}× alone + ${TARGET_SLACK_MS} ms = ${fixed(limit, 1)} ms)`,
+  );
   console.log(
     `barcodes: ${tally.drawn} drawn (${fixed(tally.drawn / seconds, 1)}/s), ${tally.lost} lost (statuses ${statuses}); ` +
       `latency p50 ${fixed(percentile(tally.millis, 50), 0)} ms, p99 ${fixed(percentile(tally.millis, 99), 0)} ms`,
   );
-  console.log(`product RSS: ${fixed(rssBefore, 1)} MB before any barcode, ${fixed(rssWarm.rss, 1)} MB with the pool warm (peak ${fixed(rssWarm.peak, 1)} MB)`);
+  console.log(
+    `product RSS: ${fixed(rssBefore, 1)} MB before any barcode, ${fixed(rssWarm.rss, 1)} MB with the pool warm (peak ${fixed(rssWarm.peak, 1)} MB)`,
+  );
   console.log('');
   console.log('Targets:');
-  console.log(`  ${verdict(loaded.p99 <= limit)}  crypto p99 under barcode load ≤ ${TARGET_FACTOR}× alone + ${TARGET_SLACK_MS} ms: ${loaded.p99} ≤ ${fixed(limit, 1)}`);
+  console.log(
+    `  ${verdict(loaded.p99 <= limit)}  crypto p99 under barcode load ≤ ${TARGET_FACTOR}× alone + ${TARGET_SLACK_MS} ms: ${loaded.p99} ≤ ${fixed(limit, 1)}`,
+  );
   console.log(`  ${verdict(tally.lost === 0)}  no barcode request lost: ${tally.lost}`);
-  console.log(`  ${verdict(alone.failed + loaded.failed === 0)}  no crypto request failed: ${alone.failed + loaded.failed}`);
+  console.log(
+    `  ${verdict(alone.failed + loaded.failed === 0)}  no crypto request failed: ${alone.failed + loaded.failed}`,
+  );
 });

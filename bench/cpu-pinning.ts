@@ -9,7 +9,9 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-export type Pinning = { readonly mode: 'pinned'; readonly clientCpu: number; readonly serverCpu: number } | { readonly mode: 'unpinned'; readonly reason: string };
+export type Pinning =
+  | { readonly mode: 'pinned'; readonly clientCpu: number; readonly serverCpu: number }
+  | { readonly mode: 'unpinned'; readonly reason: string };
 
 /** "0,2-3" -> [0, 2, 3], the format `taskset -c -p` prints. */
 function parseCpuList(list: string): number[] {
@@ -36,20 +38,31 @@ export async function pinSelf(): Promise<Pinning> {
     return { mode: 'unpinned', reason: `taskset unavailable (${(error as Error).message.split('\n')[0]})` };
   }
   const [clientCpu, serverCpu] = allowed;
-  if (clientCpu === undefined || serverCpu === undefined) return { mode: 'unpinned', reason: 'fewer than 2 CPUs in the affinity mask' };
+  if (clientCpu === undefined || serverCpu === undefined)
+    return { mode: 'unpinned', reason: 'fewer than 2 CPUs in the affinity mask' };
   try {
     // -a: every thread of this process (libuv pool included), and threads started later inherit it.
     await execFileAsync('taskset', ['-a', '-c', '-p', String(clientCpu), String(process.pid)]);
   } catch (error) {
-    return { mode: 'unpinned', reason: `taskset could not pin this process (${(error as Error).message.split('\n')[0]})` };
+    return {
+      mode: 'unpinned',
+      reason: `taskset could not pin this process (${(error as Error).message.split('\n')[0]})`,
+    };
   }
   return { mode: 'pinned', clientCpu, serverCpu };
 }
 
 /** `<command> <args>`, under `taskset` on the server core when pinning. */
-export function serverCommand(pinning: Pinning, command: string, args: readonly string[]): { command: string; args: string[] } {
-  return pinning.mode === 'pinned' ? { command: 'taskset', args: ['-c', String(pinning.serverCpu), command, ...args] } : { command, args: [...args] };
+export function serverCommand(
+  pinning: Pinning,
+  command: string,
+  args: readonly string[],
+): { command: string; args: string[] } {
+  return pinning.mode === 'pinned'
+    ? { command: 'taskset', args: ['-c', String(pinning.serverCpu), command, ...args] }
+    : { command, args: [...args] };
 }
 
 /** `node <args>`, under `taskset` on the server core when pinning. */
-export const nodeCommand = (pinning: Pinning, args: readonly string[]): { command: string; args: string[] } => serverCommand(pinning, process.execPath, args);
+export const nodeCommand = (pinning: Pinning, args: readonly string[]): { command: string; args: string[] } =>
+  serverCommand(pinning, process.execPath, args);

@@ -24,7 +24,14 @@ const PERMISSIONS = ['Cryptography::*', 'System::Metrics'];
 /** Requests the product has answered at the endpoint, warm-up included, by its own metrics. */
 async function answeredBy(product: Product, path: string): Promise<number> {
   const exposition = await (await fetch(`${product.baseUrl}/metrics`, { headers: product.headers })).text();
-  const line = exposition.split('\n').find((each) => each.startsWith('http_request_duration_seconds_count{') && each.includes(`route="${path}"`) && each.includes('status="200"'));
+  const line = exposition
+    .split('\n')
+    .find(
+      (each) =>
+        each.startsWith('http_request_duration_seconds_count{') &&
+        each.includes(`route="${path}"`) &&
+        each.includes('status="200"'),
+    );
   return Number(line?.split(' ').at(-1) ?? Number.NaN);
 }
 
@@ -52,7 +59,9 @@ async function startBare(pinning: Pinning, data: string): Promise<Target[]> {
   servers.add(server);
   const base = `http://${HOST}:${port}`;
   const enc = `${base}/enc?data=${data}`;
-  await waitUntilReady(server, `${base}/hello`, {}, (body) => (body === 'hello' ? undefined : `expected "hello", got ${body.slice(0, 100)}`));
+  await waitUntilReady(server, `${base}/hello`, {}, (body) =>
+    body === 'hello' ? undefined : `expected "hello", got ${body.slice(0, 100)}`,
+  );
   await waitUntilReady(server, enc, {}, (body) => {
     try {
       return decryptBare(key, body) === data ? undefined : 'decrypts to something else';
@@ -80,8 +89,20 @@ await runBenchmark(async (settings) => {
   const targets: Target[] = [
     bareEnc!,
     bareHello!,
-    { id: 'c', label: 'product /api/crypto/enc, limits in memory', url: memory.baseUrl + encPath, headers: memory.headers, server: memory.server },
-    { id: 'd', label: 'product /api/crypto/enc, limits in Redis', url: shared.baseUrl + encPath, headers: shared.headers, server: shared.server },
+    {
+      id: 'c',
+      label: 'product /api/crypto/enc, limits in memory',
+      url: memory.baseUrl + encPath,
+      headers: memory.headers,
+      server: memory.server,
+    },
+    {
+      id: 'd',
+      label: 'product /api/crypto/enc, limits in Redis',
+      url: shared.baseUrl + encPath,
+      headers: shared.headers,
+      server: shared.server,
+    },
   ];
   console.log('Servers are up.\n');
 
@@ -99,17 +120,27 @@ await runBenchmark(async (settings) => {
   const redisRatio = roundRatio(d!.tally, a!.tally);
   const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
   console.log('');
-  console.log(`c/a (product, limits in memory, vs bare koa doing the same crypto): ${fixed(memoryRatio, 3)}  (median of per-round ratios; pooled ${fixed(c!.rps / a!.rps, 3)})`);
-  console.log(`d/a (product, limits in Redis, vs bare koa doing the same crypto):  ${fixed(redisRatio, 3)}  (pooled ${fixed(d!.rps / a!.rps, 3)})`);
-  console.log(`c/b (product vs bare hello world):                                  ${fixed(roundRatio(c!.tally, b!.tally), 3)}`);
-  console.log(`a/c, a/d of server CPU per request (1.0 = the product costs no more CPU than bare): ${fixed(a!.cpuMicrosPerRequest / c!.cpuMicrosPerRequest, 3)}, ${fixed(a!.cpuMicrosPerRequest / d!.cpuMicrosPerRequest, 3)} (d's Redis not included)`);
+  console.log(
+    `c/a (product, limits in memory, vs bare koa doing the same crypto): ${fixed(memoryRatio, 3)}  (median of per-round ratios; pooled ${fixed(c!.rps / a!.rps, 3)})`,
+  );
+  console.log(
+    `d/a (product, limits in Redis, vs bare koa doing the same crypto):  ${fixed(redisRatio, 3)}  (pooled ${fixed(d!.rps / a!.rps, 3)})`,
+  );
+  console.log(
+    `c/b (product vs bare hello world):                                  ${fixed(roundRatio(c!.tally, b!.tally), 3)}`,
+  );
+  console.log(
+    `a/c, a/d of server CPU per request (1.0 = the product costs no more CPU than bare): ${fixed(a!.cpuMicrosPerRequest / c!.cpuMicrosPerRequest, 3)}, ${fixed(a!.cpuMicrosPerRequest / d!.cpuMicrosPerRequest, 3)} (d's Redis not included)`,
+  );
   console.log(
     `Redis round trips per request of d: ${fixed(scriptsPerRequest, 3)} (EVALSHA of the limiter's script, which runs ` +
       `${fixed(commandsPerRequest - scriptsPerRequest, 1)} commands inside Redis; ${answered} requests answered during the rounds and their warm-ups)`,
   );
   console.log('');
   console.log('Targets:');
-  console.log(`  ${verdict(memoryRatio >= TARGET_RATIO_MEMORY)}  c/a >= ${TARGET_RATIO_MEMORY}: ${fixed(memoryRatio, 3)}`);
+  console.log(
+    `  ${verdict(memoryRatio >= TARGET_RATIO_MEMORY)}  c/a >= ${TARGET_RATIO_MEMORY}: ${fixed(memoryRatio, 3)}`,
+  );
   console.log(`  ${verdict(redisRatio >= TARGET_RATIO_REDIS)}  d/a >= ${TARGET_RATIO_REDIS}: ${fixed(redisRatio, 3)}`);
   for (const target of [c!, d!]) {
     console.log(

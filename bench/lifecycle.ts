@@ -24,12 +24,24 @@ const KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
 
 function environment(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$|npm_)/.test(name)) env[name] = value;
-  return { ...env, PORT: '0', HOST: '127.0.0.1', UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: KEY, ...extra };
+  for (const [name, value] of Object.entries(process.env))
+    if (!/^(UTILITY_API_|DATABASE_URL$|PORT$|HOST$|LOG_LEVEL$|NODE_ENV$|npm_)/.test(name)) env[name] = value;
+  return {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    UTILITY_API_DATA_DIR: dataDir,
+    UTILITY_API_ENCRYPTION_KEY: KEY,
+    ...extra,
+  };
 }
 
 /** Starts the command, waits for its listening line, and returns the port with a promise of its exit code. */
-function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ port: number; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
+function start(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ port: number; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   return new Promise((resolve, reject) => {
@@ -37,7 +49,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line) as { msg: string; port?: number };
-      if (entry.msg.startsWith('listening on')) resolve({ port: entry.port!, kill: (signal) => child.kill(signal), exited });
+      if (entry.msg.startsWith('listening on'))
+        resolve({ port: entry.port!, kill: (signal) => child.kill(signal), exited });
     });
   });
 }
@@ -50,7 +63,8 @@ async function timeToFirstAnswer(dataDir: string): Promise<number> {
   await answer.arrayBuffer();
   const elapsed = performance.now() - began;
   running.kill('SIGTERM');
-  if ((await running.exited) !== 0 || answer.status !== 200) throw new Error('npm start did not answer and stop cleanly');
+  if ((await running.exited) !== 0 || answer.status !== 200)
+    throw new Error('npm start did not answer and stop cleanly');
   return elapsed;
 }
 
@@ -63,13 +77,26 @@ function cli(env: NodeJS.ProcessEnv, ...args: string[]): string {
 async function drainRun(dataDir: string, secret: string, tokenId: string): Promise<string[]> {
   const grace = process.env.BENCH_IDLE_GRACE_MS;
   // 8,000 requests of one token would spend the default rate limit.
-  const env = environment(dataDir, { UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000', UTILITY_API_RATE_LIMIT: 'off', ...(grace ? { UTILITY_API_IDLE_GRACE_MS: grace } : {}) });
+  const env = environment(dataDir, {
+    UTILITY_API_TOKEN_USAGE_FLUSH_MS: '3600000',
+    UTILITY_API_RATE_LIMIT: 'off',
+    ...(grace ? { UTILITY_API_IDLE_GRACE_MS: grace } : {}),
+  });
   const usesBefore = (JSON.parse(cli(env, 'token', 'info', '--id', tokenId)) as { uses: number }).uses;
   const running = await start(process.execPath, [join(ROOT, 'dist/main.js')], env);
-  const outcome = await hammer(`http://127.0.0.1:${running.port}`, secret, 20, 400, 1_000, () => running.kill('SIGTERM'));
+  const outcome = await hammer(`http://127.0.0.1:${running.port}`, secret, 20, 400, 1_000, () =>
+    running.kill('SIGTERM'),
+  );
   const code = await running.exited;
   const written = (JSON.parse(cli(env, 'token', 'info', '--id', tokenId)) as { uses: number }).uses - usesBefore;
-  return [String(outcome.answered), String(outcome.refused), String(outcome.failures.length), String(code), written === outcome.answered ? 'all' : `${written}`, outcome.failures.slice(0, 2).join('; ')];
+  return [
+    String(outcome.answered),
+    String(outcome.refused),
+    String(outcome.failures.length),
+    String(code),
+    written === outcome.answered ? 'all' : `${written}`,
+    outcome.failures.slice(0, 2).join('; '),
+  ];
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'utility-api-bench-lifecycle-'));
@@ -81,7 +108,8 @@ try {
     fresh.push(await timeToFirstAnswer(dataDir));
     restart.push(await timeToFirstAnswer(dataDir));
   }
-  const summary = (times: number[]) => `median ${Math.round(median(times))} ms, worst ${Math.round(Math.max(...times))} ms`;
+  const summary = (times: number[]) =>
+    `median ${Math.round(median(times))} ms, worst ${Math.round(Math.max(...times))} ms`;
   console.log(`npm start to first answer over ${RUNS} runs (target < 2000 ms)`);
   console.log(`  fresh data folder: ${summary(fresh)}`);
   console.log(`  restart:           ${summary(restart)}`);
@@ -97,7 +125,9 @@ try {
   for (let run = 1; run <= RUNS; run++) {
     const row = await drainRun(dataDir, secret, tokenId);
     failed += Number(row[2]);
-    console.log(`${String(run).padStart(3)}  ${row[0]!.padStart(8)}  ${row[1]!.padStart(7)}  ${row[2]!.padStart(6)}  ${row[3]!.padStart(4)}  ${row[4]!.padStart(12)}  ${row[5]}`);
+    console.log(
+      `${String(run).padStart(3)}  ${row[0]!.padStart(8)}  ${row[1]!.padStart(7)}  ${row[2]!.padStart(6)}  ${row[3]!.padStart(4)}  ${row[4]!.padStart(12)}  ${row[5]}`,
+    );
   }
   console.log(`failed requests in all: ${failed}`);
 } finally {

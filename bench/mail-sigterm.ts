@@ -24,7 +24,10 @@ const KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 function cli(env: Record<string, string>, args: string[]): string {
-  const run = spawnSync(process.execPath, [join(root, 'bin/utility-api.js'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'bin/utility-api.js'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`${args.join(' ')}: ${run.stderr}`);
   return run.stdout.trimEnd().split('\n').at(-1)!;
 }
@@ -32,16 +35,28 @@ function cli(env: Record<string, string>, args: string[]): string {
 /** The server is started as `npm start` starts it. */
 const launch = startScriptLaunch();
 
-async function measure(count: number, afterMs: number): Promise<{ doubled: number; exitCode: number | null; sentByFirst: number }> {
+async function measure(
+  count: number,
+  afterMs: number,
+): Promise<{ doubled: number; exitCode: number | null; sentByFirst: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mail-sigterm-'));
   const smtp = await startSmtpFixture();
   smtp.delayMs = smtpDelayMs;
   // No quota in the way of the queue this measures.
-  const env = { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: KEY, UTILITY_API_SMTP_URL: smtp.url, UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR: 'off', UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY: 'off' };
+  const env = {
+    UTILITY_API_DATA_DIR: dataDir,
+    UTILITY_API_ENCRYPTION_KEY: KEY,
+    UTILITY_API_SMTP_URL: smtp.url,
+    UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR: 'off',
+    UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY: 'off',
+  };
   try {
     cli(env, ['user', 'create', '--username', 'sender', '--permission', 'Mail::*']);
     const token = cli(env, ['token', 'create', '--username', 'sender']);
-    const first = await startProgram({ args: [...launch.nodeOptions, join(root, 'dist/main.js')], env: { ...launch.env, ...env } });
+    const first = await startProgram({
+      args: [...launch.nodeOptions, join(root, 'dist/main.js')],
+      env: { ...launch.env, ...env },
+    });
     let next = 0;
     const sendOne = async (): Promise<void> => {
       while (next < count) {
@@ -60,7 +75,10 @@ async function measure(count: number, afterMs: number): Promise<{ doubled: numbe
     const exitCode = await first.stop();
     const sentByFirst = smtp.received.length;
     smtp.delayMs = 0;
-    const second = await startProgram({ args: [...launch.nodeOptions, join(root, 'dist/main.js')], env: { ...launch.env, ...env } });
+    const second = await startProgram({
+      args: [...launch.nodeOptions, join(root, 'dist/main.js')],
+      env: { ...launch.env, ...env },
+    });
     while (new Set(smtp.messageIds()).size < count) await sleep(50);
     // Time for a copy still on its way, were there one.
     await sleep(2_000);
@@ -75,6 +93,8 @@ async function measure(count: number, afterMs: number): Promise<{ doubled: numbe
 for (const count of counts.length > 0 ? counts : [40, 200, 600]) {
   for (const afterMs of signalAfter) {
     const { doubled, exitCode, sentByFirst } = await measure(count, afterMs);
-    console.log(`N=${count} signal ${afterMs} ms after the first message reached a ${smtpDelayMs} ms server: ${doubled} doubled; first instance sent ${sentByFirst}, exited ${exitCode}`);
+    console.log(
+      `N=${count} signal ${afterMs} ms after the first message reached a ${smtpDelayMs} ms server: ${doubled} doubled; first instance sent ${sentByFirst}, exited ${exitCode}`,
+    );
   }
 }

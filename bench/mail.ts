@@ -18,7 +18,9 @@ import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
 const TARGET_ACCEPT_RATIO = 0.3;
 const TARGET_DELIVERY_PER_SECOND = 200;
 /** Messages queued, then delivered, for the delivery rate (`BENCH_MAIL_MESSAGES`). */
-const MESSAGES = /^[1-9]\d{0,5}$/.test(process.env.BENCH_MAIL_MESSAGES ?? '') ? Number(process.env.BENCH_MAIL_MESSAGES) : 3_000;
+const MESSAGES = /^[1-9]\d{0,5}$/.test(process.env.BENCH_MAIL_MESSAGES ?? '')
+  ? Number(process.env.BENCH_MAIL_MESSAGES)
+  : 3_000;
 const DELIVERY_TIMEOUT_MS = 120_000;
 
 /** One user sends every message here: no quota, so that acceptance is measured, not refused (and the quota's count is left out). */
@@ -27,13 +29,19 @@ const CRYPTO_PATH = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
 const MESSAGE = JSON.stringify({
   to: ['ada@example.com', 'grace@example.org'],
   subject: 'Your order {{order}}',
-  content: '# Thank you, {{name}}\n\nYour order **{{order}}** ships tomorrow. Track it [here](https://example.com/track).\n\n- one book\n- one lamp\n',
+  content:
+    '# Thank you, {{name}}\n\nYour order **{{order}}** ships tomorrow. Track it [here](https://example.com/track).\n\n- one book\n- one lamp\n',
   name: 'Ada',
   order: 42,
 });
 
 /** An SMTP server that takes every message and notes when each arrived and its Message-ID. */
-async function startSink(): Promise<{ url: string; arrivals: number[]; messageIds: Set<string>; close(): Promise<void> }> {
+async function startSink(): Promise<{
+  url: string;
+  arrivals: number[];
+  messageIds: Set<string>;
+  close(): Promise<void>;
+}> {
   const arrivals: number[] = [];
   const messageIds = new Set<string>();
   const server = new SMTPServer({
@@ -54,7 +62,12 @@ async function startSink(): Promise<{ url: string; arrivals: number[]; messageId
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, arrivals, messageIds, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrivals,
+    messageIds,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Queues `count` messages with the worker off, `CONNECTIONS` requests at a time; every one must be a 202. */
@@ -67,7 +80,10 @@ async function queue(product: Product, count: number): Promise<void> {
     connections: CONNECTIONS,
     amount: count,
   });
-  if (result['2xx'] !== count) throw new ServerFailure(`queueing ${count} messages: ${result['2xx']} accepted, ${result.non2xx} refused, ${result.errors} errors`);
+  if (result['2xx'] !== count)
+    throw new ServerFailure(
+      `queueing ${count} messages: ${result['2xx']} accepted, ${result.non2xx} refused, ${result.errors} errors`,
+    );
 }
 
 await runBenchmark(async (settings) => {
@@ -75,15 +91,45 @@ await runBenchmark(async (settings) => {
   const permissions = ['Cryptography::*', 'Mail::Send'];
 
   // Acceptance: each product delivers what it accepts as `npm start` does, to .eml files.
-  const full = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { ...NO_QUOTA, UTILITY_API_SQLITE_SYNCHRONOUS: 'full' });
-  const normal = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, { ...NO_QUOTA, UTILITY_API_SQLITE_SYNCHRONOUS: 'normal' });
+  const full = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, {
+    ...NO_QUOTA,
+    UTILITY_API_SQLITE_SYNCHRONOUS: 'full',
+  });
+  const normal = await startProduct(pinning, permissions, CRYPTO_PATH, isBase64url, {
+    ...NO_QUOTA,
+    UTILITY_API_SQLITE_SYNCHRONOUS: 'normal',
+  });
   const before = { full: memoryOf(full.server.pid), normal: memoryOf(normal.server.pid) };
   const targets: Target[] = [
-    { id: 'c', label: 'crypto enc (reference)', url: full.baseUrl + CRYPTO_PATH, headers: full.headers, server: full.server },
-    { id: 'mf', label: 'mail send, synchronous=full', url: `${full.baseUrl}/api/mail/send`, headers: full.headers, server: full.server, jsonBody: MESSAGE },
-    { id: 'mn', label: 'mail send, synchronous=normal', url: `${normal.baseUrl}/api/mail/send`, headers: normal.headers, server: normal.server, jsonBody: MESSAGE },
+    {
+      id: 'c',
+      label: 'crypto enc (reference)',
+      url: full.baseUrl + CRYPTO_PATH,
+      headers: full.headers,
+      server: full.server,
+    },
+    {
+      id: 'mf',
+      label: 'mail send, synchronous=full',
+      url: `${full.baseUrl}/api/mail/send`,
+      headers: full.headers,
+      server: full.server,
+      jsonBody: MESSAGE,
+    },
+    {
+      id: 'mn',
+      label: 'mail send, synchronous=normal',
+      url: `${normal.baseUrl}/api/mail/send`,
+      headers: normal.headers,
+      server: normal.server,
+      jsonBody: MESSAGE,
+    },
   ];
-  describeRun(pinning, settings, targets.map((target) => target.id));
+  describeRun(
+    pinning,
+    settings,
+    targets.map((target) => target.id),
+  );
   const measurement = await measureRounds(targets, settings);
   printResults(measurement);
   const after = { full: memoryOf(full.server.pid), normal: memoryOf(normal.server.pid) };
@@ -102,18 +148,28 @@ await runBenchmark(async (settings) => {
   try {
     // The default durability (synchronous = full), as npm start has it.
     const delivery = { ...NO_QUOTA, UTILITY_API_SMTP_URL: sink.url };
-    const filling = await startProduct(pinning, ['Mail::Send'], '/api/openapi.json', () => undefined, { ...delivery, UTILITY_API_MAIL_WORKER: 'false' });
+    const filling = await startProduct(pinning, ['Mail::Send'], '/api/openapi.json', () => undefined, {
+      ...delivery,
+      UTILITY_API_MAIL_WORKER: 'false',
+    });
     await queue(filling, MESSAGES);
     await filling.server.stop();
-    const draining = await startAgain(pinning, filling, '/api/openapi.json', () => undefined, { ...delivery, UTILITY_API_MAIL_WORKER: 'true' });
+    const draining = await startAgain(pinning, filling, '/api/openapi.json', () => undefined, {
+      ...delivery,
+      UTILITY_API_MAIL_WORKER: 'true',
+    });
     const idle = memoryOf(draining.server.pid);
     const cpuBefore = cpuSecondsOf(draining.server.pid);
     const expected = MESSAGES;
     const deadline = Date.now() + DELIVERY_TIMEOUT_MS;
-    while (sink.messageIds.size < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (sink.messageIds.size < expected && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const drained = memoryOf(draining.server.pid);
     const cpuSpent = (cpuSecondsOf(draining.server.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN);
-    if (sink.messageIds.size < expected) throw new ServerFailure(`${sink.messageIds.size} of ${expected} messages delivered within ${DELIVERY_TIMEOUT_MS / 1000} s`);
+    if (sink.messageIds.size < expected)
+      throw new ServerFailure(
+        `${sink.messageIds.size} of ${expected} messages delivered within ${DELIVERY_TIMEOUT_MS / 1000} s`,
+      );
     const seconds = (sink.arrivals.at(-1)! - sink.arrivals[0]!) / 1000;
     const rate = (sink.arrivals.length - 1) / seconds;
     console.log(
@@ -123,10 +179,16 @@ await runBenchmark(async (settings) => {
     );
 
     console.log('\nTargets (ratio = median of per-round req/s ratios to crypto enc):');
-    console.log(`  ${verdict(ratioFull >= TARGET_ACCEPT_RATIO)}  mf mail send (synchronous=full, the default) / crypto >= ${TARGET_ACCEPT_RATIO}: ${fixed(ratioFull, 3)}`);
+    console.log(
+      `  ${verdict(ratioFull >= TARGET_ACCEPT_RATIO)}  mf mail send (synchronous=full, the default) / crypto >= ${TARGET_ACCEPT_RATIO}: ${fixed(ratioFull, 3)}`,
+    );
     console.log(`  info    mn mail send (synchronous=normal) / crypto: ${fixed(ratioNormal, 3)}`);
-    console.log(`  ${verdict(rate >= TARGET_DELIVERY_PER_SECOND)}  delivery to loopback SMTP >= ${TARGET_DELIVERY_PER_SECOND} messages/s: ${fixed(rate, 0)}`);
-    console.log(`  ${verdict(sink.arrivals.length === sink.messageIds.size)}  every message arrived once: ${sink.arrivals.length} arrivals, ${sink.messageIds.size} Message-IDs`);
+    console.log(
+      `  ${verdict(rate >= TARGET_DELIVERY_PER_SECOND)}  delivery to loopback SMTP >= ${TARGET_DELIVERY_PER_SECOND} messages/s: ${fixed(rate, 0)}`,
+    );
+    console.log(
+      `  ${verdict(sink.arrivals.length === sink.messageIds.size)}  every message arrived once: ${sink.arrivals.length} arrivals, ${sink.messageIds.size} Message-IDs`,
+    );
     const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
     console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
   } finally {

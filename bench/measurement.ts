@@ -68,13 +68,25 @@ export interface Target {
 let requestsMade = 0;
 
 function hit(target: Target, seconds: number): Promise<autocannon.Result> {
-  const options: autocannon.Options = { url: target.url, headers: target.headers, connections: CONNECTIONS, pipelining: 1, duration: seconds };
-  if (target.jsonBody !== undefined) Object.assign(options, { method: 'POST', body: target.jsonBody, headers: { ...target.headers, 'content-type': 'application/json' } });
+  const options: autocannon.Options = {
+    url: target.url,
+    headers: target.headers,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: seconds,
+  };
+  if (target.jsonBody !== undefined)
+    Object.assign(options, {
+      method: 'POST',
+      body: target.jsonBody,
+      headers: { ...target.headers, 'content-type': 'application/json' },
+    });
   const paths = target.paths;
   if (paths !== undefined) {
     let inSegment = 0;
     // A function's numbers run on across segments, so no later segment repeats an earlier input.
-    const nextPath = typeof paths === 'function' ? () => paths(requestsMade++) : () => paths[inSegment++ % paths.length]!;
+    const nextPath =
+      typeof paths === 'function' ? () => paths(requestsMade++) : () => paths[inSegment++ % paths.length]!;
     options.requests = [
       {
         setupRequest: (request) => {
@@ -129,7 +141,12 @@ export async function measureRounds(targets: readonly Target[], settings: Settin
     await hit(target, settings.warmupSeconds);
     assertAlive();
   }
-  const tallies = new Map<string, Tally>(targets.map((target) => [target.id, { ok: 0, non2xx: 0, errors: 0, seconds: 0, cpuSeconds: 0, p99s: [], rpsPerRound: [] }]));
+  const tallies = new Map<string, Tally>(
+    targets.map((target) => [
+      target.id,
+      { ok: 0, non2xx: 0, errors: 0, seconds: 0, cpuSeconds: 0, p99s: [], rpsPerRound: [] },
+    ]),
+  );
   const labelWidth = Math.max(...targets.map((target) => target.label.length));
   const machineBefore = machineTimes();
   for (let round = 1; round <= settings.rounds; round++) {
@@ -166,7 +183,9 @@ export async function measureRounds(targets: readonly Target[], settings: Settin
     };
   });
   const stealShare =
-    machineBefore && machineAfter && machineAfter.total > machineBefore.total ? (machineAfter.steal - machineBefore.steal) / (machineAfter.total - machineBefore.total) : undefined;
+    machineBefore && machineAfter && machineAfter.total > machineBefore.total
+      ? (machineAfter.steal - machineBefore.steal) / (machineAfter.total - machineBefore.total)
+      : undefined;
   return { results, stealShare };
 }
 
@@ -175,4 +194,5 @@ export async function measureRounds(targets: readonly Target[], settings: Settin
  * segments run back to back, so one round compares the servers under the same conditions, and the
  * median shrugs off a round that a noisy neighbour spoiled.
  */
-export const roundRatio = (over: Tally, under: Tally): number => median(over.rpsPerRound.map((rps, i) => rps / under.rpsPerRound[i]!));
+export const roundRatio = (over: Tally, under: Tally): number =>
+  median(over.rpsPerRound.map((rps, i) => rps / under.rpsPerRound[i]!));

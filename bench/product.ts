@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { promisify } from 'node:util';
 import { nodeCommand, type Pinning } from './cpu-pinning.js';
-import { freePort, HOST, ROOT, ServerFailure, ServerProcess, servers, temporaryDirs, waitUntilReady } from './server-processes.js';
+import {
+  freePort,
+  HOST,
+  ROOT,
+  ServerFailure,
+  ServerProcess,
+  servers,
+  temporaryDirs,
+  waitUntilReady,
+} from './server-processes.js';
 import type { Target } from './measurement.js';
 import { startScriptLaunch } from '../tests/support/program.js';
 
@@ -29,11 +38,17 @@ function productEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 
 async function runCli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(process.execPath, ['bin/utility-api.js', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS });
+    const { stdout } = await execFileAsync(process.execPath, ['bin/utility-api.js', ...args], {
+      cwd: ROOT,
+      env,
+      timeout: CLI_TIMEOUT_MS,
+    });
     return stdout;
   } catch (error) {
     const { stderr } = error as { stderr?: string };
-    throw new ServerFailure(`utility-api ${args.slice(0, 2).join(' ')} failed: ${(error as Error).message.split('\n')[0]}${stderr ? `\n${stderr.trim()}` : ''}`);
+    throw new ServerFailure(
+      `utility-api ${args.slice(0, 2).join(' ')} failed: ${(error as Error).message.split('\n')[0]}${stderr ? `\n${stderr.trim()}` : ''}`,
+    );
   }
 }
 
@@ -73,20 +88,37 @@ export async function startProduct(
     ...settings,
   });
 
-  await runCli(env, ['user', 'create', '--username', 'bench', ...permissions.flatMap((permission) => ['--permission', permission])]);
+  await runCli(env, [
+    'user',
+    'create',
+    '--username',
+    'bench',
+    ...permissions.flatMap((permission) => ['--permission', permission]),
+  ]);
   const issued = await runCli(env, ['token', 'create', '--username', 'bench']);
   const token = issued.trim().split('\n').at(-1)?.trim() ?? '';
-  if (token === '' || /\s/.test(token)) throw new ServerFailure(`utility-api token create printed no token on its last line:\n${issued}`);
+  if (token === '' || /\s/.test(token))
+    throw new ServerFailure(`utility-api token create printed no token on its last line:\n${issued}`);
 
   const baseUrl = `http://${HOST}:${port}`;
   const headers = { authorization: `Bearer ${token}` };
   return { server: await serve(pinning, env, baseUrl + readyPath, headers, check), baseUrl, headers, env };
 }
 
-async function serve(pinning: Pinning, env: NodeJS.ProcessEnv, readyUrl: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<ServerProcess> {
+async function serve(
+  pinning: Pinning,
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+  headers: Record<string, string>,
+  check: (body: string) => string | undefined,
+): Promise<ServerProcess> {
   // Started as `npm start` starts it (Node's options and the allocator's setting), so that the bench measures what users run.
   const launch = startScriptLaunch();
-  const server = new ServerProcess('product (dist/main.js)', nodeCommand(pinning, [...launch.nodeOptions, 'dist/main.js']), { ...env, ...launch.env });
+  const server = new ServerProcess(
+    'product (dist/main.js)',
+    nodeCommand(pinning, [...launch.nodeOptions, 'dist/main.js']),
+    { ...env, ...launch.env },
+  );
   servers.add(server);
   await waitUntilReady(server, readyUrl, headers, check);
   return server;
@@ -110,7 +142,10 @@ export async function startAgain(
 /** Asks `product` each path once, so that its caches hold their answers; any answer but 200 stops the run. */
 export async function fillCaches(product: Product, paths: readonly string[]): Promise<void> {
   for (const path of paths) {
-    const response = await fetch(product.baseUrl + path, { headers: product.headers, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(product.baseUrl + path, {
+      headers: product.headers,
+      signal: AbortSignal.timeout(10_000),
+    });
     await response.arrayBuffer();
     if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status}`);
   }
@@ -124,7 +159,24 @@ export interface MeasuredEndpoint {
 }
 
 /** The same product's crypto endpoint (the reference, first) and each endpoint, as targets of one run. */
-export const targetsBesideCrypto = (product: Product, cryptoPath: string, endpoints: readonly MeasuredEndpoint[]): Target[] => [
-  { id: 'c', label: 'crypto enc (reference)', url: product.baseUrl + cryptoPath, headers: product.headers, server: product.server },
-  ...endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, url: product.baseUrl + endpoint.paths[0]!, headers: product.headers, server: product.server, paths: endpoint.paths })),
+export const targetsBesideCrypto = (
+  product: Product,
+  cryptoPath: string,
+  endpoints: readonly MeasuredEndpoint[],
+): Target[] => [
+  {
+    id: 'c',
+    label: 'crypto enc (reference)',
+    url: product.baseUrl + cryptoPath,
+    headers: product.headers,
+    server: product.server,
+  },
+  ...endpoints.map((endpoint) => ({
+    id: endpoint.id,
+    label: endpoint.label,
+    url: product.baseUrl + endpoint.paths[0]!,
+    headers: product.headers,
+    server: product.server,
+    paths: endpoint.paths,
+  })),
 ];

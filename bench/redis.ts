@@ -20,11 +20,25 @@ export interface BenchRedis {
   counts(): Promise<RedisCounts>;
 }
 
-const callsOf = (stats: string, command: string): number => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+const callsOf = (stats: string, command: string): number =>
+  Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
 
 export async function startRedis(pinning: Pinning): Promise<BenchRedis> {
   const port = await freePort();
-  const server = new ServerProcess('redis-server', serverCommand(pinning, 'redis-server', ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no']), process.env);
+  const server = new ServerProcess(
+    'redis-server',
+    serverCommand(pinning, 'redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      HOST,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]),
+    process.env,
+  );
   servers.add(server);
   const url = `redis://${HOST}:${port}`;
   const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
@@ -34,7 +48,8 @@ export async function startRedis(pinning: Pinning): Promise<BenchRedis> {
       await client.connect();
       break;
     } catch (error) {
-      if (server.exit !== undefined || attempt > 100) throw new ServerFailure(`redis-server did not start: ${server.exit ?? (error as Error).message}`);
+      if (server.exit !== undefined || attempt > 100)
+        throw new ServerFailure(`redis-server did not start: ${server.exit ?? (error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -42,7 +57,10 @@ export async function startRedis(pinning: Pinning): Promise<BenchRedis> {
     url,
     async counts() {
       const stats = await client.info('all');
-      return { scripts: callsOf(stats, 'evalsha') + callsOf(stats, 'eval'), commands: Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? Number.NaN) };
+      return {
+        scripts: callsOf(stats, 'evalsha') + callsOf(stats, 'eval'),
+        commands: Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? Number.NaN),
+      };
     },
   };
 }

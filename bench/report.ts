@@ -10,11 +10,18 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export const fixed = (value: number, digits: number): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+export const fixed = (value: number, digits: number): string =>
+  Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 
 export function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    )
+    .join('\n');
 }
 
 export function printResults({ results, stealShare }: Measurement): void {
@@ -34,7 +41,8 @@ export function printResults({ results, stealShare }: Measurement): void {
       ]),
     ]),
   );
-  if (stealShare !== undefined) console.log(`\nCPU stolen by the hypervisor during the rounds: ${fixed(stealShare * 100, 1)}%`);
+  if (stealShare !== undefined)
+    console.log(`\nCPU stolen by the hypervisor during the rounds: ${fixed(stealShare * 100, 1)}%`);
 }
 
 export const verdict = (ok: boolean): string => (ok ? 'MET   ' : 'MISSED');

@@ -40,7 +40,9 @@ export async function runBenchmark(main: (settings: Settings) => Promise<void>):
     await main(readSettings());
   } catch (error) {
     const settingsProblem = error instanceof SettingsError;
-    process.stderr.write(`bench: ${error instanceof ServerFailure || settingsProblem ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    process.stderr.write(
+      `bench: ${error instanceof ServerFailure || settingsProblem ? error.message : ((error as Error).stack ?? String(error))}\n`,
+    );
     exitCode = settingsProblem ? 2 : 1;
   }
   await cleanUp();

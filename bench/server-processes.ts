@@ -89,7 +89,10 @@ process.on('exit', () => {
 });
 
 let interrupted = false;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.on(signal, () => {
     if (interrupted) process.exit(code);
     interrupted = true;
@@ -111,7 +114,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls until the URL answers 200 and the body passes `check`; returns the body. */
-export async function waitUntilReady(server: ServerProcess, url: string, headers: Record<string, string>, check: (body: string) => string | undefined): Promise<string> {
+export async function waitUntilReady(
+  server: ServerProcess,
+  url: string,
+  headers: Record<string, string>,
+  check: (body: string) => string | undefined,
+): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -135,11 +143,13 @@ export async function waitUntilReady(server: ServerProcess, url: string, headers
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-export const isBase64url = (body: string): string | undefined => (BASE64URL.test(body) ? undefined : `not base64url: ${body.slice(0, 100)}`);
+export const isBase64url = (body: string): string | undefined =>
+  BASE64URL.test(body) ? undefined : `not base64url: ${body.slice(0, 100)}`;
 
 /** Resident set size of a process in MB, and its peak, from /proc. */
 export function memoryOf(pid: number | undefined): { rss: number; peak: number } {
   const status = pid === undefined ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  const kilobytes = (field: string): number =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
 }

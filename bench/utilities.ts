@@ -28,10 +28,24 @@ const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*',
 
 /** Cities on every continent; the points asked about are scattered up to about 100 km around them. */
 const INHABITED: readonly (readonly [number, number])[] = [
-  [48.85, 2.35], [35.68, 139.69], [40.71, -74.01], [-23.55, -46.63], [6.52, 3.38], [-33.87, 151.21], [28.61, 77.21], [55.76, 37.62],
-  [19.43, -99.13], [30.04, 31.24], [-1.29, 36.82], [39.9, 116.4], [51.51, -0.13], [-34.6, -58.38], [64.15, -21.94], [1.35, 103.82],
+  [48.85, 2.35],
+  [35.68, 139.69],
+  [40.71, -74.01],
+  [-23.55, -46.63],
+  [6.52, 3.38],
+  [-33.87, 151.21],
+  [28.61, 77.21],
+  [55.76, 37.62],
+  [19.43, -99.13],
+  [30.04, 31.24],
+  [-1.29, 36.82],
+  [39.9, 116.4],
+  [51.51, -0.13],
+  [-34.6, -58.38],
+  [64.15, -21.94],
+  [1.35, 103.82],
 ];
-const jitter = (degrees: number): number => (randomInt(2_000_001) - 1_000_000) / 1_000_000 * degrees;
+const jitter = (degrees: number): number => ((randomInt(2_000_001) - 1_000_000) / 1_000_000) * degrees;
 const randomPlaces = (): string[] =>
   Array.from({ length: DISTINCT_INPUTS }, () => {
     const [lat, lon] = INHABITED[randomInt(INHABITED.length)]!;
@@ -51,12 +65,29 @@ const PHONE_NUMBERS = [
   '(415)%20555-0132&country=US',
   '07700%20900123&country=GB',
 ];
-const PLACE_NAMES = ['Paris', 'Tokyo', 'London', 'Berlin', 'Madrid', 'Rome', 'New%20York', 'S%C3%A3o%20Paulo', 'Zurich', 'Krakow', 'Lagos', 'Sydney', 'Paris%2C%20US', 'Springfield'];
+const PLACE_NAMES = [
+  'Paris',
+  'Tokyo',
+  'London',
+  'Berlin',
+  'Madrid',
+  'Rome',
+  'New%20York',
+  'S%C3%A3o%20Paulo',
+  'Zurich',
+  'Krakow',
+  'Lagos',
+  'Sydney',
+  'Paris%2C%20US',
+  'Springfield',
+];
 /** A mobile number of every country the library knows, written internationally and nationally. */
 const numbersOfEveryCountry = (): string[] =>
   getCountries().flatMap((country) => {
     const example = getExampleNumber(country, mobileExamples);
-    return example === undefined ? [] : [encodeURIComponent(example.number), `${encodeURIComponent(example.formatNational())}&country=${country}`];
+    return example === undefined
+      ? []
+      : [encodeURIComponent(example.number), `${encodeURIComponent(example.formatNational())}&country=${country}`];
   });
 
 /** Lemmas drawn at random from WordNet's indexes: mostly rare words, with short answers. */
@@ -69,10 +100,29 @@ function wordNetLemmas(count: number): string[] {
       // Plain letters only, so every one is a word the route takes (no "o'clock", "1st", "a.d.").
       .filter((lemma) => /^[a-z]+(?:_[a-z]+)*$/.test(lemma)),
   );
-  return Array.from({ length: count }, () => encodeURIComponent(lemmas[randomInt(lemmas.length)]!.replaceAll('_', ' ')));
+  return Array.from({ length: count }, () =>
+    encodeURIComponent(lemmas[randomInt(lemmas.length)]!.replaceAll('_', ' ')),
+  );
 }
 
-const WORDS = ['good', 'bad', 'hot', 'cold', 'increase', 'decrease', 'happy', 'light', 'fast', 'strong', 'geese', 'running', 'better', 'ice%20cream', 'open', 'rise'];
+const WORDS = [
+  'good',
+  'bad',
+  'hot',
+  'cold',
+  'increase',
+  'decrease',
+  'happy',
+  'light',
+  'fast',
+  'strong',
+  'geese',
+  'running',
+  'better',
+  'ice%20cream',
+  'open',
+  'rise',
+];
 
 interface Endpoint {
   readonly id: string;
@@ -88,31 +138,65 @@ interface Endpoint {
 const ENDPOINTS: readonly Endpoint[] = [
   // Rendered images are cached, so the rounds ask for a new content every time: the price of drawing.
   // QR codes are encoded by lean-qr, Code 128 (as every other symbology) by bwip-js.
-  ...([['bs', 'qrcode', 'svg'], ['bp', 'qrcode', 'png'], ['b1', 'code128', 'svg']] as const).map(([id, codec, format]) => {
-    const path = (i: number): string => `/api/barcode/gen/${codec}?format=${format}&content=utility-api-bench-${format}-${i}`;
-    return { id, label: `barcode ${codec} ${format}`, paths: many(path), everyRequestNew: (i: number) => path(DISTINCT_INPUTS + i), reportOnly: format === 'png' };
+  ...(
+    [
+      ['bs', 'qrcode', 'svg'],
+      ['bp', 'qrcode', 'png'],
+      ['b1', 'code128', 'svg'],
+    ] as const
+  ).map(([id, codec, format]) => {
+    const path = (i: number): string =>
+      `/api/barcode/gen/${codec}?format=${format}&content=utility-api-bench-${format}-${i}`;
+    return {
+      id,
+      label: `barcode ${codec} ${format}`,
+      paths: many(path),
+      everyRequestNew: (i: number) => path(DISTINCT_INPUTS + i),
+      reportOnly: format === 'png',
+    };
   }),
-  { id: 'bc', label: 'barcode qrcode svg, repeated', paths: many((i) => `/api/barcode/gen/qrcode?format=svg&content=utility-api-bench-svg-${i % 20}`), reportOnly: true },
+  {
+    id: 'bc',
+    label: 'barcode qrcode svg, repeated',
+    paths: many((i) => `/api/barcode/gen/qrcode?format=svg&content=utility-api-bench-svg-${i % 20}`),
+    reportOnly: true,
+  },
   { id: 'ph', label: 'phone details', paths: PHONE_NUMBERS.map((number) => `/api/phone/details?number=${number}`) },
   { id: 'lc', label: 'location coords', paths: PLACE_NAMES.map((name) => `/api/location/coords?address=${name}`) },
   { id: 'la', label: 'location address', paths: randomPlaces().map((place) => `/api/location/address?${place}`) },
   { id: 'lp', label: 'location pluscode', paths: randomPlaces().map((place) => `/api/location/pluscode?${place}`) },
-  { id: 'pw', label: 'phone details, every country', paths: numbersOfEveryCountry().map((number) => `/api/phone/details?number=${number}`) },
+  {
+    id: 'pw',
+    label: 'phone details, every country',
+    paths: numbersOfEveryCountry().map((number) => `/api/phone/details?number=${number}`),
+  },
   { id: 'dd', label: 'dictionary def', paths: WORDS.map((word) => `/api/dictionary/def?word=${word}`) },
   // More lemmas than the lexicon's cache holds: the price of reading and parsing WordNet's files.
-  { id: 'dw', label: 'dictionary def, 2000 random lemmas', paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/def?word=${word}`) },
+  {
+    id: 'dw',
+    label: 'dictionary def, 2000 random lemmas',
+    paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/def?word=${word}`),
+  },
   { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
   { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
   // Stored facts (the bundled ones, in SQLite, read through the content cache), a random one each time.
   { id: 'fc', label: 'facts cat', paths: ['/api/facts/cat'] },
   { id: 'fr', label: 'facts random', paths: ['/api/facts/random'] },
-  { id: 'fx', label: 'facts random, as xml or yaml', paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`), reportOnly: true },
+  {
+    id: 'fx',
+    label: 'facts random, as xml or yaml',
+    paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`),
+    reportOnly: true,
+  },
 ];
 
 /** Asks once and times it; anything but a 200 means the bench would measure an error path. */
 async function timedFirstUse(product: Product, path: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(product.baseUrl + path, { headers: product.headers, signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(product.baseUrl + path, {
+    headers: product.headers,
+    signal: AbortSignal.timeout(30_000),
+  });
   await response.arrayBuffer();
   const elapsed = performance.now() - started;
   if (response.status !== 200) throw new ServerFailure(`${path} answered ${response.status} on first use`);
@@ -127,7 +211,7 @@ await runBenchmark(async (settings) => {
   const atStart = memoryOf(product.server.pid);
 
   // Each family's data loads on its first request; the rest of an endpoint's inputs may not.
-  console.log('\nFirst use (the request that loads a family\'s data), in this order:');
+  console.log("\nFirst use (the request that loads a family's data), in this order:");
   const firstUses: string[][] = [['endpoint', 'first request ms', 'RSS after, MB']];
   let slowestFirstUse = 0;
   for (const endpoint of ENDPOINTS) {
@@ -146,7 +230,13 @@ await runBenchmark(async (settings) => {
   );
 
   const targets: Target[] = [
-    { id: 'c', label: 'crypto enc (reference)', url: product.baseUrl + cryptoPath, headers: product.headers, server: product.server },
+    {
+      id: 'c',
+      label: 'crypto enc (reference)',
+      url: product.baseUrl + cryptoPath,
+      headers: product.headers,
+      server: product.server,
+    },
     ...ENDPOINTS.map((endpoint) => ({
       id: endpoint.id,
       label: endpoint.label,
@@ -167,10 +257,18 @@ await runBenchmark(async (settings) => {
   for (const [index, endpoint] of ENDPOINTS.entries()) {
     const ratio = roundRatio(measurement.results[index + 1]!.tally, crypto.tally);
     const label = `${endpoint.id.padEnd(3)} ${endpoint.label} / crypto >= ${TARGET_RATIO_TO_CRYPTO}: ${fixed(ratio, 3)}`;
-    console.log(endpoint.reportOnly ? `  REPORT  ${label} (no target)` : `  ${verdict(ratio >= TARGET_RATIO_TO_CRYPTO)}  ${label}`);
+    console.log(
+      endpoint.reportOnly
+        ? `  REPORT  ${label} (no target)`
+        : `  ${verdict(ratio >= TARGET_RATIO_TO_CRYPTO)}  ${label}`,
+    );
   }
-  console.log(`  ${verdict(warmed.rss < TARGET_RSS_MB)}  RSS once every family was used < ${TARGET_RSS_MB} MB: ${fixed(warmed.rss, 1)} MB`);
-  console.log(`  ${verdict(slowestFirstUse < TARGET_FIRST_USE_MS)}  first use of each dataset < ${TARGET_FIRST_USE_MS} ms: slowest ${fixed(slowestFirstUse, 1)} ms`);
+  console.log(
+    `  ${verdict(warmed.rss < TARGET_RSS_MB)}  RSS once every family was used < ${TARGET_RSS_MB} MB: ${fixed(warmed.rss, 1)} MB`,
+  );
+  console.log(
+    `  ${verdict(slowestFirstUse < TARGET_FIRST_USE_MS)}  first use of each dataset < ${TARGET_FIRST_USE_MS} ms: slowest ${fixed(slowestFirstUse, 1)} ms`,
+  );
   const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
   console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
 });

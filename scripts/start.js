@@ -22,7 +22,11 @@ const stale = !existsSync(builtMain) || statSync(builtMain).mtimeMs < Math.max(.
 if (stale) {
   process.stderr.write('utility-api: dist/ is missing or older than src/: building it\n');
   // The compiler's messages go to stderr: stdout carries the server's JSON log lines.
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
+  const build = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+    shell: process.platform === 'win32',
+  });
   if (build.status !== 0) {
     process.stderr.write('utility-api: the build failed; see the messages above\n');
     process.exit(1);

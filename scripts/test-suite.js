@@ -31,7 +31,12 @@ const testFiles = (folder) =>
   });
 
 const all = testFiles('tests').sort();
-const suite = [...SLOWEST_FIRST.filter((file) => all.includes(file)), ...all.filter((file) => !SLOWEST_FIRST.includes(file))];
+const suite = [
+  ...SLOWEST_FIRST.filter((file) => all.includes(file)),
+  ...all.filter((file) => !SLOWEST_FIRST.includes(file)),
+];
 
-const mocha = spawn('npx', ['mocha', '--parallel', '--jobs', '2', ...process.argv.slice(2), ...suite], { stdio: 'inherit' });
+const mocha = spawn('npx', ['mocha', '--parallel', '--jobs', '2', ...process.argv.slice(2), ...suite], {
+  stdio: 'inherit',
+});
 mocha.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -56,7 +56,12 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
     case 'memory':
       return undefined;
     case 'sqlite':
-      return { client: 'sqlite', filename: config.database.sqliteFile ?? join(config.dataDir, 'utility-api.sqlite'), timeoutMs: config.database.timeoutMs, synchronous: config.database.sqliteSynchronous };
+      return {
+        client: 'sqlite',
+        filename: config.database.sqliteFile ?? join(config.dataDir, 'utility-api.sqlite'),
+        timeoutMs: config.database.timeoutMs,
+        synchronous: config.database.sqliteSynchronous,
+      };
     case 'postgres':
       return { client: 'postgres', url: config.database.url!, timeoutMs: config.database.timeoutMs };
   }
@@ -66,7 +71,10 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
  * The composition root: config → database → family modules → transports, then background work.
  * Each family's bindings and routes live in its module (src/composition); this only orders them.
  */
-export async function buildApplication<Chosen extends FamilyName = FamilyName>(config: AppConfig, options: BuildOptions<Chosen> = {}): Promise<Application<Chosen>> {
+export async function buildApplication<Chosen extends FamilyName = FamilyName>(
+  config: AppConfig,
+  options: BuildOptions<Chosen> = {},
+): Promise<Application<Chosen>> {
   const families = chosenFamilies(options.families);
   const logging = createLogger(config.log.level, options.logFd);
   const logger = logging.logger;
@@ -93,17 +101,29 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     container.load(
       platformModule(options.randomness ?? systemRandomness, config.outbound, options.clock),
       storageModule(db && settings ? { db, settings } : undefined),
-      limitsModule({ defaultRateLimit: defaultRateLimitOf(config), redis: config.redis, loginFailuresPerAddress: config.auth.loginThrottle.perAddress }),
+      limitsModule({
+        defaultRateLimit: defaultRateLimitOf(config),
+        redis: config.redis,
+        loginFailuresPerAddress: config.auth.loginThrottle.perAddress,
+      }),
       accessChangeFeedModule(config.redis),
       ...familyModules(config, families),
       observabilityModule(),
-      httpModule({ maxBodyBytes: config.http.maxBodyBytes, accessLog: logging.accessLog, cors: config.cors, disabledFamilies: config.features.disabled, trustedProxies: config.http.trustedProxies }),
+      httpModule({
+        maxBodyBytes: config.http.maxBodyBytes,
+        accessLog: logging.accessLog,
+        cors: config.cors,
+        disabledFamilies: config.features.disabled,
+        trustedProxies: config.http.trustedProxies,
+      }),
     );
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.
     container.get(Routes);
     // Each family's use cases under its name: the one cast, from the identifier's type to the family's.
-    useCases = Object.fromEntries(families.map((name) => [name, container.get(FAMILIES[name].useCases)])) as UseCasesOf<Chosen>;
+    useCases = Object.fromEntries(
+      families.map((name) => [name, container.get(FAMILIES[name].useCases)]),
+    ) as UseCasesOf<Chosen>;
     lifecycle = new Lifecycle(container.getAll(LifecycleComponent), (component, error) => {
       // A component's error says what its failure lost; the cause is what went wrong.
       const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
@@ -126,5 +146,14 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(c
     container.get<Health>(InstanceHealth).beginDrain();
     lifecycle.drain();
   };
-  return { container, config, logger, useCases, httpApp: () => container.get<Koa>(HttpApp), flushLogs: logging.flush, beginDrain, close };
+  return {
+    container,
+    config,
+    logger,
+    useCases,
+    httpApp: () => container.get<Koa>(HttpApp),
+    flushLogs: logging.flush,
+    beginDrain,
+    close,
+  };
 }

@@ -68,7 +68,10 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   let stage = 'finishing requests';
   setTimeout(() => {
     const cut = connections.inProgress();
-    logger.error({ signal, drainDeadlineMs, ...cut }, `stop cut at the drain deadline while ${stage}: ${cut.requests} requests unanswered, ${cut.connections} connections open`);
+    logger.error(
+      { signal, drainDeadlineMs, ...cut },
+      `stop cut at the drain deadline while ${stage}: ${cut.requests} requests unanswered, ${cut.connections} connections open`,
+    );
     application.flushLogs();
     process.exit(1);
   }, drainDeadlineMs);

@@ -28,9 +28,18 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 /** Blocks the story does not run, each with why; a listed block missing from the README fails the test. */
 const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] = [
-  { firstLine: 'npm install && npm start   # serves http://localhost:3000/api on SQLite under ./data', why: 'installs and starts the server: what CI itself runs' },
-  { firstLine: 'DATABASE_URL=postgres://user:password@host:5432/dbname npm start', why: "needs the reader's own PostgreSQL server" },
-  { firstLine: 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test', why: 'runs the whole suite, which is running this' },
+  {
+    firstLine: 'npm install && npm start   # serves http://localhost:3000/api on SQLite under ./data',
+    why: 'installs and starts the server: what CI itself runs',
+  },
+  {
+    firstLine: 'DATABASE_URL=postgres://user:password@host:5432/dbname npm start',
+    why: "needs the reader's own PostgreSQL server",
+  },
+  {
+    firstLine: 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test',
+    why: 'runs the whole suite, which is running this',
+  },
 ];
 
 /** `# 403, code 1` (anywhere in the line's closing comment): the answer the text announces. */
@@ -94,14 +103,21 @@ function storyScript(blocks: readonly Block[], port: number): string {
     block.lines.flatMap((line, offset) => {
       const announced = /\bcurl\b/.test(line) ? ANNOUNCED.exec(line) : null;
       const expect = announced ? `${announced[1]} ${announced[2]}` : '';
-      return [`README_LINE=${block.line + offset}; README_EXPECT='${expect}'`, line.replaceAll('localhost:3000', `127.0.0.1:${port}`)];
+      return [
+        `README_LINE=${block.line + offset}; README_EXPECT='${expect}'`,
+        line.replaceAll('localhost:3000', `127.0.0.1:${port}`),
+      ];
     }),
   );
   return `${PRELUDE}\n${lines.join('\n')}\n`;
 }
 
 /** Runs a script with bash without blocking this process, which serves The Hive's fixture meanwhile. */
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -157,20 +173,43 @@ describe('README: its shell examples run as written, in order, as one story', fu
   });
 
   it('leaves out only the blocks it says why, and each of them is still in the README', () => {
-    for (const { firstLine } of NOT_RUN) expect(blocks.map((block) => block.lines[0]), firstLine).to.include(firstLine);
+    for (const { firstLine } of NOT_RUN)
+      expect(
+        blocks.map((block) => block.lines[0]),
+        firstLine,
+      ).to.include(firstLine);
     expect(story.length, 'blocks the story runs').to.be.greaterThan(5);
   });
 
   it('runs every other block with bash: each command exits 0, each answer is a success or the error its line announces', async () => {
-    const result = await bash(storyScript(story, server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, ...upstreams, README_CLI: CLI }));
-    expect(result.status, `bash exited ${result.status}:\n${result.stderr}\n--- last of stdout ---\n${result.stdout.slice(-1500)}`).to.equal(0);
+    const result = await bash(
+      storyScript(story, server.port),
+      workDir,
+      cleanEnv({ UTILITY_API_DATA_DIR: dataDir, ...upstreams, README_CLI: CLI }),
+    );
+    expect(
+      result.status,
+      `bash exited ${result.status}:\n${result.stderr}\n--- last of stdout ---\n${result.stdout.slice(-1500)}`,
+    ).to.equal(0);
   });
 
   it('checks what it announces: a wrong announcement or an unannounced error fails the story', async () => {
-    const run = (line: string) => bash(storyScript([{ line: 1, lines: [line] }], server.port), workDir, cleanEnv({ UTILITY_API_DATA_DIR: dataDir, README_CLI: CLI }));
-    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 3")).status, 'announced rightly').to.equal(0);
-    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 4")).stderr).to.include('announced 401 4 (status, code), answered 401 3');
-    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'")).stderr).to.include('answered 401, which the text does not announce');
+    const run = (line: string) =>
+      bash(
+        storyScript([{ line: 1, lines: [line] }], server.port),
+        workDir,
+        cleanEnv({ UTILITY_API_DATA_DIR: dataDir, README_CLI: CLI }),
+      );
+    expect(
+      (await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 3")).status,
+      'announced rightly',
+    ).to.equal(0);
+    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 4")).stderr).to.include(
+      'announced 401 4 (status, code), answered 401 3',
+    );
+    expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'")).stderr).to.include(
+      'answered 401, which the text does not announce',
+    );
     expect((await run('npx utility-api user get --username nobody')).status, 'a failing command').to.not.equal(0);
   });
 });

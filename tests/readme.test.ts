@@ -19,20 +19,34 @@ const tableRows = (heading: string): string[][] => {
     .trim()
     .split('\n')
     .slice(2)
-    .map((row) => row.split('|').slice(1, -1).map((cell) => cell.trim()));
+    .map((row) =>
+      row
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 };
 
 describe('README: tells the truth', () => {
   it('lists the error catalogue exactly', () => {
-    const documented = tableRows('## Errors').map(([code, status, message]) => ({ code: Number(code), status: Number(status), message }));
+    const documented = tableRows('## Errors').map(([code, status, message]) => ({
+      code: Number(code),
+      status: Number(status),
+      message,
+    }));
     const actual = Object.values(errorCatalogue).sort((a, b) => a.code - b.code);
     expect(documented).to.deep.equal(actual.map(({ code, status, message }) => ({ code, status, message })));
   });
 
   it('lists every permission, each with the endpoints the route table guards with it', async () => {
-    const rows = tableRows('### Permissions').map(([permission, grants]) => ({ permission: permission!.replace(/`/g, ''), grants: grants!.replace(/`/g, '') }));
+    const rows = tableRows('### Permissions').map(([permission, grants]) => ({
+      permission: permission!.replace(/`/g, ''),
+      grants: grants!.replace(/`/g, ''),
+    }));
     expect(rows.map((row) => row.permission)).to.deep.equal([...knownPermissions]);
-    const config = expectRight(loadConfig({ env: { NODE_ENV: 'test' }, overrides: { encryption: { key: randomBytes(32).toString('base64') } } }));
+    const config = expectRight(
+      loadConfig({ env: { NODE_ENV: 'test' }, overrides: { encryption: { key: randomBytes(32).toString('base64') } } }),
+    );
     const app = await buildApplication(config);
     try {
       for (const { permission, method, path } of permissionsOf(app.container.get<RouteTable>(Routes))) {

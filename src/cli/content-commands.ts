@@ -3,7 +3,12 @@ import { Option, type Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Application } from '../container.js';
 import { CONTENT_KINDS } from '../domain/content/content.js';
-import { formatOfFileName, IMPORT_FORMATS, ImportContent, type ImportFormat } from '../domain/content/import-content.js';
+import {
+  formatOfFileName,
+  IMPORT_FORMATS,
+  ImportContent,
+  type ImportFormat,
+} from '../domain/content/import-content.js';
 import { asNdjson, checkKind, ManageContent } from '../domain/content/manage-content.js';
 import type { DomainError } from '../domain/errors.js';
 import { reasonOf } from '../failure-reason.js';
@@ -16,7 +21,8 @@ export interface ContentCommandTools {
 }
 
 const LISTED_TEXT_CHARACTERS = 80;
-const shortened = (text: string): string => (text.length > LISTED_TEXT_CHARACTERS ? `${text.slice(0, LISTED_TEXT_CHARACTERS - 1)}…` : text);
+const shortened = (text: string): string =>
+  text.length > LISTED_TEXT_CHARACTERS ? `${text.slice(0, LISTED_TEXT_CHARACTERS - 1)}…` : text;
 
 /** `content import|list|delete|export`: how an operator ships facts and quotes whose rights they hold. */
 export function contentCommands(program: Command, { print, withApplication, orFail }: ContentCommandTools): void {
@@ -25,14 +31,21 @@ export function contentCommands(program: Command, { print, withApplication, orFa
 
   content
     .command('import')
-    .description('add the facts or quotes of a file (JSON array, NDJSON or CSV with text, author?, source?) to a category; lines already stored are skipped')
+    .description(
+      'add the facts or quotes of a file (JSON array, NDJSON or CSV with text, author?, source?) to a category; lines already stored are skipped',
+    )
     .argument('<file>', 'the file; its format by its extension (.json, .ndjson or .jsonl, .csv) unless --format says')
     .addOption(kindOption().makeOptionMandatory())
     .requiredOption('--category <name>', 'lower-case letters, digits and inner hyphens, e.g. stoics')
-    .addOption(new Option('--format <format>', 'the file format, when its extension does not say').choices(IMPORT_FORMATS))
+    .addOption(
+      new Option('--format <format>', 'the file format, when its extension does not say').choices(IMPORT_FORMATS),
+    )
     .action(async (file: string, options: { kind: string; category: string; format?: ImportFormat }) => {
       const format = options.format ?? formatOfFileName(file);
-      if (format === undefined) throw new CliFailure(`cannot tell the format of ${file} from its extension; give --format ${IMPORT_FORMATS.join('|')}`);
+      if (format === undefined)
+        throw new CliFailure(
+          `cannot tell the format of ${file} from its extension; give --format ${IMPORT_FORMATS.join('|')}`,
+        );
       // As bytes: reading them as UTF-8 here would turn bytes that are not into U+FFFD unseen.
       let bytes: Uint8Array;
       try {
@@ -48,9 +61,14 @@ export function contentCommands(program: Command, { print, withApplication, orFa
           if (line.outcome === 'refused') print(`${unit} ${line.line}: refused: ${line.reason}`);
           else if (line.outcome === 'skipped') print(`${unit} ${line.line}: skipped: already stored (${line.id})`);
         }
-        print(`Imported into ${kind}/${options.category}: ${report.added} added, ${report.skipped} skipped, ${report.refused} refused`);
+        print(
+          `Imported into ${kind}/${options.category}: ${report.added} added, ${report.skipped} skipped, ${report.refused} refused`,
+        );
         // The good lines are stored; the exit code still tells a script that some were not.
-        if (report.refused > 0) throw new CliFailure(`${report.refused} ${unit}(s) refused; fix them and import again (stored ones are skipped)`);
+        if (report.refused > 0)
+          throw new CliFailure(
+            `${report.refused} ${unit}(s) refused; fix them and import again (stored ones are skipped)`,
+          );
       });
     });
 
@@ -62,7 +80,10 @@ export function contentCommands(program: Command, { print, withApplication, orFa
     .action((options: { kind?: string; category?: string }) =>
       withApplication(async ({ container }) => {
         const entries = orFail(await container.get(ManageContent).list(options));
-        for (const entry of entries) print(`${entry.id}  ${entry.kind}/${entry.category}  ${entry.author === null ? '' : `${entry.author}: `}${shortened(entry.text)}`);
+        for (const entry of entries)
+          print(
+            `${entry.id}  ${entry.kind}/${entry.category}  ${entry.author === null ? '' : `${entry.author}: `}${shortened(entry.text)}`,
+          );
         print(`${entries.length} stored`);
       }),
     );

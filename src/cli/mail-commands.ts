@@ -48,11 +48,19 @@ export function mailCommands(program: Command, { print, withApplication, orFail 
     .option('--limit <n>', `at most this many (default ${DEFAULT_LIMIT})`)
     .action((options: { status?: string; limit?: string }) =>
       withApplication(async ({ container }) => {
-        const limit = options.limit === undefined ? DEFAULT_LIMIT : /^\d{1,9}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
-        if (!(limit >= 1)) throw new CliFailure(`Invalid --limit: it must be a whole number of at least 1, got "${options.limit}"`);
+        const limit =
+          options.limit === undefined
+            ? DEFAULT_LIMIT
+            : /^\d{1,9}$/.test(options.limit)
+              ? Number(options.limit)
+              : Number.NaN;
+        if (!(limit >= 1))
+          throw new CliFailure(`Invalid --limit: it must be a whole number of at least 1, got "${options.limit}"`);
         const messages = orFail(await container.get(MessageReader).list(OPERATOR, { status: options.status, limit }));
         for (const message of messages) {
-          print(`${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`);
+          print(
+            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`,
+          );
         }
         print(`${messages.length} listed`);
       }),

@@ -67,7 +67,9 @@ export function orFail<A>(result: E.Either<DomainError, A>): A {
   const details = detailsOf(error);
   if (error._tag === 'InvalidInput' || error._tag === 'MissingInput') {
     const flags = error.fields.map((field) => FLAG_OF_FIELD[field] ?? field).join(', ');
-    throw new CliFailure(`${error._tag === 'InvalidInput' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`);
+    throw new CliFailure(
+      `${error._tag === 'InvalidInput' ? 'Invalid' : 'Missing'} ${flags}${details === undefined ? '' : `: ${details}`}`,
+    );
   }
   throw new CliFailure(catalogueEntryOf(error).message + (details === undefined ? '' : `: ${details}`));
 }
@@ -91,7 +93,10 @@ export function buildCli(io: CliIo = processIo()): Command {
     let app: Application;
     try {
       // The CLI never delivers mail: a command would take messages and stop before sending them.
-      app = await buildApplication({ ...config.right, log: { level }, mail: { ...config.right.mail, worker: false } }, { logFd: 2 });
+      app = await buildApplication(
+        { ...config.right, log: { level }, mail: { ...config.right.mail, worker: false } },
+        { logFd: 2 },
+      );
     } catch (error) {
       throw new CliFailure(`cannot start: ${reasonOf(error)}`);
     }
@@ -119,7 +124,8 @@ export function buildCli(io: CliIo = processIo()): Command {
       }),
     );
 
-  const passwordStdinHelp = 'read the password from the first line of standard input (never from an argument: those show in process lists)';
+  const passwordStdinHelp =
+    'read the password from the first line of standard input (never from an argument: those show in process lists)';
   const user = program.command('user').description('manage users');
   user
     .command('create')
@@ -130,21 +136,32 @@ export function buildCli(io: CliIo = processIo()): Command {
     .option('--last-name <name>')
     .option('--email <email>')
     .option('--password-stdin', passwordStdinHelp)
-    .action(async (options: { username: string; permission: string[]; firstName?: string; lastName?: string; email?: string; passwordStdin?: true }) => {
-      const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
-      await withApplication(async ({ container }) => {
-        const created = orFail(await container.get(CreateUser).execute({
-          actor: OPERATOR,
-          username: options.username,
-          permissions: options.permission,
-          firstName: options.firstName,
-          lastName: options.lastName,
-          email: options.email,
-          password,
-        }));
-        print(`Created user ${describeUser(created)}`);
-      });
-    });
+    .action(
+      async (options: {
+        username: string;
+        permission: string[];
+        firstName?: string;
+        lastName?: string;
+        email?: string;
+        passwordStdin?: true;
+      }) => {
+        const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+        await withApplication(async ({ container }) => {
+          const created = orFail(
+            await container.get(CreateUser).execute({
+              actor: OPERATOR,
+              username: options.username,
+              permissions: options.permission,
+              firstName: options.firstName,
+              lastName: options.lastName,
+              email: options.email,
+              password,
+            }),
+          );
+          print(`Created user ${describeUser(created)}`);
+        });
+      },
+    );
 
   user
     .command('get')
@@ -176,23 +193,40 @@ export function buildCli(io: CliIo = processIo()): Command {
     .option('--password-stdin', passwordStdinHelp)
     .option('--permission <permission>', 'replace the permissions with these (repeatable)', collect)
     .option('--no-permissions', 'remove every permission')
-    .action(async (options: { username: string; displayName?: string; email?: string; passwordStdin?: true; permission?: string[]; permissions: boolean }) => {
-      // It was read before --password-stdin existed; ignored, it would leave the old password in place unnoticed.
-      if (io.env.UTILITY_API_NEW_PASSWORD !== undefined) {
-        throw new CliFailure('UTILITY_API_NEW_PASSWORD is no longer read; give the password on standard input with --password-stdin');
-      }
-      const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
-      await withApplication(async ({ container }) => {
-        const permissions = options.permissions === false ? [] : options.permission;
-        const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, {
-          displayName: options.displayName,
-          email: options.email,
-          password,
-          permissions,
-        }));
-        print(`Updated user ${describeUser(updated)}`);
-      });
-    });
+    .action(
+      async (options: {
+        username: string;
+        displayName?: string;
+        email?: string;
+        passwordStdin?: true;
+        permission?: string[];
+        permissions: boolean;
+      }) => {
+        // It was read before --password-stdin existed; ignored, it would leave the old password in place unnoticed.
+        if (io.env.UTILITY_API_NEW_PASSWORD !== undefined) {
+          throw new CliFailure(
+            'UTILITY_API_NEW_PASSWORD is no longer read; give the password on standard input with --password-stdin',
+          );
+        }
+        const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+        await withApplication(async ({ container }) => {
+          const permissions = options.permissions === false ? [] : options.permission;
+          const updated = orFail(
+            await container.get(UpdateUser).execute(
+              OPERATOR,
+              { username: options.username },
+              {
+                displayName: options.displayName,
+                email: options.email,
+                password,
+                permissions,
+              },
+            ),
+          );
+          print(`Updated user ${describeUser(updated)}`);
+        });
+      },
+    );
 
   user
     .command('delete')
@@ -205,14 +239,19 @@ export function buildCli(io: CliIo = processIo()): Command {
       }),
     );
 
-  for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
+  for (const [name, blocked] of [
+    ['block', true],
+    ['unblock', false],
+  ] as const) {
     user
       .command(name)
       .description(blocked ? 'block a user: all of its tokens answer 403' : 'unblock a user')
       .requiredOption('--username <name>')
       .action((options: { username: string }) =>
         withApplication(async ({ container }) => {
-          const updated = orFail(await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked }));
+          const updated = orFail(
+            await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked }),
+          );
           print(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
         }),
       );
@@ -223,43 +262,67 @@ export function buildCli(io: CliIo = processIo()): Command {
     .command('create')
     .description('issue a token; the secret is printed once, alone on the last line')
     .requiredOption('--username <name>', 'the user the token acts as')
-    .option('--permission <permission>', "narrow the token to this permission (repeatable); default: all of the user's", collect)
+    .option(
+      '--permission <permission>',
+      "narrow the token to this permission (repeatable); default: all of the user's",
+      collect,
+    )
     .addOption(new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h, 30d, 2w; default: never'))
     .option('--name <name>', 'a label to recognise the token by')
-    .addOption(new Option('--rate-limit <requests/seconds>', "the token's own request rate limit, such as 100/10; default: the installation's policy"))
-    .action((options: { username: string; permission?: string[]; expiresIn?: string; name?: string; rateLimit?: string }) => {
-      // Flags are read before the database is opened: a mistyped one costs nothing.
-      let expiresInMs: number | undefined;
-      if (options.expiresIn !== undefined) {
-        expiresInMs = parseDuration(options.expiresIn);
-        if (expiresInMs === undefined) throw new CliFailure(`--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`);
-      }
-      let rateLimit: RateLimit | undefined;
-      if (options.rateLimit !== undefined) {
-        rateLimit = parseRateLimit(options.rateLimit);
-        if (rateLimit === undefined) throw new CliFailure(`--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`);
-      }
-      return withApplication(async ({ container }) => {
-        const issued = orFail(await container.get(IssueToken).execute({
-          actor: OPERATOR,
-          owner: { username: options.username },
-          scopes: options.permission,
-          expiresInMs,
-          name: options.name,
-          rateLimit,
-        }));
-        const { record, user: owner, secret } = issued;
-        if (owner.blocked) io.stderr.write(`warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`);
-        print(`Token ${record.id} for ${owner.username}`);
-        print(`  licence:     ${record.license}`);
-        print(`  prefix:      ${record.prefix}`);
-        print(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
-        print(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
-        print(`  rate limit:  ${record.rateLimit === null ? "the installation's policy" : describeRateLimit(record.rateLimit)}`);
-        print('The secret below is shown only now:');
-        print(secret);
-      });
-    });
+    .addOption(
+      new Option(
+        '--rate-limit <requests/seconds>',
+        "the token's own request rate limit, such as 100/10; default: the installation's policy",
+      ),
+    )
+    .action(
+      (options: { username: string; permission?: string[]; expiresIn?: string; name?: string; rateLimit?: string }) => {
+        // Flags are read before the database is opened: a mistyped one costs nothing.
+        let expiresInMs: number | undefined;
+        if (options.expiresIn !== undefined) {
+          expiresInMs = parseDuration(options.expiresIn);
+          if (expiresInMs === undefined)
+            throw new CliFailure(
+              `--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`,
+            );
+        }
+        let rateLimit: RateLimit | undefined;
+        if (options.rateLimit !== undefined) {
+          rateLimit = parseRateLimit(options.rateLimit);
+          if (rateLimit === undefined)
+            throw new CliFailure(
+              `--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`,
+            );
+        }
+        return withApplication(async ({ container }) => {
+          const issued = orFail(
+            await container.get(IssueToken).execute({
+              actor: OPERATOR,
+              owner: { username: options.username },
+              scopes: options.permission,
+              expiresInMs,
+              name: options.name,
+              rateLimit,
+            }),
+          );
+          const { record, user: owner, secret } = issued;
+          if (owner.blocked)
+            io.stderr.write(
+              `warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`,
+            );
+          print(`Token ${record.id} for ${owner.username}`);
+          print(`  licence:     ${record.license}`);
+          print(`  prefix:      ${record.prefix}`);
+          print(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
+          print(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
+          print(
+            `  rate limit:  ${record.rateLimit === null ? "the installation's policy" : describeRateLimit(record.rateLimit)}`,
+          );
+          print('The secret below is shown only now:');
+          print(secret);
+        });
+      },
+    );
 
   token
     .command('info')
@@ -294,10 +357,17 @@ export function buildCli(io: CliIo = processIo()): Command {
       }),
     );
 
-  for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+  for (const [name, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
     token
       .command(name)
-      .description(disabled ? 'disable a token: it answers 403 from then on, until enabled again' : 'enable a disabled token again')
+      .description(
+        disabled
+          ? 'disable a token: it answers 403 from then on, until enabled again'
+          : 'enable a disabled token again',
+      )
       .requiredOption('--id <id>')
       .action((options: { id: string }) =>
         withApplication(async ({ container }) => {

@@ -28,11 +28,14 @@ export async function passwordFromStdin(stdin: NodeJS.ReadableStream): Promise<s
     if (lineEnd !== -1 || length > MAX_LINE_BYTES) break;
   }
   if ((lineEnd === -1 ? length : lineEnd) > MAX_LINE_BYTES) {
-    throw new CliFailure(`--password-stdin: the first line of standard input is over ${MAX_LINE_BYTES} bytes, longer than any password`);
+    throw new CliFailure(
+      `--password-stdin: the first line of standard input is over ${MAX_LINE_BYTES} bytes, longer than any password`,
+    );
   }
   let line = Buffer.concat(chunks);
   if (lineEnd !== -1) line = line.subarray(0, line[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
-  if (line.length === 0) throw new CliFailure('--password-stdin: no password on standard input (its first line is empty)');
+  if (line.length === 0)
+    throw new CliFailure('--password-stdin: no password on standard input (its first line is empty)');
   try {
     // ignoreBOM keeps a leading U+FEFF as typed (for the domain to judge) instead of dropping it.
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(line);

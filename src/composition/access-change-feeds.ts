@@ -37,7 +37,8 @@ export const accessChangeFeedModule = (redis: AppConfig['redis']): ContainerModu
     const { keyPrefix } = redis;
     bind(AccessChangeFeed)
       .toResolvedValue(
-        (stored: AccessChangeFeed, connection: RedisConnection, logger: Logger) => new EveryAccessChangeFeed([stored, new RedisAccessChangeFeed(connection.client, keyPrefix, logger)]),
+        (stored: AccessChangeFeed, connection: RedisConnection, logger: Logger) =>
+          new EveryAccessChangeFeed([stored, new RedisAccessChangeFeed(connection.client, keyPrefix, logger)]),
         [StoredAccessChangeFeed, RedisConnection, Log],
       )
       .inSingletonScope();

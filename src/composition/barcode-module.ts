@@ -27,15 +27,30 @@ export const defaultBarcodeWorkers = (): number => Math.max(1, availableParallel
  * the event loop), bwip-js for the rest in worker threads; repeats answered from the cache on the
  * event loop. The lifecycle stops the workers.
  */
-export const barcodeModule = ({ maxContentBytes, maxPixels, cacheBytes, workers, queue }: BarcodeSettings): ContainerModule =>
+export const barcodeModule = ({
+  maxContentBytes,
+  maxPixels,
+  cacheBytes,
+  workers,
+  queue,
+}: BarcodeSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
     const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue });
     bind(LifecycleComponent).toConstantValue(pooled);
-    bind(BarcodeRenderer).toConstantValue(new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes));
-    bind(GenerateBarcode).toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer]).inSingletonScope();
-    bind(ListSymbologies).toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer]).inSingletonScope();
+    bind(BarcodeRenderer).toConstantValue(
+      new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes),
+    );
+    bind(GenerateBarcode)
+      .toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer])
+      .inSingletonScope();
+    bind(ListSymbologies)
+      .toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer])
+      .inSingletonScope();
     bind(BarcodeUseCases).toResolvedValue(
-      (generateBarcode: GenerateBarcode, listSymbologies: ListSymbologies): BarcodeUseCases => ({ generateBarcode, listSymbologies }),
+      (generateBarcode: GenerateBarcode, listSymbologies: ListSymbologies): BarcodeUseCases => ({
+        generateBarcode,
+        listSymbologies,
+      }),
       [GenerateBarcode, ListSymbologies],
     );
     bind(RouteContribution).toResolvedValue(

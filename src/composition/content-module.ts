@@ -15,17 +15,43 @@ import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from './ide
 export type ContentSettings = AppConfig['content'];
 
 /** Each live category, its upstream's setting and what its entries are. */
-const FEEDS: readonly { readonly upstream: UpstreamName; readonly url: (settings: ContentSettings) => string; readonly feed: Feed }[] = [
+const FEEDS: readonly {
+  readonly upstream: UpstreamName;
+  readonly url: (settings: ContentSettings) => string;
+  readonly feed: Feed;
+}[] = [
   {
     upstream: 'chucknorris',
     url: (settings) => settings.chuckNorrisUrl,
-    feed: { kind: 'fact', category: 'chucknorris', author: null, source: 'api.chucknorris.io', title: 'Chuck Norris facts' },
+    feed: {
+      kind: 'fact',
+      category: 'chucknorris',
+      author: null,
+      source: 'api.chucknorris.io',
+      title: 'Chuck Norris facts',
+    },
   },
-  { upstream: 'kanye', url: (settings) => settings.kanyeUrl, feed: { kind: 'quote', category: 'kanye', author: 'Kanye West', source: 'api.kanye.rest', title: 'Kanye West quotes' } },
+  {
+    upstream: 'kanye',
+    url: (settings) => settings.kanyeUrl,
+    feed: {
+      kind: 'quote',
+      category: 'kanye',
+      author: 'Kanye West',
+      source: 'api.kanye.rest',
+      title: 'Kanye West quotes',
+    },
+  },
   {
     upstream: 'ronswanson',
     url: (settings) => settings.ronSwansonUrl,
-    feed: { kind: 'quote', category: 'ronswanson', author: 'Ron Swanson', source: 'ron-swanson-quotes.herokuapp.com', title: 'Ron Swanson quotes' },
+    feed: {
+      kind: 'quote',
+      category: 'ronswanson',
+      author: 'Ron Swanson',
+      source: 'ron-swanson-quotes.herokuapp.com',
+      title: 'Ron Swanson quotes',
+    },
   },
 ];
 
@@ -48,28 +74,62 @@ type LiveFeeds = Readonly<Record<UpstreamName, LiveContent>>;
 /** Facts and quotes: the content store's use cases, the three upstreams (each may be `off`), the routes. */
 export const contentModule = (settings: ContentSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(CachedStore).toResolvedValue((store: ContentStore, clock: Clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs), [ContentStore, Clock]).inSingletonScope();
-    bind(RandomContent).toResolvedValue((store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness), [CachedStore, Randomness]).inSingletonScope();
+    bind(CachedStore)
+      .toResolvedValue(
+        (store: ContentStore, clock: Clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs),
+        [ContentStore, Clock],
+      )
+      .inSingletonScope();
+    bind(RandomContent)
+      .toResolvedValue(
+        (store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness),
+        [CachedStore, Randomness],
+      )
+      .inSingletonScope();
     bind(ImportFileReader).toConstantValue(importFileReader);
     bind(ImportContent)
-      .toResolvedValue((store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock), [CachedStore, ImportFileReader, Clock])
+      .toResolvedValue(
+        (store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock),
+        [CachedStore, ImportFileReader, Clock],
+      )
       .inSingletonScope();
-    bind(ManageContent).toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore]).inSingletonScope();
-    bind(LiveFeeds).toResolvedValue(
-      (store: ContentStore, random: RandomContent, clock: Clock, logger: Logger, countCall: UpstreamCalls): LiveFeeds => {
-        const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
-        const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
-          const baseUrl = url(settings);
-          const source =
-            baseUrl === 'off' ? OFF_SOURCE : new UpstreamContentSource(upstream, { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, { logger, clock, countCall });
-          return [upstream, new LiveContent(feed, source, store, random, clock)];
-        };
-        return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
-      },
-      [CachedStore, RandomContent, Clock, Log, UpstreamCalls],
-    ).inSingletonScope();
+    bind(ManageContent)
+      .toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore])
+      .inSingletonScope();
+    bind(LiveFeeds)
+      .toResolvedValue(
+        (
+          store: ContentStore,
+          random: RandomContent,
+          clock: Clock,
+          logger: Logger,
+          countCall: UpstreamCalls,
+        ): LiveFeeds => {
+          const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
+          const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
+            const baseUrl = url(settings);
+            const source =
+              baseUrl === 'off'
+                ? OFF_SOURCE
+                : new UpstreamContentSource(
+                    upstream,
+                    { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
+                    { logger, clock, countCall },
+                  );
+            return [upstream, new LiveContent(feed, source, store, random, clock)];
+          };
+          return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
+        },
+        [CachedStore, RandomContent, Clock, Log, UpstreamCalls],
+      )
+      .inSingletonScope();
     bind(ContentUseCases).toResolvedValue(
-      (randomContent: RandomContent, feeds: LiveFeeds, importContent: ImportContent, manageContent: ManageContent): ContentUseCases => ({
+      (
+        randomContent: RandomContent,
+        feeds: LiveFeeds,
+        importContent: ImportContent,
+        manageContent: ManageContent,
+      ): ContentUseCases => ({
         randomContent,
         chuckNorris: feeds.chucknorris,
         kanye: feeds.kanye,
@@ -81,7 +141,12 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
     );
     bind(RouteContribution).toResolvedValue(
       (random: RandomContent, feeds: LiveFeeds): RouteContribution => ({
-        routes: contentRoutes({ random, chuckNorris: feeds.chucknorris, kanye: feeds.kanye, ronSwanson: feeds.ronswanson }),
+        routes: contentRoutes({
+          random,
+          chuckNorris: feeds.chucknorris,
+          kanye: feeds.kanye,
+          ronSwanson: feeds.ronswanson,
+        }),
       }),
       [RandomContent, LiveFeeds],
     );

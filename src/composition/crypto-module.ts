@@ -21,13 +21,22 @@ export const CryptoUseCases = useCasesIdentifier<CryptoUseCases>('CryptoUseCases
 
 export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(Cipher).toResolvedValue(
-      (logger: Logger, randomness: Randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
-      [Log, Randomness],
-    ).inSingletonScope();
-    bind(EncryptText).toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher]).inSingletonScope();
-    bind(DecryptText).toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher]).inSingletonScope();
-    bind(CryptoUseCases).toResolvedValue((encryptText: EncryptText, decryptText: DecryptText): CryptoUseCases => ({ encryptText, decryptText }), [EncryptText, DecryptText]);
+    bind(Cipher)
+      .toResolvedValue(
+        (logger: Logger, randomness: Randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
+        [Log, Randomness],
+      )
+      .inSingletonScope();
+    bind(EncryptText)
+      .toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher])
+      .inSingletonScope();
+    bind(DecryptText)
+      .toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher])
+      .inSingletonScope();
+    bind(CryptoUseCases).toResolvedValue(
+      (encryptText: EncryptText, decryptText: DecryptText): CryptoUseCases => ({ encryptText, decryptText }),
+      [EncryptText, DecryptText],
+    );
     bind(RouteContribution).toResolvedValue(
       (encrypt: EncryptText, decrypt: DecryptText, cipher: Cipher): RouteContribution => ({
         routes: cryptoRoutes({

@@ -21,11 +21,21 @@ export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('Dictio
 export const dictionaryModule = (): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(Lexicon).toConstantValue(new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
-    bind(DefineWord).toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon]).inSingletonScope();
-    bind(FindSynonyms).toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon]).inSingletonScope();
-    bind(FindAntonyms).toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon]).inSingletonScope();
+    bind(DefineWord)
+      .toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon])
+      .inSingletonScope();
+    bind(FindSynonyms)
+      .toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon])
+      .inSingletonScope();
+    bind(FindAntonyms)
+      .toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon])
+      .inSingletonScope();
     bind(DictionaryUseCases).toResolvedValue(
-      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): DictionaryUseCases => ({ defineWord, findSynonyms, findAntonyms }),
+      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): DictionaryUseCases => ({
+        defineWord,
+        findSynonyms,
+        findAntonyms,
+      }),
       [DefineWord, FindSynonyms, FindAntonyms],
     );
     bind(RouteContribution).toResolvedValue(

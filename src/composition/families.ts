@@ -18,7 +18,10 @@ interface Family<UseCases> {
   readonly module: (config: AppConfig) => ContainerModule;
   readonly useCases: UseCasesIdentifier<UseCases>;
 }
-const family = <UseCases>(module: Family<UseCases>['module'], useCases: UseCasesIdentifier<UseCases>): Family<UseCases> => ({ module, useCases });
+const family = <UseCases>(
+  module: Family<UseCases>['module'],
+  useCases: UseCasesIdentifier<UseCases>,
+): Family<UseCases> => ({ module, useCases });
 
 /**
  * Every family, by the name a library user chooses it by. A new family is its module plus one
@@ -27,7 +30,10 @@ const family = <UseCases>(module: Family<UseCases>['module'], useCases: UseCases
  */
 export const FAMILIES = {
   crypto: family((config) => cryptoModule({ ...config.encryption, dataDir: config.dataDir }), CryptoUseCases),
-  usersAndTokens: family((config) => usersAndTokensModule({ ...config.auth, defaultRateLimit: defaultRateLimitOf(config) }), UsersAndTokensUseCases),
+  usersAndTokens: family(
+    (config) => usersAndTokensModule({ ...config.auth, defaultRateLimit: defaultRateLimitOf(config) }),
+    UsersAndTokensUseCases,
+  ),
   game: family((config) => gameModule(config.hive), GameUseCases),
   phone: family(() => phoneModule(), PhoneUseCases),
   location: family(() => locationModule(), LocationUseCases),
@@ -36,7 +42,11 @@ export const FAMILIES = {
   barcode: family((config) => barcodeModule(config.barcode), BarcodeUseCases),
   whois: family((config) => whoisModule(config.whois), WhoisUseCases),
   content: family((config) => contentModule(config.content), ContentUseCases),
-  mail: family((config) => mailModule({ ...config.mail, dataDir: config.dataDir, drainDeadlineMs: config.shutdown.drainDeadlineMs }), MailUseCases),
+  mail: family(
+    (config) =>
+      mailModule({ ...config.mail, dataDir: config.dataDir, drainDeadlineMs: config.shutdown.drainDeadlineMs }),
+    MailUseCases,
+  ),
 };
 
 export type FamilyName = keyof typeof FAMILIES;
@@ -51,4 +61,5 @@ export type UseCasesOf<Chosen extends FamilyName> = {
 export const chosenFamilies = <Chosen extends FamilyName>(named?: readonly Chosen[]): Chosen[] =>
   (FAMILY_NAMES as readonly Chosen[]).filter((name) => named === undefined || named.includes(name));
 
-export const familyModules = (config: AppConfig, families: readonly FamilyName[]): ContainerModule[] => families.map((name) => FAMILIES[name].module(config));
+export const familyModules = (config: AppConfig, families: readonly FamilyName[]): ContainerModule[] =>
+  families.map((name) => FAMILIES[name].module(config));

@@ -18,18 +18,51 @@ export interface GameUseCases {
 export const GameUseCases = useCasesIdentifier<GameUseCases>('GameUseCases');
 
 /** Maps and player statistics of The Hive's games, from its public API. */
-export const gameModule = ({ baseUrl, timeoutMs, mapsTtlMs, playerTtlMs, cacheEntries, backoffMs, failureTtlMs, hostTtlMs }: GameSettings): ContainerModule =>
+export const gameModule = ({
+  baseUrl,
+  timeoutMs,
+  mapsTtlMs,
+  playerTtlMs,
+  cacheEntries,
+  backoffMs,
+  failureTtlMs,
+  hostTtlMs,
+}: GameSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(GameData).toResolvedValue(
-      (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
-        new HiveGameData({ baseUrl, deadlineMs: timeoutMs, mapsTtlMs, playerTtlMs, maxEntries: cacheEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs }, logger, { clock, countCall }),
-      [Log, Clock, UpstreamCalls],
-    ).inSingletonScope();
-    bind(GetMaps).toResolvedValue((games: GameData) => new GetMaps(games), [GameData]).inSingletonScope();
-    bind(GetPlayerStats).toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData]).inSingletonScope();
-    bind(GameUseCases).toResolvedValue((getMaps: GetMaps, getPlayerStats: GetPlayerStats): GameUseCases => ({ getMaps, getPlayerStats }), [GetMaps, GetPlayerStats]);
+    bind(GameData)
+      .toResolvedValue(
+        (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
+          new HiveGameData(
+            {
+              baseUrl,
+              deadlineMs: timeoutMs,
+              mapsTtlMs,
+              playerTtlMs,
+              maxEntries: cacheEntries,
+              defaultBackoffMs: backoffMs,
+              failureTtlMs,
+              hostTtlMs,
+            },
+            logger,
+            { clock, countCall },
+          ),
+        [Log, Clock, UpstreamCalls],
+      )
+      .inSingletonScope();
+    bind(GetMaps)
+      .toResolvedValue((games: GameData) => new GetMaps(games), [GameData])
+      .inSingletonScope();
+    bind(GetPlayerStats)
+      .toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData])
+      .inSingletonScope();
+    bind(GameUseCases).toResolvedValue(
+      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): GameUseCases => ({ getMaps, getPlayerStats }),
+      [GetMaps, GetPlayerStats],
+    );
     bind(RouteContribution).toResolvedValue(
-      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): RouteContribution => ({ routes: gameRoutes({ getMaps, getPlayerStats }) }),
+      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): RouteContribution => ({
+        routes: gameRoutes({ getMaps, getPlayerStats }),
+      }),
       [GetMaps, GetPlayerStats],
     );
   });

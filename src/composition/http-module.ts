@@ -26,25 +26,54 @@ export interface HttpSettings {
  * The route table, made of what each module contributes, and the Koa app that serves it with
  * the rate limiter, the metrics and the health the other modules bind.
  */
-export const httpModule = ({ maxBodyBytes, accessLog, cors, disabledFamilies, trustedProxies }: HttpSettings): ContainerModule =>
+export const httpModule = ({
+  maxBodyBytes,
+  accessLog,
+  cors,
+  disabledFamilies,
+  trustedProxies,
+}: HttpSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(Routes).toResolvedValue(
-      (contributions: RouteContribution[]): RouteTable =>
-        withFamiliesDisabled(
-          {
-            routes: contributions.flatMap((each) => each.routes),
-            redirects: contributions.flatMap((each) => each.redirects ?? []),
-          },
-          disabledFamilies,
-        ),
-      [{ serviceIdentifier: RouteContribution, isMultiple: true }],
-    ).inSingletonScope();
-    bind(HttpApp).toResolvedValue(
-      (table: RouteTable, authenticate: Authenticate, logIn: LogInWithPassword, logger: Logger, rateLimiter: RateLimiter, metrics: Metrics, health: Health): Koa => {
-        const app = createApp({ table, authenticate, logIn, logger, accessLog, maxBodyBytes, rateLimiter, metrics, cors, health });
-        trustProxies(app, trustedProxies);
-        return app;
-      },
-      [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics, InstanceHealth],
-    ).inSingletonScope();
+    bind(Routes)
+      .toResolvedValue(
+        (contributions: RouteContribution[]): RouteTable =>
+          withFamiliesDisabled(
+            {
+              routes: contributions.flatMap((each) => each.routes),
+              redirects: contributions.flatMap((each) => each.redirects ?? []),
+            },
+            disabledFamilies,
+          ),
+        [{ serviceIdentifier: RouteContribution, isMultiple: true }],
+      )
+      .inSingletonScope();
+    bind(HttpApp)
+      .toResolvedValue(
+        (
+          table: RouteTable,
+          authenticate: Authenticate,
+          logIn: LogInWithPassword,
+          logger: Logger,
+          rateLimiter: RateLimiter,
+          metrics: Metrics,
+          health: Health,
+        ): Koa => {
+          const app = createApp({
+            table,
+            authenticate,
+            logIn,
+            logger,
+            accessLog,
+            maxBodyBytes,
+            rateLimiter,
+            metrics,
+            cors,
+            health,
+          });
+          trustProxies(app, trustedProxies);
+          return app;
+        },
+        [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics, InstanceHealth],
+      )
+      .inSingletonScope();
   });

@@ -32,4 +32,5 @@ export const RouteContribution = Symbol.for('RouteContribution');
  * alone; it is a symbol like every other identifier.
  */
 export type UseCasesIdentifier<UseCases> = symbol & { readonly useCasesOf?: UseCases };
-export const useCasesIdentifier = <UseCases>(name: string): UseCasesIdentifier<UseCases> => Symbol.for(name) as UseCasesIdentifier<UseCases>;
+export const useCasesIdentifier = <UseCases>(name: string): UseCasesIdentifier<UseCases> =>
+  Symbol.for(name) as UseCasesIdentifier<UseCases>;

@@ -19,7 +19,9 @@ export type { WeatherUseCases } from './weather-module.js';
 export type { WhoisUseCases } from './whois-module.js';
 export { FAMILY_NAMES, type Closed, type FamilyName, type UseCasesOf };
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
 
 /**
  * What a library user builds from: the families wanted, and any settings of config/default.json
@@ -60,11 +62,18 @@ const httpAppsOf = new WeakMap<object, { readonly families: readonly FamilyName[
  * `postgres`, migrated first). Rejects with InvalidSettings when the settings are wrong, or with
  * the failure when a database cannot be opened.
  */
-export async function buildUseCases<Chosen extends FamilyName>(settings: LibrarySettings<Chosen>): Promise<UtilityApi<Chosen>> {
+export async function buildUseCases<Chosen extends FamilyName>(
+  settings: LibrarySettings<Chosen>,
+): Promise<UtilityApi<Chosen>> {
   const { families, ...overrides } = settings;
   // Plain JavaScript callers get no type check: a misspelt family is refused, not skipped.
-  if (!Array.isArray(families) || !families.every((name: unknown) => (FAMILY_NAMES as readonly unknown[]).includes(name))) {
-    throw new InvalidSettings([`Invalid setting families: expected a list of ${FAMILY_NAMES.join(', ')}, got ${JSON.stringify(families)}`]);
+  if (
+    !Array.isArray(families) ||
+    !families.every((name: unknown) => (FAMILY_NAMES as readonly unknown[]).includes(name))
+  ) {
+    throw new InvalidSettings([
+      `Invalid setting families: expected a list of ${FAMILY_NAMES.join(', ')}, got ${JSON.stringify(families)}`,
+    ]);
   }
   const config = loadConfig({ env: {}, overrides });
   if (E.isLeft(config)) throw new InvalidSettings(config.left);
@@ -88,7 +97,9 @@ export function createHttpApp(api: UtilityApi<'usersAndTokens'>): HttpApp {
   const built = httpAppsOf.get(api);
   if (built === undefined) throw new TypeError('createHttpApp takes what buildUseCases returned');
   if (!built.families.includes('usersAndTokens')) {
-    throw new InvalidSettings(['Invalid setting families: the HTTP app needs usersAndTokens, which checks every request’s token']);
+    throw new InvalidSettings([
+      'Invalid setting families: the HTTP app needs usersAndTokens, which checks every request’s token',
+    ]);
   }
   return built.httpApp();
 }

@@ -34,11 +34,29 @@ export const limitsModule = ({ defaultRateLimit, redis, loginFailuresPerAddress 
       bind(SharedCounters).toConstantValue(memoryCounters);
     } else {
       const { url, commandTimeoutMs, keyPrefix } = redis;
-      bind(RedisConnection).toResolvedValue((logger: Logger) => new RedisConnection({ url, commandTimeoutMs }, logger), [Log]).inSingletonScope();
+      bind(RedisConnection)
+        .toResolvedValue((logger: Logger) => new RedisConnection({ url, commandTimeoutMs }, logger), [Log])
+        .inSingletonScope();
       bind(LifecycleComponent).toService(RedisConnection);
       bind(DependencyCheck).toService(RedisConnection);
-      bind(SharedCounters).toResolvedValue((connection: RedisConnection) => redisCounters(connection.client, keyPrefix), [RedisConnection]).inSingletonScope();
+      bind(SharedCounters)
+        .toResolvedValue(
+          (connection: RedisConnection) => redisCounters(connection.client, keyPrefix),
+          [RedisConnection],
+        )
+        .inSingletonScope();
     }
-    bind(RateLimiter).toResolvedValue((counters: Counters, logger: Logger) => new TokenRateLimiter(counters, defaultRateLimit, logger), [SharedCounters, Log]).inSingletonScope();
-    bind(LoginThrottle).toResolvedValue((counters: Counters) => new CountedLoginThrottle(counters, policyOfKey(loginThrottlePolicies(loginFailuresPerAddress))), [SharedCounters]).inSingletonScope();
+    bind(RateLimiter)
+      .toResolvedValue(
+        (counters: Counters, logger: Logger) => new TokenRateLimiter(counters, defaultRateLimit, logger),
+        [SharedCounters, Log],
+      )
+      .inSingletonScope();
+    bind(LoginThrottle)
+      .toResolvedValue(
+        (counters: Counters) =>
+          new CountedLoginThrottle(counters, policyOfKey(loginThrottlePolicies(loginFailuresPerAddress))),
+        [SharedCounters],
+      )
+      .inSingletonScope();
   });

@@ -28,18 +28,32 @@ export const locationModule = (): ContainerModule =>
     const { bind } = options;
     bindGazetteer(options);
     bind(PlusCodes).toConstantValue(new LibraryPlusCodes());
-    bind(FindPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer]).inSingletonScope();
-    bind(FindNearbyPlaces).toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer]).inSingletonScope();
-    bind(LookUpPlusCode).toResolvedValue(
-      (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
-      [PlusCodes, Gazetteer],
-    ).inSingletonScope();
+    bind(FindPlaces)
+      .toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer])
+      .inSingletonScope();
+    bind(FindNearbyPlaces)
+      .toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer])
+      .inSingletonScope();
+    bind(LookUpPlusCode)
+      .toResolvedValue(
+        (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
+        [PlusCodes, Gazetteer],
+      )
+      .inSingletonScope();
     bind(LocationUseCases).toResolvedValue(
-      (findPlaces: FindPlaces, findNearbyPlaces: FindNearbyPlaces, lookUpPlusCode: LookUpPlusCode): LocationUseCases => ({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
+      (
+        findPlaces: FindPlaces,
+        findNearbyPlaces: FindNearbyPlaces,
+        lookUpPlusCode: LookUpPlusCode,
+      ): LocationUseCases => ({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
       [FindPlaces, FindNearbyPlaces, LookUpPlusCode],
     );
     bind(RouteContribution).toResolvedValue(
-      (findPlaces: FindPlaces, findNearbyPlaces: FindNearbyPlaces, lookUpPlusCode: LookUpPlusCode): RouteContribution => ({
+      (
+        findPlaces: FindPlaces,
+        findNearbyPlaces: FindNearbyPlaces,
+        lookUpPlusCode: LookUpPlusCode,
+      ): RouteContribution => ({
         routes: locationRoutes({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
       }),
       [FindPlaces, FindNearbyPlaces, LookUpPlusCode],

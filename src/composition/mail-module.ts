@@ -48,46 +48,80 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 /** Mail: the outbox's use cases, the mailer, the delivery worker (unless `worker` is off), the routes. */
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    const limits = { from: settings.from, maxContentBytes: settings.maxContentBytes, maxRecipientsPerHour: settings.maxRecipientsPerHour, maxRecipientsPerDay: settings.maxRecipientsPerDay };
+    const limits = {
+      from: settings.from,
+      maxContentBytes: settings.maxContentBytes,
+      maxRecipientsPerHour: settings.maxRecipientsPerHour,
+      maxRecipientsPerDay: settings.maxRecipientsPerDay,
+    };
     bind(Mailer).toConstantValue(mailerFor(settings));
     bind(MarkdownRenderer).toConstantValue(new MarkdownItRenderer());
-    bind(DeliverMail).toResolvedValue(
-      (outbox: Outbox, mailer: Mailer, markdown: MarkdownRenderer, clock: Clock, randomness: Randomness) => new DeliverMail(outbox, mailer, markdown, clock, randomness, settings),
-      [Outbox, Mailer, MarkdownRenderer, Clock, Randomness],
-    ).inSingletonScope();
+    bind(DeliverMail)
+      .toResolvedValue(
+        (outbox: Outbox, mailer: Mailer, markdown: MarkdownRenderer, clock: Clock, randomness: Randomness) =>
+          new DeliverMail(outbox, mailer, markdown, clock, randomness, settings),
+        [Outbox, Mailer, MarkdownRenderer, Clock, Randomness],
+      )
+      .inSingletonScope();
     if (settings.worker) {
-      bind(MailWorker).toResolvedValue(
-        (deliver: DeliverMail, mailer: Mailer, logger: Logger) =>
-          new MailWorker(deliver, mailer, logger, {
-            // The process's name in leases, never shown: drawn beside the Randomness port so that a
-            // seeded one yields the same ids whether or not a worker runs.
-            id: randomUUID(),
-            concurrency: 2 * settings.smtpConnections,
-            sendsAtOnce: settings.smtpConnections,
-            pollIntervalMs: settings.pollIntervalMs,
-            stopGraceMs: settings.drainDeadlineMs - Math.ceil(settings.drainDeadlineMs / 10),
-          }),
-        [DeliverMail, Mailer, Log],
-      ).inSingletonScope();
+      bind(MailWorker)
+        .toResolvedValue(
+          (deliver: DeliverMail, mailer: Mailer, logger: Logger) =>
+            new MailWorker(deliver, mailer, logger, {
+              // The process's name in leases, never shown: drawn beside the Randomness port so that a
+              // seeded one yields the same ids whether or not a worker runs.
+              id: randomUUID(),
+              concurrency: 2 * settings.smtpConnections,
+              sendsAtOnce: settings.smtpConnections,
+              pollIntervalMs: settings.pollIntervalMs,
+              stopGraceMs: settings.drainDeadlineMs - Math.ceil(settings.drainDeadlineMs / 10),
+            }),
+          [DeliverMail, Mailer, Log],
+        )
+        .inSingletonScope();
       bind(LifecycleComponent).toResolvedValue((worker: MailWorker) => worker, [MailWorker]);
-      bind(WakeWorker).toResolvedValue((worker: MailWorker): WakeWorker => () => worker.wake(), [MailWorker]);
+      bind(WakeWorker).toResolvedValue(
+        (worker: MailWorker): WakeWorker =>
+          () =>
+            worker.wake(),
+        [MailWorker],
+      );
     } else {
       bind(WakeWorker).toConstantValue(() => {});
     }
-    bind(SendMail).toResolvedValue(
-      (outbox: Outbox, clock: Clock, randomness: Randomness, wake: WakeWorker) => new SendMail(outbox, clock, randomness, limits, wake),
-      [Outbox, Clock, Randomness, WakeWorker],
-    ).inSingletonScope();
-    bind(MessageReader).toResolvedValue((outbox: Outbox) => new MessageReader(outbox), [Outbox]).inSingletonScope();
+    bind(SendMail)
+      .toResolvedValue(
+        (outbox: Outbox, clock: Clock, randomness: Randomness, wake: WakeWorker) =>
+          new SendMail(outbox, clock, randomness, limits, wake),
+        [Outbox, Clock, Randomness, WakeWorker],
+      )
+      .inSingletonScope();
+    bind(MessageReader)
+      .toResolvedValue((outbox: Outbox) => new MessageReader(outbox), [Outbox])
+      .inSingletonScope();
     // The outbox's depth by status, for the metrics of whoever scrapes them.
-    bind(MailOutboxDepth).toResolvedValue((outbox: Outbox): MailOutboxDepth => ({ byStatus: () => outbox.countByStatus() }), [Outbox]);
-    bind(RetryMessage).toResolvedValue((outbox: Outbox, clock: Clock, wake: WakeWorker) => new RetryMessage(outbox, clock, wake), [Outbox, Clock, WakeWorker]).inSingletonScope();
+    bind(MailOutboxDepth).toResolvedValue(
+      (outbox: Outbox): MailOutboxDepth => ({ byStatus: () => outbox.countByStatus() }),
+      [Outbox],
+    );
+    bind(RetryMessage)
+      .toResolvedValue(
+        (outbox: Outbox, clock: Clock, wake: WakeWorker) => new RetryMessage(outbox, clock, wake),
+        [Outbox, Clock, WakeWorker],
+      )
+      .inSingletonScope();
     bind(MailUseCases).toResolvedValue(
-      (sendMail: SendMail, messageReader: MessageReader, retryMessage: RetryMessage): MailUseCases => ({ sendMail, messageReader, retryMessage }),
+      (sendMail: SendMail, messageReader: MessageReader, retryMessage: RetryMessage): MailUseCases => ({
+        sendMail,
+        messageReader,
+        retryMessage,
+      }),
       [SendMail, MessageReader, RetryMessage],
     );
     bind(RouteContribution).toResolvedValue(
-      (sendMail: SendMail, reader: MessageReader): RouteContribution => ({ routes: mailRoutes({ sendMail, reader }, settings) }),
+      (sendMail: SendMail, reader: MessageReader): RouteContribution => ({
+        routes: mailRoutes({ sendMail, reader }, settings),
+      }),
       [SendMail, MessageReader],
     );
   });

@@ -114,16 +114,25 @@ export class MailWorker implements LifecycleComponent {
     const graceLeft = this.stopBy! - Date.now();
     if (this.inFlight.size > 0 && graceLeft > 0) {
       let grace: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (grace = setTimeout(resolve, graceLeft)))]);
+      await Promise.race([
+        Promise.all(this.inFlight),
+        new Promise((resolve) => (grace = setTimeout(resolve, graceLeft))),
+      ]);
       clearTimeout(grace);
     }
     if (this.inFlight.size > 0) {
       const cut = this.inFlight.size;
       try {
         await this.deliver.release(this.settings.id);
-        this.logger.warn({ messages: cut }, 'mail delivery stopped with messages in flight; handed back to the outbox, they may arrive twice');
+        this.logger.warn(
+          { messages: cut },
+          'mail delivery stopped with messages in flight; handed back to the outbox, they may arrive twice',
+        );
       } catch (error) {
-        this.logger.warn({ err: error, messages: cut }, 'mail delivery stopped with messages in flight and could not hand them back; they are sent again once their lease runs out');
+        this.logger.warn(
+          { err: error, messages: cut },
+          'mail delivery stopped with messages in flight and could not hand them back; they are sent again once their lease runs out',
+        );
       }
     }
     await this.mailer.close();
@@ -156,7 +165,8 @@ export class MailWorker implements LifecycleComponent {
 
   /** Hands the mailer what waits, as long as a connection is free and no stop has begun. */
   private sendWaiting(): void {
-    while (this.running && this.sending.size < this.settings.sendsAtOnce && this.waiting.length > 0) this.attempt(this.waiting.shift()!);
+    while (this.running && this.sending.size < this.settings.sendsAtOnce && this.waiting.length > 0)
+      this.attempt(this.waiting.shift()!);
   }
 
   /** Ends the leases of the messages that wait for a connection: due again at once, for any instance. */
@@ -164,9 +174,15 @@ export class MailWorker implements LifecycleComponent {
     const handedBack = this.waiting.splice(0);
     if (handedBack.length === 0) return;
     try {
-      await this.deliver.release(this.settings.id, handedBack.map((message) => message.id));
+      await this.deliver.release(
+        this.settings.id,
+        handedBack.map((message) => message.id),
+      );
     } catch (error) {
-      this.logger.warn({ err: error, messages: handedBack.length }, 'mail delivery stopping could not hand back the messages it had not begun; they are sent once their lease runs out');
+      this.logger.warn(
+        { err: error, messages: handedBack.length },
+        'mail delivery stopping could not hand back the messages it had not begun; they are sent once their lease runs out',
+      );
     }
   }
 
@@ -186,7 +202,11 @@ export class MailWorker implements LifecycleComponent {
       .then((outcome) => this.deliver.record(this.settings.id, message, outcome))
       .then(
         (report) => this.report(report),
-        (error: unknown) => this.logger.error({ err: error, id: message.id }, 'mail delivery could not record an attempt; the message is tried again once its lease runs out'),
+        (error: unknown) =>
+          this.logger.error(
+            { err: error, id: message.id },
+            'mail delivery could not record an attempt; the message is tried again once its lease runs out',
+          ),
       );
     const tracked = attempt.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
@@ -198,12 +218,24 @@ export class MailWorker implements LifecycleComponent {
    * refused one by one (the status names them, to those who may read it).
    */
   private report({ id, outcome, settlement, recorded }: AttemptReport): void {
-    const said = { ...(outcome.kind !== 'accepted' && { reason: outcome.reason }), ...(outcome.refusals !== undefined && { recipientsRefused: outcome.refusals.length }) };
-    if (!recorded) this.logger.warn({ id, outcome: settlement.status }, 'mail attempt made after its lease ended; not recorded, the message is tried again');
-    else if (settlement.status === 'failed') this.logger.error({ id, attempts: settlement.attempts, ...said }, 'mail message failed');
+    const said = {
+      ...(outcome.kind !== 'accepted' && { reason: outcome.reason }),
+      ...(outcome.refusals !== undefined && { recipientsRefused: outcome.refusals.length }),
+    };
+    if (!recorded)
+      this.logger.warn(
+        { id, outcome: settlement.status },
+        'mail attempt made after its lease ended; not recorded, the message is tried again',
+      );
+    else if (settlement.status === 'failed')
+      this.logger.error({ id, attempts: settlement.attempts, ...said }, 'mail message failed');
     else if (settlement.status === 'queued') {
-      this.logger.warn({ id, attempts: settlement.attempts, ...said, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() }, 'mail attempt failed; will retry');
-    } else if (outcome.refusals !== undefined) this.logger.warn({ id, attempts: settlement.attempts, ...said }, 'mail message sent, but not to every recipient');
+      this.logger.warn(
+        { id, attempts: settlement.attempts, ...said, nextAttemptAt: new Date(settlement.nextAttemptAt).toISOString() },
+        'mail attempt failed; will retry',
+      );
+    } else if (outcome.refusals !== undefined)
+      this.logger.warn({ id, attempts: settlement.attempts, ...said }, 'mail message sent, but not to every recipient');
   }
 
   private async forgetKeysNowAndThen(): Promise<void> {
@@ -218,7 +250,8 @@ export class MailWorker implements LifecycleComponent {
   }
 
   private outboxFailed(error: unknown): void {
-    if (!this.outboxDown) this.logger.error({ err: error }, 'mail delivery cannot reach the outbox; retrying every poll interval');
+    if (!this.outboxDown)
+      this.logger.error({ err: error }, 'mail delivery cannot reach the outbox; retrying every poll interval');
     this.outboxDown = true;
   }
 

@@ -14,7 +14,9 @@ const NO_LOOKUPS = { hits: 0, misses: 0 };
  * An outbox whose depth cannot be read (its database down) leaves the gauge without series for
  * that scrape rather than failing it: `/metrics` answers what the instance knows without it.
  */
-const orNothingKnown = (outbox: MailOutboxDepth): MailOutboxDepth => ({ byStatus: () => outbox.byStatus().catch(() => ({})) });
+const orNothingKnown = (outbox: MailOutboxDepth): MailOutboxDepth => ({
+  byStatus: () => outbox.byStatus().catch(() => ({})),
+});
 
 /**
  * Prometheus metrics behind the pipeline's metrics port, fed by the token cache, every upstream
@@ -26,7 +28,10 @@ export const observabilityModule = (): ContainerModule =>
     bind(PrometheusMetrics)
       .toResolvedValue(
         (cache: VerifiedTokenCache | undefined, mailOutboxes: MailOutboxDepth[] | undefined) =>
-          new PrometheusMetrics({ tokenCache: () => cache?.lookups() ?? NO_LOOKUPS, mailOutboxes: (mailOutboxes ?? []).map(orNothingKnown) }),
+          new PrometheusMetrics({
+            tokenCache: () => cache?.lookups() ?? NO_LOOKUPS,
+            mailOutboxes: (mailOutboxes ?? []).map(orNothingKnown),
+          }),
         [
           { serviceIdentifier: VerifiedTokenCache, optional: true },
           { serviceIdentifier: MailOutboxDepth, isMultiple: true, optional: true },
@@ -34,11 +39,20 @@ export const observabilityModule = (): ContainerModule =>
       )
       .inSingletonScope();
     bind(Metrics).toService(PrometheusMetrics);
-    bind(UpstreamCalls).toResolvedValue((metrics: PrometheusMetrics): UpstreamCalls => metrics.countUpstreamCall, [PrometheusMetrics]);
-    bind(RouteContribution).toResolvedValue((metrics: PrometheusMetrics): RouteContribution => ({ routes: systemRoutes({ metricsText: () => metrics.exposition() }) }), [PrometheusMetrics]);
+    bind(UpstreamCalls).toResolvedValue(
+      (metrics: PrometheusMetrics): UpstreamCalls => metrics.countUpstreamCall,
+      [PrometheusMetrics],
+    );
+    bind(RouteContribution).toResolvedValue(
+      (metrics: PrometheusMetrics): RouteContribution => ({
+        routes: systemRoutes({ metricsText: () => metrics.exposition() }),
+      }),
+      [PrometheusMetrics],
+    );
     bind(InstanceHealth)
       .toResolvedValue(
-        (checks: DependencyCheck[] | undefined, logger: Logger) => new Health(checks ?? [], READINESS_DEADLINE_MS, logger),
+        (checks: DependencyCheck[] | undefined, logger: Logger) =>
+          new Health(checks ?? [], READINESS_DEADLINE_MS, logger),
         [{ serviceIdentifier: DependencyCheck, isMultiple: true, optional: true }, Log],
       )
       .inSingletonScope();

@@ -15,8 +15,13 @@ export const PhoneUseCases = useCasesIdentifier<PhoneUseCases>('PhoneUseCases');
 export const phoneModule = (): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
-    bind(GetPhoneDetails).toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering]).inSingletonScope();
-    bind(PhoneUseCases).toResolvedValue((getPhoneDetails: GetPhoneDetails): PhoneUseCases => ({ getPhoneDetails }), [GetPhoneDetails]);
+    bind(GetPhoneDetails)
+      .toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering])
+      .inSingletonScope();
+    bind(PhoneUseCases).toResolvedValue(
+      (getPhoneDetails: GetPhoneDetails): PhoneUseCases => ({ getPhoneDetails }),
+      [GetPhoneDetails],
+    );
     bind(RouteContribution).toResolvedValue(
       (getPhoneDetails: GetPhoneDetails): RouteContribution => ({ routes: phoneRoutes({ getPhoneDetails }) }),
       [GetPhoneDetails],

@@ -9,7 +9,11 @@ import { OutboundConnections } from './identifiers.js';
  * What every family may ask for: the time and chance (the system's, unless a test brings its
  * own), and the guard of connections whose destination an outside party names.
  */
-export const platformModule = (randomness: Randomness, outbound: AppConfig['outbound'], clock: Clock = new SystemClock()): ContainerModule =>
+export const platformModule = (
+  randomness: Randomness,
+  outbound: AppConfig['outbound'],
+  clock: Clock = new SystemClock(),
+): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(Clock).toConstantValue(clock);
     bind(Randomness).toConstantValue(randomness);

@@ -47,7 +47,9 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       bind(StoredAccessChangeFeed)
         .toResolvedValue(
           (logger: Logger) =>
-            settings.client === 'sqlite' ? new SqliteAccessChangeFeed(db, logger) : new PostgresAccessChangeFeed(db, { url: settings.url, schema: settings.schema }, logger),
+            settings.client === 'sqlite'
+              ? new SqliteAccessChangeFeed(db, logger)
+              : new PostgresAccessChangeFeed(db, { url: settings.url, schema: settings.schema }, logger),
           [Log],
         )
         .inSingletonScope();

@@ -55,55 +55,99 @@ export const UsersAndTokensUseCases = useCasesIdentifier<UsersAndTokensUseCases>
  */
 export const usersAndTokensModule = (settings: UsersAndTokensSettings): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(VerifiedTokenCache).toResolvedValue((clock: Clock) => new VerifiedTokenCache(clock, settings.verifiedTokenTtlMs), [Clock]).inSingletonScope();
-    bind(AccessChanges).toResolvedValue((cache: VerifiedTokenCache, feed: AccessChangeFeed) => new AccessChanges(cache, feed), [VerifiedTokenCache, AccessChangeFeed]).inSingletonScope();
-    bind(TokenUsageMeter).toResolvedValue((tokens: TokenStore) => new TokenUsageMeter(tokens), [TokenStore]).inSingletonScope();
-    bind(Authenticate).toResolvedValue(
-      (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache, usage: TokenUsageMeter) => new Authenticate(tokens, users, clock, cache, usage),
-      [TokenStore, UserStore, Clock, VerifiedTokenCache, TokenUsageMeter],
-    ).inSingletonScope();
+    bind(VerifiedTokenCache)
+      .toResolvedValue((clock: Clock) => new VerifiedTokenCache(clock, settings.verifiedTokenTtlMs), [Clock])
+      .inSingletonScope();
+    bind(AccessChanges)
+      .toResolvedValue(
+        (cache: VerifiedTokenCache, feed: AccessChangeFeed) => new AccessChanges(cache, feed),
+        [VerifiedTokenCache, AccessChangeFeed],
+      )
+      .inSingletonScope();
+    bind(TokenUsageMeter)
+      .toResolvedValue((tokens: TokenStore) => new TokenUsageMeter(tokens), [TokenStore])
+      .inSingletonScope();
+    bind(Authenticate)
+      .toResolvedValue(
+        (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache, usage: TokenUsageMeter) =>
+          new Authenticate(tokens, users, clock, cache, usage),
+        [TokenStore, UserStore, Clock, VerifiedTokenCache, TokenUsageMeter],
+      )
+      .inSingletonScope();
     bind(Passwords).toConstantValue(new ScryptPasswords(settings.passwordCost));
-    bind(LogInWithPassword).toResolvedValue(
-      (users: UserStore, throttle: LoginThrottle, passwords: Passwords, clock: Clock) => new LogInWithPassword(users, throttle, passwords, clock),
-      [UserStore, LoginThrottle, Passwords, Clock],
-    ).inSingletonScope();
+    bind(LogInWithPassword)
+      .toResolvedValue(
+        (users: UserStore, throttle: LoginThrottle, passwords: Passwords, clock: Clock) =>
+          new LogInWithPassword(users, throttle, passwords, clock),
+        [UserStore, LoginThrottle, Passwords, Clock],
+      )
+      .inSingletonScope();
 
-    bind(CreateUser).toResolvedValue(
-      (users: UserStore, clock: Clock, randomness: Randomness, passwords: Passwords) => new CreateUser(users, clock, randomness, passwords),
-      [UserStore, Clock, Randomness, Passwords],
-    ).inSingletonScope();
-    bind(GetUser).toResolvedValue((users: UserStore) => new GetUser(users), [UserStore]).inSingletonScope();
-    bind(ListUsers).toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore]).inSingletonScope();
-    bind(UpdateUser).toResolvedValue(
-      (users: UserStore, clock: Clock, changes: AccessChanges, passwords: Passwords) => new UpdateUser(users, clock, changes, passwords),
-      [UserStore, Clock, AccessChanges, Passwords],
-    ).inSingletonScope();
-    bind(DeleteUser).toResolvedValue((users: UserStore, changes: AccessChanges) => new DeleteUser(users, changes), [UserStore, AccessChanges]).inSingletonScope();
+    bind(CreateUser)
+      .toResolvedValue(
+        (users: UserStore, clock: Clock, randomness: Randomness, passwords: Passwords) =>
+          new CreateUser(users, clock, randomness, passwords),
+        [UserStore, Clock, Randomness, Passwords],
+      )
+      .inSingletonScope();
+    bind(GetUser)
+      .toResolvedValue((users: UserStore) => new GetUser(users), [UserStore])
+      .inSingletonScope();
+    bind(ListUsers)
+      .toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore])
+      .inSingletonScope();
+    bind(UpdateUser)
+      .toResolvedValue(
+        (users: UserStore, clock: Clock, changes: AccessChanges, passwords: Passwords) =>
+          new UpdateUser(users, clock, changes, passwords),
+        [UserStore, Clock, AccessChanges, Passwords],
+      )
+      .inSingletonScope();
+    bind(DeleteUser)
+      .toResolvedValue(
+        (users: UserStore, changes: AccessChanges) => new DeleteUser(users, changes),
+        [UserStore, AccessChanges],
+      )
+      .inSingletonScope();
 
-    bind(TokenReader).toResolvedValue(
-      (tokens: TokenStore, users: UserStore, usage: TokenUsageMeter) => new TokenReader(tokens, users, usage),
-      [TokenStore, UserStore, TokenUsageMeter],
-    ).inSingletonScope();
-    bind(RevokeToken).toResolvedValue(
-      (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new RevokeToken(tokens, reader, changes),
-      [TokenStore, TokenReader, AccessChanges],
-    ).inSingletonScope();
-    bind(UpdateToken).toResolvedValue(
-      (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new UpdateToken(tokens, reader, changes),
-      [TokenStore, TokenReader, AccessChanges],
-    ).inSingletonScope();
-    bind(IssueToken).toResolvedValue(
-      (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) => new IssueToken(users, tokens, clock, randomness, settings.defaultRateLimit, settings.maxTokensPerUser),
-      [UserStore, TokenStore, Clock, Randomness],
-    ).inSingletonScope();
+    bind(TokenReader)
+      .toResolvedValue(
+        (tokens: TokenStore, users: UserStore, usage: TokenUsageMeter) => new TokenReader(tokens, users, usage),
+        [TokenStore, UserStore, TokenUsageMeter],
+      )
+      .inSingletonScope();
+    bind(RevokeToken)
+      .toResolvedValue(
+        (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new RevokeToken(tokens, reader, changes),
+        [TokenStore, TokenReader, AccessChanges],
+      )
+      .inSingletonScope();
+    bind(UpdateToken)
+      .toResolvedValue(
+        (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new UpdateToken(tokens, reader, changes),
+        [TokenStore, TokenReader, AccessChanges],
+      )
+      .inSingletonScope();
+    bind(IssueToken)
+      .toResolvedValue(
+        (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) =>
+          new IssueToken(users, tokens, clock, randomness, settings.defaultRateLimit, settings.maxTokensPerUser),
+        [UserStore, TokenStore, Clock, Randomness],
+      )
+      .inSingletonScope();
 
     bind(LifecycleComponent)
-      .toResolvedValue((feed: AccessChangeFeed, changes: AccessChanges) => new AccessChangeListener(feed, changes), [AccessChangeFeed, AccessChanges])
+      .toResolvedValue(
+        (feed: AccessChangeFeed, changes: AccessChanges) => new AccessChangeListener(feed, changes),
+        [AccessChangeFeed, AccessChanges],
+      )
       .inSingletonScope();
-    bind(LifecycleComponent).toResolvedValue(
-      (meter: TokenUsageMeter, logger: Logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
-      [TokenUsageMeter, Log],
-    ).inSingletonScope();
+    bind(LifecycleComponent)
+      .toResolvedValue(
+        (meter: TokenUsageMeter, logger: Logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
+        [TokenUsageMeter, Log],
+      )
+      .inSingletonScope();
     bind(UsersAndTokensUseCases).toResolvedValue(
       (
         createUser: CreateUser,
@@ -117,8 +161,32 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         updateToken: UpdateToken,
         authenticate: Authenticate,
         logInWithPassword: LogInWithPassword,
-      ): UsersAndTokensUseCases => ({ createUser, getUser, listUsers, updateUser, deleteUser, issueToken, tokenReader, revokeToken, updateToken, authenticate, logInWithPassword }),
-      [CreateUser, GetUser, ListUsers, UpdateUser, DeleteUser, IssueToken, TokenReader, RevokeToken, UpdateToken, Authenticate, LogInWithPassword],
+      ): UsersAndTokensUseCases => ({
+        createUser,
+        getUser,
+        listUsers,
+        updateUser,
+        deleteUser,
+        issueToken,
+        tokenReader,
+        revokeToken,
+        updateToken,
+        authenticate,
+        logInWithPassword,
+      }),
+      [
+        CreateUser,
+        GetUser,
+        ListUsers,
+        UpdateUser,
+        DeleteUser,
+        IssueToken,
+        TokenReader,
+        RevokeToken,
+        UpdateToken,
+        Authenticate,
+        LogInWithPassword,
+      ],
     );
     bind(RouteContribution).toResolvedValue(
       (
@@ -131,7 +199,10 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         revokeToken: RevokeToken,
         updateToken: UpdateToken,
       ): RouteContribution => ({
-        routes: [...userRoutes({ createUser, getUser, updateUser, deleteUser }), ...tokenRoutes({ issueToken, reader, revokeToken, updateToken })],
+        routes: [
+          ...userRoutes({ createUser, getUser, updateUser, deleteUser }),
+          ...tokenRoutes({ issueToken, reader, revokeToken, updateToken }),
+        ],
       }),
       [CreateUser, GetUser, UpdateUser, DeleteUser, IssueToken, TokenReader, RevokeToken, UpdateToken],
     );

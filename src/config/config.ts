@@ -12,7 +12,10 @@ const checked = <A>(name: string, is: (u: unknown) => u is A) =>
   new t.Type<A, A, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
 
 const intInRange = (min: number, max: number) =>
-  checked(`an integer from ${min} to ${max}`, (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max);
+  checked(
+    `an integer from ${min} to ${max}`,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
+  );
 
 /** A DNS server as Node's resolver takes it: an IP address, optionally with a port (`[v6]:port` for IPv6). */
 const DnsServer = checked('an IP address, optionally with :port ([v6]:port for IPv6)', (u): u is string => {
@@ -24,18 +27,31 @@ const DnsServer = checked('an IP address, optionally with :port ([v6]:port for I
 });
 
 /** A port-43 server: a host name or IP address, optionally with a port. */
-const WhoisServer = checked('a host or host:port', (u): u is string => typeof u === 'string' && /^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(u));
+const WhoisServer = checked(
+  'a host or host:port',
+  (u): u is string => typeof u === 'string' && /^(?:\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/i.test(u),
+);
 
 /** A network in CIDR notation, written as its first address (`10.0.0.0/8`, not `10.0.0.1/8`), IPv4 in four decimal parts. */
 const Network = checked('a network such as 10.0.0.0/8 or fd00::/8 (CIDR, its first address)', (u): u is string => {
   if (typeof u !== 'string') return false;
   const [address, bits] = u.split('/');
-  if (address === undefined || isIP(address) === 0 || bits === undefined || !/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(u)) return false;
+  if (
+    address === undefined ||
+    isIP(address) === 0 ||
+    bits === undefined ||
+    !/^\d{1,3}$/.test(bits) ||
+    !ipaddr.isValidCIDR(u)
+  )
+    return false;
   const first = isIP(address) === 4 ? ipaddr.IPv4.networkAddressFromCIDR(u) : ipaddr.IPv6.networkAddressFromCIDR(u);
   return first.toString() === ipaddr.parse(address).toString();
 });
 
-const httpUrl = checked('an http(s) URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol));
+const httpUrl = checked(
+  'an http(s) URL',
+  (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+);
 /** An upstream's base URL, or `off`: not asked at all. */
 const httpUrlOrOff = checked('an http(s) URL or "off"', (u): u is string => u === 'off' || httpUrl.is(u));
 
@@ -54,27 +70,43 @@ const SmtpUrlOrMemory = checked('an smtp:// or smtps:// URL, or "memory"', (u): 
 /** A number of recipients a user may send to in a window, or null for no limit. */
 const RecipientLimit = checked(
   `an integer from ${MAX_RECIPIENTS} to 100000000, or null ("off" in the environment) for no limit`,
-  (u): u is number | null => u === null || (typeof u === 'number' && Number.isInteger(u) && u >= MAX_RECIPIENTS && u <= 100_000_000),
+  (u): u is number | null =>
+    u === null || (typeof u === 'number' && Number.isInteger(u) && u >= MAX_RECIPIENTS && u <= 100_000_000),
 );
 
-const EmailAddress = checked('an email address such as noreply@example.com', (u): u is string => typeof u === 'string' && isAddress(u));
+const EmailAddress = checked(
+  'an email address such as noreply@example.com',
+  (u): u is string => typeof u === 'string' && isAddress(u),
+);
 /** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
-const RateLimitPolicy = checked('"<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off"', (u): u is string => u === 'off' || (typeof u === 'string' && parseRateLimit(u) !== undefined));
+const RateLimitPolicy = checked(
+  '"<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off"',
+  (u): u is string => u === 'off' || (typeof u === 'string' && parseRateLimit(u) !== undefined),
+);
 
 /** A page's origin as browsers send it, `scheme://host[:port]`, or `*` for any. */
-const CorsOrigin = checked('an origin such as "https://app.example.com" (scheme://host[:port], no path), or "*"', (u): u is string => u === '*' || (typeof u === 'string' && URL.canParse(u) && new URL(u).origin === u));
+const CorsOrigin = checked(
+  'an origin such as "https://app.example.com" (scheme://host[:port], no path), or "*"',
+  (u): u is string => u === '*' || (typeof u === 'string' && URL.canParse(u) && new URL(u).origin === u),
+);
 
 /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
-const PermissionFamily = checked(`one of ${PERMISSION_FAMILIES.join(', ')}`, (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u));
+const PermissionFamily = checked(
+  `one of ${PERMISSION_FAMILIES.join(', ')}`,
+  (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u),
+);
 
-const redisUrl = checked('a redis:// or rediss:// URL', (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol));
+const redisUrl = checked(
+  'a redis:// or rediss:// URL',
+  (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol),
+);
 
 /** base64 (or base64url) of exactly 32 bytes: an AES-256 key. */
 export const EncryptionKey = checked(
   'base64 of exactly 32 bytes',
-  (u): u is string => typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
+  (u): u is string =>
+    typeof u === 'string' && /^[A-Za-z0-9+/_-]{43}=?$/.test(u) && Buffer.from(u, 'base64').length === 32,
 );
-
 
 export const Storage = t.keyof({ memory: null, sqlite: null, postgres: null }, '"memory", "sqlite" or "postgres"');
 
@@ -309,4 +341,5 @@ export const AppConfig = t.type({
 export type AppConfig = t.TypeOf<typeof AppConfig>;
 
 /** The policy for tokens without a limit of their own; null when the setting is `off`. */
-export const defaultRateLimitOf = (config: AppConfig): RateLimit | null => parseRateLimit(config.rateLimit.defaultPolicy) ?? null;
+export const defaultRateLimitOf = (config: AppConfig): RateLimit | null =>
+  parseRateLimit(config.rateLimit.defaultPolicy) ?? null;

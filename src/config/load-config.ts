@@ -16,7 +16,11 @@ const asInteger: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : ra
 /** An integer, or `off`: null, no limit. */
 const asIntegerOrOff: Parse = (raw) => (raw.trim() === 'off' ? null : asInteger(raw));
 const asBoolean: Parse = (raw) => (raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : raw);
-const asList: Parse = (raw) => raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+const asList: Parse = (raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 
 /** Every environment variable the service reads, and the setting it overrides. */
 export const ENVIRONMENT_VARIABLES: readonly { name: string; path: string; parse: Parse }[] = [
@@ -115,13 +119,17 @@ function describe(errors: t.Errors, sources: Map<string, string>): string[] {
   // A union (`key: string | null`) fails once per member; the first member says what was meant.
   const firstPerPath = new Map<string, string>();
   for (const error of errors) {
-    const path = error.context.map((c) => c.key).filter((k) => k !== '' && !/^\d+$/.test(k)).join('.');
+    const path = error.context
+      .map((c) => c.key)
+      .filter((k) => k !== '' && !/^\d+$/.test(k))
+      .join('.');
     const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
     const source = sources.get(path) ?? sources.get(path.split('.').slice(0, -1).join('.'));
     const where = source ? ` (from ${source})` : '';
     // Keys and URLs (which may carry a password, as an SMTP URL does) are never echoed.
     const shown = /key|url/i.test(path) ? '' : `, got ${JSON.stringify(error.value)}`;
-    if (!firstPerPath.has(path)) firstPerPath.set(path, `Invalid setting ${path}${where}: expected ${expected}${shown}`);
+    if (!firstPerPath.has(path))
+      firstPerPath.set(path, `Invalid setting ${path}${where}: expected ${expected}${shown}`);
   }
   return [...firstPerPath.values()];
 }
@@ -165,13 +173,19 @@ export function loadConfig(options: LoadConfigOptions = {}): E.Either<string[], 
     return E.left(['Invalid setting database.url: storage "postgres" needs a connection string (env DATABASE_URL)']);
   }
   if (config.mail.retryMaxMs < config.mail.retryBaseMs) {
-    return E.left([`Invalid setting mail.retryMaxMs: expected at least mail.retryBaseMs (${config.mail.retryBaseMs}), got ${config.mail.retryMaxMs}`]);
+    return E.left([
+      `Invalid setting mail.retryMaxMs: expected at least mail.retryBaseMs (${config.mail.retryBaseMs}), got ${config.mail.retryMaxMs}`,
+    ]);
   }
   if (nodeEnv === 'production' && config.encryption.key === null) {
-    return E.left(['Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY to base64 of 32 random bytes (NODE_ENV=production never generates one)']);
+    return E.left([
+      'Missing setting encryption.key: set UTILITY_API_ENCRYPTION_KEY to base64 of 32 random bytes (NODE_ENV=production never generates one)',
+    ]);
   }
   if (nodeEnv === 'production' && config.auth.passwordCost < STANDARD_PASSWORD_COST) {
-    return E.left([`Invalid setting auth.passwordCost: NODE_ENV=production hashes passwords at scrypt cost ${STANDARD_PASSWORD_COST} or more (env UTILITY_API_SCRYPT_COST)`]);
+    return E.left([
+      `Invalid setting auth.passwordCost: NODE_ENV=production hashes passwords at scrypt cost ${STANDARD_PASSWORD_COST} or more (env UTILITY_API_SCRYPT_COST)`,
+    ]);
   }
   return E.right(config);
 }

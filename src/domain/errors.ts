@@ -89,10 +89,26 @@ export type CatalogueError = Exclude<DomainError, InputError> | PlacedInputError
 export type CatalogueTag = CatalogueError['_tag'];
 
 /** The errors a store or upstream outage becomes. */
-export type OutageError = Extract<DomainError, { readonly _tag: 'Unknown' | 'UserCreateFailed' | 'UserUpdateFailed' | 'UserDeleteFailed' | 'TokenCreateFailed' | 'TokenUpdateFailed' | 'TokenDeleteFailed' | 'UpstreamUnavailable' | 'UpstreamTimeout' | 'StorageUnavailable' }>;
+export type OutageError = Extract<
+  DomainError,
+  {
+    readonly _tag:
+      | 'Unknown'
+      | 'UserCreateFailed'
+      | 'UserUpdateFailed'
+      | 'UserDeleteFailed'
+      | 'TokenCreateFailed'
+      | 'TokenUpdateFailed'
+      | 'TokenDeleteFailed'
+      | 'UpstreamUnavailable'
+      | 'UpstreamTimeout'
+      | 'StorageUnavailable';
+  }
+>;
 
 /** The cause an outage left on its error, if any. */
-export const outageCauseOf = (error: DomainError | CatalogueError): unknown => ('cause' in error ? error.cause : undefined);
+export const outageCauseOf = (error: DomainError | CatalogueError): unknown =>
+  'cause' in error ? error.cause : undefined;
 
 export interface CatalogueEntry {
   readonly code: number;

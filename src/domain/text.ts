@@ -18,10 +18,12 @@ const TRAILING_WHITE_SPACE = /(?:(?!\uFEFF)\s)+$/u;
  * which trim() takes for white space: trimmed away, it would be input silently changed instead
  * of input refused.
  */
-export const trimWhiteSpace = (text: string): string => text.replace(LEADING_WHITE_SPACE, '').replace(TRAILING_WHITE_SPACE, '');
+export const trimWhiteSpace = (text: string): string =>
+  text.replace(LEADING_WHITE_SPACE, '').replace(TRAILING_WHITE_SPACE, '');
 
 /** What the rules above say is refused, for error details. */
-export const CONTROL_OR_INVISIBLE_RULE = 'control characters or invisible formatting characters (zero-width, bidirectional)';
+export const CONTROL_OR_INVISIBLE_RULE =
+  'control characters or invisible formatting characters (zero-width, bidirectional)';
 
 /**
  * How many characters a person counts in `text`: Unicode code points, so that an emoji, which
@@ -52,7 +54,8 @@ export function characterCount(text: string): number {
 const XML_CANNOT_CARRY = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /** What the rule above refuses, for error details. */
-export const XML_CANNOT_CARRY_RULE = 'characters XML cannot carry (control characters other than tab and line breaks, U+FFFE, U+FFFF, lone surrogates)';
+export const XML_CANNOT_CARRY_RULE =
+  'characters XML cannot carry (control characters other than tab and line breaks, U+FFFE, U+FFFF, lone surrogates)';
 
 /** Where in `text` the first character XML cannot carry is (a UTF-16 index), or undefined. */
 export const firstCharacterXmlCannotCarry = (text: string): number | undefined => {
@@ -61,7 +64,8 @@ export const firstCharacterXmlCannotCarry = (text: string): number | undefined =
 };
 
 /** A character as `U+0007`, for a person reading an error. */
-export const codePointOf = (character: string): string => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+export const codePointOf = (character: string): string =>
+  `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** A place in a text as an editor shows it: lines from 1 (after each line feed), columns from 1 in characters. */
 export interface TextPosition {
@@ -105,13 +109,14 @@ export function firstBadUtf8Position(bytes: Uint8Array): TextPosition | undefine
 
 /** UTF-8 as RFC 3629 has it: the shortest form only, nothing beyond U+10FFFF, no surrogates. */
 function firstBadUtf8Offset(bytes: Uint8Array): number | undefined {
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const lead = bytes[at]!;
     if (lead < 0x80) {
       at++;
       continue;
     }
-    const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const length =
+      lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
     if (length === 0 || at + length > bytes.length) return at;
     let codePoint = lead & (0x7f >> length);
     for (let next = at + 1; next < at + length; next++) {

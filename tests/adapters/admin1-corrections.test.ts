@@ -23,8 +23,16 @@ describe('adapter: GeoNames region corrections', () => {
 
     for (const [what, text, reason] of [
       ['without its corrections', '{"about": ""}', /holds no corrections/],
-      ['with an id that is not a number', '{"about": "", "corrections": {"Hanoi": "01"}}', /"Hanoi" → "01" is not a GeoNames id/],
-      ['with a code that is not text', '{"about": "", "corrections": {"1581130": 1}}', /"1581130" → 1 is not a GeoNames id/],
+      [
+        'with an id that is not a number',
+        '{"about": "", "corrections": {"Hanoi": "01"}}',
+        /"Hanoi" → "01" is not a GeoNames id/,
+      ],
+      [
+        'with a code that is not text',
+        '{"about": "", "corrections": {"1581130": 1}}',
+        /"1581130" → 1 is not a GeoNames id/,
+      ],
     ] as const) {
       it(`fails the load rather than naming regions wrongly: ${what}`, async () => {
         const file = join(folder, `${what}.json`);

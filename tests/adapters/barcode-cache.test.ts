@@ -5,7 +5,8 @@ import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 
 describe('adapter: the barcode cache', () => {
-  const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, format: 'svg', ...more });
+  const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest =>
+    aBarcodeRequest({ content, format: 'svg', ...more });
 
   it('draws a request once, and again for any input that differs', async () => {
     const inner = new CountingRenderer();
@@ -13,7 +14,17 @@ describe('adapter: the barcode cache', () => {
     const first = await cache.render(request('same'));
     expect(await cache.render(request('same'))).to.equal(first);
     expect(inner.requests).to.have.length(1);
-    const variants: Partial<BarcodeRequest>[] = [{ format: 'png' }, { scale: 3 }, { heightMm: 12 }, { includeText: true }, { rotate: 'R' }, { background: 'transparent' }, { quietZone: false }, { symbology: 'ean13' }, { content: 'Same' }];
+    const variants: Partial<BarcodeRequest>[] = [
+      { format: 'png' },
+      { scale: 3 },
+      { heightMm: 12 },
+      { includeText: true },
+      { rotate: 'R' },
+      { background: 'transparent' },
+      { quietZone: false },
+      { symbology: 'ean13' },
+      { content: 'Same' },
+    ];
     for (const variant of variants) await cache.render(request('same', variant));
     expect(inner.requests).to.have.length(1 + variants.length);
     // Refusals are remembered too.

@@ -13,7 +13,12 @@ describe('adapter: caching helpers', () => {
     expect(cache.get('b')).to.equal(undefined);
     expect(cache.size).to.deep.equal({ entries: 3, weight: 3 });
     cache.set('heavy', 'H', 2);
-    expect([cache.get('c'), cache.get('a'), cache.get('d'), cache.get('heavy')]).to.deep.equal([undefined, undefined, 'D', 'H']);
+    expect([cache.get('c'), cache.get('a'), cache.get('d'), cache.get('heavy')]).to.deep.equal([
+      undefined,
+      undefined,
+      'D',
+      'H',
+    ]);
     cache.set('too heavy', 'X', 4);
     expect(cache.get('too heavy')).to.equal(undefined);
     expect(cache.size).to.deep.equal({ entries: 2, weight: 3 });

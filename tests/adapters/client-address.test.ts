@@ -4,7 +4,10 @@ import { ClientAddresses, throttledClientOf } from '../../src/adapters/http/clie
 
 /** A request as the reading sees it: the connection's peer and the header as Node gives it. */
 const from = (peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage =>
-  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as unknown as IncomingMessage;
 
 describe('adapter: ClientAddresses, who sent a request', () => {
   const proxies = new ClientAddresses(['10.0.0.0/8', 'fd00::/8', '192.0.2.7/32']);

@@ -12,7 +12,9 @@ const LOOPBACK: LookupAddress[] = [{ address: '127.0.0.1', family: 4 }];
 
 function lookUp(lookup: LookupFunction, hostname: string, all = false): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    lookup(hostname, { all }, (error, address, family) => (error ? reject(error) : resolve(all ? address : { address, family })));
+    lookup(hostname, { all }, (error, address, family) =>
+      error ? reject(error) : resolve(all ? address : { address, family }),
+    );
   });
 }
 
@@ -37,7 +39,11 @@ describe('adapter: resolving an upstream host once per TTL', () => {
 
   it('resolves a host once per TTL, sharing one resolution among concurrent connections', async () => {
     const lookup = cachingHostLookup({ ttlMs: 1_000, clock: { now: () => time }, resolve });
-    const answers = await Promise.all([lookUp(lookup, 'things.test'), lookUp(lookup, 'things.test', true), lookUp(lookup, 'things.test')]);
+    const answers = await Promise.all([
+      lookUp(lookup, 'things.test'),
+      lookUp(lookup, 'things.test', true),
+      lookUp(lookup, 'things.test'),
+    ]);
     expect(answers).to.deep.equal([{ address: '127.0.0.1', family: 4 }, LOOPBACK, { address: '127.0.0.1', family: 4 }]);
     time = 999;
     await lookUp(lookup, 'things.test');
@@ -57,14 +63,18 @@ describe('adapter: resolving an upstream host once per TTL', () => {
     );
     expect(await lookUp(lookup, 'things.test')).to.deep.equal({ address: '127.0.0.1', family: 4 });
     expect(resolved).to.have.length(2);
-    const ipv6Only = await new Promise<NodeJS.ErrnoException | null>((done) => lookup('things.test', { family: 6 }, (error) => done(error)));
+    const ipv6Only = await new Promise<NodeJS.ErrnoException | null>((done) =>
+      lookup('things.test', { family: 6 }, (error) => done(error)),
+    );
     expect(ipv6Only?.code).to.equal('ENOTFOUND');
   });
 
   describe('through the upstream client', () => {
     let upstream: FixtureServer;
     beforeEach(async () => {
-      upstream = await startFixtureServer({ recordings: { '/a': { body: 1 }, '/b': { body: 2 }, '/c': { body: 3 }, '/d': { body: 4 } } });
+      upstream = await startFixtureServer({
+        recordings: { '/a': { body: 1 }, '/b': { body: 2 }, '/c': { body: 3 }, '/d': { body: 4 } },
+      });
     });
     afterEach(() => upstream.close());
 
@@ -77,13 +87,23 @@ describe('adapter: resolving an upstream host once per TTL', () => {
       };
       const { port } = new URL(upstream.url);
       const client = new UpstreamClient(
-        { name: 'things', baseUrl: `http://things.test:${port}`, deadlineMs: 2_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 1_000, hostTtlMs: 60_000 },
+        {
+          name: 'things',
+          baseUrl: `http://things.test:${port}`,
+          deadlineMs: 2_000,
+          maxEntries: 10,
+          defaultBackoffMs: 1_000,
+          failureTtlMs: 1_000,
+          hostTtlMs: 60_000,
+        },
         { logger: pino({ level: 'silent' }), fetch: lookupFetch(countingLookup).fetch },
       );
       // Slow answers keep each connection busy, so the four asks need four connections.
       upstream.behaviour = 'slow';
       upstream.slowMs = 100;
-      const results = await Promise.all(['/a', '/b', '/c', '/d'].map((path) => client.get(path, { ttlMs: 60_000, decoder: t.number })));
+      const results = await Promise.all(
+        ['/a', '/b', '/c', '/d'].map((path) => client.get(path, { ttlMs: 60_000, decoder: t.number })),
+      );
       expect(results.map((result) => result.kind === 'found' && result.value)).to.deep.equal([1, 2, 3, 4]);
       expect(connections).to.equal(4);
       expect(resolved).to.deep.equal(['things.test']);

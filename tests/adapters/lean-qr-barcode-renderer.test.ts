@@ -8,7 +8,8 @@ import { aBarcodeRequest } from '../support/mothers.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 
 /** The bare symbol, no ground nor margin, so its modules can be counted from the image's edge. */
-const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ content, background: 'transparent', quietZone: false, ...more });
+const request = (content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest =>
+  aBarcodeRequest({ content, background: 'transparent', quietZone: false, ...more });
 
 function drawn(outcome: RenderOutcome): RenderedBarcode {
   if (outcome.kind !== 'rendered') throw new Error(`not drawn: ${JSON.stringify(outcome)}`);
@@ -24,7 +25,8 @@ function modulesOfPng(png: Buffer, moduleSize: number): string[] {
   const rows: string[] = [];
   for (let y = moduleSize / 2; y < image.height; y += moduleSize) {
     let row = '';
-    for (let x = moduleSize / 2; x < image.width; x += moduleSize) row += image.data[(y * image.width + x) * 4 + 3]! > 127 ? '#' : '.';
+    for (let x = moduleSize / 2; x < image.width; x += moduleSize)
+      row += image.data[(y * image.width + x) * 4 + 3]! > 127 ? '#' : '.';
     rows.push(row);
   }
   return rows;
@@ -44,20 +46,36 @@ function modulesOfSvg(svg: string, moduleSize: number): string[] {
   for (const [, x, y, width, height, back] of rectangles) {
     expect(back).to.equal(width);
     expect(Number(height)).to.equal(moduleSize);
-    for (let column = Number(x) / moduleSize; column < (Number(x) + Number(width)) / moduleSize; column++) grid[Number(y) / moduleSize]![column] = '#';
+    for (let column = Number(x) / moduleSize; column < (Number(x) + Number(width)) / moduleSize; column++)
+      grid[Number(y) / moduleSize]![column] = '#';
   }
   return grid.map((row) => row.join(''));
 }
 
 /** The rows turned a quarter clockwise. */
-const turnedRight = (rows: readonly string[]): string[] => rows.map((_, x) => rows.map((row) => row[x]).reverse().join(''));
+const turnedRight = (rows: readonly string[]): string[] =>
+  rows.map((_, x) =>
+    rows
+      .map((row) => row[x])
+      .reverse()
+      .join(''),
+  );
 
 describe('adapter: QR codes by lean-qr', () => {
-  const renderer = (maxPixels = 2_500_000, others = new CountingRenderer()) => new LeanQrBarcodeRenderer({ maxPixels }, others);
+  const renderer = (maxPixels = 2_500_000, others = new CountingRenderer()) =>
+    new LeanQrBarcodeRenderer({ maxPixels }, others);
 
   it('draws QR codes that read back to their content, ASCII or not', async () => {
     const qr = renderer();
-    for (const content of ['hello', '12345678901234567890', 'HTTPS://EXAMPLE.ORG/ABC', 'https://example.org/ünïcode?x=1&y=2', '€ 漢字 😎 ok', 'tab\there', 'y'.repeat(300)]) {
+    for (const content of [
+      'hello',
+      '12345678901234567890',
+      'HTTPS://EXAMPLE.ORG/ABC',
+      'https://example.org/ünïcode?x=1&y=2',
+      '€ 漢字 😎 ok',
+      'tab\there',
+      'y'.repeat(300),
+    ]) {
       expect(readBarcodePng(pngOf(await qr.render(request(content))), 'qrcode'), content).to.equal(content);
     }
   });
@@ -73,7 +91,9 @@ describe('adapter: QR codes by lean-qr', () => {
       expect(png[0]).to.match(/^#######\.[.#]{5}\.#######$/);
       expect(png[20]).to.match(/^#######\./);
     }
-    expect(svgOf(await qr.render(request('hello', { format: 'svg' })))).to.match(/^<svg viewBox="0 0 84 84" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\n<path d="[^"]+" \/>\n<\/svg>\n$/);
+    expect(svgOf(await qr.render(request('hello', { format: 'svg' })))).to.match(
+      /^<svg viewBox="0 0 84 84" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\n<path d="[^"]+" \/>\n<\/svg>\n$/,
+    );
   });
 
   it('turns the symbol as asked, in both formats', async () => {
@@ -84,14 +104,21 @@ describe('adapter: QR codes by lean-qr', () => {
     const left = turnedRight(inverted);
     const expected: Record<Rotation, string[]> = { N: upright, R: right, I: inverted, L: left };
     for (const rotate of ['N', 'R', 'L', 'I'] as const) {
-      expect(modulesOfPng(pngOf(await qr.render(request('turn me', { rotate }))), 4), rotate).to.deep.equal(expected[rotate]);
-      expect(modulesOfSvg(svgOf(await qr.render(request('turn me', { rotate, format: 'svg' }))), 4), rotate).to.deep.equal(expected[rotate]);
+      expect(modulesOfPng(pngOf(await qr.render(request('turn me', { rotate }))), 4), rotate).to.deep.equal(
+        expected[rotate],
+      );
+      expect(
+        modulesOfSvg(svgOf(await qr.render(request('turn me', { rotate, format: 'svg' }))), 4),
+        rotate,
+      ).to.deep.equal(expected[rotate]);
     }
     expect(right).to.not.deep.equal(upright);
   });
 
   it('draws a PNG on opaque white with a quiet zone of 4 modules when asked, counted in its pixel limit', async () => {
-    const png = PNG.sync.read(pngOf(await renderer().render(request('hello', { background: 'white', quietZone: true }))));
+    const png = PNG.sync.read(
+      pngOf(await renderer().render(request('hello', { background: 'white', quietZone: true }))),
+    );
     // 21 modules and 4 either side, 2 pixels a module at scale 1... here scale 2: 4 pixels.
     expect([png.width, png.height]).to.deep.equal([(21 + 8) * 4, (21 + 8) * 4]);
     expect([...png.data.subarray(0, 4)]).to.deep.equal([255, 255, 255, 255]);
@@ -119,7 +146,10 @@ describe('adapter: QR codes by lean-qr', () => {
     await qr.render(request('9520123456788', { symbology: 'ean13' }));
     await qr.render(request('stretched', { heightMm: 30 }));
     await qr.render(request('mine'));
-    expect(others.requests.map(({ symbology, content }) => `${symbology}:${content}`)).to.deep.equal(['ean13:9520123456788', 'qrcode:stretched']);
+    expect(others.requests.map(({ symbology, content }) => `${symbology}:${content}`)).to.deep.equal([
+      'ean13:9520123456788',
+      'qrcode:stretched',
+    ]);
     expect(await qr.symbologies()).to.deep.equal(await others.symbologies());
   });
 });

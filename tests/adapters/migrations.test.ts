@@ -14,7 +14,10 @@ const kinds: { name: string; fresh: () => Promise<{ settings: DatabaseSettings; 
     name: 'SQLite',
     fresh: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'utility-api-migrate-'));
-      return { settings: { client: 'sqlite', filename: join(dir, 'db.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        settings: { client: 'sqlite', filename: join(dir, 'db.sqlite') },
+        drop: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
   ...(POSTGRES_URL
@@ -66,7 +69,9 @@ for (const kind of kinds) {
         await db('knex_migrations').where({ name: last }).delete();
         let refusal: unknown;
         await migrateToLatest(db, 300).catch((error: unknown) => (refusal = error));
-        expect(String(refusal)).to.match(/migration lock was held for 0\.3 s: if no process is migrating, clear is_locked in knex_migrations_lock/);
+        expect(String(refusal)).to.match(
+          /migration lock was held for 0\.3 s: if no process is migrating, clear is_locked in knex_migrations_lock/,
+        );
       } finally {
         await db.destroy();
         await drop();

@@ -10,7 +10,9 @@ const MINUTE = 60_000;
 const BERLIN: WeatherQuery = { point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto' };
 
 /** Open-Meteo as the fixture plays it, but for the paths `odd` answers otherwise. */
-async function openMeteoWith(odd: (path: string, answer: Recorded | undefined) => Recorded | undefined): Promise<FixtureServer> {
+async function openMeteoWith(
+  odd: (path: string, answer: Recorded | undefined) => Recorded | undefined,
+): Promise<FixtureServer> {
   return startFixtureServer({ recordings: (path) => odd(path, openMeteoAnswer(path)) });
 }
 
@@ -20,7 +22,16 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
   let source: OpenMeteoWeatherSource;
   const open = () =>
     new OpenMeteoWeatherSource(
-      { baseUrl: `${fixture.url}/`, deadlineMs: 1_000, currentTtlMs: 10 * MINUTE, forecastTtlMs: 60 * MINUTE, maxEntries: 100, defaultBackoffMs: MINUTE, failureTtlMs: 0, hostTtlMs: MINUTE },
+      {
+        baseUrl: `${fixture.url}/`,
+        deadlineMs: 1_000,
+        currentTtlMs: 10 * MINUTE,
+        forecastTtlMs: 60 * MINUTE,
+        maxEntries: 100,
+        defaultBackoffMs: MINUTE,
+        failureTtlMs: 0,
+        hostTtlMs: MINUTE,
+      },
       pino({ level: 'silent' }),
       { clock },
     );
@@ -66,15 +77,26 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
     await fixture.close();
     fixture = await openMeteoWith((path, answer) => {
       const body = answer?.body as Record<string, Record<string, unknown[]>>;
-      if (path.includes('latitude=1&')) return { body: { ...body, current: { ...body.current, temperature_2m: '4.2' } } };
-      if (path.includes('latitude=2&')) return { body: { ...body, daily: { ...body.daily, sunset: body.daily!.sunset!.slice(1) } } };
+      if (path.includes('latitude=1&'))
+        return { body: { ...body, current: { ...body.current, temperature_2m: '4.2' } } };
+      if (path.includes('latitude=2&'))
+        return { body: { ...body, daily: { ...body.daily, sunset: body.daily!.sunset!.slice(1) } } };
       if (path.includes('latitude=3&')) return { body: { ...body, current_units: undefined } };
       return answer;
     });
     source = open();
-    expect(await source.current({ ...BERLIN, point: { lat: 1, lon: 0 } })).to.deep.equal({ kind: 'unavailable', reason: 'failure' });
-    expect(await source.forecast({ ...BERLIN, point: { lat: 2, lon: 0 }, days: 4 })).to.deep.equal({ kind: 'unavailable', reason: 'failure' });
-    expect(await source.current({ ...BERLIN, point: { lat: 3, lon: 0 } })).to.deep.equal({ kind: 'unavailable', reason: 'failure' });
+    expect(await source.current({ ...BERLIN, point: { lat: 1, lon: 0 } })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
+    expect(await source.forecast({ ...BERLIN, point: { lat: 2, lon: 0 }, days: 4 })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
+    expect(await source.current({ ...BERLIN, point: { lat: 3, lon: 0 } })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
   });
 
   it('passes on the reason of a 400; another 4xx is about us, not the question', async () => {
@@ -86,9 +108,18 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
       return answer;
     });
     source = open();
-    expect(await source.current({ ...BERLIN, point: { lat: 1, lon: 0 } })).to.deep.equal({ kind: 'rejected', reason: 'x'.repeat(300) });
-    expect(await source.current({ ...BERLIN, point: { lat: 2, lon: 0 } })).to.deep.equal({ kind: 'rejected', reason: 'no reason given' });
-    expect(await source.current({ ...BERLIN, point: { lat: 3, lon: 0 } })).to.deep.equal({ kind: 'unavailable', reason: 'failure' });
+    expect(await source.current({ ...BERLIN, point: { lat: 1, lon: 0 } })).to.deep.equal({
+      kind: 'rejected',
+      reason: 'x'.repeat(300),
+    });
+    expect(await source.current({ ...BERLIN, point: { lat: 2, lon: 0 } })).to.deep.equal({
+      kind: 'rejected',
+      reason: 'no reason given',
+    });
+    expect(await source.current({ ...BERLIN, point: { lat: 3, lon: 0 } })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
   });
 
   it('serves the last answer as stale while Open-Meteo fails', async () => {
@@ -98,6 +129,9 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
     expect(await source.current(BERLIN)).to.include({ kind: 'found', stale: true });
     fixture.behaviour = 'slow';
     fixture.slowMs = 2_000;
-    expect(await source.current({ ...BERLIN, units: 'imperial' })).to.deep.equal({ kind: 'unavailable', reason: 'timeout' });
+    expect(await source.current({ ...BERLIN, units: 'imperial' })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'timeout',
+    });
   });
 });

@@ -12,7 +12,8 @@ const refused = (address: string, guard = NOTHING_ALLOWED): boolean => guard.ref
 
 const v4Text = (n: number): string => [24, 16, 8, 0].map((shift) => (n >>> shift) & 0xff).join('.');
 const v4Hex = (n: number): string => `${((n >>> 16) & 0xffff).toString(16)}:${(n & 0xffff).toString(16)}`;
-const v4In = (base: number, bits: number) => fc.nat({ max: 2 ** (32 - bits) - 1 }).map((offset) => (base + offset) >>> 0);
+const v4In = (base: number, bits: number) =>
+  fc.nat({ max: 2 ** (32 - bits) - 1 }).map((offset) => (base + offset) >>> 0);
 const v4 = (text: string): number => text.split('.').reduce((sum, octet) => sum * 256 + Number(octet), 0);
 /** The networks the guard must refuse whatever else it does: loopback, private, link-local, shared, multicast, "this" network. */
 const MUST_REFUSE_V4: readonly [string, number][] = [
@@ -84,7 +85,7 @@ describe('adapter: the outbound guard', () => {
       '2001:db8::1': 'reserved',
       '100::1': 'special-purpose (discard)',
       '4000::1': 'outside global unicast (2000::/3)',
-      'localhost': 'not an IP address',
+      localhost: 'not an IP address',
       '127.1': 'not an IP address',
       '2130706433': 'not an IP address',
     };
@@ -93,7 +94,16 @@ describe('adapter: the outbound guard', () => {
   });
 
   it('allows public unicast addresses, and IPv6 forms that carry one', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '2606:4700::1111',
+      '2001:4860:4860::8888',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       expect(verdictOf(address), address).to.equal('allowed');
     }
   });
@@ -120,22 +130,32 @@ describe('adapter: the outbound guard', () => {
         return parts.map((part) => part.toString(16)).join(':');
       });
     const compatible = anyV4.filter((n) => n > 1).map((n) => `::${v4Hex(n)}`);
-    fc.assert(fc.property(fc.oneof(prefixed(0xfc00, 7), prefixed(0xfe80, 10), prefixed(0xff00, 8), compatible), (address) => refused(address)), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.oneof(prefixed(0xfc00, 7), prefixed(0xfe80, 10), prefixed(0xff00, 8), compatible), (address) =>
+        refused(address),
+      ),
+      { numRuns: 2_000 },
+    );
   });
 
   it('allows what a listed network holds, in its mapped form too, and nothing else (property)', () => {
     const guard = new OutboundGuard(['127.0.0.0/8', '10.20.0.0/16', 'fd00:1234::/32']);
     fc.assert(
-      fc.property(v4In(v4('127.0.0.0'), 8), v4In(v4('10.20.0.0'), 16), fc.nat({ max: 0xffff }), (loopback, listed, part) => {
-        return (
-          !refused(v4Text(loopback), guard) &&
-          !refused(`::ffff:${v4Text(loopback)}`, guard) &&
-          !refused(v4Text(listed), guard) &&
-          !refused(`fd00:1234::${part.toString(16)}`, guard) &&
-          refused(v4Text((listed ^ 0x00010000) >>> 0), guard) &&
-          refused(`fd00:1235::${part.toString(16)}`, guard)
-        );
-      }),
+      fc.property(
+        v4In(v4('127.0.0.0'), 8),
+        v4In(v4('10.20.0.0'), 16),
+        fc.nat({ max: 0xffff }),
+        (loopback, listed, part) => {
+          return (
+            !refused(v4Text(loopback), guard) &&
+            !refused(`::ffff:${v4Text(loopback)}`, guard) &&
+            !refused(v4Text(listed), guard) &&
+            !refused(`fd00:1234::${part.toString(16)}`, guard) &&
+            refused(v4Text((listed ^ 0x00010000) >>> 0), guard) &&
+            refused(`fd00:1235::${part.toString(16)}`, guard)
+          );
+        },
+      ),
     );
     expect(verdictOf('::1', guard)).to.equal('loopback');
   });
@@ -154,10 +174,22 @@ describe('adapter: the outbound guard', () => {
       (hostname, _options, callback) =>
         callback(null, answers(hostname));
     const lookUp = (lookup: LookupFunction, hostname: string, all: boolean) =>
-      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => lookup(hostname, { all }, (error, address) => resolve({ error, address })));
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        lookup(hostname, { all }, (error, address) => resolve({ error, address })),
+      );
 
     it('gives only the addresses it allows, and fails naming the name when none is left (property)', async () => {
-      const address = fc.constantFrom('127.0.0.1', '10.0.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', 'fd00::1', '8.8.8.8', '1.1.1.1', '2606:4700::1111');
+      const address = fc.constantFrom(
+        '127.0.0.1',
+        '10.0.0.1',
+        '169.254.169.254',
+        '::1',
+        '::ffff:127.0.0.1',
+        'fd00::1',
+        '8.8.8.8',
+        '1.1.1.1',
+        '2606:4700::1111',
+      );
       await fc.assert(
         fc.asyncProperty(fc.array(address, { minLength: 1, maxLength: 6 }), async (addresses) => {
           const answers = addresses.map((text) => ({ address: text, family: text.includes(':') ? 6 : 4 }));
@@ -186,7 +218,10 @@ describe('adapter: the outbound guard', () => {
       let port: number;
 
       before(async () => {
-        allowedPeer = await startFixtureServer({ host: '127.0.0.2', recordings: { '/a': { body: { peer: 'allowed' } } } });
+        allowedPeer = await startFixtureServer({
+          host: '127.0.0.2',
+          recordings: { '/a': { body: { peer: 'allowed' } } },
+        });
         port = Number(new URL(allowedPeer.url).port);
         internalConnections = 0;
         internal = createServer((socket) => {
@@ -203,7 +238,13 @@ describe('adapter: the outbound guard', () => {
       });
 
       it('connects a name that resolves to an allowed and a refused address to the allowed one alone', async () => {
-        const { fetch } = lookupFetch(resolving(() => [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }]), guard);
+        const { fetch } = lookupFetch(
+          resolving(() => [
+            { address: '127.0.0.1', family: 4 },
+            { address: '127.0.0.2', family: 4 },
+          ]),
+          guard,
+        );
         const response = await fetch(`http://mixed.test:${port}/a`);
         expect(await response.json()).to.deep.equal({ peer: 'allowed' });
         expect(internalConnections).to.equal(0);
@@ -212,7 +253,9 @@ describe('adapter: the outbound guard', () => {
       it("checks each connection's own resolution: a name rebound to a refused address is refused", async () => {
         let resolutions = 0;
         const rebinding = resolving(() => [{ address: resolutions++ === 0 ? '127.0.0.2' : '127.0.0.1', family: 4 }]);
-        expect(await (await lookupFetch(rebinding, guard).fetch(`http://rebind.test:${port}/a`)).json()).to.deep.equal({ peer: 'allowed' });
+        expect(await (await lookupFetch(rebinding, guard).fetch(`http://rebind.test:${port}/a`)).json()).to.deep.equal({
+          peer: 'allowed',
+        });
         const second = await lookupFetch(rebinding, guard)
           .fetch(`http://rebind.test:${port}/a`)
           .then(
@@ -224,13 +267,18 @@ describe('adapter: the outbound guard', () => {
       });
 
       it('refuses an address given as it is before connecting, and a socket by the peer it reached', async () => {
-        const literal = await lookupFetch(resolving(() => []), guard)
+        const literal = await lookupFetch(
+          resolving(() => []),
+          guard,
+        )
           .fetch(`http://127.0.0.1:${port}/a`)
           .then(
             () => undefined,
             (error: Error) => error.cause,
           );
-        expect((literal as RefusedDestination).message).to.equal('refused to connect to 127.0.0.1: loopback, which outbound.allowedNetworks does not list');
+        expect((literal as RefusedDestination).message).to.equal(
+          'refused to connect to 127.0.0.1: loopback, which outbound.allowedNetworks does not list',
+        );
         expect(internalConnections).to.equal(0);
         const socket = connect({ host: '127.0.0.1', port });
         await new Promise((resolve) => socket.once('connect', resolve));

@@ -7,7 +7,14 @@ import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
 import type { RateLimiter } from '../../src/domain/pipeline/ports.js';
 import type { RateLimit } from '../../src/domain/tokens/rate-limit.js';
 import { aToken, aUser } from '../support/mothers.js';
-import { closedPort, deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
+import {
+  closedPort,
+  deleteKeys,
+  HAS_REDIS_SERVER,
+  REDIS_URL,
+  testKeyPrefix,
+  ThrowawayRedis,
+} from '../support/redis.js';
 
 const silent = pino({ level: 'silent' });
 const OPERATION = 'GET /api/crypto/enc';
@@ -32,7 +39,13 @@ describe('adapter: TokenRateLimiter', () => {
     const limiter = new TokenRateLimiter(memoryCounters, { requests: 3, perSeconds: 60 }, silent);
     const actor = principal();
     const verdicts = [];
-    for (const operation of ['GET /api/crypto/enc', 'GET /api/crypto/dec', 'POST /api/token/create', 'GET /api/crypto/enc']) verdicts.push(await limiter.admit(operation, actor, '127.0.0.1'));
+    for (const operation of [
+      'GET /api/crypto/enc',
+      'GET /api/crypto/dec',
+      'POST /api/token/create',
+      'GET /api/crypto/enc',
+    ])
+      verdicts.push(await limiter.admit(operation, actor, '127.0.0.1'));
     expect(verdicts.map((verdict) => [verdict?.policy, verdict?.remaining])).to.deep.equal([
       [{ name: 'default', requests: 3, perSeconds: 60 }, 2],
       [{ name: 'default', requests: 3, perSeconds: 60 }, 1],
@@ -52,17 +65,24 @@ describe('adapter: TokenRateLimiter', () => {
     const user = aUser();
     const tokens = Array.from({ length: 5 }, () => actorFor({ token: aToken(user.id), user, issuer: null }));
     let admitted = 0;
-    for (let i = 0; i < 20; i++) if ((await limiter.admit(OPERATION, tokens[i % tokens.length]!, '127.0.0.1'))?.refusal === undefined) admitted += 1;
+    for (let i = 0; i < 20; i++)
+      if ((await limiter.admit(OPERATION, tokens[i % tokens.length]!, '127.0.0.1'))?.refusal === undefined)
+        admitted += 1;
     expect(admitted).to.equal(10);
-    expect((await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1'))?.refusal?._tag).to.equal('RateLimited');
+    expect((await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1'))?.refusal?._tag).to.equal(
+      'RateLimited',
+    );
   });
 
   it('holds a token with a limit of its own within the default to both: its own count and its user’s', async () => {
     const limiter = new TokenRateLimiter(memoryCounters, { requests: 10, perSeconds: 60 }, silent);
     const user = aUser();
-    const limited = Array.from({ length: 4 }, () => actorFor({ token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }), user, issuer: null }));
+    const limited = Array.from({ length: 4 }, () =>
+      actorFor({ token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }), user, issuer: null }),
+    );
     const verdicts = [];
-    for (let i = 0; i < 12; i++) verdicts.push(await limiter.admit(OPERATION, limited[i % limited.length]!, '127.0.0.1'));
+    for (let i = 0; i < 12; i++)
+      verdicts.push(await limiter.admit(OPERATION, limited[i % limited.length]!, '127.0.0.1'));
     expect(verdicts.filter((verdict) => verdict?.refusal === undefined)).to.have.length(10);
     // What remains is the smaller of the two counts, under the policy that leaves less.
     expect(verdicts.map((verdict) => [verdict?.policy.name, verdict?.remaining]).slice(0, 3)).to.deep.equal([
@@ -78,7 +98,11 @@ describe('adapter: TokenRateLimiter', () => {
   it('counts a token given a limit above the default under that limit alone', async () => {
     const limiter = new TokenRateLimiter(memoryCounters, { requests: 2, perSeconds: 60 }, silent);
     const user = aUser();
-    const generous = actorFor({ token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }), user, issuer: null });
+    const generous = actorFor({
+      token: aToken(user.id, { rateLimit: { requests: 5, perSeconds: 60 } }),
+      user,
+      issuer: null,
+    });
     expect(await admittedOf([limiter], generous, 8)).to.equal(5);
     expect((await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1'))?.remaining).to.equal(1);
   });
@@ -87,14 +111,22 @@ describe('adapter: TokenRateLimiter', () => {
     const limiter = new TokenRateLimiter(memoryCounters, { requests: 1000, perSeconds: 10 }, silent);
     const actor = principal({ requests: 2, perSeconds: 5 });
     expect(await admittedOf([limiter], actor, 5)).to.equal(2);
-    expect((await limiter.admit(OPERATION, actor, '127.0.0.1'))?.policy).to.deep.equal({ name: 'token', requests: 2, perSeconds: 5 });
+    expect((await limiter.admit(OPERATION, actor, '127.0.0.1'))?.policy).to.deep.equal({
+      name: 'token',
+      requests: 2,
+      perSeconds: 5,
+    });
   });
 
   it('counts a user who asks with a password under the default policy, and never the operator', async () => {
     const limiter = new TokenRateLimiter(memoryCounters, { requests: 1, perSeconds: 60 }, silent);
     const user = aUser();
-    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal).to.equal(undefined);
-    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal?._tag).to.equal('RateLimited');
+    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal).to.equal(
+      undefined,
+    );
+    expect((await limiter.admit('POST /api/token/create', { kind: 'password', user }, '::1'))?.refusal?._tag).to.equal(
+      'RateLimited',
+    );
     expect(await limiter.admit(OPERATION, OPERATOR, '::1')).to.equal(undefined);
   });
 
@@ -124,10 +156,17 @@ describe('adapter: TokenRateLimiter', () => {
   });
 
   it('in a Redis that is down, counts in memory at once: no request waits for it or fails', async () => {
-    const connection = new RedisConnection({ url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 }, silent);
+    const connection = new RedisConnection(
+      { url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 },
+      silent,
+    );
     await connection.start();
     try {
-      const limiter = new TokenRateLimiter(redisCounters(connection.client, testKeyPrefix()), { requests: 3, perSeconds: 60 }, silent);
+      const limiter = new TokenRateLimiter(
+        redisCounters(connection.client, testKeyPrefix()),
+        { requests: 3, perSeconds: 60 },
+        silent,
+      );
       const started = performance.now();
       expect(await admittedOf([limiter], principal(), 5)).to.equal(3);
       expect(performance.now() - started).to.be.below(200);
@@ -156,25 +195,32 @@ describe('adapter: TokenRateLimiter', () => {
       expect(await admittedOf(instances, principal(), 90)).to.equal(40);
     });
 
-    (HAS_REDIS_SERVER ? it : it.skip)('counts per instance while Redis is gone, and together again once it is back', async () => {
-      const redis = await ThrowawayRedis.start();
-      try {
-        const limit = { requests: 4, perSeconds: 60 };
-        const prefix = testKeyPrefix();
-        const instances = [await instance(limit, redis.url, prefix), await instance(limit, redis.url, prefix)];
-        expect(await admittedOf(instances, principal(), 10)).to.equal(4);
+    (HAS_REDIS_SERVER ? it : it.skip)(
+      'counts per instance while Redis is gone, and together again once it is back',
+      async () => {
+        const redis = await ThrowawayRedis.start();
+        try {
+          const limit = { requests: 4, perSeconds: 60 };
+          const prefix = testKeyPrefix();
+          const instances = [await instance(limit, redis.url, prefix), await instance(limit, redis.url, prefix)];
+          expect(await admittedOf(instances, principal(), 10)).to.equal(4);
 
-        await redis.stop();
-        // Each instance's insurance counts alone: twice the limit gets through, and nothing fails.
-        expect(await admittedOf(instances, principal(), 10)).to.equal(8);
+          await redis.stop();
+          // Each instance's insurance counts alone: twice the limit gets through, and nothing fails.
+          expect(await admittedOf(instances, principal(), 10)).to.equal(8);
 
-        await redis.start();
-        await until(async () => (await Promise.allSettled(connections.map((connection) => connection.probe()))).every((probe) => probe.status === 'fulfilled'));
-        expect(await admittedOf(instances, principal(), 10)).to.equal(4);
-      } finally {
-        await redis.stop();
-      }
-    });
+          await redis.start();
+          await until(async () =>
+            (await Promise.allSettled(connections.map((connection) => connection.probe()))).every(
+              (probe) => probe.status === 'fulfilled',
+            ),
+          );
+          expect(await admittedOf(instances, principal(), 10)).to.equal(4);
+        } finally {
+          await redis.stop();
+        }
+      },
+    );
   });
 });
 

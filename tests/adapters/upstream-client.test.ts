@@ -13,7 +13,11 @@ const MINUTE = 60_000;
 /** The client behaves the same over Node's global fetch and over the one that caches host lookups. */
 const transports = [
   { name: 'global fetch', fetch: globalThis.fetch, droppedConnection: 'unreachable: other side closed' },
-  { name: 'undici fetch with a cached lookup', fetch: lookupFetch(cachingHostLookup({ ttlMs: MINUTE })).fetch, droppedConnection: 'unreachable: other side closed' },
+  {
+    name: 'undici fetch with a cached lookup',
+    fetch: lookupFetch(cachingHostLookup({ ttlMs: MINUTE })).fetch,
+    droppedConnection: 'unreachable: other side closed',
+  },
 ];
 
 for (const transport of transports) {
@@ -25,13 +29,25 @@ for (const transport of transports) {
     const fetched: string[] = [];
 
     function open(settings: Partial<UpstreamSettings> = {}): UpstreamClient {
-      const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
+      const logger = pino(
+        { level: 'info' },
+        { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) },
+      );
       const countingFetch: typeof fetch = (input, init) => {
         fetched.push(String(input));
         return transport.fetch(input, init);
       };
       return new UpstreamClient(
-        { name: 'things', baseUrl: upstream.url, deadlineMs: 300, maxEntries: 100, defaultBackoffMs: MINUTE, failureTtlMs: 5_000, hostTtlMs: MINUTE, ...settings },
+        {
+          name: 'things',
+          baseUrl: upstream.url,
+          deadlineMs: 300,
+          maxEntries: 100,
+          defaultBackoffMs: MINUTE,
+          failureTtlMs: 5_000,
+          hostTtlMs: MINUTE,
+          ...settings,
+        },
         { logger, fetch: countingFetch, clock: { now: () => time } },
       );
     }
@@ -44,7 +60,10 @@ for (const transport of transports) {
           '/things/b': { body: { name: 'b', size: 2 } },
           '/things/odd': { body: { name: 'odd', size: 'large' } },
           '/things/refused': { status: 400, body: { message: 'Bad Request' } },
-          '/things/refused-why': { status: 400, body: { error: true, reason: 'Latitude must be in range of -90 to 90°' } },
+          '/things/refused-why': {
+            status: 400,
+            body: { error: true, reason: 'Latitude must be in range of -90 to 90°' },
+          },
           '/things/refused-garbled': { status: 400, body: '<html>Bad Request</html>' },
           '/lists/mixed': { body: [{ name: 'a', size: 1 }, { name: 'no size' }, { name: 'c', size: 3 }] },
           '/moved/a': { status: 301, body: '', headers: { location: '/things/a' } },
@@ -62,23 +81,39 @@ for (const transport of transports) {
     afterEach(() => upstream.close());
 
     it('calls through the fetch it was given, and keeps an answer for its TTL', async () => {
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       time += MINUTE - 1;
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(fetched).to.deep.equal([`${upstream.url}/things/a`]);
       expect(upstream.calls).to.deep.equal(['/things/a']);
     });
 
     it('takes a base URL written with a trailing slash as the same upstream', async () => {
       client = open({ baseUrl: `${upstream.url}/` });
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(fetched).to.deep.equal([`${upstream.url}/things/a`]);
     });
 
     it('revalidates an expired answer with If-None-Match, and a 304 keeps it fresh', async () => {
       await thing('/things/a');
       time += MINUTE;
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(upstream.calls).to.have.length(2);
       expect(upstream.notModified).to.equal(1);
     });
@@ -93,7 +128,8 @@ for (const transport of transports) {
       upstream.behaviour = 'slow';
       upstream.slowMs = 100;
       const results = await Promise.all(Array.from({ length: 20 }, () => thing('/things/b')));
-      for (const result of results) expect(result).to.deep.equal({ kind: 'found', value: { name: 'b', size: 2 }, freshness: 'fresh' });
+      for (const result of results)
+        expect(result).to.deep.equal({ kind: 'found', value: { name: 'b', size: 2 }, freshness: 'fresh' });
       expect(upstream.calls).to.deep.equal(['/things/b']);
     });
 
@@ -118,9 +154,14 @@ for (const transport of transports) {
     it('follows only the redirects a call allows, five at most; any other fails the call as unavailable, naming where it led', async () => {
       const sameHost = (to: URL, from: URL) => to.host === from.host;
       const moved = (path: string) => client.get(path, { ttlMs: MINUTE, decoder: Thing, followsRedirect: sameHost });
-      expect(await moved('/moved/twice')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await moved('/moved/twice')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(upstream.calls).to.deep.equal(['/moved/twice', '/moved/a', '/things/a']);
-      for (const path of ['/moved/loop', '/moved/nowhere', '/moved/away']) expect(await moved(path), path).to.deep.equal({ kind: 'unavailable' });
+      for (const path of ['/moved/loop', '/moved/nowhere', '/moved/away'])
+        expect(await moved(path), path).to.deep.equal({ kind: 'unavailable' });
       expect(upstream.calls.filter((path) => path === '/moved/loop')).to.have.length(6);
       expect(logLines.map((line) => line.reason)).to.deep.equal([
         'redirected more than 5 times',
@@ -130,13 +171,24 @@ for (const transport of transports) {
     });
 
     it('says why a question was refused where the call knows where its upstream says so', async () => {
-      const rejectionReason = (body: unknown) => (typeof body === 'object' && body !== null && 'reason' in body && typeof body.reason === 'string' ? body.reason : undefined);
+      const rejectionReason = (body: unknown) =>
+        typeof body === 'object' && body !== null && 'reason' in body && typeof body.reason === 'string'
+          ? body.reason
+          : undefined;
       const refused = (path: string) => client.get(path, { ttlMs: MINUTE, decoder: Thing, rejectionReason });
-      expect(await refused('/things/refused-why')).to.deep.equal({ kind: 'rejected', status: 400, reason: 'Latitude must be in range of -90 to 90°' });
+      expect(await refused('/things/refused-why')).to.deep.equal({
+        kind: 'rejected',
+        status: 400,
+        reason: 'Latitude must be in range of -90 to 90°',
+      });
       expect(await refused('/things/refused')).to.deep.equal({ kind: 'rejected', status: 400 });
       expect(await refused('/things/refused-garbled')).to.deep.equal({ kind: 'rejected', status: 400 });
       // The refusal is remembered like any failure: asked again at once, the upstream is not.
-      expect(await refused('/things/refused-why')).to.deep.equal({ kind: 'rejected', status: 400, reason: 'Latitude must be in range of -90 to 90°' });
+      expect(await refused('/things/refused-why')).to.deep.equal({
+        kind: 'rejected',
+        status: 400,
+        reason: 'Latitude must be in range of -90 to 90°',
+      });
       expect(upstream.calls).to.deep.equal(['/things/refused-why', '/things/refused', '/things/refused-garbled']);
     });
 
@@ -153,17 +205,57 @@ for (const transport of transports) {
       await thing('/things/c', 'req-slow');
       upstream.behaviour = 'down';
       await thing('/things/d', 'req-down');
-      const failures = logLines.map(({ level, upstream: name, reason, requestId, msg }) => ({ level, upstream: name, reason, requestId, msg }));
+      const failures = logLines.map(({ level, upstream: name, reason, requestId, msg }) => ({
+        level,
+        upstream: name,
+        reason,
+        requestId,
+        msg,
+      }));
       expect(failures).to.deep.equal([
         { level: 40, upstream: 'things', reason: 'answered 500', requestId: 'req-500', msg: 'upstream call failed' },
-        { level: 40, upstream: 'things', reason: 'answered something that is not JSON', requestId: 'req-garbage', msg: 'upstream call failed' },
-        { level: 40, upstream: 'things', reason: 'answered JSON of the wrong shape', requestId: 'req-shape', msg: 'upstream call failed' },
+        {
+          level: 40,
+          upstream: 'things',
+          reason: 'answered something that is not JSON',
+          requestId: 'req-garbage',
+          msg: 'upstream call failed',
+        },
+        {
+          level: 40,
+          upstream: 'things',
+          reason: 'answered JSON of the wrong shape',
+          requestId: 'req-shape',
+          msg: 'upstream call failed',
+        },
         { level: 40, upstream: 'things', reason: 'answered 400', requestId: 'req-400', msg: 'upstream call failed' },
-        { level: 40, upstream: 'things', reason: 'no answer within 300 ms', requestId: 'req-slow', msg: 'upstream call failed' },
-        { level: 40, upstream: 'things', reason: failures[5]!.reason, requestId: 'req-down', msg: 'upstream call failed' },
+        {
+          level: 40,
+          upstream: 'things',
+          reason: 'no answer within 300 ms',
+          requestId: 'req-slow',
+          msg: 'upstream call failed',
+        },
+        {
+          level: 40,
+          upstream: 'things',
+          reason: failures[5]!.reason,
+          requestId: 'req-down',
+          msg: 'upstream call failed',
+        },
       ]);
       expect(failures[5]!.reason).to.equal(transport.droppedConnection);
-      for (const line of logLines) expect(Object.keys(line)).to.deep.equal(['level', 'time', 'pid', 'hostname', 'upstream', 'reason', 'requestId', 'msg']);
+      for (const line of logLines)
+        expect(Object.keys(line)).to.deep.equal([
+          'level',
+          'time',
+          'pid',
+          'hostname',
+          'upstream',
+          'reason',
+          'requestId',
+          'msg',
+        ]);
     });
 
     it('remembers a failure with nothing cached for failureTtlMs: the second ask makes no call', async () => {
@@ -176,7 +268,11 @@ for (const transport of transports) {
       expect(upstream.calls).to.deep.equal(['/things/a']);
       expect(logLines).to.have.length(1);
       time += 1;
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(upstream.calls).to.have.length(2);
     });
 
@@ -184,7 +280,11 @@ for (const transport of transports) {
       upstream.behaviour = 'error';
       await thing('/things/a');
       upstream.behaviour = 'normal';
-      expect(await thing('/things/b')).to.deep.equal({ kind: 'found', value: { name: 'b', size: 2 }, freshness: 'fresh' });
+      expect(await thing('/things/b')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'b', size: 2 },
+        freshness: 'fresh',
+      });
     });
 
     it('with failureTtlMs 0, asks again at once', async () => {
@@ -199,13 +299,25 @@ for (const transport of transports) {
       await thing('/things/a');
       time += MINUTE;
       upstream.behaviour = 'error';
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'stale' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'stale',
+      });
       time += MINUTE - 1;
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'stale' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'stale',
+      });
       expect(upstream.calls).to.have.length(2);
       upstream.behaviour = 'normal';
       time += 1;
-      expect(await thing('/things/a')).to.deep.equal({ kind: 'found', value: { name: 'a', size: 1 }, freshness: 'fresh' });
+      expect(await thing('/things/a')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'a', size: 1 },
+        freshness: 'fresh',
+      });
       expect(upstream.calls).to.have.length(3);
     });
 
@@ -216,15 +328,32 @@ for (const transport of transports) {
       upstream.behaviour = 'normal';
       expect(await thing('/things/b')).to.deep.equal({ kind: 'unavailable' });
       expect(upstream.calls).to.deep.equal(['/things/a']);
-      expect(logLines.map((line) => line.reason)).to.deep.equal(['answered 429: backing off for 30000 ms', 'backing off for 30000 ms after its 429']);
+      expect(logLines.map((line) => line.reason)).to.deep.equal([
+        'answered 429: backing off for 30000 ms',
+        'backing off for 30000 ms after its 429',
+      ]);
       time += 30_000;
-      expect(await thing('/things/b')).to.deep.equal({ kind: 'found', value: { name: 'b', size: 2 }, freshness: 'fresh' });
+      expect(await thing('/things/b')).to.deep.equal({
+        kind: 'found',
+        value: { name: 'b', size: 2 },
+        freshness: 'fresh',
+      });
     });
 
     it('keepingValid leaves out elements of the wrong shape and says which', async () => {
       const dropped: number[] = [];
-      const result = await client.get('/lists/mixed', { ttlMs: MINUTE, decoder: keepingValid(Thing, (index) => dropped.push(index)) });
-      expect(result).to.deep.equal({ kind: 'found', value: [{ name: 'a', size: 1 }, { name: 'c', size: 3 }], freshness: 'fresh' });
+      const result = await client.get('/lists/mixed', {
+        ttlMs: MINUTE,
+        decoder: keepingValid(Thing, (index) => dropped.push(index)),
+      });
+      expect(result).to.deep.equal({
+        kind: 'found',
+        value: [
+          { name: 'a', size: 1 },
+          { name: 'c', size: 3 },
+        ],
+        freshness: 'fresh',
+      });
       expect(dropped).to.deep.equal([1]);
     });
   });

@@ -8,7 +8,14 @@ describe('adapter: WordNet data file lines', () => {
   let folder: string;
   let fd: number;
   // Short lines, lines around and well past the first read, and a last line with no newline.
-  const lines = ['00001740 03 n 01 entity 0 | short', 'a'.repeat(511), 'b'.repeat(512), 'c'.repeat(513), `d${'e'.repeat(5000)}`, 'last line'];
+  const lines = [
+    '00001740 03 n 01 entity 0 | short',
+    'a'.repeat(511),
+    'b'.repeat(512),
+    'c'.repeat(513),
+    `d${'e'.repeat(5000)}`,
+    'last line',
+  ];
   const offsets = lines.map((_, index) => lines.slice(0, index).reduce((sum, line) => sum + line.length + 1, 0));
 
   before(() => {

@@ -5,7 +5,15 @@ import { startServer, type TestServer } from '../support/http-server.js';
 
 /** Debian's chromium, which .ci/run installs; the flags keep it from reaching anything but loopback. */
 const CHROMIUM = '/usr/bin/chromium';
-const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const QUIET_CHROMIUM = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 (existsSync(CHROMIUM) ? describe : describe.skip)('browser: GET /docs, the interactive reference', function () {
   this.timeout(60_000);
@@ -22,7 +30,9 @@ const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
 
   it('loads from this server alone, lists every operation, and encrypts a text through "try it out" with a token', async () => {
     const token = await server.tokenFor(['Cryptography::*']);
-    const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const document = (await (await server.get('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const operations = Object.values(document.paths).reduce((count, methods) => count + Object.keys(methods).length, 0);
 
     const page = await browser.newPage();
@@ -31,14 +41,19 @@ const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
     // What the page's Content-Security-Policy refused, as the page saw it and as the console said it.
     const refusedByPolicy: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content.Security.Policy|CSP violation/i.test(message.text())) refusedByPolicy.push(message.text());
+      if (message.type() === 'error' && /Content.Security.Policy|CSP violation/i.test(message.text()))
+        refusedByPolicy.push(message.text());
     });
     await page.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));",
+      content:
+        "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));",
     });
     const served = await page.goto(`${server.baseUrl}/docs`);
     expect(served!.headers()['content-security-policy']).to.include("frame-ancestors 'none'");
-    await page.locator('.opblock').nth(operations - 1).waitFor();
+    await page
+      .locator('.opblock')
+      .nth(operations - 1)
+      .waitFor();
     expect(await page.locator('.opblock').count()).to.equal(operations);
 
     await page.locator('button.authorize').first().click();
@@ -54,11 +69,17 @@ const QUIET_CHROMIUM = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
     const status = encrypt.locator('.live-responses-table tbody .response-col_status').first();
     await status.waitFor();
     expect((await status.innerText()).trim()).to.equal('200');
-    const ciphertext = (await encrypt.locator('.live-responses-table tbody .response-col_description pre').first().innerText()).trim();
+    const ciphertext = (
+      await encrypt.locator('.live-responses-table tbody .response-col_description pre').first().innerText()
+    ).trim();
 
-    const decrypted = await server.get(`/api/crypto/dec?data=${encodeURIComponent(ciphertext)}`, { Authorization: `Bearer ${token}` });
+    const decrypted = await server.get(`/api/crypto/dec?data=${encodeURIComponent(ciphertext)}`, {
+      Authorization: `Bearer ${token}`,
+    });
     expect(await decrypted.text()).to.equal('hello from the docs');
-    expect(requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).to.deep.equal([]);
+    expect(requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).to.deep.equal(
+      [],
+    );
     expect(requested).to.include(`${server.baseUrl}/api/crypto/enc?data=hello%20from%20the%20docs`);
     expect(refusedByPolicy, 'what the Content-Security-Policy refused').to.deep.equal([]);
   });

@@ -29,12 +29,27 @@ describe('cli: failures, in process', () => {
     await cli('user', 'create', '--username', 'dave', '--permission', 'Cryptography::Encrypt');
     const refusals: [args: string[], line: string | RegExp][] = [
       [['token', 'create', '--username', 'nobody'], 'utility-api: Unable to locate requested user: No user nobody'],
-      [['token', 'create', '--username', 'dave', '--permission', 'Cryptography::*'], 'utility-api: You are not authorized to access this resource: Missing permission Cryptography::*'],
-      [['token', 'create', '--username', 'dave', '--expires-in', 'soon'], 'utility-api: --expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "soon"'],
-      [['user', 'create', '--username', 'erin', '--permission', 'Cryptograpy::*'], 'utility-api: Invalid --permission: Unknown permission(s): Cryptograpy::*'],
-      [['user', 'create', '--username', 'no spaces'], /^utility-api: Invalid --username: username must be 2-32 characters/],
+      [
+        ['token', 'create', '--username', 'dave', '--permission', 'Cryptography::*'],
+        'utility-api: You are not authorized to access this resource: Missing permission Cryptography::*',
+      ],
+      [
+        ['token', 'create', '--username', 'dave', '--expires-in', 'soon'],
+        'utility-api: --expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "soon"',
+      ],
+      [
+        ['user', 'create', '--username', 'erin', '--permission', 'Cryptograpy::*'],
+        'utility-api: Invalid --permission: Unknown permission(s): Cryptograpy::*',
+      ],
+      [
+        ['user', 'create', '--username', 'no spaces'],
+        /^utility-api: Invalid --username: username must be 2-32 characters/,
+      ],
       [['token', 'create', '--username', 'dave', '--name', '\u0007bell'], /^utility-api: Invalid --name: /],
-      [['user', 'create', '--username', 'erin', '--email', 'not-an-email'], `utility-api: Invalid --email: ${detailsOf(checkEmail('not-an-email')!)}`],
+      [
+        ['user', 'create', '--username', 'erin', '--email', 'not-an-email'],
+        `utility-api: Invalid --email: ${detailsOf(checkEmail('not-an-email')!)}`,
+      ],
       [['user', 'block', '--username', 'nobody'], 'utility-api: Unable to locate requested user: No user nobody'],
       [['user', 'create', '--username', 'dave'], /^utility-api: The resource already exists: .*username/],
     ];
@@ -60,24 +75,36 @@ describe('cli: failures, in process', () => {
   it('prints its help on stdout and exits 0 when asked', async () => {
     const help = await cli('user', 'create', '--help');
     expect(help).to.include({ status: 0, stderr: '' });
-    expect(help.stdout).to.include('--password-stdin').and.not.to.match(/--password </);
+    expect(help.stdout)
+      .to.include('--password-stdin')
+      .and.not.to.match(/--password </);
   });
 });
 
 describe('cli: start-up failures, in process', () => {
   it('cannot reach the database: one line naming why, exit code 1', async () => {
     const refused = await runCommand({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/utility' }, ['user', 'list']);
-    expect(expectOneLineFailure(refused, 'closed port')).to.equal('utility-api: cannot start: connect ECONNREFUSED 127.0.0.1:1');
+    expect(expectOneLineFailure(refused, 'closed port')).to.equal(
+      'utility-api: cannot start: connect ECONNREFUSED 127.0.0.1:1',
+    );
     // A name with two addresses fails once for each, in an error with no message of its own.
-    const everyAddress = await runCommand({ DATABASE_URL: 'postgres://postgres@localhost:1/utility' }, ['user', 'list']);
-    expect(expectOneLineFailure(everyAddress, 'localhost')).to.match(/^utility-api: cannot start: connect ECONNREFUSED \S+:1(; connect ECONNREFUSED \S+:1)*$/);
+    const everyAddress = await runCommand({ DATABASE_URL: 'postgres://postgres@localhost:1/utility' }, [
+      'user',
+      'list',
+    ]);
+    expect(expectOneLineFailure(everyAddress, 'localhost')).to.match(
+      /^utility-api: cannot start: connect ECONNREFUSED \S+:1(; connect ECONNREFUSED \S+:1)*$/,
+    );
   });
 
   it('a data folder it cannot create: one line naming it, exit code 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'utility-api-cli-'));
     try {
       writeFileSync(join(dir, 'occupied'), 'a file where the data folder should be');
-      const refused = await runCommand({ UTILITY_API_SQLITE_FILE: join(dir, 'occupied', 'utility-api.sqlite') }, ['user', 'list']);
+      const refused = await runCommand({ UTILITY_API_SQLITE_FILE: join(dir, 'occupied', 'utility-api.sqlite') }, [
+        'user',
+        'list',
+      ]);
       expect(expectOneLineFailure(refused, 'data folder')).to.match(/^utility-api: cannot start: E\w+: .*occupied/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -92,7 +119,9 @@ describe('cli: start-up failures, in process', () => {
   });
 
   it('several bad settings: one line each', async () => {
-    const refused = await runCommand({ UTILITY_API_STORAGE: 'mongodb', UTILITY_API_TOKEN_CACHE_TTL_MS: 'soon' }, ['migrate']);
+    const refused = await runCommand({ UTILITY_API_STORAGE: 'mongodb', UTILITY_API_TOKEN_CACHE_TTL_MS: 'soon' }, [
+      'migrate',
+    ]);
     expect(refused).to.include({ status: 1, stdout: '' });
     const lines = refused.stderr.trimEnd().split('\n');
     expect(lines).to.have.length(2);

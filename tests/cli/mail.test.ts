@@ -41,7 +41,13 @@ for (const backend of sqlDatabases) {
       for (const message of messages) await outbox.enqueue(message);
       await outbox.claim({ worker: 'w', now: T0 + 1000, leaseUntil: T0 + 60_000, limit: 2 });
       await outbox.settle(messages[0]!.id, 'w', { status: 'sent', attempts: 1, at: T0 + 1500, recipients: [] });
-      await outbox.settle(messages[1]!.id, 'w', { status: 'failed', attempts: 8, at: T0 + 2500, reason: '550 5.1.1 No such user', recipients: [] });
+      await outbox.settle(messages[1]!.id, 'w', {
+        status: 'failed',
+        attempts: 8,
+        at: T0 + 2500,
+        reason: '550 5.1.1 No such user',
+        recipients: [],
+      });
     });
     afterEach(async () => database.drop());
 
@@ -59,7 +65,9 @@ for (const backend of sqlDatabases) {
       const bad = await cli('mail', 'list', '--status', 'lost');
       expect(bad.status).to.equal(1);
       expect(bad.stderr).to.include("argument 'lost' is invalid");
-      expect((await cli('mail', 'list', '--limit', '0')).stderr).to.equal('utility-api: Invalid --limit: it must be a whole number of at least 1, got "0"\n');
+      expect((await cli('mail', 'list', '--limit', '0')).stderr).to.equal(
+        'utility-api: Invalid --limit: it must be a whole number of at least 1, got "0"\n',
+      );
     });
 
     it('shows one message whole, as JSON', async () => {
@@ -89,18 +97,31 @@ for (const backend of sqlDatabases) {
         content: 'Hello {{name}}',
       });
       const unknown = await cli('mail', 'show', '00000000-0000-4000-8000-000000000000');
-      expect([unknown.status, unknown.stderr]).to.deep.equal([1, 'utility-api: Unable to retrieve requested information: No message 00000000-0000-4000-8000-000000000000\n']);
+      expect([unknown.status, unknown.stderr]).to.deep.equal([
+        1,
+        'utility-api: Unable to retrieve requested information: No message 00000000-0000-4000-8000-000000000000\n',
+      ]);
       const malformed = await cli('mail', 'show', 'nope');
-      expect([malformed.status, malformed.stderr]).to.deep.equal([1, 'utility-api: Invalid ID: it must be a message id as POST /mail/send answered it (a UUID), as mail list shows it\n']);
+      expect([malformed.status, malformed.stderr]).to.deep.equal([
+        1,
+        'utility-api: Invalid ID: it must be a message id as POST /mail/send answered it (a UUID), as mail list shows it\n',
+      ]);
     });
 
     it('queues a failed message again, due now with no attempts counted; refuses any other', async () => {
       const retried = await cli('mail', 'retry', messages[1]!.id);
       expect(retried.status, retried.stderr).to.equal(0);
       expect(retried.stdout).to.include(`Queued ${messages[1]!.id} again`);
-      expect(JSON.parse((await cli('mail', 'show', messages[1]!.id)).stdout)).to.deep.include({ status: 'queued', attempts: 0, lastError: '550 5.1.1 No such user' });
+      expect(JSON.parse((await cli('mail', 'show', messages[1]!.id)).stdout)).to.deep.include({
+        status: 'queued',
+        attempts: 0,
+        lastError: '550 5.1.1 No such user',
+      });
       const again = await cli('mail', 'retry', messages[0]!.id);
-      expect([again.status, again.stderr]).to.deep.equal([1, `utility-api: Only a failed message can be retried: Message ${messages[0]!.id} is sent\n`]);
+      expect([again.status, again.stderr]).to.deep.equal([
+        1,
+        `utility-api: Only a failed message can be retried: Message ${messages[0]!.id} is sent\n`,
+      ]);
     });
   });
 }

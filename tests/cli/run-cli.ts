@@ -31,14 +31,21 @@ function collector(): { stream: Writable; text(): string } {
  * binary: with exactly these environment variables (none of the developer's) and this standard
  * input, and gives back what a user would see on the terminal.
  */
-export async function runCommand(env: Record<string, string>, args: readonly string[], stdin: Stdin = []): Promise<CliResult> {
+export async function runCommand(
+  env: Record<string, string>,
+  args: readonly string[],
+  stdin: Stdin = [],
+): Promise<CliResult> {
   const stdout = collector();
   const stderr = collector();
   const chunks = typeof stdin === 'string' || Buffer.isBuffer(stdin) ? [stdin] : stdin;
   const status = await runCli(args, {
     stdout: stdout.stream,
     stderr: stderr.stream,
-    stdin: Readable.from(chunks.map((chunk) => Buffer.from(chunk)), { objectMode: false }),
+    stdin: Readable.from(
+      chunks.map((chunk) => Buffer.from(chunk)),
+      { objectMode: false },
+    ),
     env: { UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env },
   });
   const out = stdout.text();
@@ -46,4 +53,7 @@ export async function runCommand(env: Record<string, string>, args: readonly str
 }
 
 /** `runCommand` bound to one installation's settings: `cli('user', 'list')`. */
-export const cliOn = (env: Record<string, string>) => (...args: string[]) => runCommand(env, args);
+export const cliOn =
+  (env: Record<string, string>) =>
+  (...args: string[]) =>
+    runCommand(env, args);

@@ -18,7 +18,9 @@ for (const backend of sqlDatabases) {
       expect((await cli('token', 'create', '--username', 'erin')).status).to.equal(0);
       const refused = await cli('token', 'create', '--username', 'erin');
       expect(refused.status).not.to.equal(0);
-      expect(refused.stderr).to.include('The user holds too many tokens: A user may hold at most 2 unexpired tokens; revoke one first');
+      expect(refused.stderr).to.include(
+        'The user holds too many tokens: A user may hold at most 2 unexpired tokens; revoke one first',
+      );
       expect(refused.stdout).to.equal('');
       const id = /^Token (\S+) for /.exec(first.stdout)![1]!;
       expect((await cli('token', 'revoke', '--id', id)).status).to.equal(0);

@@ -43,7 +43,16 @@ for (const backend of sqlDatabases) {
     it('issues narrowed and expiring tokens', async () => {
       await cli('user', 'create', '--username', 'carol', '--permission', 'Cryptography::*');
       const before = Date.now();
-      const narrowed = await cli('token', 'create', '--username', 'carol', '--permission', 'Cryptography::Decrypt', '--expires-in', '30d');
+      const narrowed = await cli(
+        'token',
+        'create',
+        '--username',
+        'carol',
+        '--permission',
+        'Cryptography::Decrypt',
+        '--expires-in',
+        '30d',
+      );
       const after = Date.now();
       expect(narrowed.status, narrowed.stderr).to.equal(0);
       expect(narrowed.stdout).to.include('permissions: Cryptography::Decrypt');
@@ -60,18 +69,30 @@ for (const backend of sqlDatabases) {
       const issued = await cli('token', 'create', '--username', 'dave', '--rate-limit', '1/60');
       expect(issued.status, issued.stderr).to.equal(0);
       expect(issued.stdout).to.include('rate limit:  1 requests per 60 s');
-      expect(JSON.parse((await cli('token', 'info', '--id', idOf(issued))).stdout)).to.deep.include({ rateLimit: { requests: 1, perSeconds: 60 } });
+      expect(JSON.parse((await cli('token', 'info', '--id', idOf(issued))).stdout)).to.deep.include({
+        rateLimit: { requests: 1, perSeconds: 60 },
+      });
       const server = await startServer({ env: database.env });
       try {
         const first = await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${issued.lastLine}` });
         expect(first.headers.get('ratelimit-policy')).to.equal('"token";q=1;w=60');
-        await expectError(await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${issued.lastLine}` }), 429, 25);
+        await expectError(
+          await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${issued.lastLine}` }),
+          429,
+          25,
+        );
       } finally {
         await server.close();
       }
-      expect((await cli('token', 'create', '--username', 'dave')).stdout).to.include("rate limit:  the installation's policy");
+      expect((await cli('token', 'create', '--username', 'dave')).stdout).to.include(
+        "rate limit:  the installation's policy",
+      );
       const refused = await cli('token', 'create', '--username', 'dave', '--rate-limit', '10 per minute');
-      expect(refused).to.include({ status: 1, stderr: 'utility-api: --rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "10 per minute"\n' });
+      expect(refused).to.include({
+        status: 1,
+        stderr:
+          'utility-api: --rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "10 per minute"\n',
+      });
     });
 
     it('warns that a token for a blocked user is refused, and the server refuses it until the user is unblocked', async () => {
@@ -81,7 +102,9 @@ for (const backend of sqlDatabases) {
       expect(blocked.stdout).to.include('Blocked user frank').and.to.include('[blocked]');
       const issued = await cli('token', 'create', '--username', 'frank');
       expect(issued.status).to.equal(0);
-      expect(issued.stderr).to.equal('warning: frank is blocked; this token will be refused until the user is unblocked\n');
+      expect(issued.stderr).to.equal(
+        'warning: frank is blocked; this token will be refused until the user is unblocked\n',
+      );
       await expectError(await encryptWith(database.env, issued.lastLine), 403, 2);
 
       const unblocked = await cli('user', 'unblock', '--username', 'frank');
@@ -90,21 +113,54 @@ for (const backend of sqlDatabases) {
     });
 
     it('gets, lists and updates users, and shows, lists and revokes tokens, with the same use cases as the server', async () => {
-      const created = await cli('user', 'create', '--username', 'grace', '--first-name', 'Grace', '--last-name', 'Hopper', '--email', 'Grace@Example.com');
+      const created = await cli(
+        'user',
+        'create',
+        '--username',
+        'grace',
+        '--first-name',
+        'Grace',
+        '--last-name',
+        'Hopper',
+        '--email',
+        'Grace@Example.com',
+      );
       expect(created.status, created.stderr).to.equal(0);
       const shown = JSON.parse((await cli('user', 'get', '--username', 'grace')).stdout) as Record<string, unknown>;
-      expect(shown).to.include({ username: 'grace', fullName: 'Grace Hopper', email: 'grace@example.com', blocked: false });
+      expect(shown).to.include({
+        username: 'grace',
+        fullName: 'Grace Hopper',
+        email: 'grace@example.com',
+        blocked: false,
+      });
       expect(shown).not.to.have.property('passwordHash');
       await cli('user', 'create', '--username', 'henry');
-      expect((await cli('user', 'list')).stdout).to.match(/^grace \(uid \S+\) permissions: \(none\)\nhenry \(uid \S+\) permissions: \(none\)\n$/);
+      expect((await cli('user', 'list')).stdout).to.match(
+        /^grace \(uid \S+\) permissions: \(none\)\nhenry \(uid \S+\) permissions: \(none\)\n$/,
+      );
 
-      const updated = await cli('user', 'update', '--username', 'grace', '--permission', 'Cryptography::Encrypt', '--display-name', 'Amazing Grace');
+      const updated = await cli(
+        'user',
+        'update',
+        '--username',
+        'grace',
+        '--permission',
+        'Cryptography::Encrypt',
+        '--display-name',
+        'Amazing Grace',
+      );
       expect(updated.status, updated.stderr).to.equal(0);
       expect(updated.stdout).to.include('permissions: Cryptography::Encrypt');
-      expect(JSON.parse((await cli('user', 'get', '--username', 'grace')).stdout)).to.include({ displayname: 'Amazing Grace' });
+      expect(JSON.parse((await cli('user', 'get', '--username', 'grace')).stdout)).to.include({
+        displayname: 'Amazing Grace',
+      });
 
       const secret = (await cli('token', 'create', '--username', 'grace', '--name', 'laptop')).lastLine;
-      const list = JSON.parse((await cli('token', 'list', '--username', 'grace')).stdout) as { id: string; name: string; permissions: string[] }[];
+      const list = JSON.parse((await cli('token', 'list', '--username', 'grace')).stdout) as {
+        id: string;
+        name: string;
+        permissions: string[];
+      }[];
       expect(list).to.have.length(1);
       expect(list[0]).to.include({ name: 'laptop' });
       expect(list[0]!.permissions).to.deep.equal(['Cryptography::Encrypt']);
@@ -113,7 +169,10 @@ for (const backend of sqlDatabases) {
 
       const server = await startServer({ env: database.env });
       try {
-        for (let i = 0; i < 2; i++) expect((await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${secret}` })).status).to.equal(200);
+        for (let i = 0; i < 2; i++)
+          expect((await server.get('/api/crypto/enc?data=x', { authorization: `Bearer ${secret}` })).status).to.equal(
+            200,
+          );
       } finally {
         await server.close();
       }
@@ -123,16 +182,25 @@ for (const backend of sqlDatabases) {
       const disabled = await cli('token', 'disable', '--id', id);
       expect(disabled.stdout).to.match(new RegExp(`^Disabled token ${id} \\(uapi_\\S+…\\) of grace\n$`));
       await expectError(await encryptWith(database.env, secret), 403, 5);
-      expect((await cli('token', 'enable', '--id', id)).stdout).to.match(/^Enabled token \S+ \(uapi_\S+…\) of grace\n$/);
+      expect((await cli('token', 'enable', '--id', id)).stdout).to.match(
+        /^Enabled token \S+ \(uapi_\S+…\) of grace\n$/,
+      );
       expect((await encryptWith(database.env, secret)).status).to.equal(200);
-      expect(await cli('token', 'disable', '--id', '00000000-0000-4000-8000-000000000000')).to.include({ status: 1, stderr: 'utility-api: Unable to locate requested token: No token 00000000-0000-4000-8000-000000000000\n' });
+      expect(await cli('token', 'disable', '--id', '00000000-0000-4000-8000-000000000000')).to.include({
+        status: 1,
+        stderr: 'utility-api: Unable to locate requested token: No token 00000000-0000-4000-8000-000000000000\n',
+      });
 
       const revoked = await cli('token', 'revoke', '--id', id);
       expect(revoked.status).to.equal(0);
       expect(revoked.stdout).to.match(/^Revoked token \S+ \(uapi_\S+…\)\n$/);
       await expectError(await encryptWith(database.env, secret), 401, 4);
       const gone = await cli('token', 'info', '--id', id);
-      expect(gone).to.include({ status: 1, stdout: '', stderr: `utility-api: Unable to locate requested token: No token ${id}\n` });
+      expect(gone).to.include({
+        status: 1,
+        stdout: '',
+        stderr: `utility-api: Unable to locate requested token: No token ${id}\n`,
+      });
     });
 
     it('deletes a user and their tokens', async () => {
@@ -141,7 +209,9 @@ for (const backend of sqlDatabases) {
       const deleted = await cli('user', 'delete', '--username', 'ivan');
       expect(deleted.status).to.equal(0);
       expect(deleted.stdout).to.match(/^Deleted user ivan \(uid \S+\) and their tokens\n$/);
-      expect((await cli('user', 'get', '--username', 'ivan')).stderr).to.equal('utility-api: Unable to locate requested user: No user ivan\n');
+      expect((await cli('user', 'get', '--username', 'ivan')).stderr).to.equal(
+        'utility-api: Unable to locate requested user: No user ivan\n',
+      );
       expect((await cli('token', 'info', '--id', idOf(issued))).stderr).to.include('Unable to locate requested token');
       await expectError(await encryptWith(database.env, issued.lastLine), 401, 4);
     });

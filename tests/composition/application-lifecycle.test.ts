@@ -11,11 +11,18 @@ import { expectRight } from '../support/either.js';
 
 /** The application the server and the CLI build, on `database`, with one token used once and not yet written. */
 async function applicationWithUnwrittenUse(database: TestDatabase): Promise<{ app: Application; tokenId: string }> {
-  const overrides = { encryption: { key: randomBytes(32).toString('base64') }, auth: { usageFlushIntervalMs: 3_600_000 } };
+  const overrides = {
+    encryption: { key: randomBytes(32).toString('base64') },
+    auth: { usageFlushIntervalMs: 3_600_000 },
+  };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...database.env }, overrides }));
   const app = await buildApplication(config);
-  expectRight(await app.container.get(CreateUser).execute({ actor: OPERATOR, username: 'ada', permissions: ['Cryptography::*'] }));
-  const { record } = expectRight(await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username: 'ada' } }));
+  expectRight(
+    await app.container.get(CreateUser).execute({ actor: OPERATOR, username: 'ada', permissions: ['Cryptography::*'] }),
+  );
+  const { record } = expectRight(
+    await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username: 'ada' } }),
+  );
   app.container.get(TokenUsageMeter).record(record.id, Date.now());
   return { app, tokenId: record.id };
 }

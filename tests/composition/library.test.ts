@@ -21,12 +21,21 @@ const storageOf = (database: TestDatabase): LibrarySettings<never> =>
 
 /** Creates Ada, issues her a token that may encrypt, and has it verified, as the README's example does. */
 async function issueAndVerify(settings: Omit<LibrarySettings<never>, 'families'>): Promise<string> {
-  const api = await buildUseCases({ ...settings, ...QUIET, families: ['usersAndTokens', 'crypto'], encryption: { key: KEY } });
+  const api = await buildUseCases({
+    ...settings,
+    ...QUIET,
+    families: ['usersAndTokens', 'crypto'],
+    encryption: { key: KEY },
+  });
   const { createUser, issueToken, authenticate } = api.useCases.usersAndTokens;
-  expectRight(await createUser.execute({ actor: OPERATOR, username: 'ada', permissions: [Permission.CryptographyEncrypt] }));
+  expectRight(
+    await createUser.execute({ actor: OPERATOR, username: 'ada', permissions: [Permission.CryptographyEncrypt] }),
+  );
   const { secret, record } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'ada' } }));
   expect(expectRight(await authenticate.execute(secret, Permission.CryptographyEncrypt)).user.username).to.equal('ada');
-  expect(expectLeftTag(await authenticate.execute(secret, Permission.CryptographyDecrypt), 'NotAuthorized')).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::Decrypt' });
+  expect(
+    expectLeftTag(await authenticate.execute(secret, Permission.CryptographyDecrypt), 'NotAuthorized'),
+  ).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::Decrypt' });
   expect(await api.close()).to.deep.equal({ stopFailures: [] });
   return record.id;
 }
@@ -116,7 +125,10 @@ describe('library: buildUseCases builds the chosen families from a settings obje
     const api = await buildUseCases({ families: ['crypto'], storage: 'memory', encryption: { key: KEY }, ...QUIET });
     try {
       expect(() => createHttpApp(api as never)).to.throw(InvalidSettings, 'the HTTP app needs usersAndTokens');
-      expect(() => createHttpApp({ ...api } as never)).to.throw(TypeError, 'createHttpApp takes what buildUseCases returned');
+      expect(() => createHttpApp({ ...api } as never)).to.throw(
+        TypeError,
+        'createHttpApp takes what buildUseCases returned',
+      );
     } finally {
       await api.close();
     }

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { Lifecycle, type LifecycleComponent } from '../../src/composition/lifecycle.js';
 
 /** A component that writes what happens to it into a shared journal, and fails when told to. */
-function component(name: string, journal: string[], fails: { start?: boolean; stop?: boolean } = {}): LifecycleComponent {
+function component(
+  name: string,
+  journal: string[],
+  fails: { start?: boolean; stop?: boolean } = {},
+): LifecycleComponent {
   return {
     name,
     async start() {
@@ -19,10 +23,20 @@ function component(name: string, journal: string[], fails: { start?: boolean; st
 describe('composition: lifecycle of background work', () => {
   it('starts components in the order given and stops them in reverse', async () => {
     const journal: string[] = [];
-    const lifecycle = new Lifecycle([component('flush', journal), component('worker', journal), component('listener', journal)], () => {});
+    const lifecycle = new Lifecycle(
+      [component('flush', journal), component('worker', journal), component('listener', journal)],
+      () => {},
+    );
     await lifecycle.start();
     expect(await lifecycle.stop()).to.deep.equal({ failed: [] });
-    expect(journal).to.deep.equal(['start flush', 'start worker', 'start listener', 'stop listener', 'stop worker', 'stop flush']);
+    expect(journal).to.deep.equal([
+      'start flush',
+      'start worker',
+      'start listener',
+      'stop listener',
+      'stop worker',
+      'stop flush',
+    ]);
   });
 
   it('tells the started components that a stop has begun, before stopping any', async () => {
@@ -41,18 +55,34 @@ describe('composition: lifecycle of background work', () => {
     const journal: string[] = [];
     const reported: string[] = [];
     const lifecycle = new Lifecycle(
-      [component('flush', journal, { stop: true }), component('worker', journal, { stop: true }), component('listener', journal)],
+      [
+        component('flush', journal, { stop: true }),
+        component('worker', journal, { stop: true }),
+        component('listener', journal),
+      ],
       (name, error) => reported.push(`${name}: ${(error as Error).message}`),
     );
     await lifecycle.start();
     expect(await lifecycle.stop()).to.deep.equal({ failed: ['worker', 'flush'] });
-    expect(journal.filter((entry) => entry.startsWith('stop'))).to.deep.equal(['stop listener', 'stop worker', 'stop flush']);
+    expect(journal.filter((entry) => entry.startsWith('stop'))).to.deep.equal([
+      'stop listener',
+      'stop worker',
+      'stop flush',
+    ]);
     expect(reported).to.deep.equal(['worker: worker lost its work', 'flush: flush lost its work']);
   });
 
   it('when a start fails, stops what it had started, last first, starts nothing after it, and throws', async () => {
     const journal: string[] = [];
-    const lifecycle = new Lifecycle([component('flush', journal), component('worker', journal), component('broken', journal, { start: true }), component('never', journal)], () => {});
+    const lifecycle = new Lifecycle(
+      [
+        component('flush', journal),
+        component('worker', journal),
+        component('broken', journal, { start: true }),
+        component('never', journal),
+      ],
+      () => {},
+    );
     let thrown: unknown;
     await lifecycle.start().catch((error: unknown) => (thrown = error));
     expect((thrown as Error).message).to.equal('broken cannot start');

@@ -9,7 +9,12 @@ import { expectRight } from '../support/either.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 /** An application with a mail worker on `database`, delivering to `smtp` quickly. */
-async function withWorker(database: TestDatabase, smtp: SmtpFixture, mail: Record<string, unknown> = {}, shutdown: Record<string, unknown> = {}): Promise<Application<'mail'>> {
+async function withWorker(
+  database: TestDatabase,
+  smtp: SmtpFixture,
+  mail: Record<string, unknown> = {},
+  shutdown: Record<string, unknown> = {},
+): Promise<Application<'mail'>> {
   const config = expectRight(
     loadConfig({
       env: { NODE_ENV: 'test', ...database.env, UTILITY_API_SMTP_URL: smtp.url },
@@ -20,7 +25,15 @@ async function withWorker(database: TestDatabase, smtp: SmtpFixture, mail: Recor
 }
 
 const queue = (app: Application<'mail'>, count: number, subject = 'Hello'): Promise<Accepted[]> =>
-  Promise.all(Array.from({ length: count }, async (_, i) => expectRight(await app.container.get(SendMail).execute({ actor: OPERATOR, mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' } }))));
+  Promise.all(
+    Array.from({ length: count }, async (_, i) =>
+      expectRight(
+        await app.container
+          .get(SendMail)
+          .execute({ actor: OPERATOR, mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' } }),
+      ),
+    ),
+  );
 
 const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -31,7 +44,8 @@ const until = async (condition: () => boolean | Promise<boolean>, what: string, 
 };
 
 /** Every message of the outbox: its status and whether a worker holds it. */
-const rowsOf = (database: TestDatabase) => database.db('mail_messages').select('id', 'message_id', 'status', 'lease_owner');
+const rowsOf = (database: TestDatabase) =>
+  database.db('mail_messages').select('id', 'message_id', 'status', 'lease_owner');
 
 describe('composition: the mail worker', () => {
   let smtp: SmtpFixture;
@@ -57,7 +71,10 @@ describe('composition: the mail worker', () => {
     const sentBeforeStop = afterStop.filter((row) => row.status === 'sent').length;
     expect(sentBeforeStop, 'messages in flight at the stop, finished').to.be.within(1, 7);
     expect(smtp.received).to.have.length(sentBeforeStop);
-    expect(afterStop.filter((row) => row.lease_owner !== null), 'messages still held').to.deep.equal([]);
+    expect(
+      afterStop.filter((row) => row.lease_owner !== null),
+      'messages still held',
+    ).to.deep.equal([]);
 
     apps.push(await withWorker(database, smtp));
     await smtp.waitForReceived(8);
@@ -73,7 +90,11 @@ describe('composition: the mail worker', () => {
     await queue(app, 4);
     await until(() => smtp.attempts >= 1, 'a first attempt');
     app.beginDrain();
-    await until(async () => (await rowsOf(database)).filter((row) => row.lease_owner !== null).length === 1, 'only the message being sent still held', 5_000);
+    await until(
+      async () => (await rowsOf(database)).filter((row) => row.lease_owner !== null).length === 1,
+      'only the message being sent still held',
+      5_000,
+    );
     expect(smtp.received, 'the message being sent, not finished yet').to.have.length(0);
     await app.close();
     const rows = await rowsOf(database);
@@ -91,28 +112,45 @@ describe('composition: the mail worker', () => {
     await until(() => smtp.attempts >= 1, 'a first attempt');
     await first.close();
     const afterStop = await rowsOf(database);
-    expect(afterStop.every((row) => row.status === 'queued' && row.lease_owner === null), 'all queued again, none held').to.equal(true);
+    expect(
+      afterStop.every((row) => row.status === 'queued' && row.lease_owner === null),
+      'all queued again, none held',
+    ).to.equal(true);
 
     smtp.delayMs = 0;
     apps.push(await withWorker(database, smtp));
-    await until(async () => (await rowsOf(database)).every((row) => row.status === 'sent'), 'every message sent', 20_000);
+    await until(
+      async () => (await rowsOf(database)).every((row) => row.status === 'sent'),
+      'every message sent',
+      20_000,
+    );
     const ids = smtp.messageIds();
     for (const { messageId } of accepted) expect(ids, messageId).to.include(messageId);
   });
 
-  (POSTGRES_URL ? it : it.skip)('drains 500 messages with two workers on one PostgreSQL database, each message sent exactly once', async function () {
-    this.timeout(60_000);
-    database = await freshPostgres();
-    const workers = [await withWorker(database, smtp, { smtpConnections: 4 }), await withWorker(database, smtp, { smtpConnections: 4 })];
-    apps.push(...workers);
-    const accepted = [...(await queue(workers[0]!, 250, 'first')), ...(await queue(workers[1]!, 250, 'second'))];
-    await smtp.waitForReceived(500, 30_000);
-    await until(async () => (await workers[0]!.container.get<Outbox>(Outbox).list({ status: 'sent', limit: 1000 })).length === 500, 'all 500 recorded as sent');
-    // Give a duplicate the time to arrive, were there one.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const ids = smtp.messageIds();
-    expect(ids).to.have.length(500);
-    expect(new Set(ids).size).to.equal(500);
-    expect(ids.sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
-  });
+  (POSTGRES_URL ? it : it.skip)(
+    'drains 500 messages with two workers on one PostgreSQL database, each message sent exactly once',
+    async function () {
+      this.timeout(60_000);
+      database = await freshPostgres();
+      const workers = [
+        await withWorker(database, smtp, { smtpConnections: 4 }),
+        await withWorker(database, smtp, { smtpConnections: 4 }),
+      ];
+      apps.push(...workers);
+      const accepted = [...(await queue(workers[0]!, 250, 'first')), ...(await queue(workers[1]!, 250, 'second'))];
+      await smtp.waitForReceived(500, 30_000);
+      await until(
+        async () =>
+          (await workers[0]!.container.get<Outbox>(Outbox).list({ status: 'sent', limit: 1000 })).length === 500,
+        'all 500 recorded as sent',
+      );
+      // Give a duplicate the time to arrive, were there one.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const ids = smtp.messageIds();
+      expect(ids).to.have.length(500);
+      expect(new Set(ids).size).to.equal(500);
+      expect(ids.sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
+    },
+  );
 });

@@ -32,11 +32,19 @@ describe('composition: randomness behind a port', () => {
       const admin = await server.userWithToken(['Users::*', 'Tokens::*']);
       const createdUser = await server.send('POST', '/api/user/create', {
         token: admin.secret,
-        json: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'correct horse battery staple' },
+        json: {
+          firstname: 'Ada',
+          lastname: 'Lovelace',
+          email: 'ada@example.com',
+          password: 'correct horse battery staple',
+        },
       });
       expect(createdUser.status).to.equal(201);
       const { uid } = (await createdUser.json()) as { uid: string };
-      const createdToken = await server.send('POST', '/api/token/create', { token: admin.secret, json: { firebaseuid: uid } });
+      const createdToken = await server.send('POST', '/api/token/create', {
+        token: admin.secret,
+        json: { firebaseuid: uid },
+      });
       expect(createdToken.status).to.equal(201);
       const { token, id, license } = (await createdToken.json()) as { token: string; id: string; license: string };
       return { adminUid: admin.uid, adminSecret: admin.secret, uid, token, id, license };
@@ -54,7 +62,8 @@ describe('composition: randomness behind a port', () => {
       expect(seen.id).to.match(UUID_V4);
       expect(await randomPartsSeenBy(await seeded(42))).to.deep.equal(seen);
       const other = await randomPartsSeenBy(await seeded(43));
-      for (const part of ['adminUid', 'adminSecret', 'uid', 'token', 'id', 'license'] as const) expect(other[part]).to.not.equal(seen[part]);
+      for (const part of ['adminUid', 'adminSecret', 'uid', 'token', 'id', 'license'] as const)
+        expect(other[part]).to.not.equal(seen[part]);
     });
   });
 });

@@ -22,12 +22,17 @@ interface FeedPair {
   close(): Promise<void>;
 }
 
-const capturingLogger = (warnings: string[]) => pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
+const capturingLogger = (warnings: string[]) =>
+  pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
 
 const feedOn = (db: Knex, settings: DatabaseSettings, warnings: string[]): AccessChangeFeed =>
   settings.client === 'sqlite'
     ? new SqliteAccessChangeFeed(db, capturingLogger(warnings), 20)
-    : new PostgresAccessChangeFeed(db, { url: settings.url, schema: settings.schema, reconnectMs: 50 }, capturingLogger(warnings));
+    : new PostgresAccessChangeFeed(
+        db,
+        { url: settings.url, schema: settings.schema, reconnectMs: 50 },
+        capturingLogger(warnings),
+      );
 
 const adapters: { name: string; open: () => Promise<FeedPair> }[] = [
   {
@@ -65,7 +70,12 @@ const adapters: { name: string; open: () => Promise<FeedPair> }[] = [
 
 /** A publishing connection as the instances' counters have it: no offline queue, so a command fails at once when Redis is away. */
 async function countersConnection(url: string): Promise<Redis> {
-  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => 50,
+  });
   client.on('error', () => {});
   await client.connect();
   return client;
@@ -103,7 +113,8 @@ function ear() {
     async until(condition: () => boolean, withinMs = 1000): Promise<void> {
       const deadline = Date.now() + withinMs;
       while (!condition()) {
-        if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms; heard ${JSON.stringify(heard)}, ${losses} losses`);
+        if (Date.now() > deadline)
+          throw new Error(`not within ${withinMs} ms; heard ${JSON.stringify(heard)}, ${losses} losses`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
@@ -122,7 +133,10 @@ for (const adapter of adapters) {
     it('delivers what one process publishes to every subscriber within a second, in order, its own included', async () => {
       const there = ear();
       const here = ear();
-      const subscriptions = [await pair.there.subscribe(there.onChange, there.onLoss), await pair.here.subscribe(here.onChange, here.onLoss)];
+      const subscriptions = [
+        await pair.there.subscribe(there.onChange, there.onLoss),
+        await pair.here.subscribe(here.onChange, here.onLoss),
+      ];
       await pair.here.publish(USER);
       await pair.here.publish(TOKEN);
       await there.until(() => there.heard.length === 2);
@@ -149,7 +163,9 @@ for (const adapter of adapters) {
       await pair.breakPublishing();
       await pair.here.publish(USER);
       if (adapter.name.startsWith('memory')) return;
-      expect(pair.warnings).to.deep.equal(['access change not published: other processes see it when their cached tokens lapse']);
+      expect(pair.warnings).to.deep.equal([
+        'access change not published: other processes see it when their cached tokens lapse',
+      ]);
     });
   });
 }
@@ -165,9 +181,10 @@ if (postgres) {
       const subscription = await feed.subscribe(there.onChange, there.onLoss);
       try {
         // The listening connection is the only one of this schema's feed sitting in LISTEN.
-        await database.db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid() AND query LIKE ?`, [
-          `%${(database.settings as { schema: string }).schema}%`,
-        ]);
+        await database.db.raw(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid() AND query LIKE ?`,
+          [`%${(database.settings as { schema: string }).schema}%`],
+        );
         await there.until(() => there.losses === 2);
         await feed.publish(TOKEN);
         await there.until(() => there.heard.length === 1);
@@ -200,7 +217,9 @@ if (HAS_REDIS_SERVER) {
         await feed.publish(TOKEN);
         await there.until(() => there.heard.length === 1);
         expect(there.heard).to.deep.equal([TOKEN]);
-        expect(warnings).to.include('access-change subscription lost: every cached token forgotten; subscribing again when Redis answers');
+        expect(warnings).to.include(
+          'access-change subscription lost: every cached token forgotten; subscribing again when Redis answers',
+        );
 
         // A process that starts while Redis is away starts all the same, and hears once Redis is back.
         await redis.stop();

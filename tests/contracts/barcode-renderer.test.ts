@@ -19,21 +19,37 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
       new MemoryBarcodeRenderer(
         [
           { id: 'qrcode', description: 'QR Code', example: 'http://goo.gl/0bis', accepts: /^[\s\S]{1,100}$/ },
-          { id: 'code128', description: 'Code 128', example: 'Count01234567!', accepts: /^[\x20-\xff]{1,80}$/, carriesUpTo: 0xff },
+          {
+            id: 'code128',
+            description: 'Code 128',
+            example: 'Count01234567!',
+            accepts: /^[\x20-\xff]{1,80}$/,
+            carriesUpTo: 0xff,
+          },
           { id: 'ean13', description: 'EAN-13', example: '9520123456788', accepts: /^\d{12,13}$/ },
         ],
         MAX_PIXELS,
       ),
   },
   { name: 'bwip-js', open: () => new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }) },
-  { name: 'lean-qr for QR codes, bwip-js for the rest', open: () => new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })) },
-  { name: 'bwip-js behind the cache', open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000) },
+  {
+    name: 'lean-qr for QR codes, bwip-js for the rest',
+    open: () =>
+      new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })),
+  },
+  {
+    name: 'bwip-js behind the cache',
+    open: () => new CachedBarcodeRenderer(new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS }), 1_000_000),
+  },
   // The worker runs draw-worker.js itself, not this TypeScript: this is what the test run (tsx) draws with.
-  { name: 'bwip-js in worker threads', open: () => new PooledBarcodeRenderer({ maxPixels: MAX_PIXELS, workers: 2, queue: 64 }) },
+  {
+    name: 'bwip-js in worker threads',
+    open: () => new PooledBarcodeRenderer({ maxPixels: MAX_PIXELS, workers: 2, queue: 64 }),
+  },
 ];
 
-const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest => aBarcodeRequest({ symbology, content, scale: 1, ...more });
-
+const request = (symbology: string, content: string, more: Partial<BarcodeRequest> = {}): BarcodeRequest =>
+  aBarcodeRequest({ symbology, content, scale: 1, ...more });
 
 for (const adapter of adapters) {
   describe(`contract: BarcodeRenderer (${adapter.name})`, () => {
@@ -73,13 +89,17 @@ for (const adapter of adapters) {
       expect(isPng((pngImage as { bytes: Uint8Array }).bytes)).to.equal(true);
       const svg = await renderer.render(request('qrcode', 'hello', { format: 'svg' }));
       expect(svg).to.have.nested.property('image.format', 'svg');
-      expect((svg as { image: { markup: string } }).image.markup).to.match(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      expect((svg as { image: { markup: string } }).image.markup).to.match(
+        /^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
+      );
     });
 
     it('says when it does not know a symbology, and draws none it does not list', async () => {
       expect(await renderer.render(request('nosuchcodec', 'hello'))).to.deep.equal({ kind: 'unknown-symbology' });
       const listed = new Set((await renderer.symbologies()).map(({ id }) => id));
-      for (const unlisted of ['mailmark', 'rectangularmicroqrcode', 'd3aqr', 'QRCODE', 'toString', '__proto__'].filter((id) => !listed.has(id))) {
+      for (const unlisted of ['mailmark', 'rectangularmicroqrcode', 'd3aqr', 'QRCODE', 'toString', '__proto__'].filter(
+        (id) => !listed.has(id),
+      )) {
         expect(await renderer.render(request(unlisted, '1234')), unlisted).to.deep.equal({ kind: 'unknown-symbology' });
       }
     });
@@ -87,7 +107,9 @@ for (const adapter of adapters) {
     it('refuses content the symbology cannot hold, with a reason', async () => {
       const outcome = await renderer.render(request('ean13', 'ABCDEFGHIJKL'));
       expect(outcome.kind).to.equal('content-refused');
-      expect((outcome as { reason: string }).reason).to.be.a('string').and.not.equal('');
+      expect((outcome as { reason: string }).reason)
+        .to.be.a('string')
+        .and.not.equal('');
     });
 
     it('draws Latin-1 text in Code 128, and refuses a character beyond what it carries, naming it', async () => {
@@ -100,7 +122,9 @@ for (const adapter of adapters) {
     it('refuses a PNG over its pixel limit, with a reason', async () => {
       const outcome = await renderer.render(request('qrcode', 'hello', { scale: 10 }));
       expect(outcome.kind).to.equal('too-large');
-      expect((outcome as { reason: string }).reason).to.be.a('string').and.not.equal('');
+      expect((outcome as { reason: string }).reason)
+        .to.be.a('string')
+        .and.not.equal('');
     });
   });
 }

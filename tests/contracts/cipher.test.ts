@@ -32,7 +32,12 @@ for (const adapter of cipherAdapters) {
 
     it('never repeats a nonce, across many more messages than one draw of randomness covers', () => {
       const nonces = new Set<string>();
-      for (let i = 0; i < 5000; i++) nonces.add(Buffer.from(expectRight(cipher.encrypt(utf8('x'))), 'base64url').subarray(5, 17).toString('hex'));
+      for (let i = 0; i < 5000; i++)
+        nonces.add(
+          Buffer.from(expectRight(cipher.encrypt(utf8('x'))), 'base64url')
+            .subarray(5, 17)
+            .toString('hex'),
+        );
       expect(nonces.size).to.equal(5000);
     });
 

@@ -14,7 +14,10 @@ const adapters: { name: string; open: () => Promise<{ store: ContentStore; close
   { name: 'memory', open: async () => ({ store: new MemoryContentStore(readBundledFacts(0)), close: async () => {} }) },
   {
     name: 'cached, over memory',
-    open: async () => ({ store: new CachedContentStore(new MemoryContentStore(readBundledFacts(0)), new ManualClock(), 60_000), close: async () => {} }),
+    open: async () => ({
+      store: new CachedContentStore(new MemoryContentStore(readBundledFacts(0)), new ManualClock(), 60_000),
+      close: async () => {},
+    }),
   },
   ...sqlDatabases.map(({ name, open }) => ({
     name: `Knex on ${name}`,
@@ -49,7 +52,11 @@ for (const adapter of adapters) {
     });
 
     it('adds entries once, all in one call, field for field, and says which it added', async () => {
-      const seneca = anEntry({ text: 'We suffer more in imagination than in reality.', author: 'Seneca', source: 'Letters' });
+      const seneca = anEntry({
+        text: 'We suffer more in imagination than in reality.',
+        author: 'Seneca',
+        source: 'Letters',
+      });
       const marcus = anEntry({ text: 'The best revenge is not to be like your enemy.', author: 'Marcus Aurelius' });
       expect(await store.add([seneca, marcus])).to.have.members([seneca.id, marcus.id]);
       // The same text, written differently, is the same entry.
@@ -63,7 +70,11 @@ for (const adapter of adapters) {
 
     it('keeps the same text apart in another category or kind', async () => {
       const text = 'Cats are liquid.';
-      const ids = [anEntry({ text }), anEntry({ text, category: 'memes' }), anEntry({ text, kind: 'fact', category: 'memes' })].map((entry) => entry.id);
+      const ids = [
+        anEntry({ text }),
+        anEntry({ text, category: 'memes' }),
+        anEntry({ text, kind: 'fact', category: 'memes' }),
+      ].map((entry) => entry.id);
       expect(new Set(ids).size).to.equal(3);
     });
 
@@ -72,7 +83,8 @@ for (const adapter of adapters) {
       const other = anEntry({ text: 'Elsewhere.', category: 'a-other' });
       await store.add([...entries, other]);
       const byId = [...entries].sort((x, y) => (x.id < y.id ? -1 : 1));
-      for (const [index, entry] of byId.entries()) expect(await store.nth('quote', 'stoics', index)).to.deep.equal(entry);
+      for (const [index, entry] of byId.entries())
+        expect(await store.nth('quote', 'stoics', index)).to.deep.equal(entry);
       expect(await store.nth('quote', 'stoics', 4)).to.equal(undefined);
       expect(await store.nth('quote', 'nothing', 0)).to.equal(undefined);
       expect(await store.count('quote', 'nothing')).to.equal(0);

@@ -9,7 +9,11 @@ import { closedPort, REDIS_URL } from '../support/redis.js';
 const silent = pino({ level: 'silent' });
 
 /** Each adapter of the port, opened once answering and once not; `close` releases what it opened. */
-const checkAdapters: { name: string; up: () => Promise<{ check: DependencyCheck; close(): Promise<void> }>; down: () => Promise<{ check: DependencyCheck; close(): Promise<void> }> }[] = [
+const checkAdapters: {
+  name: string;
+  up: () => Promise<{ check: DependencyCheck; close(): Promise<void> }>;
+  down: () => Promise<{ check: DependencyCheck; close(): Promise<void> }>;
+}[] = [
   ...sqlDatabases.map(({ name, open }) => ({
     name: `database on ${name}`,
     up: async () => {
@@ -23,7 +27,10 @@ const checkAdapters: { name: string; up: () => Promise<{ check: DependencyCheck;
         await database.db.destroy();
         return { check: databaseCheck(database.db), close: () => database.drop() };
       }
-      const unreachable = openDatabase({ client: 'postgres', url: `postgres://postgres@127.0.0.1:${await closedPort()}/none` });
+      const unreachable = openDatabase({
+        client: 'postgres',
+        url: `postgres://postgres@127.0.0.1:${await closedPort()}/none`,
+      });
       return { check: databaseCheck(unreachable), close: () => unreachable.destroy() };
     },
   })),
@@ -36,7 +43,10 @@ const checkAdapters: { name: string; up: () => Promise<{ check: DependencyCheck;
       return { check: connection, close: () => connection.stop() };
     },
     down: async () => {
-      const connection = new RedisConnection({ url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 }, silent);
+      const connection = new RedisConnection(
+        { url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 },
+        silent,
+      );
       await connection.start();
       return { check: connection, close: () => connection.stop() };
     },
@@ -57,14 +67,17 @@ for (const adapter of checkAdapters) {
       }
     });
 
-    (adapter.name !== 'Redis connection' || REDIS_URL ? it : it.skip)('resolves once the dependency has answered', async () => {
-      const { check, close } = await adapter.up();
-      try {
-        await check.probe();
-      } finally {
-        await close();
-      }
-    });
+    (adapter.name !== 'Redis connection' || REDIS_URL ? it : it.skip)(
+      'resolves once the dependency has answered',
+      async () => {
+        const { check, close } = await adapter.up();
+        try {
+          await check.probe();
+        } finally {
+          await close();
+        }
+      },
+    );
 
     it('rejects, well within readiness’s second, when it cannot be reached', async () => {
       const { check, close } = await adapter.down();

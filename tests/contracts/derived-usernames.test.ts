@@ -10,7 +10,9 @@ describe('domain: the next number of a derived username', () => {
     expect(nextUsernameNumber('con.current', [])).to.equal(2);
     expect(nextUsernameNumber('con.current', ['con.current'])).to.equal(2);
     expect(nextUsernameNumber('con.current', ['con.current', 'con.current2', 'con.current51'])).to.equal(52);
-    expect(nextUsernameNumber('con.current', ['con.current', 'con.currently', 'con.current-k3x9q', 'con.current007'])).to.equal(2);
+    expect(
+      nextUsernameNumber('con.current', ['con.current', 'con.currently', 'con.current-k3x9q', 'con.current007']),
+    ).to.equal(2);
   });
 });
 
@@ -43,8 +45,16 @@ for (const adapter of storeAdapters) {
 
     it('still refuses a chosen username that is taken, as a conflict', async () => {
       expectRight(await conCurrent());
-      const chosen = await createUser.execute({ actor: OPERATOR, username: 'con.current', firstName: 'Con', lastName: 'Current' });
-      expect(chosen).to.deep.equal({ _tag: 'Left', left: { _tag: 'Conflict', details: 'A user with this username already exists' } });
+      const chosen = await createUser.execute({
+        actor: OPERATOR,
+        username: 'con.current',
+        firstName: 'Con',
+        lastName: 'Current',
+      });
+      expect(chosen).to.deep.equal({
+        _tag: 'Left',
+        left: { _tag: 'Conflict', details: 'A user with this username already exists' },
+      });
     });
   });
 }

@@ -6,14 +6,28 @@ import { NO_RECORDS, type DnsRecords } from '../../src/domain/whois/records.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 
 /** What both adapters hold: one name with mail and an address, one with a service. */
-const MAIL: DnsRecords = { ...NO_RECORDS, A: ['192.0.2.1'], MX: [{ exchange: 'mx1.example.com', priority: 10 }, { exchange: 'mx2.example.com', priority: 20 }], TXT: ['v=spf1 -all'] };
+const MAIL: DnsRecords = {
+  ...NO_RECORDS,
+  A: ['192.0.2.1'],
+  MX: [
+    { exchange: 'mx1.example.com', priority: 10 },
+    { exchange: 'mx2.example.com', priority: 20 },
+  ],
+  TXT: ['v=spf1 -all'],
+};
 const SERVICE: DnsRecords = { ...NO_RECORDS, SRV: [{ name: 'sip.example.com', port: 5060, priority: 10, weight: 60 }] };
 
 const adapters: { name: string; open: () => Promise<{ dns: DnsLookup; close(): Promise<void> }> }[] = [
   {
     name: 'memory',
     open: async () => ({
-      dns: new MemoryDnsLookup(new Map([['example.com', MAIL], ['_sip._tcp.example.com', SERVICE]]), 300_000),
+      dns: new MemoryDnsLookup(
+        new Map([
+          ['example.com', MAIL],
+          ['_sip._tcp.example.com', SERVICE],
+        ]),
+        300_000,
+      ),
       close: async () => {},
     }),
   },
@@ -21,7 +35,14 @@ const adapters: { name: string; open: () => Promise<{ dns: DnsLookup; close(): P
     name: 'node:dns against a loopback server',
     open: async () => {
       const fixture = await startDnsFixture({
-        'example.com': { A: ['192.0.2.1'], MX: [{ exchange: 'mx2.example.com', priority: 20 }, { exchange: 'mx1.example.com', priority: 10 }], TXT: [['v=spf1 ', '-all']] },
+        'example.com': {
+          A: ['192.0.2.1'],
+          MX: [
+            { exchange: 'mx2.example.com', priority: 20 },
+            { exchange: 'mx1.example.com', priority: 10 },
+          ],
+          TXT: [['v=spf1 ', '-all']],
+        },
         '_sip._tcp.example.com': { SRV: [{ priority: 10, weight: 60, port: 5060, target: 'sip.example.com' }] },
       });
       return { dns: new NodeDnsLookup({ servers: [fixture.server], timeoutMs: 2_000 }), close: () => fixture.close() };

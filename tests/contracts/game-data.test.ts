@@ -6,7 +6,12 @@ import type { PlayerStats } from '../../src/domain/game/game.js';
 import type { GameData } from '../../src/domain/game/ports.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 
-const CASTLE = { name: 'Castle', season: 'NO_SEASON', variant: 'REGULAR', image: 'https://cdn.playhive.com/maps/castle.png' };
+const CASTLE = {
+  name: 'Castle',
+  season: 'NO_SEASON',
+  variant: 'REGULAR',
+  image: 'https://cdn.playhive.com/maps/castle.png',
+};
 const STEVE: PlayerStats = {
   main: { username: 'Steve123', xp: 123456, first_played: 1600000000 },
   hide: { xp: 5000, played: 40, victories: 12 },
@@ -25,13 +30,28 @@ const STEVE: PlayerStats = {
 
 /** Both adapters hold the same world: the game `dr` with one map, and the player Steve123. */
 const adapters: { name: string; open: () => Promise<{ games: GameData; close(): Promise<void> }> }[] = [
-  { name: 'memory', open: async () => ({ games: new MemoryGameData(new Map([['dr', [CASTLE]]]), new Map([['steve123', STEVE]])), close: async () => {} }) },
+  {
+    name: 'memory',
+    open: async () => ({
+      games: new MemoryGameData(new Map([['dr', [CASTLE]]]), new Map([['steve123', STEVE]])),
+      close: async () => {},
+    }),
+  },
   {
     name: 'The Hive over HTTP',
     open: async () => {
       const hive: HiveFixture = await startHiveFixture();
       const games = new HiveGameData(
-        { baseUrl: hive.url, deadlineMs: 1_000, mapsTtlMs: 60_000, playerTtlMs: 60_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 5_000, hostTtlMs: 60_000 },
+        {
+          baseUrl: hive.url,
+          deadlineMs: 1_000,
+          mapsTtlMs: 60_000,
+          playerTtlMs: 60_000,
+          maxEntries: 10,
+          defaultBackoffMs: 1_000,
+          failureTtlMs: 5_000,
+          hostTtlMs: 60_000,
+        },
         pino({ level: 'silent' }),
       );
       return { games, close: () => hive.close() };

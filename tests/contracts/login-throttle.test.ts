@@ -1,15 +1,25 @@
 import { expect } from 'chai';
 import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
 import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
-import { accountKey, attemptKey, clientKey, LOGIN_THROTTLE_POLICY, loginThrottlePolicies, policyOfKey, type LoginThrottlePolicy } from '../../src/domain/auth/login-throttle.js';
+import {
+  accountKey,
+  attemptKey,
+  clientKey,
+  LOGIN_THROTTLE_POLICY,
+  loginThrottlePolicies,
+  policyOfKey,
+  type LoginThrottlePolicy,
+} from '../../src/domain/auth/login-throttle.js';
 import type { LoginThrottle } from '../../src/domain/auth/ports.js';
 import { openTestRedis, REDIS_URL, type TestRedis } from '../support/redis.js';
 
 /** Every adapter of the login throttle port, each opened fresh for one test with the given policy. */
 type PolicyOf = (key: string) => LoginThrottlePolicy;
-const throttleAdapters: { name: string; open: (policyOf: PolicyOf) => Promise<LoginThrottle>; close?: () => Promise<void> }[] = [
-  { name: 'counters in memory', open: async (policyOf) => new CountedLoginThrottle(memoryCounters, policyOf) },
-];
+const throttleAdapters: {
+  name: string;
+  open: (policyOf: PolicyOf) => Promise<LoginThrottle>;
+  close?: () => Promise<void>;
+}[] = [{ name: 'counters in memory', open: async (policyOf) => new CountedLoginThrottle(memoryCounters, policyOf) }];
 if (REDIS_URL) {
   const opened: TestRedis[] = [];
   throttleAdapters.push({
@@ -116,9 +126,15 @@ for (const adapter of throttleAdapters) {
     it('follows each key’s own policy: an attempt waits after 5, an address after perAddress, an account never', async () => {
       const byKind = await adapter.open(policyOfKey(loginThrottlePolicies(8)));
       const account = accountKey('a');
-      for (let i = 0; i < 5; i++) await byKind.recordFailure([attemptKey(account, '192.0.2.1'), clientKey('192.0.2.1'), account], T0);
+      for (let i = 0; i < 5; i++)
+        await byKind.recordFailure([attemptKey(account, '192.0.2.1'), clientKey('192.0.2.1'), account], T0);
       expect(await byKind.waitFor([attemptKey(account, '192.0.2.1')], T0)).to.equal(MINUTE);
-      expect(await byKind.waitFor([clientKey('192.0.2.1'), attemptKey(account, '192.0.2.2'), attemptKey(accountKey('b'), '192.0.2.1')], T0)).to.equal(0);
+      expect(
+        await byKind.waitFor(
+          [clientKey('192.0.2.1'), attemptKey(account, '192.0.2.2'), attemptKey(accountKey('b'), '192.0.2.1')],
+          T0,
+        ),
+      ).to.equal(0);
       for (let i = 0; i < 3; i++) await byKind.recordFailure([clientKey('192.0.2.1'), account], T0);
       expect(await byKind.waitFor([clientKey('192.0.2.1')], T0)).to.equal(MINUTE);
       for (let i = 0; i < 30; i++) await byKind.recordFailure([account], T0);

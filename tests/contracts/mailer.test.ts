@@ -57,7 +57,10 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
       const mailer = new MemoryMailer();
       return {
         mailer,
-        arrived: async () => mailer.delivered.map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } })).map(({ id: _id, envelopeTo: _envelope, ...rest }) => rest),
+        arrived: async () =>
+          mailer.delivered
+            .map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } }))
+            .map(({ id: _id, envelopeTo: _envelope, ...rest }) => rest),
         close: () => mailer.close(),
       };
     },
@@ -71,10 +74,12 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
         mailer,
         arrived: async () => {
           const files = existsSync(join(folder, 'mail')) ? readdirSync(join(folder, 'mail')) : [];
-          return Promise.all(files.map(async (file) => {
-            const parsed = await simpleParser(readFileSync(join(folder, 'mail', file)));
-            return arrivedFrom(parsed, addressesOf(parsed.bcc));
-          }));
+          return Promise.all(
+            files.map(async (file) => {
+              const parsed = await simpleParser(readFileSync(join(folder, 'mail', file)));
+              return arrivedFrom(parsed, addressesOf(parsed.bcc));
+            }),
+          );
         },
         close: async () => {
           await mailer.close();
@@ -94,7 +99,10 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
           server.received.map(({ envelope, parsed }) => {
             // Bcc is in the envelope only: the message itself never names them.
             const shown = new Set([...addressesOf(parsed.to), ...addressesOf(parsed.cc)]);
-            return arrivedFrom(parsed, envelope.to.filter((recipient) => !shown.has(recipient)));
+            return arrivedFrom(
+              parsed,
+              envelope.to.filter((recipient) => !shown.has(recipient)),
+            );
           }),
         close: async () => {
           await mailer.close();
@@ -124,7 +132,10 @@ const aMessage = (overrides: Partial<RenderedMessage> = {}): RenderedMessage => 
   return { envelopeTo: envelopeOf(message), ...message };
 };
 
-const asArrived = ({ id: _id, envelopeTo: _envelope, from, ...rest }: RenderedMessage): Arrived => ({ ...rest, from: { name: from.name ?? '', address: from.address } });
+const asArrived = ({ id: _id, envelopeTo: _envelope, from, ...rest }: RenderedMessage): Arrived => ({
+  ...rest,
+  from: { name: from.name ?? '', address: from.address },
+});
 
 for (const adapter of adapters) {
   describe(`contract: Mailer (${adapter.name})`, () => {
@@ -139,7 +150,13 @@ for (const adapter of adapters) {
     });
 
     it('sends from the bare address when there is no display name, to one recipient alone', async () => {
-      const message = aMessage({ from: { address: 'noreply@example.com', name: null }, to: ['ada@example.com'], cc: [], bcc: [], replyTo: [] });
+      const message = aMessage({
+        from: { address: 'noreply@example.com', name: null },
+        to: ['ada@example.com'],
+        cc: [],
+        bcc: [],
+        replyTo: [],
+      });
       expect(await opened.mailer.send(message)).to.deep.equal({ kind: 'accepted' });
       expect(await opened.arrived()).to.deep.equal([asArrived(message)]);
     });

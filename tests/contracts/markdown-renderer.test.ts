@@ -40,7 +40,9 @@ describe('markdown-it renderer: CommonMark', () => {
   });
 
   it('makes no link of a javascript: or data: URL, and no link of a bare URL', () => {
-    const html = renderer.toHtml('[x](javascript:alert(1)) [y](data:text/html;base64,PHNjcmlwdD4=) https://example.com');
+    const html = renderer.toHtml(
+      '[x](javascript:alert(1)) [y](data:text/html;base64,PHNjcmlwdD4=) https://example.com',
+    );
     expect(html).to.not.include('<a');
   });
 });

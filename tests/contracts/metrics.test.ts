@@ -6,7 +6,10 @@ import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics
 /** Every adapter of the metrics port, each opened fresh for one test. */
 const metricsAdapters: { name: string; open: () => Promise<Metrics> }[] = [
   { name: 'record nothing (a library app’s default)', open: async () => NO_METRICS },
-  { name: 'Prometheus (prom-client)', open: async () => new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] }) },
+  {
+    name: 'Prometheus (prom-client)',
+    open: async () => new PrometheusMetrics({ tokenCache: () => ({ hits: 0, misses: 0 }), mailOutboxes: [] }),
+  },
 ];
 
 /** What the pipeline may rely on: it calls `observe` on every request's path and waits for nothing. */
@@ -20,7 +23,8 @@ for (const adapter of metricsAdapters) {
     it('takes an observation of any operation, status and duration at once, returning nothing to wait for', () => {
       for (const operation of ['GET /api/crypto/enc', 'GET /api/game/:game/maps', UNMATCHED_OPERATION]) {
         for (const status of [200, 201, 308, 400, 401, 404, 429, 500, 504]) {
-          for (const milliseconds of [0, 0.04, 12.5, 30_000]) expect(metrics.observe(operation, status, milliseconds)).to.equal(undefined);
+          for (const milliseconds of [0, 0.04, 12.5, 30_000])
+            expect(metrics.observe(operation, status, milliseconds)).to.equal(undefined);
         }
       }
     });

@@ -57,8 +57,21 @@ function aMessage(overrides: Partial<NewMessage> = {}): NewMessage {
   };
 }
 
-const queued = (message: NewMessage): OutboxMessage => ({ ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] });
-const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({ scope: 'token:1', key: 'order-42', requestHash: 'a'.repeat(64), expiredBefore: T0 - 1, ...overrides });
+const queued = (message: NewMessage): OutboxMessage => ({
+  ...message,
+  status: 'queued',
+  attempts: 0,
+  sentAt: null,
+  lastError: null,
+  recipientOutcomes: [],
+});
+const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
+  scope: 'token:1',
+  key: 'order-42',
+  requestHash: 'a'.repeat(64),
+  expiredBefore: T0 - 1,
+  ...overrides,
+});
 const ids = (messages: readonly OutboxMessage[]) => messages.map((message) => message.id);
 const HOUR: QuotaWindow = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
 const DAY: QuotaWindow = { name: 'a day', lengthMs: 86_400_000, limit: 15 };
@@ -85,8 +98,14 @@ for (const adapter of adapters) {
     it('answers a key used again with the first message for the same request, a conflict for another, and stores nothing then', async () => {
       const first = aMessage();
       expect(await outbox.enqueue(first, key())).to.deep.equal({ kind: 'queued' });
-      expect(await outbox.enqueue(aMessage(), key())).to.deep.equal({ kind: 'replayed', id: first.id, messageId: first.messageId });
-      expect(await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64) }))).to.deep.equal({ kind: 'conflict' });
+      expect(await outbox.enqueue(aMessage(), key())).to.deep.equal({
+        kind: 'replayed',
+        id: first.id,
+        messageId: first.messageId,
+      });
+      expect(await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64) }))).to.deep.equal({
+        kind: 'conflict',
+      });
       expect(ids(await outbox.list({ limit: 10 }))).to.deep.equal([first.id]);
       // Keys belong to their scope; another token's same key is another key.
       expect(await outbox.enqueue(aMessage(), key({ scope: 'token:2' }))).to.deep.equal({ kind: 'queued' });
@@ -96,8 +115,12 @@ for (const adapter of adapters) {
       const first = aMessage();
       await outbox.enqueue(first, key());
       const later = aMessage();
-      expect(await outbox.enqueue(later, key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt }))).to.deep.equal({ kind: 'queued' });
-      expect(await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt }))).to.deep.equal({ kind: 'replayed', id: later.id, messageId: later.messageId });
+      expect(
+        await outbox.enqueue(later, key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt })),
+      ).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(aMessage(), key({ requestHash: 'b'.repeat(64), expiredBefore: first.createdAt })),
+      ).to.deep.equal({ kind: 'replayed', id: later.id, messageId: later.messageId });
     });
 
     it('forgets keys stored before a time, and only those', async () => {
@@ -106,8 +129,12 @@ for (const adapter of adapters) {
       const second = aMessage();
       await outbox.enqueue(second, key({ key: 'new' }));
       expect(await outbox.forgetKeys(first.createdAt)).to.equal(1);
-      expect(await outbox.enqueue(aMessage(), key({ key: 'old', requestHash: 'c'.repeat(64) }))).to.deep.equal({ kind: 'queued' });
-      expect(await outbox.enqueue(aMessage(), key({ key: 'new', requestHash: 'c'.repeat(64) }))).to.deep.equal({ kind: 'conflict' });
+      expect(await outbox.enqueue(aMessage(), key({ key: 'old', requestHash: 'c'.repeat(64) }))).to.deep.equal({
+        kind: 'queued',
+      });
+      expect(await outbox.enqueue(aMessage(), key({ key: 'new', requestHash: 'c'.repeat(64) }))).to.deep.equal({
+        kind: 'conflict',
+      });
     });
 
     it('claims due messages only, oldest due first, at most `limit`, and leases them to one worker', async () => {
@@ -120,14 +147,20 @@ for (const adapter of adapters) {
       expect(ids(await outbox.claim({ worker: 'w2', now, leaseUntil: now + 1000, limit: 10 }))).to.deep.equal([c.id]);
       expect(await outbox.claim({ worker: 'w2', now: now + 999, leaseUntil: now + 2000, limit: 10 })).to.deep.equal([]);
       // A lease that ran out (its worker died) makes its messages due again, for anyone.
-      expect(ids(await outbox.claim({ worker: 'w3', now: now + 1000, leaseUntil: now + 5000, limit: 10 }))).to.deep.equal([a.id, b.id, c.id]);
+      expect(
+        ids(await outbox.claim({ worker: 'w3', now: now + 1000, leaseUntil: now + 5000, limit: 10 })),
+      ).to.deep.equal([a.id, b.id, c.id]);
     });
 
     it('never gives one message to two workers claiming at once, each through an outbox of its own', async () => {
       const messages = Array.from({ length: 40 }, () => aMessage());
       for (const message of messages) await outbox.enqueue(message);
       const now = created + 1;
-      const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map((worker) => opened.another().claim({ worker, now, leaseUntil: now + 60_000, limit: 15 })));
+      const claims = await Promise.all(
+        ['w1', 'w2', 'w3', 'w4'].map((worker) =>
+          opened.another().claim({ worker, now, leaseUntil: now + 60_000, limit: 15 }),
+        ),
+      );
       const all = claims.flatMap(ids);
       expect(new Set(all).size).to.equal(all.length);
       expect(all).to.have.members(ids(messages.map(queued)));
@@ -138,12 +171,32 @@ for (const adapter of adapters) {
       await outbox.enqueue(message);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
-      expect(await outbox.settle(message.id, 'w2', { status: 'sent', attempts: 1, at: now, recipients: [] })).to.equal(false);
-      expect(await outbox.settle(message.id, 'w1', { status: 'sent', attempts: 1, at: now + 5, recipients: [] })).to.equal(true);
-      expect(await outbox.find(message.id)).to.deep.equal({ ...queued(message), status: 'sent', attempts: 1, sentAt: now + 5, nextAttemptAt: now + 5 });
+      expect(await outbox.settle(message.id, 'w2', { status: 'sent', attempts: 1, at: now, recipients: [] })).to.equal(
+        false,
+      );
+      expect(
+        await outbox.settle(message.id, 'w1', { status: 'sent', attempts: 1, at: now + 5, recipients: [] }),
+      ).to.equal(true);
+      expect(await outbox.find(message.id)).to.deep.equal({
+        ...queued(message),
+        status: 'sent',
+        attempts: 1,
+        sentAt: now + 5,
+        nextAttemptAt: now + 5,
+      });
       // Once sent, nothing more is written, not even by the worker that held it.
-      expect(await outbox.settle(message.id, 'w1', { status: 'failed', attempts: 2, at: now + 6, reason: 'late', recipients: [] })).to.equal(false);
-      expect(await outbox.claim({ worker: 'w1', now: now + 10_000, leaseUntil: now + 20_000, limit: 10 })).to.deep.equal([]);
+      expect(
+        await outbox.settle(message.id, 'w1', {
+          status: 'failed',
+          attempts: 2,
+          at: now + 6,
+          reason: 'late',
+          recipients: [],
+        }),
+      ).to.equal(false);
+      expect(
+        await outbox.claim({ worker: 'w1', now: now + 10_000, leaseUntil: now + 20_000, limit: 10 }),
+      ).to.deep.equal([]);
     });
 
     it('does not let a worker whose lease ran out and was taken record its outcome', async () => {
@@ -152,8 +205,12 @@ for (const adapter of adapters) {
       const now = created + 1;
       await outbox.claim({ worker: 'slow', now, leaseUntil: now + 1000, limit: 1 });
       await outbox.claim({ worker: 'fresh', now: now + 1000, leaseUntil: now + 2000, limit: 1 });
-      expect(await outbox.settle(message.id, 'slow', { status: 'sent', attempts: 1, at: now + 1001, recipients: [] })).to.equal(false);
-      expect(await outbox.settle(message.id, 'fresh', { status: 'sent', attempts: 1, at: now + 1002, recipients: [] })).to.equal(true);
+      expect(
+        await outbox.settle(message.id, 'slow', { status: 'sent', attempts: 1, at: now + 1001, recipients: [] }),
+      ).to.equal(false);
+      expect(
+        await outbox.settle(message.id, 'fresh', { status: 'sent', attempts: 1, at: now + 1002, recipients: [] }),
+      ).to.equal(true);
     });
 
     it('queues a message again for a later attempt, with why the last one failed, or marks it failed', async () => {
@@ -162,12 +219,41 @@ for (const adapter of adapters) {
       await outbox.enqueue(failed);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
-      expect(await outbox.settle(retried.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 4.3.0 try later', recipients: [] })).to.equal(true);
-      expect(await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now + 2, reason: '550 5.1.1 no such user', recipients: [] })).to.equal(true);
-      expect(await outbox.find(retried.id)).to.deep.equal({ ...queued(retried), attempts: 1, nextAttemptAt: now + 500, lastError: '451 4.3.0 try later' });
-      expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), status: 'failed', attempts: 1, nextAttemptAt: now + 2, lastError: '550 5.1.1 no such user' });
+      expect(
+        await outbox.settle(retried.id, 'w1', {
+          status: 'queued',
+          attempts: 1,
+          nextAttemptAt: now + 500,
+          reason: '451 4.3.0 try later',
+          recipients: [],
+        }),
+      ).to.equal(true);
+      expect(
+        await outbox.settle(failed.id, 'w1', {
+          status: 'failed',
+          attempts: 1,
+          at: now + 2,
+          reason: '550 5.1.1 no such user',
+          recipients: [],
+        }),
+      ).to.equal(true);
+      expect(await outbox.find(retried.id)).to.deep.equal({
+        ...queued(retried),
+        attempts: 1,
+        nextAttemptAt: now + 500,
+        lastError: '451 4.3.0 try later',
+      });
+      expect(await outbox.find(failed.id)).to.deep.equal({
+        ...queued(failed),
+        status: 'failed',
+        attempts: 1,
+        nextAttemptAt: now + 2,
+        lastError: '550 5.1.1 no such user',
+      });
       expect(await outbox.claim({ worker: 'w2', now: now + 499, leaseUntil: now + 5000, limit: 10 })).to.deep.equal([]);
-      expect(ids(await outbox.claim({ worker: 'w2', now: now + 500, leaseUntil: now + 5000, limit: 10 }))).to.deep.equal([retried.id]);
+      expect(
+        ids(await outbox.claim({ worker: 'w2', now: now + 500, leaseUntil: now + 5000, limit: 10 })),
+      ).to.deep.equal([retried.id]);
     });
 
     it('keeps each recipient’s outcome as settled, a sent message’s reason when it has one, and tries refused recipients again on a requeue', async () => {
@@ -181,45 +267,106 @@ for (const adapter of adapters) {
         { address: 'grace@bücher.example', status: 'pending' as const, lastError: '450 greylisted' },
         { address: 'cc@example.com', status: 'refused' as const, lastError: '550 no such user' },
       ];
-      expect(await outbox.settle(partly.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now, reason: 'grace@bücher.example: 450 greylisted', recipients: greylisted })).to.equal(true);
-      expect(await outbox.find(partly.id)).to.deep.equal({ ...queued(partly), attempts: 1, nextAttemptAt: now, lastError: 'grace@bücher.example: 450 greylisted', recipientOutcomes: greylisted });
+      expect(
+        await outbox.settle(partly.id, 'w1', {
+          status: 'queued',
+          attempts: 1,
+          nextAttemptAt: now,
+          reason: 'grace@bücher.example: 450 greylisted',
+          recipients: greylisted,
+        }),
+      ).to.equal(true);
+      expect(await outbox.find(partly.id)).to.deep.equal({
+        ...queued(partly),
+        attempts: 1,
+        nextAttemptAt: now,
+        lastError: 'grace@bücher.example: 450 greylisted',
+        recipientOutcomes: greylisted,
+      });
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
-      const delivered = greylisted.map((each) => (each.status === 'pending' ? { ...each, status: 'delivered' as const } : each));
-      await outbox.settle(partly.id, 'w1', { status: 'sent', attempts: 2, at: now + 1, recipients: delivered, reason: 'cc@example.com: 550 no such user' });
-      expect(await outbox.find(partly.id)).to.deep.include({ status: 'sent', lastError: 'cc@example.com: 550 no such user', recipientOutcomes: delivered });
+      const delivered = greylisted.map((each) =>
+        each.status === 'pending' ? { ...each, status: 'delivered' as const } : each,
+      );
+      await outbox.settle(partly.id, 'w1', {
+        status: 'sent',
+        attempts: 2,
+        at: now + 1,
+        recipients: delivered,
+        reason: 'cc@example.com: 550 no such user',
+      });
+      expect(await outbox.find(partly.id)).to.deep.include({
+        status: 'sent',
+        lastError: 'cc@example.com: 550 no such user',
+        recipientOutcomes: delivered,
+      });
 
       const refused = greylisted.map((each) => ({ ...each, status: 'refused' as const, lastError: '550 no' }));
-      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no', recipients: refused });
+      await outbox.settle(failed.id, 'w1', {
+        status: 'failed',
+        attempts: 1,
+        at: now,
+        reason: '550 no',
+        recipients: refused,
+      });
       expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused);
       expect(await outbox.requeue(failed.id, now + 5)).to.equal('queued');
-      expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(refused.map((each) => ({ ...each, status: 'pending' })));
+      expect((await outbox.find(failed.id))!.recipientOutcomes).to.deep.equal(
+        refused.map((each) => ({ ...each, status: 'pending' })),
+      );
     });
 
     it('refuses a message that would take its sender past a window’s recipients, storing nothing, and says when there is room', async () => {
       const start = created;
-      expect(await outbox.enqueue(aMessage({ ...to(4), createdAt: start, nextAttemptAt: start }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(aMessage({ ...to(4), createdAt: start, nextAttemptAt: start }), undefined, [HOUR, DAY]),
+      ).to.deep.equal({ kind: 'queued' });
       // Three recipients in to, cc and bcc: 7 of 10.
-      expect(await outbox.enqueue(aMessage({ createdAt: start + 1000, nextAttemptAt: start + 1000 }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(aMessage({ createdAt: start + 1000, nextAttemptAt: start + 1000 }), undefined, [
+          HOUR,
+          DAY,
+        ]),
+      ).to.deep.equal({ kind: 'queued' });
       const third = aMessage({ ...to(4), createdAt: start + 2000, nextAttemptAt: start + 2000 });
       // 11 of 10: room once the first message has left the hour.
-      expect(await outbox.enqueue(third, key({ key: 'third' }), [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: HOUR, retryAt: start + HOUR.lengthMs });
+      expect(await outbox.enqueue(third, key({ key: 'third' }), [HOUR, DAY])).to.deep.equal({
+        kind: 'overQuota',
+        window: HOUR,
+        retryAt: start + HOUR.lengthMs,
+      });
       expect(await outbox.find(third.id)).to.equal(undefined);
       // Its key was not kept: the same key with another request is no conflict.
-      expect(await outbox.enqueue(aMessage({ ...to(3), createdAt: start + 2000, nextAttemptAt: start + 2000 }), key({ key: 'third', requestHash: 'c'.repeat(64) }), [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(
+          aMessage({ ...to(3), createdAt: start + 2000, nextAttemptAt: start + 2000 }),
+          key({ key: 'third', requestHash: 'c'.repeat(64) }),
+          [HOUR, DAY],
+        ),
+      ).to.deep.equal({ kind: 'queued' });
       // Other senders, and the operator, count apart; without a quota nothing is counted.
-      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-2' }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
-      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: null }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-2' }), undefined, [HOUR, DAY]),
+      ).to.deep.equal({ kind: 'queued' });
+      expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: null }), undefined, [HOUR, DAY])).to.deep.equal({
+        kind: 'queued',
+      });
       expect(await outbox.enqueue(aMessage({ ...to(10), senderUserId: 'user-3' }))).to.deep.equal({ kind: 'queued' });
 
       // An hour later the first two have left the hour (3 + 6 of 10 in it), not the day (10 + 6 of 15): room there once the first has left it.
       const later = start + HOUR.lengthMs + 1000;
-      expect(await outbox.enqueue(aMessage({ ...to(6), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'overQuota', window: DAY, retryAt: start + DAY.lengthMs });
-      expect(await outbox.enqueue(aMessage({ ...to(5), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY])).to.deep.equal({ kind: 'queued' });
+      expect(
+        await outbox.enqueue(aMessage({ ...to(6), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY]),
+      ).to.deep.equal({ kind: 'overQuota', window: DAY, retryAt: start + DAY.lengthMs });
+      expect(
+        await outbox.enqueue(aMessage({ ...to(5), createdAt: later, nextAttemptAt: later }), undefined, [HOUR, DAY]),
+      ).to.deep.equal({ kind: 'queued' });
     });
 
     it('never lets senders past their quota by sending at once through several instances', async () => {
       const at = created + 1;
-      const attempts = Array.from({ length: 12 }, (_, i) => opened.another().enqueue(aMessage({ ...to(3), createdAt: at + i, nextAttemptAt: at + i }), undefined, [HOUR]));
+      const attempts = Array.from({ length: 12 }, (_, i) =>
+        opened.another().enqueue(aMessage({ ...to(3), createdAt: at + i, nextAttemptAt: at + i }), undefined, [HOUR]),
+      );
       const outcomes = await Promise.all(attempts);
       expect(outcomes.filter((outcome) => outcome.kind === 'queued')).to.have.length(3);
       expect(await outbox.list({ limit: 100 })).to.have.length(3);
@@ -268,8 +415,20 @@ for (const adapter of adapters) {
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 4 });
       await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] });
-      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 1, at: now, reason: '550 no', recipients: [] });
-      await outbox.settle(waiting.id, 'w1', { status: 'queued', attempts: 1, nextAttemptAt: now + 500, reason: '451 later', recipients: [] });
+      await outbox.settle(failed.id, 'w1', {
+        status: 'failed',
+        attempts: 1,
+        at: now,
+        reason: '550 no',
+        recipients: [],
+      });
+      await outbox.settle(waiting.id, 'w1', {
+        status: 'queued',
+        attempts: 1,
+        nextAttemptAt: now + 500,
+        reason: '451 later',
+        recipients: [],
+      });
       // A leased message is still queued: it has not been sent yet.
       expect(await outbox.countByStatus()).to.deep.equal({ queued: 2, sent: 1, failed: 1 });
     });
@@ -280,14 +439,27 @@ for (const adapter of adapters) {
       await outbox.enqueue(sent);
       const now = created + 1;
       await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 2 });
-      await outbox.settle(failed.id, 'w1', { status: 'failed', attempts: 8, at: now, reason: 'gave up', recipients: [] });
+      await outbox.settle(failed.id, 'w1', {
+        status: 'failed',
+        attempts: 8,
+        at: now,
+        reason: 'gave up',
+        recipients: [],
+      });
       await outbox.settle(sent.id, 'w1', { status: 'sent', attempts: 1, at: now, recipients: [] });
       expect(await outbox.requeue(failed.id, now + 100)).to.equal('queued');
-      expect(await outbox.find(failed.id)).to.deep.equal({ ...queued(failed), attempts: 0, nextAttemptAt: now + 100, lastError: 'gave up' });
+      expect(await outbox.find(failed.id)).to.deep.equal({
+        ...queued(failed),
+        attempts: 0,
+        nextAttemptAt: now + 100,
+        lastError: 'gave up',
+      });
       expect(await outbox.requeue(failed.id, now + 100)).to.equal('not failed');
       expect(await outbox.requeue(sent.id, now + 100)).to.equal('not failed');
       expect(await outbox.requeue(randomUUID(), now + 100)).to.equal('missing');
-      expect(ids(await outbox.claim({ worker: 'w2', now: now + 100, leaseUntil: now + 1000, limit: 10 }))).to.deep.equal([failed.id]);
+      expect(
+        ids(await outbox.claim({ worker: 'w2', now: now + 100, leaseUntil: now + 1000, limit: 10 })),
+      ).to.deep.equal([failed.id]);
     });
   });
 }

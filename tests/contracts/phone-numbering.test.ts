@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { getCountries, getCountryCallingCode, getExampleNumber, isPossiblePhoneNumber, isSupportedCountry, isValidPhoneNumber, ParseError, parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/max';
+import {
+  getCountries,
+  getCountryCallingCode,
+  getExampleNumber,
+  isPossiblePhoneNumber,
+  isSupportedCountry,
+  isValidPhoneNumber,
+  ParseError,
+  parsePhoneNumberWithError,
+  type CountryCode,
+} from 'libphonenumber-js/max';
 import { Metadata } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
@@ -19,7 +29,12 @@ const FRENCH_MOBILE: PhoneNumberDetails = {
   countryName: 'France',
   timeZones: ['Europe/Paris'],
   nationalNumber: '612345678',
-  formats: { e164: '+33612345678', international: '+33 6 12 34 56 78', national: '06 12 34 56 78', rfc3966: 'tel:+33612345678' },
+  formats: {
+    e164: '+33612345678',
+    international: '+33 6 12 34 56 78',
+    national: '06 12 34 56 78',
+    rfc3966: 'tel:+33612345678',
+  },
 };
 const NEW_YORK_WITH_EXTENSION: PhoneNumberDetails = {
   valid: true,
@@ -32,7 +47,12 @@ const NEW_YORK_WITH_EXTENSION: PhoneNumberDetails = {
   timeZones: icuTimeZones('US'),
   nationalNumber: '2125550123',
   extension: '42',
-  formats: { e164: '+12125550123', international: '+1 212 555 0123 ext. 42', national: '(212) 555-0123 ext. 42', rfc3966: 'tel:+12125550123;ext=42' },
+  formats: {
+    e164: '+12125550123',
+    international: '+1 212 555 0123 ext. 42',
+    national: '(212) 555-0123 ext. 42',
+    rfc3966: 'tel:+12125550123;ext=42',
+  },
 };
 const INTERNATIONAL_FREEPHONE: PhoneNumberDetails = {
   valid: true,
@@ -43,11 +63,19 @@ const INTERNATIONAL_FREEPHONE: PhoneNumberDetails = {
   countryName: null,
   timeZones: [],
   nationalNumber: '12345678',
-  formats: { e164: '+80012345678', international: '+800 1234 5678', national: '1234 5678', rfc3966: 'tel:+80012345678' },
+  formats: {
+    e164: '+80012345678',
+    international: '+800 1234 5678',
+    national: '1234 5678',
+    rfc3966: 'tel:+80012345678',
+  },
 };
 
 const adapters: { name: string; open: () => PhoneNumbering }[] = [
-  { name: 'memory', open: () => new MemoryPhoneNumbering([FRENCH_MOBILE, NEW_YORK_WITH_EXTENSION, INTERNATIONAL_FREEPHONE]) },
+  {
+    name: 'memory',
+    open: () => new MemoryPhoneNumbering([FRENCH_MOBILE, NEW_YORK_WITH_EXTENSION, INTERNATIONAL_FREEPHONE]),
+  },
   { name: 'libphonenumber-js (full metadata)', open: () => new LibphonenumberNumbering() },
 ];
 
@@ -59,8 +87,14 @@ for (const adapter of adapters) {
     });
 
     it('reads a number given internationally, whatever its punctuation', async () => {
-      expect(await numbering.read('+33 6 12 34 56 78', undefined)).to.deep.equal({ kind: 'read', details: FRENCH_MOBILE });
-      expect(await numbering.read('+33 (6) 12-34-56.78', undefined)).to.deep.equal({ kind: 'read', details: FRENCH_MOBILE });
+      expect(await numbering.read('+33 6 12 34 56 78', undefined)).to.deep.equal({
+        kind: 'read',
+        details: FRENCH_MOBILE,
+      });
+      expect(await numbering.read('+33 (6) 12-34-56.78', undefined)).to.deep.equal({
+        kind: 'read',
+        details: FRENCH_MOBILE,
+      });
     });
 
     it('reads the same number as dialled in its country, and ignores a known region for an international one', async () => {
@@ -69,11 +103,17 @@ for (const adapter of adapters) {
     });
 
     it('keeps an extension apart from the number', async () => {
-      expect(await numbering.read('+1 212 555 0123 ext. 42', undefined)).to.deep.equal({ kind: 'read', details: NEW_YORK_WITH_EXTENSION });
+      expect(await numbering.read('+1 212 555 0123 ext. 42', undefined)).to.deep.equal({
+        kind: 'read',
+        details: NEW_YORK_WITH_EXTENSION,
+      });
     });
 
     it('reads a non-geographic number with no country', async () => {
-      expect(await numbering.read('+800 1234 5678', undefined)).to.deep.equal({ kind: 'read', details: INTERNATIONAL_FREEPHONE });
+      expect(await numbering.read('+800 1234 5678', undefined)).to.deep.equal({
+        kind: 'read',
+        details: INTERNATIONAL_FREEPHONE,
+      });
     });
 
     it('gives every time zone of the number’s country, and none for a non-geographic number', async () => {
@@ -104,27 +144,52 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
   const numbering = new LibphonenumberNumbering();
 
   it('says why a number cannot be read', async () => {
-    expect(await numbering.read('+999 123456', undefined)).to.deep.equal({ kind: 'unreadable', reason: 'unknown-calling-code' });
+    expect(await numbering.read('+999 123456', undefined)).to.deep.equal({
+      kind: 'unreadable',
+      reason: 'unknown-calling-code',
+    });
     expect(await numbering.read('1', 'FR')).to.deep.equal({ kind: 'unreadable', reason: 'too-short' });
-    expect(await numbering.read(`+33 ${'1'.repeat(20)}`, undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    expect(await numbering.read(`+33 ${'1'.repeat(20)}`, undefined)).to.deep.equal({
+      kind: 'unreadable',
+      reason: 'too-long',
+    });
   });
 
   it('says a number longer than every plan of its calling code is too long, though the parser lets it through', async () => {
     // 14 digits after +33, a 16-digit E.164: France's numbers have 9.
-    expect(await numbering.read('+33 12345678901234', undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
-    expect(await numbering.read('01 23 45 67 89 01 23 4', 'FR')).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    expect(await numbering.read('+33 12345678901234', undefined)).to.deep.equal({
+      kind: 'unreadable',
+      reason: 'too-long',
+    });
+    expect(await numbering.read('01 23 45 67 89 01 23 4', 'FR')).to.deep.equal({
+      kind: 'unreadable',
+      reason: 'too-long',
+    });
     // Curaçao's 8 digits under +599, which libphonenumber-js places in the Caribbean Netherlands (7 digits), still read.
     expect(await numbering.read('+599 30405680', undefined)).to.deep.include({ kind: 'read' });
-    expect(await numbering.read('+33 6 12 34 56 78 9', undefined)).to.deep.equal({ kind: 'unreadable', reason: 'too-long' });
+    expect(await numbering.read('+33 6 12 34 56 78 9', undefined)).to.deep.equal({
+      kind: 'unreadable',
+      reason: 'too-long',
+    });
     // Shorter than the plan's shortest still reads, as neither possible nor valid: the parser decides what is too short.
     const tooShort = await numbering.read('+33 6 12', undefined);
-    expect(tooShort.kind === 'read' && tooShort.details).to.deep.include({ valid: false, possible: false, country: 'FR' });
+    expect(tooShort.kind === 'read' && tooShort.details).to.deep.include({
+      valid: false,
+      possible: false,
+      country: 'FR',
+    });
   });
 
   it('reads a number too short to be possible, and says it is neither possible nor valid', async () => {
     const reading = await numbering.read('12', 'FR');
     expect(reading).to.deep.include({ kind: 'read' });
-    expect(reading.kind === 'read' && reading.details).to.deep.include({ valid: false, possible: false, type: null, country: 'FR', nationalNumber: '12' });
+    expect(reading.kind === 'read' && reading.details).to.deep.include({
+      valid: false,
+      possible: false,
+      type: null,
+      country: 'FR',
+      nationalNumber: '12',
+    });
   });
 
   it('agrees with the library’s own validity and possibility checks, in every region', async () => {
@@ -133,7 +198,12 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
       const example = getExampleNumber(region, mobileExamples)?.number;
       if (example === undefined) continue;
       // The example, then near misses: one digit short, one too many, the last digit changed.
-      for (const number of [example, example.slice(0, -1), `${example}5`, `${example.slice(0, -1)}${(Number(example.at(-1)) + 1) % 10}`]) {
+      for (const number of [
+        example,
+        example.slice(0, -1),
+        `${example}5`,
+        `${example.slice(0, -1)}${(Number(example.at(-1)) + 1) % 10}`,
+      ]) {
         const reading = await numbering.read(number, undefined);
         if (reading.kind !== 'read') continue;
         expect(reading.details.valid, number).to.equal(isValidPhoneNumber(number));
@@ -167,7 +237,8 @@ describe('contract: PhoneNumbering (libphonenumber-js only: what a seeded memory
     expect([...typesSeen].sort()).to.deep.equal([...PHONE_NUMBER_TYPES, null].sort());
     const plans = numberingPlans();
     expect(formsAsked.size).to.equal(plans.length);
-    for (const plan of plans) expect([...formsAsked.get(plan.name)!].sort(), plan.name).to.deep.equal([...diallingFormsOf(plan)].sort());
+    for (const plan of plans)
+      expect([...formsAsked.get(plan.name)!].sort(), plan.name).to.deep.equal([...diallingFormsOf(plan)].sort());
   });
 });
 
@@ -202,7 +273,12 @@ function libraryOwnReading(number: string, region: string | undefined): PhoneRea
       timeZones: country === null ? [] : icuTimeZonesOnce(country),
       nationalNumber: parsed.nationalNumber,
       ...(parsed.ext ? { extension: parsed.ext } : {}),
-      formats: { e164: parsed.number, international: parsed.formatInternational(), national: parsed.formatNational(), rfc3966: parsed.getURI() },
+      formats: {
+        e164: parsed.number,
+        international: parsed.formatInternational(),
+        national: parsed.formatNational(),
+        rfc3966: parsed.getURI(),
+      },
     },
   };
 }
@@ -231,7 +307,10 @@ function longestNumberOfCallingCode(callingCode: string): number {
 
 /** The zones Node's ICU lists for a region: a `timeZones` getter on Node 20, a `getTimeZones()` method on newer V8. */
 function icuTimeZones(region: string): string[] {
-  const locale = new Intl.Locale(`und-${region}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?(): string[] | undefined };
+  const locale = new Intl.Locale(`und-${region}`) as Intl.Locale & {
+    timeZones?: string[];
+    getTimeZones?(): string[] | undefined;
+  };
   return (typeof locale.getTimeZones === 'function' ? locale.getTimeZones() : locale.timeZones) ?? [];
 }
 
@@ -259,14 +338,34 @@ interface SweepSize {
  * `npm test`: one number per pattern, one dialling form each, which still reaches every kind and
  * layout of every plan and every way of dialling into it (3,399 comparisons).
  */
-const SAMPLE_SWEEP: SweepSize = { perPattern: 1, perKind: 1, everyLengthOfEachLayout: false, everyDiallingForm: false, atLeast: 3_000 };
+const SAMPLE_SWEEP: SweepSize = {
+  perPattern: 1,
+  perKind: 1,
+  everyLengthOfEachLayout: false,
+  everyDiallingForm: false,
+  atLeast: 3_000,
+};
 /** `npm run test:exhaustive` (TEST_EXHAUSTIVE=1): several numbers per pattern, each dialled every way (36,843 comparisons). */
-const EXHAUSTIVE_SWEEP: SweepSize = { perPattern: 4, perKind: 6, everyLengthOfEachLayout: true, everyDiallingForm: true, atLeast: 20_000 };
+const EXHAUSTIVE_SWEEP: SweepSize = {
+  perPattern: 4,
+  perKind: 6,
+  everyLengthOfEachLayout: true,
+  everyDiallingForm: true,
+  atLeast: 20_000,
+};
 const SWEEP = process.env.TEST_EXHAUSTIVE ? EXHAUSTIVE_SWEEP : SAMPLE_SWEEP;
 
 type DiallingForm = 'international' | 'national' | 'with trunk prefix';
 
-type PlanData = [callingCode: string, idd: string, nationalPattern: string, lengths: number[], layouts: [string, string, string[]?][] | 0, trunkPrefix: string | 0, ...rest: unknown[]];
+type PlanData = [
+  callingCode: string,
+  idd: string,
+  nationalPattern: string,
+  lengths: number[],
+  layouts: [string, string, string[]?][] | 0,
+  trunkPrefix: string | 0,
+  ...rest: unknown[],
+];
 interface NumberingPlan {
   /** The region, or the calling code of a non-geographic plan. */
   readonly name: string;
@@ -278,7 +377,11 @@ interface NumberingPlan {
 function numberingPlans(): NumberingPlan[] {
   return [
     ...Object.entries(metadata.countries).map(([region, plan]) => ({ name: region, region, data: plan as PlanData })),
-    ...Object.values(metadata.nonGeographic).map((plan) => ({ name: `+${plan[0]}`, region: undefined, data: plan as PlanData })),
+    ...Object.values(metadata.nonGeographic).map((plan) => ({
+      name: `+${plan[0]}`,
+      region: undefined,
+      data: plan as PlanData,
+    })),
   ];
 }
 
@@ -294,7 +397,10 @@ function diallingFormsOf({ region, data: [, , , , , trunkPrefix] }: NumberingPla
  * Each is asked internationally, now and then with an extension, and as dialled in its country,
  * with and without the trunk prefix.
  */
-function* numbersOfEveryPlan(random: () => number, size: SweepSize): Generator<{ number: string; region: string | undefined; plan: NumberingPlan; form: DiallingForm }> {
+function* numbersOfEveryPlan(
+  random: () => number,
+  size: SweepSize,
+): Generator<{ number: string; region: string | undefined; plan: NumberingPlan; form: DiallingForm }> {
   for (const plan of numberingPlans()) {
     const [callingCode, , nationalPattern, lengths, layouts, trunkPrefix] = plan.data;
     const kinds = (plan.data[11] as ([string, number[]?] | 0)[] | undefined) ?? [];
@@ -319,7 +425,8 @@ function* numbersOfEveryPlan(random: () => number, size: SweepSize): Generator<{
         national: () => ({ number: digits, region: plan.region }),
         'with trunk prefix': () => ({ number: `${trunkPrefix}${digits}${extension}`, region: plan.region }),
       };
-      for (const form of size.everyDiallingForm ? forms : [forms[index % forms.length]!]) yield { ...dialled[form](), plan, form };
+      for (const form of size.everyDiallingForm ? forms : [forms[index % forms.length]!])
+        yield { ...dialled[form](), plan, form };
     }
   }
 }

@@ -22,7 +22,8 @@ const adapters: { name: string; open: () => PlusCodes }[] = [
 function expectCell(actual: CodeArea, expected: CodeArea): void {
   expect(actual.code).to.equal(expected.code);
   expect(actual.length).to.equal(expected.length);
-  for (const side of ['south', 'west', 'north', 'east'] as const) expect(actual[side], side).to.be.closeTo(expected[side], 1e-9);
+  for (const side of ['south', 'west', 'north', 'east'] as const)
+    expect(actual[side], side).to.be.closeTo(expected[side], 1e-9);
 }
 
 for (const adapter of adapters) {
@@ -49,7 +50,8 @@ for (const adapter of adapters) {
     it('tells short codes from full ones and from things that are no code', () => {
       expect(plusCodes.kindOf('V75V+8Q')).to.equal('short');
       expect(plusCodes.kindOf('v75v+8q')).to.equal('short');
-      for (const bad of ['HELLO+WORLD', '+8Q', '8FW4V75V8Q', '', '+']) expect(plusCodes.kindOf(bad), bad).to.equal('invalid');
+      for (const bad of ['HELLO+WORLD', '+8Q', '8FW4V75V8Q', '', '+'])
+        expect(plusCodes.kindOf(bad), bad).to.equal('invalid');
     });
 
     it('recovers a short code into the full code nearest the reference', () => {

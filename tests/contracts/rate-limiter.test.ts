@@ -14,14 +14,26 @@ const DEFAULT = { requests: 5, perSeconds: 60 };
 
 /** Every adapter of the rate-limiter port, each opened fresh for one test. */
 const rateLimiterAdapters: { name: string; open: () => Promise<{ limiter: RateLimiter; close(): Promise<void> }> }[] = [
-  { name: 'admit every request (a library app’s default)', open: async () => ({ limiter: ADMIT_EVERY_REQUEST, close: async () => {} }) },
-  { name: 'per token, counters in memory', open: async () => ({ limiter: new TokenRateLimiter(memoryCounters, DEFAULT, silent), close: async () => {} }) },
+  {
+    name: 'admit every request (a library app’s default)',
+    open: async () => ({ limiter: ADMIT_EVERY_REQUEST, close: async () => {} }),
+  },
+  {
+    name: 'per token, counters in memory',
+    open: async () => ({ limiter: new TokenRateLimiter(memoryCounters, DEFAULT, silent), close: async () => {} }),
+  },
   {
     name: 'per token, counters in a Redis that is down (the insurance limiter counts)',
     open: async () => {
-      const connection = new RedisConnection({ url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 }, silent);
+      const connection = new RedisConnection(
+        { url: `redis://127.0.0.1:${await closedPort()}`, commandTimeoutMs: 250 },
+        silent,
+      );
       await connection.start();
-      return { limiter: new TokenRateLimiter(redisCounters(connection.client, 'down:'), DEFAULT, silent), close: () => connection.stop() };
+      return {
+        limiter: new TokenRateLimiter(redisCounters(connection.client, 'down:'), DEFAULT, silent),
+        close: () => connection.stop(),
+      };
     },
   },
 ];
@@ -30,7 +42,10 @@ if (REDIS_URL) {
     name: 'per token, counters in Redis',
     open: async () => {
       const redis = await openTestRedis();
-      return { limiter: new TokenRateLimiter(redisCounters(redis.client, redis.keyPrefix), DEFAULT, silent), close: () => redis.close() };
+      return {
+        limiter: new TokenRateLimiter(redisCounters(redis.client, redis.keyPrefix), DEFAULT, silent),
+        close: () => redis.close(),
+      };
     },
   });
 }

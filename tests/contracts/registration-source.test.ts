@@ -53,7 +53,11 @@ const adapters: { name: string; open: () => Promise<World> }[] = [
     open: async () => {
       const { rdap } = await shared();
       return {
-        source: new RdapRegistrationSource({ bootstrapUrl: rdap.bootstrapUrl, timeoutMs: 1_000, ttlMs: 60_000, maxEntries: 10 }, silent, { guard: LOOPBACK_ALLOWED }),
+        source: new RdapRegistrationSource(
+          { bootstrapUrl: rdap.bootstrapUrl, timeoutMs: 1_000, ttlMs: 60_000, maxEntries: 10 },
+          silent,
+          { guard: LOOPBACK_ALLOWED },
+        ),
         held: 'example.com',
         missing: 'unknown.com',
         unserved: 'nothing.zz',
@@ -65,7 +69,16 @@ const adapters: { name: string; open: () => Promise<World> }[] = [
     name: 'WHOIS over port 43',
     open: async () => {
       const { root } = await shared();
-      return { source: new WhoisRegistrationSource({ server: root.server, timeoutMs: 1_000 }, { guard: LOOPBACK_ALLOWED, logger: silent }), held: 'example.net', missing: 'unknown.net', unserved: 'nothing.zz', close: async () => {} };
+      return {
+        source: new WhoisRegistrationSource(
+          { server: root.server, timeoutMs: 1_000 },
+          { guard: LOOPBACK_ALLOWED, logger: silent },
+        ),
+        held: 'example.net',
+        missing: 'unknown.net',
+        unserved: 'nothing.zz',
+        close: async () => {},
+      };
     },
   },
 ];

@@ -15,7 +15,14 @@ for (const adapter of storeAdapters) {
     afterEach(async () => store.close());
 
     it('finds an inserted token by secret hash and by id, field for field', async () => {
-      const token = aToken(userId, { name: 'ci', expiresAt: Date.UTC(2027, 0, 1), lastUsedAt: Date.UTC(2026, 5, 1), uses: 42, scopes: ['Cryptography::Encrypt'], rateLimit: { requests: 1_000_000_000, perSeconds: 86_400 } });
+      const token = aToken(userId, {
+        name: 'ci',
+        expiresAt: Date.UTC(2027, 0, 1),
+        lastUsedAt: Date.UTC(2026, 5, 1),
+        uses: 42,
+        scopes: ['Cryptography::Encrypt'],
+        rateLimit: { requests: 1_000_000_000, perSeconds: 86_400 },
+      });
       expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
       expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal(token);
       expect(await store.tokens.findById(token.id)).to.deep.equal(token);
@@ -29,9 +36,18 @@ for (const adapter of storeAdapters) {
     it('refuses a duplicate id, secret hash or licence, keeping the first', async () => {
       const first = aToken(userId);
       await store.tokens.insert(first);
-      expect(await store.tokens.insert(aToken(userId, { id: first.id }))).to.deep.equal({ inserted: false, conflict: 'id' });
-      expect(await store.tokens.insert(aToken(userId, { secretHash: first.secretHash }))).to.deep.equal({ inserted: false, conflict: 'secretHash' });
-      expect(await store.tokens.insert(aToken(userId, { license: first.license }))).to.deep.equal({ inserted: false, conflict: 'license' });
+      expect(await store.tokens.insert(aToken(userId, { id: first.id }))).to.deep.equal({
+        inserted: false,
+        conflict: 'id',
+      });
+      expect(await store.tokens.insert(aToken(userId, { secretHash: first.secretHash }))).to.deep.equal({
+        inserted: false,
+        conflict: 'secretHash',
+      });
+      expect(await store.tokens.insert(aToken(userId, { license: first.license }))).to.deep.equal({
+        inserted: false,
+        conflict: 'license',
+      });
       expect(await store.tokens.listByUser(userId)).to.deep.equal([first]);
     });
 
@@ -51,7 +67,11 @@ for (const adapter of storeAdapters) {
       const token = aToken(userId, { name: 'ci' });
       await store.tokens.insert(token);
       expect(await store.tokens.update(token.id, { disabled: true })).to.deep.equal({ ...token, disabled: true });
-      expect(await store.tokens.update(token.id, { name: 'deploy' })).to.deep.equal({ ...token, disabled: true, name: 'deploy' });
+      expect(await store.tokens.update(token.id, { name: 'deploy' })).to.deep.equal({
+        ...token,
+        disabled: true,
+        name: 'deploy',
+      });
       expect(await store.tokens.update(token.id, { disabled: false })).to.deep.equal({ ...token, name: 'deploy' });
       expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal({ ...token, name: 'deploy' });
       expect(await store.tokens.update('00000000-0000-4000-8000-000000000000', { disabled: true })).to.equal(undefined);
@@ -73,7 +93,8 @@ for (const adapter of storeAdapters) {
       const child = aToken(userId, { issuedBy: userId, issuedThrough: root.id });
       const grandchild = aToken(userId, { issuedBy: userId, issuedThrough: child.id });
       const sibling = aToken(userId);
-      for (const token of [root, child, grandchild, sibling]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+      for (const token of [root, child, grandchild, sibling])
+        expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
       expect(await store.tokens.findById(grandchild.id)).to.deep.equal(grandchild);
       expect(await store.tokens.delete(child.id)).to.equal(true);
       expect(await store.tokens.findById(grandchild.id)).to.equal(undefined);
@@ -95,10 +116,14 @@ for (const adapter of storeAdapters) {
         const root = aToken(userId);
         const link = aToken(middle.id, { issuedBy: userId, issuedThrough: root.id });
         const last = aToken(end.id, { issuedBy: middle.id, issuedThrough: link.id });
-        for (const token of [root, link, last]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+        for (const token of [root, link, last])
+          expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
         // A use rewrites the middle link's row, which PostgreSQL may then store after the last one.
         await store.tokens.recordUsage([{ tokenId: link.id, uses: 1, lastUsedAt: Date.UTC(2026, 10, 1) }]);
-        const [rootDeleted, userDeleted] = await Promise.all([store.tokens.delete(root.id), store.users.delete(middle.id)]);
+        const [rootDeleted, userDeleted] = await Promise.all([
+          store.tokens.delete(root.id),
+          store.users.delete(middle.id),
+        ]);
         expect([rootDeleted, userDeleted]).to.deep.equal([true, true]);
         for (const token of [root, link, last]) expect(await store.tokens.findById(token.id)).to.equal(undefined);
       }
@@ -119,7 +144,8 @@ for (const adapter of storeAdapters) {
       const expired = aToken(userId, { createdAt: 1_000, expiresAt: 5_000 });
       const live = aToken(userId, { createdAt: 2_000, expiresAt: 50_000 });
       const forever = aToken(userId, { createdAt: 3_000 });
-      for (const token of [expired, live, forever]) expect(await store.tokens.insert(token, 3)).to.deep.equal({ inserted: true });
+      for (const token of [expired, live, forever])
+        expect(await store.tokens.insert(token, 3)).to.deep.equal({ inserted: true });
       const third = aToken(userId, { createdAt: 10_000 });
       expect(await store.tokens.insert(third, 3)).to.deep.equal({ inserted: true });
       const fourth = aToken(userId, { createdAt: 10_000 });

@@ -39,8 +39,14 @@ for (const adapter of storeAdapters) {
     it('refuses a second user with the same username, email or uid, keeping the first', async () => {
       const first = aUser();
       await store.users.insert(first);
-      expect(await store.users.insert(aUser({ username: first.username }))).to.deep.equal({ inserted: false, conflict: 'username' });
-      expect(await store.users.insert(aUser({ email: first.email }))).to.deep.equal({ inserted: false, conflict: 'email' });
+      expect(await store.users.insert(aUser({ username: first.username }))).to.deep.equal({
+        inserted: false,
+        conflict: 'username',
+      });
+      expect(await store.users.insert(aUser({ email: first.email }))).to.deep.equal({
+        inserted: false,
+        conflict: 'email',
+      });
       expect(await store.users.insert(aUser({ uid: first.uid }))).to.deep.equal({ inserted: false, conflict: 'uid' });
       expect(await store.users.findByUsername(first.username)).to.deep.equal(first);
     });
@@ -60,7 +66,9 @@ for (const adapter of storeAdapters) {
     });
 
     it('updating a user it does not have changes nothing and answers undefined', async () => {
-      expect(await store.users.update('00000000-0000-4000-8000-000000000000', { blocked: true }, 1)).to.deep.equal({ updated: undefined });
+      expect(await store.users.update('00000000-0000-4000-8000-000000000000', { blocked: true }, 1)).to.deep.equal({
+        updated: undefined,
+      });
     });
 
     it('finds a user by uid and lists users oldest first', async () => {
@@ -74,10 +82,24 @@ for (const adapter of storeAdapters) {
     });
 
     it('lists the usernames that begin with a prefix exactly, LIKE wildcards and letter case included', async () => {
-      for (const username of ['ada.king', 'ada.king2', 'ada.king17', 'ada.kingdom', 'adaxking', 'ada_king', 'ada%king', 'bob.ada.king']) {
+      for (const username of [
+        'ada.king',
+        'ada.king2',
+        'ada.king17',
+        'ada.kingdom',
+        'adaxking',
+        'ada_king',
+        'ada%king',
+        'bob.ada.king',
+      ]) {
         await store.users.insert(aUser({ username }));
       }
-      expect((await store.users.usernamesStartingWith('ada.king')).sort()).to.deep.equal(['ada.king', 'ada.king17', 'ada.king2', 'ada.kingdom']);
+      expect((await store.users.usernamesStartingWith('ada.king')).sort()).to.deep.equal([
+        'ada.king',
+        'ada.king17',
+        'ada.king2',
+        'ada.kingdom',
+      ]);
       expect(await store.users.usernamesStartingWith('ada_')).to.deep.equal(['ada_king']);
       expect(await store.users.usernamesStartingWith('ada%')).to.deep.equal(['ada%king']);
       expect(await store.users.usernamesStartingWith('ADA.KING')).to.deep.equal([]);
@@ -89,7 +111,10 @@ for (const adapter of storeAdapters) {
       const second = aUser();
       await store.users.insert(first);
       await store.users.insert(second);
-      expect(await store.users.update(second.id, { email: first.email, displayName: 'x' }, 5)).to.deep.equal({ updated: undefined, conflict: 'email' });
+      expect(await store.users.update(second.id, { email: first.email, displayName: 'x' }, 5)).to.deep.equal({
+        updated: undefined,
+        conflict: 'email',
+      });
       expect(await store.users.findById(second.id)).to.deep.equal(second);
     });
 
@@ -132,7 +157,8 @@ for (const adapter of storeAdapters) {
       const t2 = aToken(m.id, { issuedBy: l.id, issuedThrough: t1.id });
       const t3 = aToken(n.id, { issuedBy: m.id, issuedThrough: t2.id });
       const nOwn = aToken(n.id);
-      for (const token of [lOwn, t1, t2, t3, nOwn]) expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
+      for (const token of [lOwn, t1, t2, t3, nOwn])
+        expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
       expect(await store.users.delete(a.id)).to.equal(true);
       for (const token of [t1, t2, t3]) expect(await store.tokens.findById(token.id)).to.equal(undefined);
       expect(await store.tokens.listByUser(l.id)).to.deep.equal([lOwn]);

@@ -24,7 +24,16 @@ const adapters: { name: string; open: () => Promise<{ source: WeatherSource; clo
     open: async () => {
       const fixture = await startOpenMeteoFixture();
       const source = new OpenMeteoWeatherSource(
-        { baseUrl: fixture.url, deadlineMs: 1_000, currentTtlMs: 60_000, forecastTtlMs: 60_000, maxEntries: 10, defaultBackoffMs: 1_000, failureTtlMs: 5_000, hostTtlMs: 60_000 },
+        {
+          baseUrl: fixture.url,
+          deadlineMs: 1_000,
+          currentTtlMs: 60_000,
+          forecastTtlMs: 60_000,
+          maxEntries: 10,
+          defaultBackoffMs: 1_000,
+          failureTtlMs: 5_000,
+          hostTtlMs: 60_000,
+        },
         pino({ level: 'silent' }),
       );
       return { source, close: () => fixture.close() };
@@ -52,7 +61,12 @@ for (const adapter of adapters) {
       const result = await source.current(BERLIN);
       expect(result).to.deep.equal({
         kind: 'found',
-        value: { timezone: 'Europe/Berlin', elevation: 38, conditions: BERLIN_NOW, units: METRIC_CONDITION_UNITS } satisfies ObservedConditions,
+        value: {
+          timezone: 'Europe/Berlin',
+          elevation: 38,
+          conditions: BERLIN_NOW,
+          units: METRIC_CONDITION_UNITS,
+        } satisfies ObservedConditions,
         stale: false,
       });
     });

@@ -113,7 +113,13 @@ describe('domain: authenticate', () => {
 
     expectRight(await f.updateUser.execute(OPERATOR, { username: 'ivan' }, { blocked: true }));
     expectLeftTag(await f.authenticate.execute(lent.secret, ENCRYPT), 'DisabledApiKey');
-    expectRight(await f.updateUser.execute(OPERATOR, { username: 'ivan' }, { blocked: false, permissions: ['Tokens::Create', 'Users::Read', ENCRYPT] }));
+    expectRight(
+      await f.updateUser.execute(
+        OPERATOR,
+        { username: 'ivan' },
+        { blocked: false, permissions: ['Tokens::Create', 'Users::Read', ENCRYPT] },
+      ),
+    );
     expectRight(await f.authenticate.execute(lent.secret, ENCRYPT));
     expectLeftTag(await f.authenticate.execute(lent.secret, DECRYPT), 'NotAuthorized');
 
@@ -126,7 +132,8 @@ describe('domain: authenticate', () => {
     const f = domainFixture();
     const lender = ['Tokens::Create', 'Users::Read', 'Cryptography::*'];
     const admin = await f.userWithToken('ada', ['*']);
-    for (const username of ['lee', 'mia']) expectRight(await f.createUser.execute({ actor: OPERATOR, username, permissions: lender }));
+    for (const username of ['lee', 'mia'])
+      expectRight(await f.createUser.execute({ actor: OPERATOR, username, permissions: lender }));
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ned', permissions: ['Cryptography::*'] }));
     let secret = admin.secret;
     const chain = [];

@@ -9,7 +9,19 @@ describe('domain: barcodes', () => {
     const renderer = new CountingRenderer();
     const image = expectRight(await new GenerateBarcode(renderer, 100).execute({ symbology: 'qrcode', content: 'hi' }));
     expect(image.format).to.equal('png');
-    expect(renderer.requests).to.deep.equal([{ symbology: 'qrcode', content: 'hi', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N', background: 'white', quietZone: true }]);
+    expect(renderer.requests).to.deep.equal([
+      {
+        symbology: 'qrcode',
+        content: 'hi',
+        format: 'png',
+        scale: 2,
+        heightMm: undefined,
+        includeText: false,
+        rotate: 'N',
+        background: 'white',
+        quietZone: true,
+      },
+    ]);
   });
 
   it('turns the renderer’s outcomes into catalogue errors: 404/22 and 400/7 naming what to change', async () => {
@@ -18,7 +30,10 @@ describe('domain: barcodes', () => {
     const refused = expectLeftTag(await generate.execute({ symbology: 'ean13', content: 'letters' }), 'InvalidInput');
     expect(refused).to.deep.include({ fields: ['content'] });
     expect((refused as { reason: string }).reason).to.match(/^ean13 cannot encode this content: /);
-    const tooLarge = expectLeftTag(await generate.execute({ symbology: 'qrcode', content: 'wide content', scale: 10, heightMm: 100 }), 'InvalidInput');
+    const tooLarge = expectLeftTag(
+      await generate.execute({ symbology: 'qrcode', content: 'wide content', scale: 10, heightMm: 100 }),
+      'InvalidInput',
+    );
     expect(tooLarge).to.deep.include({ fields: ['scale', 'height'] });
   });
 
@@ -39,7 +54,9 @@ describe('domain: barcodes', () => {
       [{ symbology: 'qrcode', content: 'x', heightMm: 100.5 }, 'height'],
     ];
     for (const [input, name] of refusals) {
-      expect(expectLeftTag(await generate.execute(input), 'InvalidInput'), JSON.stringify(input)).to.deep.include({ fields: [name] });
+      expect(expectLeftTag(await generate.execute(input), 'InvalidInput'), JSON.stringify(input)).to.deep.include({
+        fields: [name],
+      });
     }
     expect(renderer.requests).to.deep.equal([]);
     // Ten bytes exactly, and a well-formed pair of surrogates (one emoji, four bytes), are fine.

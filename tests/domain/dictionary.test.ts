@@ -4,21 +4,44 @@ import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/domain/diction
 import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from '../../src/domain/dictionary/word-forms.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
-const sense = (definition: string, words: string[], extra: { antonyms?: string[]; indirectAntonyms?: string[] } = {}) => ({ definition, examples: [], words, ...extra });
+const sense = (
+  definition: string,
+  words: string[],
+  extra: { antonyms?: string[]; indirectAntonyms?: string[] } = {},
+) => ({ definition, examples: [], words, ...extra });
 
 /** A small world: "walk" regular, "geese" and "better" irregular, satellites without antonyms of their own. */
 const lexicon = new MemoryLexicon(
   [
-    { lemma: 'goose', partOfSpeech: 'noun', senses: [sense('a bird', ['goose']), sense('a fool', ['fathead', 'goose', 'Goose'])] },
+    {
+      lemma: 'goose',
+      partOfSpeech: 'noun',
+      senses: [sense('a bird', ['goose']), sense('a fool', ['fathead', 'goose', 'Goose'])],
+    },
     { lemma: 'cat', partOfSpeech: 'noun', senses: [sense('a feline', ['cat', 'true cat'])] },
     { lemma: 'walk', partOfSpeech: 'verb', senses: [sense('go on foot', ['walk'], { antonyms: ['ride'] })] },
     { lemma: 'walk', partOfSpeech: 'noun', senses: [sense('a stroll', ['walk', 'walking'])] },
     { lemma: 'walking', partOfSpeech: 'noun', senses: [sense('the act of walking', ['walking', 'walk'])] },
-    { lemma: 'good', partOfSpeech: 'adjective', senses: [sense('having desirable qualities', ['good'], { antonyms: ['bad'] }), sense('ample', ['full', 'good'], { indirectAntonyms: ['meager'] })] },
+    {
+      lemma: 'good',
+      partOfSpeech: 'adjective',
+      senses: [
+        sense('having desirable qualities', ['good'], { antonyms: ['bad'] }),
+        sense('ample', ['full', 'good'], { indirectAntonyms: ['meager'] }),
+      ],
+    },
     { lemma: 'better', partOfSpeech: 'adjective', senses: [sense('superior', ['better'], { antonyms: ['worse'] })] },
-    { lemma: 'torrid', partOfSpeech: 'adjective', senses: [sense('very hot', ['torrid', 'sultry'], { indirectAntonyms: ['cold'] })] },
+    {
+      lemma: 'torrid',
+      partOfSpeech: 'adjective',
+      senses: [sense('very hot', ['torrid', 'sultry'], { indirectAntonyms: ['cold'] })],
+    },
     { lemma: 'ice cream', partOfSpeech: 'noun', senses: [sense('frozen dessert', ['ice cream', 'icecream'])] },
-    { lemma: 'good-looking', partOfSpeech: 'adjective', senses: [sense('pleasing in appearance', ['good-looking', 'handsome'])] },
+    {
+      lemma: 'good-looking',
+      partOfSpeech: 'adjective',
+      senses: [sense('pleasing in appearance', ['good-looking', 'handsome'])],
+    },
   ],
   [
     { form: 'geese', partOfSpeech: 'noun', baseForms: ['goose'] },
@@ -35,7 +58,12 @@ describe('domain: dictionary', () => {
     expect(answer.word).to.equal('geese');
     expect(answer.lemmas).to.deep.equal(['goose']);
     expect(answer.definitions.map((d) => d.definition)).to.deep.equal(['a bird', 'a fool']);
-    expect(answer.definitions[0]).to.deep.equal({ lemma: 'goose', partOfSpeech: 'noun', definition: 'a bird', examples: [] });
+    expect(answer.definitions[0]).to.deep.equal({
+      lemma: 'goose',
+      partOfSpeech: 'noun',
+      definition: 'a bird',
+      examples: [],
+    });
   });
 
   it('keeps a form that is a lemma itself beside the base forms it has', async () => {
@@ -63,7 +91,11 @@ describe('domain: dictionary', () => {
   it('gives the other words of every sense once each, leaving out the word and its lemmas', async () => {
     expect(expectRight(await synonyms.execute('geese')).synonyms).to.deep.equal(['fathead']);
     expect(expectRight(await synonyms.execute('walking')).synonyms).to.deep.equal([]);
-    expect(expectRight(await synonyms.execute('torrid'))).to.deep.equal({ word: 'torrid', lemmas: ['torrid'], synonyms: ['sultry'] });
+    expect(expectRight(await synonyms.execute('torrid'))).to.deep.equal({
+      word: 'torrid',
+      lemmas: ['torrid'],
+      synonyms: ['sultry'],
+    });
   });
 
   it('gives direct antonyms, and a satellite’s through its head only when there are none', async () => {
@@ -88,10 +120,22 @@ describe('domain: dictionary', () => {
 
 describe('domain: word forms', () => {
   it('accepts letters of any script with spaces, hyphens, apostrophes, periods and digits among them', () => {
-    for (const word of ['goose', 'Ice cream', 'jack-o’-lantern', "o'clock", 'a.m.', '4-wheel drive', 'café', 'Straße', 'ёж', 'a'.repeat(64)]) {
+    for (const word of [
+      'goose',
+      'Ice cream',
+      'jack-o’-lantern',
+      "o'clock",
+      'a.m.',
+      '4-wheel drive',
+      'café',
+      'Straße',
+      'ёж',
+      'a'.repeat(64),
+    ]) {
       expect(WORD_PATTERN.test(word), word).to.equal(true);
     }
-    for (const word of ['', ' ', '12#$', '42', '...', 'a'.repeat(65), 'a/b', 'a_b', 'a\nb']) expect(WORD_PATTERN.test(word), word).to.equal(false);
+    for (const word of ['', ' ', '12#$', '42', '...', 'a'.repeat(65), 'a/b', 'a_b', 'a\nb'])
+      expect(WORD_PATTERN.test(word), word).to.equal(false);
   });
 
   it('normalises to lower case, single spaces and straight apostrophes', () => {

@@ -9,9 +9,21 @@ describe('domain: importing facts and quotes', () => {
   it('checks a file given as text as it checks one given as bytes: a lone surrogate refuses it whole, with its line and column', async () => {
     const store = new MemoryContentStore();
     const importContent = new ImportContent(store, importFileReader, new ManualClock());
-    const refused = await importContent.execute('quote', 'library', { content: 'text\nfine\nhalf \ud83d of a pair\n', format: 'csv' });
-    expect(refused).to.deep.include({ left: { _tag: 'InvalidInput', fields: ['file'], reason: 'line 3, column 6: U+D83D, one of the characters XML cannot carry (control characters other than tab and line breaks, U+FFFE, U+FFFF, lone surrogates); nothing was imported' } });
+    const refused = await importContent.execute('quote', 'library', {
+      content: 'text\nfine\nhalf \ud83d of a pair\n',
+      format: 'csv',
+    });
+    expect(refused).to.deep.include({
+      left: {
+        _tag: 'InvalidInput',
+        fields: ['file'],
+        reason:
+          'line 3, column 6: U+D83D, one of the characters XML cannot carry (control characters other than tab and line breaks, U+FFFE, U+FFFF, lone surrogates); nothing was imported',
+      },
+    });
     expect(await store.list({})).to.deep.equal([]);
-    expect(expectRight(await importContent.execute('quote', 'library', { content: 'text\nfine 😀\n', format: 'csv' }))).to.deep.include({ added: 1, refused: 0 });
+    expect(
+      expectRight(await importContent.execute('quote', 'library', { content: 'text\nfine 😀\n', format: 'csv' })),
+    ).to.deep.include({ added: 1, refused: 0 });
   });
 });

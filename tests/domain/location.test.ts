@@ -31,7 +31,8 @@ describe('domain: place names', () => {
     expect(countryCodeOf('Japan')).to.equal('JP');
     expect(countryCodeOf('Myanmar')).to.equal('MM');
     expect(countryCodeOf('UK')).to.equal('GB');
-    for (const unknown of ['Atlantis', 'EU', 'ZZ', 'xx', '']) expect(countryCodeOf(unknown), unknown).to.equal(undefined);
+    for (const unknown of ['Atlantis', 'EU', 'ZZ', 'xx', ''])
+      expect(countryCodeOf(unknown), unknown).to.equal(undefined);
   });
 });
 
@@ -48,7 +49,9 @@ describe('domain: finding places', () => {
 
   it('answers not found, with a hint, for a qualifier that is no country or region; refuses an empty name, control characters and a bad limit', async () => {
     const unknown = expectLeftTag(await findPlaces.execute('Paris, Atlantis'), 'InformationNotFound');
-    expect((unknown as { details: string }).details).to.include('"Atlantis" is neither a country nor a region').and.to.include('"Paris, TX"');
+    expect((unknown as { details: string }).details)
+      .to.include('"Atlantis" is neither a country nor a region')
+      .and.to.include('"Paris, TX"');
     // A region by name (the memory gazetteer knows regions from its places' admin1).
     expect(expectRight(await findPlaces.execute('Paris, Texas'))).to.deep.equal([PARIS_TX]);
     expect(expectRight(await findPlaces.execute('Paris Texas'))).to.deep.equal([PARIS_TX]);
@@ -86,13 +89,33 @@ describe('domain: plus codes', () => {
   const lookUp = new LookUpPlusCode(plusCodes, gazetteer);
 
   it('encodes lat/lon, 10 digits unless asked otherwise', async () => {
-    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944 }))).to.deep.equal({ code: '8FW4V75V+8Q', lat: 48.85829, lon: 2.2944, length: 10 });
-    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944, length: 11 }))).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
+    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944 }))).to.deep.equal({
+      code: '8FW4V75V+8Q',
+      lat: 48.85829,
+      lon: 2.2944,
+      length: 10,
+    });
+    expect(expectRight(await lookUp.execute({ lat: 48.85829, lon: 2.2944, length: 11 }))).to.deep.include({
+      code: '8FW4V75V+8Q6',
+      length: 11,
+    });
   });
 
   it('decodes a full code into its centre and bounds, and refuses a reference given with it rather than ignore it', async () => {
-    expect(await lookUp.execute({ code: '8fw4v75v+8q', lat: 0, lon: 0 })).to.deep.include({ left: { _tag: 'InvalidInput', fields: ['lat', 'lon'], reason: 'a full plus code needs no reference: leave lat, lon out, or give a short code' } });
-    expect(await lookUp.execute({ code: '8fw4v75v+8q', near: 'Paris' })).to.deep.include({ left: { _tag: 'InvalidInput', fields: ['near'], reason: 'a full plus code needs no reference: leave near out, or give a short code' } });
+    expect(await lookUp.execute({ code: '8fw4v75v+8q', lat: 0, lon: 0 })).to.deep.include({
+      left: {
+        _tag: 'InvalidInput',
+        fields: ['lat', 'lon'],
+        reason: 'a full plus code needs no reference: leave lat, lon out, or give a short code',
+      },
+    });
+    expect(await lookUp.execute({ code: '8fw4v75v+8q', near: 'Paris' })).to.deep.include({
+      left: {
+        _tag: 'InvalidInput',
+        fields: ['near'],
+        reason: 'a full plus code needs no reference: leave near out, or give a short code',
+      },
+    });
     const decoded = expectRight(await lookUp.execute({ code: '8fw4v75v+8q' }));
     expect(decoded).to.deep.equal({
       code: '8FW4V75V+8Q',
@@ -104,20 +127,38 @@ describe('domain: plus codes', () => {
   });
 
   it('recovers a short code near lat/lon or near a named place', async () => {
-    expect(expectRight(await lookUp.execute({ code: 'V75V+8Q', lat: 46.9, lon: 2.3 }))).to.deep.include({ code: '8FR4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: 46.9, lon: 2.3 } });
+    expect(expectRight(await lookUp.execute({ code: 'V75V+8Q', lat: 46.9, lon: 2.3 }))).to.deep.include({
+      code: '8FR4V75V+8Q',
+      shortCode: 'V75V+8Q',
+      reference: { lat: 46.9, lon: 2.3 },
+    });
     const nearParis = expectRight(await lookUp.execute({ code: 'v75v+8q', near: 'Paris, FR' }));
-    expect(nearParis).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR } });
+    expect(nearParis).to.deep.include({
+      code: '8FW4V75V+8Q',
+      shortCode: 'V75V+8Q',
+      reference: { lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR },
+    });
   });
 
   it('says what is missing or wrong', async () => {
     expect(expectLeftTag(await lookUp.execute({}), 'MissingInput')).to.deep.include({ fields: ['lat', 'lon'] });
     expect(expectLeftTag(await lookUp.execute({ lat: 1 }), 'MissingInput')).to.deep.include({ fields: ['lon'] });
-    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q' }), 'InvalidInput')).to.deep.include({ fields: ['code'] });
+    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q' }), 'InvalidInput')).to.deep.include({
+      fields: ['code'],
+    });
     expect(expectLeftTag(await lookUp.execute({ code: 'NOPE' }), 'InvalidInput')).to.deep.include({ fields: ['code'] });
-    expect(expectLeftTag(await lookUp.execute({ code: EIFFEL_CELL.code, length: 11 }), 'InvalidInput')).to.deep.include({ fields: ['length'] });
-    expect(expectLeftTag(await lookUp.execute({ near: 'Paris' }), 'InvalidInput')).to.deep.include({ fields: ['near'] });
-    expect(expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Paris', lat: 1, lon: 2 }), 'InvalidInput')).to.deep.include({ fields: ['near', 'lat', 'lon'] });
-    expect(expectLeftTag(await lookUp.execute({ lat: 95, lon: 0 }), 'InvalidInput')).to.deep.include({ fields: ['lat'] });
+    expect(expectLeftTag(await lookUp.execute({ code: EIFFEL_CELL.code, length: 11 }), 'InvalidInput')).to.deep.include(
+      { fields: ['length'] },
+    );
+    expect(expectLeftTag(await lookUp.execute({ near: 'Paris' }), 'InvalidInput')).to.deep.include({
+      fields: ['near'],
+    });
+    expect(
+      expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Paris', lat: 1, lon: 2 }), 'InvalidInput'),
+    ).to.deep.include({ fields: ['near', 'lat', 'lon'] });
+    expect(expectLeftTag(await lookUp.execute({ lat: 95, lon: 0 }), 'InvalidInput')).to.deep.include({
+      fields: ['lat'],
+    });
     expectLeftTag(await lookUp.execute({ code: 'V75V+8Q', near: 'Atlantis City' }), 'InformationNotFound');
   });
 });

@@ -32,10 +32,18 @@ function loginFixture() {
   const verifier = new WatchedPasswords(TEST_COST);
   const pauses: number[] = [];
   const throttle = new CountedLoginThrottle(memoryCounters, policyOfKey(loginThrottlePolicies(10)));
-  const logIn = new LogInWithPassword(users, throttle, verifier, clock, ACCOUNT_SLOWDOWN, async (ms) => void pauses.push(ms));
+  const logIn = new LogInWithPassword(
+    users,
+    throttle,
+    verifier,
+    clock,
+    ACCOUNT_SLOWDOWN,
+    async (ms) => void pauses.push(ms),
+  );
   const createUser = new CreateUser(users, clock, undefined, verifier);
   const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock);
-  const attempt = (login: string, password: string, clientAddress = '192.0.2.1') => logIn.execute({ login, password, clientAddress });
+  const attempt = (login: string, password: string, clientAddress = '192.0.2.1') =>
+    logIn.execute({ login, password, clientAddress });
   return { clock, users, verifier, createUser, issueToken, attempt, pauses };
 }
 
@@ -45,13 +53,26 @@ const costOf = (hash: string) => hash.split('$').slice(0, 4);
 describe('domain: logging in with a password', () => {
   it('knows a user by username or email in any case, as an actor holding what the user holds', async () => {
     const f = loginFixture();
-    const ada = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', email: 'Ada@Example.com', password: PASSWORD, permissions: ['Cryptography::*'] }));
+    const ada = expectRight(
+      await f.createUser.execute({
+        actor: OPERATOR,
+        username: 'ada',
+        email: 'Ada@Example.com',
+        password: PASSWORD,
+        permissions: ['Cryptography::*'],
+      }),
+    );
     for (const login of ['ada', 'ADA', 'ada@example.com', 'Ada@EXAMPLE.com']) {
       expect(expectRight(await f.attempt(login, PASSWORD))).to.deep.equal({ kind: 'password', user: ada });
     }
     const actor = expectRight(await f.attempt('ada', PASSWORD));
     const issued = expectRight(await f.issueToken.execute({ actor, owner: { self: true } }));
-    expect(issued.record).to.deep.include({ userId: ada.id, scopes: ['Cryptography::*'], issuedBy: null, expiresAt: f.clock.now() + PASSWORD_TOKEN_LIFETIME_MS });
+    expect(issued.record).to.deep.include({
+      userId: ada.id,
+      scopes: ['Cryptography::*'],
+      issuedBy: null,
+      expiresAt: f.clock.now() + PASSWORD_TOKEN_LIFETIME_MS,
+    });
     // A password proves who you are, nothing more: it acts on nobody else.
     const other = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: [] }));
     expectLeftTag(await f.issueToken.execute({ actor, owner: { uid: other.uid } }), 'NotAuthorized');
@@ -85,11 +106,17 @@ describe('domain: logging in with a password', () => {
 
   it('makes an account wait after 5 failures from one address, without verifying again; from other addresses it is slowed down, never refused', async () => {
     const f = loginFixture();
-    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', email: 'ada@example.com', password: PASSWORD }));
-    for (let i = 0; i < 5; i++) expectLeftTag(await f.attempt(i % 2 ? 'ada' : 'ada@example.com', 'wrong', '203.0.113.7'), 'InvalidApiKey');
+    expectRight(
+      await f.createUser.execute({ actor: OPERATOR, username: 'ada', email: 'ada@example.com', password: PASSWORD }),
+    );
+    for (let i = 0; i < 5; i++)
+      expectLeftTag(await f.attempt(i % 2 ? 'ada' : 'ada@example.com', 'wrong', '203.0.113.7'), 'InvalidApiKey');
     const verified = f.verifier.checkedAgainst.length;
     // From that address, with the right password, by email or by name: it waits.
-    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 60 });
+    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({
+      _tag: 'RateLimited',
+      retryAfterSeconds: 60,
+    });
     expectLeftTag(await f.attempt('ADA@example.com', PASSWORD, '203.0.113.7'), 'RateLimited');
     expect(f.verifier.checkedAgainst).to.have.length(verified);
     expect(f.pauses).to.deep.equal([]);
@@ -98,13 +125,18 @@ describe('domain: logging in with a password', () => {
     expect(f.pauses).to.deep.equal([ACCOUNT_SLOWDOWN.firstDelayMs]);
     f.clock.advance(60_000);
     expectLeftTag(await f.attempt('ada', 'wrong again', '203.0.113.7'), 'InvalidApiKey');
-    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({ _tag: 'RateLimited', retryAfterSeconds: 120 });
+    expect(expectLeftTag(await f.attempt('ada', PASSWORD, '203.0.113.7'), 'RateLimited')).to.deep.equal({
+      _tag: 'RateLimited',
+      retryAfterSeconds: 120,
+    });
   });
 
   it('checks at most 5 of many attempts made at once from one address: each is counted before its password is checked', async () => {
     const f = loginFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));
-    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => f.attempt('ada', `guess ${i}`, '203.0.113.9')));
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => f.attempt('ada', `guess ${i}`, '203.0.113.9')),
+    );
     const tags = outcomes.map((outcome) => (outcome._tag === 'Left' ? outcome.left._tag : 'success'));
     expect(tags.filter((tag) => tag === 'InvalidApiKey')).to.have.length(5);
     expect(tags.filter((tag) => tag === 'RateLimited')).to.have.length(25);

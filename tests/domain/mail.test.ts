@@ -17,8 +17,18 @@ import { aToken, aUser } from '../support/mothers.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
 const LIMITS = { maxContentBytes: 1024 };
-const MAIL_SETTINGS = { from: 'noreply@example.com', maxContentBytes: 1024, maxRecipientsPerHour: 500, maxRecipientsPerDay: 2000 };
-const request = (fields: Partial<MailRequest> = {}): MailRequest => ({ to: 'ada@example.com', subject: 'Hello', content: 'Hi there', ...fields });
+const MAIL_SETTINGS = {
+  from: 'noreply@example.com',
+  maxContentBytes: 1024,
+  maxRecipientsPerHour: 500,
+  maxRecipientsPerDay: 2000,
+};
+const request = (fields: Partial<MailRequest> = {}): MailRequest => ({
+  to: 'ada@example.com',
+  subject: 'Hello',
+  content: 'Hi there',
+  ...fields,
+});
 
 /** What checkMail refuses a request with: the tag, the fields and the reason. */
 function refusal(fields: Partial<MailRequest>, limits = LIMITS) {
@@ -34,7 +44,15 @@ const holder = (permissions: string[], scopes = permissions): Actor => {
 
 describe('mail: addresses', () => {
   it('takes addr-specs, internationalised domains among them', () => {
-    for (const address of ['ada@example.com', 'a.b+tag@mail.example.co.uk', "o'brien@example.ie", 'grace@bücher.example', 'x@xn--bcher-kva.example', 'root@localhost', 'A_Z{}|~@EXAMPLE.COM']) {
+    for (const address of [
+      'ada@example.com',
+      'a.b+tag@mail.example.co.uk',
+      "o'brien@example.ie",
+      'grace@bücher.example',
+      'x@xn--bcher-kva.example',
+      'root@localhost',
+      'A_Z{}|~@EXAMPLE.COM',
+    ]) {
       expect(isAddress(address), address).to.equal(true);
     }
   });
@@ -72,16 +90,43 @@ describe('mail: addresses', () => {
 
 describe('mail: a request checked', () => {
   it('takes one address or a list, fills the subject, keeps the content as written', () => {
-    const mail = expectRight(checkMail(request({ to: ['ada@example.com', 'grace@example.com'], cc: 'team@example.com', subject: 'Hi {{ name }}, #{{n}}', content: 'Dear {{name}}', variables: { name: 'Ada', n: 7 } }), LIMITS));
-    expect(mail).to.deep.include({ to: ['ada@example.com', 'grace@example.com'], cc: ['team@example.com'], bcc: [], replyTo: [], fromName: null, subject: 'Hi Ada, #7', subjectAsWritten: 'Hi {{ name }}, #{{n}}', content: 'Dear {{name}}' });
+    const mail = expectRight(
+      checkMail(
+        request({
+          to: ['ada@example.com', 'grace@example.com'],
+          cc: 'team@example.com',
+          subject: 'Hi {{ name }}, #{{n}}',
+          content: 'Dear {{name}}',
+          variables: { name: 'Ada', n: 7 },
+        }),
+        LIMITS,
+      ),
+    );
+    expect(mail).to.deep.include({
+      to: ['ada@example.com', 'grace@example.com'],
+      cc: ['team@example.com'],
+      bcc: [],
+      replyTo: [],
+      fromName: null,
+      subject: 'Hi Ada, #7',
+      subjectAsWritten: 'Hi {{ name }}, #{{n}}',
+      content: 'Dear {{name}}',
+    });
   });
 
   it('names every missing field (10), then the first rule broken (11)', () => {
     const missing = checkMail({}, LIMITS);
-    expect(E.isLeft(missing) && missing.left).to.deep.equal({ _tag: 'MissingInput', fields: ['to', 'subject', 'content'] });
+    expect(E.isLeft(missing) && missing.left).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['to', 'subject', 'content'],
+    });
     expect(refusal({ to: null })).to.deep.equal({ _tag: 'MissingInput', fields: ['to'] });
     expect(refusal({ to: [] })).to.deep.include({ _tag: 'InvalidInput', fields: ['to'] });
-    expect(refusal({ to: ['ada@example.com', 'not an address'] })).to.deep.equal({ _tag: 'InvalidInput', fields: ['to'], reason: 'to[1] must be an email address such as name@example.com (no display name, no spaces)' });
+    expect(refusal({ to: ['ada@example.com', 'not an address'] })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['to'],
+      reason: 'to[1] must be an email address such as name@example.com (no display name, no spaces)',
+    });
     expect(refusal({ cc: 42 })).to.deep.include({ fields: ['cc'] });
     expect(refusal({ bcc: ['ok@example.com', { address: 'x@example.com' }] })).to.deep.include({ fields: ['bcc'] });
     expect(refusal({ replyTo: 'Help <help@example.com>' })).to.deep.include({ fields: ['replyTo'] });
@@ -89,8 +134,15 @@ describe('mail: a request checked', () => {
 
   it('allows 50 recipients in to, cc and bcc together, no more', () => {
     const addresses = (n: number, domain: string) => Array.from({ length: n }, (_, i) => `r${i}@${domain}`);
-    expectRight(checkMail(request({ to: addresses(20, 'a.example'), cc: addresses(20, 'b.example'), bcc: addresses(10, 'c.example') }), LIMITS));
-    expect(refusal({ to: addresses(20, 'a.example'), cc: addresses(20, 'b.example'), bcc: addresses(11, 'c.example') })).to.deep.equal({
+    expectRight(
+      checkMail(
+        request({ to: addresses(20, 'a.example'), cc: addresses(20, 'b.example'), bcc: addresses(10, 'c.example') }),
+        LIMITS,
+      ),
+    );
+    expect(
+      refusal({ to: addresses(20, 'a.example'), cc: addresses(20, 'b.example'), bcc: addresses(11, 'c.example') }),
+    ).to.deep.equal({
       _tag: 'InvalidInput',
       fields: ['to', 'cc', 'bcc'],
       reason: 'at most 50 recipients in to, cc and bcc together, got 51',
@@ -98,8 +150,18 @@ describe('mail: a request checked', () => {
   });
 
   it('refuses line breaks and other control or invisible characters in the subject and the display name (header injection)', () => {
-    for (const subject of ['Hi\r\nBcc: victim@example.com', 'Hi\nthere', 'tab\there', 'null\u0000', 'rtl\u202eoverride', 'zero\u200bwidth']) {
-      expect(refusal({ subject }), JSON.stringify(subject)).to.deep.include({ _tag: 'InvalidInput', fields: ['subject'] });
+    for (const subject of [
+      'Hi\r\nBcc: victim@example.com',
+      'Hi\nthere',
+      'tab\there',
+      'null\u0000',
+      'rtl\u202eoverride',
+      'zero\u200bwidth',
+    ]) {
+      expect(refusal({ subject }), JSON.stringify(subject)).to.deep.include({
+        _tag: 'InvalidInput',
+        fields: ['subject'],
+      });
     }
     expect(refusal({ fromName: 'Support\r\nBcc: victim@example.com' })).to.deep.include({ fields: ['fromName'] });
     expect(refusal({ fromName: '' })).to.deep.include({ fields: ['fromName'] });
@@ -109,7 +171,13 @@ describe('mail: a request checked', () => {
   });
 
   it('refuses a display name that could pass for an address: an at sign, angle brackets, or their look-alikes', () => {
-    for (const fromName of ['support@bank.com', 'Bank <x@y>', 'Bank <help>', 'support\uff20bank.com', 'Bank \uff1chelp\uff1e']) {
+    for (const fromName of [
+      'support@bank.com',
+      'Bank <x@y>',
+      'Bank <help>',
+      'support\uff20bank.com',
+      'Bank \uff1chelp\uff1e',
+    ]) {
       expect(refusal({ fromName }), fromName).to.deep.include({ fields: ['fromName'], reason: FROM_NAME_ADDRESS_RULE });
     }
     expect(E.isRight(checkMail(request({ fromName: 'Zoë at Bank, Support & Billing' }), LIMITS))).to.equal(true);
@@ -117,25 +185,45 @@ describe('mail: a request checked', () => {
 
   it('bounds the content in UTF-8 bytes, as written and once filled in', () => {
     expectRight(checkMail(request({ content: 'é'.repeat(512) }), LIMITS));
-    expect(refusal({ content: 'é'.repeat(513) })).to.deep.equal({ _tag: 'InvalidInput', fields: ['content'], reason: 'content must be at most 1024 bytes of UTF-8' });
-    expect(refusal({ content: '{{big}}', variables: { big: 'x'.repeat(1025) } })).to.deep.include({ _tag: 'InvalidInput', fields: ['content'] });
+    expect(refusal({ content: 'é'.repeat(513) })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['content'],
+      reason: 'content must be at most 1024 bytes of UTF-8',
+    });
+    expect(refusal({ content: '{{big}}', variables: { big: 'x'.repeat(1025) } })).to.deep.include({
+      _tag: 'InvalidInput',
+      fields: ['content'],
+    });
     expect(refusal({ content: ' \n ' })).to.deep.include({ fields: ['content'] });
     expect(refusal({ content: ['a'] })).to.deep.include({ fields: ['content'] });
   });
 
   it('takes variables that are strings or numbers, named by the rule, at most 50', () => {
-    expect(refusal({ variables: { user: { name: 'Ada' } } })).to.deep.equal({ _tag: 'InvalidInput', fields: ['user'], reason: 'the variable user must be a string or a number' });
+    expect(refusal({ variables: { user: { name: 'Ada' } } })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['user'],
+      reason: 'the variable user must be a string or a number',
+    });
     expect(refusal({ variables: { list: [1, 2] } })).to.deep.include({ fields: ['list'] });
     expect(refusal({ variables: { flag: true } })).to.deep.include({ fields: ['flag'] });
     expect(refusal({ variables: { nothing: null } })).to.deep.include({ fields: ['nothing'] });
     expect(refusal({ variables: { 'first-name': 'Ada' } })).to.deep.include({ fields: ['first-name'] });
     expect(refusal({ variables: { __proto__x: 'Ada' } })).to.deep.include({ fields: ['__proto__x'] });
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`v${i}`, i]));
-    const usingAll = (variables: Record<string, number>) => Object.keys(variables).map((name) => `{{${name}}}`).join(' ');
+    const usingAll = (variables: Record<string, number>) =>
+      Object.keys(variables)
+        .map((name) => `{{${name}}}`)
+        .join(' ');
     expectRight(checkMail(request({ content: usingAll(fifty), variables: fifty }), LIMITS));
-    expect(refusal({ content: usingAll({ ...fifty, v50: 50 }), variables: { ...fifty, v50: 50 } })).to.deep.include({ fields: ['v50'] });
+    expect(refusal({ content: usingAll({ ...fifty, v50: 50 }), variables: { ...fifty, v50: 50 } })).to.deep.include({
+      fields: ['v50'],
+    });
     // One that neither subject nor content uses would be dropped: refused by name instead.
-    expect(refusal({ variables: { unused: 1 } })).to.deep.equal({ _tag: 'InvalidInput', fields: ['unused'], reason: 'unused is neither a field nor a variable that subject or content uses as {{unused}}' });
+    expect(refusal({ variables: { unused: 1 } })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['unused'],
+      reason: 'unused is neither a field nor a variable that subject or content uses as {{unused}}',
+    });
   });
 
   it('refuses the old API’s text, html and url, naming them', () => {
@@ -147,19 +235,33 @@ describe('mail: a request checked', () => {
   });
 
   it('refuses a {{name}} without a value, naming it; leaves what is no placeholder as written', () => {
-    expect(refusal({ content: 'Dear {{name}}' })).to.deep.equal({ _tag: 'InvalidInput', fields: ['name'], reason: 'content uses {{name}}, which the request gives no value for' });
+    expect(refusal({ content: 'Dear {{name}}' })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['name'],
+      reason: 'content uses {{name}}, which the request gives no value for',
+    });
     expect(refusal({ subject: 'Hi {{who}}', variables: { name: 'Ada' } })).to.deep.include({ fields: ['who'] });
-    const mail = expectRight(checkMail(request({ subject: '{{ not-a-name }} {x} {{}}', content: '{{ 1st }}' }), LIMITS));
+    const mail = expectRight(
+      checkMail(request({ subject: '{{ not-a-name }} {x} {{}}', content: '{{ 1st }}' }), LIMITS),
+    );
     expect(mail.subject).to.equal('{{ not-a-name }} {x} {{}}');
   });
 
   it('refuses a variable that would put a line break into the subject, naming it; in the content anything goes', () => {
-    expect(refusal({ subject: 'Hi {{name}}', variables: { name: 'Ada\r\nBcc: victim@example.com' } })).to.deep.include({ _tag: 'InvalidInput', fields: ['name'] });
+    expect(refusal({ subject: 'Hi {{name}}', variables: { name: 'Ada\r\nBcc: victim@example.com' } })).to.deep.include({
+      _tag: 'InvalidInput',
+      fields: ['name'],
+    });
     expectRight(checkMail(request({ content: 'Hi {{name}}', variables: { name: 'Ada\r\nLovelace' } }), LIMITS));
   });
 
   it('keeps variables named like Object.prototype members as variables', () => {
-    const mail = expectRight(checkMail(request({ content: '{{constructor}} {{toString}}', variables: { constructor: 'a', toString: 'b' } }), LIMITS));
+    const mail = expectRight(
+      checkMail(
+        request({ content: '{{constructor}} {{toString}}', variables: { constructor: 'a', toString: 'b' } }),
+        LIMITS,
+      ),
+    );
     expect(mail.variables).to.deep.equal({ constructor: 'a', toString: 'b' });
   });
 });
@@ -168,13 +270,31 @@ describe('mail: rendering', () => {
   const markdown = new MemoryMarkdownRenderer();
   it('escapes variables in the HTML part (data, never markup) and gives them as they are in the text part', () => {
     const message = {
-      id: 'x', messageId: '<x@example.com>', senderUserId: null, fromAddress: 'noreply@example.com', fromName: null, to: ['ada@example.com'], cc: [], bcc: [], replyTo: [],
-      subject: 's', content: 'Hi {{name}} <i>{{n}}</i>\n\nmailvar0mailvar', variables: { name: '<script>x</script> & "q"', n: 3 }, status: 'queued' as const, attempts: 0,
-      createdAt: 0, nextAttemptAt: 0, sentAt: null, lastError: null, recipientOutcomes: [],
+      id: 'x',
+      messageId: '<x@example.com>',
+      senderUserId: null,
+      fromAddress: 'noreply@example.com',
+      fromName: null,
+      to: ['ada@example.com'],
+      cc: [],
+      bcc: [],
+      replyTo: [],
+      subject: 's',
+      content: 'Hi {{name}} <i>{{n}}</i>\n\nmailvar0mailvar',
+      variables: { name: '<script>x</script> & "q"', n: 3 },
+      status: 'queued' as const,
+      attempts: 0,
+      createdAt: 0,
+      nextAttemptAt: 0,
+      sentAt: null,
+      lastError: null,
+      recipientOutcomes: [],
     };
     const rendered = renderMessage(message, markdown, 123);
     expect(rendered.text).to.equal('Hi <script>x</script> & "q" <i>3</i>\n\nmailvar0mailvar');
-    expect(rendered.html).to.equal('<p>Hi &lt;script&gt;x&lt;/script&gt; &amp; &quot;q&quot; &lt;i&gt;3&lt;/i&gt;</p>\n<p>mailvar0mailvar</p>\n');
+    expect(rendered.html).to.equal(
+      '<p>Hi &lt;script&gt;x&lt;/script&gt; &amp; &quot;q&quot; &lt;i&gt;3&lt;/i&gt;</p>\n<p>mailvar0mailvar</p>\n',
+    );
     expect(rendered.date).to.equal(123);
   });
 });
@@ -183,7 +303,9 @@ describe('mail: back-off', () => {
   const settings = { retryBaseMs: 1000, retryMaxMs: 60_000 };
   it('doubles from the base, up to the ceiling, with half of each wait random', () => {
     expect([1, 2, 3, 4].map((attempts) => retryDelay(attempts, settings, 0))).to.deep.equal([500, 1000, 2000, 4000]);
-    expect([1, 2, 3, 4].map((attempts) => retryDelay(attempts, settings, 0.999999))).to.deep.equal([1000, 2000, 4000, 8000]);
+    expect([1, 2, 3, 4].map((attempts) => retryDelay(attempts, settings, 0.999999))).to.deep.equal([
+      1000, 2000, 4000, 8000,
+    ]);
     expect(retryDelay(20, settings, 0)).to.equal(30_000);
     expect(retryDelay(1000, settings, 0.5)).to.equal(45_000);
   });
@@ -193,7 +315,11 @@ describe('mail: a user’s quota of recipients', () => {
   const HOUR = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
 
   it('has room once enough of the oldest messages have left the window', () => {
-    const inWindow = [{ createdAt: 0, recipients: 4 }, { createdAt: 100, recipients: 3 }, { createdAt: 200, recipients: 3 }];
+    const inWindow = [
+      { createdAt: 0, recipients: 4 },
+      { createdAt: 100, recipients: 3 },
+      { createdAt: 200, recipients: 3 },
+    ];
     expect(roomAt(HOUR, inWindow, 4)).to.equal(HOUR.lengthMs);
     expect(roomAt(HOUR, inWindow, 7)).to.equal(100 + HOUR.lengthMs);
     expect(roomAt(HOUR, inWindow, 10)).to.equal(200 + HOUR.lengthMs);
@@ -201,12 +327,17 @@ describe('mail: a user’s quota of recipients', () => {
 
   it('refuses a user’s message past the hour’s recipients with when to try again; the operator’s are not counted', async () => {
     const clock = new ManualClock();
-    const sendMail = new SendMail(new MemoryOutbox(), clock, new SeededRandomness('quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: 50 });
+    const sendMail = new SendMail(new MemoryOutbox(), clock, new SeededRandomness('quota'), {
+      ...MAIL_SETTINGS,
+      maxRecipientsPerHour: 50,
+    });
     const sender = holder(['Mail::Send']);
     const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
     expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
     clock.advance(1000);
-    expect(expectLeftTag(await sendMail.execute({ actor: sender, mail: request() }), 'MailQuotaExceeded')).to.deep.include({ retryAfterSeconds: 3599 });
+    expect(
+      expectLeftTag(await sendMail.execute({ actor: sender, mail: request() }), 'MailQuotaExceeded'),
+    ).to.deep.include({ retryAfterSeconds: 3599 });
     expectRight(await sendMail.execute({ actor: OPERATOR, mail: fifty }));
     clock.advance(3_599_000);
     expectRight(await sendMail.execute({ actor: sender, mail: request() }));
@@ -214,7 +345,11 @@ describe('mail: a user’s quota of recipients', () => {
 
   it('counts nothing when both limits are off', async () => {
     const outbox = new MemoryOutbox();
-    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('no quota'), { ...MAIL_SETTINGS, maxRecipientsPerHour: null, maxRecipientsPerDay: null });
+    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('no quota'), {
+      ...MAIL_SETTINGS,
+      maxRecipientsPerHour: null,
+      maxRecipientsPerDay: null,
+    });
     const sender = holder(['Mail::Send']);
     const fifty = request({ to: Array.from({ length: 50 }, (_, i) => `r${i}@example.com`) });
     for (let i = 0; i < 50; i += 1) expectRight(await sendMail.execute({ actor: sender, mail: fifty }));
@@ -232,39 +367,82 @@ describe('mail: sending, with an Idempotency-Key', () => {
     outbox = new MemoryOutbox();
     clock = new ManualClock();
     woken = 0;
-    sendMail = new SendMail(outbox, clock, new SeededRandomness('mail'), { ...MAIL_SETTINGS, from: 'noreply@bücher.example' }, () => (woken += 1));
+    sendMail = new SendMail(
+      outbox,
+      clock,
+      new SeededRandomness('mail'),
+      { ...MAIL_SETTINGS, from: 'noreply@bücher.example' },
+      () => (woken += 1),
+    );
   });
 
   it('stores the message with its Message-ID and sender, and tells the worker', async () => {
-    const accepted = expectRight(await sendMail.execute({ actor: sender, mail: request({ fromName: 'Zoë', content: 'Order {{order}}', variables: { order: 1 } }) }));
-    expect(accepted).to.deep.equal({ id: accepted.id, status: 'queued', messageId: `<${accepted.id}@xn--bcher-kva.example>`, replayed: false });
+    const accepted = expectRight(
+      await sendMail.execute({
+        actor: sender,
+        mail: request({ fromName: 'Zoë', content: 'Order {{order}}', variables: { order: 1 } }),
+      }),
+    );
+    expect(accepted).to.deep.equal({
+      id: accepted.id,
+      status: 'queued',
+      messageId: `<${accepted.id}@xn--bcher-kva.example>`,
+      replayed: false,
+    });
     const stored = (await outbox.find(accepted.id))!;
-    expect(stored).to.deep.include({ fromAddress: 'noreply@bücher.example', fromName: 'Zoë', senderUserId: (sender as { principal: { user: { id: string } } }).principal.user.id, variables: { order: 1 }, status: 'queued' });
+    expect(stored).to.deep.include({
+      fromAddress: 'noreply@bücher.example',
+      fromName: 'Zoë',
+      senderUserId: (sender as { principal: { user: { id: string } } }).principal.user.id,
+      variables: { order: 1 },
+      status: 'queued',
+    });
     expect(woken).to.equal(1);
   });
 
   it('answers the same key and request with the first answer, another request under it with a conflict, storing nothing', async () => {
     const first = expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'order-1' }));
     // The same request, its fields in another order.
-    const again = expectRight(await sendMail.execute({ actor: sender, mail: { content: 'Hi there', subject: 'Hello', to: ['ada@example.com'] }, idempotencyKey: 'order-1' }));
+    const again = expectRight(
+      await sendMail.execute({
+        actor: sender,
+        mail: { content: 'Hi there', subject: 'Hello', to: ['ada@example.com'] },
+        idempotencyKey: 'order-1',
+      }),
+    );
     expect(again).to.deep.equal({ ...first, replayed: true });
-    expectLeftTag(await sendMail.execute({ actor: sender, mail: request({ subject: 'Other' }), idempotencyKey: 'order-1' }), 'IdempotencyKeyReused');
+    expectLeftTag(
+      await sendMail.execute({ actor: sender, mail: request({ subject: 'Other' }), idempotencyKey: 'order-1' }),
+      'IdempotencyKeyReused',
+    );
     expect(await outbox.list({ limit: 10 })).to.have.length(1);
     expect(woken).to.equal(1);
     // Another token's same key is its own.
-    expect(expectRight(await sendMail.execute({ actor: holder(['Mail::Send']), mail: request(), idempotencyKey: 'order-1' })).replayed).to.equal(false);
+    expect(
+      expectRight(await sendMail.execute({ actor: holder(['Mail::Send']), mail: request(), idempotencyKey: 'order-1' }))
+        .replayed,
+    ).to.equal(false);
   });
 
   it('forgets a key after 24 hours', async () => {
     const first = expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k' }));
     clock.advance(24 * 60 * 60 * 1000 - 1);
-    expect(expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k' })).id).to.equal(first.id);
+    expect(expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k' })).id).to.equal(
+      first.id,
+    );
     clock.advance(1);
-    expect(expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k' })).id).to.not.equal(first.id);
+    expect(
+      expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k' })).id,
+    ).to.not.equal(first.id);
   });
 
   it('refuses a key over 255 characters or beyond printable ASCII, and a caller without Mail::Send', async () => {
-    expect(expectLeftTag(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k'.repeat(256) }), 'InvalidInput')).to.deep.include({ fields: ['idempotencyKey'] });
+    expect(
+      expectLeftTag(
+        await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k'.repeat(256) }),
+        'InvalidInput',
+      ),
+    ).to.deep.include({ fields: ['idempotencyKey'] });
     expectLeftTag(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'clé' }), 'InvalidInput');
     expectLeftTag(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: '' }), 'InvalidInput');
     expectRight(await sendMail.execute({ actor: sender, mail: request(), idempotencyKey: 'k'.repeat(255) }));
@@ -272,7 +450,10 @@ describe('mail: sending, with an Idempotency-Key', () => {
   });
 
   it('stores nothing for a refused request', async () => {
-    expectLeftTag(await sendMail.execute({ actor: sender, mail: request({ to: 'nobody' }), idempotencyKey: 'k' }), 'InvalidInput');
+    expectLeftTag(
+      await sendMail.execute({ actor: sender, mail: request({ to: 'nobody' }), idempotencyKey: 'k' }),
+      'InvalidInput',
+    );
     expect(await outbox.list({ limit: 10 })).to.deep.equal([]);
     expect(woken).to.equal(0);
   });
@@ -290,17 +471,31 @@ describe('mail: reading and retrying', () => {
   it('shows a sender their own messages, Mail::Read holders everyone’s, and nobody else anything (404 as for no message)', async () => {
     const { id } = expectRight(await sendMail.execute({ actor: alice, mail: request() }));
     expect(expectRight(await reader.status(alice, id))).to.deep.equal({
-      id, status: 'queued', to: ['ada@example.com'], subject: 'Hello', attempts: 0, createdAt: new Date(clock.now()).toISOString(), sentAt: null, nextAttemptAt: new Date(clock.now()).toISOString(), lastError: null,
+      id,
+      status: 'queued',
+      to: ['ada@example.com'],
+      subject: 'Hello',
+      attempts: 0,
+      createdAt: new Date(clock.now()).toISOString(),
+      sentAt: null,
+      nextAttemptAt: new Date(clock.now()).toISOString(),
+      lastError: null,
       recipients: [{ address: 'ada@example.com', status: 'pending', lastError: null }],
     });
     expect(expectRight(await reader.status(auditor, id)).id).to.equal(id);
     expect(expectRight(await reader.status(OPERATOR, id)).id).to.equal(id);
-    expect(expectLeftTag(await reader.status(bob, id), 'MessageNotFound')).to.deep.equal({ _tag: 'MessageNotFound', id });
+    expect(expectLeftTag(await reader.status(bob, id), 'MessageNotFound')).to.deep.equal({
+      _tag: 'MessageNotFound',
+      id,
+    });
     expectLeftTag(await reader.status(alice, '00000000-0000-4000-8000-000000000000'), 'MessageNotFound');
     expectLeftTag(await reader.status(holder(['Cryptography::Encrypt']), id), 'NotAuthorized');
     expectLeftTag(await reader.status(alice, 'not-an-id'), 'InvalidInput');
     // A token narrowed below its user does not read with what only the user holds.
-    expectLeftTag(await reader.status(holder(['Mail::Send', 'Mail::Read'], ['Cryptography::Encrypt']), id), 'NotAuthorized');
+    expectLeftTag(
+      await reader.status(holder(['Mail::Send', 'Mail::Read'], ['Cryptography::Encrypt']), id),
+      'NotAuthorized',
+    );
   });
 
   it('lets only Mail::Read holders list and show, and Mail::Read with Mail::Send retry, a failed message only', async () => {
@@ -309,7 +504,11 @@ describe('mail: reading and retrying', () => {
     const retry = new RetryMessage(outbox, clock);
     const { id } = expectRight(await sendMail.execute({ actor: alice, mail: request() }));
     expectLeftTag(await retry.execute(alice, id), 'NotAuthorized');
-    expect(expectLeftTag(await retry.execute(OPERATOR, id), 'MessageNotRetryable')).to.deep.equal({ _tag: 'MessageNotRetryable', id, status: 'queued' });
+    expect(expectLeftTag(await retry.execute(OPERATOR, id), 'MessageNotRetryable')).to.deep.equal({
+      _tag: 'MessageNotRetryable',
+      id,
+      status: 'queued',
+    });
     expectLeftTag(await retry.execute(OPERATOR, '00000000-0000-4000-8000-000000000000'), 'MessageNotFound');
   });
 });
@@ -325,7 +524,14 @@ describe('mail: delivery', () => {
     outbox = new MemoryOutbox();
     mailer = new MemoryMailer();
     clock = new ManualClock();
-    deliver = new DeliverMail(outbox, mailer, new MemoryMarkdownRenderer(), clock, new SeededRandomness('deliver'), SETTINGS);
+    deliver = new DeliverMail(
+      outbox,
+      mailer,
+      new MemoryMarkdownRenderer(),
+      clock,
+      new SeededRandomness('deliver'),
+      SETTINGS,
+    );
     sendMail = new SendMail(outbox, clock, new SeededRandomness('send'), MAIL_SETTINGS);
   });
 
@@ -336,19 +542,49 @@ describe('mail: delivery', () => {
   }
 
   it('writes sent only once the mailer accepted the message, and the message as asked', async () => {
-    const { id, messageId } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ subject: 'Hi {{name}}', content: 'Dear {{name}}', variables: { name: 'Ada' }, fromName: 'Zoë' }) }));
+    const { id, messageId } = expectRight(
+      await sendMail.execute({
+        actor: OPERATOR,
+        mail: request({
+          subject: 'Hi {{name}}',
+          content: 'Dear {{name}}',
+          variables: { name: 'Ada' },
+          fromName: 'Zoë',
+        }),
+      }),
+    );
     clock.advance(5);
     const [report] = await round();
-    expect(report).to.deep.include({ id, recorded: true, settlement: { status: 'sent', attempts: 1, at: clock.now(), recipients: [{ address: 'ada@example.com', status: 'delivered', lastError: null }] } });
+    expect(report).to.deep.include({
+      id,
+      recorded: true,
+      settlement: {
+        status: 'sent',
+        attempts: 1,
+        at: clock.now(),
+        recipients: [{ address: 'ada@example.com', status: 'delivered', lastError: null }],
+      },
+    });
     expect(mailer.delivered).to.have.length(1);
-    expect(mailer.delivered[0]).to.deep.include({ id, messageId, subject: 'Hi Ada', text: 'Dear Ada', html: '<p>Dear Ada</p>\n', from: { address: 'noreply@example.com', name: 'Zoë' } });
+    expect(mailer.delivered[0]).to.deep.include({
+      id,
+      messageId,
+      subject: 'Hi Ada',
+      text: 'Dear Ada',
+      html: '<p>Dear Ada</p>\n',
+      from: { address: 'noreply@example.com', name: 'Zoë' },
+    });
     expect(await outbox.find(id)).to.deep.include({ status: 'sent', attempts: 1, sentAt: clock.now() });
     expect(await round()).to.deep.equal([]);
   });
 
   it('tries again after a passing failure, later each time, and gives up after maxAttempts with the reason', async () => {
     const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request() }));
-    mailer.script.push({ kind: 'retry', reason: '451 try later' }, { kind: 'retry', reason: 'ECONNREFUSED' }, { kind: 'retry', reason: '421 busy' });
+    mailer.script.push(
+      { kind: 'retry', reason: '451 try later' },
+      { kind: 'retry', reason: 'ECONNREFUSED' },
+      { kind: 'retry', reason: '421 busy' },
+    );
     await round();
     let stored = (await outbox.find(id))!;
     expect(stored).to.deep.include({ status: 'queued', attempts: 1, lastError: '451 try later' });
@@ -361,7 +597,11 @@ describe('mail: delivery', () => {
     expect(stored.nextAttemptAt - clock.now()).to.be.within(1000, 2000);
     clock.advance(2000);
     await round();
-    expect(await outbox.find(id)).to.deep.include({ status: 'failed', attempts: 3, lastError: '421 busy (gave up after 3 attempts)' });
+    expect(await outbox.find(id)).to.deep.include({
+      status: 'failed',
+      attempts: 3,
+      lastError: '421 busy (gave up after 3 attempts)',
+    });
     expect(mailer.delivered).to.deep.equal([]);
   });
 
@@ -369,8 +609,15 @@ describe('mail: delivery', () => {
     const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request() }));
     mailer.script.push({ kind: 'refused', reason: '550 5.1.1 no such user' });
     await round();
-    expect(await outbox.find(id)).to.deep.include({ status: 'failed', attempts: 1, lastError: '550 5.1.1 no such user' });
-    expect(expectRight(await new RetryMessage(outbox, clock).execute(OPERATOR, id))).to.deep.include({ status: 'queued', attempts: 0 });
+    expect(await outbox.find(id)).to.deep.include({
+      status: 'failed',
+      attempts: 1,
+      lastError: '550 5.1.1 no such user',
+    });
+    expect(expectRight(await new RetryMessage(outbox, clock).execute(OPERATOR, id))).to.deep.include({
+      status: 'queued',
+      attempts: 0,
+    });
     await round();
     expect(await outbox.find(id)).to.deep.include({ status: 'sent', attempts: 1 });
   });
@@ -393,7 +640,10 @@ describe('mail: delivery', () => {
 
     it('tries a recipient refused for now (4xx) again, alone, and never sends the others the message twice', async () => {
       const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
-      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 4.2.0 Greylisted' }] });
+      mailer.script.push({
+        kind: 'accepted',
+        refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 4.2.0 Greylisted' }],
+      });
       await round();
       expect(await outcomesOf(id)).to.deep.include({
         status: 'queued',
@@ -407,11 +657,21 @@ describe('mail: delivery', () => {
       });
       clock.advance(1000);
       await round();
-      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com', 'team@example.com'], ['grace@example.com']]);
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([
+        ['ada@example.com', 'grace@example.com', 'team@example.com'],
+        ['grace@example.com'],
+      ]);
       // Every recipient is in the headers of both attempts.
-      expect(mailer.delivered[1]).to.deep.include({ to: ['ada@example.com', 'grace@example.com'], cc: ['team@example.com'] });
+      expect(mailer.delivered[1]).to.deep.include({
+        to: ['ada@example.com', 'grace@example.com'],
+        cc: ['team@example.com'],
+      });
       const sent = await outcomesOf(id);
-      expect(sent).to.deep.include({ status: 'sent', attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted' });
+      expect(sent).to.deep.include({
+        status: 'sent',
+        attempts: 2,
+        lastError: 'grace@example.com: 450 4.2.0 Greylisted',
+      });
       expect(expectRight(await new MessageReader(outbox).status(OPERATOR, id)).recipients).to.deep.equal([
         { address: 'ada@example.com', status: 'delivered', lastError: null },
         { address: 'grace@example.com', status: 'delivered', lastError: '450 4.2.0 Greylisted' },
@@ -421,22 +681,45 @@ describe('mail: delivery', () => {
 
     it('records a recipient refused for good (5xx): the message is sent to the others, and says whom it did not reach', async () => {
       const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
-      mailer.script.push({ kind: 'accepted', refusals: [{ address: 'grace@example.com', temporary: false, reason: '550 5.1.1 No such user' }] });
+      mailer.script.push({
+        kind: 'accepted',
+        refusals: [{ address: 'grace@example.com', temporary: false, reason: '550 5.1.1 No such user' }],
+      });
       await round();
-      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1, lastError: 'grace@example.com: 550 5.1.1 No such user' });
-      expect((await outcomesOf(id)).recipientOutcomes.map((each) => each.status)).to.deep.equal(['delivered', 'refused', 'delivered']);
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'sent',
+        attempts: 1,
+        lastError: 'grace@example.com: 550 5.1.1 No such user',
+      });
+      expect((await outcomesOf(id)).recipientOutcomes.map((each) => each.status)).to.deep.equal([
+        'delivered',
+        'refused',
+        'delivered',
+      ]);
       expect(await round()).to.deep.equal([]);
     });
 
     it('with every recipient refused, fails those refused for good and tries the others again; failed if nobody is ever reached', async () => {
-      const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request({ to: ['ada@example.com', 'grace@example.com'] }) }));
+      const { id } = expectRight(
+        await sendMail.execute({ actor: OPERATOR, mail: request({ to: ['ada@example.com', 'grace@example.com'] }) }),
+      );
       mailer.script.push(
-        { kind: 'retry', reason: '451 4.7.1 Try later', refusals: [{ address: 'ada@example.com', temporary: false, reason: '550 no' }, { address: 'grace@example.com', temporary: true, reason: '451 4.7.1 Try later' }] },
+        {
+          kind: 'retry',
+          reason: '451 4.7.1 Try later',
+          refusals: [
+            { address: 'ada@example.com', temporary: false, reason: '550 no' },
+            { address: 'grace@example.com', temporary: true, reason: '451 4.7.1 Try later' },
+          ],
+        },
         { kind: 'retry', reason: '451 again' },
         { kind: 'retry', reason: '451 still' },
       );
       await round();
-      expect(await outcomesOf(id)).to.deep.include({ status: 'queued', lastError: 'ada@example.com: 550 no; grace@example.com: 451 4.7.1 Try later' });
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'queued',
+        lastError: 'ada@example.com: 550 no; grace@example.com: 451 4.7.1 Try later',
+      });
       clock.advance(1000);
       await round();
       expect(await outcomesOf(id)).to.deep.include({ status: 'queued', attempts: 2, lastError: '451 again' });
@@ -456,19 +739,32 @@ describe('mail: delivery', () => {
       expectRight(await new RetryMessage(outbox, clock).execute(OPERATOR, id));
       await round();
       expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 1 });
-      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([['ada@example.com', 'grace@example.com']]);
+      expect(mailer.delivered.map((message) => message.envelopeTo)).to.deep.equal([
+        ['ada@example.com', 'grace@example.com'],
+      ]);
     });
 
     it('gives up on a recipient still refused for now after maxAttempts, the message sent to the others', async () => {
       const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: TWO }));
-      const greylisted = { kind: 'accepted' as const, refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 greylisted' }] };
+      const greylisted = {
+        kind: 'accepted' as const,
+        refusals: [{ address: 'grace@example.com', temporary: true, reason: '450 greylisted' }],
+      };
       mailer.script.push(greylisted, greylisted, greylisted);
       for (let attempt = 0; attempt < 3; attempt += 1) {
         await round();
         clock.advance(10_000);
       }
-      expect(await outcomesOf(id)).to.deep.include({ status: 'sent', attempts: 3, lastError: 'grace@example.com: 450 greylisted (gave up after 3 attempts)' });
-      expect((await outcomesOf(id)).recipientOutcomes[1]).to.deep.equal({ address: 'grace@example.com', status: 'refused', lastError: '450 greylisted (gave up after 3 attempts)' });
+      expect(await outcomesOf(id)).to.deep.include({
+        status: 'sent',
+        attempts: 3,
+        lastError: 'grace@example.com: 450 greylisted (gave up after 3 attempts)',
+      });
+      expect((await outcomesOf(id)).recipientOutcomes[1]).to.deep.equal({
+        address: 'grace@example.com',
+        status: 'refused',
+        lastError: '450 greylisted (gave up after 3 attempts)',
+      });
     });
   });
 
@@ -476,6 +772,10 @@ describe('mail: delivery', () => {
     const { id } = expectRight(await sendMail.execute({ actor: OPERATOR, mail: request() }));
     await mailer.close();
     await round();
-    expect(await outbox.find(id)).to.deep.include({ status: 'queued', attempts: 1, lastError: 'unexpected failure: the memory mailer is closed' });
+    expect(await outbox.find(id)).to.deep.include({
+      status: 'queued',
+      attempts: 1,
+      lastError: 'unexpected failure: the memory mailer is closed',
+    });
   });
 });

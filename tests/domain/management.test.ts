@@ -18,8 +18,14 @@ describe('domain: granting permissions without escalation', () => {
   it('lets an actor give only what both its token and its user hold, wildcards included', () => {
     const actor = holder(['Cryptography::*', 'Users::Read'], ['Cryptography::Encrypt', 'Users::Read']);
     expect(checkGrant(actor, ['Cryptography::Encrypt'], [])).to.equal(undefined);
-    expect(checkGrant(actor, ['Cryptography::Decrypt'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::Decrypt' });
-    expect(checkGrant(actor, ['Cryptography::*'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Cryptography::*' });
+    expect(checkGrant(actor, ['Cryptography::Decrypt'], [])).to.deep.equal({
+      _tag: 'NotAuthorized',
+      permission: 'Cryptography::Decrypt',
+    });
+    expect(checkGrant(actor, ['Cryptography::*'], [])).to.deep.equal({
+      _tag: 'NotAuthorized',
+      permission: 'Cryptography::*',
+    });
     expect(checkGrant(actor, ['*'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
   });
 
@@ -38,11 +44,16 @@ describe('domain: acting only on users one outranks', () => {
   it('needs every permission the target holds, a wildcard only through the same or a wider one', () => {
     const target = aUser({ permissions: ['Cryptography::*', 'Phone::Details'] });
     expect(checkOutranks(holder(['*'], ['Cryptography::*', 'Phone::Details']), target)).to.equal(undefined);
-    expect(checkOutranks(holder(['Cryptography::Encrypt', 'Cryptography::Decrypt', 'Phone::Details'], ['*']), target)).to.deep.equal({
+    expect(
+      checkOutranks(holder(['Cryptography::Encrypt', 'Cryptography::Decrypt', 'Phone::Details'], ['*']), target),
+    ).to.deep.equal({
       _tag: 'NotAuthorized',
       permission: 'Cryptography::*',
     });
-    expect(checkOutranks(holder(['*'], ['Cryptography::*']), target)).to.deep.equal({ _tag: 'NotAuthorized', permission: 'Phone::Details' });
+    expect(checkOutranks(holder(['*'], ['Cryptography::*']), target)).to.deep.equal({
+      _tag: 'NotAuthorized',
+      permission: 'Phone::Details',
+    });
     expect(checkOutranks(holder([], []), aUser({ permissions: [] }))).to.equal(undefined);
   });
 
@@ -68,7 +79,10 @@ describe('domain: usernames from names', () => {
 describe('domain: passwords', () => {
   it('hashes with scrypt and a per-user salt, and verifies only the right password', async () => {
     const passwords = STANDARD_PASSWORDS;
-    const [a, b] = await Promise.all([passwords.hash('correct horse battery'), passwords.hash('correct horse battery')]);
+    const [a, b] = await Promise.all([
+      passwords.hash('correct horse battery'),
+      passwords.hash('correct horse battery'),
+    ]);
     expect(a).to.match(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
     expect(a).not.to.equal(b);
     expect(await passwords.verify('correct horse battery', a)).to.equal(true);

@@ -14,7 +14,12 @@ const LONDON: PhoneNumberDetails = {
   countryName: 'United Kingdom',
   timeZones: ['Europe/London'],
   nationalNumber: '2079460958',
-  formats: { e164: '+442079460958', international: '+44 20 7946 0958', national: '020 7946 0958', rfc3966: 'tel:+442079460958' },
+  formats: {
+    e164: '+442079460958',
+    international: '+44 20 7946 0958',
+    national: '020 7946 0958',
+    rfc3966: 'tel:+442079460958',
+  },
 };
 
 /** Plans that answer every question the same way, recording the questions. */
@@ -27,8 +32,14 @@ describe('domain: phone details', () => {
   const getDetails = new GetPhoneDetails(new MemoryPhoneNumbering([LONDON]));
 
   it('gives the plans’ details after the input as it was sent', async () => {
-    expect(expectRight(await getDetails.execute({ number: '+44 20 7946 0958' }))).to.deep.equal({ input: '+44 20 7946 0958', ...LONDON });
-    expect(expectRight(await getDetails.execute({ number: '020 7946 0958', country: 'GB' }))).to.deep.equal({ input: '020 7946 0958', ...LONDON });
+    expect(expectRight(await getDetails.execute({ number: '+44 20 7946 0958' }))).to.deep.equal({
+      input: '+44 20 7946 0958',
+      ...LONDON,
+    });
+    expect(expectRight(await getDetails.execute({ number: '020 7946 0958', country: 'GB' }))).to.deep.equal({
+      input: '020 7946 0958',
+      ...LONDON,
+    });
   });
 
   it('takes the country in either case and hands it on in upper case', async () => {
@@ -38,15 +49,33 @@ describe('domain: phone details', () => {
   });
 
   it('needs a country for a number without +, and still checks one given with a + number', async () => {
-    expect(expectLeftTag(await getDetails.execute({ number: '020 7946 0958' }), 'MissingInput')).to.deep.equal({ _tag: 'MissingInput', fields: ['country'] });
-    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'ZZ' }), 'InvalidInput')).to.deep.include({ fields: ['country'] });
-    expect(expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'GBR' }), 'InvalidInput')).to.deep.include({ fields: ['country'] });
+    expect(expectLeftTag(await getDetails.execute({ number: '020 7946 0958' }), 'MissingInput')).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['country'],
+    });
+    expect(
+      expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'ZZ' }), 'InvalidInput'),
+    ).to.deep.include({ fields: ['country'] });
+    expect(
+      expectLeftTag(await getDetails.execute({ number: '+44 20 7946 0958', country: 'GBR' }), 'InvalidInput'),
+    ).to.deep.include({ fields: ['country'] });
   });
 
   it('refuses text that is not a phone number before asking the plans', async () => {
     const plans = answering({ kind: 'read', details: LONDON });
-    for (const number of ['', ' 44 20 7946 0958', '+44 20 7946 0958 ext. ', 'call me', '1-800-FLOWERS', '+44+20', '1'.repeat(65)]) {
-      expect(expectLeftTag(await new GetPhoneDetails(plans).execute({ number, country: 'GB' }), 'InvalidInput'), number).to.deep.include({ fields: ['number'] });
+    for (const number of [
+      '',
+      ' 44 20 7946 0958',
+      '+44 20 7946 0958 ext. ',
+      'call me',
+      '1-800-FLOWERS',
+      '+44+20',
+      '1'.repeat(65),
+    ]) {
+      expect(
+        expectLeftTag(await new GetPhoneDetails(plans).execute({ number, country: 'GB' }), 'InvalidInput'),
+        number,
+      ).to.deep.include({ fields: ['number'] });
     }
     expect(plans.asked).to.deep.equal([]);
   });
@@ -54,18 +83,28 @@ describe('domain: phone details', () => {
   it('turns what the plans cannot read into an invalid number, saying why', async () => {
     const cases: [PhoneReading, string][] = [
       [{ kind: 'unreadable', reason: 'not-a-number' }, 'number is not a phone number'],
-      [{ kind: 'unreadable', reason: 'unknown-calling-code' }, 'number starts with a calling code that no country or service uses'],
+      [
+        { kind: 'unreadable', reason: 'unknown-calling-code' },
+        'number starts with a calling code that no country or service uses',
+      ],
       [{ kind: 'unreadable', reason: 'too-short' }, 'number is too short to be a phone number'],
       [{ kind: 'unreadable', reason: 'too-long' }, 'number is too long to be a phone number'],
     ];
     for (const [reading, details] of cases) {
-      expect(expectLeftTag(await new GetPhoneDetails(answering(reading)).execute({ number: '+1 234' }), 'InvalidInput')).to.deep.equal({
+      expect(
+        expectLeftTag(await new GetPhoneDetails(answering(reading)).execute({ number: '+1 234' }), 'InvalidInput'),
+      ).to.deep.equal({
         _tag: 'InvalidInput',
         fields: ['number'],
         reason: details,
       });
     }
-    expect(expectLeftTag(await new GetPhoneDetails(answering({ kind: 'unknown-region' })).execute({ number: '123', country: 'xx' }), 'InvalidInput')).to.deep.equal({
+    expect(
+      expectLeftTag(
+        await new GetPhoneDetails(answering({ kind: 'unknown-region' })).execute({ number: '123', country: 'xx' }),
+        'InvalidInput',
+      ),
+    ).to.deep.equal({
       _tag: 'InvalidInput',
       fields: ['country'],
       reason: 'country xx has no numbering plan',
@@ -73,9 +112,31 @@ describe('domain: phone details', () => {
   });
 
   it('accepts numbers and country codes of the documented shapes only', () => {
-    const numbers = ['+33 6 12 34 56 78', '(201) 555-0123', '030/123456', '06.12.34.56.78', '+1 212 555 0123 ext. 42', '+1 212 555 0123 EXT 42', '+12125550123x42', '+1 212 555 0123 #42', '+44 7400 123456;ext=5', '1'.repeat(64)];
+    const numbers = [
+      '+33 6 12 34 56 78',
+      '(201) 555-0123',
+      '030/123456',
+      '06.12.34.56.78',
+      '+1 212 555 0123 ext. 42',
+      '+1 212 555 0123 EXT 42',
+      '+12125550123x42',
+      '+1 212 555 0123 #42',
+      '+44 7400 123456;ext=5',
+      '1'.repeat(64),
+    ];
     for (const ok of numbers) expect(PHONE_INPUT.test(ok), ok).to.equal(true);
-    for (const bad of ['', ' 33612345678', '+', '33+612', '0612345678 ext', 'tel:+33612345678', '06 12\t34', '０６１２', '1'.repeat(65)]) expect(PHONE_INPUT.test(bad), bad).to.equal(false);
+    for (const bad of [
+      '',
+      ' 33612345678',
+      '+',
+      '33+612',
+      '0612345678 ext',
+      'tel:+33612345678',
+      '06 12\t34',
+      '０６１２',
+      '1'.repeat(65),
+    ])
+      expect(PHONE_INPUT.test(bad), bad).to.equal(false);
     for (const ok of ['FR', 'fr', 'Gb']) expect(COUNTRY_CODE.test(ok), ok).to.equal(true);
     for (const bad of ['', 'F', 'FRA', 'F1', '33']) expect(COUNTRY_CODE.test(bad), bad).to.equal(false);
   });

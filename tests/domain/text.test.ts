@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { characterCount, firstBadUtf8Position, firstCharacterXmlCannotCarry, hasControlOrInvisibleCharacter, positionOf, strictlyDecoded, trimWhiteSpace } from '../../src/domain/text.js';
+import {
+  characterCount,
+  firstBadUtf8Position,
+  firstCharacterXmlCannotCarry,
+  hasControlOrInvisibleCharacter,
+  positionOf,
+  strictlyDecoded,
+  trimWhiteSpace,
+} from '../../src/domain/text.js';
 
 /** XML 1.0's `Char` production, as the specification writes it (§2.2). */
 const XML_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
@@ -17,15 +25,53 @@ describe('domain: the text rules', () => {
   });
 
   it('refuses control characters and every invisible formatting character of the listed ranges, nothing else', () => {
-    const refused = [0x00, 0x1f, 0x7f, 0x85, 0x9f, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff];
-    for (const code of refused) expect(hasControlOrInvisibleCharacter(`a${String.fromCodePoint(code)}b`), code.toString(16)).to.equal(true);
-    for (const text of ['Ada Lovelace', 'Zoë O’Brien', '李雷', 'São Paulo', '\u{1F600}', 'a\u2010b', 'a\u2060b', 'a\u2070b', 'a\u202Fb']) {
+    const refused = [
+      0x00, 0x1f, 0x7f, 0x85, 0x9f, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+      0x2066, 0x2067, 0x2068, 0x2069, 0xfeff,
+    ];
+    for (const code of refused)
+      expect(hasControlOrInvisibleCharacter(`a${String.fromCodePoint(code)}b`), code.toString(16)).to.equal(true);
+    for (const text of [
+      'Ada Lovelace',
+      'Zoë O’Brien',
+      '李雷',
+      'São Paulo',
+      '\u{1F600}',
+      'a\u2010b',
+      'a\u2060b',
+      'a\u2070b',
+      'a\u202Fb',
+    ]) {
       expect(hasControlOrInvisibleCharacter(text), text).to.equal(false);
     }
   });
 
   it('finds the first character XML cannot carry exactly where XML 1.0 says one is (property)', () => {
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\t', '\n', '\r', '\u0000', '\u0008', '\u000b', '\u001f', '\u007f', '\u0085', '\ufffe', '\uffff', '\ufffd', '\ud800', '\udfff', '\u{10ffff}', '😀', '&', '<'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) });
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          '\t',
+          '\n',
+          '\r',
+          '\u0000',
+          '\u0008',
+          '\u000b',
+          '\u001f',
+          '\u007f',
+          '\u0085',
+          '\ufffe',
+          '\uffff',
+          '\ufffd',
+          '\ud800',
+          '\udfff',
+          '\u{10ffff}',
+          '😀',
+          '&',
+          '<',
+        ),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+    });
     fc.assert(
       fc.property(text, (candidate) => {
         const at = firstCharacterXmlCannotCarry(candidate);
@@ -70,7 +116,12 @@ describe('domain: the text rules', () => {
 describe('domain: the email rule', () => {
   it('refuses an invisible character at either end, which trim() would otherwise have dropped unseen', () => {
     expect(checkEmail(' ada@example.com ')).to.equal(undefined);
-    for (const bad of ['\uFEFFada@example.com', 'ada@example.com\uFEFF', '\u200Bada@example.com', 'ada@exa\u202Emple.com']) {
+    for (const bad of [
+      '\uFEFFada@example.com',
+      'ada@example.com\uFEFF',
+      '\u200Bada@example.com',
+      'ada@exa\u202Emple.com',
+    ]) {
       expect(checkEmail(bad), JSON.stringify(bad)).to.deep.include({ _tag: 'InvalidInput', fields: ['email'] });
     }
   });

@@ -20,7 +20,9 @@ describe('domain: issuing tokens', () => {
     const { secret, record } = await f.userWithToken('alice', ['Cryptography::*']);
     expect(secret).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(secret.slice('uapi_'.length), 'base64url')).to.have.length(32);
-    expect(record.secretHash).to.equal(hashSecret(secret)).and.to.match(/^[0-9a-f]{64}$/);
+    expect(record.secretHash)
+      .to.equal(hashSecret(secret))
+      .and.to.match(/^[0-9a-f]{64}$/);
     expect(secret.startsWith(record.prefix)).to.equal(true);
     expect(JSON.stringify(await f.tokens.findById(record.id))).not.to.include(secret.slice(record.prefix.length));
   });
@@ -33,10 +35,17 @@ describe('domain: issuing tokens', () => {
 
   it('narrows a token below its user and refuses to widen it, wildcards included', async () => {
     const f = domainFixture();
-    expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['Cryptography::Encrypt'] }));
-    expectRight(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptography::Encrypt'] }));
+    expectRight(
+      await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['Cryptography::Encrypt'] }),
+    );
+    expectRight(
+      await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptography::Encrypt'] }),
+    );
     for (const scopes of [['Cryptography::*'], ['*'], ['Cryptography::Decrypt']]) {
-      expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes }), 'NotAuthorized');
+      expectLeftTag(
+        await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes }),
+        'NotAuthorized',
+      );
     }
     expect(await f.tokens.listByUser((await f.users.findByUsername('alice'))!.id)).to.have.length(1);
   });
@@ -44,7 +53,10 @@ describe('domain: issuing tokens', () => {
   it('refuses unknown permission names and unknown users', async () => {
     const f = domainFixture();
     expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
-    expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptograpy::*'] }), 'InvalidInput');
+    expectLeftTag(
+      await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, scopes: ['Cryptograpy::*'] }),
+      'InvalidInput',
+    );
     expectLeftTag(await f.issueToken.execute({ actor: OPERATOR, owner: { username: 'bob' } }), 'UserNotFound');
   });
 
@@ -74,32 +86,84 @@ describe('domain: issuing tokens', () => {
     const tokens = new MemoryTokenStore(tables);
     const issueToken = new IssueToken(users, tokens, clock, systemRandomness, { requests: 1000, perSeconds: 10 });
     expectRight(await new CreateUser(users, clock).execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
-    const byOperator = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, rateLimit: { requests: 5000, perSeconds: 1 } }));
+    const byOperator = expectRight(
+      await issueToken.execute({
+        actor: OPERATOR,
+        owner: { username: 'alice' },
+        rateLimit: { requests: 5000, perSeconds: 1 },
+      }),
+    );
     expect(byOperator.record.rateLimit).to.deep.equal({ requests: 5000, perSeconds: 1 });
     const plain = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' } }));
     expect(plain.record.rateLimit).to.equal(null);
     const holder = (record: TokenRecord) => actorFor({ token: record, user: plain.user, issuer: null });
 
     // Under the default policy, 1000 per 10 s.
-    for (const within of [{ requests: 1000, perSeconds: 10 }, { requests: 100, perSeconds: 1 }, { requests: 1, perSeconds: 86_400 }]) {
-      expect(expectRight(await issueToken.execute({ actor: holder(plain.record), owner: { username: 'alice' }, rateLimit: within })).record.rateLimit).to.deep.equal(within);
+    for (const within of [
+      { requests: 1000, perSeconds: 10 },
+      { requests: 100, perSeconds: 1 },
+      { requests: 1, perSeconds: 86_400 },
+    ]) {
+      expect(
+        expectRight(
+          await issueToken.execute({ actor: holder(plain.record), owner: { username: 'alice' }, rateLimit: within }),
+        ).record.rateLimit,
+      ).to.deep.equal(within);
     }
-    for (const beyond of [{ requests: 1001, perSeconds: 10 }, { requests: 1000, perSeconds: 9 }, { requests: 101, perSeconds: 1 }]) {
-      const refused = await issueToken.execute({ actor: holder(plain.record), owner: { username: 'alice' }, rateLimit: beyond });
-      expect(refused).to.deep.equal({ _tag: 'Left', left: { _tag: 'InvalidInput', fields: ['rateLimit'], reason: 'rateLimit may not exceed your own, 1000 requests per 10 s' } });
+    for (const beyond of [
+      { requests: 1001, perSeconds: 10 },
+      { requests: 1000, perSeconds: 9 },
+      { requests: 101, perSeconds: 1 },
+    ]) {
+      const refused = await issueToken.execute({
+        actor: holder(plain.record),
+        owner: { username: 'alice' },
+        rateLimit: beyond,
+      });
+      expect(refused).to.deep.equal({
+        _tag: 'Left',
+        left: {
+          _tag: 'InvalidInput',
+          fields: ['rateLimit'],
+          reason: 'rateLimit may not exceed your own, 1000 requests per 10 s',
+        },
+      });
     }
     // A token's own limit is its ceiling, and what the tokens it issues get unless they ask for less.
-    const narrow = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'alice' }, rateLimit: { requests: 10, perSeconds: 60 } }));
-    expect(expectRight(await issueToken.execute({ actor: holder(narrow.record), owner: { username: 'alice' } })).record.rateLimit).to.deep.equal({ requests: 10, perSeconds: 60 });
-    expectLeftTag(await issueToken.execute({ actor: holder(narrow.record), owner: { username: 'alice' }, rateLimit: { requests: 11, perSeconds: 60 } }), 'InvalidInput');
+    const narrow = expectRight(
+      await issueToken.execute({
+        actor: OPERATOR,
+        owner: { username: 'alice' },
+        rateLimit: { requests: 10, perSeconds: 60 },
+      }),
+    );
+    expect(
+      expectRight(await issueToken.execute({ actor: holder(narrow.record), owner: { username: 'alice' } })).record
+        .rateLimit,
+    ).to.deep.equal({ requests: 10, perSeconds: 60 });
+    expectLeftTag(
+      await issueToken.execute({
+        actor: holder(narrow.record),
+        owner: { username: 'alice' },
+        rateLimit: { requests: 11, perSeconds: 60 },
+      }),
+      'InvalidInput',
+    );
     // A big limit of its own lifts a token above the default.
-    expectRight(await issueToken.execute({ actor: holder(byOperator.record), owner: { username: 'alice' }, rateLimit: { requests: 4000, perSeconds: 1 } }));
+    expectRight(
+      await issueToken.execute({
+        actor: holder(byOperator.record),
+        owner: { username: 'alice' },
+        rateLimit: { requests: 4000, perSeconds: 1 },
+      }),
+    );
   });
 
   it('reads rate limit policies written as <requests>/<seconds>, within a billion requests and a day', () => {
     expect(parseRateLimit('1000/10')).to.deep.equal({ requests: 1000, perSeconds: 10 });
     expect(parseRateLimit('1000000000/86400')).to.deep.equal({ requests: 1_000_000_000, perSeconds: 86_400 });
-    for (const bad of ['', 'off', '0/10', '10/0', '010/10', '1000000001/1', '1/86401', '1000 / 10', '1e3/10', '-1/10']) expect(parseRateLimit(bad), bad).to.equal(undefined);
+    for (const bad of ['', 'off', '0/10', '10/0', '010/10', '1000000001/1', '1/86401', '1000 / 10', '1e3/10', '-1/10'])
+      expect(parseRateLimit(bad), bad).to.equal(undefined);
   });
 
   it('parses lifetimes like 90s, 15m, 12h, 30d, 2w and nothing else', () => {
@@ -108,14 +172,17 @@ describe('domain: issuing tokens', () => {
     expect(parseDuration('12h')).to.equal(43_200_000);
     expect(parseDuration('30d')).to.equal(2_592_000_000);
     expect(parseDuration('2w')).to.equal(1_209_600_000);
-    for (const bad of ['', '0d', '30', 'd', '1y', '-1d', '1.5h', '99999w']) expect(parseDuration(bad), bad).to.equal(undefined);
+    for (const bad of ['', '0d', '30', 'd', '1y', '-1d', '1.5h', '99999w'])
+      expect(parseDuration(bad), bad).to.equal(undefined);
   });
 });
 
 describe('domain: users', () => {
   it('creates a user with a normalised username and permissions without duplicates', async () => {
     const f = domainFixture();
-    const user = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'Alice', permissions: ['*', '*'] }));
+    const user = expectRight(
+      await f.createUser.execute({ actor: OPERATOR, username: 'Alice', permissions: ['*', '*'] }),
+    );
     expect(user.username).to.equal('alice');
     expect(user.permissions).to.deep.equal(['*']);
     expect(user.blocked).to.equal(false);
@@ -133,7 +200,10 @@ describe('domain: users', () => {
     for (const username of ['', 'a', 'has space', 'x'.repeat(33), '-lead']) {
       expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username }), 'InvalidInput');
     }
-    expectLeftTag(await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: ['Nope::*'] }), 'InvalidInput');
+    expectLeftTag(
+      await f.createUser.execute({ actor: OPERATOR, username: 'bob', permissions: ['Nope::*'] }),
+      'InvalidInput',
+    );
     expect(await f.users.findByUsername('bob')).to.equal(undefined);
   });
 

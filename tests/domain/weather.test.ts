@@ -35,12 +35,28 @@ describe('domain: weather', () => {
   });
 
   it('finds a city (with an optional country) in the gazetteer, by query or by the original headers', async () => {
-    const paris = expectRight(await forecast.execute({ city: 'paris', days: 2, units: 'imperial', timezone: 'Europe/Paris' })).value;
-    expect(paris.location).to.deep.equal({ name: 'Paris', country: 'FR', lat: 48.85, lon: 2.35, timezone: 'Europe/Paris', elevation: 38 });
+    const paris = expectRight(
+      await forecast.execute({ city: 'paris', days: 2, units: 'imperial', timezone: 'Europe/Paris' }),
+    ).value;
+    expect(paris.location).to.deep.equal({
+      name: 'Paris',
+      country: 'FR',
+      lat: 48.85,
+      lon: 2.35,
+      timezone: 'Europe/Paris',
+      elevation: 38,
+    });
     expect(paris.days).to.have.length(2);
     expect(paris.units).to.deep.equal(BERLIN_WORLD.forecast.imperial.units);
-    expect(expectRight(await forecast.execute({ headerCity: 'Paris, US' })).value.location).to.include({ name: 'Paris', country: 'US', lat: 33.66, lon: -95.56 });
-    expect(expectRight(await current.execute({ headerCoords: { lat: TOKYO.lat, lon: TOKYO.lon } })).value.location).to.include({ name: null, lat: 35.69, lon: 139.69 });
+    expect(expectRight(await forecast.execute({ headerCity: 'Paris, US' })).value.location).to.include({
+      name: 'Paris',
+      country: 'US',
+      lat: 33.66,
+      lon: -95.56,
+    });
+    expect(
+      expectRight(await current.execute({ headerCoords: { lat: TOKYO.lat, lon: TOKYO.lon } })).value.location,
+    ).to.include({ name: null, lat: 35.69, lon: 139.69 });
     expect(source.asked.map(({ point }) => point)).to.deep.equal([
       { lat: 48.85, lon: 2.35 },
       { lat: Math.round(PARIS_TX.lat * 100) / 100, lon: Math.round(PARIS_TX.lon * 100) / 100 },
@@ -52,12 +68,20 @@ describe('domain: weather', () => {
     const { days } = expectRight(await forecast.execute({ lat: 52.52, lon: 13.41 })).value;
     expect(days).to.have.length(7);
     expect(days[0]).to.deep.equal({ ...BERLIN_FIRST_DAY, description: 'overcast' });
-    expect(source.asked).to.deep.equal([{ point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto', days: 7 }]);
+    expect(source.asked).to.deep.equal([
+      { point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto', days: 7 },
+    ]);
   });
 
   it('refuses a place given no way, half a way or two ways, and bad options, before asking anything', async () => {
-    expect(expectLeftTag(await current.execute({}), 'MissingInput')).to.deep.equal({ _tag: 'MissingInput', fields: ['lat', 'lon', 'city', 'x-coords', 'x-city'] });
-    expect(expectLeftTag(await current.execute({ lon: 1 }), 'MissingInput')).to.deep.equal({ _tag: 'MissingInput', fields: ['lat'] });
+    expect(expectLeftTag(await current.execute({}), 'MissingInput')).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['lat', 'lon', 'city', 'x-coords', 'x-city'],
+    });
+    expect(expectLeftTag(await current.execute({ lon: 1 }), 'MissingInput')).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['lat'],
+    });
     const refusals = [
       [{ lat: 1, lon: 1, city: 'Paris' }, ['lat', 'lon', 'city']],
       [{ city: 'Paris', headerCity: 'Paris' }, ['city', 'x-city']],
@@ -78,17 +102,30 @@ describe('domain: weather', () => {
       expect((refused as { fields: readonly string[] }).fields, JSON.stringify(request)).to.deep.equal(fields);
     }
     for (const days of [0, 17, 2.5, Number.NaN]) {
-      expect((expectLeftTag(await forecast.execute({ lat: 1, lon: 1, days }), 'InvalidInput') as { fields: readonly string[] }).fields).to.deep.equal(['days']);
+      expect(
+        (
+          expectLeftTag(await forecast.execute({ lat: 1, lon: 1, days }), 'InvalidInput') as {
+            fields: readonly string[];
+          }
+        ).fields,
+      ).to.deep.equal(['days']);
     }
-    expect(expectLeftTag(await current.execute({ headerCity: 'Paris, Atlantis' }), 'InformationNotFound')).to.have.property('details').that.includes('"Atlantis" is neither a country nor a region');
-    expect(expectLeftTag(await forecast.execute({ city: 'Atlantis' }), 'InformationNotFound')).to.deep.equal({ _tag: 'InformationNotFound', details: 'No place named "Atlantis" is known' });
+    expect(expectLeftTag(await current.execute({ headerCity: 'Paris, Atlantis' }), 'InformationNotFound'))
+      .to.have.property('details')
+      .that.includes('"Atlantis" is neither a country nor a region');
+    expect(expectLeftTag(await forecast.execute({ city: 'Atlantis' }), 'InformationNotFound')).to.deep.equal({
+      _tag: 'InformationNotFound',
+      details: 'No place named "Atlantis" is known',
+    });
     expect(source.asked).to.deep.equal([]);
   });
 
   it('turns the source’s outcomes into answers: stale passed on, its refusal as invalid input with its reason, outages as 29/30, off as 23', async () => {
     source.stale = true;
     expect(expectRight(await current.execute({ lat: 1, lon: 1 })).stale).to.equal(true);
-    expect(expectLeftTag(await current.execute({ lat: 1, lon: 1, timezone: 'Antarctica/Troll' }), 'InvalidInput')).to.deep.equal({
+    expect(
+      expectLeftTag(await current.execute({ lat: 1, lon: 1, timezone: 'Antarctica/Troll' }), 'InvalidInput'),
+    ).to.deep.equal({
       _tag: 'InvalidInput',
       fields: [],
       reason: 'the memory weather source refused the question: Invalid timezone',
@@ -98,18 +135,33 @@ describe('domain: weather', () => {
     source.failure = { kind: 'unavailable', reason: 'failure' };
     expectLeftTag(await forecast.execute({ lat: 1, lon: 1 }), 'UpstreamUnavailable');
     source.failure = { kind: 'off' };
-    expect(expectLeftTag(await current.execute({ lat: 1, lon: 1 }), 'EndpointDisabled')).to.deep.equal({ _tag: 'EndpointDisabled', details: 'Weather is turned off on this server' });
+    expect(expectLeftTag(await current.execute({ lat: 1, lon: 1 }), 'EndpointDisabled')).to.deep.equal({
+      _tag: 'EndpointDisabled',
+      details: 'Weather is turned off on this server',
+    });
   });
 
   it('describes every WMO weather code Open-Meteo uses, and no other', () => {
-    expect(WEATHER_CODE_LIST).to.deep.equal([0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 77, 80, 81, 82, 85, 86, 95, 96, 99]);
+    expect(WEATHER_CODE_LIST).to.deep.equal([
+      0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 77, 80, 81, 82, 85, 86, 95, 96, 99,
+    ]);
     expect(describeWeatherCode(0)).to.equal('clear sky');
     expect(describeWeatherCode(99)).to.equal('thunderstorm with heavy hail');
     for (const unknown of [4, 100, -1, 2.5, null]) expect(describeWeatherCode(unknown)).to.equal(null);
   });
 
   it('knows IANA time zone names as written, links among them, and refuses what only looks like one', () => {
-    for (const name of ['Europe/Paris', 'America/Argentina/Buenos_Aires', 'Asia/Calcutta', 'Etc/GMT+5', 'UTC', 'GMT', 'US/Eastern']) expect(isTimeZoneName(name), name).to.equal(true);
-    for (const name of ['europe/paris', 'Mars/Olympus', '+01:00', 'Europe/', '/Paris', 'Europe//Paris', 'auto', '']) expect(isTimeZoneName(name), name).to.equal(false);
+    for (const name of [
+      'Europe/Paris',
+      'America/Argentina/Buenos_Aires',
+      'Asia/Calcutta',
+      'Etc/GMT+5',
+      'UTC',
+      'GMT',
+      'US/Eastern',
+    ])
+      expect(isTimeZoneName(name), name).to.equal(true);
+    for (const name of ['europe/paris', 'Mars/Olympus', '+01:00', 'Europe/', '/Paris', 'Europe//Paris', 'auto', ''])
+      expect(isTimeZoneName(name), name).to.equal(false);
   });
 });

@@ -65,14 +65,23 @@ describe('e2e: starting and stopping like a service', function () {
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
   it('`npm start` runs the server in the process npm starts: SIGTERM to npm stops it, frees the port, and npm exits 0', async () => {
-    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data'), GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' } });
+    const running = await startProgram({
+      command: 'npm',
+      args: ['start', '--silent'],
+      cwd: ROOT,
+      env: { UTILITY_API_DATA_DIR: join(cwd, 'data'), GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' },
+    });
     expect(running.serverPid).not.to.equal(running.child.pid);
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
     // The young generation the README's Memory section promises, as `ps` shows the server's command.
-    expect(readFileSync(`/proc/${running.serverPid}/cmdline`, 'utf8').split('\0')).to.include('--max-semi-space-size=8');
+    expect(readFileSync(`/proc/${running.serverPid}/cmdline`, 'utf8').split('\0')).to.include(
+      '--max-semi-space-size=8',
+    );
     // The allocator's setting the same section promises, after the operator's own tunables, which are kept.
     // (glibc splits the value at its colons in place as it reads it, so /proc shows a NUL there.)
-    expect(readFileSync(`/proc/${running.serverPid}/environ`, 'utf8')).to.match(/\0GLIBC_TUNABLES=glibc\.malloc\.arena_max=4[:\0]glibc\.malloc\.mmap_threshold=8192\0/);
+    expect(readFileSync(`/proc/${running.serverPid}/environ`, 'utf8')).to.match(
+      /\0GLIBC_TUNABLES=glibc\.malloc\.arena_max=4[:\0]glibc\.malloc\.mmap_threshold=8192\0/,
+    );
 
     running.child.kill('SIGTERM');
     expect(await running.exited).to.deep.equal({ code: 0, signal: null });
@@ -82,7 +91,12 @@ describe('e2e: starting and stopping like a service', function () {
   });
 
   it('`npm start` stops on SIGINT too', async () => {
-    const running = await startProgram({ command: 'npm', args: ['start', '--silent'], cwd: ROOT, env: { UTILITY_API_DATA_DIR: join(cwd, 'data') } });
+    const running = await startProgram({
+      command: 'npm',
+      args: ['start', '--silent'],
+      cwd: ROOT,
+      env: { UTILITY_API_DATA_DIR: join(cwd, 'data') },
+    });
     running.child.kill('SIGINT');
     const npm = await running.exited;
     // npm 11.19 passes the SIGINT on, but when it comes early in npm's life npm is sometimes killed
@@ -125,12 +139,17 @@ describe('e2e: starting and stopping like a service', function () {
       try {
         const { secret } = await userWithToken(cwd, env);
         const running = await startBuilt(cwd, env);
-        expect((await fetch(`${running.baseUrl}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${secret}` } })).status).to.equal(200);
+        expect(
+          (await fetch(`${running.baseUrl}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${secret}` } }))
+            .status,
+        ).to.equal(200);
         await database.db.schema.renameTable('tokens', 'tokens_elsewhere');
 
         running.child.kill('SIGTERM');
         expect(await running.exited).to.deep.equal({ code: 1, signal: null });
-        expect(running.log.filter((entry) => entry.level >= 50).map((entry) => entry.msg)).to.deep.equal(['could not write token usage counts at close; they are lost']);
+        expect(running.log.filter((entry) => entry.level >= 50).map((entry) => entry.msg)).to.deep.equal([
+          'could not write token usage counts at close; they are lost',
+        ]);
       } finally {
         await database.drop();
       }
@@ -140,7 +159,10 @@ describe('e2e: starting and stopping like a service', function () {
   it('answers a request that comes on a kept-alive connection after the signal, with Connection: close, then exits 0', async () => {
     const { secret } = await userWithToken(cwd, {});
     // A grace far beyond the time this test takes to send its second request.
-    const running = await startBuilt(cwd, { UTILITY_API_IDLE_GRACE_MS: '30000', UTILITY_API_DRAIN_DEADLINE_MS: '60000' });
+    const running = await startBuilt(cwd, {
+      UTILITY_API_IDLE_GRACE_MS: '30000',
+      UTILITY_API_DRAIN_DEADLINE_MS: '60000',
+    });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const first = await getWith(agent, `${running.baseUrl}/api/crypto/enc?data=one`, secret);
     expect(first.headers.connection).to.equal('keep-alive');
@@ -175,21 +197,30 @@ describe('e2e: starting and stopping like a service', function () {
     // A body announced and never sent: the request stays in progress.
     const socket = connect(running.port, '127.0.0.1');
     socket.on('error', () => {});
-    socket.write(`POST /api/user/create HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"first`);
+    socket.write(
+      `POST /api/user/create HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"first`,
+    );
     // Written before this round trip began, the partial request has been read by the time it ends.
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
 
     running.child.kill('SIGTERM');
     expect(await running.exited).to.deep.equal({ code: 1, signal: null });
     const cut = running.log.find((entry) => entry.level === 50);
-    expect(cut?.msg).to.match(/^stop cut at the drain deadline while finishing requests: 1 requests unanswered, \d+ connections open$/);
+    expect(cut?.msg).to.match(
+      /^stop cut at the drain deadline while finishing requests: 1 requests unanswered, \d+ connections open$/,
+    );
     expect(cut).to.include({ requests: 1, drainDeadlineMs: 300 });
     socket.destroy();
   });
 
   describe('a start that cannot go on says why in one line on stderr and exits 1, with no stack trace', () => {
     const refusedStart = (env: Record<string, string>) => {
-      const result = spawnSync(process.execPath, [MAIN], { cwd, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), encoding: 'utf8', timeout: 60_000 });
+      const result = spawnSync(process.execPath, [MAIN], {
+        cwd,
+        env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(result.status).to.equal(1);
       expect(result.stderr.trimEnd().split('\n')).to.have.length(1);
       expect(result.stderr + result.stdout).not.to.match(/\bat .*:\d+:\d+/);
@@ -204,7 +235,9 @@ describe('e2e: starting and stopping like a service', function () {
 
     it('a bad setting', () => {
       const result = refusedStart({ UTILITY_API_DRAIN_DEADLINE_MS: 'soon' });
-      expect(result.stderr).to.equal('utility-api: Invalid setting shutdown.drainDeadlineMs (from env UTILITY_API_DRAIN_DEADLINE_MS): expected an integer from 100 to 600000, got "soon"\n');
+      expect(result.stderr).to.equal(
+        'utility-api: Invalid setting shutdown.drainDeadlineMs (from env UTILITY_API_DRAIN_DEADLINE_MS): expected an integer from 100 to 600000, got "soon"\n',
+      );
       expect(result.stdout).to.equal('');
     });
 
@@ -214,9 +247,15 @@ describe('e2e: starting and stopping like a service', function () {
       const { port } = squatter.address() as AddressInfo;
       try {
         const result = refusedStart({ PORT: String(port) });
-        expect(result.stderr).to.equal(`utility-api: cannot serve: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+        expect(result.stderr).to.equal(
+          `utility-api: cannot serve: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+        );
         // What happened before it (the database migrated, a key generated) is logged; no error is.
-        const entries = result.stdout.trimEnd().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LogEntry);
+        const entries = result.stdout
+          .trimEnd()
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as LogEntry);
         expect(entries.filter((entry) => entry.level >= 50)).to.deep.equal([]);
       } finally {
         squatter.close();

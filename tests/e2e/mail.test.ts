@@ -27,7 +27,8 @@ describe('e2e: mail from the built program', function () {
     dataDir = mkdtempSync(join(tmpdir(), 'utility-api-e2e-mail-'));
   });
   afterEach(async () => {
-    for (const each of running.splice(0)) if (each.child.exitCode === null && each.child.signalCode === null) await each.stop();
+    for (const each of running.splice(0))
+      if (each.child.exitCode === null && each.child.signalCode === null) await each.stop();
     await smtp?.close();
     smtp = undefined;
     rmSync(dataDir, { recursive: true, force: true });
@@ -35,7 +36,9 @@ describe('e2e: mail from the built program', function () {
 
   /** A token for a user holding Mail::*, made by the CLI on the program's data folder. */
   async function mailToken(env: Record<string, string>): Promise<string> {
-    expect((await runCommand(env, ['user', 'create', '--username', 'sender', '--permission', 'Mail::*'])).status).to.equal(0);
+    expect(
+      (await runCommand(env, ['user', 'create', '--username', 'sender', '--permission', 'Mail::*'])).status,
+    ).to.equal(0);
     return (await runCommand(env, ['token', 'create', '--username', 'sender'])).lastLine;
   }
 
@@ -43,7 +46,12 @@ describe('e2e: mail from the built program', function () {
     smtp = await startSmtpFixture();
     smtp.delayMs = 40;
     // A short lease: what the killed process held is due again two seconds after it died.
-    const env = { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, UTILITY_API_SMTP_URL: smtp.url, UTILITY_API_MAIL_LEASE_MS: '2000' };
+    const env = {
+      UTILITY_API_DATA_DIR: dataDir,
+      UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      UTILITY_API_SMTP_URL: smtp.url,
+      UTILITY_API_MAIL_LEASE_MS: '2000',
+    };
     const token = await mailToken(env);
     const first = await startProgram({ env });
     running.push(first);
@@ -58,8 +66,12 @@ describe('e2e: mail from the built program', function () {
     running.push(second);
     const expected = accepted.map((each) => each.messageId);
     const deadline = Date.now() + 30_000;
-    while (!expected.every((id) => smtp!.messageIds().includes(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(expected.filter((id) => !smtp!.messageIds().includes(id)), 'accepted, never delivered').to.deep.equal([]);
+    while (!expected.every((id) => smtp!.messageIds().includes(id)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(
+      expected.filter((id) => !smtp!.messageIds().includes(id)),
+      'accepted, never delivered',
+    ).to.deep.equal([]);
     // At least once: what was in flight at the kill may have come twice, always with the Message-ID it was accepted with.
     expect(smtp.messageIds().every((id) => expected.includes(id))).to.equal(true);
 
@@ -71,7 +83,11 @@ describe('e2e: mail from the built program', function () {
     smtp = await startSmtpFixture();
     // 3 s a message, 5 connections: 5 messages on the wire at the signal, 5 more claimed behind them.
     smtp.delayMs = 3_000;
-    const env = { UTILITY_API_DATA_DIR: dataDir, UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, UTILITY_API_SMTP_URL: smtp.url };
+    const env = {
+      UTILITY_API_DATA_DIR: dataDir,
+      UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      UTILITY_API_SMTP_URL: smtp.url,
+    };
     const token = await mailToken(env);
     const first = await startProgram({ env });
     running.push(first);
@@ -102,10 +118,16 @@ describe('e2e: mail from the built program', function () {
     const deadline = Date.now() + 10_000;
     while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const parsed = await simpleParser(readFileSync(file));
-    expect(parsed).to.deep.include({ subject: 'Stored as a file', messageId, text: '# Stored as a file\n\nHello Ada.' });
+    expect(parsed).to.deep.include({
+      subject: 'Stored as a file',
+      messageId,
+      text: '# Stored as a file\n\nHello Ada.',
+    });
     expect(parsed.html).to.equal('<h1>Stored as a file</h1>\n<p>Hello Ada.</p>\n');
     expect(readdirSync(join(dataDir, 'mail'))).to.deep.equal([`${id}.eml`]);
-    const status = await fetch(`${server.baseUrl}/api/mail/status?id=${id}`, { headers: { Authorization: `Bearer ${token}` } });
+    const status = await fetch(`${server.baseUrl}/api/mail/status?id=${id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(((await status.json()) as { status: string }).status).to.equal('sent');
   });
 });

@@ -24,8 +24,19 @@ function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
 }
 
 function cliWithInput(cwd: string, env: Record<string, string>, input: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env), input, encoding: 'utf8', timeout: 30_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lastLine: result.stdout.trimEnd().split('\n').at(-1) ?? '' };
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    lastLine: result.stdout.trimEnd().split('\n').at(-1) ?? '',
+  };
 }
 
 /** The CLI in this process, on the data folder of the program started in `cwd`. */
@@ -40,10 +51,20 @@ async function cliInProcess(cwd: string, ...args: string[]) {
  * than the server keeps an idle connection open, and a pooled one could be closed as it is reused.
  */
 const ONE_REQUEST_PER_CONNECTION = new Agent({ pipelining: 0 });
-const get = (running: Running, path: string, token: string) => fetch(running.baseUrl + path, { headers: { Authorization: `Bearer ${token}` }, dispatcher: ONE_REQUEST_PER_CONNECTION });
+const get = (running: Running, path: string, token: string) =>
+  fetch(running.baseUrl + path, {
+    headers: { Authorization: `Bearer ${token}` },
+    dispatcher: ONE_REQUEST_PER_CONNECTION,
+  });
 
 /** The status `path` answers once it answers `expected`, asking every 20 ms for at most `withinMs`. */
-async function statusWithin(running: Running, path: string, token: string, expected: number, withinMs: number): Promise<number> {
+async function statusWithin(
+  running: Running,
+  path: string,
+  token: string,
+  expected: number,
+  withinMs: number,
+): Promise<number> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const response = await get(running, path, token);
@@ -94,7 +115,7 @@ describe('e2e: the program as a user runs it', function () {
     }
   });
 
-  it('keeps its generated key, its users and its tokens\' use counts across a restart; answers every offline family from the data its npm packages bring, found from dist/', async () => {
+  it("keeps its generated key, its users and its tokens' use counts across a restart; answers every offline family from the data its npm packages bring, found from dist/", async () => {
     const first = await startProgram({ cwd, env: {} });
     await cliInProcess(cwd, 'user', 'create', '--username', 'bob', '--permission', '*');
     const issued = await cliInProcess(cwd, 'token', 'create', '--username', 'bob');
@@ -115,7 +136,11 @@ describe('e2e: the program as a user runs it', function () {
       const png = await get(second, '/api/barcode/gen/qrcode?content=e2e', token);
       expect(png.status).to.equal(200);
       expect(png.headers.get('content-type')).to.equal('image/png');
-      expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString('latin1')).to.equal('PNG');
+      expect(
+        Buffer.from(await png.arrayBuffer())
+          .subarray(1, 4)
+          .toString('latin1'),
+      ).to.equal('PNG');
       // bwip-js draws in worker threads, whose entry (draw-worker.js) the build copies to dist/.
       const aztec = await get(second, '/api/barcode/gen/azteccode?content=drawn%20by%20a%20worker', token);
       expect(aztec.status).to.equal(200);
@@ -128,7 +153,10 @@ describe('e2e: the program as a user runs it', function () {
 
       const places = await get(second, '/api/location/coords?address=Tokyo', token);
       expect(places.status).to.equal(200);
-      expect(((await places.json()) as { places: { name: string; country: string }[] }).places[0]).to.include({ name: 'Tokyo', country: 'JP' });
+      expect(((await places.json()) as { places: { name: string; country: string }[] }).places[0]).to.include({
+        name: 'Tokyo',
+        country: 'JP',
+      });
 
       const antonyms = await get(second, '/api/dictionary/ant?word=hot', token);
       expect(antonyms.status).to.equal(200);
@@ -140,8 +168,19 @@ describe('e2e: the program as a user runs it', function () {
 
   it('the CLI binary refuses with one line on stderr and exit code 1', () => {
     // With a key of its own: on a fresh data folder the CLI would first log that it generated one.
-    const refused = cli(cwd, { UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, 'token', 'create', '--username', 'nobody');
-    expect(refused).to.include({ status: 1, stdout: '', stderr: 'utility-api: Unable to locate requested user: No user nobody\n' });
+    const refused = cli(
+      cwd,
+      { UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
+      'token',
+      'create',
+      '--username',
+      'nobody',
+    );
+    expect(refused).to.include({
+      status: 1,
+      stdout: '',
+      stderr: 'utility-api: Unable to locate requested user: No user nobody\n',
+    });
   });
 
   it('the CLI binary cannot reach its database: one line on stderr and exit code 1', () => {
@@ -166,7 +205,12 @@ describe('e2e: the program as a user runs it', function () {
   });
 
   it('refuses to start in production without a key, with one clear line', () => {
-    const result = spawnSync(process.execPath, [MAIN], { cwd, env: cleanEnv({ NODE_ENV: 'production', PORT: '0' }), encoding: 'utf8', timeout: 15_000 });
+    const result = spawnSync(process.execPath, [MAIN], {
+      cwd,
+      env: cleanEnv({ NODE_ENV: 'production', PORT: '0' }),
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     expect(result.status).to.equal(1);
     expect(result.stderr.trim().split('\n')).to.have.length(1);
     expect(result.stderr).to.include('UTILITY_API_ENCRYPTION_KEY');

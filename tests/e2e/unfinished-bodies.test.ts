@@ -28,7 +28,8 @@ function socketsOf(pid: number): number {
 }
 
 /** The resident set of a process, in bytes. */
-const rssOf = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+const rssOf = (pid: number): number =>
+  Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 async function until(check: () => boolean, withinMs: number): Promise<number> {
   const started = performance.now();
@@ -43,12 +44,19 @@ async function until(check: () => boolean, withinMs: number): Promise<number> {
  * A request on a connection of its own, closed after the answer (fetch would keep it open, and the
  * server's count of sockets with it).
  */
-function once(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+function once(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (incoming) => {
-      incoming.resume();
-      incoming.on('end', () => resolve(incoming.statusCode!));
-    });
+    const outgoing = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () => resolve(incoming.statusCode!));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -99,7 +107,12 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     const launch = startScriptLaunch();
     running = await startProgram({
       args: [...launch.nodeOptions, MAIN],
-      env: { ...launch.env, ...env, UTILITY_API_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS), UTILITY_API_RATE_LIMIT: 'off' },
+      env: {
+        ...launch.env,
+        ...env,
+        UTILITY_API_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+        UTILITY_API_RATE_LIMIT: 'off',
+      },
     });
     const { serverPid: pid, baseUrl, port } = running;
     const authorization = { Authorization: `Bearer ${token}` };
@@ -110,7 +123,10 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     const before = { sockets: socketsOf(pid), rss: rssOf(pid) };
 
     const opening = performance.now();
-    for (let first = 0; first < HELD; first += 100) held.push(...(await Promise.all(Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)))));
+    for (let first = 0; first < HELD; first += 100)
+      held.push(
+        ...(await Promise.all(Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)))),
+      );
     const openedMs = performance.now() - opening;
     expect(openedMs, 'all held before the first could be cut').to.be.below(BODY_TIMEOUT_MS);
     await until(() => socketsOf(pid) >= before.sockets + HELD, BODY_TIMEOUT_MS - openedMs);
@@ -143,6 +159,9 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     }
     expect(after.sockets).to.be.at.most(before.sockets);
     expect(after.rss).to.be.at.most(before.rss * 1.1);
-    expect(running.log.filter((entry) => entry.level > 30), 'no warning or error logged').to.deep.equal([]);
+    expect(
+      running.log.filter((entry) => entry.level > 30),
+      'no warning or error logged',
+    ).to.deep.equal([]);
   });
 });

@@ -11,7 +11,10 @@ describe('fuzz: found by the route-table fuzz suite', () => {
   // DELETE with a body and no Content-Length). Answers come in the order of the requests.
   it('answers a request before the malformed bytes that follow it on the same connection', async () => {
     const { secret, uid } = await suite.server.userWithToken(['*']);
-    const response = await rawRequest(suite.server.port, `DELETE /api/user/delete HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\n\r\nnul`);
+    const response = await rawRequest(
+      suite.server.port,
+      `DELETE /api/user/delete HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\n\r\nnul`,
+    );
     expect(response.status, response.body).to.equal(200);
     const [answer, refusal = ''] = response.body.split('HTTP/1.1 ');
     expect(JSON.parse(answer!)).to.deep.equal({ deleted: true, uid });

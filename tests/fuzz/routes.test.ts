@@ -15,7 +15,15 @@ import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from '../support/open-meteo-fixture.js';
 import { startRegistries, type Registries } from '../support/registry-fixtures.js';
 import { startServer, type TestServer } from '../support/http-server.js';
-import { formatCharacterProbes, requestsForTable, resolveReferences, unfinishedRequest, type FuzzRequest, type LivePool, type Unfinished } from '../support/route-fuzz.js';
+import {
+  formatCharacterProbes,
+  requestsForTable,
+  resolveReferences,
+  unfinishedRequest,
+  type FuzzRequest,
+  type LivePool,
+  type Unfinished,
+} from '../support/route-fuzz.js';
 import { samplesOf } from '../support/route-samples.js';
 
 /**
@@ -33,7 +41,10 @@ const CONCURRENCY = 8;
 const ROUND = 250;
 /** The routes whose answers come from an outside service; their outages are documented (502 code 29, 504 code 30). */
 const isUpstream = (route: Route) =>
-  route.path.startsWith('/game/') || route.path.startsWith('/whois/') || route.path.startsWith('/weather/') || ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
+  route.path.startsWith('/game/') ||
+  route.path.startsWith('/whois/') ||
+  route.path.startsWith('/weather/') ||
+  ['/facts/chucknorris', '/quotes/kanye', '/quotes/ronswanson'].includes(route.path);
 const UPSTREAM_OUTAGES = new Set(['502/29', '504/30']);
 
 /** Routes a run may well never see succeed, and why. */
@@ -45,7 +56,9 @@ const NO_SUCCESS_EXPECTED = new Set([
 ]);
 const routeName = (route: Route) => `${route.method} ${route.path}`;
 
-const CATALOGUE = new Set(Object.values(errorCatalogue).map(({ code, status, message }) => `${status}/${code}/${message}`));
+const CATALOGUE = new Set(
+  Object.values(errorCatalogue).map(({ code, status, message }) => `${status}/${code}/${message}`),
+);
 const CONTENT_TYPES: Record<string, string> = {
   'application/json': 'application/json; charset=utf-8',
   'text/plain': 'text/plain; charset=utf-8',
@@ -68,17 +81,38 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function send(port: number, fuzzed: FuzzRequest, authorization: string | undefined, live: LivePool): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const resolved = (text: string) => resolveReferences(text, live);
-    const headers = Object.fromEntries(Object.entries(fuzzed.headers).map(([name, value]) => [name, typeof value === 'string' ? resolved(value) : value.map(resolved)]));
+    const headers = Object.fromEntries(
+      Object.entries(fuzzed.headers).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? resolved(value) : value.map(resolved),
+      ]),
+    );
     const body = fuzzed.body && Buffer.from(resolved(fuzzed.body.toString('latin1')), 'latin1');
     if (authorization !== undefined) headers.authorization = authorization;
     // Node frames a body of a GET or DELETE only when told: unframed, its bytes would be the next request.
-    if (body !== undefined) headers[fuzzed.chunked ? 'transfer-encoding' : 'content-length'] = fuzzed.chunked ? 'chunked' : String(body.length);
-    const outgoing = request({ host: '127.0.0.1', port, method: fuzzed.method, path: resolved(fuzzed.target), headers, agent, timeout: 10_000 }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
-      incoming.on('error', reject);
-    });
+    if (body !== undefined)
+      headers[fuzzed.chunked ? 'transfer-encoding' : 'content-length'] = fuzzed.chunked
+        ? 'chunked'
+        : String(body.length);
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: fuzzed.method,
+        path: resolved(fuzzed.target),
+        headers,
+        agent,
+        timeout: 10_000,
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }),
+        );
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 10 s')));
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -92,7 +126,8 @@ function contractBreach(fuzzed: FuzzRequest, answer: Answer): string | undefined
   const text = type === 'image/png' ? '' : answer.body.toString('utf8');
   if (STACK_TRACE.test(text)) return 'a stack trace or source path in the body';
   if (answer.status >= 200 && answer.status < 300) {
-    if (fuzzed.method !== route.method || answer.status !== route.status) return `success ${answer.status}, documented ${route.method} → ${route.status}`;
+    if (fuzzed.method !== route.method || answer.status !== route.status)
+      return `success ${answer.status}, documented ${route.method} → ${route.status}`;
     const produces = [route.produces].flat().map((contentType) => CONTENT_TYPES[contentType]);
     if (!produces.includes(String(type))) return `success of type ${type}, documented ${produces.join(' or ')}`;
     if (type === CONTENT_TYPES['application/json']) {
@@ -113,9 +148,12 @@ function contractBreach(fuzzed: FuzzRequest, answer: Answer): string | undefined
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'an error body that is not an object';
   const { code, message, details, ...rest } = body as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || (details !== undefined && typeof details !== 'string')) return 'an error body other than {code, message[, details: string]}';
-  if (!CATALOGUE.has(`${answer.status}/${String(code)}/${String(message)}`)) return `status ${answer.status} with code ${String(code)} "${String(message)}": not in the catalogue`;
-  if (answer.status >= 500 && !(isUpstream(route) && UPSTREAM_OUTAGES.has(`${answer.status}/${String(code)}`))) return `a ${answer.status} (code ${String(code)}) that is no documented outage`;
+  if (Object.keys(rest).length > 0 || (details !== undefined && typeof details !== 'string'))
+    return 'an error body other than {code, message[, details: string]}';
+  if (!CATALOGUE.has(`${answer.status}/${String(code)}/${String(message)}`))
+    return `status ${answer.status} with code ${String(code)} "${String(message)}": not in the catalogue`;
+  if (answer.status >= 500 && !(isUpstream(route) && UPSTREAM_OUTAGES.has(`${answer.status}/${String(code)}`)))
+    return `a ${answer.status} (code ${String(code)}) that is no documented outage`;
   if (answer.status === 405 && !answer.headers.allow) return 'a 405 without Allow';
   return undefined;
 }
@@ -134,19 +172,31 @@ const isSuccess = (answer: Answer) => answer.status >= 200 && answer.status < 30
 /** Whether the request reaches a handler that may write: the route's own method, other than GET. */
 const mayWrite = (fuzzed: FuzzRequest) => fuzzed.method === fuzzed.route.method && fuzzed.route.method !== 'GET';
 
-const shown = (value: string, limit = 300) => (value.length > limit ? `${value.slice(0, limit)}… (${value.length} characters)` : value);
+const shown = (value: string, limit = 300) =>
+  value.length > limit ? `${value.slice(0, limit)}… (${value.length} characters)` : value;
 /** Bytes as text for a failure message: UTF-8 where they are, `\xFF` where not, formatting characters escaped. */
 function readable(bytes: Buffer): string {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    text = [...bytes].map((byte) => (byte < 0x80 ? String.fromCharCode(byte) : `\\x${byte.toString(16).toUpperCase()}`)).join('');
+    text = [...bytes]
+      .map((byte) => (byte < 0x80 ? String.fromCharCode(byte) : `\\x${byte.toString(16).toUpperCase()}`))
+      .join('');
   }
-  return JSON.stringify(text).replace(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | undefined): string {
-  const headers = Object.entries(fuzzed.headers).map(([name, value]) => `${name}: ${[value].flat().map((one) => readable(Buffer.from(one, 'latin1'))).join(', ')}`);
+  const headers = Object.entries(fuzzed.headers).map(
+    ([name, value]) =>
+      `${name}: ${[value]
+        .flat()
+        .map((one) => readable(Buffer.from(one, 'latin1')))
+        .join(', ')}`,
+  );
   const body = fuzzed.body === undefined ? '' : ` body ${shown(readable(fuzzed.body))}`;
   const got = answer === undefined ? '' : ` → ${answer.status} ${shown(answer.body.toString('utf8'), 200)}`;
   return `#${index} ${fuzzed.method} ${shown(fuzzed.target)}${fuzzed.chunked ? ' (chunked)' : ''} as ${fuzzed.caller.kind}${headers.length ? ` with ${shown(headers.join('; '))}` : ''}${body}${got}`;
@@ -225,7 +275,12 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     for (const caller of Object.values(callers)) {
       const token = rows.tokens.find((row) => String(row.secret_hash) === hashOf(caller.secret));
       const user = token && rows.users.find((row) => row.id === token.user_id);
-      const intact = token && user && !token.disabled && !user.blocked && (JSON.parse(String(user.permissions)) as string[]).includes(caller.holds);
+      const intact =
+        token &&
+        user &&
+        !token.disabled &&
+        !user.blocked &&
+        (JSON.parse(String(user.permissions)) as string[]).includes(caller.holds);
       if (!intact) caller.secret = await server.tokenFor([caller.holds]);
     }
   }
@@ -233,13 +288,20 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   /** The users and tokens requests may name: all but the fuzzer's callers; fresh ones when too many were deleted. */
   async function livePool(rows: Stored): Promise<LivePool> {
     const callerHashes = new Set(Object.values(callers).map((caller) => hashOf(caller.secret)));
-    const callerUsers = new Set(rows.tokens.filter((token) => callerHashes.has(String(token.secret_hash))).map((token) => token.user_id));
+    const callerUsers = new Set(
+      rows.tokens.filter((token) => callerHashes.has(String(token.secret_hash))).map((token) => token.user_id),
+    );
     const users = rows.users.filter((user) => !callerUsers.has(user.id));
     const tokens = rows.tokens.filter((token) => !callerUsers.has(token.user_id));
     if (users.length >= 4 && tokens.length >= 4) {
-      return { uids: users.map((user) => String(user.uid)), tokenIds: tokens.map((token) => String(token.id)), messageIds: rows.messages.map((message) => String(message.id)) };
+      return {
+        uids: users.map((user) => String(user.uid)),
+        tokenIds: tokens.map((token) => String(token.id)),
+        messageIds: rows.messages.map((message) => String(message.id)),
+      };
     }
-    for (const permissions of [['Cryptography::*'], ['*'], ['Users::Read', 'Tokens::Create'], []]) await server.userWithToken(permissions);
+    for (const permissions of [['Cryptography::*'], ['*'], ['Users::Read', 'Tokens::Create'], []])
+      await server.userWithToken(permissions);
     return livePool(await stored());
   }
 
@@ -254,10 +316,20 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     await ensureCallers(await stored());
     const admin = { authorization: `Bearer ${callers.admin.secret}` };
     // A message in the outbox from the start, for the status requests made before any send succeeds.
-    await server.send('POST', '/api/mail/send', { token: callers.admin.secret, json: { to: 'ada@example.com', subject: 'First', content: 'The first message.' } });
-    const ciphertexts = await Promise.all(['hello', 'café ☕'].map(async (data) => (await server.get(`/api/crypto/enc?data=${encodeURIComponent(data)}`, admin)).text()));
+    await server.send('POST', '/api/mail/send', {
+      token: callers.admin.secret,
+      json: { to: 'ada@example.com', subject: 'First', content: 'The first message.' },
+    });
+    const ciphertexts = await Promise.all(
+      ['hello', 'café ☕'].map(async (data) =>
+        (await server.get(`/api/crypto/enc?data=${encodeURIComponent(data)}`, admin)).text(),
+      ),
+    );
     const table = server.app.container.get<RouteTable>(Routes);
-    const requests = fc.sample(requestsForTable(table.routes, samplesOf, { ciphertexts }), { seed: SEED, numRuns: REQUESTS });
+    const requests = fc.sample(requestsForTable(table.routes, samplesOf, { ciphertexts }), {
+      seed: SEED,
+      numRuns: REQUESTS,
+    });
     const authorizationOf = ({ caller }: FuzzRequest) => {
       switch (caller.kind) {
         case 'admin':
@@ -285,7 +357,8 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
       if (isSuccess(answer)) successes.set(routeName(fuzzed.route), (successes.get(routeName(fuzzed.route)) ?? 0) + 1);
       const breach = contractBreach(fuzzed, answer);
       if (breach) breaches.push(`${breach}: ${describeExchange(index, fuzzed, answer)}`);
-      if (isSuccess(answer) && fuzzed.mustRefuse.length > 0) acceptedDishonestInput.push(`${fuzzed.mustRefuse.join(', ')}: ${describeExchange(index, fuzzed, answer)}`);
+      if (isSuccess(answer) && fuzzed.mustRefuse.length > 0)
+        acceptedDishonestInput.push(`${fuzzed.mustRefuse.join(', ')}: ${describeExchange(index, fuzzed, answer)}`);
       return answer;
     };
 
@@ -302,7 +375,10 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
           for (let index = queue.shift(); index !== undefined; index = queue.shift()) await exchange(index);
         }),
       );
-      expect(await stored(), `seed ${SEED}: requests #${reads[0]}…#${reads.at(-1)} reach no writing handler, yet what is stored changed`).to.deep.equal(rows);
+      expect(
+        await stored(),
+        `seed ${SEED}: requests #${reads[0]}…#${reads.at(-1)} reach no writing handler, yet what is stored changed`,
+      ).to.deep.equal(rows);
 
       // A write that was refused changed nothing: one at a time, so that each is judged alone.
       for (const index of writes) {
@@ -312,15 +388,26 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
           continue;
         }
         const after = await stored();
-        if (JSON.stringify(after) !== JSON.stringify(rows)) breaches.push(`a refused request changed what is stored: ${describeExchange(index, requests[index]!, answer)}`);
+        if (JSON.stringify(after) !== JSON.stringify(rows))
+          breaches.push(
+            `a refused request changed what is stored: ${describeExchange(index, requests[index]!, answer)}`,
+          );
         rows = after;
       }
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
-    console.log(`      seed ${SEED}: ${statuses.size && [...statuses.values()].reduce((a, b) => a + b)} answers in ${seconds} s: ${summary}`);
+    const summary = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
+    console.log(
+      `      seed ${SEED}: ${statuses.size && [...statuses.values()].reduce((a, b) => a + b)} answers in ${seconds} s: ${summary}`,
+    );
 
-    expect(breaches, `seed ${SEED} (replay with FUZZ_SEED=${SEED}):\n${breaches.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+    expect(
+      breaches,
+      `seed ${SEED} (replay with FUZZ_SEED=${SEED}):\n${breaches.slice(0, 20).join('\n')}\n`,
+    ).to.deep.equal([]);
   });
 
   // Before issue 11 §2 was fixed: POST /api/token/create {"name":"\u202e"} → 201 where {"name":"\u0001"} is 400/11 (every
@@ -328,7 +415,9 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   // → 200, the U+FEFF trimmed away, where U+0001 there is 400/7.
   it('reached the handler of every route with a documented success, and it answered that success', () => {
     const table = server.app.container.get<RouteTable>(Routes);
-    const unreached = table.routes.map(routeName).filter((name) => !successes.has(name) && !NO_SUCCESS_EXPECTED.has(name));
+    const unreached = table.routes
+      .map(routeName)
+      .filter((name) => !successes.has(name) && !NO_SUCCESS_EXPECTED.has(name));
     expect(unreached, `seed ${SEED}: routes never answered with success; give them better samples`).to.deep.equal([]);
   });
 
@@ -338,7 +427,8 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
     const probes = formatCharacterProbes(table.routes, samplesOf, { ciphertexts: [] }, SEED);
     const live = await livePool(await stored());
     const authorization = `Bearer ${callers.admin.secret}`;
-    const refusedAsInvalid = (answer: Answer) => answer.status === 400 && [7, 9, 11].includes((JSON.parse(answer.body.toString('utf8')) as { code: number }).code);
+    const refusedAsInvalid = (answer: Answer) =>
+      answer.status === 400 && [7, 9, 11].includes((JSON.parse(answer.body.toString('utf8')) as { code: number }).code);
     const accepted: string[] = [];
     let judged = 0;
     for (const { field, control, formats } of probes) {
@@ -346,11 +436,17 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
       judged += 1;
       for (const { character, request } of formats) {
         const answer = await send(server.port, request, authorization, live);
-        if (isSuccess(answer)) accepted.push(`${field}: U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} accepted where U+0001 is refused: ${describeExchange(0, request, answer)}`);
+        if (isSuccess(answer))
+          accepted.push(
+            `${field}: U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} accepted where U+0001 is refused: ${describeExchange(0, request, answer)}`,
+          );
       }
     }
     expect(judged, 'fields where a control character is refused').to.be.greaterThan(10);
-    expect(accepted, `seed ${SEED}, ${accepted.length} acceptances:\n${accepted.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+    expect(
+      accepted,
+      `seed ${SEED}, ${accepted.length} acceptances:\n${accepted.slice(0, 20).join('\n')}\n`,
+    ).to.deep.equal([]);
   });
 
   // Before issue 11 §2 was fixed, seed 20261123 found 49 such successes, e.g. GET /api/crypto/enc?data=he%C0%AFllo → 200 (U+FFFD encrypted),
@@ -358,7 +454,10 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   // {"email":"fuzz\udbff13@example.com", …} → 201 (stored with the lone surrogate).
   // Issue 24: a query parameter the route does not take, and a body key given twice, were ignored (the last key kept).
   it('never answers success to invalid UTF-8 or a lone surrogate in a field the route reads (issue 11 §2), a query parameter it does not take or a key given twice (issue 24)', () => {
-    expect(acceptedDishonestInput, `seed ${SEED}, ${acceptedDishonestInput.length} such successes:\n${acceptedDishonestInput.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
+    expect(
+      acceptedDishonestInput,
+      `seed ${SEED}, ${acceptedDishonestInput.length} such successes:\n${acceptedDishonestInput.slice(0, 20).join('\n')}\n`,
+    ).to.deep.equal([]);
   });
 });
 
@@ -366,7 +465,12 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
  * Sends an unfinished request and reads what comes back until the server closes the connection
  * (or `waitMs` passes): the answer, if any, and how long the server took to close.
  */
-function sendUnfinished(port: number, bytes: Buffer, then: Unfinished, waitMs: number): Promise<{ answer: Answer | undefined; closedAfterMs: number }> {
+function sendUnfinished(
+  port: number,
+  bytes: Buffer,
+  then: Unfinished,
+  waitMs: number,
+): Promise<{ answer: Answer | undefined; closedAfterMs: number }> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     const chunks: Buffer[] = [];
@@ -381,7 +485,8 @@ function sendUnfinished(port: number, bytes: Buffer, then: Unfinished, waitMs: n
     });
     socket.on('close', () => {
       clearTimeout(giveUp);
-      if (closedAfterMs === Number.POSITIVE_INFINITY && performance.now() - started < waitMs) closedAfterMs = performance.now() - started;
+      if (closedAfterMs === Number.POSITIVE_INFINITY && performance.now() - started < waitMs)
+        closedAfterMs = performance.now() - started;
       resolve({ answer: parsedAnswer(Buffer.concat(chunks)), closedAfterMs });
     });
     socket.write(bytes, () => {
@@ -396,11 +501,16 @@ function parsedAnswer(bytes: Buffer): Answer | undefined {
   if (end < 0) return undefined;
   const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
   const headers: Record<string, string> = {};
-  for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+  for (const line of lines)
+    headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
   let rest = bytes.subarray(end + 4);
   if (headers['transfer-encoding'] === 'chunked') {
     const parts: Buffer[] = [];
-    for (let size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16); size > 0; size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16)) {
+    for (
+      let size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16);
+      size > 0;
+      size = parseInt(rest.toString('latin1', 0, rest.indexOf('\r\n')), 16)
+    ) {
       const start = rest.indexOf('\r\n') + 2;
       parts.push(rest.subarray(start, start + size));
       rest = rest.subarray(start + size + 2);
@@ -425,7 +535,14 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
     // Nothing outside is asked: an upstream route that answers before the body reads its outage.
     const nowhere = 'http://127.0.0.1:9';
     server = await startServer({
-      env: { ...sqlite.env, UTILITY_API_HIVE_URL: nowhere, UTILITY_API_RDAP_BOOTSTRAP_URL: nowhere, UTILITY_API_WHOIS_SERVER: '127.0.0.1:9', UTILITY_API_DNS_SERVERS: '127.0.0.1:9', UTILITY_API_RATE_LIMIT: 'off' },
+      env: {
+        ...sqlite.env,
+        UTILITY_API_HIVE_URL: nowhere,
+        UTILITY_API_RDAP_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_WHOIS_SERVER: '127.0.0.1:9',
+        UTILITY_API_DNS_SERVERS: '127.0.0.1:9',
+        UTILITY_API_RATE_LIMIT: 'off',
+      },
       overrides: {
         http: { bodyTimeoutMs: BODY_TIMEOUT_MS },
         weather: { openMeteoUrl: 'off' },
@@ -447,9 +564,18 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
     // Routes that read a body never reach their handler with one that does not finish; of the others
     // only those that write nothing, so that the callers stay as they are (a DELETE answers at once).
     const harmless = table.routes.filter((route) => route.body !== undefined || route.method === 'GET');
-    const requests = fc.sample(requestsForTable(harmless, samplesOf, { ciphertexts: [] }), { seed: SEED, numRuns: COUNT });
+    const requests = fc.sample(requestsForTable(harmless, samplesOf, { ciphertexts: [] }), {
+      seed: SEED,
+      numRuns: COUNT,
+    });
     const authorizationOf = ({ caller }: FuzzRequest) =>
-      caller.kind === 'admin' ? `Bearer ${admin}` : caller.kind === 'narrow' ? `Bearer ${narrow}` : caller.kind === 'header' ? caller.value : undefined;
+      caller.kind === 'admin'
+        ? `Bearer ${admin}`
+        : caller.kind === 'narrow'
+          ? `Bearer ${narrow}`
+          : caller.kind === 'header'
+            ? caller.value
+            : undefined;
     const breaches: string[] = [];
     const outcomes = new Map<string, number>();
     const queue = requests.map((fuzzed, index) => ({ fuzzed, index }));
@@ -461,10 +587,15 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
           const bytes = unfinishedRequest(fuzzed, authorizationOf(fuzzed), live, 1 + (index % 1000));
           const { answer, closedAfterMs } = await sendUnfinished(server.port, bytes, then, BODY_TIMEOUT_MS + 10_000);
           const what = `#${index} (${then}) ${describeExchange(index, fuzzed, answer)}`;
-          outcomes.set(`${then} ${answer?.status ?? 'nothing'}`, (outcomes.get(`${then} ${answer?.status ?? 'nothing'}`) ?? 0) + 1);
-          if (closedAfterMs === Number.POSITIVE_INFINITY) breaches.push(`connection still open ${BODY_TIMEOUT_MS + 10_000} ms after: ${what}`);
+          outcomes.set(
+            `${then} ${answer?.status ?? 'nothing'}`,
+            (outcomes.get(`${then} ${answer?.status ?? 'nothing'}`) ?? 0) + 1,
+          );
+          if (closedAfterMs === Number.POSITIVE_INFINITY)
+            breaches.push(`connection still open ${BODY_TIMEOUT_MS + 10_000} ms after: ${what}`);
           // A stalled client is always told something: its body's deadline if nothing came first.
-          if (then === 'stall' && answer === undefined) breaches.push(`a stalled request closed without an answer: ${what}`);
+          if (then === 'stall' && answer === undefined)
+            breaches.push(`a stalled request closed without an answer: ${what}`);
           const breach = answer && contractBreach(fuzzed, answer);
           if (breach) breaches.push(`${breach}: ${what}`);
         }
@@ -472,8 +603,13 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
     );
     const metrics = await (await server.get('/metrics', { Authorization: `Bearer ${admin}` })).text();
     // Upstream routes answer their documented outages (502, 504) before any body is read; a 500 is a bug.
-    const failures = metrics.split('\n').filter((line) => /^http_request_duration_seconds_count\{.*status="500"/.test(line));
-    const summary = [...outcomes.entries()].sort().map(([outcome, count]) => `${outcome}×${count}`).join(' ');
+    const failures = metrics
+      .split('\n')
+      .filter((line) => /^http_request_duration_seconds_count\{.*status="500"/.test(line));
+    const summary = [...outcomes.entries()]
+      .sort()
+      .map(([outcome, count]) => `${outcome}×${count}`)
+      .join(' ');
     console.log(`      seed ${SEED}: ${COUNT} unfinished requests: ${summary}`);
     expect(breaches, `seed ${SEED}:\n${breaches.slice(0, 20).join('\n')}\n`).to.deep.equal([]);
     expect(failures, 'answers counted as 500').to.deep.equal([]);

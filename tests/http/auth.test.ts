@@ -47,7 +47,23 @@ for (const backend of httpBackends) {
       const { secret, secretHash, prefix } = issueSecret();
       const { userId } = await suite.server.userWithToken(['*']);
       const tokens = suite.server.app.container.get<TokenStore>(TokenStore);
-      await tokens.insert({ id: '7b4c2a4e-5c1d-4a8e-9a52-000000000005', userId, secretHash, prefix, license: 'DISA-BLED-TOKN-0005', name: null, scopes: ['*'], createdAt: Date.now(), expiresAt: null, lastUsedAt: null, uses: 0, disabled: true, issuedBy: null, issuedThrough: null, rateLimit: null });
+      await tokens.insert({
+        id: '7b4c2a4e-5c1d-4a8e-9a52-000000000005',
+        userId,
+        secretHash,
+        prefix,
+        license: 'DISA-BLED-TOKN-0005',
+        name: null,
+        scopes: ['*'],
+        createdAt: Date.now(),
+        expiresAt: null,
+        lastUsedAt: null,
+        uses: 0,
+        disabled: true,
+        issuedBy: null,
+        issuedThrough: null,
+        rateLimit: null,
+      });
       await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${secret}` }), 403, 5);
     });
 
@@ -57,7 +73,9 @@ for (const backend of httpBackends) {
       expect(body.message).to.equal('You are not authorized to access this resource');
       const tokenNarrowed = await suite.server.tokenFor(['Cryptography::*'], { scopes: ['Cryptography::Decrypt'] });
       await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${tokenNarrowed}` }), 403, 1);
-      expect((await suite.server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${tokenNarrowed}` })).status).to.equal(400);
+      expect(
+        (await suite.server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${tokenNarrowed}` })).status,
+      ).to.equal(400);
     });
 
     it('checks auth before parameters: a bad token never learns what is wrong with its query', async () => {

@@ -12,11 +12,11 @@ const NAMED = [
   { codec: 'pdf417', content: 'PDF417: a stacked linear symbology' },
 ];
 
-
 describe('http: barcodes', () => {
   let server: TestServer;
   let token: string;
-  const get = (path: string, headers: Record<string, string> = {}) => server.get(path, { Authorization: `Bearer ${token}`, ...headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    server.get(path, { Authorization: `Bearer ${token}`, ...headers });
   const gen = (codec: string, query: Record<string, string>, headers: Record<string, string> = {}) =>
     get(`/api/barcode/gen/${encodeURIComponent(codec)}?${new URLSearchParams(query).toString()}`, headers);
   const png = async (response: Response): Promise<Buffer> => {
@@ -29,7 +29,10 @@ describe('http: barcodes', () => {
 
   before(async () => {
     // Over 900 requests within seconds (every codec, oddities and examples): more than one window's default rate.
-    server = await startServer({ env: { UTILITY_API_RATE_LIMIT: 'off' }, overrides: { barcode: { maxContentBytes: 300, maxPixels: 2_500_000, cacheBytes: 1_048_576 } } });
+    server = await startServer({
+      env: { UTILITY_API_RATE_LIMIT: 'off' },
+      overrides: { barcode: { maxContentBytes: 300, maxPixels: 2_500_000, cacheBytes: 1_048_576 } },
+    });
     token = await server.tokenFor(['Barcode::Generate']);
   });
   after(async () => server.close());
@@ -73,7 +76,9 @@ describe('http: barcodes', () => {
         const type = response.headers.get('content-type') ?? '';
         const ok =
           response.status === 200 &&
-          (format === 'png' ? type === 'image/png' && isPng(body) : /^image\/svg\+xml\b/.test(type) && body.toString('utf8').startsWith('<svg'));
+          (format === 'png'
+            ? type === 'image/png' && isPng(body)
+            : /^image\/svg\+xml\b/.test(type) && body.toString('utf8').startsWith('<svg'));
         if (ok) drawn++;
         else failures.push(`${id} as ${format}: ${response.status} ${type} ${body.subarray(0, 200).toString('utf8')}`);
       }
@@ -88,9 +93,13 @@ describe('http: barcodes', () => {
     }
     expect(readDataMatrixUtf8(await png(await gen('datamatrix', { content: '中文' })))).to.equal('中文');
     // Content is never parsed for escapes, even where the ECI is written as one.
-    expect(readDataMatrixUtf8(await png(await gen('datamatrix', { content: '^ECI000003中^FNC1^' })))).to.equal('^ECI000003中^FNC1^');
+    expect(readDataMatrixUtf8(await png(await gen('datamatrix', { content: '^ECI000003中^FNC1^' })))).to.equal(
+      '^ECI000003中^FNC1^',
+    );
     const refused = await expectError(await gen('code128', { content: '中' }), 400, 7);
-    expect(refused.details).to.equal('code128 cannot encode this content: code128 carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "中" (U+4E2D) is beyond it');
+    expect(refused.details).to.equal(
+      'code128 cannot encode this content: code128 carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "中" (U+4E2D) is beyond it',
+    );
     expect((await expectError(await gen('ean13', { content: '590123412345中' }), 400, 7)).details).to.include('"中"');
   });
 
@@ -99,7 +108,11 @@ describe('http: barcodes', () => {
     expect(response.headers.get('content-type')).to.match(/^image\/svg\+xml/);
     expect(await response.text()).to.match(/^<svg /);
     await png(await gen('qrcode', { content: 'header', format: 'png' }, { 'x-format': 'png' }));
-    const disagreeing = await expectError(await gen('qrcode', { content: 'header', format: 'png' }, { 'x-format': 'svg' }), 400, 7);
+    const disagreeing = await expectError(
+      await gen('qrcode', { content: 'header', format: 'png' }, { 'x-format': 'svg' }),
+      400,
+      7,
+    );
     expect(disagreeing.details).to.include('x-format');
     await expectError(await gen('qrcode', { content: 'header' }, { 'x-format': 'gif' }), 400, 9);
     await expectError(await gen('qrcode', { content: 'x', format: 'gif' }), 400, 7);
@@ -111,9 +124,13 @@ describe('http: barcodes', () => {
     expect(large.width).to.equal(small.width * 3);
     const taller = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '20' })));
     expect(taller.height).to.be.greaterThan(small.height * 1.8);
-    const withText = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', includetext: 'true' })));
+    const withText = PNG.sync.read(
+      await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', includetext: 'true' })),
+    );
     expect(withText.height).to.be.greaterThan(small.height);
-    const turned = PNG.sync.read(await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', rotate: 'R' })));
+    const turned = PNG.sync.read(
+      await png(await gen('code128', { content: 'ABC', scale: '1', height: '10', rotate: 'R' })),
+    );
     expect([turned.width, turned.height]).to.deep.equal([small.height, small.width]);
     const upsideDown = await png(await gen('code128', { content: 'Upside', scale: '2', rotate: 'I' }));
     expect(readBarcodePng(upsideDown, 'code128')).to.equal('Upside');
@@ -152,7 +169,9 @@ describe('http: barcodes', () => {
 
   it('answers 400/6 without content, and refuses the old name data (400/7), naming content', async () => {
     expect((await expectError(await gen('qrcode', {}), 400, 6)).details).to.include('content');
-    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 7)).details).to.match(/^Unknown query parameter\(s\): data \(this endpoint takes content, /);
+    expect((await expectError(await gen('qrcode', { data: 'hello' }), 400, 7)).details).to.match(
+      /^Unknown query parameter\(s\): data \(this endpoint takes content, /,
+    );
   });
 
   it('answers 400/7 with the encoder’s reason for content the symbology cannot hold', async () => {
@@ -162,11 +181,17 @@ describe('http: barcodes', () => {
     expect(short.details).to.include('12 or 13 digits');
     const badCheck = await expectError(await gen('ean13', { content: '5901234123450' }), 400, 7);
     expect(badCheck.details).to.match(/check/i);
-    const roomy = await startServer({ overrides: { barcode: { maxContentBytes: 8192, maxPixels: 2_500_000, cacheBytes: 0 } } });
+    const roomy = await startServer({
+      overrides: { barcode: { maxContentBytes: 8192, maxPixels: 2_500_000, cacheBytes: 0 } },
+    });
     try {
       const roomyToken = await roomy.tokenFor(['Barcode::Generate']);
-      const tooLongForQr = await roomy.get(`/api/barcode/gen/qrcode?content=${'x'.repeat(7100)}`, { Authorization: `Bearer ${roomyToken}` });
-      expect((await expectError(tooLongForQr, 400, 7)).details).to.match(/qrcode cannot encode this content: .*too long/i);
+      const tooLongForQr = await roomy.get(`/api/barcode/gen/qrcode?content=${'x'.repeat(7100)}`, {
+        Authorization: `Bearer ${roomyToken}`,
+      });
+      expect((await expectError(tooLongForQr, 400, 7)).details).to.match(
+        /qrcode cannot encode this content: .*too long/i,
+      );
     } finally {
       await roomy.close();
     }
@@ -186,7 +211,11 @@ describe('http: barcodes', () => {
     expect(over.details).to.include('content');
     // 300 bytes of two-byte characters is 150 of them.
     await expectError(await gen('qrcode', { content: 'é'.repeat(151) }), 400, 7);
-    const huge = await expectError(await gen('code128', { content: 'W'.repeat(60), scale: '10', height: '100' }), 400, 7);
+    const huge = await expectError(
+      await gen('code128', { content: 'W'.repeat(60), scale: '10', height: '100' }),
+      400,
+      7,
+    );
     expect(huge.details).to.match(/larger than allowed/);
   });
 
@@ -199,7 +228,8 @@ describe('http: barcodes', () => {
         const response = await get(`/api/barcode/gen/${id}?content=${content}&format=svg&includetext=true`);
         seen.add(response.status);
         expect([200, 400], `${id} ${content}`).to.include(response.status);
-        if (response.status === 400) expect((await response.json()) as { code: number }, `${id} ${content}`).to.deep.include({ code: 7 });
+        if (response.status === 400)
+          expect((await response.json()) as { code: number }, `${id} ${content}`).to.deep.include({ code: 7 });
         else await response.arrayBuffer();
       }
     }
@@ -215,16 +245,26 @@ describe('http: barcodes', () => {
     for (const codec of codecs) expect(Object.keys(codec)).to.deep.equal(['id', 'description', 'example']);
     const ids = codecs.map((codec) => codec.id);
     expect(ids).to.include.members(NAMED.map(({ codec }) => codec));
-    expect(codecs.find((codec) => codec.id === 'ean13')).to.deep.equal({ id: 'ean13', description: 'EAN-13', example: '9520123456788' });
+    expect(codecs.find((codec) => codec.id === 'ean13')).to.deep.equal({
+      id: 'ean13',
+      description: 'EAN-13',
+      example: '9520123456788',
+    });
   });
 
   it('needs Barcode::Generate for both endpoints', async () => {
     const other = await server.tokenFor(['Cryptography::Encrypt']);
     await expectError(await server.get('/api/barcode/codecs', { Authorization: `Bearer ${other}` }), 403, 1);
-    await expectError(await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${other}` }), 403, 1);
+    await expectError(
+      await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${other}` }),
+      403,
+      1,
+    );
     await expectError(await server.get('/api/barcode/gen/qrcode?content=x'), 401, 3);
     const family = await server.tokenFor(['Barcode::*']);
-    expect((await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${family}` })).status).to.equal(200);
+    expect(
+      (await server.get('/api/barcode/gen/qrcode?content=x', { Authorization: `Bearer ${family}` })).status,
+    ).to.equal(200);
   });
 
   it('answers a repeated request from the cache with the same image', async () => {
@@ -240,7 +280,11 @@ describe('http: barcodes drawn in worker threads, with a bounded queue', () => {
 
   before(async () => {
     // One worker and one waiting drawing: a third drawing at once finds no room.
-    server = await startServer({ overrides: { barcode: { maxContentBytes: 1024, maxPixels: 2_500_000, cacheBytes: 1_048_576, workers: 1, queue: 1 } } });
+    server = await startServer({
+      overrides: {
+        barcode: { maxContentBytes: 1024, maxPixels: 2_500_000, cacheBytes: 1_048_576, workers: 1, queue: 1 },
+      },
+    });
     token = await server.tokenFor(['Barcode::Generate']);
   });
   after(async () => server.close());
@@ -249,11 +293,18 @@ describe('http: barcodes drawn in worker threads, with a bounded queue', () => {
     // Fresh 1 KB Aztec codes, each 0.1–0.4 s of encoder: nothing in the cache, all in flight together.
     const contents = Array.from({ length: 6 }, (_, i) => `${i}:${'fresh aztec content '.repeat(50)}`.slice(0, 1000));
     const responses = await Promise.all(
-      contents.map((content) => server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`, { Authorization: `Bearer ${token}` })),
+      contents.map((content) =>
+        server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content }).toString()}`, {
+          Authorization: `Bearer ${token}`,
+        }),
+      ),
     );
     const drawn = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status === 503);
-    expect(drawn.length + refused.length, `statuses ${responses.map((response) => response.status).join(', ')}`).to.equal(contents.length);
+    expect(
+      drawn.length + refused.length,
+      `statuses ${responses.map((response) => response.status).join(', ')}`,
+    ).to.equal(contents.length);
     // The one being drawn and the one waiting, at least; the rest refused at once.
     expect(drawn.length).to.be.at.least(2);
     expect(refused.length).to.be.at.least(1);
@@ -269,7 +320,10 @@ describe('http: barcodes drawn in worker threads, with a bounded queue', () => {
     }
     // Refused for room, not for its content: asked again once the queue drained, it is drawn.
     const again = contents[responses.indexOf(refused[0]!)]!;
-    const retried = await server.get(`/api/barcode/gen/azteccode?${new URLSearchParams({ content: again }).toString()}`, { Authorization: `Bearer ${token}` });
+    const retried = await server.get(
+      `/api/barcode/gen/azteccode?${new URLSearchParams({ content: again }).toString()}`,
+      { Authorization: `Bearer ${token}` },
+    );
     expect(retried.status).to.equal(200);
   });
 });
@@ -278,7 +332,9 @@ describe('http: barcode PNGs scan on any page', () => {
   let server: TestServer;
   let token: string;
   const gen = (codec: string, query: Record<string, string>) =>
-    server.get(`/api/barcode/gen/${encodeURIComponent(codec)}?${new URLSearchParams(query).toString()}`, { Authorization: `Bearer ${token}` });
+    server.get(`/api/barcode/gen/${encodeURIComponent(codec)}?${new URLSearchParams(query).toString()}`, {
+      Authorization: `Bearer ${token}`,
+    });
   const png = async (response: Response): Promise<Buffer> => {
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('image/png');
@@ -309,24 +365,45 @@ describe('http: barcode PNGs scan on any page', () => {
   }
 
   it('refuses a background or quietzone it does not know with 400/7 naming it', async () => {
-    expect((await expectError(await gen('qrcode', { content: 'x', background: 'black' }), 400, 7)).details).to.include('background');
-    expect((await expectError(await gen('qrcode', { content: 'x', quietzone: 'no' }), 400, 7)).details).to.include('quietzone');
+    expect((await expectError(await gen('qrcode', { content: 'x', background: 'black' }), 400, 7)).details).to.include(
+      'background',
+    );
+    expect((await expectError(await gen('qrcode', { content: 'x', quietzone: 'no' }), 400, 7)).details).to.include(
+      'quietzone',
+    );
   });
 
   it('refuses an option that would change nothing of the image (400/7 naming it), rather than drop it', async () => {
     const refused = async (codec: string, query: Record<string, string>, headers: Record<string, string> = {}) => {
-      const response = await server.get(`/api/barcode/gen/${codec}?${new URLSearchParams(query).toString()}`, { Authorization: `Bearer ${token}`, ...headers });
+      const response = await server.get(`/api/barcode/gen/${codec}?${new URLSearchParams(query).toString()}`, {
+        Authorization: `Bearer ${token}`,
+        ...headers,
+      });
       return (await expectError(response, 400, 7)).details;
     };
     // No text is drawn under a matrix or stacked symbol; MaxiCode has a size of its own.
-    expect(await refused('qrcode', { content: 'x', includetext: 'true' })).to.equal('qrcode is drawn without text under it: includetext=true would change nothing');
-    expect(await refused('datamatrix', { content: 'x', includetext: 'true', format: 'svg' })).to.match(/^datamatrix is drawn without text/);
-    expect(await refused('maxicode', { content: 'x', height: '20' })).to.equal('maxicode is drawn at a height of its own: height would change nothing');
+    expect(await refused('qrcode', { content: 'x', includetext: 'true' })).to.equal(
+      'qrcode is drawn without text under it: includetext=true would change nothing',
+    );
+    expect(await refused('datamatrix', { content: 'x', includetext: 'true', format: 'svg' })).to.match(
+      /^datamatrix is drawn without text/,
+    );
+    expect(await refused('maxicode', { content: 'x', height: '20' })).to.equal(
+      'maxicode is drawn at a height of its own: height would change nothing',
+    );
     // An SVG is the bare symbol: no ground, no margin.
-    expect(await refused('qrcode', { content: 'x', format: 'svg', background: 'white' })).to.match(/^background=white is the ground of a PNG/);
-    expect(await refused('code128', { content: 'x', quietzone: 'true' }, { 'x-format': 'svg' })).to.match(/^quietzone=true is the margin of a PNG/);
+    expect(await refused('qrcode', { content: 'x', format: 'svg', background: 'white' })).to.match(
+      /^background=white is the ground of a PNG/,
+    );
+    expect(await refused('code128', { content: 'x', quietzone: 'true' }, { 'x-format': 'svg' })).to.match(
+      /^quietzone=true is the margin of a PNG/,
+    );
     // What the image is anyway may be asked for.
-    for (const query of [{ includetext: 'false' }, { format: 'svg', background: 'transparent', quietzone: 'false' }, { height: '20' }] as Record<string, string>[]) {
+    for (const query of [
+      { includetext: 'false' },
+      { format: 'svg', background: 'transparent', quietzone: 'false' },
+      { height: '20' },
+    ] as Record<string, string>[]) {
       expect((await gen('qrcode', { content: 'x', ...query })).status, JSON.stringify(query)).to.equal(200);
     }
     expect((await gen('code128', { content: 'x', includetext: 'true', height: '20' })).status).to.equal(200);

@@ -8,7 +8,9 @@ import type { RouteTable } from '../../src/adapters/http/route-table.js';
 import { Routes } from '../../src/container.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 interface FeedItem {
   title: string;
@@ -28,13 +30,17 @@ describe('http: GET /api/changelog, the public change log', () => {
     const response = await server.get('/api/changelog');
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('application/rss+xml; charset=utf-8');
-    const feed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'item' }).parse(await response.text()) as {
+    const feed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'item' }).parse(
+      await response.text(),
+    ) as {
       rss: { '@_version': string; channel: { title: string; link: string; item: FeedItem[] } };
     };
     expect(feed.rss['@_version']).to.equal('2.0');
     expect(feed.rss.channel.link).to.equal(`${server.baseUrl}/api/changelog`);
     const entries = readChangelog();
-    expect(feed.rss.channel.item.map((item) => item.title)).to.deep.equal(entries.map((entry) => `utility-api ${entry.version}`));
+    expect(feed.rss.channel.item.map((item) => item.title)).to.deep.equal(
+      entries.map((entry) => `utility-api ${entry.version}`),
+    );
     expect(entries[0]!.version).to.equal(packageVersion);
     const [newest] = feed.rss.channel.item;
     expect(newest!.guid).to.deep.equal({ '#text': `utility-api-${packageVersion}`, '@_isPermaLink': 'false' });
@@ -57,8 +63,14 @@ describe('http: GET /api/changelog, the public change log', () => {
       for (const operation of entry.added) announced.add(operation);
       for (const operation of entry.removed) announced.delete(operation);
     }
-    expect(served.filter((operation) => !announced.has(operation)), 'served but never announced').to.deep.equal([]);
-    expect([...announced].filter((operation) => !served.includes(operation)), 'announced but not served').to.deep.equal([]);
+    expect(
+      served.filter((operation) => !announced.has(operation)),
+      'served but never announced',
+    ).to.deep.equal([]);
+    expect(
+      [...announced].filter((operation) => !served.includes(operation)),
+      'announced but not served',
+    ).to.deep.equal([]);
   });
 
   it('gives the package version as the OpenAPI document’s', async () => {

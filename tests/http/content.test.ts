@@ -5,12 +5,20 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BUNDLED_FACTS_FILE } from '../../src/adapters/persistence/bundled-facts.js';
-import { CHUCK_NORRIS_FACT, KANYE_QUOTE, RON_SWANSON_QUOTE, contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
+import {
+  CHUCK_NORRIS_FACT,
+  KANYE_QUOTE,
+  RON_SWANSON_QUOTE,
+  contentUpstreamsAt,
+  startContentFixture,
+  type ContentFixture,
+} from '../support/content-fixture.js';
 import { startFixtureServer } from '../support/fixture-server.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
-const bundled = (JSON.parse(readFileSync(BUNDLED_FACTS_FILE, 'utf8')) as { facts: { cat: string[]; dog: string[] } }).facts;
+const bundled = (JSON.parse(readFileSync(BUNDLED_FACTS_FILE, 'utf8')) as { facts: { cat: string[]; dog: string[] } })
+  .facts;
 const FACT_KEYS = ['id', 'fact', 'category', 'source'];
 const QUOTE_KEYS = ['id', 'quote', 'author', 'category', 'source'];
 
@@ -30,7 +38,8 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
     token = await server.tokenFor(['Facts::*', 'Quotes::*']);
     upstreams.resetCounts();
   }
-  const get = (path: string, headers: Record<string, string> = {}) => server.get(path, { Authorization: `Bearer ${token}`, ...headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    server.get(path, { Authorization: `Bearer ${token}`, ...headers });
 
   beforeEach(async () => {
     upstreams = await startContentFixture();
@@ -82,10 +91,16 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
     expect(parseYaml(yaml.body)).to.deep.equal(first);
 
     expect(await inFormat('?type=text')).to.deep.equal({ type: 'text/plain; charset=utf-8', body: first.fact });
-    expect((await inFormat('', { Accept: 'text/html, application/xml;q=0.9, */*;q=0.1' })).type).to.equal('application/xml; charset=utf-8');
-    expect((await inFormat('', { Accept: 'text/*;q=0.5, application/yaml;q=0.4' })).type).to.equal('text/plain; charset=utf-8');
+    expect((await inFormat('', { Accept: 'text/html, application/xml;q=0.9, */*;q=0.1' })).type).to.equal(
+      'application/xml; charset=utf-8',
+    );
+    expect((await inFormat('', { Accept: 'text/*;q=0.5, application/yaml;q=0.4' })).type).to.equal(
+      'text/plain; charset=utf-8',
+    );
     // `type` wins over Accept; an Accept naming nothing offered gets JSON.
-    expect((await inFormat('?type=json', { Accept: 'application/xml' })).type).to.equal('application/json; charset=utf-8');
+    expect((await inFormat('?type=json', { Accept: 'application/xml' })).type).to.equal(
+      'application/json; charset=utf-8',
+    );
     expect((await inFormat('', { Accept: 'text/html, image/png' })).type).to.equal('application/json; charset=utf-8');
     expect((await inFormat('', { Accept: 'application/xml;q=0' })).type).to.equal('application/json; charset=utf-8');
 
@@ -115,7 +130,8 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
 
     // What was received counts among the facts: random picks among cat, dog and chucknorris.
     const categories = new Set<string>();
-    for (let i = 0; i < 12; i++) categories.add(((await (await get('/api/facts/random')).json()) as { category: string }).category);
+    for (let i = 0; i < 12; i++)
+      categories.add(((await (await get('/api/facts/random')).json()) as { category: string }).category);
     expect([...categories].sort()).to.deep.equal(['cat', 'chucknorris', 'dog']);
   });
 
@@ -135,14 +151,23 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
 
   it('refuses an upstream text XML cannot carry, escaped or as bytes that are not UTF-8, as a malformed answer (502/29), storing nothing', async () => {
     const escaped = await startFixtureServer({
-      recordings: { '/jokes/random': { body: '{"value":"A bell \\u0007 rings"}' }, '/': { body: '{"quote":"Not a character: \\uffff"}' }, '/v2/quotes': { body: '["Half a pair \\ud83d"]' } },
+      recordings: {
+        '/jokes/random': { body: '{"value":"A bell \\u0007 rings"}' },
+        '/': { body: '{"quote":"Not a character: \\uffff"}' },
+        '/v2/quotes': { body: '["Half a pair \\ud83d"]' },
+      },
     });
     // Latin-1 bytes where UTF-8 was promised: read as text they would have become U+FFFD unseen.
-    const latin1 = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from('{"quote":"na'), Buffer.of(0xef), Buffer.from('ve"}')])));
+    const latin1 = createServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(Buffer.concat([Buffer.from('{"quote":"na'), Buffer.of(0xef), Buffer.from('ve"}')])),
+    );
     await new Promise<void>((resolve) => latin1.listen(0, '127.0.0.1', resolve));
     try {
       await serve(contentUpstreamsAt(escaped));
-      for (const path of ['/api/facts/chucknorris', '/api/quotes/kanye', '/api/quotes/ronswanson']) await expectError(await get(path), 502, 29);
+      for (const path of ['/api/facts/chucknorris', '/api/quotes/kanye', '/api/quotes/ronswanson'])
+        await expectError(await get(path), 502, 29);
       await serve({ UTILITY_API_KANYE_URL: `http://127.0.0.1:${(latin1.address() as AddressInfo).port}` });
       await expectError(await get('/api/quotes/kanye'), 502, 29);
       await expectError(await get('/api/quotes/random'), 404, 22);
@@ -161,12 +186,18 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
     expect(kanye.headers.get('x-cache')).to.equal('fresh');
     const kanyeBody = (await kanye.json()) as Record<string, string>;
     expect(Object.keys(kanyeBody)).to.deep.equal(QUOTE_KEYS);
-    expect(kanyeBody).to.include({ quote: KANYE_QUOTE, author: 'Kanye West', category: 'kanye', source: 'api.kanye.rest' });
+    expect(kanyeBody).to.include({
+      quote: KANYE_QUOTE,
+      author: 'Kanye West',
+      category: 'kanye',
+      source: 'api.kanye.rest',
+    });
     const ron = await get('/api/quotes/ronswanson?type=text');
     expect(await ron.text()).to.equal(`${RON_SWANSON_QUOTE} — Ron Swanson`);
 
     const quotes = new Set<string>();
-    for (let i = 0; i < 10; i++) quotes.add(((await (await get('/api/quotes/random')).json()) as { quote: string }).quote);
+    for (let i = 0; i < 10; i++)
+      quotes.add(((await (await get('/api/quotes/random')).json()) as { quote: string }).quote);
     expect([...quotes].sort()).to.deep.equal([KANYE_QUOTE, RON_SWANSON_QUOTE].sort());
   });
 
@@ -180,7 +211,14 @@ describe('http: facts and quotes (bundled facts, loopback upstreams)', () => {
   it('needs the permission of each endpoint', async () => {
     const catsOnly = await server.tokenFor(['Facts::Cat']);
     expect((await server.get('/api/facts/cat', { Authorization: `Bearer ${catsOnly}` })).status).to.equal(200);
-    for (const path of ['/api/facts/dog', '/api/facts/chucknorris', '/api/facts/random', '/api/quotes/random', '/api/quotes/kanye', '/api/quotes/ronswanson']) {
+    for (const path of [
+      '/api/facts/dog',
+      '/api/facts/chucknorris',
+      '/api/facts/random',
+      '/api/quotes/random',
+      '/api/quotes/kanye',
+      '/api/quotes/ronswanson',
+    ]) {
       await expectError(await server.get(path, { Authorization: `Bearer ${catsOnly}` }), 403, 1);
     }
   });

@@ -42,7 +42,9 @@ for (const backend of httpBackends) {
       await expectError(await enc(''), 400, 6);
       await expectError(await dec(''), 400, 6);
       // A parameter it does not take is refused by name first, never ignored.
-      expect((await expectError(await dec('other=1'), 400, 7)).details).to.equal('Unknown query parameter(s): other (this endpoint takes data)');
+      expect((await expectError(await dec('other=1'), 400, 7)).details).to.equal(
+        'Unknown query parameter(s): other (this endpoint takes data)',
+      );
     });
 
     it('answers 400/7 when data is repeated', async () => {
@@ -66,7 +68,9 @@ for (const backend of httpBackends) {
       const tampered = ciphertext.slice(0, 30) + (ciphertext[30] === 'A' ? 'B' : 'A') + ciphertext.slice(31);
       const other = await startServer();
       const foreignToken = await other.tokenFor(['Cryptography::Encrypt']);
-      const foreign = await (await other.get('/api/crypto/enc?data=secret', { Authorization: `Bearer ${foreignToken}` })).text();
+      const foreign = await (
+        await other.get('/api/crypto/enc?data=secret', { Authorization: `Bearer ${foreignToken}` })
+      ).text();
       await other.close();
       for (const bad of [tampered, ciphertext.slice(0, -3), foreign, 'garbage', q('ÿ not base64 +/='), '']) {
         await expectError(await dec(`data=${bad}`), 400, 13);
@@ -95,18 +99,24 @@ describe('http: key rotation', () => {
     const oldKey = randomBytes(32).toString('base64');
     const newKey = randomBytes(32).toString('base64');
     const before = await startServer({ overrides: { encryption: { key: oldKey } } });
-    const ciphertext = await (await before.get('/api/crypto/enc?data=kept', { Authorization: `Bearer ${await before.tokenFor(['*'])}` })).text();
+    const ciphertext = await (
+      await before.get('/api/crypto/enc?data=kept', { Authorization: `Bearer ${await before.tokenFor(['*'])}` })
+    ).text();
     await before.close();
 
     const rotated = await startServer({ overrides: { encryption: { key: newKey, previousKeys: [oldKey] } } });
     const rotatedToken = await rotated.tokenFor(['*']);
-    const response = await rotated.get(`/api/crypto/dec?data=${ciphertext}`, { Authorization: `Bearer ${rotatedToken}` });
+    const response = await rotated.get(`/api/crypto/dec?data=${ciphertext}`, {
+      Authorization: `Bearer ${rotatedToken}`,
+    });
     expect(response.status).to.equal(200);
     expect(await response.text()).to.equal('kept');
     await rotated.close();
 
     const dropped = await startServer({ overrides: { encryption: { key: newKey } } });
-    const droppedResponse = await dropped.get(`/api/crypto/dec?data=${ciphertext}`, { Authorization: `Bearer ${await dropped.tokenFor(['*'])}` });
+    const droppedResponse = await dropped.get(`/api/crypto/dec?data=${ciphertext}`, {
+      Authorization: `Bearer ${await dropped.tokenFor(['*'])}`,
+    });
     await expectError(droppedResponse, 400, 13);
     await dropped.close();
   });

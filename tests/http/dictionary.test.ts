@@ -39,7 +39,14 @@ describe('http: dictionary (WordNet 3.1)', () => {
       partOfSpeech: 'adjective',
       definition:
         'used of physical heat; having a high or higher than desirable temperature or giving off heat or feeling or causing a sensation of heat or burning',
-      examples: ['hot stove', 'hot water', 'a hot August day', 'a hot stuffy room', "she's hot and tired", 'a hot forehead'],
+      examples: [
+        'hot stove',
+        'hot water',
+        'a hot August day',
+        'a hot stuffy room',
+        "she's hot and tired",
+        'a hot forehead',
+      ],
     });
     const good = await answer('/api/dictionary/def?word=good');
     expect([...new Set(good.definitions.map((d) => d.partOfSpeech))]).to.deep.equal(['noun', 'adjective', 'adverb']);
@@ -52,14 +59,17 @@ describe('http: dictionary (WordNet 3.1)', () => {
     expect(geese.definitions[0]).to.deep.equal({
       lemma: 'goose',
       partOfSpeech: 'noun',
-      definition: 'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
+      definition:
+        'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
       examples: [],
     });
     expect((await answer('/api/dictionary/def?word=ran')).lemmas).to.deep.equal(['run']);
     const better = await answer('/api/dictionary/def?word=better');
     expect(better.lemmas).to.include('good').and.to.include('better');
     expect(better.definitions.some((d) => d.lemma === 'good' && d.partOfSpeech === 'adjective')).to.equal(true);
-    expect((await answer('/api/dictionary/ant?word=better')).antonyms).to.include('worse').and.to.include('bad');
+    expect((await answer('/api/dictionary/ant?word=better')).antonyms)
+      .to.include('worse')
+      .and.to.include('bad');
   });
 
   it('resolves regular inflections by the detachment rules', async () => {
@@ -72,8 +82,19 @@ describe('http: dictionary (WordNet 3.1)', () => {
   it('finds words of several words, whatever their case and spacing', async () => {
     const iceCream = await answer('/api/dictionary/def?word=Ice%20%20Cream');
     expect(iceCream.word).to.equal('ice cream');
-    expect(iceCream.definitions).to.deep.equal([{ lemma: 'ice cream', partOfSpeech: 'noun', definition: 'frozen dessert containing cream and sugar and flavoring', examples: [] }]);
-    expect(await answer('/api/dictionary/syn?word=ice+cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], synonyms: ['icecream'] });
+    expect(iceCream.definitions).to.deep.equal([
+      {
+        lemma: 'ice cream',
+        partOfSpeech: 'noun',
+        definition: 'frozen dessert containing cream and sugar and flavoring',
+        examples: [],
+      },
+    ]);
+    expect(await answer('/api/dictionary/syn?word=ice+cream')).to.deep.equal({
+      word: 'ice cream',
+      lemmas: ['ice cream'],
+      synonyms: ['icecream'],
+    });
     expect((await answer('/api/dictionary/def?word=ice%20creams')).lemmas).to.deep.equal(['ice cream']);
     expect((await answer('/api/dictionary/def?word=good%20looking')).lemmas).to.deep.equal(['good-looking']);
     expect((await answer('/api/dictionary/syn?word=well%20being')).lemmas).to.deep.equal(['well-being']);
@@ -96,7 +117,9 @@ describe('http: dictionary (WordNet 3.1)', () => {
     expect(cafe.definitions[0]!.definition).to.include('restaurant');
     expect((await answer(`/api/dictionary/syn?word=${encodeURIComponent('Naïve')}`)).lemmas).to.deep.equal(['naive']);
     // NFD input (e + combining acute) meets the same entry.
-    expect((await answer(`/api/dictionary/ant?word=${encodeURIComponent('nai\u0308ve')}`)).lemmas).to.deep.equal(['naive']);
+    expect((await answer(`/api/dictionary/ant?word=${encodeURIComponent('nai\u0308ve')}`)).lemmas).to.deep.equal([
+      'naive',
+    ]);
     expect((await answer(`/api/dictionary/def?word=${encodeURIComponent('cafés')}`)).lemmas).to.deep.equal(['cafe']);
     await expectError(await get(`/api/dictionary/def?word=${encodeURIComponent('xyzzé')}`), 404, 22);
   });
@@ -111,9 +134,15 @@ describe('http: dictionary (WordNet 3.1)', () => {
   });
 
   it('gives antonyms both ways: good/bad, hot/cold, increase/decrease', async () => {
-    expect((await answer('/api/dictionary/ant?word=good')).antonyms).to.include('bad').and.to.include('evil');
+    expect((await answer('/api/dictionary/ant?word=good')).antonyms)
+      .to.include('bad')
+      .and.to.include('evil');
     expect((await answer('/api/dictionary/ant?word=bad')).antonyms).to.include('good');
-    expect(await answer('/api/dictionary/ant?word=hot')).to.deep.equal({ word: 'hot', lemmas: ['hot'], antonyms: ['cold'] });
+    expect(await answer('/api/dictionary/ant?word=hot')).to.deep.equal({
+      word: 'hot',
+      lemmas: ['hot'],
+      antonyms: ['cold'],
+    });
     expect((await answer('/api/dictionary/ant?word=cold')).antonyms).to.include('hot');
     expect((await answer('/api/dictionary/ant?word=increase')).antonyms).to.include('decrease');
     expect((await answer('/api/dictionary/ant?word=decrease')).antonyms).to.include('increase');
@@ -121,14 +150,20 @@ describe('http: dictionary (WordNet 3.1)', () => {
 
   it("gives the antonyms of the other words of the word's synsets too", async () => {
     // good and goodness share two synsets; only goodness points to badness and evilness.
-    expect((await answer('/api/dictionary/ant?word=good')).antonyms).to.include('badness').and.to.include('evilness');
+    expect((await answer('/api/dictionary/ant?word=good')).antonyms)
+      .to.include('badness')
+      .and.to.include('evilness');
     // cold shares its noun synset with coldness, which points to hotness.
     expect((await answer('/api/dictionary/ant?word=cold')).antonyms).to.include('hotness');
   });
 
   it("gives a satellite adjective its head's antonyms when it has none of its own, and an empty list when none apply", async () => {
     expect((await answer('/api/dictionary/ant?word=torrid')).antonyms).to.include('cold');
-    expect(await answer('/api/dictionary/ant?word=ice%20cream')).to.deep.equal({ word: 'ice cream', lemmas: ['ice cream'], antonyms: [] });
+    expect(await answer('/api/dictionary/ant?word=ice%20cream')).to.deep.equal({
+      word: 'ice cream',
+      lemmas: ['ice cream'],
+      antonyms: [],
+    });
   });
 
   it('answers 404/22 for a word WordNet does not have', async () => {
@@ -139,7 +174,18 @@ describe('http: dictionary (WordNet 3.1)', () => {
   });
 
   it('answers 400/7 for what cannot be a word, naming the parameter; 400/6 without one', async () => {
-    const notWords = ['12%23%24', '12345', '', '%20%20', 'a'.repeat(65), 'ice_cream', 'a%2Fb', '%3Cscript%3E', 'x%00y', '%F0%9F%98%80'];
+    const notWords = [
+      '12%23%24',
+      '12345',
+      '',
+      '%20%20',
+      'a'.repeat(65),
+      'ice_cream',
+      'a%2Fb',
+      '%3Cscript%3E',
+      'x%00y',
+      '%F0%9F%98%80',
+    ];
     for (const endpoint of ['def', 'syn', 'ant']) {
       for (const word of notWords) {
         const body = await expectError(await get(`/api/dictionary/${endpoint}?word=${word}`), 400, 7);
@@ -153,7 +199,9 @@ describe('http: dictionary (WordNet 3.1)', () => {
   it('accepts 64 characters and letters of any script', async () => {
     await expectError(await get(`/api/dictionary/def?word=${'a'.repeat(64)}`), 404, 22);
     await expectError(await get(`/api/dictionary/def?word=${encodeURIComponent('ёжик')}`), 404, 22);
-    expect((await answer(`/api/dictionary/def?word=${encodeURIComponent('O’Clock')}`)).lemmas).to.deep.equal(["o'clock"]);
+    expect((await answer(`/api/dictionary/def?word=${encodeURIComponent('O’Clock')}`)).lemmas).to.deep.equal([
+      "o'clock",
+    ]);
   });
 
   it('needs each endpoint’s own permission', async () => {

@@ -3,10 +3,16 @@ import { request } from 'node:http';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** The headers of every answer a browser could show as a document, other than the docs page. */
-const INERT = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" };
+const INERT = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
 
 /** What Node's own client makes of a GET: its status and Location, or the error it fails with. */
-function nodeGet(url: string, headers: Record<string, string>): Promise<{ status?: number; location?: string; error?: string }> {
+function nodeGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status?: number; location?: string; error?: string }> {
   return new Promise((resolve) => {
     const outgoing = request(url, { headers, agent: false }, (incoming) => {
       incoming.resume();
@@ -32,7 +38,10 @@ describe('http: documents say they are inert, and redirects fit in a header', ()
       expect(response.status, path).to.equal(200);
       expect(response.headers.get('x-content-type-options'), path).to.equal('nosniff');
       const policy = response.headers.get('content-security-policy')!;
-      expect(policy, path).to.include("default-src 'none'").and.to.include("script-src 'self'").and.to.include("frame-ancestors 'none'");
+      expect(policy, path)
+        .to.include("default-src 'none'")
+        .and.to.include("script-src 'self'")
+        .and.to.include("frame-ancestors 'none'");
       expect(policy, path).not.to.match(/unsafe-inline|unsafe-eval|https?:|\*/);
     }
   });
@@ -48,7 +57,13 @@ describe('http: documents say they are inert, and redirects fit in a header', ()
     expect(answers.redirect.status).to.equal(308);
     expect(answers.redirect.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     for (const [what, response] of Object.entries(answers)) {
-      expect({ 'x-content-type-options': response.headers.get('x-content-type-options'), 'content-security-policy': response.headers.get('content-security-policy') }, what).to.deep.equal(INERT);
+      expect(
+        {
+          'x-content-type-options': response.headers.get('x-content-type-options'),
+          'content-security-policy': response.headers.get('content-security-policy'),
+        },
+        what,
+      ).to.deep.equal(INERT);
     }
     // JSON is never shown as a document: it carries none of it.
     const json = await server.get('/api/crypto/enc?data=hello', auth);
@@ -63,10 +78,16 @@ describe('http: documents say they are inert, and redirects fit in a header', ()
     const body = await expectError(refused, 414, 7);
     expect(body).to.deep.include({ message: 'Query too long to redirect' });
     expect(body.details).to.include('/api/crypto/enc');
-    expect(await nodeGet(`${server.baseUrl}/api/crypt/enc?${longQuery}`, auth)).to.deep.equal({ status: 414, location: undefined });
+    expect(await nodeGet(`${server.baseUrl}/api/crypt/enc?${longQuery}`, auth)).to.deep.equal({
+      status: 414,
+      location: undefined,
+    });
     // Up to the limit it still redirects, query kept.
     const fits = `data=${'a'.repeat(8_192 - '/api/crypto/enc?data='.length)}`;
-    expect(await nodeGet(`${server.baseUrl}/api/crypt/enc?${fits}`, auth)).to.deep.equal({ status: 308, location: `/api/crypto/enc?${fits}` });
+    expect(await nodeGet(`${server.baseUrl}/api/crypt/enc?${fits}`, auth)).to.deep.equal({
+      status: 308,
+      location: `/api/crypto/enc?${fits}`,
+    });
     expect((await nodeGet(`${server.baseUrl}/api/crypt/enc?${fits}a`, auth)).status).to.equal(414);
   });
 });

@@ -10,7 +10,10 @@ const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login
 
 /** The headers an error answer may carry, each only where it applies. */
 const ERROR_HEADERS = ['www-authenticate', 'allow', 'retry-after'] as const;
-const errorHeadersOf = (response: Response) => Object.fromEntries(ERROR_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)]] : [])));
+const errorHeadersOf = (response: Response) =>
+  Object.fromEntries(
+    ERROR_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)]] : [])),
+  );
 
 describe('http: error answers carry the headers a client acts on', () => {
   const suite = serverForSuite();
@@ -36,7 +39,16 @@ describe('http: error answers carry the headers a client acts on', () => {
   });
 
   it('answers 401 on token/create, which also takes a password, with WWW-Authenticate offering Bearer and Basic', async () => {
-    await server.app.container.get(CreateUser).execute({ actor: OPERATOR, username: 'grace', email: 'grace@example.com', password: 'correct horse battery', permissions: [] }).then(expectRight);
+    await server.app.container
+      .get(CreateUser)
+      .execute({
+        actor: OPERATOR,
+        username: 'grace',
+        email: 'grace@example.com',
+        password: 'correct horse battery',
+        permissions: [],
+      })
+      .then(expectRight);
     const attempts: [Record<string, string>, number][] = [
       [{}, 3],
       [{ Authorization: 'Bearer not-a-token' }, 4],
@@ -48,7 +60,10 @@ describe('http: error answers carry the headers a client acts on', () => {
       await expectError(response, 401, code);
       expect(errorHeadersOf(response), JSON.stringify(headers)).to.deep.equal({ 'www-authenticate': BEARER_OR_BASIC });
     }
-    const right = await server.send('POST', '/api/token/create', { headers: { Authorization: basic('grace', 'correct horse battery') }, json: {} });
+    const right = await server.send('POST', '/api/token/create', {
+      headers: { Authorization: basic('grace', 'correct horse battery') },
+      json: {},
+    });
     expect(right.status).to.equal(201);
     expect(errorHeadersOf(right)).to.deep.equal({});
   });

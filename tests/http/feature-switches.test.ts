@@ -16,13 +16,22 @@ describe('http: feature switches (features.disabled)', () => {
   after(async () => server.close());
 
   it('answers every endpoint of a family turned off 423 code 23, before asking for a token, naming the family', async () => {
-    for (const path of ['/api/weather/current?lat=1&lon=2', '/api/weather/forecast?city=Paris', '/api/token/info', '/api/token/list']) {
+    for (const path of [
+      '/api/weather/current?lat=1&lon=2',
+      '/api/weather/forecast?city=Paris',
+      '/api/token/info',
+      '/api/token/list',
+    ]) {
       const body = await expectError(await server.get(path), 423, 23);
       expect(body.message).to.equal('This endpoint is currently disabled');
       expect(body.details).to.match(/^The (Weather|Tokens) endpoints are turned off on this installation/);
     }
     const token = await server.tokenFor(['*']);
-    await expectError(await server.send('PATCH', '/api/token/update?id=x', { token, json: { disabled: true } }), 423, 23);
+    await expectError(
+      await server.send('PATCH', '/api/token/update?id=x', { token, json: { disabled: true } }),
+      423,
+      23,
+    );
   });
 
   it('serves the other families as before', async () => {
@@ -33,7 +42,9 @@ describe('http: feature switches (features.disabled)', () => {
   });
 
   it('marks the operations turned off in the OpenAPI document, with their 423, and only those', async () => {
-    const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, Operation>> };
+    const document = (await (await server.get('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const current = document.paths['/api/weather/current']!.get!;
     expect(current['x-disabled']).to.equal(true);
     expect(current.responses).to.have.property('423');
@@ -58,6 +69,10 @@ describe('http: every route belongs to a permission family, so that each can be 
       expect(route.disabled, `${route.method} ${route.path}`).to.equal(undefined);
     }
     const paths = (openApiDocument(table, API_PREFIX) as { paths: Record<string, Record<string, Operation>> }).paths;
-    expect(Object.values(paths).flatMap((operations) => Object.values(operations)).filter((operation) => operation['x-disabled'])).to.deep.equal([]);
+    expect(
+      Object.values(paths)
+        .flatMap((operations) => Object.values(operations))
+        .filter((operation) => operation['x-disabled']),
+    ).to.deep.equal([]);
   });
 });

@@ -5,7 +5,21 @@ import { join } from 'node:path';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
-const PLAYER_KEYS = ['main', 'hide', 'deathrun', 'war', 'sg', 'sky', 'ctf', 'drop', 'ground', 'build', 'party', 'bridge', 'grav'];
+const PLAYER_KEYS = [
+  'main',
+  'hide',
+  'deathrun',
+  'war',
+  'sg',
+  'sky',
+  'ctf',
+  'drop',
+  'ground',
+  'build',
+  'party',
+  'bridge',
+  'grav',
+];
 
 describe('http: game network (against a loopback Hive)', () => {
   let hive: HiveFixture;
@@ -15,8 +29,19 @@ describe('http: game network (against a loopback Hive)', () => {
   /** A fresh server (and so a fresh cache) over the fixture, with these cache settings. */
   async function serve(hiveSettings: Record<string, number> = {}, logFd?: number): Promise<void> {
     await server?.close();
-    const hiveOverrides = { baseUrl: hive.url, timeoutMs: 300, mapsTtlMs: 60_000, playerTtlMs: 60_000, backoffMs: 30_000, cacheEntries: 100, ...hiveSettings };
-    server = await startServer({ logFd, overrides: { hive: hiveOverrides, ...(logFd !== undefined && { log: { level: 'info' } }) } });
+    const hiveOverrides = {
+      baseUrl: hive.url,
+      timeoutMs: 300,
+      mapsTtlMs: 60_000,
+      playerTtlMs: 60_000,
+      backoffMs: 30_000,
+      cacheEntries: 100,
+      ...hiveSettings,
+    };
+    server = await startServer({
+      logFd,
+      overrides: { hive: hiveOverrides, ...(logFd !== undefined && { log: { level: 'info' } }) },
+    });
     token = await server.tokenFor(['Game::*']);
     hive.resetCounts();
   }
@@ -37,8 +62,18 @@ describe('http: game network (against a loopback Hive)', () => {
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(response.headers.get('x-cache')).to.equal('fresh');
     expect(await response.json()).to.deep.equal([
-      { name: 'Spooky Mansion', season: 'HALLOWEEN', variant: 'REGULAR', image: 'https://cdn.playhive.com/maps/spooky.png' },
-      { name: 'Frosty Village', season: 'WINTERFEST', variant: 'REGULAR', image: 'https://cdn.playhive.com/maps/frosty.png' },
+      {
+        name: 'Spooky Mansion',
+        season: 'HALLOWEEN',
+        variant: 'REGULAR',
+        image: 'https://cdn.playhive.com/maps/spooky.png',
+      },
+      {
+        name: 'Frosty Village',
+        season: 'WINTERFEST',
+        variant: 'REGULAR',
+        image: 'https://cdn.playhive.com/maps/frosty.png',
+      },
     ]);
   });
 
@@ -51,9 +86,17 @@ describe('http: game network (against a loopback Hive)', () => {
 
   it('needs Game::Network.Map and Game::Network.Player', async () => {
     const mapsOnly = await server.tokenFor(['Game::Network.Map']);
-    await expectError(await server.get('/api/game/network/player?player=Steve123', { Authorization: `Bearer ${mapsOnly}` }), 403, 1);
+    await expectError(
+      await server.get('/api/game/network/player?player=Steve123', { Authorization: `Bearer ${mapsOnly}` }),
+      403,
+      1,
+    );
     const playerOnly = await server.tokenFor(['Game::Network.Player']);
-    await expectError(await server.get('/api/game/network/maps/hide', { Authorization: `Bearer ${playerOnly}` }), 403, 1);
+    await expectError(
+      await server.get('/api/game/network/maps/hide', { Authorization: `Bearer ${playerOnly}` }),
+      403,
+      1,
+    );
     await expectError(await server.get('/api/game/network/maps/hide'), 401, 3);
   });
 
@@ -175,14 +218,24 @@ describe('http: game network (against a loopback Hive)', () => {
     try {
       await serve({}, fd);
       hive.behaviour = 'error';
-      await expectError(await server.get('/api/game/network/maps/hide', { Authorization: `Bearer ${token}`, 'X-Request-Id': 'req-hive-down' }), 502, 29);
+      await expectError(
+        await server.get('/api/game/network/maps/hide', {
+          Authorization: `Bearer ${token}`,
+          'X-Request-Id': 'req-hive-down',
+        }),
+        502,
+        29,
+      );
     } finally {
       await server.close();
       closeSync(fd);
       text = readFileSync(file, 'utf8');
       rmSync(dir, { recursive: true, force: true });
     }
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const failures = lines.filter((line) => line.msg === 'upstream call failed');
     expect(failures).to.have.length(1);
     expect(failures[0]).to.include({ level: 40, upstream: 'hive', reason: 'answered 500', requestId: 'req-hive-down' });

@@ -9,7 +9,17 @@ interface HealthDocument {
   status: string;
   description: string;
   output?: string;
-  checks?: Record<string, { componentType: string; observedValue: number; observedUnit: string; status: string; time: string; output?: string }[]>;
+  checks?: Record<
+    string,
+    {
+      componentType: string;
+      observedValue: number;
+      observedUnit: string;
+      status: string;
+      time: string;
+      output?: string;
+    }[]
+  >;
 }
 
 async function healthOf(server: TestServer, path: string): Promise<{ status: number; document: HealthDocument }> {
@@ -32,7 +42,10 @@ describe('http: /livez and /readyz', () => {
   });
 
   it('answer without a token: alive, and ready once the database answers', async () => {
-    expect(await healthOf(server, '/livez')).to.deep.equal({ status: 200, document: { status: 'pass', description: 'utility-api' } });
+    expect(await healthOf(server, '/livez')).to.deep.equal({
+      status: 200,
+      document: { status: 'pass', description: 'utility-api' },
+    });
     const { status, document } = await healthOf(server, '/readyz');
     expect(status).to.equal(200);
     expect(document.status).to.equal('pass');
@@ -56,7 +69,11 @@ describe('http: /livez and /readyz', () => {
     server.app.beginDrain();
     const { status, document } = await healthOf(server, '/readyz');
     expect(status).to.equal(503);
-    expect(document).to.deep.equal({ status: 'fail', description: 'utility-api', output: 'stopping: finishing the requests received, taking no new ones' });
+    expect(document).to.deep.equal({
+      status: 'fail',
+      description: 'utility-api',
+      output: 'stopping: finishing the requests received, taking no new ones',
+    });
     expect((await healthOf(server, '/livez')).status).to.equal(200);
     const token = await server.tokenFor(['Cryptography::Encrypt']);
     expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` })).status).to.equal(200);
@@ -77,7 +94,10 @@ describe('http: /readyz with PostgreSQL gone', () => {
       const { status, document } = await healthOf(server, '/readyz');
       expect(status).to.equal(503);
       expect(document.checks!['database:responseTime']![0]!.output).to.equal('does not answer');
-      expect(JSON.stringify(document)).to.not.include('127.0.0.1').and.not.include(String(proxy.port)).and.not.include('ECONNREFUSED');
+      expect(JSON.stringify(document))
+        .to.not.include('127.0.0.1')
+        .and.not.include(String(proxy.port))
+        .and.not.include('ECONNREFUSED');
     } finally {
       await server.close();
       await database.drop();

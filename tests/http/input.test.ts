@@ -16,7 +16,13 @@ const EMOJI = '\u{1F600}';
 let emailSequence = 0;
 const newPerson = (fields: Record<string, unknown> = {}) => {
   emailSequence += 1;
-  return { firstname: 'Ada', lastname: 'Lovelace', email: `input${emailSequence}@example.com`, password: 'correct horse battery', ...fields };
+  return {
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    email: `input${emailSequence}@example.com`,
+    password: 'correct horse battery',
+    ...fields,
+  };
 };
 
 /** The whole answer to bytes sent as given, interim responses included. */
@@ -69,7 +75,7 @@ for (const backend of httpBackends) {
         expect(body.details).to.equal('address must be percent-encoded UTF-8');
       });
 
-      it('refuses a path parameter that is not UTF-8 naming it, with the codes of a query parameter (400/7), the game\'s of a header (400/9)', async () => {
+      it("refuses a path parameter that is not UTF-8 naming it, with the codes of a query parameter (400/7), the game's of a header (400/9)", async () => {
         for (const bad of NOT_UTF8) {
           const body = await expectError(await server.get(`/api/barcode/gen/qr${bad}?content=x`, auth()), 400, 7);
           expect(body.details, bad).to.equal('codec must be percent-encoded UTF-8');
@@ -85,7 +91,9 @@ for (const backend of httpBackends) {
 
       it('refuses raw bytes beyond ASCII in a header a route takes with 400/9 naming it', async () => {
         const request = Buffer.concat([
-          Buffer.from(`GET /api/barcode/gen/qrcode?content=x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nx-format: `),
+          Buffer.from(
+            `GET /api/barcode/gen/qrcode?content=x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nx-format: `,
+          ),
           Buffer.from([0x73, 0x76, 0xc3, 0xa7]),
           Buffer.from('\r\n\r\n'),
         ]);
@@ -98,25 +106,50 @@ for (const backend of httpBackends) {
         const before = await server.snapshot();
         const json = Buffer.from(JSON.stringify(newPerson({ firstname: 'Zo__' })));
         const at = json.indexOf('Zo__') + 2;
-        for (const bytes of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+        for (const bytes of [
+          [0xff, 0xfe],
+          [0xc0, 0xaf],
+          [0xed, 0xa0, 0x80],
+        ]) {
           const body = Buffer.concat([json.subarray(0, at), Buffer.from(bytes), json.subarray(at + 2)]);
-          const response = await server.send('POST', '/api/user/create', { token: admin, raw: { body, contentType: 'application/json' } });
+          const response = await server.send('POST', '/api/user/create', {
+            token: admin,
+            raw: { body, contentType: 'application/json' },
+          });
           const error = await expectError(response, 400, 11);
           expect(error.details, String(bytes)).to.equal('firstname is not valid UTF-8');
         }
         const outsideStrings = Buffer.concat([Buffer.from('{"firstname": "Ada"'), Buffer.of(0xff), Buffer.from('}')]);
-        const response = await server.send('POST', '/api/user/create', { token: admin, raw: { body: outsideStrings, contentType: 'application/json' } });
+        const response = await server.send('POST', '/api/user/create', {
+          token: admin,
+          raw: { body: outsideStrings, contentType: 'application/json' },
+        });
         expect((await expectError(response, 400, 11)).details).to.equal('the body is not valid UTF-8');
         expect(await server.snapshot()).to.deep.equal(before);
       });
 
       it('refuses a JSON body said to be in a charset other than UTF-8 with 400/11, instead of reading it as UTF-8; takes charset=UTF-8', async () => {
-        const person = JSON.stringify({ firstname: 'Zoë', lastname: 'Charset', email: 'zoe.charset@example.com', password: 'correct horse battery' });
+        const person = JSON.stringify({
+          firstname: 'Zoë',
+          lastname: 'Charset',
+          email: 'zoe.charset@example.com',
+          password: 'correct horse battery',
+        });
         const before = await server.snapshot();
-        const latin1 = await expectError(await server.send('POST', '/api/user/create', { token: admin, raw: { body: person, contentType: 'application/json; charset=iso-8859-1' } }), 400, 11);
+        const latin1 = await expectError(
+          await server.send('POST', '/api/user/create', {
+            token: admin,
+            raw: { body: person, contentType: 'application/json; charset=iso-8859-1' },
+          }),
+          400,
+          11,
+        );
         expect(latin1.details).to.equal('the body must be UTF-8 JSON (charset=utf-8 or none), not charset=iso-8859-1');
         expect(await server.snapshot()).to.deep.equal(before);
-        const utf8 = await server.send('POST', '/api/user/create', { token: admin, raw: { body: person, contentType: 'application/json; charset=UTF-8' } });
+        const utf8 = await server.send('POST', '/api/user/create', {
+          token: admin,
+          raw: { body: person, contentType: 'application/json; charset=UTF-8' },
+        });
         expect(utf8.status).to.equal(201);
       });
 
@@ -127,15 +160,28 @@ for (const backend of httpBackends) {
           [person.replace('"Ada"', '"Ada\\ud800"'), 'firstname holds a lone surrogate'],
           [person.replace('"Lovelace"', '"\\udfffLovelace"'), 'lastname holds a lone surrogate'],
           [person.replace('"Ada"', '"Ada\\ud83d"'), 'firstname holds a lone surrogate'],
-          [person.replace('}', ',"permissions":["Cryptography::Encrypt","x\\udc00"]}'), 'permissions[1] holds a lone surrogate'],
+          [
+            person.replace('}', ',"permissions":["Cryptography::Encrypt","x\\udc00"]}'),
+            'permissions[1] holds a lone surrogate',
+          ],
           [person.replace('}', ',"\\ud800":1}'), '\\ud800 holds a lone surrogate'],
         ];
         for (const [body, details] of cases) {
-          const error = await expectError(await server.send('POST', '/api/user/create', { token: admin, raw: { body, contentType: 'application/json' } }), 400, 11);
+          const error = await expectError(
+            await server.send('POST', '/api/user/create', {
+              token: admin,
+              raw: { body, contentType: 'application/json' },
+            }),
+            400,
+            11,
+          );
           expect(error.details, body).to.match(new RegExp(`^${details.replace(/[\\[\]]/g, '\\$&')}`));
         }
         // A surrogate pair escaped in JSON is one character, as it should be.
-        const paired = await server.send('POST', '/api/user/create', { token: admin, raw: { body: person.replace('"Ada"', '"Ada \\ud83d\\ude00"'), contentType: 'application/json' } });
+        const paired = await server.send('POST', '/api/user/create', {
+          token: admin,
+          raw: { body: person.replace('"Ada"', '"Ada \\ud83d\\ude00"'), contentType: 'application/json' },
+        });
         expect(paired.status).to.equal(201);
         expect(((await paired.json()) as { fullName: string }).fullName).to.equal(`Ada ${EMOJI} Lovelace`);
         const after = (await server.snapshot()) as { users: unknown[] };
@@ -145,7 +191,14 @@ for (const backend of httpBackends) {
       it('refuses a lone surrogate deep in a body nested thousands of levels, never with a 500', async () => {
         const depth = 5000;
         const body = `{"name": ${'['.repeat(depth)}"\\ud800"${']'.repeat(depth)}}`;
-        const error = await expectError(await server.send('POST', '/api/token/create', { token: admin, raw: { body, contentType: 'application/json' } }), 400, 11);
+        const error = await expectError(
+          await server.send('POST', '/api/token/create', {
+            token: admin,
+            raw: { body, contentType: 'application/json' },
+          }),
+          400,
+          11,
+        );
         expect(error.details).to.match(/^name\[0\]\[0\]/);
         expect(error.details!.length).to.be.below(300);
       });
@@ -156,7 +209,11 @@ for (const backend of httpBackends) {
         const victim = await server.userWithToken(['*']);
         const carol = await server.userWithToken([]);
         const before = await server.snapshot();
-        const refused = await expectError(await server.send('DELETE', `/api/user/delete?username=${carol.username}`, { token: victim.secret }), 400, 7);
+        const refused = await expectError(
+          await server.send('DELETE', `/api/user/delete?username=${carol.username}`, { token: victim.secret }),
+          400,
+          7,
+        );
         expect(refused.details).to.equal('Unknown query parameter(s): username (this endpoint takes none)');
         expect(await server.snapshot()).to.deep.equal(before);
       });
@@ -168,8 +225,14 @@ for (const backend of httpBackends) {
           const path = servedPath(route).replace(':codec', 'qrcode').replace(':map', 'hide');
           const operation = `${route.method} ${route.path}`;
           const taken = Object.keys(route.query);
-          const refused = await expectError(await server.send(route.method, `${path}?nosuchoption=1`, { token: admin }), 400, 7);
-          expect(refused.details, operation).to.equal(`Unknown query parameter(s): nosuchoption (this endpoint takes ${taken.length === 0 ? 'none' : taken.join(', ')})`);
+          const refused = await expectError(
+            await server.send(route.method, `${path}?nosuchoption=1`, { token: admin }),
+            400,
+            7,
+          );
+          expect(refused.details, operation).to.equal(
+            `Unknown query parameter(s): nosuchoption (this endpoint takes ${taken.length === 0 ? 'none' : taken.join(', ')})`,
+          );
         }
         expect(await server.snapshot()).to.deep.equal(before);
       });
@@ -179,7 +242,14 @@ for (const backend of httpBackends) {
         const carol = await server.userWithToken([]);
         const before = await server.snapshot();
         const body = JSON.stringify({ username: carol.username, uid: carol.uid });
-        const refused = await expectError(await server.send('DELETE', '/api/user/delete', { token: victim.secret, raw: { body, contentType: 'application/json' } }), 400, 11);
+        const refused = await expectError(
+          await server.send('DELETE', '/api/user/delete', {
+            token: victim.secret,
+            raw: { body, contentType: 'application/json' },
+          }),
+          400,
+          11,
+        );
         expect(refused.details).to.equal('this endpoint takes no body');
         expect(await server.snapshot()).to.deep.equal(before);
       });
@@ -194,23 +264,46 @@ for (const backend of httpBackends) {
 
       it('refuses one beside the parameters a route takes, and names every one, however it is spelt', async () => {
         const token = await server.userWithToken([]);
-        const [id] = ((await server.snapshot()) as { tokens: { id: string }[][] }).tokens.flat().map((record) => record.id).slice(-1);
+        const [id] = ((await server.snapshot()) as { tokens: { id: string }[][] }).tokens
+          .flat()
+          .map((record) => record.id)
+          .slice(-1);
         const before = await server.snapshot();
-        const deleting = await expectError(await server.send('DELETE', `/api/token/delete?id=${id}&uid=${token.uid}`, { token: admin }), 400, 7);
+        const deleting = await expectError(
+          await server.send('DELETE', `/api/token/delete?id=${id}&uid=${token.uid}`, { token: admin }),
+          400,
+          7,
+        );
         expect(deleting.details).to.equal('Unknown query parameter(s): uid (this endpoint takes id)');
         expect(await server.snapshot()).to.deep.equal(before);
-        const several = await expectError(await server.get('/api/crypto/enc?data=x&Data=y&__proto__=1&constructor&=z', auth()), 400, 7);
-        expect(several.details).to.equal('Unknown query parameter(s): Data, __proto__, constructor, (a parameter without a name) (this endpoint takes data)');
+        const several = await expectError(
+          await server.get('/api/crypto/enc?data=x&Data=y&__proto__=1&constructor&=z', auth()),
+          400,
+          7,
+        );
+        expect(several.details).to.equal(
+          'Unknown query parameter(s): Data, __proto__, constructor, (a parameter without a name) (this endpoint takes data)',
+        );
         // Refused before a missing parameter is: the client misspelt it.
         const misspelt = await expectError(await server.get('/api/crypto/enc?date=x', auth()), 400, 7);
         expect(misspelt.details).to.equal('Unknown query parameter(s): date (this endpoint takes data)');
-        const long = await expectError(await server.get(`/api/crypto/enc?data=x&${'n'.repeat(5000)}=1`, auth()), 400, 7);
+        const long = await expectError(
+          await server.get(`/api/crypto/enc?data=x&${'n'.repeat(5000)}=1`, auth()),
+          400,
+          7,
+        );
         expect(long.details!.length).to.be.below(300);
       });
 
       it('refuses options not offered yet instead of answering as if they were not there: barcode color, width, eclevel; a quote category', async () => {
-        const barcode = await expectError(await server.get('/api/barcode/gen/qrcode?content=x&color=ff0000&width=300&eclevel=H', auth()), 400, 7);
-        expect(barcode.details).to.match(/^Unknown query parameter\(s\): color, width, eclevel \(this endpoint takes content, format, /);
+        const barcode = await expectError(
+          await server.get('/api/barcode/gen/qrcode?content=x&color=ff0000&width=300&eclevel=H', auth()),
+          400,
+          7,
+        );
+        expect(barcode.details).to.match(
+          /^Unknown query parameter\(s\): color, width, eclevel \(this endpoint takes content, format, /,
+        );
         const quote = await expectError(await server.get('/api/quotes/random?category=wisdom', auth()), 400, 7);
         expect(quote.details).to.equal('Unknown query parameter(s): category (this endpoint takes type)');
         // What a route takes is still taken.
@@ -239,14 +332,23 @@ for (const backend of httpBackends) {
           ['POST', '/api/token/create', '{"name":"ci","rateLimit":{"requests":1,"perSeconds":1,"requests":1000000}}'],
           ['PATCH', '/api/user/update', '{"perms":["Cryptography::Encrypt"],"perms":["*"]}'],
         ];
-        const details = ['email must be given once', 'password must be given once', 'rateLimit.requests must be given once', 'perms must be given once'];
+        const details = [
+          'email must be given once',
+          'password must be given once',
+          'rateLimit.requests must be given once',
+          'perms must be given once',
+        ];
         for (const [index, [method, path, body]] of cases.entries()) {
           const refused = await expectError(await server.send(method, path, raw(body)), 400, 11);
           expect(refused.details, body).to.equal(details[index]);
         }
         expect(await server.snapshot()).to.deep.equal(before);
         // The same names in separate objects are no repetition.
-        const distinct = await server.send('POST', '/api/token/create', raw('{"name":"requests","rateLimit":{"requests":10,"perSeconds":10}}'));
+        const distinct = await server.send(
+          'POST',
+          '/api/token/create',
+          raw('{"name":"requests","rateLimit":{"requests":10,"perSeconds":10}}'),
+        );
         expect(distinct.status, await distinct.clone().text()).to.equal(201);
       });
     });
@@ -261,8 +363,14 @@ for (const backend of httpBackends) {
             ['email', `ada${character}@example.com`],
             ['password', `correct horse${character} battery`],
           ] as const) {
-            const error = await expectError(await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ [field]: value }) }), 400, 11);
-            expect(error.details, `${field} U+${character.codePointAt(0)!.toString(16)}`).to.match(new RegExp(`^${field} must .*invisible formatting characters`));
+            const error = await expectError(
+              await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ [field]: value }) }),
+              400,
+              11,
+            );
+            expect(error.details, `${field} U+${character.codePointAt(0)!.toString(16)}`).to.match(
+              new RegExp(`^${field} must .*invisible formatting characters`),
+            );
           }
         }
         expect(await server.snapshot()).to.deep.equal(before);
@@ -270,7 +378,10 @@ for (const backend of httpBackends) {
 
       it('refuses them in a display name and a token label', async () => {
         const before = await server.snapshot();
-        const update = await server.send('PATCH', '/api/user/update', { token: admin, json: { displayname: 'admin\u202Egpj.exe' } });
+        const update = await server.send('PATCH', '/api/user/update', {
+          token: admin,
+          json: { displayname: 'admin\u202Egpj.exe' },
+        });
         expect((await expectError(update, 400, 11)).details).to.match(/^displayname must/);
         const token = await server.send('POST', '/api/token/create', { token: admin, json: { name: 'ci\u200Bbot' } });
         expect((await expectError(token, 400, 11)).details).to.match(/^name must/);
@@ -278,33 +389,61 @@ for (const backend of httpBackends) {
       });
 
       it('refuses them in a place name (400/7) and a word (400/7)', async () => {
-        const place = await expectError(await server.get('/api/location/coords?address=Par%E2%80%AEis', auth()), 400, 7);
-        expect(place.details).to.match(/^address must not contain control characters or invisible formatting characters/);
+        const place = await expectError(
+          await server.get('/api/location/coords?address=Par%E2%80%AEis', auth()),
+          400,
+          7,
+        );
+        expect(place.details).to.match(
+          /^address must not contain control characters or invisible formatting characters/,
+        );
         await expectError(await server.get('/api/dictionary/def?word=wa%E2%80%8Bter', auth()), 400, 7);
       });
     });
 
     describe('character limits count what a user counts', () => {
       it('takes a password of 200 emoji and names of 100, and refuses one more', async () => {
-        const fits = await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ password: EMOJI.repeat(200), firstname: EMOJI.repeat(100) }) });
+        const fits = await server.send('POST', '/api/user/create', {
+          token: admin,
+          json: newPerson({ password: EMOJI.repeat(200), firstname: EMOJI.repeat(100) }),
+        });
         expect(fits.status, await fits.clone().text()).to.equal(201);
-        const password = await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ password: EMOJI.repeat(257) }) });
+        const password = await server.send('POST', '/api/user/create', {
+          token: admin,
+          json: newPerson({ password: EMOJI.repeat(257) }),
+        });
         expect((await expectError(password, 400, 11)).details).to.match(/password/);
-        const name = await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ firstname: EMOJI.repeat(101) }) });
+        const name = await server.send('POST', '/api/user/create', {
+          token: admin,
+          json: newPerson({ firstname: EMOJI.repeat(101) }),
+        });
         await expectError(name, 400, 11);
       });
 
       it('takes a token label of 100 emoji', async () => {
-        const response = await server.send('POST', '/api/token/create', { token: admin, json: { name: EMOJI.repeat(100) } });
+        const response = await server.send('POST', '/api/token/create', {
+          token: admin,
+          json: { name: EMOJI.repeat(100) },
+        });
         expect(response.status, await response.clone().text()).to.equal(201);
-        await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { name: EMOJI.repeat(101) } }), 400, 11);
+        await expectError(
+          await server.send('POST', '/api/token/create', { token: admin, json: { name: EMOJI.repeat(101) } }),
+          400,
+          11,
+        );
       });
 
       it('keeps byte limits where they protect memory: encrypted data is counted in UTF-8 bytes', async () => {
         const limit = server.app.config.encryption.maxPlaintextBytes;
         const fourBytes = encodeURIComponent(EMOJI);
-        expect((await server.get(`/api/crypto/enc?data=${fourBytes.repeat(Math.floor(limit / 4))}`, auth())).status).to.equal(200);
-        const over = await expectError(await server.get(`/api/crypto/enc?data=${fourBytes.repeat(Math.floor(limit / 4) + 1)}`, auth()), 400, 7);
+        expect(
+          (await server.get(`/api/crypto/enc?data=${fourBytes.repeat(Math.floor(limit / 4))}`, auth())).status,
+        ).to.equal(200);
+        const over = await expectError(
+          await server.get(`/api/crypto/enc?data=${fourBytes.repeat(Math.floor(limit / 4) + 1)}`, auth()),
+          400,
+          7,
+        );
         expect(over.details).to.include(`${limit} UTF-8 bytes`);
       });
     });
@@ -312,7 +451,12 @@ for (const backend of httpBackends) {
     describe('derived usernames', () => {
       it('never refuses a derived username, even for creations of one name at once; 409 only for a chosen one', async () => {
         const responses = await Promise.all(
-          Array.from({ length: 6 }, () => server.send('POST', '/api/user/create', { token: admin, json: newPerson({ firstname: 'Con', lastname: 'Current' }) })),
+          Array.from({ length: 6 }, () =>
+            server.send('POST', '/api/user/create', {
+              token: admin,
+              json: newPerson({ firstname: 'Con', lastname: 'Current' }),
+            }),
+          ),
         );
         const usernames: string[] = [];
         for (const response of responses) {
@@ -321,7 +465,10 @@ for (const backend of httpBackends) {
         }
         expect(new Set(usernames).size).to.equal(6);
         expect(usernames).to.include('con.current');
-        const chosen = await server.send('POST', '/api/user/create', { token: admin, json: newPerson({ username: 'con.current' }) });
+        const chosen = await server.send('POST', '/api/user/create', {
+          token: admin,
+          json: newPerson({ username: 'con.current' }),
+        });
         await expectError(chosen, 409, 26);
       });
     });
@@ -340,7 +487,11 @@ describe('http: requests Node would refuse before Koa', () => {
     expect(response.status).to.equal(400);
     expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(response.headers['x-request-id']).to.be.a('string');
-    expect(JSON.parse(response.body)).to.deep.equal({ code: 9, message: 'Invalid Header Parameter(s)', details: 'host is required in HTTP/1.1' });
+    expect(JSON.parse(response.body)).to.deep.equal({
+      code: 9,
+      message: 'Invalid Header Parameter(s)',
+      details: 'host is required in HTTP/1.1',
+    });
   });
 
   it('lets an HTTP/1.0 request without Host through, as HTTP/1.0 allows', async () => {
@@ -350,10 +501,17 @@ describe('http: requests Node would refuse before Koa', () => {
   });
 
   it('refuses an expectation other than 100-continue with 400/9 naming expect, not a bare 417', async () => {
-    const response = await rawRequest(server.port, 'GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n');
+    const response = await rawRequest(
+      server.port,
+      'GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n',
+    );
     expect(response.status).to.equal(400);
     expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
-    expect(JSON.parse(response.body)).to.deep.equal({ code: 9, message: 'Invalid Header Parameter(s)', details: 'expect may only be 100-continue' });
+    expect(JSON.parse(response.body)).to.deep.equal({
+      code: 9,
+      message: 'Invalid Header Parameter(s)',
+      details: 'expect may only be 100-continue',
+    });
   });
 
   it('meets Expect: 100-continue and then answers the request', async () => {
@@ -385,7 +543,11 @@ describe('http: requests Node would refuse before Koa', () => {
       const response = await rawRequest(server.port, `${line}\r\nHost: x\r\n\r\n`);
       expect(response.status, line).to.equal(400);
       expect(response.headers['content-type'], line).to.equal('application/json; charset=utf-8');
-      expect(JSON.parse(response.body), line).to.deep.equal({ code: 9, message: 'Invalid Header Parameter(s)', details });
+      expect(JSON.parse(response.body), line).to.deep.equal({
+        code: 9,
+        message: 'Invalid Header Parameter(s)',
+        details,
+      });
     }
     expect((await server.get('/api/nope')).status).to.equal(404);
   });

@@ -45,7 +45,8 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     });
 
     it('names the region GeoNames gives a place today, also where it has reassigned region codes', async () => {
-      const regionOf = async (address: string) => ((await json(`/api/location/coords?address=${address}&limit=1`)).places as { admin1: unknown }[])[0]!.admin1;
+      const regionOf = async (address: string) =>
+        ((await json(`/api/location/coords?address=${address}&limit=1`)).places as { admin1: unknown }[])[0]!.admin1;
       expect(await regionOf('Hanoi')).to.equal('Hanoi');
       expect(await regionOf('Ho%20Chi%20Minh%20City')).to.equal('Ho Chi Minh City (HCMC)');
       expect(await regionOf('Tlapanaloya')).to.equal('México');
@@ -53,7 +54,13 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     });
 
     it('finds a village whatever the accents and case, and by the start of its name', async () => {
-      for (const address of ['V%C3%A9n%C3%A9jan', 'venejan', 'VENEJAN%2C%20France', 'v%C3%A9n%C3%A9jan%2C%20fr', 'Venej']) {
+      for (const address of [
+        'V%C3%A9n%C3%A9jan',
+        'venejan',
+        'VENEJAN%2C%20France',
+        'v%C3%A9n%C3%A9jan%2C%20fr',
+        'Venej',
+      ]) {
         const body = await json(`/api/location/coords?address=${address}`);
         expect((body.places as unknown[])[0], address).to.deep.equal(VENEJAN);
       }
@@ -61,14 +68,17 @@ describe('http: location (GeoNames data, open-location-code)', () => {
 
     it('keeps to the country after the comma, by code or English name', async () => {
       for (const country of ['US', 'United%20States', 'usa']) {
-        const places = (await json(`/api/location/coords?address=Paris,${country}&limit=50`)).places as { country: string }[];
+        const places = (await json(`/api/location/coords?address=Paris,${country}&limit=50`)).places as {
+          country: string;
+        }[];
         expect(places.length).to.be.greaterThan(3);
         expect(new Set(places.map((place) => place.country))).to.deep.equal(new Set(['US']));
       }
     });
 
     it('puts the capital, then seats of regions, then the most populous first among places of one name', async () => {
-      const firstOf = async (address: string) => ((await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=3`)).places as Place[])[0]!;
+      const firstOf = async (address: string) =>
+        ((await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=3`)).places as Place[])[0]!;
       const expected: [string, Partial<Place>][] = [
         ['Washington', { name: 'Washington, D.C.', country: 'US', admin1: 'District of Columbia' }],
         ['Paris', { country: 'FR' }],
@@ -94,7 +104,8 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     });
 
     it('finds places by their local and other names, behind places of that very name unless far more important', async () => {
-      const firstOf = async (address: string) => ((await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=3`)).places as Place[])[0]!;
+      const firstOf = async (address: string) =>
+        ((await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=3`)).places as Place[])[0]!;
       const expected: [string, Partial<Place>][] = [
         ['München', { name: 'Munich', country: 'DE' }],
         ['Muenchen', { name: 'Munich', country: 'DE' }],
@@ -114,11 +125,19 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     });
 
     it('reads a country, or a first-level region by name or code, after the comma or as the last words', async () => {
-      const places = async (address: string) => (await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=5`)).places as Place[];
+      const places = async (address: string) =>
+        (await json(`/api/location/coords?address=${encodeURIComponent(address)}&limit=5`)).places as Place[];
       for (const address of ['Paris, Texas', 'Paris, TX', 'Paris Texas', 'paris, tx']) {
         expect((await places(address))[0], address).to.deep.include({ name: 'Paris', country: 'US', admin1: 'Texas' });
       }
-      for (const address of ['Washington, D.C.', 'Washington DC', 'Washington D.C.', 'Washington, DC', 'Washington, District of Columbia', 'washington dc']) {
+      for (const address of [
+        'Washington, D.C.',
+        'Washington DC',
+        'Washington D.C.',
+        'Washington, DC',
+        'Washington, District of Columbia',
+        'washington dc',
+      ]) {
         expect((await places(address))[0], address).to.deep.include({ name: 'Washington, D.C.', country: 'US' });
       }
       expect((await places('Munich, Bavaria'))[0]).to.deep.include({ name: 'Munich', admin1: 'Bavaria' });
@@ -144,7 +163,8 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get(`/api/location/coords?address=${'x'.repeat(201)}`), 400, 7);
       const atlantis = await expectError(await get('/api/location/coords?address=Paris,%20Atlantis'), 404, 22);
       expect(atlantis.details).to.include('"Atlantis" is neither a country nor a region').and.to.include('"Paris, TX"');
-      for (const limit of ['0', '51', 'ten', '1.5', '-1']) await expectError(await get(`/api/location/coords?address=Paris&limit=${limit}`), 400, 7);
+      for (const limit of ['0', '51', 'ten', '1.5', '-1'])
+        await expectError(await get(`/api/location/coords?address=Paris&limit=${limit}`), 400, 7);
       await expectError(await get('/api/location/coords?address=Paris&address=Lyon'), 400, 7);
       await expectError(await get('/api/location/coords?address=Qwxzyville%20Nowhere'), 404, 22);
       await expectError(await get('/api/location/coords?address=Tokyo,%20FR'), 404, 22);
@@ -174,7 +194,11 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get('/api/location/address?lat=48.85'), 400, 6);
       await expectError(await get('/api/location/address'), 400, 6);
       for (const lat of ['91', '-90.0001', '1e3', '', 'NaN', '0x10', 'Infinity', '4 8', '48,85', '.']) {
-        const error = await expectError(await get(`/api/location/address?lat=${encodeURIComponent(lat)}&lon=2`), 400, 7);
+        const error = await expectError(
+          await get(`/api/location/address?lat=${encodeURIComponent(lat)}&lon=2`),
+          400,
+          7,
+        );
         expect(error.details, lat).to.include('lat');
       }
       await expectError(await get('/api/location/address?lat=0&lon=180.5'), 400, 7);
@@ -184,9 +208,20 @@ describe('http: location (GeoNames data, open-location-code)', () => {
 
   describe('GET /api/location/pluscode', () => {
     it('encodes a point, 10 digits by default or the asked length', async () => {
-      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944')).to.deep.equal({ code: '8FW4V75V+8Q', lat: 48.85829, lon: 2.2944, length: 10 });
-      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=11')).to.deep.include({ code: '8FW4V75V+8Q6', length: 11 });
-      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=4')).to.deep.include({ code: '8FW40000+', length: 4 });
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944')).to.deep.equal({
+        code: '8FW4V75V+8Q',
+        lat: 48.85829,
+        lon: 2.2944,
+        length: 10,
+      });
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=11')).to.deep.include({
+        code: '8FW4V75V+8Q6',
+        length: 11,
+      });
+      expect(await json('/api/location/pluscode?lat=48.85829&lon=2.2944&length=4')).to.deep.include({
+        code: '8FW40000+',
+        length: 4,
+      });
       // A round coordinate is the corner of its cell, not inside the neighbour below it.
       expect(await json('/api/location/pluscode?lat=48.85&lon=2.35')).to.deep.include({ code: '8FW4V922+22' });
       // 180° east is 180° west; the top edge stays inside the last cell.
@@ -204,7 +239,11 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     });
 
     it('recovers a short code near lat/lon or near a place of the gazetteer', async () => {
-      expect(await json('/api/location/pluscode?code=V75V%2B8Q&lat=48.9&lon=2.4')).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q', reference: { lat: 48.9, lon: 2.4 } });
+      expect(await json('/api/location/pluscode?code=V75V%2B8Q&lat=48.9&lon=2.4')).to.deep.include({
+        code: '8FW4V75V+8Q',
+        shortCode: 'V75V+8Q',
+        reference: { lat: 48.9, lon: 2.4 },
+      });
       const nearParis = await json('/api/location/pluscode?code=V75V%2B8Q&near=Paris');
       expect(nearParis).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q' });
       expect(nearParis.reference).to.deep.equal({ lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR });
@@ -215,7 +254,9 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       expect((nearMunich.reference as { place: Place }).place).to.deep.include({ name: 'Munich', country: 'DE' });
       const nearDc = await json('/api/location/pluscode?code=V75V%2B8Q&near=Washington%20DC');
       expect((nearDc.reference as { place: Place }).place).to.deep.include({ name: 'Washington, D.C.' });
-      expect((await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Paris,%20Atlantis'), 404, 22)).details).to.include('neither a country nor a region');
+      expect(
+        (await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Paris,%20Atlantis'), 404, 22)).details,
+      ).to.include('neither a country nor a region');
     });
 
     it('answers 400/6 with nothing to do, 400/7 for bad codes and references, 404/22 for an unknown place', async () => {
@@ -224,7 +265,15 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&lon=1'), 400, 6);
       const noReference = await expectError(await get('/api/location/pluscode?code=V75V%2B8Q'), 400, 7);
       expect(noReference.details).to.include('reference');
-      for (const code of ['HELLO%2BWORLD', '%2B8Q', '8FW4V75V8Q', 'ZZZZZZZZ%2BZZ', '', '8FW4V75V%2B8Q%3Cscript%3E', `${'2'.repeat(30)}%2B`]) {
+      for (const code of [
+        'HELLO%2BWORLD',
+        '%2B8Q',
+        '8FW4V75V8Q',
+        'ZZZZZZZZ%2BZZ',
+        '',
+        '8FW4V75V%2B8Q%3Cscript%3E',
+        `${'2'.repeat(30)}%2B`,
+      ]) {
         await expectError(await get(`/api/location/pluscode?code=${code}`), 400, 7);
       }
       await expectError(await get('/api/location/pluscode?lat=100&lon=0'), 400, 7);
@@ -234,7 +283,9 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       // A full code needs no reference: one given with it is refused, not dropped.
       const referenced = await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&near=Tokyo'), 400, 7);
       expect(referenced.details).to.equal('a full plus code needs no reference: leave near out, or give a short code');
-      expect((await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&lat=1&lon=2'), 400, 7)).details).to.match(/^a full plus code needs no reference: leave lat, lon out/);
+      expect(
+        (await expectError(await get('/api/location/pluscode?code=8FW4V75V%2B8Q&lat=1&lon=2'), 400, 7)).details,
+      ).to.match(/^a full plus code needs no reference: leave lat, lon out/);
       await expectError(await get('/api/location/pluscode?near=Paris'), 400, 7);
       await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Paris&lat=1&lon=2'), 400, 7);
       await expectError(await get('/api/location/pluscode?code=V75V%2B8Q&near=Qwxzyville'), 404, 22);

@@ -33,7 +33,9 @@ describe('http: secrets never reach the log', () => {
       secrets.push(((await issued.json()) as { token: string }).token);
       const wrong = Buffer.from('ada:not the password at all').toString('base64');
       secrets.push('not the password at all', wrong);
-      expect((await server.send('POST', '/api/token/create', { headers: { Authorization: `Basic ${wrong}` } })).status).to.equal(401);
+      expect(
+        (await server.send('POST', '/api/token/create', { headers: { Authorization: `Basic ${wrong}` } })).status,
+      ).to.equal(401);
 
       // What a component might log on failure: a request's headers, settings, an error quoting a URL with its credentials.
       const smtpPassword = 'smtp-pass-93kq';
@@ -57,15 +59,22 @@ describe('http: secrets never reach the log', () => {
     }
     const text = readFileSync(file, 'utf8');
     rmSync(dir, { recursive: true, force: true });
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.some((line) => line.msg === 'request')).to.equal(true);
     for (const secret of secrets) expect(text, `the log holds ${secret}`).not.to.include(secret);
     const failure = lines.find((line) => String(line.msg).startsWith('mail delivery failed'))!;
     expect(failure).to.deep.include({ authorization: '[Redacted]', password: '[Redacted]', token: '[Redacted]' });
-    expect(failure.msg).to.equal('mail delivery failed for smtp://mailer:[Redacted]@smtp.example.com:587 with Bearer [Redacted]');
+    expect(failure.msg).to.equal(
+      'mail delivery failed for smtp://mailer:[Redacted]@smtp.example.com:587 with Bearer [Redacted]',
+    );
     expect(failure.settings).to.deep.equal({ mail: { smtpUrl: '[Redacted]' }, redis: { url: '[Redacted]' } });
     expect((failure.err as { message: string }).message).to.include('smtp://mailer:[Redacted]@smtp.example.com:587');
     expect(lines.some((line) => line.msg === 'retrying smtp://mailer:[Redacted]@smtp.example.com:587')).to.equal(true);
-    expect(lines.some((line) => line.msg === 'redis does not answer: counting per instance until it does')).to.equal(true);
+    expect(lines.some((line) => line.msg === 'redis does not answer: counting per instance until it does')).to.equal(
+      true,
+    );
   });
 });

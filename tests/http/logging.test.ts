@@ -14,7 +14,10 @@ describe('http: request logs', () => {
     try {
       token = await server.tokenFor(['*']);
       for (let i = 0; i < 100; i++) {
-        const response = await server.get(`/api/crypto/enc?data=very-secret-${i}`, { Authorization: `Bearer ${token}`, 'X-Request-Id': `req-${i}` });
+        const response = await server.get(`/api/crypto/enc?data=very-secret-${i}`, {
+          Authorization: `Bearer ${token}`,
+          'X-Request-Id': `req-${i}`,
+        });
         expect(response.status).to.equal(200);
       }
       expect((await server.get('/api/nope', { 'X-Request-Id': 'req-404' })).status).to.equal(404);
@@ -24,12 +27,37 @@ describe('http: request logs', () => {
     }
     const text = readFileSync(file, 'utf8');
     rmSync(dir, { recursive: true, force: true });
-    const requests = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request');
+    const requests = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'request');
     expect(requests).to.have.length(101);
-    expect(requests[0]).to.include({ requestId: 'req-0', method: 'GET', path: '/api/crypto/enc', status: 200, level: 30, pid: process.pid, hostname: hostname() });
+    expect(requests[0]).to.include({
+      requestId: 'req-0',
+      method: 'GET',
+      path: '/api/crypto/enc',
+      status: 200,
+      level: 30,
+      pid: process.pid,
+      hostname: hostname(),
+    });
     // The same shape as every other line pino writes, fields in the same order.
-    expect(Object.keys(requests[0]!)).to.deep.equal(['level', 'time', 'pid', 'hostname', 'requestId', 'method', 'path', 'status', 'ms', 'msg']);
-    expect(requests[0]!.time).to.be.a('number').within(Date.now() - 60_000, Date.now());
+    expect(Object.keys(requests[0]!)).to.deep.equal([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'requestId',
+      'method',
+      'path',
+      'status',
+      'ms',
+      'msg',
+    ]);
+    expect(requests[0]!.time)
+      .to.be.a('number')
+      .within(Date.now() - 60_000, Date.now());
     expect(requests[0]!.ms).to.be.a('number').at.least(0);
     expect(requests[100]).to.include({ requestId: 'req-404', path: '/api/nope', status: 404 });
     expect(text).not.to.include('very-secret');

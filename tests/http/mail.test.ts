@@ -43,7 +43,11 @@ function deliveringServer(
     running.smtp = await startSmtpFixture();
     const opened = await database.open();
     running.drop = opened.drop;
-    running.server = await startServer({ env: { ...opened.env, UTILITY_API_SMTP_URL: running.smtp.url, ...env }, overrides: { mail: { ...QUICK_DELIVERY, ...mail } }, clock });
+    running.server = await startServer({
+      env: { ...opened.env, UTILITY_API_SMTP_URL: running.smtp.url, ...env },
+      overrides: { mail: { ...QUICK_DELIVERY, ...mail } },
+      clock,
+    });
     running.token = await running.server.tokenFor(['Mail::Send']);
   });
   after(async () => {
@@ -54,8 +58,10 @@ function deliveringServer(
   return running;
 }
 
-const send = (server: TestServer, token: string, json: unknown, headers: Record<string, string> = {}) => server.send('POST', '/api/mail/send', { token, json, headers });
-const statusOf = (server: TestServer, token: string, id: string) => server.get(`/api/mail/status?id=${id}`, { Authorization: `Bearer ${token}` });
+const send = (server: TestServer, token: string, json: unknown, headers: Record<string, string> = {}) =>
+  server.send('POST', '/api/mail/send', { token, json, headers });
+const statusOf = (server: TestServer, token: string, id: string) =>
+  server.get(`/api/mail/status?id=${id}`, { Authorization: `Bearer ${token}` });
 
 async function accepted(response: Response): Promise<Accepted> {
   expect(response.status, await response.clone().text()).to.equal(202);
@@ -63,18 +69,27 @@ async function accepted(response: Response): Promise<Accepted> {
 }
 
 /** Polls the status until it is `status`, and gives it. */
-async function eventually(server: TestServer, token: string, id: string, status: StatusBody['status'], timeoutMs = 10_000): Promise<StatusBody> {
+async function eventually(
+  server: TestServer,
+  token: string,
+  id: string,
+  status: StatusBody['status'],
+  timeoutMs = 10_000,
+): Promise<StatusBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const body = (await (await statusOf(server, token, id)).json()) as StatusBody;
     if (body.status === status) return body;
-    if (Date.now() > deadline) expect.fail(`message ${id} still ${body.status} (${body.lastError}) after ${timeoutMs} ms, not ${status}`);
+    if (Date.now() > deadline)
+      expect.fail(`message ${id} still ${body.status} (${body.lastError}) after ${timeoutMs} ms, not ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-const storedCount = async (server: TestServer) => (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
-const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] => [field ?? []].flat().flatMap((object) => object.value.map((each) => each.address ?? ''));
+const storedCount = async (server: TestServer) =>
+  (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
+const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
+  [field ?? []].flat().flatMap((object) => object.value.map((each) => each.address ?? ''));
 
 for (const backend of httpBackends) {
   describe(`http: mail (${backend.name}, memory mailer)`, () => {
@@ -84,7 +99,10 @@ for (const backend of httpBackends) {
     before(async () => {
       const database = await backend.open();
       drop = database.drop;
-      server = await startServer({ env: database.env, overrides: { mail: { ...QUICK_DELIVERY, maxContentBytes: 2048, from: 'noreply@example.com' } } });
+      server = await startServer({
+        env: database.env,
+        overrides: { mail: { ...QUICK_DELIVERY, maxContentBytes: 2048, from: 'noreply@example.com' } },
+      });
       token = await server.tokenFor(['Mail::Send']);
     });
     after(async () => {
@@ -93,15 +111,31 @@ for (const backend of httpBackends) {
     });
 
     it('accepts a message with 202 once stored, then delivers it: its status says so', async () => {
-      const body = await accepted(await send(server, token, { ...A_MAIL, cc: ['grace@example.com'], fromName: 'Support' }));
+      const body = await accepted(
+        await send(server, token, { ...A_MAIL, cc: ['grace@example.com'], fromName: 'Support' }),
+      );
       expect(Object.keys(body)).to.deep.equal(['id', 'status', 'messageId']);
       expect(body.status).to.equal('queued');
       expect(body.messageId).to.equal(`<${body.id}@example.com>`);
       const sent = await eventually(server, token, body.id, 'sent');
-      expect(sent).to.deep.include({ id: body.id, to: ['ada@example.com'], subject: 'Hello', attempts: 1, nextAttemptAt: null, lastError: null });
+      expect(sent).to.deep.include({
+        id: body.id,
+        to: ['ada@example.com'],
+        subject: 'Hello',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastError: null,
+      });
       expect(Date.parse(sent.sentAt!)).to.be.at.least(Date.parse(sent.createdAt));
-      const delivered = server.app.container.get<MemoryMailer>(Mailer).delivered.find((message) => message.id === body.id)!;
-      expect(delivered).to.deep.include({ subject: 'Hello', text: 'Hi **there**', html: '<p>Hi <strong>there</strong></p>\n', cc: ['grace@example.com'] });
+      const delivered = server.app.container
+        .get<MemoryMailer>(Mailer)
+        .delivered.find((message) => message.id === body.id)!;
+      expect(delivered).to.deep.include({
+        subject: 'Hello',
+        text: 'Hi **there**',
+        html: '<p>Hi <strong>there</strong></p>\n',
+        cc: ['grace@example.com'],
+      });
       expect(delivered.from).to.deep.equal({ address: 'noreply@example.com', name: 'Support' });
     });
 
@@ -114,8 +148,12 @@ for (const backend of httpBackends) {
 
     it('names missing fields (400/10) and each invalid one (400/11), storing nothing', async () => {
       const before = await storedCount(server);
-      expect((await expectError(await send(server, token, {}), 400, 10)).details).to.equal('Missing: to, subject, content');
-      expect((await expectError(await send(server, token, { subject: 'x', content: 'y' }), 400, 10)).details).to.equal('Missing: to');
+      expect((await expectError(await send(server, token, {}), 400, 10)).details).to.equal(
+        'Missing: to, subject, content',
+      );
+      expect((await expectError(await send(server, token, { subject: 'x', content: 'y' }), 400, 10)).details).to.equal(
+        'Missing: to',
+      );
       const invalid: [unknown, string][] = [
         [{ ...A_MAIL, to: 'Ada <ada@example.com>' }, 'to must be an email address'],
         [{ ...A_MAIL, to: ['ada@example.com', 'x'] }, 'to[1] must be'],
@@ -136,22 +174,32 @@ for (const backend of httpBackends) {
         [{ ...A_MAIL, url: 'https://example.com' }, 'url is no longer taken'],
         [{ ...A_MAIL, 'bad-name': 1 }, 'is not a field, nor a variable name'],
         // Used nowhere, it would have been read and dropped: a misspelt field, say.
-        [{ ...A_MAIL, fromname: 'Support' }, 'fromname is neither a field nor a variable that subject or content uses as {{fromname}}'],
+        [
+          { ...A_MAIL, fromname: 'Support' },
+          'fromname is neither a field nor a variable that subject or content uses as {{fromname}}',
+        ],
         [{ ...A_MAIL, subject: 42 }, 'subject must be text'],
         [[A_MAIL], 'the body must be a JSON object'],
       ];
       for (const [body, details] of invalid) {
-        expect((await expectError(await send(server, token, body), 400, 11)).details, JSON.stringify(body).slice(0, 80)).to.include(details);
+        expect(
+          (await expectError(await send(server, token, body), 400, 11)).details,
+          JSON.stringify(body).slice(0, 80),
+        ).to.include(details);
       }
       expect(await storedCount(server)).to.equal(before);
     });
 
     it('takes a body up to twice mail.maxContentBytes plus 64 KiB, beyond the server’s usual limit, and no more', async () => {
       // Every character written as a JSON escape: 18 KB of body for 2 KB of content and a subject of 998 characters.
-      const escaped = (text: string) => [...text].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const escaped = (text: string) =>
+        [...text].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
       const body = `{"to":"ada@example.com","subject":"${escaped('S'.repeat(998))}","content":"${escaped('c'.repeat(2048))}"}`;
       expect(body.length).to.be.above(server.app.config.http.maxBodyBytes);
-      const big = await server.send('POST', '/api/mail/send', { token, raw: { body, contentType: 'application/json' } });
+      const big = await server.send('POST', '/api/mail/send', {
+        token,
+        raw: { body, contentType: 'application/json' },
+      });
       expect(big.status, await big.clone().text()).to.equal(202);
       const tooBig = await send(server, token, { ...A_MAIL, filler: 'y'.repeat(2 * 2048 + 65_536) });
       expect((await expectError(tooBig, 400, 11)).details).to.include(`at most ${2 * 2048 + 65_536} bytes`);
@@ -164,22 +212,39 @@ for (const backend of httpBackends) {
       expect(first.headers.get('idempotent-replayed')).to.equal(null);
       const body = await accepted(first);
       const before = await storedCount(server);
-      const replay = await send(server, token, { name: 'Ada', order: 42, ...A_MAIL, subject: 'Order {{order}}', content: 'Thanks, {{name}}' }, key);
+      const replay = await send(
+        server,
+        token,
+        { name: 'Ada', order: 42, ...A_MAIL, subject: 'Order {{order}}', content: 'Thanks, {{name}}' },
+        key,
+      );
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(await accepted(replay)).to.deep.equal(body);
       await expectError(await send(server, token, { ...mail, order: 43 }, key), 409, 26);
       // The key is the token's: another token's same key is another key.
-      expect((await accepted(await send(server, await server.tokenFor(['Mail::Send']), mail, key))).id).to.not.equal(body.id);
+      expect((await accepted(await send(server, await server.tokenFor(['Mail::Send']), mail, key))).id).to.not.equal(
+        body.id,
+      );
       expect(await storedCount(server)).to.equal(before + 1);
       expect((await eventually(server, token, body.id, 'sent')).subject).to.equal('Order 42');
-      const delivered = server.app.container.get<MemoryMailer>(Mailer).delivered.filter((message) => message.id === body.id);
+      const delivered = server.app.container
+        .get<MemoryMailer>(Mailer)
+        .delivered.filter((message) => message.id === body.id);
       expect(delivered.map((message) => message.text)).to.deep.equal(['Thanks, Ada']);
     });
 
     it('refuses an Idempotency-Key over 255 characters (400/9) or sent empty (400/8)', async () => {
-      expect((await expectError(await send(server, token, A_MAIL, { 'Idempotency-Key': 'k'.repeat(256) }), 400, 9)).details).to.include('idempotency-key');
+      expect(
+        (await expectError(await send(server, token, A_MAIL, { 'Idempotency-Key': 'k'.repeat(256) }), 400, 9)).details,
+      ).to.include('idempotency-key');
       await expectError(await send(server, token, A_MAIL, { 'Idempotency-Key': ' ' }), 400, 8);
-      expect(await accepted(await send(server, token, A_MAIL, { 'Idempotency-Key': `${'k'.repeat(250)}${Date.now() % 100_000}`.slice(0, 255) }))).to.have.property('id');
+      expect(
+        await accepted(
+          await send(server, token, A_MAIL, {
+            'Idempotency-Key': `${'k'.repeat(250)}${Date.now() % 100_000}`.slice(0, 255),
+          }),
+        ),
+      ).to.have.property('id');
     });
 
     it('shows a message to its sender and to Mail::Read holders; to anyone else it does not exist (404/22)', async () => {
@@ -220,7 +285,12 @@ for (const database of sqlDatabases) {
       const { parsed, envelope } = arrived;
       expect(envelope.from).to.equal('noreply@example.com');
       // smtp-server and mailparser give internationalised domains, sent in ASCII, back in Unicode.
-      expect(envelope.to).to.have.members(['ada@example.com', 'grace@bücher.example', 'team@example.com', 'audit@example.com']);
+      expect(envelope.to).to.have.members([
+        'ada@example.com',
+        'grace@bücher.example',
+        'team@example.com',
+        'audit@example.com',
+      ]);
       expect(addressesOf(parsed.to)).to.deep.equal(['ada@example.com', 'grace@bücher.example']);
       expect(addressesOf(parsed.cc)).to.deep.equal(['team@example.com']);
       expect(parsed.bcc, 'no Bcc header').to.equal(undefined);
@@ -228,7 +298,9 @@ for (const database of sqlDatabases) {
       expect(parsed.from!.value).to.deep.equal([{ address: 'noreply@example.com', name: 'Zoë at Support' }]);
       expect(parsed.subject).to.equal('Your order 42 — ☕');
       expect(parsed.text).to.equal('# Hello Ada <Lovelace>\n\nYour code is **A&B**.\n\n<script>alert(1)</script>');
-      expect(parsed.html).to.equal('<h1>Hello Ada &lt;Lovelace&gt;</h1>\n<p>Your code is <strong>A&amp;B</strong>.</p>\n<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n');
+      expect(parsed.html).to.equal(
+        '<h1>Hello Ada &lt;Lovelace&gt;</h1>\n<p>Your code is <strong>A&amp;B</strong>.</p>\n<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n',
+      );
     });
   });
 }
@@ -247,35 +319,56 @@ for (const database of sqlDatabases) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         status = (await (await statusOf(running.server, running.token, id)).json()) as StatusBody;
       } while (status.attempts === 0 && Date.now() < deadline);
-      expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: '451 4.3.0 Greylisted, try again later' });
+      expect(status).to.deep.include({
+        status: 'queued',
+        attempts: 1,
+        lastError: '451 4.3.0 Greylisted, try again later',
+      });
       // Equal jitter: between half the wait and the whole of it.
       expect(Date.parse(status.nextAttemptAt!) - clock.now()).to.be.within(30_000, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(running.smtp.attempts).to.equal(1);
       clock.advance(60_000);
-      expect(await eventually(running.server, running.token, id, 'sent')).to.deep.include({ attempts: 2, lastError: '451 4.3.0 Greylisted, try again later' });
+      expect(await eventually(running.server, running.token, id, 'sent')).to.deep.include({
+        attempts: 2,
+        lastError: '451 4.3.0 Greylisted, try again later',
+      });
       expect(running.smtp.messageIds().filter((each) => each === messageId)).to.have.length(1);
     });
 
     it('marks a message the server refuses for good (550) failed, with the reason, and sends nothing more', async () => {
       running.smtp.script.push({ code: 550, message: '5.1.1 No such user here' });
       const { id } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: 'nobody@example.com' }));
-      expect(await eventually(running.server, running.token, id, 'failed')).to.deep.include({ attempts: 1, lastError: '550 5.1.1 No such user here', sentAt: null, nextAttemptAt: null });
+      expect(await eventually(running.server, running.token, id, 'failed')).to.deep.include({
+        attempts: 1,
+        lastError: '550 5.1.1 No such user here',
+        sentAt: null,
+        nextAttemptAt: null,
+      });
     });
 
     /** The recipients of each delivery of one message, as the server received them. */
-    const envelopesOf = (messageId: string) => running.smtp.received.filter((mail) => mail.parsed.messageId === messageId).map((mail) => mail.envelope.to);
+    const envelopesOf = (messageId: string) =>
+      running.smtp.received.filter((mail) => mail.parsed.messageId === messageId).map((mail) => mail.envelope.to);
 
     it('tries a recipient the server greylists (450) again once the back-off has passed, alone: the other gets the message once', async () => {
-      running.smtp.recipientScript.set('grace@example.com', [{ code: 450, message: '4.2.0 Greylisted, try again later' }]);
-      const { id, messageId } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: ['ada@example.com', 'grace@example.com'] }));
+      running.smtp.recipientScript.set('grace@example.com', [
+        { code: 450, message: '4.2.0 Greylisted, try again later' },
+      ]);
+      const { id, messageId } = await accepted(
+        await send(running.server, running.token, { ...A_MAIL, to: ['ada@example.com', 'grace@example.com'] }),
+      );
       const deadline = Date.now() + 10_000;
       let status: StatusBody;
       do {
         await new Promise((resolve) => setTimeout(resolve, 20));
         status = (await (await statusOf(running.server, running.token, id)).json()) as StatusBody;
       } while (status.attempts === 0 && Date.now() < deadline);
-      expect(status).to.deep.include({ status: 'queued', attempts: 1, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
+      expect(status).to.deep.include({
+        status: 'queued',
+        attempts: 1,
+        lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later',
+      });
       expect(status.recipients).to.deep.equal([
         { address: 'ada@example.com', status: 'delivered', lastError: null },
         { address: 'grace@example.com', status: 'pending', lastError: '450 4.2.0 Greylisted, try again later' },
@@ -283,16 +376,25 @@ for (const database of sqlDatabases) {
       expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com']]);
       clock.advance(60_000);
       const sent = await eventually(running.server, running.token, id, 'sent');
-      expect(sent).to.deep.include({ attempts: 2, lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later' });
+      expect(sent).to.deep.include({
+        attempts: 2,
+        lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later',
+      });
       expect(sent.recipients.map((recipient) => recipient.status)).to.deep.equal(['delivered', 'delivered']);
       expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com'], ['grace@example.com']]);
     });
 
     it('records a recipient the server refuses for good (550): sent to the other, the refusal in the status', async () => {
       running.smtp.recipientScript.set('nobody@example.com', [{ code: 550, message: '5.1.1 No such user here' }]);
-      const { id, messageId } = await accepted(await send(running.server, running.token, { ...A_MAIL, to: 'ada@example.com', bcc: 'nobody@example.com' }));
+      const { id, messageId } = await accepted(
+        await send(running.server, running.token, { ...A_MAIL, to: 'ada@example.com', bcc: 'nobody@example.com' }),
+      );
       const sent = await eventually(running.server, running.token, id, 'sent');
-      expect(sent).to.deep.include({ attempts: 1, lastError: 'nobody@example.com: 550 5.1.1 No such user here', nextAttemptAt: null });
+      expect(sent).to.deep.include({
+        attempts: 1,
+        lastError: 'nobody@example.com: 550 5.1.1 No such user here',
+        nextAttemptAt: null,
+      });
       expect(sent.recipients).to.deep.equal([
         { address: 'ada@example.com', status: 'delivered', lastError: null },
         { address: 'nobody@example.com', status: 'refused', lastError: '550 5.1.1 No such user here' },
@@ -305,17 +407,30 @@ for (const database of sqlDatabases) {
     it('delivers every message once after the server was down for a while', async () => {
       await running.smtp.down();
       const before = running.smtp.received.length;
-      const messages = await Promise.all(Array.from({ length: 6 }, (_, i) => send(running.server, running.token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted)));
+      const messages = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          send(running.server, running.token, { ...A_MAIL, subject: `Down ${i}` }).then(accepted),
+        ),
+      );
       for (const { id } of messages) {
         const deadline = Date.now() + 10_000;
-        while (((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        while (
+          ((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).attempts === 0 &&
+          Date.now() < deadline
+        )
+          await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      for (const { id } of messages) expect(((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).lastError).to.match(/ECONNREFUSED/);
+      for (const { id } of messages)
+        expect(((await (await statusOf(running.server, running.token, id)).json()) as StatusBody).lastError).to.match(
+          /ECONNREFUSED/,
+        );
       await running.smtp.up();
       clock.advance(60_000);
       for (const { id } of messages) await eventually(running.server, running.token, id, 'sent');
       expect(running.smtp.received.length - before).to.equal(messages.length);
-      expect(running.smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each))).to.have.members(messages.map((message) => message.messageId));
+      expect(
+        running.smtp.messageIds().filter((each) => messages.some((message) => message.messageId === each)),
+      ).to.have.members(messages.map((message) => message.messageId));
     });
   });
 }
@@ -331,7 +446,11 @@ for (const database of sqlDatabases) {
       const opened = await database.open();
       drop = opened.drop;
       // Two instances on one database: what one accepted counts on the other.
-      const options = { env: opened.env, overrides: { mail: { ...QUICK_DELIVERY, maxRecipientsPerHour: 50, maxRecipientsPerDay: 120 } }, clock };
+      const options = {
+        env: opened.env,
+        overrides: { mail: { ...QUICK_DELIVERY, maxRecipientsPerHour: 50, maxRecipientsPerDay: 120 } },
+        clock,
+      };
       first = await startServer(options);
       second = await startServer(options);
     });
@@ -341,22 +460,30 @@ for (const database of sqlDatabases) {
       await drop();
     });
 
-    const addresses = (count: number, prefix = 'r') => Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
-    const senderCount = async (userId: string) => (await first.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).filter((message) => message.senderUserId === userId).length;
+    const addresses = (count: number, prefix = 'r') =>
+      Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
+    const senderCount = async (userId: string) =>
+      (await first.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).filter(
+        (message) => message.senderUserId === userId,
+      ).length;
 
     it('answers 429 code 25 with Retry-After once a user’s recipients of the hour or the day would pass the limit, storing nothing; counts each user alone', async () => {
       const { secret: token, userId } = await first.userWithToken(['Mail::Send']);
       await accepted(await send(first, token, { ...A_MAIL, to: addresses(20), cc: addresses(10, 'c') }));
       clock.advance(10 * MINUTE);
       const key = { 'Idempotency-Key': 'quota-second' };
-      const second20 = await accepted(await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key));
+      const second20 = await accepted(
+        await send(second, token, { ...A_MAIL, to: addresses(19), bcc: 'audit@example.com' }, key),
+      );
 
       // 50 of 50 this hour: one more recipient is refused, until the first message's 30 have left the hour.
       clock.advance(10 * MINUTE);
       const refused = await send(second, token, { ...A_MAIL, to: 'one@example.com' });
       const body = await expectError(refused, 429, 25);
       expect(body.message).to.equal('Mail quota exceeded, try again later');
-      expect(body.details).to.equal("A user's messages may have at most 50 recipients in an hour; this one's 1 would pass that. Try again in 2400 s");
+      expect(body.details).to.equal(
+        "A user's messages may have at most 50 recipients in an hour; this one's 1 would pass that. Try again in 2400 s",
+      );
       expect(refused.headers.get('retry-after')).to.equal('2400');
       await expectError(await send(first, token, { ...A_MAIL, to: 'one@example.com' }), 429, 25);
       expect(await senderCount(userId)).to.equal(2);
@@ -373,7 +500,9 @@ for (const database of sqlDatabases) {
       await accepted(await send(first, token, { ...A_MAIL, to: addresses(50) }));
       clock.advance(60 * MINUTE);
       const daily = await send(first, token, { ...A_MAIL, to: addresses(50) });
-      expect((await expectError(daily, 429, 25)).details).to.equal("A user's messages may have at most 120 recipients in a day; this one's 50 would pass that. Try again in 76200 s");
+      expect((await expectError(daily, 429, 25)).details).to.equal(
+        "A user's messages may have at most 120 recipients in a day; this one's 50 would pass that. Try again in 76200 s",
+      );
       expect(daily.headers.get('retry-after')).to.equal(String((24 * 60 + 10 - 180) * 60));
       expect(await senderCount(userId)).to.equal(4);
     });

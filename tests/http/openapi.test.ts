@@ -18,8 +18,16 @@ interface Parameter {
 interface Operation {
   readonly security?: readonly Record<string, unknown>[];
   readonly parameters?: readonly Parameter[];
-  readonly requestBody?: { required: boolean; content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required?: string[] } } } };
-  readonly responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, unknown> }>;
+  readonly requestBody?: {
+    required: boolean;
+    content: {
+      'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required?: string[] } };
+    };
+  };
+  readonly responses: Record<
+    string,
+    { content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, unknown> }
+  >;
   readonly deprecated?: boolean;
 }
 interface Document {
@@ -29,7 +37,9 @@ interface Document {
 }
 
 const codesOf = (operation: Operation, status: number): number[] => {
-  const schema = operation.responses[status]!.content!['application/json']!.schema as { allOf: [unknown, { oneOf: { properties: { code: { const: number } } }[] }] };
+  const schema = operation.responses[status]!.content!['application/json']!.schema as {
+    allOf: [unknown, { oneOf: { properties: { code: { const: number } } }[] }];
+  };
   return schema.allOf[1].oneOf.map((entry) => entry.properties.code.const);
 };
 
@@ -53,8 +63,12 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     expect(result.valid).to.equal(true);
     expect(validator.version).to.equal('3.1');
     // The same validator refuses a document that breaks the rules, so its yes above means something.
-    const broken = JSON.parse(text) as { paths: Record<string, Record<string, { parameters?: { in: string; required?: boolean }[] }>> };
-    broken.paths['/api/game/network/maps/{map}']!.get!.parameters!.find((parameter) => parameter.in === 'path')!.required = false;
+    const broken = JSON.parse(text) as {
+      paths: Record<string, Record<string, { parameters?: { in: string; required?: boolean }[] }>>;
+    };
+    broken.paths['/api/game/network/maps/{map}']!.get!.parameters!.find(
+      (parameter) => parameter.in === 'path',
+    )!.required = false;
     expect((await new Validator().validate(broken as unknown as Record<string, unknown>)).valid).to.equal(false);
   });
 
@@ -73,8 +87,14 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       for (const operation of Object.values(operations)) {
         const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
-        expect(declared.map((parameter) => parameter.name), path).to.deep.equal(inPath);
-        expect(declared.every((parameter) => parameter.required), path).to.equal(true);
+        expect(
+          declared.map((parameter) => parameter.name),
+          path,
+        ).to.deep.equal(inPath);
+        expect(
+          declared.every((parameter) => parameter.required),
+          path,
+        ).to.equal(true);
       }
     }
     expect(document.paths['/api/game/network/maps/{map}']!.get!.parameters).to.deep.include({
@@ -87,13 +107,17 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   });
 
   it('derives parameter schemas from the codecs: types, enums, ranges, lengths, patterns', () => {
-    const barcode = Object.fromEntries(document.paths['/api/barcode/gen/{codec}']!.get!.parameters!.map((parameter) => [parameter.name, parameter]));
+    const barcode = Object.fromEntries(
+      document.paths['/api/barcode/gen/{codec}']!.get!.parameters!.map((parameter) => [parameter.name, parameter]),
+    );
     expect(barcode.scale!.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 10 });
     expect(barcode.height!.schema).to.deep.equal({ type: 'number', minimum: 1, maximum: 100 });
     expect(barcode.format!.schema).to.deep.equal({ type: 'string', enum: ['png', 'svg'] });
     expect(barcode.includetext!.schema).to.deep.equal({ type: 'boolean' });
     expect(barcode['x-format']).to.include({ in: 'header', required: false });
-    const pluscode = Object.fromEntries(document.paths['/api/location/pluscode']!.get!.parameters!.map((parameter) => [parameter.name, parameter]));
+    const pluscode = Object.fromEntries(
+      document.paths['/api/location/pluscode']!.get!.parameters!.map((parameter) => [parameter.name, parameter]),
+    );
     expect(pluscode.length!.schema).to.deep.equal({ type: 'integer', enum: [2, 4, 6, 8, 10, 11, 12, 13, 14, 15] });
     expect(pluscode.lat!.schema).to.deep.equal({ type: 'number', minimum: -90, maximum: 90 });
     expect(pluscode.near!.schema).to.deep.equal({ type: 'string', minLength: 1, maxLength: 200 });
@@ -119,12 +143,18 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     const synonyms = document.paths['/api/dictionary/syn']!.get!.responses[200]!.content!['application/json']!.schema;
     expect(synonyms).to.deep.equal({
       type: 'object',
-      properties: { word: { type: 'string' }, lemmas: { type: 'array', items: { type: 'string' } }, synonyms: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        word: { type: 'string' },
+        lemmas: { type: 'array', items: { type: 'string' } },
+        synonyms: { type: 'array', items: { type: 'string' } },
+      },
       required: ['word', 'lemmas', 'synonyms'],
       additionalProperties: false,
     });
     expect(Object.keys(document.paths['/api/token/create']!.post!.responses)).to.include('201').and.not.include('200');
-    expect(document.paths['/api/crypto/enc']!.get!.responses[200]!.content).to.deep.equal({ 'text/plain': { schema: { type: 'string' } } });
+    expect(document.paths['/api/crypto/enc']!.get!.responses[200]!.content).to.deep.equal({
+      'text/plain': { schema: { type: 'string' } },
+    });
     expect(document.paths['/api/barcode/gen/{codec}']!.get!.responses[200]!.content).to.deep.equal({
       'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
       'image/svg+xml': { schema: { type: 'string', contentMediaType: 'image/svg+xml' } },
@@ -136,17 +166,52 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   it('lists the error statuses and codes each operation can really answer, with the error object', () => {
     const player = document.paths['/api/game/network/player']!.get!;
     // 429: the request pipeline's rate limit stage may refuse any authenticated request; 503: the token store may not answer in time.
-    expect(Object.keys(player.responses)).to.deep.equal(['200', '400', '401', '403', '404', '408', '429', '431', '500', '502', '503', '504']);
-    expect(Object.keys(player.responses[401]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'WWW-Authenticate']);
-    expect(Object.keys(player.responses[429]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);
-    expect(Object.keys(player.responses[503]!.headers ?? {})).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);
+    expect(Object.keys(player.responses)).to.deep.equal([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '408',
+      '429',
+      '431',
+      '500',
+      '502',
+      '503',
+      '504',
+    ]);
+    expect(Object.keys(player.responses[401]!.headers ?? {})).to.deep.equal([
+      'X-Request-Id',
+      'RateLimit-Policy',
+      'RateLimit',
+      'WWW-Authenticate',
+    ]);
+    expect(Object.keys(player.responses[429]!.headers ?? {})).to.deep.equal([
+      'X-Request-Id',
+      'RateLimit-Policy',
+      'RateLimit',
+      'Retry-After',
+    ]);
+    expect(Object.keys(player.responses[503]!.headers ?? {})).to.deep.equal([
+      'X-Request-Id',
+      'RateLimit-Policy',
+      'RateLimit',
+      'Retry-After',
+    ]);
     expect(codesOf(player, 503)).to.deep.equal([29]);
     expect(Object.keys(player.responses[200]!.headers ?? {})).to.include.members(['RateLimit-Policy', 'RateLimit']);
     // 11: a body, which this operation does not take.
     expect(codesOf(player, 400)).to.deep.equal([6, 7, 9, 11]);
     expect(codesOf(player, 404)).to.deep.equal([errorCatalogue.InformationNotFound.code]);
     expect(player.responses[404]!.content!['application/json']!.schema).to.deep.equal({
-      allOf: [{ $ref: '#/components/schemas/Error' }, { oneOf: [{ properties: { code: { const: 22 }, message: { const: errorCatalogue.InformationNotFound.message } } }] }],
+      allOf: [
+        { $ref: '#/components/schemas/Error' },
+        {
+          oneOf: [
+            { properties: { code: { const: 22 }, message: { const: errorCatalogue.InformationNotFound.message } } },
+          ],
+        },
+      ],
     });
     const encrypt = document.paths['/api/crypto/enc']!.get!;
     expect(Object.keys(encrypt.responses)).to.not.include.members(['404', '409', '502']);
@@ -160,8 +225,10 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   it('asks for a bearer token on every operation, and also takes a password where the route does', () => {
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const operation of Object.values(operations)) {
-        if (operation.deprecated || ['/api/openapi.json', '/api/changelog', '/livez', '/readyz'].includes(path)) expect(operation.security, path).to.deep.equal([]);
-        else if (path === '/api/token/create') expect(operation.security).to.deep.equal([{ bearer: [] }, { basic: [] }]);
+        if (operation.deprecated || ['/api/openapi.json', '/api/changelog', '/livez', '/readyz'].includes(path))
+          expect(operation.security, path).to.deep.equal([]);
+        else if (path === '/api/token/create')
+          expect(operation.security).to.deep.equal([{ bearer: [] }, { basic: [] }]);
         else expect(operation.security, path).to.deep.equal([{ bearer: [] }]);
       }
     }
@@ -176,7 +243,10 @@ describe('tests/support: every answer in tests/http is checked against the docum
     check = (method, path, response) => conformance.check(method, suite.server.baseUrl + path, response);
   });
   const jsonResponse = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' } });
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' },
+    });
   const failureOf = async (work: Promise<void>): Promise<string> => {
     try {
       await work;
@@ -190,50 +260,110 @@ describe('tests/support: every answer in tests/http is checked against the docum
     await check('GET', '/api/token/delete', jsonResponse(401, { code: 3, message: 'No API key provided' }));
     await check('DELETE', '/api/token/delete', jsonResponse(200, { deleted: true, id: 'x' }));
     await check('GET', '/API/Dictionary/Syn/', jsonResponse(200, { word: 'a', lemmas: [], synonyms: ['b'] }));
-    await check('POST', '/api/nowhere', jsonResponse(404, { code: 22, message: 'Unable to retrieve requested information', details: 'No endpoint' }));
+    await check(
+      'POST',
+      '/api/nowhere',
+      jsonResponse(404, { code: 22, message: 'Unable to retrieve requested information', details: 'No endpoint' }),
+    );
   });
 
   it('fails a status the operation does not list', async () => {
-    expect(await failureOf(check('GET', '/api/crypto/enc', jsonResponse(409, { code: 26, message: 'The resource already exists' })))).to.include(
-      'a status the document does not list for GET /api/crypto/enc',
-    );
+    expect(
+      await failureOf(
+        check('GET', '/api/crypto/enc', jsonResponse(409, { code: 26, message: 'The resource already exists' })),
+      ),
+    ).to.include('a status the document does not list for GET /api/crypto/enc');
   });
 
   it('fails a body its schema refuses: a field too many, one missing, a code the operation never gives', async () => {
-    expect(await failureOf(check('DELETE', '/api/user/delete', jsonResponse(200, { deleted: true, uid: 'u', extra: 1 })))).to.include('a body the document does not describe');
-    expect(await failureOf(check('GET', '/api/dictionary/ant', jsonResponse(200, { word: 'a', lemmas: [] })))).to.include('antonyms');
-    expect(await failureOf(check('GET', '/api/crypto/enc', jsonResponse(404, { code: 14, message: 'Unable to locate requested user' })))).to.include(
-      'a status the document does not list',
-    );
-    expect(await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 22, message: 'Unable to retrieve requested information' })))).to.include(
-      'a body the document does not describe',
-    );
-    expect(await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 14, message: 'Not here' })))).to.include('a body the document does not describe');
-    expect(await failureOf(check('GET', '/api/user/get', new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } })))).to.include(
-      'without its header X-Request-Id',
-    );
+    expect(
+      await failureOf(check('DELETE', '/api/user/delete', jsonResponse(200, { deleted: true, uid: 'u', extra: 1 }))),
+    ).to.include('a body the document does not describe');
+    expect(
+      await failureOf(check('GET', '/api/dictionary/ant', jsonResponse(200, { word: 'a', lemmas: [] }))),
+    ).to.include('antonyms');
+    expect(
+      await failureOf(
+        check('GET', '/api/crypto/enc', jsonResponse(404, { code: 14, message: 'Unable to locate requested user' })),
+      ),
+    ).to.include('a status the document does not list');
+    expect(
+      await failureOf(
+        check(
+          'GET',
+          '/api/user/get',
+          jsonResponse(404, { code: 22, message: 'Unable to retrieve requested information' }),
+        ),
+      ),
+    ).to.include('a body the document does not describe');
+    expect(
+      await failureOf(check('GET', '/api/user/get', jsonResponse(404, { code: 14, message: 'Not here' }))),
+    ).to.include('a body the document does not describe');
+    expect(
+      await failureOf(
+        check(
+          'GET',
+          '/api/user/get',
+          new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }),
+        ),
+      ),
+    ).to.include('without its header X-Request-Id');
   });
 
   it('fails a success without a header the document says it carries, or with one it does not describe', async () => {
-    const maps = (headers: Record<string, string>) => new Response('[]', { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...headers } });
-    await check('GET', '/api/game/network/maps/hide', maps({ 'x-cache': 'stale', warning: '110 - "Response is Stale"' }));
-    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({})))).to.include('without its header x-cache');
-    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({ 'x-cache': 'warm' })))).to.include('x-cache: warm, which the document does not describe');
+    const maps = (headers: Record<string, string>) =>
+      new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...headers },
+      });
+    await check(
+      'GET',
+      '/api/game/network/maps/hide',
+      maps({ 'x-cache': 'stale', warning: '110 - "Response is Stale"' }),
+    );
+    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({})))).to.include(
+      'without its header x-cache',
+    );
+    expect(await failureOf(check('GET', '/api/game/network/maps/hide', maps({ 'x-cache': 'warm' })))).to.include(
+      'x-cache: warm, which the document does not describe',
+    );
   });
 
   it('fails a content type the operation does not list, and anything but the error object where no operation is', async () => {
-    expect(await failureOf(check('GET', '/api/crypto/enc', new Response('x', { status: 200, headers: { 'content-type': 'text/html', 'x-request-id': 'r-1' } })))).to.include('which the document does not list');
-    expect(await failureOf(check('GET', '/api/nowhere', jsonResponse(404, { error: 'no' })))).to.include('outside the document');
+    expect(
+      await failureOf(
+        check(
+          'GET',
+          '/api/crypto/enc',
+          new Response('x', { status: 200, headers: { 'content-type': 'text/html', 'x-request-id': 'r-1' } }),
+        ),
+      ),
+    ).to.include('which the document does not list');
+    expect(await failureOf(check('GET', '/api/nowhere', jsonResponse(404, { error: 'no' })))).to.include(
+      'outside the document',
+    );
   });
 });
 
 describe('http: a route row declares the parameters of its path', () => {
-  const row = { method: 'GET', permission: null, summary: 'a row', response: t.string, handle: () => E.right(textBody('')) } as const;
+  const row = {
+    method: 'GET',
+    permission: null,
+    summary: 'a row',
+    response: t.string,
+    handle: () => E.right(textBody('')),
+  } as const;
 
   it('refuses a row whose path parameters are not the ones it declares', () => {
-    expect(() => defineRoute({ ...row, path: '/thing/:id' })).to.throw('GET /thing/:id declares the path parameters [], its path has [id]');
-    expect(() => defineRoute({ ...row, path: '/thing', params: { id: required(t.string, 'an id') } })).to.throw('declares the path parameters [id], its path has []');
-    expect(() => defineRoute({ ...row, path: '/thing/:id', params: { key: optional(t.string, 'a key') } })).to.throw('[key], its path has [id]');
+    expect(() => defineRoute({ ...row, path: '/thing/:id' })).to.throw(
+      'GET /thing/:id declares the path parameters [], its path has [id]',
+    );
+    expect(() => defineRoute({ ...row, path: '/thing', params: { id: required(t.string, 'an id') } })).to.throw(
+      'declares the path parameters [id], its path has []',
+    );
+    expect(() => defineRoute({ ...row, path: '/thing/:id', params: { key: optional(t.string, 'a key') } })).to.throw(
+      '[key], its path has [id]',
+    );
   });
 
   it('fills in what the row leaves out: no query or headers, 200 with JSON, no errors of its own', () => {

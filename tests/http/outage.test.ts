@@ -31,14 +31,29 @@ describe('http: when the database is gone', () => {
     const server = await startServer({ env: database.env });
     try {
       const admin = await server.userWithToken(['*']);
-      const tokenId = ((await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as { id: string }).id;
+      const tokenId = (
+        (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as { id: string }
+      ).id;
       await server.app.container.get<Knex>(Database).destroy();
-      const person = { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+      const person = {
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'correct horse battery',
+      };
       await expectError(await server.send('POST', '/api/user/create', { token: admin.secret, json: person }), 500, 15);
-      await expectError(await server.send('PATCH', '/api/user/update', { token: admin.secret, json: { displayname: 'x' } }), 500, 16);
+      await expectError(
+        await server.send('PATCH', '/api/user/update', { token: admin.secret, json: { displayname: 'x' } }),
+        500,
+        16,
+      );
       await expectError(await server.send('DELETE', '/api/user/delete', { token: admin.secret }), 500, 17);
       await expectError(await server.send('POST', '/api/token/create', { token: admin.secret, json: {} }), 500, 19);
-      await expectError(await server.send('DELETE', `/api/token/delete?id=${tokenId}`, { token: admin.secret }), 500, 21);
+      await expectError(
+        await server.send('DELETE', `/api/token/delete?id=${tokenId}`, { token: admin.secret }),
+        500,
+        21,
+      );
     } finally {
       await server.close();
     }

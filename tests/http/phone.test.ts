@@ -27,25 +27,169 @@ interface Case {
 }
 
 const NUMBERS: Case[] = [
-  { number: '+33 6 12 34 56 78', valid: true, type: 'MOBILE', region: 'FR', e164: '+33612345678', national: '06 12 34 56 78' },
-  { number: '01 23 45 67 89', country: 'FR', valid: true, type: 'FIXED_LINE', region: 'FR', e164: '+33123456789', national: '01 23 45 67 89' },
-  { number: '(201) 555-0123', country: 'US', valid: true, type: 'FIXED_LINE_OR_MOBILE', region: 'US', e164: '+12015550123', national: '(201) 555-0123' },
-  { number: '+1 800 234 5678', valid: true, type: 'TOLL_FREE', region: 'US', e164: '+18002345678', national: '(800) 234-5678' },
-  { number: '07400 123456', country: 'GB', valid: true, type: 'MOBILE', region: 'GB', e164: '+447400123456', national: '07400 123456' },
-  { number: '+44 20 7946 0958', valid: true, type: 'FIXED_LINE', region: 'GB', e164: '+442079460958', national: '020 7946 0958' },
-  { number: '0800 123 4567', country: 'GB', valid: true, type: 'TOLL_FREE', region: 'GB', e164: '+448001234567', national: '0800 123 4567' },
-  { number: '090-1234-5678', country: 'JP', valid: true, type: 'MOBILE', region: 'JP', e164: '+819012345678', national: '090-1234-5678' },
-  { number: '+81 3-1234-5678', valid: true, type: 'FIXED_LINE', region: 'JP', e164: '+81312345678', national: '03-1234-5678' },
-  { number: '0120-123-456', country: 'JP', valid: true, type: 'TOLL_FREE', region: 'JP', e164: '+81120123456', national: '0120-123-456' },
-  { number: '+49 30 123456', valid: true, type: 'FIXED_LINE', region: 'DE', e164: '+4930123456', national: '030 123456' },
-  { number: '01512 3456789', country: 'DE', valid: true, type: 'MOBILE', region: 'DE', e164: '+4915123456789', national: '01512 3456789' },
-  { number: '(11) 91234-5678', country: 'BR', valid: true, type: 'MOBILE', region: 'BR', e164: '+5511912345678', national: '(11) 91234-5678' },
-  { number: '+55 11 3456-7890', valid: true, type: 'FIXED_LINE', region: 'BR', e164: '+551134567890', national: '(11) 3456-7890' },
-  { number: '98765 43210', country: 'IN', valid: true, type: 'MOBILE', region: 'IN', e164: '+919876543210', national: '098765 43210' },
-  { number: '1800 123 4567', country: 'IN', valid: true, type: 'TOLL_FREE', region: 'IN', e164: '+9118001234567', national: '1800 123 4567' },
-  { number: '00 44 20 7946 0958', country: 'FR', valid: true, type: 'FIXED_LINE', region: 'GB', e164: '+442079460958', national: '020 7946 0958' },
-  { number: '+800 1234 5678', valid: true, type: 'TOLL_FREE', region: null, e164: '+80012345678', national: '1234 5678' },
-  { number: '+883 510 012345', valid: true, type: 'VOIP', region: null, e164: '+883510012345', national: '510 012 345' },
+  {
+    number: '+33 6 12 34 56 78',
+    valid: true,
+    type: 'MOBILE',
+    region: 'FR',
+    e164: '+33612345678',
+    national: '06 12 34 56 78',
+  },
+  {
+    number: '01 23 45 67 89',
+    country: 'FR',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'FR',
+    e164: '+33123456789',
+    national: '01 23 45 67 89',
+  },
+  {
+    number: '(201) 555-0123',
+    country: 'US',
+    valid: true,
+    type: 'FIXED_LINE_OR_MOBILE',
+    region: 'US',
+    e164: '+12015550123',
+    national: '(201) 555-0123',
+  },
+  {
+    number: '+1 800 234 5678',
+    valid: true,
+    type: 'TOLL_FREE',
+    region: 'US',
+    e164: '+18002345678',
+    national: '(800) 234-5678',
+  },
+  {
+    number: '07400 123456',
+    country: 'GB',
+    valid: true,
+    type: 'MOBILE',
+    region: 'GB',
+    e164: '+447400123456',
+    national: '07400 123456',
+  },
+  {
+    number: '+44 20 7946 0958',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'GB',
+    e164: '+442079460958',
+    national: '020 7946 0958',
+  },
+  {
+    number: '0800 123 4567',
+    country: 'GB',
+    valid: true,
+    type: 'TOLL_FREE',
+    region: 'GB',
+    e164: '+448001234567',
+    national: '0800 123 4567',
+  },
+  {
+    number: '090-1234-5678',
+    country: 'JP',
+    valid: true,
+    type: 'MOBILE',
+    region: 'JP',
+    e164: '+819012345678',
+    national: '090-1234-5678',
+  },
+  {
+    number: '+81 3-1234-5678',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'JP',
+    e164: '+81312345678',
+    national: '03-1234-5678',
+  },
+  {
+    number: '0120-123-456',
+    country: 'JP',
+    valid: true,
+    type: 'TOLL_FREE',
+    region: 'JP',
+    e164: '+81120123456',
+    national: '0120-123-456',
+  },
+  {
+    number: '+49 30 123456',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'DE',
+    e164: '+4930123456',
+    national: '030 123456',
+  },
+  {
+    number: '01512 3456789',
+    country: 'DE',
+    valid: true,
+    type: 'MOBILE',
+    region: 'DE',
+    e164: '+4915123456789',
+    national: '01512 3456789',
+  },
+  {
+    number: '(11) 91234-5678',
+    country: 'BR',
+    valid: true,
+    type: 'MOBILE',
+    region: 'BR',
+    e164: '+5511912345678',
+    national: '(11) 91234-5678',
+  },
+  {
+    number: '+55 11 3456-7890',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'BR',
+    e164: '+551134567890',
+    national: '(11) 3456-7890',
+  },
+  {
+    number: '98765 43210',
+    country: 'IN',
+    valid: true,
+    type: 'MOBILE',
+    region: 'IN',
+    e164: '+919876543210',
+    national: '098765 43210',
+  },
+  {
+    number: '1800 123 4567',
+    country: 'IN',
+    valid: true,
+    type: 'TOLL_FREE',
+    region: 'IN',
+    e164: '+9118001234567',
+    national: '1800 123 4567',
+  },
+  {
+    number: '00 44 20 7946 0958',
+    country: 'FR',
+    valid: true,
+    type: 'FIXED_LINE',
+    region: 'GB',
+    e164: '+442079460958',
+    national: '020 7946 0958',
+  },
+  {
+    number: '+800 1234 5678',
+    valid: true,
+    type: 'TOLL_FREE',
+    region: null,
+    e164: '+80012345678',
+    national: '1234 5678',
+  },
+  {
+    number: '+883 510 012345',
+    valid: true,
+    type: 'VOIP',
+    region: null,
+    e164: '+883510012345',
+    national: '510 012 345',
+  },
   { number: '+882 49 123456', valid: true, type: 'MOBILE', region: null, e164: '+88249123456', national: '49 123456' },
   { number: '+882 1234 5678', valid: false, type: null, region: null, e164: '+88212345678', national: '12345678' },
   { number: '12', country: 'FR', valid: false, type: null, region: 'FR', e164: '+3312', national: '12' },
@@ -61,7 +205,8 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     return (await response.json()) as Details;
   };
-  const queryOf = (number: string, country?: string) => new URLSearchParams(country === undefined ? { number } : { number, country }).toString();
+  const queryOf = (number: string, country?: string) =>
+    new URLSearchParams(country === undefined ? { number } : { number, country }).toString();
 
   before(async () => {
     server = await startServer();
@@ -80,7 +225,12 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
       countryName: 'France',
       timeZones: ['Europe/Paris'],
       nationalNumber: '612345678',
-      formats: { e164: '+33612345678', international: '+33 6 12 34 56 78', national: '06 12 34 56 78', rfc3966: 'tel:+33612345678' },
+      formats: {
+        e164: '+33612345678',
+        international: '+33 6 12 34 56 78',
+        national: '06 12 34 56 78',
+        rfc3966: 'tel:+33612345678',
+      },
     });
   });
 
@@ -93,8 +243,16 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
   });
 
   it('names the region in English, and gives none for a non-geographic number', async () => {
-    expect(await details(queryOf('090-1234-5678', 'JP'))).to.deep.include({ country: 'JP', countryName: 'Japan', countryCallingCode: '81' });
-    expect(await details(queryOf('+800 1234 5678'))).to.deep.include({ country: null, countryName: null, countryCallingCode: '800' });
+    expect(await details(queryOf('090-1234-5678', 'JP'))).to.deep.include({
+      country: 'JP',
+      countryName: 'Japan',
+      countryCallingCode: '81',
+    });
+    expect(await details(queryOf('+800 1234 5678'))).to.deep.include({
+      country: null,
+      countryName: null,
+      countryCallingCode: '800',
+    });
   });
 
   it('gives the time zones of the number’s country, every one of them, and none for a number of no country', async () => {
@@ -121,17 +279,33 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
     expect(await details(queryOf('+33 6 12 34 56 78'))).not.to.have.property('extension');
   });
 
-  it('takes the country in either case; beside a + number it must be the number\'s own, never ignored (400/7)', async () => {
+  it("takes the country in either case; beside a + number it must be the number's own, never ignored (400/7)", async () => {
     expect((await details(queryOf('01 23 45 67 89', 'fr'))).formats.e164).to.equal('+33123456789');
-    expect(await details(queryOf('+44 20 7946 0958', 'gb'))).to.deep.include({ country: 'GB', nationalNumber: '2079460958' });
+    expect(await details(queryOf('+44 20 7946 0958', 'gb'))).to.deep.include({
+      country: 'GB',
+      nationalNumber: '2079460958',
+    });
     const other = await expectError(await get(queryOf('+44 20 7946 0958', 'JP')), 400, 7);
-    expect(other.details).to.equal("country JP is not the number's: +44 20 7946 0958 is GB's by its calling code; leave country out for a number with +");
-    expect((await expectError(await get(queryOf('+800 1234 5678', 'FR')), 400, 7)).details).to.match(/^country FR is not the number's: \+800 1234 5678 is no country's/);
+    expect(other.details).to.equal(
+      "country JP is not the number's: +44 20 7946 0958 is GB's by its calling code; leave country out for a number with +",
+    );
+    expect((await expectError(await get(queryOf('+800 1234 5678', 'FR')), 400, 7)).details).to.match(
+      /^country FR is not the number's: \+800 1234 5678 is no country's/,
+    );
   });
 
   it('answers a parseable number that no plan assigns with 200 and valid: false', async () => {
-    expect(await details(queryOf('+33 1 2'))).to.deep.include({ valid: false, possible: false, type: null, country: 'FR' });
-    expect(await details(queryOf('+1 555 0123'))).to.deep.include({ valid: false, country: null, countryCallingCode: '1' });
+    expect(await details(queryOf('+33 1 2'))).to.deep.include({
+      valid: false,
+      possible: false,
+      type: null,
+      country: 'FR',
+    });
+    expect(await details(queryOf('+1 555 0123'))).to.deep.include({
+      valid: false,
+      country: null,
+      countryCallingCode: '1',
+    });
   });
 
   it('answers 400/6 without a number, and without a country for a number without +', async () => {
@@ -179,10 +353,18 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
   });
 
   it('answers 400/7 for a country that is not an alpha-2 code or has no numbering plan, even beside a + number', async () => {
-    expect((await expectError(await get(queryOf('06 12 34 56 78', 'FRA')), 400, 7)).details).to.match(/^country must be an ISO 3166-1 alpha-2 country code/);
-    expect((await expectError(await get(queryOf('06 12 34 56 78', '33')), 400, 7)).details).to.match(/^country must be/);
-    expect((await expectError(await get(queryOf('06 12 34 56 78', 'ZZ')), 400, 7)).details).to.equal('country ZZ has no numbering plan');
-    expect((await expectError(await get(queryOf('+33612345678', 'zz')), 400, 7)).details).to.equal('country zz has no numbering plan');
+    expect((await expectError(await get(queryOf('06 12 34 56 78', 'FRA')), 400, 7)).details).to.match(
+      /^country must be an ISO 3166-1 alpha-2 country code/,
+    );
+    expect((await expectError(await get(queryOf('06 12 34 56 78', '33')), 400, 7)).details).to.match(
+      /^country must be/,
+    );
+    expect((await expectError(await get(queryOf('06 12 34 56 78', 'ZZ')), 400, 7)).details).to.equal(
+      'country ZZ has no numbering plan',
+    );
+    expect((await expectError(await get(queryOf('+33612345678', 'zz')), 400, 7)).details).to.equal(
+      'country zz has no numbering plan',
+    );
   });
 
   it('answers 400/7 for a repeated parameter', async () => {
@@ -193,7 +375,11 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
   it('needs Phone::Details', async () => {
     await expectError(await server.get('/api/phone/details?number=%2B33612345678'), 401, 3);
     const other = await server.tokenFor(['Cryptography::*']);
-    await expectError(await server.get('/api/phone/details?number=%2B33612345678', { Authorization: `Bearer ${other}` }), 403, 1);
+    await expectError(
+      await server.get('/api/phone/details?number=%2B33612345678', { Authorization: `Bearer ${other}` }),
+      403,
+      1,
+    );
   });
 });
 
@@ -203,7 +389,9 @@ describe('http: phone details on first use', () => {
     try {
       const token = await server.tokenFor(['Phone::*']);
       const responses = await Promise.all(
-        Array.from({ length: 20 }, () => server.get('/api/phone/details?number=%2B81%203-1234-5678', { Authorization: `Bearer ${token}` })),
+        Array.from({ length: 20 }, () =>
+          server.get('/api/phone/details?number=%2B81%203-1234-5678', { Authorization: `Bearer ${token}` }),
+        ),
       );
       for (const response of responses) {
         expect(response.status).to.equal(200);

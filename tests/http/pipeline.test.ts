@@ -26,7 +26,11 @@ class CountingLimiter implements RateLimiter {
     const policy = { name: 'counting', requests: this.allowance, perSeconds: 60 };
     const remaining = Math.max(this.allowance - count, 0);
     // A promise, as a limiter with a shared store answers: the pipeline must wait for it.
-    return Promise.resolve(count > this.allowance ? { policy, remaining, resetSeconds: 7, refusal: { _tag: 'RateLimited', retryAfterSeconds: 7 } } : { policy, remaining, resetSeconds: 7 });
+    return Promise.resolve(
+      count > this.allowance
+        ? { policy, remaining, resetSeconds: 7, refusal: { _tag: 'RateLimited', retryAfterSeconds: 7 } }
+        : { policy, remaining, resetSeconds: 7 },
+    );
   }
 }
 
@@ -41,7 +45,11 @@ class RecordingMetrics implements Metrics {
  * The real app, routes and use cases of a started server, composed again with a limiter and a
  * metrics sink plugged in, as a deployment would: the routes are untouched.
  */
-async function pluggedIn(server: TestServer, rateLimiter: RateLimiter, metrics: Metrics): Promise<{ url: string; close(): Promise<void> }> {
+async function pluggedIn(
+  server: TestServer,
+  rateLimiter: RateLimiter,
+  metrics: Metrics,
+): Promise<{ url: string; close(): Promise<void> }> {
   const { container, config } = server.app;
   const app = createApp({
     table: container.get<RouteTable>(Routes),
@@ -82,12 +90,20 @@ describe('http: the request pipeline takes a rate limiter and a metrics sink wit
 
   it('asks the limiter after authentication, once per request, with the route, the actor and the client address', async () => {
     await expectError(await fetch(`${plugged.url}/api/crypto/enc?data=x`), 401, 3);
-    await expectError(await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: 'Bearer nonsense' } }), 401, 4);
+    await expectError(
+      await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: 'Bearer nonsense' } }),
+      401,
+      4,
+    );
     expect(limiter.asked).to.deep.equal([]);
     const token = await server.tokenFor(['*']);
-    const admitted = await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${token}` } });
+    const admitted = await fetch(`${plugged.url}/api/crypto/enc?data=x`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(admitted.status).to.equal(200);
-    expect(limiter.asked).to.deep.equal([{ operation: 'GET /api/crypto/enc', actor: 'principal', clientAddress: '127.0.0.1' }]);
+    expect(limiter.asked).to.deep.equal([
+      { operation: 'GET /api/crypto/enc', actor: 'principal', clientAddress: '127.0.0.1' },
+    ]);
     // Where the limiter says the caller stands, announced in the IETF RateLimit fields.
     expect(admitted.headers.get('ratelimit-policy')).to.equal('"counting";q=2;w=60');
     expect(admitted.headers.get('ratelimit')).to.equal('"counting";r=1;t=7');
@@ -96,9 +112,19 @@ describe('http: the request pipeline takes a rate limiter and a metrics sink wit
   it('answers a refused request 429/25 with Retry-After before decoding it, and the use case never runs', async () => {
     const admin = await server.userWithToken(['*']);
     const headers = { Authorization: `Bearer ${admin.secret}`, 'Content-Type': 'application/json' };
-    const person = (n: number) => JSON.stringify({ firstname: 'Ada', lastname: 'Lovelace', email: `ada${n}@example.com`, password: 'correct horse battery' });
-    expect((await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(1) })).status).to.equal(201);
-    expect((await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(2) })).status).to.equal(201);
+    const person = (n: number) =>
+      JSON.stringify({
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        email: `ada${n}@example.com`,
+        password: 'correct horse battery',
+      });
+    expect(
+      (await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(1) })).status,
+    ).to.equal(201);
+    expect(
+      (await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(2) })).status,
+    ).to.equal(201);
     const before = await server.snapshot();
 
     const refused = await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: person(3) });
@@ -108,10 +134,17 @@ describe('http: the request pipeline takes a rate limiter and a metrics sink wit
     expect(refused.headers.get('ratelimit')).to.equal('"counting";r=0;t=7');
     expect(body.details).to.equal('Try again in 7 s');
     // A body that would fail decoding is refused for the rate first: nothing of it is read.
-    await expectError(await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: '{"firstname":' }), 429, 25);
+    await expectError(
+      await fetch(`${plugged.url}/api/user/create`, { method: 'POST', headers, body: '{"firstname":' }),
+      429,
+      25,
+    );
     expect(await server.snapshot()).to.deep.equal(before);
     // Another route is counted apart, as this limiter chooses.
-    expect((await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${admin.secret}` } })).status).to.equal(200);
+    expect(
+      (await fetch(`${plugged.url}/api/crypto/enc?data=x`, { headers: { Authorization: `Bearer ${admin.secret}` } }))
+        .status,
+    ).to.equal(200);
   });
 
   it('tells the metrics sink of every request once, by route pattern and status, after the answer is decided', async () => {

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { closedPort, deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
+import {
+  closedPort,
+  deleteKeys,
+  HAS_REDIS_SERVER,
+  REDIS_URL,
+  testKeyPrefix,
+  ThrowawayRedis,
+} from '../support/redis.js';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 const RETRY_OR_RESET = /^"(default|token)";r=(\d+);t=(\d+)$/;
@@ -49,7 +56,9 @@ describe('http: rate limits per token', () => {
       expect(standing(refused)).to.deep.equal([0, retryAfter]);
 
       // Each user counts alone; a request with no valid token is counted under no policy.
-      expect(standing(await server.get('/api/crypto/enc?data=e', auth(await server.tokenFor(['Cryptography::Encrypt']))))[0]).to.equal(2);
+      expect(
+        standing(await server.get('/api/crypto/enc?data=e', auth(await server.tokenFor(['Cryptography::Encrypt']))))[0],
+      ).to.equal(2);
       const anonymous = await server.get('/api/crypto/enc?data=f');
       await expectError(anonymous, 401, 3);
       expect(anonymous.headers.get('ratelimit')).to.equal(null);
@@ -67,15 +76,22 @@ describe('http: rate limits per token', () => {
       const { secret } = await server.userWithToken(['Cryptography::Encrypt', 'Tokens::Create']);
       const minted: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const created = await server.send('POST', '/api/token/create', { token: secret, json: { permissions: ['Cryptography::Encrypt'] } });
+        const created = await server.send('POST', '/api/token/create', {
+          token: secret,
+          json: { permissions: ['Cryptography::Encrypt'] },
+        });
         expect(created.status).to.equal(201);
         minted.push(((await created.json()) as { token: string }).token);
       }
       // Three requests spent minting; three more pass, whichever token asks, and the next is refused.
-      for (const token of minted) expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.be.below(3);
-      for (const token of [...minted, secret]) await expectError(await server.get('/api/crypto/enc?data=x', auth(token)), 429, 25);
+      for (const token of minted)
+        expect(standing(await server.get('/api/crypto/enc?data=x', auth(token)))[0]).to.be.below(3);
+      for (const token of [...minted, secret])
+        await expectError(await server.get('/api/crypto/enc?data=x', auth(token)), 429, 25);
       // Another user is not held up by it.
-      expect((await server.get('/api/crypto/enc?data=x', auth(await server.tokenFor(['Cryptography::Encrypt'])))).status).to.equal(200);
+      expect(
+        (await server.get('/api/crypto/enc?data=x', auth(await server.tokenFor(['Cryptography::Encrypt'])))).status,
+      ).to.equal(200);
     });
   });
 
@@ -88,18 +104,28 @@ describe('http: rate limits per token', () => {
 
     it('is kept, shown by token/info, counted under its own policy, and passed on to the tokens it issues', async () => {
       const admin = await server.userWithToken(['*']);
-      const created = await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit: { requests: 2, perSeconds: 30 } } });
+      const created = await server.send('POST', '/api/token/create', {
+        token: admin.secret,
+        json: { rateLimit: { requests: 2, perSeconds: 30 } },
+      });
       expect(created.status).to.equal(201);
       const { token, id, rateLimit } = (await created.json()) as { token: string; id: string; rateLimit: unknown };
       expect(rateLimit).to.deep.equal({ requests: 2, perSeconds: 30 });
-      const info = (await (await server.send('GET', `/api/token/info?id=${id}`, { token: admin.secret })).json()) as { rateLimit: unknown };
+      const info = (await (await server.send('GET', `/api/token/info?id=${id}`, { token: admin.secret })).json()) as {
+        rateLimit: unknown;
+      };
       expect(info.rateLimit).to.deep.equal({ requests: 2, perSeconds: 30 });
-      const own = (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as { rateLimit: unknown };
+      const own = (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as {
+        rateLimit: unknown;
+      };
       expect(own.rateLimit).to.equal(null);
 
       const issued = await server.send('POST', '/api/token/create', { token, json: { name: 'child' } });
       expect(issued.headers.get('ratelimit-policy')).to.equal('"token";q=2;w=30');
-      expect(((await issued.json()) as { rateLimit: unknown }).rateLimit).to.deep.equal({ requests: 2, perSeconds: 30 });
+      expect(((await issued.json()) as { rateLimit: unknown }).rateLimit).to.deep.equal({
+        requests: 2,
+        perSeconds: 30,
+      });
       expect(standing(await server.send('GET', '/api/token/info', { token }))[0]).to.equal(0);
       await expectError(await server.send('POST', '/api/token/create', { token, json: {} }), 429, 25);
     });
@@ -112,15 +138,32 @@ describe('http: rate limits per token', () => {
         { requests: 100, perSeconds: 59 },
         { requests: 2, perSeconds: 1 },
       ]) {
-        const body = await expectError(await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit } }), 400, 11);
+        const body = await expectError(
+          await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit } }),
+          400,
+          11,
+        );
         expect(body.details).to.equal('rateLimit may not exceed your own, 100 requests per 60 s');
       }
-      for (const rateLimit of [{ requests: 0, perSeconds: 10 }, { requests: 10 }, { requests: 10, perSeconds: 10, burst: 1 }, { requests: 1.5, perSeconds: 10 }, '10/10']) {
-        const body = await expectError(await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit } }), 400, 11);
+      for (const rateLimit of [
+        { requests: 0, perSeconds: 10 },
+        { requests: 10 },
+        { requests: 10, perSeconds: 10, burst: 1 },
+        { requests: 1.5, perSeconds: 10 },
+        '10/10',
+      ]) {
+        const body = await expectError(
+          await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit } }),
+          400,
+          11,
+        );
         expect(body.details).to.match(/^rateLimit must be \{requests: 1 to 1000000000, perSeconds: 1 to 86400\}/);
       }
       expect(await server.snapshot()).to.deep.equal(before);
-      const slower = await server.send('POST', '/api/token/create', { token: admin.secret, json: { rateLimit: { requests: 100, perSeconds: 120 } } });
+      const slower = await server.send('POST', '/api/token/create', {
+        token: admin.secret,
+        json: { rateLimit: { requests: 100, perSeconds: 120 } },
+      });
       expect(slower.status).to.equal(201);
     });
   });
@@ -140,7 +183,9 @@ describe('http: rate limits per token', () => {
         expect(response.headers.get('ratelimit-policy')).to.equal(null);
       }
       const limited = await server.tokenFor(['Cryptography::Encrypt'], { rateLimit: { requests: 1, perSeconds: 60 } });
-      expect((await server.get('/api/crypto/enc?data=x', auth(limited))).headers.get('ratelimit-policy')).to.equal('"token";q=1;w=60');
+      expect((await server.get('/api/crypto/enc?data=x', auth(limited))).headers.get('ratelimit-policy')).to.equal(
+        '"token";q=1;w=60',
+      );
       await expectError(await server.get('/api/crypto/enc?data=x', auth(limited)), 429, 25);
     });
   });
@@ -148,7 +193,9 @@ describe('http: rate limits per token', () => {
   describe('with Redis down from the start', () => {
     let server: TestServer;
     before(async () => {
-      server = await startServer({ env: { UTILITY_API_RATE_LIMIT: '2/60', REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
+      server = await startServer({
+        env: { UTILITY_API_RATE_LIMIT: '2/60', REDIS_URL: `redis://127.0.0.1:${await closedPort()}` },
+      });
     });
     after(async () => server.close());
 
@@ -162,7 +209,9 @@ describe('http: rate limits per token', () => {
       const health = (await ready.json()) as Health;
       expect(health.status).to.equal('warn');
       expect(health.checks!['redis:responseTime']![0]).to.include({ status: 'warn' });
-      expect(health.checks!['redis:responseTime']![0]!.output).to.include('counted per instance until it answers again');
+      expect(health.checks!['redis:responseTime']![0]!.output).to.include(
+        'counted per instance until it answers again',
+      );
     });
   });
 
@@ -172,7 +221,17 @@ describe('http: rate limits per token', () => {
     const keyPrefix = testKeyPrefix();
     before(async () => {
       database = await freshSqlite();
-      for (let i = 0; i < 2; i++) servers.push(await startServer({ env: { ...database.env, UTILITY_API_RATE_LIMIT: '10/60', REDIS_URL: REDIS_URL!, UTILITY_API_REDIS_KEY_PREFIX: keyPrefix } }));
+      for (let i = 0; i < 2; i++)
+        servers.push(
+          await startServer({
+            env: {
+              ...database.env,
+              UTILITY_API_RATE_LIMIT: '10/60',
+              REDIS_URL: REDIS_URL!,
+              UTILITY_API_REDIS_KEY_PREFIX: keyPrefix,
+            },
+          }),
+        );
     });
     after(async () => {
       await Promise.all(servers.map((server) => server.close()));
@@ -183,7 +242,8 @@ describe('http: rate limits per token', () => {
     it('hold a token to its limit together: of 30 requests spread over both, exactly 10 pass', async () => {
       const token = await servers[0]!.tokenFor(['Cryptography::Encrypt']);
       const statuses: number[] = [];
-      for (let i = 0; i < 30; i++) statuses.push((await servers[i % 2]!.get('/api/crypto/enc?data=x', auth(token))).status);
+      for (let i = 0; i < 30; i++)
+        statuses.push((await servers[i % 2]!.get('/api/crypto/enc?data=x', auth(token))).status);
       expect(statuses.filter((status) => status === 200)).to.have.length(10);
       expect(statuses.filter((status) => status === 429)).to.have.length(20);
       expect((await readiness(servers[1]!)).checks!['redis:responseTime']![0]!.status).to.equal('pass');
@@ -200,7 +260,11 @@ describe('http: rate limits per token', () => {
       const target = new URL(REDIS_URL!);
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
       server = await startServer({
-        env: { UTILITY_API_RATE_LIMIT: '100/60', REDIS_URL: `redis://127.0.0.1:${proxy.port}`, UTILITY_API_REDIS_KEY_PREFIX: keyPrefix },
+        env: {
+          UTILITY_API_RATE_LIMIT: '100/60',
+          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+          UTILITY_API_REDIS_KEY_PREFIX: keyPrefix,
+        },
         overrides: { redis: { commandTimeoutMs: COMMAND_TIMEOUT_MS } },
       });
     });
@@ -217,7 +281,8 @@ describe('http: rate limits per token', () => {
       proxy.set('hang');
       expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
       const started = performance.now();
-      for (let i = 0; i < 10; i++) expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
+      for (let i = 0; i < 10; i++)
+        expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
       // Ten requests that each waited for Redis would have taken ten deadlines.
       expect(performance.now() - started).to.be.below(COMMAND_TIMEOUT_MS);
       expect((await readiness(server)).status).to.equal('warn');
@@ -250,7 +315,8 @@ describe('http: rate limits per token', () => {
       expect((await readiness(server)).status).to.equal('pass');
       expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
       await redis.stop();
-      for (let i = 0; i < 5; i++) expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
+      for (let i = 0; i < 5; i++)
+        expect((await server.get('/api/crypto/enc?data=x', auth(token))).status).to.equal(200);
       expect((await readiness(server)).status).to.equal('warn');
       await redis.start();
       const deadline = Date.now() + 5_000;

@@ -57,7 +57,9 @@ describe('http: routing, request ids, oversized requests and junk', () => {
     const generated = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
     const following = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
     expect(generated.headers.get('x-request-id')).to.match(REQUEST_ID);
-    expect(following.headers.get('x-request-id')).to.match(REQUEST_ID).and.not.to.equal(generated.headers.get('x-request-id'));
+    expect(following.headers.get('x-request-id'))
+      .to.match(REQUEST_ID)
+      .and.not.to.equal(generated.headers.get('x-request-id'));
     const kept = await server.get('/api/nope', { 'X-Request-Id': 'trace-42' });
     expect(kept.headers.get('x-request-id')).to.equal('trace-42');
     const replaced = await server.get('/api/nope', { 'X-Request-Id': 'bad id with spaces' });
@@ -66,7 +68,10 @@ describe('http: routing, request ids, oversized requests and junk', () => {
 
   it('answers a request line beyond the server limit with the JSON error object, not a bare reply', async () => {
     const limit = server.app.config.http.maxHeaderBytes;
-    const response = await rawRequest(server.port, `GET /api/crypto/enc?data=${'a'.repeat(limit + 10)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const response = await rawRequest(
+      server.port,
+      `GET /api/crypto/enc?data=${'a'.repeat(limit + 10)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     expect(response.status).to.equal(431);
     expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(JSON.parse(response.body)).to.deep.include({ code: 27, message: 'Request line or headers too large' });
@@ -74,7 +79,10 @@ describe('http: routing, request ids, oversized requests and junk', () => {
 
   it('answers headers beyond the server limit the same way', async () => {
     const limit = server.app.config.http.maxHeaderBytes;
-    const response = await rawRequest(server.port, `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: x\r\nX-Junk: ${'j'.repeat(limit)}\r\n\r\n`);
+    const response = await rawRequest(
+      server.port,
+      `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: x\r\nX-Junk: ${'j'.repeat(limit)}\r\n\r\n`,
+    );
     expect(response.status).to.equal(431);
     expect(JSON.parse(response.body)).to.deep.include({ code: 27 });
   });
@@ -115,7 +123,9 @@ describe('http: routing, request ids, oversized requests and junk', () => {
       const text = junk(seed, 1 + (seed % 60));
       const attempts = [
         server.get(`/api/crypto/dec?data=${encodeURIComponent(text)}`, { Authorization: `Bearer ${token}` }),
-        server.get(`/api/crypto/${encodeURIComponent(text)}?${encodeURIComponent(text)}=1`, { Authorization: `Bearer ${token}` }),
+        server.get(`/api/crypto/${encodeURIComponent(text)}?${encodeURIComponent(text)}=1`, {
+          Authorization: `Bearer ${token}`,
+        }),
         server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${text.replace(/\s/g, '')}` }),
       ];
       for (const response of await Promise.all(attempts)) {
@@ -145,11 +155,26 @@ describe('http: the OpenAPI description', () => {
     const response = await server.get('/api/openapi.json');
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { 'x-permission'?: string; parameters?: { name: string; required: boolean }[]; deprecated?: boolean }>> };
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { 'x-permission'?: string; parameters?: { name: string; required: boolean }[]; deprecated?: boolean }
+        >
+      >;
+    };
     expect(document.openapi).to.equal('3.1.0');
     expect(document.paths['/api/crypto/enc']!.get!['x-permission']).to.equal('Cryptography::Encrypt');
     expect(document.paths['/api/crypto/dec']!.get!['x-permission']).to.equal('Cryptography::Decrypt');
-    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({ name: 'data', in: 'query', required: true, description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)', schema: { type: 'string', maxLength: 8192 } });
+    expect(document.paths['/api/crypto/enc']!.get!.parameters).to.deep.include({
+      name: 'data',
+      in: 'query',
+      required: true,
+      description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)',
+      schema: { type: 'string', maxLength: 8192 },
+    });
     expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });
 });
@@ -159,9 +184,26 @@ describe('http: the OpenAPI description of management endpoints', () => {
     const server = await startServer();
     try {
       const document = (await (await server.get('/api/openapi.json')).json()) as {
-        paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: { content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } } } }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              parameters: { name: string; in: string }[];
+              requestBody?: {
+                content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } };
+              };
+            }
+          >
+        >;
       };
-      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({ name: 'x-uid', in: 'header', required: false, description: 'the uid of the user acted on; default: your own (a user uid)', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } });
+      expect(document.paths['/api/user/get']!.get!.parameters).to.deep.include({
+        name: 'x-uid',
+        in: 'header',
+        required: false,
+        description: 'the uid of the user acted on; default: your own (a user uid)',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      });
       const create = document.paths['/api/user/create']!.post!.requestBody!.content['application/json'].schema;
       expect(create.required).to.deep.equal(['firstname', 'lastname', 'email', 'password']);
       expect(create.additionalProperties).to.equal(false);

@@ -24,14 +24,25 @@ async function expectUnavailableInTime(server: TestServer, send: () => Promise<R
   const { response, ms } = await timed(send);
   expect(ms).to.be.below(TIMEOUT_MS + 1500);
   expect(response.headers.get('retry-after')).to.equal('5');
-  expect(await expectError(response, 503, 29)).to.deep.equal({ code: 29, message: 'The service is unavailable, try again later' });
+  expect(await expectError(response, 503, 29)).to.deep.equal({
+    code: 29,
+    message: 'The service is unavailable, try again later',
+  });
 }
 
 /** Sends `count` requests at once, and checks every one as expectUnavailableInTime does. */
-async function expectAllUnavailableInTime(server: TestServer, count: number, send: (index: number) => Promise<Response>): Promise<void> {
+async function expectAllUnavailableInTime(
+  server: TestServer,
+  count: number,
+  send: (index: number) => Promise<Response>,
+): Promise<void> {
   const answers = await Promise.all(Array.from({ length: count }, (_, index) => timed(() => send(index))));
   for (const { response, ms } of answers) {
-    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).to.deep.equal({
+    expect({
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: await response.json(),
+    }).to.deep.equal({
       status: 503,
       retryAfter: '5',
       body: { code: 29, message: 'The service is unavailable, try again later' },
@@ -54,11 +65,20 @@ describe('http: a database that does not answer in time', function () {
       const locked = await locker.transaction();
       await locked.raw('INSERT INTO access_changes (kind, subject, created_at) VALUES (?, ?, ?)', ['user', 'lock', 0]);
       try {
-        await expectUnavailableInTime(server, () => server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }));
+        await expectUnavailableInTime(server, () =>
+          server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }),
+        );
         // Writers waiting together each wait out the deadline once, not one after the other.
-        await expectAllUnavailableInTime(server, 12, (index) => server.send('POST', '/api/user/create', { token: admin.secret, json: { ...PERSON, email: `ada${index}@example.com` } }));
+        await expectAllUnavailableInTime(server, 12, (index) =>
+          server.send('POST', '/api/user/create', {
+            token: admin.secret,
+            json: { ...PERSON, email: `ada${index}@example.com` },
+          }),
+        );
         // Reading goes on beside a writer (WAL): a token this server has not verified yet still works.
-        expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${notYetSeen}` })).status).to.equal(200);
+        expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${notYetSeen}` })).status).to.equal(
+          200,
+        );
       } finally {
         await locked.rollback();
       }
@@ -72,53 +92,84 @@ describe('http: a database that does not answer in time', function () {
     }
   });
 
-  (POSTGRES_URL ? it : it.skip)('PostgreSQL hanging: what needs it answers 503/29 in time, a cached token on an offline family keeps working, and it recovers with no restart', async () => {
-    const database = await freshPostgres();
-    const target = new URL(POSTGRES_URL!);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const url = new URL(database.env.DATABASE_URL!);
-    url.port = String(proxy.port);
-    let server: TestServer | undefined;
-    try {
-      server = await startServer({ env: { ...database.env, DATABASE_URL: url.toString() }, overrides: { database: { timeoutMs: TIMEOUT_MS } } });
-      const admin = await server.userWithToken(['*']);
-      const cached = await server.tokenFor(['Cryptography::*']);
-      const uncached = await server.tokenFor(['Cryptography::*']);
-      // More at once than the pool's connections, none of them verified by the server yet.
-      const neverSeen = await Promise.all(Array.from({ length: 12 }, () => server!.tokenFor(['Cryptography::*'])));
-      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(200);
-      expect(await (await server.get('/metrics', { Authorization: `Bearer ${admin.secret}` })).text()).to.include('mail_outbox_messages{');
+  (POSTGRES_URL ? it : it.skip)(
+    'PostgreSQL hanging: what needs it answers 503/29 in time, a cached token on an offline family keeps working, and it recovers with no restart',
+    async () => {
+      const database = await freshPostgres();
+      const target = new URL(POSTGRES_URL!);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const url = new URL(database.env.DATABASE_URL!);
+      url.port = String(proxy.port);
+      let server: TestServer | undefined;
+      try {
+        server = await startServer({
+          env: { ...database.env, DATABASE_URL: url.toString() },
+          overrides: { database: { timeoutMs: TIMEOUT_MS } },
+        });
+        const admin = await server.userWithToken(['*']);
+        const cached = await server.tokenFor(['Cryptography::*']);
+        const uncached = await server.tokenFor(['Cryptography::*']);
+        // More at once than the pool's connections, none of them verified by the server yet.
+        const neverSeen = await Promise.all(Array.from({ length: 12 }, () => server!.tokenFor(['Cryptography::*'])));
+        expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(
+          200,
+        );
+        expect(await (await server.get('/metrics', { Authorization: `Bearer ${admin.secret}` })).text()).to.include(
+          'mail_outbox_messages{',
+        );
 
-      proxy.set('hang');
-      // What the instance knows without the database: its metrics, without the mail outbox's depth.
-      const { response: metrics, ms: metricsMs } = await timed(() => server!.get('/metrics', { Authorization: `Bearer ${admin.secret}` }));
-      expect(metrics.status).to.equal(200);
-      expect(await metrics.text()).to.include('http_request_duration_seconds').and.not.include('mail_outbox_messages{');
-      expect(metricsMs).to.be.below(TIMEOUT_MS + 1500);
-      await expectAllUnavailableInTime(server, neverSeen.length, (index) => server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${neverSeen[index]}` }));
-      await expectAllUnavailableInTime(server, 12, (index) => server!.send('POST', '/api/user/create', { token: admin.secret, json: { ...PERSON, email: `ada${index}@example.com` } }));
-      await expectUnavailableInTime(server, () => server!.send('GET', '/api/mail/status?id=00000000-0000-4000-8000-000000000000', { token: admin.secret }));
-      await expectUnavailableInTime(server, () => server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` }));
-      await expectUnavailableInTime(server, () => server!.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }));
-      const { response, ms } = await timed(() => server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` }));
-      expect(response.status).to.equal(200);
-      expect(ms).to.be.below(200);
+        proxy.set('hang');
+        // What the instance knows without the database: its metrics, without the mail outbox's depth.
+        const { response: metrics, ms: metricsMs } = await timed(() =>
+          server!.get('/metrics', { Authorization: `Bearer ${admin.secret}` }),
+        );
+        expect(metrics.status).to.equal(200);
+        expect(await metrics.text())
+          .to.include('http_request_duration_seconds')
+          .and.not.include('mail_outbox_messages{');
+        expect(metricsMs).to.be.below(TIMEOUT_MS + 1500);
+        await expectAllUnavailableInTime(server, neverSeen.length, (index) =>
+          server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${neverSeen[index]}` }),
+        );
+        await expectAllUnavailableInTime(server, 12, (index) =>
+          server!.send('POST', '/api/user/create', {
+            token: admin.secret,
+            json: { ...PERSON, email: `ada${index}@example.com` },
+          }),
+        );
+        await expectUnavailableInTime(server, () =>
+          server!.send('GET', '/api/mail/status?id=00000000-0000-4000-8000-000000000000', { token: admin.secret }),
+        );
+        await expectUnavailableInTime(server, () =>
+          server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` }),
+        );
+        await expectUnavailableInTime(server, () =>
+          server!.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }),
+        );
+        const { response, ms } = await timed(() =>
+          server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` }),
+        );
+        expect(response.status).to.equal(200);
+        expect(ms).to.be.below(200);
 
-      proxy.set('pass');
-      const deadline = Date.now() + 5000;
-      let status = 0;
-      while (Date.now() < deadline && status !== 200) {
-        status = (await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` })).status;
+        proxy.set('pass');
+        const deadline = Date.now() + 5000;
+        let status = 0;
+        while (Date.now() < deadline && status !== 200) {
+          status = (await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` })).status;
+        }
+        expect(status).to.equal(200);
+        expect((await server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON })).status).to.equal(
+          201,
+        );
+      } finally {
+        proxy.set('pass');
+        await server?.close();
+        await proxy.close();
+        await database.drop();
       }
-      expect(status).to.equal(200);
-      expect((await server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON })).status).to.equal(201);
-    } finally {
-      proxy.set('pass');
-      await server?.close();
-      await proxy.close();
-      await database.drop();
-    }
-  });
+    },
+  );
 });
 
 describe('cli: a database that keeps answering is not given up on', function () {
@@ -130,12 +181,23 @@ describe('cli: a database that keeps answering is not given up on', function () 
       const dir = mkdtempSync(join(tmpdir(), 'utility-api-import-'));
       try {
         const file = join(dir, 'many.csv');
-        writeFileSync(file, ['text', ...Array.from({ length: 60_000 }, (_, index) => `Fact number ${index} of a long list`)].join('\n'));
-        const cli = cliOn({ ...database.env, UTILITY_API_DATABASE_TIMEOUT_MS: '100', UTILITY_API_KANYE_URL: 'off', UTILITY_API_CHUCKNORRIS_URL: 'off', UTILITY_API_RON_SWANSON_URL: 'off' });
+        writeFileSync(
+          file,
+          ['text', ...Array.from({ length: 60_000 }, (_, index) => `Fact number ${index} of a long list`)].join('\n'),
+        );
+        const cli = cliOn({
+          ...database.env,
+          UTILITY_API_DATABASE_TIMEOUT_MS: '100',
+          UTILITY_API_KANYE_URL: 'off',
+          UTILITY_API_CHUCKNORRIS_URL: 'off',
+          UTILITY_API_RON_SWANSON_URL: 'off',
+        });
         const imported = await cli('content', 'import', file, '--kind', 'fact', '--category', 'many');
         expect(imported.stdout).to.include('Imported into fact/many: 60000 added, 0 skipped, 0 refused');
         expect(imported.status).to.equal(0);
-        expect(await database.db('content_entries').where({ category: 'many' }).count({ n: '*' })).to.deep.equal([{ n: name === 'SQLite' ? 60_000 : '60000' }]);
+        expect(await database.db('content_entries').where({ category: 'many' }).count({ n: '*' })).to.deep.equal([
+          { n: name === 'SQLite' ? 60_000 : '60000' },
+        ]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
         await database.drop();

@@ -78,15 +78,20 @@ for (const backend of httpBackends) {
         { uid: l.uid, username: l.username },
         { uid: m.uid, username: m.username },
       ]);
-      const info = (await (await server.send('GET', `/api/token/info?id=${t3.id}`, { token: n.secret })).json()) as Info;
+      const info = (await (
+        await server.send('GET', `/api/token/info?id=${t3.id}`, { token: n.secret })
+      ).json()) as Info;
       expect(info.issuedBy).to.deep.equal({ uid: m.uid, username: m.username });
     });
 
     it('grants the end of the chain only what every link holds: a middle link demoted is 403/1 down the chain at once', async () => {
       const { a, l, m, t1, t2, t3 } = await chainOfThree(server);
-      const demote = (uid: string, perms: string[]) => server.send('PATCH', '/api/user/update', { token: a.secret, headers: { 'x-uid': uid }, json: { perms } });
+      const demote = (uid: string, perms: string[]) =>
+        server.send('PATCH', '/api/user/update', { token: a.secret, headers: { 'x-uid': uid }, json: { perms } });
       for (const middle of [l, m]) {
-        expect((await demote(middle.uid, ['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt'])).status).to.equal(200);
+        expect((await demote(middle.uid, ['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt'])).status).to.equal(
+          200,
+        );
         const refused = await expectError(await server.get(DEC, bearer(t3.token)), 403, 1);
         expect(refused.details).to.include('Cryptography::Decrypt');
         expect((await server.get(ENC, bearer(t3.token))).status).to.equal(200);
@@ -116,7 +121,9 @@ for (const backend of httpBackends) {
 
     it('deletes with a deleted link everything below it: 401/4 all the way down, and gone from the store', async () => {
       const { l, m, n, t1, t2, t3 } = await chainOfThree(server);
-      expect((await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': l.uid } })).status).to.equal(200);
+      expect(
+        (await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': l.uid } })).status,
+      ).to.equal(200);
       expect(await answers(server, ENC, t1.token, t2.token, t3.token)).to.deep.equal([
         [401, 4],
         [401, 4],
@@ -136,7 +143,9 @@ for (const backend of httpBackends) {
 
     it('deletes with the root administrator the whole chain', async () => {
       const { a, t1, t2, t3 } = await chainOfThree(server);
-      expect((await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': a.uid } })).status).to.equal(200);
+      expect(
+        (await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': a.uid } })).status,
+      ).to.equal(200);
       expect(await answers(server, ENC, t1.token, t2.token, t3.token)).to.deep.equal([
         [401, 4],
         [401, 4],
@@ -156,7 +165,9 @@ for (const backend of httpBackends) {
     it('stops the whole chain when the administrator’s own token that minted its first link is revoked', async () => {
       const { a, t1, t2, t3 } = await chainOfThree(server);
       const adminOwn = (await (await server.send('GET', '/api/token/info', { token: a.secret })).json()) as Info;
-      expect((await server.send('DELETE', `/api/token/delete?id=${adminOwn.id}`, { token: admin })).status).to.equal(200);
+      expect((await server.send('DELETE', `/api/token/delete?id=${adminOwn.id}`, { token: admin })).status).to.equal(
+        200,
+      );
       expect(await answers(server, ENC, t1.token, t2.token, t3.token)).to.deep.equal([
         [401, 4],
         [401, 4],
@@ -167,7 +178,9 @@ for (const backend of httpBackends) {
     it('answers 403/5 below a disabled minting token, and serves again once it is enabled', async () => {
       const { a, t1, t2, t3 } = await chainOfThree(server);
       const setDisabled = async (id: string, disabled: boolean) =>
-        expect((await server.send('PATCH', `/api/token/update?id=${id}`, { token: admin, json: { disabled } })).status).to.equal(200);
+        expect(
+          (await server.send('PATCH', `/api/token/update?id=${id}`, { token: admin, json: { disabled } })).status,
+        ).to.equal(200);
       await setDisabled(t1.id, true);
       expect(await answers(server, ENC, t1.token, t2.token, t3.token)).to.deep.equal([
         [403, 5],
@@ -191,12 +204,16 @@ for (const backend of httpBackends) {
       const { l, t1 } = await chainOfThree(server);
       const throughLent = await lend(server, t1.token, l.uid);
       expect(throughLent.issuedBy).to.deep.equal({ uid: l.uid, username: l.username });
-      const own = (await (await server.send('POST', '/api/token/create', { token: l.secret, json: {} })).json()) as Created;
+      const own = (await (
+        await server.send('POST', '/api/token/create', { token: l.secret, json: {} })
+      ).json()) as Created;
       expect(own.issuedBy).to.equal(null);
       expect((await server.send('DELETE', `/api/token/delete?id=${t1.id}`, { token: l.secret })).status).to.equal(200);
       expect(await answers(server, ENC, throughLent.token, own.token)).to.deep.equal([[401, 4], OK]);
       const lOwn = (await (await server.send('GET', '/api/token/info', { token: l.secret })).json()) as Info;
-      expect((await server.send('DELETE', `/api/token/delete?id=${lOwn.id}`, { token: own.token })).status).to.equal(200);
+      expect((await server.send('DELETE', `/api/token/delete?id=${lOwn.id}`, { token: own.token })).status).to.equal(
+        200,
+      );
       expect(await answers(server, ENC, own.token)).to.deep.equal([OK]);
     });
   });
@@ -240,13 +257,15 @@ for (const database of sqlDatabases) {
       expectRight(await updateUser.execute(OPERATOR, { uid: l.uid }, { blocked: false }));
       await eventually(t3.token, OK);
 
-      const setDisabled = (disabled: boolean) => one.send('PATCH', `/api/token/update?id=${t1.id}`, { token: a.secret, json: { disabled } });
+      const setDisabled = (disabled: boolean) =>
+        one.send('PATCH', `/api/token/update?id=${t1.id}`, { token: a.secret, json: { disabled } });
       expect((await setDisabled(true)).status).to.equal(200);
       await eventually(t3.token, [403, 5]);
       expect((await setDisabled(false)).status).to.equal(200);
       await eventually(t3.token, OK);
 
-      const demote = (perms: string[]) => one.send('PATCH', '/api/user/update', { token: a.secret, headers: { 'x-uid': l.uid }, json: { perms } });
+      const demote = (perms: string[]) =>
+        one.send('PATCH', '/api/user/update', { token: a.secret, headers: { 'x-uid': l.uid }, json: { perms } });
       expect((await demote(['Tokens::Create', 'Users::Read', 'Cryptography::Decrypt'])).status).to.equal(200);
       await eventually(t3.token, [403, 1]);
       expect((await demote(LENDER)).status).to.equal(200);

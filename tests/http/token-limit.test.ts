@@ -21,7 +21,8 @@ for (const backend of httpBackends) {
     });
 
     const create = (token: string, json: unknown = {}) => server.send('POST', '/api/token/create', { token, json });
-    const listOf = async (token: string) => (await (await server.send('GET', '/api/token/list', { token })).json()) as { id: string }[];
+    const listOf = async (token: string) =>
+      (await (await server.send('GET', '/api/token/list', { token })).json()) as { id: string }[];
 
     it('answers 409/26 with the limit beyond it, whoever issues, and stores nothing; a revoked token frees its place', async () => {
       const user = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
@@ -33,9 +34,13 @@ for (const backend of httpBackends) {
       const tokens = await listOf(user.secret);
       expect(tokens).to.have.length(LIMIT);
 
-      const calling = (await (await server.send('GET', '/api/token/info', { token: user.secret })).json()) as { id: string };
+      const calling = (await (await server.send('GET', '/api/token/info', { token: user.secret })).json()) as {
+        id: string;
+      };
       const spare = tokens.find((token) => token.id !== calling.id)!;
-      expect((await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: user.secret })).status).to.equal(200);
+      expect((await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: user.secret })).status).to.equal(
+        200,
+      );
       expect((await create(admin, { firebaseuid: user.uid })).status).to.equal(201);
       await expectError(await create(user.secret), 409, 26);
     });
@@ -50,9 +55,18 @@ for (const backend of httpBackends) {
 
     it('applies to a password login', async () => {
       const user = expectRight(
-        await server.app.container.get(CreateUser).execute({ actor: OPERATOR, username: `capped${backend.name.toLowerCase()}`, password: PASSWORD, permissions: ['Cryptography::*'] }),
+        await server.app.container.get(CreateUser).execute({
+          actor: OPERATOR,
+          username: `capped${backend.name.toLowerCase()}`,
+          password: PASSWORD,
+          permissions: ['Cryptography::*'],
+        }),
       );
-      const login = () => server.send('POST', '/api/token/create', { headers: { authorization: basic(user.username, PASSWORD) }, json: {} });
+      const login = () =>
+        server.send('POST', '/api/token/create', {
+          headers: { authorization: basic(user.username, PASSWORD) },
+          json: {},
+        });
       for (let i = 0; i < LIMIT; i += 1) expect((await login()).status).to.equal(201);
       const refused = await expectError(await login(), 409, 26);
       expect(refused.details).to.include(`at most ${LIMIT}`);

@@ -31,7 +31,22 @@ interface Info {
   issuedBy: { uid: string; username: string } | null;
 }
 
-const INFO_KEYS = ['id', 'prefix', 'license', 'name', 'username', 'associatedFirebaseUID', 'permissions', 'createdAt', 'lastUsedAt', 'expiresAt', 'uses', 'disabled', 'issuedBy', 'rateLimit'];
+const INFO_KEYS = [
+  'id',
+  'prefix',
+  'license',
+  'name',
+  'username',
+  'associatedFirebaseUID',
+  'permissions',
+  'createdAt',
+  'lastUsedAt',
+  'expiresAt',
+  'uses',
+  'disabled',
+  'issuedBy',
+  'rateLimit',
+];
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
@@ -49,18 +64,43 @@ for (const backend of httpBackends) {
 
     it('issues a token for yourself: 201 with the secret once, narrowed and expiring as asked', async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
-      const created = await createToken(me.secret, { permissions: ['Cryptography::Encrypt'], expiresIn: '30d', name: 'ci' });
-      expect(Object.keys(created).sort()).to.deep.equal(['expiresAt', 'firebaseuid', 'id', 'issuedBy', 'license', 'permissions', 'prefix', 'rateLimit', 'token', 'username'].sort());
+      const created = await createToken(me.secret, {
+        permissions: ['Cryptography::Encrypt'],
+        expiresIn: '30d',
+        name: 'ci',
+      });
+      expect(Object.keys(created).sort()).to.deep.equal(
+        [
+          'expiresAt',
+          'firebaseuid',
+          'id',
+          'issuedBy',
+          'license',
+          'permissions',
+          'prefix',
+          'rateLimit',
+          'token',
+          'username',
+        ].sort(),
+      );
       expect(created).to.include({ username: me.username, firebaseuid: me.uid, issuedBy: null });
       expect(created.token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
       expect(created.token.startsWith(created.prefix)).to.equal(true);
       expect(created.license).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
       expect(created.permissions).to.deep.equal(['Cryptography::Encrypt']);
       expect(Math.abs(Date.parse(created.expiresAt!) - Date.now() - 30 * 86_400_000)).to.be.below(60_000);
-      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${created.token}` })).status).to.equal(200);
-      await expectError(await server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${created.token}` }), 403, 1);
+      expect(
+        (await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${created.token}` })).status,
+      ).to.equal(200);
+      await expectError(
+        await server.get('/api/crypto/dec?data=x', { Authorization: `Bearer ${created.token}` }),
+        403,
+        1,
+      );
 
-      const info = (await (await server.send('GET', `/api/token/info?id=${created.id}`, { token: me.secret })).json()) as Info;
+      const info = (await (
+        await server.send('GET', `/api/token/info?id=${created.id}`, { token: me.secret })
+      ).json()) as Info;
       expect(Object.keys(info).sort()).to.deep.equal([...INFO_KEYS].sort());
       expect(info.issuedBy).to.equal(null);
       expect(JSON.stringify(info)).not.to.include(created.token.slice(created.prefix.length));
@@ -87,19 +127,44 @@ for (const backend of httpBackends) {
       await expectError(await server.send('POST', '/api/token/create', { token: without, json: {} }), 403, 1);
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
       const before = await server.snapshot();
-      for (const permissions of [['Cryptography::*'], ['*'], ['Cryptography::Decrypt'], ['Tokens::Create', 'Users::Read']]) {
-        await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions } }), 403, 1);
+      for (const permissions of [
+        ['Cryptography::*'],
+        ['*'],
+        ['Cryptography::Decrypt'],
+        ['Tokens::Create', 'Users::Read'],
+      ]) {
+        await expectError(
+          await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions } }),
+          403,
+          1,
+        );
       }
-      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions: ['Bogus::Thing'] } }), 400, 11);
-      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { expiresIn: 'soon' } }), 400, 11);
-      await expectError(await server.send('POST', '/api/token/create', { token: me.secret, json: { extra: 1 } }), 400, 11);
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: me.secret, json: { permissions: ['Bogus::Thing'] } }),
+        400,
+        11,
+      );
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: me.secret, json: { expiresIn: 'soon' } }),
+        400,
+        11,
+      );
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: me.secret, json: { extra: 1 } }),
+        400,
+        11,
+      );
       expect(await server.snapshot()).to.deep.equal(before);
     });
 
     it('issues for another user only with Users::Read as well, within what the owner holds, and only to an owner it outranks', async () => {
       const other = await server.userWithToken(['Cryptography::Encrypt']);
       const creatorOnly = await server.tokenFor(['Tokens::Create', 'Cryptography::*']);
-      await expectError(await server.send('POST', '/api/token/create', { token: creatorOnly, json: { firebaseuid: other.uid } }), 403, 1);
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: creatorOnly, json: { firebaseuid: other.uid } }),
+        403,
+        1,
+      );
       const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::*']);
       const created = await createToken(admin, { firebaseuid: other.uid });
       expect(created.firebaseuid).to.equal(other.uid);
@@ -107,15 +172,46 @@ for (const backend of httpBackends) {
       const empty = await createToken(admin, { firebaseuid: other.uid, permissions: [] });
       expect(empty.permissions).to.deep.equal([]);
       const wider = await server.userWithToken(['Cryptography::*', 'Phone::Details']);
-      const narrower = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt', 'Cryptography::Decrypt', 'Phone::Details']);
+      const narrower = await server.tokenFor([
+        'Tokens::Create',
+        'Users::Read',
+        'Cryptography::Encrypt',
+        'Cryptography::Decrypt',
+        'Phone::Details',
+      ]);
       const root = await server.userWithToken(['*']);
       const before = await server.snapshot();
-      await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: other.uid, permissions: ['Cryptography::Decrypt'] } }), 403, 1);
-      await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: 'no-such-user' } }), 404, 14);
+      await expectError(
+        await server.send('POST', '/api/token/create', {
+          token: admin,
+          json: { firebaseuid: other.uid, permissions: ['Cryptography::Decrypt'] },
+        }),
+        403,
+        1,
+      );
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: 'no-such-user' } }),
+        404,
+        14,
+      );
       // An owner holding a wildcard, or anything else the caller lacks, is out of reach.
-      const refused = await expectError(await server.send('POST', '/api/token/create', { token: narrower, json: { firebaseuid: wider.uid, permissions: ['Phone::Details'] } }), 403, 1);
+      const refused = await expectError(
+        await server.send('POST', '/api/token/create', {
+          token: narrower,
+          json: { firebaseuid: wider.uid, permissions: ['Phone::Details'] },
+        }),
+        403,
+        1,
+      );
       expect(refused.details).to.equal('Missing permission Cryptography::*');
-      const refusedRoot = await expectError(await server.send('POST', '/api/token/create', { token: admin, json: { firebaseuid: root.uid, permissions: [] } }), 403, 1);
+      const refusedRoot = await expectError(
+        await server.send('POST', '/api/token/create', {
+          token: admin,
+          json: { firebaseuid: root.uid, permissions: [] },
+        }),
+        403,
+        1,
+      );
       expect(refusedRoot.details).to.equal('Missing permission *');
       expect(await server.snapshot()).to.deep.equal(before);
     });
@@ -123,20 +219,48 @@ for (const backend of httpBackends) {
     it('takes the owner from x-uid as from firebaseuid, refusing the two naming different users', async () => {
       const other = await server.userWithToken(['Cryptography::Encrypt']);
       const admin = await server.tokenFor(['Tokens::Create', 'Users::Read', 'Cryptography::*']);
-      const byHeader = await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: {} });
+      const byHeader = await server.send('POST', '/api/token/create', {
+        token: admin,
+        headers: { 'x-uid': other.uid },
+        json: {},
+      });
       expect(byHeader.status).to.equal(201);
       expect(((await byHeader.json()) as Created).firebaseuid).to.equal(other.uid);
-      const both = await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: { firebaseuid: other.uid } });
+      const both = await server.send('POST', '/api/token/create', {
+        token: admin,
+        headers: { 'x-uid': other.uid },
+        json: { firebaseuid: other.uid },
+      });
       expect(both.status).to.equal(201);
       expect(((await both.json()) as Created).firebaseuid).to.equal(other.uid);
 
       const adminUser = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
       const before = await server.snapshot();
-      const differ = await expectError(await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': other.uid }, json: { firebaseuid: adminUser.uid } }), 400, 9);
+      const differ = await expectError(
+        await server.send('POST', '/api/token/create', {
+          token: admin,
+          headers: { 'x-uid': other.uid },
+          json: { firebaseuid: adminUser.uid },
+        }),
+        400,
+        9,
+      );
       expect(differ.details).to.equal('x-uid and firebaseuid name different users');
       // Without Users::Read, x-uid naming someone else is refused, never read as "yourself".
-      await expectError(await server.send('POST', '/api/token/create', { token: adminUser.secret, headers: { 'x-uid': other.uid }, json: {} }), 403, 1);
-      await expectError(await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': 'bad uid!' }, json: {} }), 400, 9);
+      await expectError(
+        await server.send('POST', '/api/token/create', {
+          token: adminUser.secret,
+          headers: { 'x-uid': other.uid },
+          json: {},
+        }),
+        403,
+        1,
+      );
+      await expectError(
+        await server.send('POST', '/api/token/create', { token: admin, headers: { 'x-uid': 'bad uid!' }, json: {} }),
+        400,
+        9,
+      );
       expect(await server.snapshot()).to.deep.equal(before);
     });
 
@@ -144,8 +268,16 @@ for (const backend of httpBackends) {
       const me = await server.userWithToken(['Tokens::Read', 'Tokens::Delete']);
       const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
       const before = await server.snapshot();
-      for (const [method, path] of [['GET', '/api/token/info'], ['GET', `/api/token/info?id=${mine.id}`], ['DELETE', `/api/token/delete?id=${mine.id}`]] as const) {
-        const body = await expectError(await server.send(method, path, { token: me.secret, headers: { 'x-uid': me.uid } }), 400, 9);
+      for (const [method, path] of [
+        ['GET', '/api/token/info'],
+        ['GET', `/api/token/info?id=${mine.id}`],
+        ['DELETE', `/api/token/delete?id=${mine.id}`],
+      ] as const) {
+        const body = await expectError(
+          await server.send(method, path, { token: me.secret, headers: { 'x-uid': me.uid } }),
+          400,
+          9,
+        );
         expect(body.details).to.include('x-uid');
       }
       expect(await server.snapshot()).to.deep.equal(before);
@@ -170,7 +302,11 @@ for (const backend of httpBackends) {
       expect(hiddenBody).to.deep.equal({ ...unknownBody, details: unknownBody.details!.replace(unknownId, theirs.id) });
       const reader = await server.tokenFor(['Tokens::Read']);
       expect((await server.send('GET', `/api/token/info?id=${theirs.id}`, { token: reader })).status).to.equal(200);
-      await expectError(await server.send('GET', '/api/token/info?id=00000000-0000-4000-8000-000000000000', { token: reader }), 404, 18);
+      await expectError(
+        await server.send('GET', '/api/token/info?id=00000000-0000-4000-8000-000000000000', { token: reader }),
+        404,
+        18,
+      );
       await expectError(await server.send('GET', '/api/token/info?id=not-an-id', { token: reader }), 400, 7);
     });
 
@@ -184,12 +320,24 @@ for (const backend of httpBackends) {
       expect(list.map((t) => t.id)).to.include.members([second.id, third.id]);
       // Newest first, ties by id, judged on the times the server wrote: this VM's wall clock can be
       // stepped back between two requests, so the order of asking does not fix the order of times.
-      const newestFirst = [...list].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      const newestFirst = [...list].sort(
+        (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      );
       expect(list.map((t) => t.id)).to.deep.equal(newestFirst.map((t) => t.id));
       const stranger = await server.tokenFor([]);
-      await expectError(await server.send('GET', '/api/token/list', { token: stranger, headers: { 'x-uid': me.uid } }), 403, 1);
+      await expectError(
+        await server.send('GET', '/api/token/list', { token: stranger, headers: { 'x-uid': me.uid } }),
+        403,
+        1,
+      );
       const reader = await server.tokenFor(['Tokens::Read']);
-      expect(((await (await server.send('GET', '/api/token/list', { token: reader, headers: { 'x-uid': me.uid } })).json()) as Info[]).length).to.equal(3);
+      expect(
+        (
+          (await (
+            await server.send('GET', '/api/token/list', { token: reader, headers: { 'x-uid': me.uid } })
+          ).json()) as Info[]
+        ).length,
+      ).to.equal(3);
     });
 
     describe('a token issued for someone else lives by its issuer', () => {
@@ -213,7 +361,9 @@ for (const backend of httpBackends) {
         const { issuer, owner, lent } = await lending();
         const byIssuer = { uid: issuer.uid, username: issuer.username };
         expect(lent).to.deep.include({ firebaseuid: owner.uid, issuedBy: byIssuer });
-        const info = (await (await server.send('GET', `/api/token/info?id=${lent.id}`, { token: owner.secret })).json()) as Info;
+        const info = (await (
+          await server.send('GET', `/api/token/info?id=${lent.id}`, { token: owner.secret })
+        ).json()) as Info;
         expect(info).to.deep.include({ id: lent.id, issuedBy: byIssuer });
         // The lent token sees itself too, though it may read nothing else of its owner's.
         const itself = (await (await server.send('GET', '/api/token/info', { token: lent.token })).json()) as Info;
@@ -224,14 +374,17 @@ for (const backend of httpBackends) {
           [false, null],
         ]);
         // The owner sees it and may revoke it.
-        expect((await server.send('DELETE', `/api/token/delete?id=${lent.id}`, { token: owner.secret })).status).to.equal(200);
+        expect(
+          (await server.send('DELETE', `/api/token/delete?id=${lent.id}`, { token: owner.secret })).status,
+        ).to.equal(200);
         await expectError(await server.get(ENC, bearer(lent.token)), 401, 4);
       });
 
       it('loses a permission its issuer loses, and gets it back with the issuer', async () => {
         const { issuer, lent } = await lending();
         expect((await server.get(DEC, bearer(lent.token))).status).to.equal(400);
-        const demote = (perms: string[]) => server.send('PATCH', '/api/user/update', { token: admin, headers: { 'x-uid': issuer.uid }, json: { perms } });
+        const demote = (perms: string[]) =>
+          server.send('PATCH', '/api/user/update', { token: admin, headers: { 'x-uid': issuer.uid }, json: { perms } });
         expect((await demote(['Tokens::Create', 'Users::Read', 'Cryptography::Encrypt'])).status).to.equal(200);
         const body = await expectError(await server.get(DEC, bearer(lent.token)), 403, 1);
         expect(body.details).to.include('Cryptography::Decrypt');
@@ -255,7 +408,9 @@ for (const backend of httpBackends) {
       it('is deleted with its issuer: 401/4 on its next request, and gone from the store', async () => {
         const { issuer, owner, lent } = await lending();
         expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
-        expect((await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': issuer.uid } })).status).to.equal(200);
+        expect(
+          (await server.send('DELETE', '/api/user/delete', { token: admin, headers: { 'x-uid': issuer.uid } })).status,
+        ).to.equal(200);
         await expectError(await server.get(ENC, bearer(lent.token)), 401, 4);
         const list = (await (await server.send('GET', '/api/token/list', { token: owner.secret })).json()) as Info[];
         expect(list.map((t) => t.id)).not.to.include(lent.id);
@@ -267,12 +422,22 @@ for (const backend of httpBackends) {
     it('deletes a token: it answers 401/4 on its very next use; others’ tokens need Tokens::Delete', async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
       const spare = await createToken(me.secret, {});
-      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${spare.token}` })).status).to.equal(200);
+      expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${spare.token}` })).status).to.equal(
+        200,
+      );
       const stranger = await server.tokenFor([]);
       const before = await server.snapshot();
-      const hidden = await expectError(await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: stranger }), 404, 18);
+      const hidden = await expectError(
+        await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: stranger }),
+        404,
+        18,
+      );
       const unknownId = '00000000-0000-4000-8000-000000000000';
-      const unknown = await expectError(await server.send('DELETE', `/api/token/delete?id=${unknownId}`, { token: stranger }), 404, 18);
+      const unknown = await expectError(
+        await server.send('DELETE', `/api/token/delete?id=${unknownId}`, { token: stranger }),
+        404,
+        18,
+      );
       expect(hidden).to.deep.equal({ ...unknown, details: unknown.details!.replace(unknownId, spare.id) });
       expect(await server.snapshot()).to.deep.equal(before);
       const response = await server.send('DELETE', `/api/token/delete?id=${spare.id}`, { token: me.secret });
@@ -292,7 +457,8 @@ for (const backend of httpBackends) {
 for (const backend of httpBackends) {
   describe(`http: disabling and enabling a token (${backend.name})`, () => {
     const suite = serverForSuite(backend);
-    const enc = (server: TestServer, token: string) => server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
+    const enc = (server: TestServer, token: string) =>
+      server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${token}` });
 
     it('disables your own token: 403/5 from its next use; enabling it again serves it; the answer is the token as token/info shows it', async () => {
       const server = suite.server;
@@ -301,14 +467,20 @@ for (const backend of httpBackends) {
       const mine = (await (await server.send('GET', '/api/token/info', { token: me.secret })).json()) as Info;
       expect((await enc(server, me.secret)).status).to.equal(200);
 
-      const disabled = await server.send('PATCH', '/api/token/update', { token: me.secret, json: { disabled: true, name: 'laptop' } });
+      const disabled = await server.send('PATCH', '/api/token/update', {
+        token: me.secret,
+        json: { disabled: true, name: 'laptop' },
+      });
       expect(disabled.status).to.equal(200);
       const view = (await disabled.json()) as Info & { name: string };
       expect(Object.keys(view)).to.deep.equal(INFO_KEYS);
       expect(view).to.deep.include({ id: mine.id, disabled: true, name: 'laptop' });
       await expectError(await enc(server, me.secret), 403, 5);
 
-      const enabled = await server.send('PATCH', `/api/token/update?id=${mine.id}`, { token: admin, json: { disabled: false } });
+      const enabled = await server.send('PATCH', `/api/token/update?id=${mine.id}`, {
+        token: admin,
+        json: { disabled: false },
+      });
       expect(enabled.status).to.equal(200);
       expect(await enabled.json()).to.deep.include({ id: mine.id, disabled: false, name: 'laptop' });
       expect((await enc(server, me.secret)).status).to.equal(200);
@@ -320,13 +492,40 @@ for (const backend of httpBackends) {
       const mine = (await (await server.send('GET', '/api/token/info', { token: owner.secret })).json()) as Info;
       const stranger = await server.tokenFor(['Tokens::Read']);
       const before = await server.snapshot();
-      await expectError(await server.send('PATCH', `/api/token/update?id=${mine.id}`, { token: stranger, json: { disabled: true } }), 404, 18);
-      await expectError(await server.send('PATCH', '/api/token/update?id=00000000-0000-4000-8000-000000000000', { token: stranger, json: { disabled: true } }), 404, 18);
+      await expectError(
+        await server.send('PATCH', `/api/token/update?id=${mine.id}`, { token: stranger, json: { disabled: true } }),
+        404,
+        18,
+      );
+      await expectError(
+        await server.send('PATCH', '/api/token/update?id=00000000-0000-4000-8000-000000000000', {
+          token: stranger,
+          json: { disabled: true },
+        }),
+        404,
+        18,
+      );
       await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: {} }), 400, 10);
-      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { disabled: 'true' } }), 400, 11);
-      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'x'.repeat(101) } }), 400, 11);
-      await expectError(await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'tab\there' } }), 400, 11);
-      await expectError(await server.send('PATCH', '/api/token/update?id=not-an-id', { token: owner.secret, json: { disabled: true } }), 400, 7);
+      await expectError(
+        await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { disabled: 'true' } }),
+        400,
+        11,
+      );
+      await expectError(
+        await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'x'.repeat(101) } }),
+        400,
+        11,
+      );
+      await expectError(
+        await server.send('PATCH', '/api/token/update', { token: owner.secret, json: { name: 'tab\there' } }),
+        400,
+        11,
+      );
+      await expectError(
+        await server.send('PATCH', '/api/token/update?id=not-an-id', { token: owner.secret, json: { disabled: true } }),
+        400,
+        7,
+      );
       expect(await server.snapshot()).to.deep.equal(before);
       expect((await enc(server, owner.secret)).status).to.equal(200);
     });
@@ -370,21 +569,43 @@ describe('http: a token issued for someone else is no master key', () => {
     const admin = await server.userWithToken(['*']);
     const adminToken = (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as Info;
     const lender = await server.tokenFor(['*']);
-    const issued = await server.send('POST', '/api/token/create', { token: lender, json: { firebaseuid: admin.uid, permissions: [] } });
+    const issued = await server.send('POST', '/api/token/create', {
+      token: lender,
+      json: { firebaseuid: admin.uid, permissions: [] },
+    });
     expect(issued.status).to.equal(201);
     const borrowed = ((await issued.json()) as Created).token;
     const before = await server.snapshot();
 
     await expectError(await server.send('DELETE', '/api/user/delete', { token: borrowed }), 403, 1);
-    await expectError(await server.send('PATCH', '/api/user/update', { token: borrowed, json: { email: 'mallory@example.com' } }), 403, 1);
+    await expectError(
+      await server.send('PATCH', '/api/user/update', { token: borrowed, json: { email: 'mallory@example.com' } }),
+      403,
+      1,
+    );
     await expectError(await server.send('GET', '/api/token/list', { token: borrowed }), 403, 1);
-    await expectError(await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }), 404, 18);
+    await expectError(
+      await server.send('DELETE', `/api/token/delete?id=${adminToken.id}`, { token: borrowed }),
+      404,
+      18,
+    );
     await expectError(await server.send('GET', '/api/user/get', { token: borrowed }), 403, 1);
 
     // Lent Tokens::Create and Users::Read, it still acts on its `*` owner as on anyone it does not outrank.
-    const lent = ((await (await server.send('POST', '/api/token/create', { token: lender, json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] } })).json()) as Created).token;
+    const lent = (
+      (await (
+        await server.send('POST', '/api/token/create', {
+          token: lender,
+          json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] },
+        })
+      ).json()) as Created
+    ).token;
     const snapshotWithLent = await server.snapshot();
-    const refused = await expectError(await server.send('POST', '/api/token/create', { token: lent, json: { permissions: [] } }), 403, 1);
+    const refused = await expectError(
+      await server.send('POST', '/api/token/create', { token: lent, json: { permissions: [] } }),
+      403,
+      1,
+    );
     expect(refused.details).to.equal('Missing permission *');
     expect(await server.snapshot()).to.deep.equal(snapshotWithLent);
     expect(before).not.to.deep.equal(snapshotWithLent);

@@ -59,8 +59,19 @@ function exchange(port: number, bytes: string | Buffer, { then, waitMs = 15_000 
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: text === '' ? undefined : Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n'), closedAfterMs: (ended ?? closed) - wrote, releasedAfterMs: closed - wrote });
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      resolve({
+        status: text === '' ? undefined : Number(statusLine.split(' ')[1]),
+        headers,
+        body: rest.join('\r\n\r\n'),
+        closedAfterMs: (ended ?? closed) - wrote,
+        releasedAfterMs: closed - wrote,
+      });
     });
     socket.write(bytes, () => {
       wrote = performance.now();
@@ -74,18 +85,28 @@ function exchange(port: number, bytes: string | Buffer, { then, waitMs = 15_000 
 const LOG_INFO = 30;
 
 /** A server on memory storage with the given `http` settings, logging to a file of its own. */
-async function serverWith(http: Record<string, number>): Promise<{ server: TestServer; token: string; logLines(): Record<string, unknown>[]; close(): Promise<void> }> {
+async function serverWith(
+  http: Record<string, number>,
+): Promise<{ server: TestServer; token: string; logLines(): Record<string, unknown>[]; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'utility-api-unfinished-'));
   const file = join(dir, 'server.log');
   const fd = openSync(file, 'w');
-  const server = await startServer({ env: { UTILITY_API_STORAGE: 'memory' }, logFd: fd, overrides: { http, log: { level: 'info' } } });
+  const server = await startServer({
+    env: { UTILITY_API_STORAGE: 'memory' },
+    logFd: fd,
+    overrides: { http, log: { level: 'info' } },
+  });
   const token = await server.tokenFor(['*']);
   return {
     server,
     token,
     logLines: () => {
       server.app.flushLogs();
-      return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      return readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     },
     async close() {
       await server.close();
@@ -100,7 +121,8 @@ const unfinishedPost = (token: string, requestId: string, declared: number, sent
   `POST /api/token/create HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nX-Request-Id: ${requestId}\r\n` +
   `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"name":"${'a'.repeat(sent - 9)}`;
 
-const errorBodyOf = (exchanged: Exchanged): { code: number; message: string; details?: string } => JSON.parse(exchanged.body) as { code: number; message: string };
+const errorBodyOf = (exchanged: Exchanged): { code: number; message: string; details?: string } =>
+  JSON.parse(exchanged.body) as { code: number; message: string };
 
 describe('http: requests that never finish arriving', function () {
   this.timeout(60_000);
@@ -114,12 +136,22 @@ describe('http: requests that never finish arriving', function () {
     after(() => running?.close());
 
     it('answers a body that stops arriving with 408 code 9 once http.bodyTimeoutMs has passed, and closes the connection', async () => {
-      const exchanged = await exchange(running.server.port, unfinishedPost(running.token, 'stalled-body', 16_000, 15_000), { then: 'stall' });
+      const exchanged = await exchange(
+        running.server.port,
+        unfinishedPost(running.token, 'stalled-body', 16_000, 15_000),
+        { then: 'stall' },
+      );
       expect(exchanged.status).to.equal(408);
       expect(exchanged.headers).to.include({ connection: 'close', 'content-type': 'application/json; charset=utf-8' });
-      expect(errorBodyOf(exchanged)).to.deep.equal({ code: 9, message: 'The request did not arrive in time', details: 'The body did not arrive within 500 ms of the headers' });
+      expect(errorBodyOf(exchanged)).to.deep.equal({
+        code: 9,
+        message: 'The request did not arrive in time',
+        details: 'The body did not arrive within 500 ms of the headers',
+      });
       expect(exchanged.closedAfterMs, 'not before the deadline').to.be.at.least(450);
-      expect(running.logLines().filter((line) => line.requestId === 'stalled-body')).to.have.length(1).and.to.satisfy(([line]: Record<string, unknown>[]) => line!.status === 408);
+      expect(running.logLines().filter((line) => line.requestId === 'stalled-body'))
+        .to.have.length(1)
+        .and.to.satisfy(([line]: Record<string, unknown>[]) => line!.status === 408);
     });
 
     it('closes the connection of a body that trickles in after an answer that did not need it, at the body deadline', async () => {
@@ -132,9 +164,12 @@ describe('http: requests that never finish arriving', function () {
       expect(exchanged.closedAfterMs, 'at the 0.5 s deadline, give or take a loaded machine').to.be.below(4_000);
     });
 
-
     it('answers a body that trickles in too slowly with 408 code 9 at the body deadline', async () => {
-      const exchanged = await exchange(running.server.port, unfinishedPost(running.token, 'trickled-body', 16_000, 100), { then: 'trickle' });
+      const exchanged = await exchange(
+        running.server.port,
+        unfinishedPost(running.token, 'trickled-body', 16_000, 100),
+        { then: 'trickle' },
+      );
       expect(exchanged.status).to.equal(408);
       expect(errorBodyOf(exchanged)).to.deep.include({ code: 9 });
       expect(exchanged.closedAfterMs, 'at the 0.5 s deadline, give or take a loaded machine').to.be.below(4_000);
@@ -156,15 +191,25 @@ describe('http: requests that never finish arriving', function () {
     });
 
     it('answers headers that stop arriving with 408 code 9 after http.headersTimeoutMs, and closes the connection though the client never does', async () => {
-      const exchanged = await exchange(running.server.port, `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\n`, { then: 'stall' });
+      const exchanged = await exchange(
+        running.server.port,
+        `GET /api/crypto/enc?data=x HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${running.token}\r\n`,
+        { then: 'stall' },
+      );
       expect(exchanged.status).to.equal(408);
-      expect(errorBodyOf(exchanged)).to.deep.equal({ code: 9, message: 'The request did not arrive in time', details: 'The request line and headers did not arrive within 500 ms' });
+      expect(errorBodyOf(exchanged)).to.deep.equal({
+        code: 9,
+        message: 'The request did not arrive in time',
+        details: 'The request line and headers did not arrive within 500 ms',
+      });
       expect(exchanged.closedAfterMs, 'not before the deadline').to.be.at.least(450);
       expect(exchanged.releasedAfterMs, 'let go within a few seconds of the answer').to.be.below(10_000);
     });
 
     it('closes a kept-alive connection left idle for http.keepAliveTimeoutMs', async () => {
-      const exchanged = await exchange(running.server.port, `GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n`, { then: 'stall' });
+      const exchanged = await exchange(running.server.port, `GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n`, {
+        then: 'stall',
+      });
       expect(exchanged.status).to.equal(200);
       expect(exchanged.headers.connection).to.equal('keep-alive');
       expect(exchanged.closedAfterMs, 'not before the timeout').to.be.at.least(450);
@@ -226,7 +271,11 @@ describe('http: requests that never finish arriving', function () {
     for (const then of ['end', 'reset'] as const) {
       it(`lets a client that leaves mid-body (${then === 'end' ? 'closing its side' : 'resetting'}) go at once: one info line with status 499, no error, no 500 counted`, async () => {
         const requestId = `gone-${then}`;
-        const exchanged = await exchange(running.server.port, unfinishedPost(running.token, requestId, 16_000, 15_000), { then, waitMs: 5_000 });
+        const exchanged = await exchange(
+          running.server.port,
+          unfinishedPost(running.token, requestId, 16_000, 15_000),
+          { then, waitMs: 5_000 },
+        );
         expect(exchanged.status, 'nothing answered').to.equal(undefined);
         expect(exchanged.closedAfterMs, 'long before the 10 s body deadline').to.be.below(5_000);
         // The request is observed when its handler returns, just after the connection closed.
@@ -240,8 +289,12 @@ describe('http: requests that never finish arriving', function () {
         expect(ofRequest[0]).to.include({ level: LOG_INFO, status: 499, msg: 'request' });
         expect(JSON.stringify(lines)).not.to.match(/"stack"|"err"/);
         expect(lines.filter((line) => Number(line.level) > LOG_INFO)).to.deep.equal([]);
-        const metrics = await (await running.server.get('/metrics', { Authorization: `Bearer ${running.token}` })).text();
-        expect(metrics).to.match(/http_request_duration_seconds_count\{method="POST",route="\/api\/token\/create",status="499"\} [1-9]/);
+        const metrics = await (
+          await running.server.get('/metrics', { Authorization: `Bearer ${running.token}` })
+        ).text();
+        expect(metrics).to.match(
+          /http_request_duration_seconds_count\{method="POST",route="\/api\/token\/create",status="499"\} [1-9]/,
+        );
         expect(metrics).not.to.include('status="500"');
       });
     }

@@ -1,13 +1,49 @@
 import { expect } from 'chai';
-import { BERLIN_FIRST_DAY, BERLIN_NOW, IMPERIAL_CONDITION_UNITS, METRIC_CONDITION_UNITS, METRIC_DAY_UNITS, openMeteoAt, REFUSED_TIME_ZONE, startOpenMeteoFixture, type OpenMeteoFixture } from '../support/open-meteo-fixture.js';
+import {
+  BERLIN_FIRST_DAY,
+  BERLIN_NOW,
+  IMPERIAL_CONDITION_UNITS,
+  METRIC_CONDITION_UNITS,
+  METRIC_DAY_UNITS,
+  openMeteoAt,
+  REFUSED_TIME_ZONE,
+  startOpenMeteoFixture,
+  type OpenMeteoFixture,
+} from '../support/open-meteo-fixture.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 const CURRENT_KEYS = [
-  'location', 'time', 'temperature', 'apparentTemperature', 'humidity', 'precipitation', 'cloudCover', 'pressure',
-  'windSpeed', 'windDirection', 'windGusts', 'isDay', 'weatherCode', 'description', 'units', 'attribution',
+  'location',
+  'time',
+  'temperature',
+  'apparentTemperature',
+  'humidity',
+  'precipitation',
+  'cloudCover',
+  'pressure',
+  'windSpeed',
+  'windDirection',
+  'windGusts',
+  'isDay',
+  'weatherCode',
+  'description',
+  'units',
+  'attribution',
 ];
-const DAY_KEYS = ['date', 'weatherCode', 'temperatureMax', 'temperatureMin', 'precipitationSum', 'precipitationProbabilityMax', 'windSpeedMax', 'sunrise', 'sunset', 'description'];
-const ATTRIBUTION = 'Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)';
+const DAY_KEYS = [
+  'date',
+  'weatherCode',
+  'temperatureMax',
+  'temperatureMin',
+  'precipitationSum',
+  'precipitationProbabilityMax',
+  'windSpeedMax',
+  'sunrise',
+  'sunset',
+  'description',
+];
+const ATTRIBUTION =
+  'Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)';
 
 /** What Open-Meteo was asked, by query parameter, call by call. */
 const asked = (fixture: OpenMeteoFixture, ...names: string[]) =>
@@ -23,15 +59,23 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
 
   async function serve(env: Record<string, string> = {}, weather: Record<string, number> = {}): Promise<void> {
     await server?.close();
-    server = await startServer({ env: { ...openMeteoAt(openMeteo), ...env }, overrides: { weather: { timeoutMs: 150, failureTtlMs: 600_000, backoffMs: 600_000, ...weather } } });
+    server = await startServer({
+      env: { ...openMeteoAt(openMeteo), ...env },
+      overrides: { weather: { timeoutMs: 150, failureTtlMs: 600_000, backoffMs: 600_000, ...weather } },
+    });
     token = await server.tokenFor(['Weather::*']);
     openMeteo.resetCounts();
   }
-  const get = (path: string, headers: Record<string, string> = {}) => server.get(path, { Authorization: `Bearer ${token}`, ...headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    server.get(path, { Authorization: `Bearer ${token}`, ...headers });
   const json = async (path: string, headers: Record<string, string> = {}) => {
     const response = await get(path, headers);
     expect(response.status, await response.clone().text()).to.equal(200);
-    return { cache: response.headers.get('x-cache'), warning: response.headers.get('warning'), body: (await response.json()) as Record<string, unknown> };
+    return {
+      cache: response.headers.get('x-cache'),
+      warning: response.headers.get('warning'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
 
   beforeEach(async () => {
@@ -61,7 +105,8 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
         longitude: '13.41',
         timezone: 'auto',
         temperature_unit: 'celsius',
-        current: 'temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,is_day,weather_code',
+        current:
+          'temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,is_day,weather_code',
       },
     ]);
   });
@@ -91,7 +136,9 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     openMeteo.resetCounts();
     openMeteo.behaviour = 'slow';
     openMeteo.slowMs = 50;
-    const together = await Promise.all(Array.from({ length: 5 }, () => json('/api/weather/current?lat=-33.87&lon=151.21')));
+    const together = await Promise.all(
+      Array.from({ length: 5 }, () => json('/api/weather/current?lat=-33.87&lon=151.21')),
+    );
     expect(together.map(({ cache }) => cache)).to.deep.equal(Array(5).fill('fresh'));
     expect(openMeteo.calls).to.have.length(1);
   });
@@ -100,12 +147,27 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     const { cache, body } = await json('/api/weather/forecast?city=Berlin');
     expect(cache).to.equal('fresh');
     expect(Object.keys(body)).to.deep.equal(['location', 'days', 'units', 'attribution']);
-    expect(body.location).to.deep.equal({ name: 'Berlin', country: 'DE', lat: 52.52, lon: 13.41, timezone: 'Europe/Berlin', elevation: 38 });
+    expect(body.location).to.deep.equal({
+      name: 'Berlin',
+      country: 'DE',
+      lat: 52.52,
+      lon: 13.41,
+      timezone: 'Europe/Berlin',
+      elevation: 38,
+    });
     const days = body.days as Record<string, unknown>[];
     expect(days).to.have.length(7);
     expect(Object.keys(days[0]!).sort()).to.deep.equal([...DAY_KEYS].sort());
     expect(days[0]).to.deep.equal({ ...BERLIN_FIRST_DAY, description: 'overcast' });
-    expect(days.map((day) => day.description)).to.deep.equal(['overcast', 'slight rain', 'slight rain showers', 'partly cloudy', 'clear sky', 'mainly clear', 'fog']);
+    expect(days.map((day) => day.description)).to.deep.equal([
+      'overcast',
+      'slight rain',
+      'slight rain showers',
+      'partly cloudy',
+      'clear sky',
+      'mainly clear',
+      'fog',
+    ]);
     expect(body.units).to.deep.equal(METRIC_DAY_UNITS);
     expect(body.attribution).to.equal(ATTRIBUTION);
 
@@ -114,7 +176,14 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     expect((sixteen.body.days as { description: string }[])[10]!.description).to.equal('thunderstorm');
     expect(((await json('/api/weather/forecast?city=berlin&days=1')).body.days as unknown[]).length).to.equal(1);
     const texas = await json('/api/weather/forecast?city=Paris,%20US&days=2&units=imperial&timezone=America/New_York');
-    expect(texas.body.location).to.deep.equal({ name: 'Paris', country: 'US', lat: 33.66, lon: -95.56, timezone: 'America/New_York', elevation: 38 });
+    expect(texas.body.location).to.deep.equal({
+      name: 'Paris',
+      country: 'US',
+      lat: 33.66,
+      lon: -95.56,
+      timezone: 'America/New_York',
+      elevation: 38,
+    });
     expect(asked(openMeteo, 'latitude', 'longitude', 'forecast_days')).to.deep.equal([
       { latitude: '52.52', longitude: '13.41', forecast_days: '7' },
       { latitude: '52.52', longitude: '13.41', forecast_days: '16' },
@@ -134,17 +203,32 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     const none = await expectError(await get('/api/weather/current'), 400, 6);
     expect(none.details).to.equal('Missing: lat, lon, city, x-coords, x-city');
     expect((await expectError(await get('/api/weather/forecast?lat=52.52'), 400, 6)).details).to.equal('Missing: lon');
-    expect((await expectError(await get('/api/weather/current?lat=52.52&lon=13.41&city=Berlin'), 400, 7)).details).to.include('one way');
+    expect(
+      (await expectError(await get('/api/weather/current?lat=52.52&lon=13.41&city=Berlin'), 400, 7)).details,
+    ).to.include('one way');
     await expectError(await get('/api/weather/current?city=Berlin', { 'x-coords': '52.52,13.41' }), 400, 7);
     await expectError(await get('/api/weather/current', { 'x-coords': '52.52,13.41', 'x-city': 'Berlin' }), 400, 9);
-    for (const query of ['lat=91&lon=0', 'lat=1e1&lon=0', 'lat=52.52&lon=13.41&units=kelvin', 'lat=52.52&lon=13.41&timezone=europe/paris', 'lat=52.52&lon=13.41&timezone=Mars/Olympus', 'city=%20']) {
+    for (const query of [
+      'lat=91&lon=0',
+      'lat=1e1&lon=0',
+      'lat=52.52&lon=13.41&units=kelvin',
+      'lat=52.52&lon=13.41&timezone=europe/paris',
+      'lat=52.52&lon=13.41&timezone=Mars/Olympus',
+      'city=%20',
+    ]) {
       await expectError(await get(`/api/weather/current?${query}`), 400, 7);
     }
     // A qualifier that names no country or region is not found, with a hint, like an unknown name.
-    expect((await expectError(await get('/api/weather/current?city=Berlin,%20Atlantis'), 404, 22)).details).to.include('neither a country nor a region');
-    expect((await expectError(await get('/api/weather/current', { 'x-city': 'Berlin, Atlantis' }), 404, 22)).details).to.include('"Atlantis"');
-    for (const days of ['0', '17', '1.5', 'seven']) await expectError(await get(`/api/weather/forecast?lat=52.52&lon=13.41&days=${days}`), 400, 7);
-    for (const coords of ['52.52', '52.52;13.41', '91,0', 'north,east']) await expectError(await get('/api/weather/current', { 'x-coords': coords }), 400, 9);
+    expect((await expectError(await get('/api/weather/current?city=Berlin,%20Atlantis'), 404, 22)).details).to.include(
+      'neither a country nor a region',
+    );
+    expect(
+      (await expectError(await get('/api/weather/current', { 'x-city': 'Berlin, Atlantis' }), 404, 22)).details,
+    ).to.include('"Atlantis"');
+    for (const days of ['0', '17', '1.5', 'seven'])
+      await expectError(await get(`/api/weather/forecast?lat=52.52&lon=13.41&days=${days}`), 400, 7);
+    for (const coords of ['52.52', '52.52;13.41', '91,0', 'north,east'])
+      await expectError(await get('/api/weather/current', { 'x-coords': coords }), 400, 9);
     const unknown = await expectError(await get('/api/weather/current?city=Nowhere%20At%20All'), 404, 22);
     expect(unknown.details).to.equal('No place named "Nowhere At All" is known');
     await expectError(await get('/api/weather/forecast', { 'x-city': 'Nowhere At All' }), 404, 22);
@@ -152,7 +236,11 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
   });
 
   it('answers Open-Meteo’s refusal of a question as 400 code 7 with its reason', async () => {
-    const refused = await expectError(await get(`/api/weather/current?lat=52.52&lon=13.41&timezone=${REFUSED_TIME_ZONE}`), 400, 7);
+    const refused = await expectError(
+      await get(`/api/weather/current?lat=52.52&lon=13.41&timezone=${REFUSED_TIME_ZONE}`),
+      400,
+      7,
+    );
     expect(refused.details).to.equal('Open-Meteo refused the question: Invalid timezone');
     await expectError(await get(`/api/weather/forecast?city=Berlin&timezone=${REFUSED_TIME_ZONE}`), 400, 7);
   });
@@ -178,12 +266,16 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     await expectError(await get('/api/weather/current?lat=0&lon=0'), 502, 29);
     openMeteo.behaviour = 'slow';
     openMeteo.slowMs = 1_000;
-    expect((await expectError(await get('/api/weather/forecast?lat=10&lon=10'), 504, 30)).details).to.equal('Open-Meteo did not answer in time');
+    expect((await expectError(await get('/api/weather/forecast?lat=10&lon=10'), 504, 30)).details).to.equal(
+      'Open-Meteo did not answer in time',
+    );
   });
 
   it('answers 423 code 23 when weather is turned off, asking nothing', async () => {
     await serve({ UTILITY_API_OPEN_METEO_URL: 'off' });
-    expect((await expectError(await get('/api/weather/current?lat=52.52&lon=13.41'), 423, 23)).details).to.equal('Weather is turned off on this server');
+    expect((await expectError(await get('/api/weather/current?lat=52.52&lon=13.41'), 423, 23)).details).to.equal(
+      'Weather is turned off on this server',
+    );
     await expectError(await get('/api/weather/forecast?city=Berlin'), 423, 23);
     // Input is still checked first.
     await expectError(await get('/api/weather/forecast'), 400, 6);
@@ -192,8 +284,14 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
 
   it('needs the permission of each endpoint', async () => {
     const currentOnly = await server.tokenFor(['Weather::Current']);
-    expect((await server.get('/api/weather/current?lat=1&lon=1', { Authorization: `Bearer ${currentOnly}` })).status).to.equal(200);
-    await expectError(await server.get('/api/weather/forecast?lat=1&lon=1', { Authorization: `Bearer ${currentOnly}` }), 403, 1);
+    expect(
+      (await server.get('/api/weather/current?lat=1&lon=1', { Authorization: `Bearer ${currentOnly}` })).status,
+    ).to.equal(200);
+    await expectError(
+      await server.get('/api/weather/forecast?lat=1&lon=1', { Authorization: `Bearer ${currentOnly}` }),
+      403,
+      1,
+    );
     await expectError(await server.get('/api/weather/current?lat=1&lon=1'), 401, 3);
   });
 });

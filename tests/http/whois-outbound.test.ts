@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
-import { EXAMPLE_COM_RDAP, EXAMPLE_NET_WHOIS, startWhoisServer, type WhoisServerFixture } from '../support/registry-fixtures.js';
+import {
+  EXAMPLE_COM_RDAP,
+  EXAMPLE_NET_WHOIS,
+  startWhoisServer,
+  type WhoisServerFixture,
+} from '../support/registry-fixtures.js';
 
 /**
  * Request forgery through domain lookups: registries' answers naming internal services as the
@@ -55,7 +60,14 @@ async function startTalkingService(greeting: string): Promise<TalkingService> {
 /** An internal JSON service that would answer anything as an RDAP domain object carrying a secret. */
 const internalRdap = () =>
   startFixtureServer({
-    recordings: () => ({ body: { ...EXAMPLE_COM_RDAP, entities: [{ objectClassName: 'entity', roles: ['registrar'], vcardArray: ['vcard', [['fn', {}, 'text', SECRET]]] }] } }),
+    recordings: () => ({
+      body: {
+        ...EXAMPLE_COM_RDAP,
+        entities: [
+          { objectClassName: 'entity', roles: ['registrar'], vcardArray: ['vcard', [['fn', {}, 'text', SECRET]]] },
+        ],
+      },
+    }),
   });
 
 describe('http: domain lookups connect only where the operator allows (against loopback registries and internal services)', () => {
@@ -78,11 +90,18 @@ describe('http: domain lookups connect only where the operator allows (against l
       host: PUBLIC,
       recordings: (path) => {
         if (path === '/rdap/domain/example.com') return { body: EXAMPLE_COM_RDAP };
-        if (path === '/rdap/domain/moved.com') return { status: 301, body: '', headers: { location: '/rdap/domain/example.com' } };
+        if (path === '/rdap/domain/moved.com')
+          return { status: 301, body: '', headers: { location: '/rdap/domain/example.com' } };
         // Another host, named by no bootstrap entry: localhost is the internal service under another name.
-        if (path === '/rdap/domain/elsewhere.com') return { status: 302, body: '', headers: { location: `http://localhost:${new URL(internalHttp.url).port}/rdap/domain/x.com` } };
+        if (path === '/rdap/domain/elsewhere.com')
+          return {
+            status: 302,
+            body: '',
+            headers: { location: `http://localhost:${new URL(internalHttp.url).port}/rdap/domain/x.com` },
+          };
         // A registry the bootstrap names (.org's), on an address the guard refuses.
-        if (path === '/rdap/domain/toregistry.com') return { status: 307, body: '', headers: { location: `${internalHttp.url}/rdap/domain/x.org` } };
+        if (path === '/rdap/domain/toregistry.com')
+          return { status: 307, body: '', headers: { location: `${internalHttp.url}/rdap/domain/x.org` } };
         return undefined;
       },
     });
@@ -100,7 +119,8 @@ describe('http: domain lookups connect only where the operator allows (against l
       },
     });
     tld = await startWhoisServer((query) => {
-      if (query === 'hostile.net') return EXAMPLE_NET_WHOIS.replace('EXAMPLE.NET', 'HOSTILE.NET').replace('{SELF}', secretAt);
+      if (query === 'hostile.net')
+        return EXAMPLE_NET_WHOIS.replace('EXAMPLE.NET', 'HOSTILE.NET').replace('{SELF}', secretAt);
       return EXAMPLE_NET_WHOIS.replace('{SELF}', tld.server);
     }, PUBLIC);
     const referrals: Readonly<Record<string, string>> = {
@@ -113,7 +133,9 @@ describe('http: domain lookups connect only where the operator allows (against l
     root = await startWhoisServer((query) => {
       const tldOf = query.slice(query.lastIndexOf('.') + 1).toLowerCase();
       const refer = referrals[tldOf];
-      return refer === undefined ? `domain:       ${tldOf.toUpperCase()}\n\nstatus:       ACTIVE\n` : `refer:        ${refer}\n\ndomain:       ${tldOf.toUpperCase()}\n`;
+      return refer === undefined
+        ? `domain:       ${tldOf.toUpperCase()}\n\nstatus:       ACTIVE\n`
+        : `refer:        ${refer}\n\ndomain:       ${tldOf.toUpperCase()}\n`;
     });
     logDir = mkdtempSync(join(tmpdir(), 'utility-api-outbound-'));
     logFd = openSync(join(logDir, 'server.log'), 'w');
@@ -121,7 +143,15 @@ describe('http: domain lookups connect only where the operator allows (against l
   after(async () => {
     closeSync(logFd);
     rmSync(logDir, { recursive: true, force: true });
-    await Promise.all([secretService.close(), smtp.close(), internalHttp.close(), registry.close(), bootstrap.close(), tld.close(), root.close()]);
+    await Promise.all([
+      secretService.close(),
+      smtp.close(),
+      internalHttp.close(),
+      registry.close(),
+      bootstrap.close(),
+      tld.close(),
+      root.close(),
+    ]);
   });
 
   const serve = (allowedNetworks: string[], fd?: number) =>
@@ -129,7 +159,11 @@ describe('http: domain lookups connect only where the operator allows (against l
       logFd: fd,
       overrides: {
         ...(fd !== undefined && { log: { level: 'info' } }),
-        whois: { rdapBootstrapUrl: `${bootstrap.url}/dns.json`, whoisServer: root.server, registrationTimeoutMs: 1_000 },
+        whois: {
+          rdapBootstrapUrl: `${bootstrap.url}/dns.json`,
+          whoisServer: root.server,
+          registrationTimeoutMs: 1_000,
+        },
         outbound: { allowedNetworks },
       },
     });
@@ -143,9 +177,14 @@ describe('http: domain lookups connect only where the operator allows (against l
     });
     after(() => server.close());
 
-    const whois = (domain: string, requestId: string) => server.get(`/api/whois/whois?domain=${domain}&raw=true`, { Authorization: `Bearer ${token}`, 'X-Request-Id': requestId });
+    const whois = (domain: string, requestId: string) =>
+      server.get(`/api/whois/whois?domain=${domain}&raw=true`, {
+        Authorization: `Bearer ${token}`,
+        'X-Request-Id': requestId,
+      });
     // raw=true asks for WHOIS text, which an RDAP registration has none of (400 code 7).
-    const rdap = (domain: string, requestId: string) => server.get(`/api/whois/whois?domain=${domain}`, { Authorization: `Bearer ${token}`, 'X-Request-Id': requestId });
+    const rdap = (domain: string, requestId: string) =>
+      server.get(`/api/whois/whois?domain=${domain}`, { Authorization: `Bearer ${token}`, 'X-Request-Id': requestId });
     /** What the server logged for one request, as text. */
     const logOf = (requestId: string): string => {
       server.app.flushLogs();
@@ -163,18 +202,34 @@ describe('http: domain lookups connect only where the operator allows (against l
     };
 
     it('refuses a WHOIS referral to a loopback address and never connects to it', async () => {
-      await expectRefused(await whois('victim.co.uk', 'ssrf-literal'), 'ssrf-literal', /refused to connect to 127\.0\.0\.1: loopback/);
+      await expectRefused(
+        await whois('victim.co.uk', 'ssrf-literal'),
+        'ssrf-literal',
+        /refused to connect to 127\.0\.0\.1: loopback/,
+      );
       expect(secretService.connections()).to.equal(0);
     });
 
     it('refuses a referral to a name that resolves to loopback (an SMTP server behind localhost)', async () => {
-      await expectRefused(await whois('victim.io', 'ssrf-name'), 'ssrf-name', /refused to connect to localhost \(127\.0\.0\.1\): loopback/);
+      await expectRefused(
+        await whois('victim.io', 'ssrf-name'),
+        'ssrf-name',
+        /refused to connect to localhost \(127\.0\.0\.1\): loopback/,
+      );
       expect(smtp.connections()).to.equal(0);
     });
 
     it('refuses loopback written as IPv4-mapped IPv6 or as one decimal number', async () => {
-      await expectRefused(await whois('victim.me', 'ssrf-mapped'), 'ssrf-mapped', /refused to connect to ::ffff:127\.0\.0\.1: loopback/);
-      await expectRefused(await whois('victim.tv', 'ssrf-decimal'), 'ssrf-decimal', /refused to connect to 2130706433 \(127\.0\.0\.1\): loopback/);
+      await expectRefused(
+        await whois('victim.me', 'ssrf-mapped'),
+        'ssrf-mapped',
+        /refused to connect to ::ffff:127\.0\.0\.1: loopback/,
+      );
+      await expectRefused(
+        await whois('victim.tv', 'ssrf-decimal'),
+        'ssrf-decimal',
+        /refused to connect to 2130706433 \(127\.0\.0\.1\): loopback/,
+      );
       expect(secretService.connections()).to.equal(0);
     });
 
@@ -193,16 +248,35 @@ describe('http: domain lookups connect only where the operator allows (against l
     });
 
     it('refuses an RDAP registry the bootstrap file names on a refused address', async () => {
-      await expectRefused(await rdap('victim.org', 'rdap-registry'), 'rdap-registry', /unreachable: refused to connect to 127\.0\.0\.1: loopback/);
+      await expectRefused(
+        await rdap('victim.org', 'rdap-registry'),
+        'rdap-registry',
+        /unreachable: refused to connect to 127\.0\.0\.1: loopback/,
+      );
       expect(internalHttp.calls).to.deep.equal([]);
     });
 
     it('follows an RDAP redirect on the same host, and none to another host, even a registry the guard refuses', async () => {
       const moved = await rdap('moved.com', 'rdap-same-host');
       expect(moved.status).to.equal(200);
-      expect(await moved.json()).to.deep.include({ source: 'rdap', registrar: { name: 'RESERVED-Internet Assigned Numbers Authority', ianaId: '376', url: 'https://www.iana.org/' } });
-      await expectRefused(await rdap('elsewhere.com', 'rdap-elsewhere'), 'rdap-elsewhere', /redirected to http:\/\/localhost:\d+, which is not followed/);
-      await expectRefused(await rdap('toregistry.com', 'rdap-registry-redirect'), 'rdap-registry-redirect', /unreachable: refused to connect to 127\.0\.0\.1: loopback/);
+      expect(await moved.json()).to.deep.include({
+        source: 'rdap',
+        registrar: {
+          name: 'RESERVED-Internet Assigned Numbers Authority',
+          ianaId: '376',
+          url: 'https://www.iana.org/',
+        },
+      });
+      await expectRefused(
+        await rdap('elsewhere.com', 'rdap-elsewhere'),
+        'rdap-elsewhere',
+        /redirected to http:\/\/localhost:\d+, which is not followed/,
+      );
+      await expectRefused(
+        await rdap('toregistry.com', 'rdap-registry-redirect'),
+        'rdap-registry-redirect',
+        /unreachable: refused to connect to 127\.0\.0\.1: loopback/,
+      );
       expect(internalHttp.calls).to.deep.equal([]);
     });
   });
@@ -217,10 +291,14 @@ describe('http: domain lookups connect only where the operator allows (against l
     after(() => server.close());
 
     it('connects where the operator allows: the referral is followed and answers', async () => {
-      const response = await server.get('/api/whois/whois?domain=victim.co.uk&raw=true', { Authorization: `Bearer ${token}` });
+      const response = await server.get('/api/whois/whois?domain=victim.co.uk&raw=true', {
+        Authorization: `Bearer ${token}`,
+      });
       expect(response.status).to.equal(200);
       expect(((await response.json()) as { raw: string }).raw).to.include(SECRET);
-      const redirected = await server.get('/api/whois/whois?domain=toregistry.com', { Authorization: `Bearer ${token}` });
+      const redirected = await server.get('/api/whois/whois?domain=toregistry.com', {
+        Authorization: `Bearer ${token}`,
+      });
       expect(redirected.status).to.equal(200);
       expect(internalHttp.calls).to.deep.equal(['/rdap/domain/x.org']);
     });

@@ -37,12 +37,14 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
     registries.tld.behaviour = 'normal';
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => server.get(path, { Authorization: `Bearer ${token}`, ...headers });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    server.get(path, { Authorization: `Bearer ${token}`, ...headers });
   const json = async (response: Response): Promise<Record<string, unknown>> => {
     expect(response.status).to.equal(200);
     return (await response.json()) as Record<string, unknown>;
   };
-  const records = async (name: string) => (await json(await get(`/api/whois/dns?domain=${encodeURIComponent(name)}`))).records;
+  const records = async (name: string) =>
+    (await json(await get(`/api/whois/dns?domain=${encodeURIComponent(name)}`))).records;
 
   describe('GET /api/whois/dns', () => {
     it('answers every record type, MX by priority, TXT strings joined, CAA whatever its tag', async () => {
@@ -59,7 +61,15 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
         ],
         NS: ['a.iana-servers.net', 'b.iana-servers.net'],
         TXT: ['v=spf1 -all', `${'k='.padEnd(250, 'x')}${'y'.repeat(250)}${'z'.repeat(100)}`],
-        SOA: { nsname: 'ns.icann.org', hostmaster: 'noc.dns.icann.org', serial: 2026010101, refresh: 7200, retry: 3600, expire: 1209600, minttl: 3600 },
+        SOA: {
+          nsname: 'ns.icann.org',
+          hostmaster: 'noc.dns.icann.org',
+          serial: 2026010101,
+          refresh: 7200,
+          retry: 3600,
+          expire: 1209600,
+          minttl: 3600,
+        },
         CAA: [
           { critical: false, tag: 'issue', value: 'letsencrypt.org' },
           { critical: true, tag: 'tbs', value: 'unknown' },
@@ -67,7 +77,9 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
         SRV: [],
       });
       expect(await records('www.example.com')).to.deep.include({ CNAME: ['example.com'], A: [], SOA: null });
-      expect(await records('_sip._tcp.example.com')).to.deep.include({ SRV: [{ name: 'sip.example.com', port: 5060, priority: 10, weight: 60 }] });
+      expect(await records('_sip._tcp.example.com')).to.deep.include({
+        SRV: [{ name: 'sip.example.com', port: 5060, priority: 10, weight: 60 }],
+      });
     });
 
     it('takes an IDN in either form and answers both', async () => {
@@ -80,8 +92,14 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
 
     it('takes the name from the x-domain header too; both must name the same domain', async () => {
       expect((await json(await get('/api/whois/dns', { 'x-domain': 'example.com' }))).domain).to.equal('example.com');
-      expect((await json(await get('/api/whois/dns?domain=EXAMPLE.com', { 'x-domain': 'example.com.' }))).domain).to.equal('example.com');
-      const different = await expectError(await get('/api/whois/dns?domain=example.com', { 'x-domain': 'example.org' }), 400, 9);
+      expect(
+        (await json(await get('/api/whois/dns?domain=EXAMPLE.com', { 'x-domain': 'example.com.' }))).domain,
+      ).to.equal('example.com');
+      const different = await expectError(
+        await get('/api/whois/dns?domain=example.com', { 'x-domain': 'example.org' }),
+        400,
+        9,
+      );
       expect(different.details).to.include('different domains');
       await expectError(await get('/api/whois/dns', { 'x-domain': '192.0.2.1' }), 400, 9);
     });
@@ -136,7 +154,11 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
         domain: 'example.com',
         unicodeDomain: 'example.com',
         source: 'rdap',
-        registrar: { name: 'RESERVED-Internet Assigned Numbers Authority', ianaId: '376', url: 'https://www.iana.org/' },
+        registrar: {
+          name: 'RESERVED-Internet Assigned Numbers Authority',
+          ianaId: '376',
+          url: 'https://www.iana.org/',
+        },
         created: '1995-08-14T04:00:00.000Z',
         updated: '2025-08-14T07:01:39.000Z',
         expires: '2026-08-13T04:00:00.000Z',
@@ -186,15 +208,23 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
       await expectError(await get('/api/whois/whois?domain=bbc.co.uk&raw=yes'), 400, 7);
       // An RDAP answer has no such text: raw=true is refused rather than dropped.
       const rdap = await expectError(await get('/api/whois/whois?domain=example.com&raw=true'), 400, 7);
-      expect(rdap.details).to.equal("raw=true asks for the WHOIS server's text, and the registration of example.com comes from RDAP without one: leave raw out");
-      expect(await json(await get('/api/whois/whois?domain=example.com&raw=false'))).to.deep.include({ source: 'rdap' });
+      expect(rdap.details).to.equal(
+        "raw=true asks for the WHOIS server's text, and the registration of example.com comes from RDAP without one: leave raw out",
+      );
+      expect(await json(await get('/api/whois/whois?domain=example.com&raw=false'))).to.deep.include({
+        source: 'rdap',
+      });
     });
 
     it('falls back to WHOIS when RDAP fails, reading the ICANN layout', async () => {
       const body = await json(await get('/api/whois/whois?domain=example.net'));
       expect(body).to.deep.include({
         source: 'whois',
-        registrar: { name: 'RESERVED-Internet Assigned Numbers Authority', ianaId: '376', url: 'http://res-dom.iana.org' },
+        registrar: {
+          name: 'RESERVED-Internet Assigned Numbers Authority',
+          ianaId: '376',
+          url: 'http://res-dom.iana.org',
+        },
         created: '1995-08-14T04:00:00.000Z',
         updated: '2024-08-14T07:01:34.000Z',
         expires: '2026-08-13T04:00:00.000Z',
@@ -250,7 +280,9 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
       dns.behaviour = 'normal';
       const registrationDown = await json(await get('/api/whois/full?domain=unknown.com'));
       expect(registrationDown.registration).to.equal(null);
-      expect(registrationDown.errors).to.deep.equal({ registration: { code: 22, message: 'Unable to retrieve requested information' } });
+      expect(registrationDown.errors).to.deep.equal({
+        registration: { code: 22, message: 'Unable to retrieve requested information' },
+      });
       expect(registrationDown.dns).to.deep.include({ A: ['192.0.2.40'] });
 
       // No such name in DNS, and a registry that never answers.

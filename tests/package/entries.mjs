@@ -14,7 +14,12 @@ const refusal = async (work) => {
     await work();
     return 'accepted';
   } catch (error) {
-    return { name: error.name, code: error.code, message: error.message, invalidSettings: error instanceof InvalidSettings };
+    return {
+      name: error.name,
+      code: error.code,
+      message: error.message,
+      invalidSettings: error instanceof InvalidSettings,
+    };
   }
 };
 seen.deepImport = await refusal(() => import('utility-api/dist/container.js'));
@@ -27,7 +32,11 @@ const api = await buildUseCases({
   log: { level: 'silent' },
 });
 seen.families = Object.keys(api.useCases);
-await api.useCases.usersAndTokens.createUser.execute({ actor: OPERATOR, username: 'ada', permissions: [Permission.CryptographyEncrypt] });
+await api.useCases.usersAndTokens.createUser.execute({
+  actor: OPERATOR,
+  username: 'ada',
+  permissions: [Permission.CryptographyEncrypt],
+});
 const token = await api.useCases.usersAndTokens.issueToken.execute({ actor: OPERATOR, owner: { username: 'ada' } });
 
 const server = createServer(createHttpApp(api).callback());
@@ -43,7 +52,12 @@ seen.phone = await answer('/phone/details?number=%2B33123456789');
 await new Promise((resolve) => server.close(resolve));
 seen.closed = await api.close();
 
-const cryptoOnly = await buildUseCases({ families: ['crypto'], storage: 'memory', encryption: { key: randomBytes(32).toString('base64') }, log: { level: 'silent' } });
+const cryptoOnly = await buildUseCases({
+  families: ['crypto'],
+  storage: 'memory',
+  encryption: { key: randomBytes(32).toString('base64') },
+  log: { level: 'silent' },
+});
 seen.httpWithoutTokens = await refusal(() => createHttpApp(cryptoOnly));
 await cryptoOnly.close();
 

@@ -19,7 +19,11 @@ assert.deepEqual(decryptText.execute(ciphertext.right), { _tag: 'Right', right: 
 assert.equal(decryptText.execute('garbage').left._tag, 'DecryptionFailed');
 
 // OPERATOR acts as the CLI does, holding every permission.
-const ada = await createUser.execute({ actor: OPERATOR, username: 'ada', permissions: [Permission.CryptographyEncrypt] });
+const ada = await createUser.execute({
+  actor: OPERATOR,
+  username: 'ada',
+  permissions: [Permission.CryptographyEncrypt],
+});
 assert.equal(ada.right.username, 'ada');
 const token = await issueToken.execute({ actor: OPERATOR, owner: { username: 'ada' } });
 const verified = await authenticate.execute(token.right.secret, Permission.CryptographyEncrypt);

@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,12 +61,17 @@ describe('the packed package, installed and used from plain JavaScript', functio
   this.timeout(60_000);
   let scratch: string;
   let files: readonly PackedFile[];
-  let manifest: { exports: Record<string, string | { types: string; default: string }>; dependencies: Record<string, string> };
+  let manifest: {
+    exports: Record<string, string | { types: string; default: string }>;
+    dependencies: Record<string, string>;
+  };
 
   before(async () => {
     expect(existsSync(join(ROOT, 'dist/index.js')), 'dist/ is built (npm run test:package builds it)').to.equal(true);
     scratch = mkdtempSync(join(tmpdir(), 'utility-api-package-'));
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: ROOT });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+      cwd: ROOT,
+    });
     const [packed] = JSON.parse(stdout) as { filename: string; files: PackedFile[] }[];
     files = packed!.files;
 
@@ -70,7 +85,8 @@ describe('the packed package, installed and used from plain JavaScript', functio
       symlinkSync(realpathSync(join(ROOT, 'node_modules', dependency)), link, 'dir');
     }
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    for (const script of ['example.mjs', 'entries.mjs']) copyFileSync(join(import.meta.dirname, script), join(scratch, script));
+    for (const script of ['example.mjs', 'entries.mjs'])
+      copyFileSync(join(import.meta.dirname, script), join(scratch, script));
   });
 
   after(() => {
@@ -80,11 +96,28 @@ describe('the packed package, installed and used from plain JavaScript', functio
   const node = (script: string) => run(process.execPath, [script], { cwd: scratch, env: cleanEnv({}) });
 
   it('ships the built code, the CLI, the default settings and the changelog /api/changelog reads, and nothing else', () => {
-    const outside = files.map((file) => file.path).filter((path) => !/^(dist\/.+\.(js|d\.ts|json)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md|CHANGELOG\.yaml)$/.test(path));
+    const outside = files
+      .map((file) => file.path)
+      .filter(
+        (path) =>
+          !/^(dist\/.+\.(js|d\.ts|json)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md|CHANGELOG\.yaml)$/.test(
+            path,
+          ),
+      );
     expect(outside).to.deep.equal([]);
-    const targets = Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : [target.types, target.default]));
-    expect(targets.map((target) => target.replace(/^\.\//, '')).filter((target) => !files.some((file) => file.path === target))).to.deep.equal([]);
-    expect(files.map((file) => file.path)).to.include.members(['config/default.json', 'dist/adapters/geonames/admin1-corrections.json', 'CHANGELOG.yaml']);
+    const targets = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === 'string' ? [target] : [target.types, target.default],
+    );
+    expect(
+      targets
+        .map((target) => target.replace(/^\.\//, ''))
+        .filter((target) => !files.some((file) => file.path === target)),
+    ).to.deep.equal([]);
+    expect(files.map((file) => file.path)).to.include.members([
+      'config/default.json',
+      'dist/adapters/geonames/admin1-corrections.json',
+      'CHANGELOG.yaml',
+    ]);
   });
 
   it('runs the README example: crypto and token use cases on memory storage', async () => {
@@ -108,16 +141,29 @@ describe('the packed package, installed and used from plain JavaScript', functio
       typeRoots: [join(ROOT, 'node_modules', '@types')],
     };
     const program = ts.createProgram([consumer], options);
-    expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).to.deep.equal([]);
+    expect(
+      ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
+    ).to.deep.equal([]);
 
     // Node's own modules are declared by @types/node, which resolves no file for them.
-    const ambient = new Set(program.getTypeChecker().getAmbientModules().map((module) => module.name.replace(/^"|"$/g, '')));
+    const ambient = new Set(
+      program
+        .getTypeChecker()
+        .getAmbientModules()
+        .map((module) => module.name.replace(/^"|"$/g, '')),
+    );
     const ours = program.getSourceFiles().filter((file) => file.fileName.includes('/node_modules/utility-api/'));
     expect(ours.length).to.be.greaterThan(20);
     const untyped = ours.flatMap((file) =>
       ts
         .preProcessFile(file.text)
-        .importedFiles.filter(({ fileName }) => !ambient.has(fileName) && !ts.resolveModuleName(fileName, file.fileName, options, ts.sys).resolvedModule?.extension.startsWith('.d.'))
+        .importedFiles.filter(
+          ({ fileName }) =>
+            !ambient.has(fileName) &&
+            !ts.resolveModuleName(fileName, file.fileName, options, ts.sys).resolvedModule?.extension.startsWith('.d.'),
+        )
         .map(({ fileName }) => `${file.fileName.slice(scratch.length)} imports ${fileName}`),
     );
     expect(untyped).to.deep.equal([]);
@@ -126,12 +172,22 @@ describe('the packed package, installed and used from plain JavaScript', functio
   it('serves the built families over HTTP from utility-api/http, and keeps what is not exported out', async () => {
     const seen = JSON.parse((await node('entries.mjs')).stdout);
     expect(seen.deepImport.code).to.equal('ERR_PACKAGE_PATH_NOT_EXPORTED');
-    expect(seen.noKey).to.include({ invalidSettings: true, message: 'Missing setting encryption.key: the crypto family needs base64 of 32 random bytes' });
+    expect(seen.noKey).to.include({
+      invalidSettings: true,
+      message: 'Missing setting encryption.key: the crypto family needs base64 of 32 random bytes',
+    });
     // The order is the families' own, not the order they were named in.
     expect(seen.families).to.deep.equal(['crypto', 'usersAndTokens']);
     expect(seen.encrypt.status).to.equal(200);
     expect(seen.encrypt.body).to.match(/^[A-Za-z0-9_-]+$/);
-    expect(seen.decrypt).to.deep.equal({ status: 403, body: JSON.stringify({ code: 1, message: 'You are not authorized to access this resource', details: 'Missing permission Cryptography::Decrypt' }) });
+    expect(seen.decrypt).to.deep.equal({
+      status: 403,
+      body: JSON.stringify({
+        code: 1,
+        message: 'You are not authorized to access this resource',
+        details: 'Missing permission Cryptography::Decrypt',
+      }),
+    });
     expect(seen.phone.status).to.equal(404);
     expect(JSON.parse(seen.phone.body).code).to.equal(22);
     expect(seen.closed).to.deep.equal({ stopFailures: [] });

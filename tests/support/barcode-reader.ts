@@ -1,4 +1,13 @@
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource, ZXingStringEncoding, type Result } from '@zxing/library';
+import {
+  BarcodeFormat,
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  MultiFormatReader,
+  RGBLuminanceSource,
+  ZXingStringEncoding,
+  type Result,
+} from '@zxing/library';
 import { PNG } from 'pngjs';
 
 /**
@@ -8,12 +17,15 @@ import { PNG } from 'pngjs';
  * byte, one character) and leaves every other encoding to the TextDecoder ZXing would use.
  */
 ZXingStringEncoding.customDecoder = (bytes: Uint8Array, encoding: string): string =>
-  /^ISO[-_]?8859[-_]?1$/i.test(encoding) ? Buffer.from(bytes).toString('latin1') : new TextDecoder(encoding).decode(bytes);
+  /^ISO[-_]?8859[-_]?1$/i.test(encoding)
+    ? Buffer.from(bytes).toString('latin1')
+    : new TextDecoder(encoding).decode(bytes);
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The bytes start as every PNG file does. */
-export const isPng = (bytes: Uint8Array): boolean => bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.equals(bytes.subarray(0, PNG_SIGNATURE.length));
+export const isPng = (bytes: Uint8Array): boolean =>
+  bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.equals(bytes.subarray(0, PNG_SIGNATURE.length));
 
 /** The symbologies the tests read back, by our (bwip-js) id. */
 export const READABLE: Readonly<Record<string, BarcodeFormat>> = {
@@ -59,9 +71,11 @@ const UTF8_ECI = 26;
 export function readDataMatrixUtf8(png: Buffer): string {
   const result = decode(png, 'datamatrix');
   const codewords = [...result.getRawBytes().subarray(0, 2)];
-  if (codewords[0] !== DATA_MATRIX_ECI || codewords[1] !== UTF8_ECI + 1) throw new Error(`no ECI 000026 first: codewords ${codewords.join(', ')}`);
+  if (codewords[0] !== DATA_MATRIX_ECI || codewords[1] !== UTF8_ECI + 1)
+    throw new Error(`no ECI 000026 first: codewords ${codewords.join(', ')}`);
   const text = result.getText();
-  if (text.codePointAt(0) !== UTF8_ECI) throw new Error(`ZXing read the ECI number as ${JSON.stringify(text.slice(0, 1))}`);
+  if (text.codePointAt(0) !== UTF8_ECI)
+    throw new Error(`ZXing read the ECI number as ${JSON.stringify(text.slice(0, 1))}`);
   return Buffer.from(text.slice(1), 'latin1').toString('utf8');
 }
 

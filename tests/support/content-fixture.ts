@@ -14,7 +14,15 @@ export type ContentFixture = FixtureServer;
 export function startContentFixture(): Promise<ContentFixture> {
   return startFixtureServer({
     recordings: {
-      '/jokes/random': { body: { categories: [], icon_url: 'https://example.test/icon.png', id: 'fixture', url: 'https://example.test/jokes/fixture', value: CHUCK_NORRIS_FACT } },
+      '/jokes/random': {
+        body: {
+          categories: [],
+          icon_url: 'https://example.test/icon.png',
+          id: 'fixture',
+          url: 'https://example.test/jokes/fixture',
+          value: CHUCK_NORRIS_FACT,
+        },
+      },
       '/': { body: { quote: KANYE_QUOTE } },
       '/v2/quotes': { body: [RON_SWANSON_QUOTE] },
     },

@@ -14,7 +14,15 @@ export interface ZoneEntry {
   readonly NS?: readonly string[];
   /** Each record as its character strings. */
   readonly TXT?: readonly (readonly string[])[];
-  readonly SOA?: { primary: string; admin: string; serial: number; refresh: number; retry: number; expiration: number; minimum: number };
+  readonly SOA?: {
+    primary: string;
+    admin: string;
+    serial: number;
+    refresh: number;
+    retry: number;
+    expiration: number;
+    minimum: number;
+  };
   readonly CAA?: readonly { flags: number; tag: string; value: string }[];
   readonly SRV?: readonly { priority: number; weight: number; port: number; target: string }[];
 }
@@ -116,7 +124,10 @@ export async function startDnsFixture(zone: Readonly<Record<string, ZoneEntry>>,
       queries,
       close: async () => {
         for (const socket of sockets) socket.destroy();
-        await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
+        await Promise.all([
+          new Promise<void>((resolve) => udp.close(() => resolve())),
+          new Promise<void>((resolve) => tcp.close(() => resolve())),
+        ]);
       },
     });
   }

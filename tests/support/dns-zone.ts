@@ -11,8 +11,19 @@ export const ZONE: Readonly<Record<string, ZoneEntry>> = {
     ],
     NS: ['a.iana-servers.net', 'b.iana-servers.net'],
     // A record in two strings, and one too long for a 512-byte UDP answer: asked again over TCP.
-    TXT: [['v=spf1 ', '-all'], ['k='.padEnd(250, 'x'), 'y'.repeat(250), 'z'.repeat(100)]],
-    SOA: { primary: 'ns.icann.org', admin: 'noc.dns.icann.org', serial: 2026010101, refresh: 7200, retry: 3600, expiration: 1209600, minimum: 3600 },
+    TXT: [
+      ['v=spf1 ', '-all'],
+      ['k='.padEnd(250, 'x'), 'y'.repeat(250), 'z'.repeat(100)],
+    ],
+    SOA: {
+      primary: 'ns.icann.org',
+      admin: 'noc.dns.icann.org',
+      serial: 2026010101,
+      refresh: 7200,
+      retry: 3600,
+      expiration: 1209600,
+      minimum: 3600,
+    },
     // No iodef (the original service crashed on that), and a critical tag nobody knows.
     CAA: [
       { flags: 0, tag: 'issue', value: 'letsencrypt.org' },

@@ -38,7 +38,9 @@ export function domainFixture() {
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {
       const user = expectRight(await createUser.execute({ actor: OPERATOR, username, permissions }));
-      const issued = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username }, scopes, expiresInMs }));
+      const issued = expectRight(
+        await issueToken.execute({ actor: OPERATOR, owner: { username }, scopes, expiresInMs }),
+      );
       return { user, secret: issued.secret, record: issued.record };
     },
   };

@@ -51,11 +51,21 @@ export interface FixtureOptions {
 const NOT_FOUND: Recorded = { status: 404, body: { message: 'Not Found' } };
 
 /** A loopback stand-in for an upstream HTTP API: replays recordings, counts calls, misbehaves on demand. */
-export async function startFixtureServer({ recordings, recordingKey = (path) => path, host = '127.0.0.1' }: FixtureOptions): Promise<FixtureServer> {
+export async function startFixtureServer({
+  recordings,
+  recordingKey = (path) => path,
+  host = '127.0.0.1',
+}: FixtureOptions): Promise<FixtureServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const calls: string[] = [];
-  const state = { behaviour: 'normal' as FixtureBehaviour, slowMs: 1_000, errorStatus: 500, retryAfter: undefined as number | undefined, notModified: 0 };
+  const state = {
+    behaviour: 'normal' as FixtureBehaviour,
+    slowMs: 1_000,
+    errorStatus: 500,
+    retryAfter: undefined as number | undefined,
+    notModified: 0,
+  };
 
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '';
@@ -93,7 +103,11 @@ export async function startFixtureServer({ recordings, recordingKey = (path) => 
       case 'garbage':
         return send(200, '{"this is": not json');
       case 'rate-limit':
-        return send(429, '{"message":"Too Many Requests"}', state.retryAfter === undefined ? {} : { 'retry-after': String(state.retryAfter) });
+        return send(
+          429,
+          '{"message":"Too Many Requests"}',
+          state.retryAfter === undefined ? {} : { 'retry-after': String(state.retryAfter) },
+        );
       case 'slow':
         return later(replay);
       case 'slow-body':

@@ -9,7 +9,13 @@ const IMAGE = 'https://cdn.playhive.com/maps/';
 export const HIVE_MAPS: Record<string, unknown[]> = {
   hide: [
     { name: 'Spooky Mansion', season: 'HALLOWEEN', variant: 'REGULAR', image: `${IMAGE}spooky.png` },
-    { name: 'Frosty Village', season: 'WINTERFEST', variant: 'REGULAR', image: `${IMAGE}frosty.png`, extra: 'dropped quietly' },
+    {
+      name: 'Frosty Village',
+      season: 'WINTERFEST',
+      variant: 'REGULAR',
+      image: `${IMAGE}frosty.png`,
+      extra: 'dropped quietly',
+    },
     { name: 'Relative Image', season: 'NO_SEASON', variant: 'REGULAR', image: '/maps/relative.png' },
     { name: 'No Variant', season: 'NO_SEASON', image: `${IMAGE}novariant.png` },
     { name: 42, season: 'NO_SEASON', variant: 'REGULAR', image: `${IMAGE}number.png` },
@@ -42,6 +48,7 @@ export function startHiveFixture(): Promise<HiveFixture> {
   return startFixtureServer({
     recordings,
     // The Hive finds a player whatever the letter case of the name.
-    recordingKey: (path) => path.replace(PLAYER_PATH, (_, player: string) => `/game/all/all/${decodeURIComponent(player).toLowerCase()}`),
+    recordingKey: (path) =>
+      path.replace(PLAYER_PATH, (_, player: string) => `/game/all/all/${decodeURIComponent(player).toLowerCase()}`),
   });
 }

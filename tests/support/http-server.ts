@@ -34,7 +34,10 @@ export interface TestServer {
   /** Every user and token in the store, to check that a failed request changed nothing. */
   snapshot(): Promise<unknown>;
   /** Creates a user through the same use cases as the CLI and issues it a token. */
-  userWithToken(permissions: string[], token?: TokenOptions): Promise<{ username: string; userId: string; uid: string; secret: string }>;
+  userWithToken(
+    permissions: string[],
+    token?: TokenOptions,
+  ): Promise<{ username: string; userId: string; uid: string; secret: string }>;
   /** The secret of a token for a new user holding `permissions`. */
   tokenFor(permissions: string[], token?: TokenOptions): Promise<string>;
   close(): Promise<void>;
@@ -68,7 +71,11 @@ let userSequence = 0;
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
-  const app = await buildApplication(config, { logFd: options.logFd, randomness: options.randomness, clock: options.clock });
+  const app = await buildApplication(config, {
+    logFd: options.logFd,
+    randomness: options.randomness,
+    clock: options.clock,
+  });
   const { server } = createHttpServer(app.container.get<Koa>(HttpApp), { ...config.http, ...config.shutdown });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -84,7 +91,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     userSequence += 1;
     const username = `user${userSequence}`;
     const user = expectRight(await app.container.get(CreateUser).execute({ actor: OPERATOR, username, permissions }));
-    const { secret } = expectRight(await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username }, ...token }));
+    const { secret } = expectRight(
+      await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username }, ...token }),
+    );
     return { username, userId: user.id, uid: user.uid, secret };
   };
   return {
@@ -121,7 +130,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
 }
 
 /** The storage back-ends each HTTP suite runs on. */
-export const httpBackends: { name: string; open: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }> }[] = [
+export const httpBackends: {
+  name: string;
+  open: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+}[] = [
   { name: 'memory', open: async () => ({ env: { UTILITY_API_STORAGE: 'memory' }, drop: async () => {} }) },
   ...sqlDatabases,
 ];
@@ -143,10 +155,12 @@ export function rawRequest(port: number, request: string | Buffer): Promise<RawR
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-      }));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(request);
@@ -174,7 +188,10 @@ export async function expectError(response: Response, status: number, code: numb
  * Gives a describe block one server on `backend`, started before its tests and stopped after;
  * tests read it as `suite.server`.
  */
-export function serverForSuite(backend: (typeof httpBackends)[number] = httpBackends[0]!, options: Omit<ServerOptions, 'env'> = {}): { server: TestServer } {
+export function serverForSuite(
+  backend: (typeof httpBackends)[number] = httpBackends[0]!,
+  options: Omit<ServerOptions, 'env'> = {},
+): { server: TestServer } {
   const suite = {} as { server: TestServer };
   let drop: () => Promise<void> = async () => {};
   before(async () => {

@@ -38,7 +38,14 @@ export interface LoadOutcome {
  * `requestsPerClient` requests one after the other; `then` runs once when `afterAnswers`
  * answers have come back in all. A client stops at its first refusal or failure.
  */
-export async function hammer(baseUrl: string, token: string, clients: number, requestsPerClient: number, afterAnswers: number, then: () => void): Promise<LoadOutcome> {
+export async function hammer(
+  baseUrl: string,
+  token: string,
+  clients: number,
+  requestsPerClient: number,
+  afterAnswers: number,
+  then: () => void,
+): Promise<LoadOutcome> {
   const outcome: LoadOutcome = { answered: 0, refused: 0, failures: [] };
   const client = async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -4,7 +4,8 @@ import type { Sense } from '../../src/domain/dictionary/sense.js';
 /** WordNet 3.1's first senses of a few words, as its files give them. */
 export const GOOSE_FIRST_SENSE: Sense = {
   partOfSpeech: 'noun',
-  definition: 'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
+  definition:
+    'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
   examples: [],
   words: ['goose'],
 };
@@ -13,7 +14,14 @@ export const HOT_FIRST_SENSE: Sense = {
   partOfSpeech: 'adjective',
   definition:
     'used of physical heat; having a high or higher than desirable temperature or giving off heat or feeling or causing a sensation of heat or burning',
-  examples: ['hot stove', 'hot water', 'a hot August day', 'a hot stuffy room', "she's hot and tired", 'a hot forehead'],
+  examples: [
+    'hot stove',
+    'hot water',
+    'a hot August day',
+    'a hot stuffy room',
+    "she's hot and tired",
+    'a hot forehead',
+  ],
   words: ['hot'],
 };
 
@@ -33,7 +41,11 @@ export const SEEDED_LEMMAS: readonly SeededLemma[] = [
     partOfSpeech: 'noun',
     senses: [
       senseOf(GOOSE_FIRST_SENSE),
-      { definition: 'a man who is a stupid incompetent fool', examples: [], words: ['fathead', 'goof', 'goofball', 'bozo', 'jackass', 'goose', 'cuckoo', 'twat', 'zany'] },
+      {
+        definition: 'a man who is a stupid incompetent fool',
+        examples: [],
+        words: ['fathead', 'goof', 'goofball', 'bozo', 'jackass', 'goose', 'cuckoo', 'twat', 'zany'],
+      },
     ],
   },
   {
@@ -43,7 +55,12 @@ export const SEEDED_LEMMAS: readonly SeededLemma[] = [
       { ...senseOf(HOT_FIRST_SENSE), antonyms: ['cold'] },
       {
         definition: 'characterized by violent and forceful activity or movement; very intense',
-        examples: ['the fighting became hot and heavy', 'a hot engagement', 'a raging battle', 'the river became a raging torrent'],
+        examples: [
+          'the fighting became hot and heavy',
+          'a hot engagement',
+          'a raging battle',
+          'the river became a raging torrent',
+        ],
         words: ['hot', 'raging'],
         indirectAntonyms: ['nonviolent'],
       },
@@ -54,8 +71,16 @@ export const SEEDED_LEMMAS: readonly SeededLemma[] = [
     partOfSpeech: 'adjective',
     senses: [
       {
-        definition: 'having a low or inadequate temperature or feeling a sensation of coldness or having been made cold by e.g. ice or refrigeration',
-        examples: ['a cold climate', 'a cold room', 'dinner has gotten cold', 'cold fingers', 'if you are cold, turn up the heat', 'a cold beer'],
+        definition:
+          'having a low or inadequate temperature or feeling a sensation of coldness or having been made cold by e.g. ice or refrigeration',
+        examples: [
+          'a cold climate',
+          'a cold room',
+          'dinner has gotten cold',
+          'cold fingers',
+          'if you are cold, turn up the heat',
+          'a cold beer',
+        ],
         words: ['cold'],
         antonyms: ['hot'],
       },
@@ -67,7 +92,15 @@ export const SEEDED_LEMMAS: readonly SeededLemma[] = [
     senses: [
       {
         definition: 'characterized by intense emotion',
-        examples: ['ardent love', 'an ardent lover', 'a fervent desire to change society', 'a fervent admirer', 'fiery oratory', 'an impassioned appeal', 'a torrid love affair'],
+        examples: [
+          'ardent love',
+          'an ardent lover',
+          'a fervent desire to change society',
+          'a fervent admirer',
+          'fiery oratory',
+          'an impassioned appeal',
+          'a torrid love affair',
+        ],
         words: ['ardent', 'fervent', 'fervid', 'fiery', 'impassioned', 'perfervid', 'torrid'],
         indirectAntonyms: ['passionless'],
       },
@@ -82,4 +115,6 @@ export const SEEDED_LEMMAS: readonly SeededLemma[] = [
   { lemma: 'ice cream', partOfSpeech: 'noun', senses: [senseOf(ICE_CREAM_SENSE)] },
 ];
 
-export const SEEDED_IRREGULAR_FORMS: readonly SeededIrregularForm[] = [{ form: 'geese', partOfSpeech: 'noun', baseForms: ['goose'] }];
+export const SEEDED_IRREGULAR_FORMS: readonly SeededIrregularForm[] = [
+  { form: 'geese', partOfSpeech: 'noun', baseForms: ['goose'] },
+];

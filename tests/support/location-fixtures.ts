@@ -2,19 +2,68 @@ import type { Place } from '../../src/domain/location/places.js';
 import type { CodeArea } from '../../src/domain/location/plus-codes.js';
 
 /** Places exactly as the GeoNames data holds them, to seed the memory gazetteer. */
-export const PARIS_FR: Place = { name: 'Paris', country: 'FR', admin1: 'Île-de-France', lat: 48.85341, lon: 2.3488, population: 2138551 };
-export const PARIS_TX: Place = { name: 'Paris', country: 'US', admin1: 'Texas', lat: 33.66094, lon: -95.55551, population: 24782 };
-export const TOKYO: Place = { name: 'Tokyo', country: 'JP', admin1: 'Tokyo', lat: 35.6895, lon: 139.69171, population: 8336599 };
+export const PARIS_FR: Place = {
+  name: 'Paris',
+  country: 'FR',
+  admin1: 'Île-de-France',
+  lat: 48.85341,
+  lon: 2.3488,
+  population: 2138551,
+};
+export const PARIS_TX: Place = {
+  name: 'Paris',
+  country: 'US',
+  admin1: 'Texas',
+  lat: 33.66094,
+  lon: -95.55551,
+  population: 24782,
+};
+export const TOKYO: Place = {
+  name: 'Tokyo',
+  country: 'JP',
+  admin1: 'Tokyo',
+  lat: 35.6895,
+  lon: 139.69171,
+  population: 8336599,
+};
 /** A village of 1,145 people in the Gard, with two accents. */
-export const VENEJAN: Place = { name: 'Vénéjan', country: 'FR', admin1: 'Occitanie', lat: 44.19729, lon: 4.65422, population: 1145 };
+export const VENEJAN: Place = {
+  name: 'Vénéjan',
+  country: 'FR',
+  admin1: 'Occitanie',
+  lat: 44.19729,
+  lon: 4.65422,
+  population: 1145,
+};
 
 export const SEEDED_PLACES: readonly Place[] = [PARIS_TX, TOKYO, VENEJAN, PARIS_FR];
 
 /** The 10-digit cell by the Eiffel Tower, and its 11-digit child, as open-location-code decodes them. */
-export const EIFFEL_CELL: CodeArea = { code: '8FW4V75V+8Q', length: 10, south: 48.85825, west: 2.294375, north: 48.858375, east: 2.2945 };
-export const EIFFEL_CELL_11: CodeArea = { code: '8FW4V75V+8Q6', length: 11, south: 48.858275, west: 2.294375, north: 48.8583, east: 2.29440625 };
+export const EIFFEL_CELL: CodeArea = {
+  code: '8FW4V75V+8Q',
+  length: 10,
+  south: 48.85825,
+  west: 2.294375,
+  north: 48.858375,
+  east: 2.2945,
+};
+export const EIFFEL_CELL_11: CodeArea = {
+  code: '8FW4V75V+8Q6',
+  length: 11,
+  south: 48.858275,
+  west: 2.294375,
+  north: 48.8583,
+  east: 2.29440625,
+};
 /** Same short code V75V+8Q, two degrees further south: which one a reference recovers depends on where it is. */
-export const SOUTHERN_TWIN_CELL: CodeArea = { code: '8FR4V75V+8Q', length: 10, south: 46.85825, west: 2.294375, north: 46.858375, east: 2.2945 };
+export const SOUTHERN_TWIN_CELL: CodeArea = {
+  code: '8FR4V75V+8Q',
+  length: 10,
+  south: 46.85825,
+  west: 2.294375,
+  north: 46.858375,
+  east: 2.2945,
+};
 
 /**
  * Cells whose south-west corner is a round coordinate, where computing in floating point lands in
@@ -22,9 +71,45 @@ export const SOUTHERN_TWIN_CELL: CodeArea = { code: '8FR4V75V+8Q', length: 10, s
  * with no digits after the separator. The last three are cases of Google's Open Location Code
  * test data (test_data/encoding.csv and shortCodeTests.csv).
  */
-export const ROUND_CORNER_CELL: CodeArea = { code: '8FW4V922+22', length: 10, south: 48.85, west: 2.35, north: 48.850125, east: 2.350125 };
-export const ROUND_CORNER_CELL_2: CodeArea = { code: '8F75J22M+26', length: 10, south: 35.6, west: 3.033, north: 35.600125, east: 3.033125 };
-export const EIGHT_DIGIT_CELL: CodeArea = { code: '8FJFW222+', length: 8, south: 42.9, west: 9, north: 42.9025, east: 9.0025 };
-export const NEAR_POLE_CELL: CodeArea = { code: 'CFX22222+22', length: 10, south: 89, west: 0, north: 89.000125, east: 0.000125 };
+export const ROUND_CORNER_CELL: CodeArea = {
+  code: '8FW4V922+22',
+  length: 10,
+  south: 48.85,
+  west: 2.35,
+  north: 48.850125,
+  east: 2.350125,
+};
+export const ROUND_CORNER_CELL_2: CodeArea = {
+  code: '8F75J22M+26',
+  length: 10,
+  south: 35.6,
+  west: 3.033,
+  north: 35.600125,
+  east: 3.033125,
+};
+export const EIGHT_DIGIT_CELL: CodeArea = {
+  code: '8FJFW222+',
+  length: 8,
+  south: 42.9,
+  west: 9,
+  north: 42.9025,
+  east: 9.0025,
+};
+export const NEAR_POLE_CELL: CodeArea = {
+  code: 'CFX22222+22',
+  length: 10,
+  south: 89,
+  west: 0,
+  north: 89.000125,
+  east: 0.000125,
+};
 
-export const SEEDED_CELLS: readonly CodeArea[] = [EIFFEL_CELL, EIFFEL_CELL_11, SOUTHERN_TWIN_CELL, ROUND_CORNER_CELL, ROUND_CORNER_CELL_2, EIGHT_DIGIT_CELL, NEAR_POLE_CELL];
+export const SEEDED_CELLS: readonly CodeArea[] = [
+  EIFFEL_CELL,
+  EIFFEL_CELL_11,
+  SOUTHERN_TWIN_CELL,
+  ROUND_CORNER_CELL,
+  ROUND_CORNER_CELL_2,
+  EIGHT_DIGIT_CELL,
+  NEAR_POLE_CELL,
+];

@@ -52,5 +52,15 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
 
 /** A barcode request with the use case's defaults: a QR code as PNG at scale 2, upright, no text. */
 export function aBarcodeRequest(fields: Partial<BarcodeRequest> & Pick<BarcodeRequest, 'content'>): BarcodeRequest {
-  return { symbology: 'qrcode', format: 'png', scale: 2, heightMm: undefined, includeText: false, rotate: 'N', background: 'white', quietZone: true, ...fields };
+  return {
+    symbology: 'qrcode',
+    format: 'png',
+    scale: 2,
+    heightMm: undefined,
+    includeText: false,
+    rotate: 'N',
+    background: 'white',
+    quietZone: true,
+    ...fields,
+  };
 }

@@ -11,9 +11,16 @@ import { startFixtureServer, type FixtureServer, type Recorded } from './fixture
  * resolves `timezone=auto` (to Europe/Berlin), and refuses a time zone it does not know, a point
  * off the globe or a number of days out of range with 400 `{error: true, reason}`.
  */
-const read = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`open-meteo/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
-const CURRENT = read('current-berlin.json') as { current: Record<string, number | string>; current_units: Record<string, string> } & Record<string, unknown>;
-const DAILY = read('forecast-berlin-16-days.json') as { daily: Record<string, (number | string | null)[]>; daily_units: Record<string, string> } & Record<string, unknown>;
+const read = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(new URL(`open-meteo/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const CURRENT = read('current-berlin.json') as {
+  current: Record<string, number | string>;
+  current_units: Record<string, string>;
+} & Record<string, unknown>;
+const DAILY = read('forecast-berlin-16-days.json') as {
+  daily: Record<string, (number | string | null)[]>;
+  daily_units: Record<string, string>;
+} & Record<string, unknown>;
 
 /** The time zones it answers in, as Open-Meteo knows them; `auto` is the place's own. */
 export const OPEN_METEO_TIME_ZONES = ['Europe/Berlin', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC', 'GMT'];
@@ -40,7 +47,11 @@ function inUnits<V>(value: V, unit: string, imperial: boolean): { value: V; unit
   return { value: (Array.isArray(value) ? value.map(convert) : convert(value)) as V, unit: conversion.unit };
 }
 
-function series<V>(values: Record<string, V>, units: Record<string, string>, imperial: boolean): { values: Record<string, V>; units: Record<string, string> } {
+function series<V>(
+  values: Record<string, V>,
+  units: Record<string, string>,
+  imperial: boolean,
+): { values: Record<string, V>; units: Record<string, string> } {
   const out = { values: { ...values }, units: { ...units } };
   for (const [name, unit] of Object.entries(units)) {
     if (!(name in values)) continue;
@@ -58,13 +69,21 @@ export function openMeteoAnswer(path: string): Recorded | undefined {
   const parameter = (name: string) => url.searchParams.get(name);
   const latitude = Number(parameter('latitude') ?? NaN);
   const longitude = Number(parameter('longitude') ?? NaN);
-  if (!(Math.abs(latitude) <= 90)) return refusal(`Latitude must be in range of -90 to 90°. Given: ${parameter('latitude')}.`);
-  if (!(Math.abs(longitude) <= 180)) return refusal(`Longitude must be in range of -180 to 180°. Given: ${parameter('longitude')}.`);
+  if (!(Math.abs(latitude) <= 90))
+    return refusal(`Latitude must be in range of -90 to 90°. Given: ${parameter('latitude')}.`);
+  if (!(Math.abs(longitude) <= 180))
+    return refusal(`Longitude must be in range of -180 to 180°. Given: ${parameter('longitude')}.`);
   const asked = parameter('timezone') ?? 'GMT';
   const timezone = asked === 'auto' ? AUTO_RESOLVES_TO : asked;
   if (!OPEN_METEO_TIME_ZONES.includes(timezone)) return refusal(INVALID_TIMEZONE_REASON);
   const imperial = parameter('temperature_unit') === 'fahrenheit';
-  const place = { latitude, longitude, timezone, timezone_abbreviation: timezone === AUTO_RESOLVES_TO ? 'GMT+1' : timezone, utc_offset_seconds: timezone === AUTO_RESOLVES_TO ? 3600 : 0 };
+  const place = {
+    latitude,
+    longitude,
+    timezone,
+    timezone_abbreviation: timezone === AUTO_RESOLVES_TO ? 'GMT+1' : timezone,
+    utc_offset_seconds: timezone === AUTO_RESOLVES_TO ? 3600 : 0,
+  };
 
   if (parameter('current') !== null) {
     const { values, units } = series(CURRENT.current, CURRENT.current_units, imperial);
@@ -72,19 +91,30 @@ export function openMeteoAnswer(path: string): Recorded | undefined {
   }
   if (parameter('daily') !== null) {
     const days = Number(parameter('forecast_days') ?? 7);
-    if (!Number.isInteger(days) || days < 0 || days > 16) return refusal('Forecast days is invalid. Allowed range 0 to 16.');
+    if (!Number.isInteger(days) || days < 0 || days > 16)
+      return refusal('Forecast days is invalid. Allowed range 0 to 16.');
     const { values, units } = series(DAILY.daily, DAILY.daily_units, imperial);
-    return { body: { ...DAILY, ...place, daily_units: units, daily: Object.fromEntries(Object.entries(values).map(([name, all]) => [name, all.slice(0, days)])) } };
+    return {
+      body: {
+        ...DAILY,
+        ...place,
+        daily_units: units,
+        daily: Object.fromEntries(Object.entries(values).map(([name, all]) => [name, all.slice(0, days)])),
+      },
+    };
   }
   return refusal('Nothing to do: ask for current or daily variables.');
 }
 
 export type OpenMeteoFixture = FixtureServer;
 
-export const startOpenMeteoFixture = (): Promise<OpenMeteoFixture> => startFixtureServer({ recordings: openMeteoAnswer });
+export const startOpenMeteoFixture = (): Promise<OpenMeteoFixture> =>
+  startFixtureServer({ recordings: openMeteoAnswer });
 
 /** Settings that send the weather family to `fixture`. */
-export const openMeteoAt = (fixture: { readonly url: string }): Record<string, string> => ({ UTILITY_API_OPEN_METEO_URL: fixture.url });
+export const openMeteoAt = (fixture: { readonly url: string }): Record<string, string> => ({
+  UTILITY_API_OPEN_METEO_URL: fixture.url,
+});
 
 /** Berlin's conditions as the domain holds them, metric: the recorded answer, written out by hand. */
 export const BERLIN_NOW: Conditions = {
@@ -112,10 +142,39 @@ export const BERLIN_FIRST_DAY: DayForecast = {
   sunrise: '2026-11-23T07:41',
   sunset: '2026-11-23T16:02',
 };
-export const METRIC_CONDITION_UNITS = { temperature: '°C', apparentTemperature: '°C', humidity: '%', precipitation: 'mm', cloudCover: '%', pressure: 'hPa', windSpeed: 'km/h', windDirection: '°', windGusts: 'km/h' };
-export const IMPERIAL_CONDITION_UNITS = { ...METRIC_CONDITION_UNITS, temperature: '°F', apparentTemperature: '°F', precipitation: 'inch', windSpeed: 'mp/h', windGusts: 'mp/h' };
-export const METRIC_DAY_UNITS = { temperatureMax: '°C', temperatureMin: '°C', precipitationSum: 'mm', precipitationProbabilityMax: '%', windSpeedMax: 'km/h' };
-export const IMPERIAL_DAY_UNITS = { ...METRIC_DAY_UNITS, temperatureMax: '°F', temperatureMin: '°F', precipitationSum: 'inch', windSpeedMax: 'mp/h' };
+export const METRIC_CONDITION_UNITS = {
+  temperature: '°C',
+  apparentTemperature: '°C',
+  humidity: '%',
+  precipitation: 'mm',
+  cloudCover: '%',
+  pressure: 'hPa',
+  windSpeed: 'km/h',
+  windDirection: '°',
+  windGusts: 'km/h',
+};
+export const IMPERIAL_CONDITION_UNITS = {
+  ...METRIC_CONDITION_UNITS,
+  temperature: '°F',
+  apparentTemperature: '°F',
+  precipitation: 'inch',
+  windSpeed: 'mp/h',
+  windGusts: 'mp/h',
+};
+export const METRIC_DAY_UNITS = {
+  temperatureMax: '°C',
+  temperatureMin: '°C',
+  precipitationSum: 'mm',
+  precipitationProbabilityMax: '%',
+  windSpeedMax: 'km/h',
+};
+export const IMPERIAL_DAY_UNITS = {
+  ...METRIC_DAY_UNITS,
+  temperatureMax: '°F',
+  temperatureMin: '°F',
+  precipitationSum: 'inch',
+  windSpeedMax: 'mp/h',
+};
 
 /** The recorded forecast's days as the domain holds them, in either system: for the memory source. */
 function daysOf(imperial: boolean): DayForecast[] {
@@ -152,6 +211,12 @@ export const BERLIN_WORLD: WeatherWorld = {
   timezone: AUTO_RESOLVES_TO,
   elevation: 38,
   timeZones: OPEN_METEO_TIME_ZONES,
-  current: { metric: { conditions: conditionsOf(false), units: METRIC_CONDITION_UNITS }, imperial: { conditions: conditionsOf(true), units: IMPERIAL_CONDITION_UNITS } },
-  forecast: { metric: { days: daysOf(false), units: METRIC_DAY_UNITS }, imperial: { days: daysOf(true), units: IMPERIAL_DAY_UNITS } },
+  current: {
+    metric: { conditions: conditionsOf(false), units: METRIC_CONDITION_UNITS },
+    imperial: { conditions: conditionsOf(true), units: IMPERIAL_CONDITION_UNITS },
+  },
+  forecast: {
+    metric: { days: daysOf(false), units: METRIC_DAY_UNITS },
+    imperial: { days: daysOf(true), units: IMPERIAL_DAY_UNITS },
+  },
 };

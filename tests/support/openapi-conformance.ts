@@ -21,7 +21,11 @@ interface Operation {
 interface CompiledResponse {
   /** Per media type, the check of a body. */
   readonly media: ReadonlyMap<string, ValidateFunction>;
-  readonly headers: readonly { readonly name: string; readonly required: boolean; readonly validate: ValidateFunction }[];
+  readonly headers: readonly {
+    readonly name: string;
+    readonly required: boolean;
+    readonly validate: ValidateFunction;
+  }[];
 }
 
 interface CompiledOperation {
@@ -41,13 +45,22 @@ export interface Conformance {
  * an optional trailing slash, one segment per parameter.
  */
 const patternOf = (template: string): RegExp =>
-  new RegExp(`^${template.split(/\{\w+\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`, 'i');
+  new RegExp(
+    `^${template
+      .split(/\{\w+\}/)
+      .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}/?$`,
+    'i',
+  );
 
-const mediaTypeOf = (response: Response): string | undefined => response.headers.get('content-type')?.split(';')[0]!.trim();
+const mediaTypeOf = (response: Response): string | undefined =>
+  response.headers.get('content-type')?.split(';')[0]!.trim();
 
 function compile(document: Document): CompiledOperation[] {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const resolved = new Validator().resolveRefs({ specification: document as unknown as Record<string, unknown> }) as unknown as Document;
+  const resolved = new Validator().resolveRefs({
+    specification: document as unknown as Record<string, unknown>,
+  }) as unknown as Document;
   return Object.entries(resolved.paths).flatMap(([template, operations]) =>
     Object.entries(operations).map(([method, operation]) => ({
       method: method.toUpperCase(),
@@ -58,7 +71,11 @@ function compile(document: Document): CompiledOperation[] {
           status,
           {
             media: new Map(Object.entries(content).map(([type, { schema = {} }]) => [type, ajv.compile(schema)])),
-            headers: Object.entries(headers).map(([name, { required = false, schema = {} }]) => ({ name, required, validate: ajv.compile(schema) })),
+            headers: Object.entries(headers).map(([name, { required = false, schema = {} }]) => ({
+              name,
+              required,
+              validate: ajv.compile(schema),
+            })),
           },
         ]),
       ),
@@ -98,27 +115,43 @@ export function conformanceTo(documentText: string): Conformance {
       if (!operation) {
         if (type === 'application/json' && method.toUpperCase() !== 'HEAD') {
           const body = (await response.clone().json()) as unknown;
-          expect(isError(body), `${where}, outside the document, with something other than an error object: ${JSON.stringify(isError.errors)}`).to.equal(true);
+          expect(
+            isError(body),
+            `${where}, outside the document, with something other than an error object: ${JSON.stringify(isError.errors)}`,
+          ).to.equal(true);
         }
         return;
       }
       const listed = operation.responses.get(String(response.status));
-      expect(listed, `${where}, a status the document does not list for ${operation.method} ${operation.template}`).to.not.equal(undefined);
+      expect(
+        listed,
+        `${where}, a status the document does not list for ${operation.method} ${operation.template}`,
+      ).to.not.equal(undefined);
       for (const header of listed!.headers) {
         const value = response.headers.get(header.name);
         if (value === null) expect(header.required, `${where} without its header ${header.name}`).to.equal(false);
-        else expect(header.validate(value), `${where} with ${header.name}: ${value}, which the document does not describe`).to.equal(true);
+        else
+          expect(
+            header.validate(value),
+            `${where} with ${header.name}: ${value}, which the document does not describe`,
+          ).to.equal(true);
       }
       const media = listed!.media;
       if (media.size === 0 || method.toUpperCase() === 'HEAD') return;
       expect(type, `${where} without a content type`).to.be.a('string');
       const validate = media.get(type!);
-      expect(validate, `${where} as ${type}, which the document does not list for that status (${[...media.keys()].join(', ')})`).to.not.equal(undefined);
+      expect(
+        validate,
+        `${where} as ${type}, which the document does not list for that status (${[...media.keys()].join(', ')})`,
+      ).to.not.equal(undefined);
       if (type!.startsWith('image/')) return;
       const text = await response.clone().text();
       // JSON and the types built on it (`application/health+json`) are checked as the JSON they hold.
       const body = /^application\/(?:[\w.-]+\+)?json$/.test(type!) ? (JSON.parse(text) as unknown) : text;
-      expect(validate!(body), `${where} with a body the document does not describe: ${JSON.stringify(validate!.errors)}`).to.equal(true);
+      expect(
+        validate!(body),
+        `${where} with a body the document does not describe: ${JSON.stringify(validate!.errors)}`,
+      ).to.equal(true);
     },
   };
   compiled.set(documentText, conformance);

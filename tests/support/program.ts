@@ -82,11 +82,17 @@ export interface StartOptions {
  * listening line; standard output lines that are not JSON (npm's banner) are kept but not parsed.
  */
 export function startProgram({ command = process.execPath, args = [MAIN], cwd, env }: StartOptions): Promise<Running> {
-  const child = spawn(command, [...args], { cwd, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, [...args], {
+    cwd,
+    env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log: LogEntry[] = [];
   const stderr: string[] = [];
   const lines: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => done({ code, signal })),
+  );
   createInterface({ input: child.stderr! }).on('line', (line) => {
     stderr.push(line);
     lines.push(line);

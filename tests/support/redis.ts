@@ -7,7 +7,9 @@ import { Redis } from 'ioredis';
 export const REDIS_URL = process.env.TEST_REDIS_URL;
 
 if (!REDIS_URL) {
-  console.warn('TEST_REDIS_URL is not set: the Redis runs of the rate limit, login throttle and shared-limit suites are skipped.');
+  console.warn(
+    'TEST_REDIS_URL is not set: the Redis runs of the rate limit, login throttle and shared-limit suites are skipped.',
+  );
 }
 
 /** A key prefix of the test run's own, so that runs never see each other's counters. */
@@ -84,7 +86,11 @@ export class ThrowawayRedis {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     this.child = child;
     const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null });
     probe.on('error', () => {});
@@ -95,7 +101,8 @@ export class ThrowawayRedis {
         probe.disconnect();
         return;
       } catch (error) {
-        if (attempt >= 100 || child.exitCode !== null) throw new Error(`redis-server did not start on port ${this.port}`, { cause: error });
+        if (attempt >= 100 || child.exitCode !== null)
+          throw new Error(`redis-server did not start on port ${this.port}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }

@@ -25,12 +25,22 @@ export const EXAMPLE_COM_RDAP = {
       publicIds: [{ type: 'IANA Registrar ID', identifier: '376' }],
       vcardArray: vcard(['fn', {}, 'text', 'RESERVED-Internet Assigned Numbers Authority']),
       links: [{ rel: 'about', href: 'https://www.iana.org/', type: 'text/html' }],
-      entities: [{ objectClassName: 'entity', roles: ['abuse'], vcardArray: vcard(['fn', {}, 'text', 'Abuse desk'], ['email', {}, 'text', 'abuse@iana.org']) }],
+      entities: [
+        {
+          objectClassName: 'entity',
+          roles: ['abuse'],
+          vcardArray: vcard(['fn', {}, 'text', 'Abuse desk'], ['email', {}, 'text', 'abuse@iana.org']),
+        },
+      ],
     },
     {
       objectClassName: 'entity',
       roles: ['registrant'],
-      vcardArray: vcard(['fn', {}, 'text', ''], ['org', {}, 'text', 'REDACTED FOR PRIVACY'], ['adr', { cc: 'US' }, 'text', ['', '', '', '', 'CA', '', '']]),
+      vcardArray: vcard(
+        ['fn', {}, 'text', ''],
+        ['org', {}, 'text', 'REDACTED FOR PRIVACY'],
+        ['adr', { cc: 'US' }, 'text', ['', '', '', '', 'CA', '', '']],
+      ),
       remarks: [{ title: 'REDACTED FOR PRIVACY', description: ['Some of the data in this object has been removed.'] }],
     },
   ],
@@ -56,9 +66,12 @@ export interface RdapFixture extends FixtureServer {
  * An RDAP service for `.com` (and `.xn--p1ai`) at `/rdap/`, its bootstrap file at `/dns.json`,
  * which also sends `.net` to a service that refuses connections. A domain it lacks is 404.
  */
-export async function startRdapFixture(domains: Readonly<Record<string, unknown>> = { 'example.com': EXAMPLE_COM_RDAP }): Promise<RdapFixture> {
+export async function startRdapFixture(
+  domains: Readonly<Record<string, unknown>> = { 'example.com': EXAMPLE_COM_RDAP },
+): Promise<RdapFixture> {
   const recordings: Record<string, Recorded> = {};
-  for (const [domain, object] of Object.entries(domains)) recordings[`/rdap/domain/${domain}`] = { body: object, headers: { 'content-type': 'application/rdap+json' } };
+  for (const [domain, object] of Object.entries(domains))
+    recordings[`/rdap/domain/${domain}`] = { body: object, headers: { 'content-type': 'application/rdap+json' } };
   const fixture = await startFixtureServer({ recordings });
   recordings['/dns.json'] = {
     body: {
@@ -86,7 +99,10 @@ export interface WhoisServerFixture {
 }
 
 /** A port-43 WHOIS server on a loopback address: reads one line, writes `answer(line)`, closes. */
-export async function startWhoisServer(answer: (query: string) => string, host = '127.0.0.1'): Promise<WhoisServerFixture> {
+export async function startWhoisServer(
+  answer: (query: string) => string,
+  host = '127.0.0.1',
+): Promise<WhoisServerFixture> {
   const queries: string[] = [];
   const sockets = new Set<Socket>();
   const state = { behaviour: 'normal' as WhoisBehaviour };
@@ -197,7 +213,8 @@ export async function startRegistries(): Promise<Registries> {
   const root = await startWhoisServer((query) => {
     const tldOf = query.slice(query.lastIndexOf('.') + 1).toLowerCase();
     const header = '% IANA WHOIS server\n% for more information on IANA, visit http://www.iana.org\n\n';
-    if (tldOf === 'uk' || tldOf === 'net') return `${header}refer:        ${tld.server}\n\ndomain:       ${tldOf.toUpperCase()}\n\nwhois:        ${tld.server}\n`;
+    if (tldOf === 'uk' || tldOf === 'net')
+      return `${header}refer:        ${tld.server}\n\ndomain:       ${tldOf.toUpperCase()}\n\nwhois:        ${tld.server}\n`;
     return `${header}domain:       ${tldOf.toUpperCase()}\n\norganisation: Nobody\n\nstatus:       ACTIVE\n`;
   });
   return {

@@ -10,22 +10,47 @@ import { messageIdReference, tokenIdReference, uidReference, type RouteSamples }
  */
 
 const uid = fc.oneof({ weight: 9, arbitrary: uidReference }, { weight: 1, arbitrary: fc.constant('nobody') });
-const tokenId = fc.oneof({ weight: 9, arbitrary: tokenIdReference }, { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') });
+const tokenId = fc.oneof(
+  { weight: 9, arbitrary: tokenIdReference },
+  { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
+);
 const permissionLists = fc.oneof(
-  fc.constantFrom([], ['*'], ['Cryptography::*'], ['Cryptography::Encrypt'], ['Nope::Nothing'], ['Cryptography::Encrypt', 'Cryptography::Encrypt']),
+  fc.constantFrom(
+    [],
+    ['*'],
+    ['Cryptography::*'],
+    ['Cryptography::Encrypt'],
+    ['Nope::Nothing'],
+    ['Cryptography::Encrypt', 'Cryptography::Encrypt'],
+  ),
   fc.subarray([...knownPermissions], { maxLength: 3 }),
 );
 /**
  * A password the use case accepts costs tens of milliseconds of scrypt (more on a busy machine):
  * one sampled password in 150 is one, a handful per run; the rest are refused before hashing.
  */
-const password = fc.oneof({ weight: 1, arbitrary: fc.constant('correct horse battery') }, { weight: 149, arbitrary: fc.constantFrom('short', '', 'nine char', 'tab\there is ok?\u0000') });
+const password = fc.oneof(
+  { weight: 1, arbitrary: fc.constant('correct horse battery') },
+  { weight: 149, arbitrary: fc.constantFrom('short', '', 'nine char', 'tab\there is ok?\u0000') },
+);
 const email = fc.nat({ max: 50 }).map((n) => `fuzz${n}@example.com`);
 /** Names the loopback DNS and registries know, and some they do not or that are no names. */
-const domainName = fc.constantFrom('example.com', 'www.example.com', 'bücher.example', 'www.bbc.co.uk', 'example.net', 'nosuch.co.uk', 'co.uk', '192.0.2.1', 'localhost', 'a..b');
+const domainName = fc.constantFrom(
+  'example.com',
+  'www.example.com',
+  'bücher.example',
+  'www.bbc.co.uk',
+  'example.net',
+  'nosuch.co.uk',
+  'co.uk',
+  '192.0.2.1',
+  'localhost',
+  'a..b',
+);
 const contentFormat = fc.constantFrom('json', 'text', 'xml', 'yaml', 'html', 'JSON');
 /** Mostly `good`, sometimes `bad`. */
-const mostly = (good: readonly string[], bad: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+const mostly = (good: readonly string[], bad: readonly string[]) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
 /** Where to ask the weather: places and points the fixtures know, and some that are not or cannot be. */
 const weatherPlace = {
   query: {
@@ -35,16 +60,29 @@ const weatherPlace = {
     units: mostly(['metric', 'imperial'], ['kelvin']),
     timezone: mostly(['auto', 'Europe/Paris', 'Asia/Tokyo'], ['Antarctica/Troll', 'europe/paris', 'Mars/Olympus']),
   },
-  headers: { 'x-coords': mostly(['52.52,13.41', '48.85, 2.35'], ['91,0', 'north,east']), 'x-city': mostly(['Berlin', 'Paris, FR'], ['nowhere at all']) },
+  headers: {
+    'x-coords': mostly(['52.52,13.41', '48.85, 2.35'], ['91,0', 'north,east']),
+    'x-city': mostly(['Berlin', 'Paris, FR'], ['nowhere at all']),
+  },
   oneWayOf: [['query lat', 'query lon'], ['query city'], ['headers x-coords'], ['headers x-city']],
 };
 const word = fc.constantFrom('dog', 'geese', 'ice cream', 'good', "o'clock", 'xyzzyq');
 /** One address or a list; now and then no address at all. */
 const recipients = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom<unknown>('ada@example.com', ['ada@example.com', 'grace@example.org'], 'grace@bücher.example') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom<unknown>(
+      'ada@example.com',
+      ['ada@example.com', 'grace@example.org'],
+      'grace@bücher.example',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom<unknown>('Ada <ada@example.com>', 'nobody', []) },
 );
-const messageId = fc.oneof({ weight: 9, arbitrary: messageIdReference }, { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') });
+const messageId = fc.oneof(
+  { weight: 9, arbitrary: messageIdReference },
+  { weight: 1, arbitrary: fc.constant('00000000-0000-4000-8000-000000000000') },
+);
 
 const SAMPLES: Record<string, RouteSamples> = {
   'GET /crypto/enc': { query: { data: fc.constantFrom('hello', 'café ☕', '中文', 'a b&c=d', '1') } },
@@ -66,15 +104,30 @@ const SAMPLES: Record<string, RouteSamples> = {
   },
   'GET /phone/details': {
     query: {
-      number: fc.constantFrom('+33 6 12 34 56 78', '020 7946 0958', '+1 650 253 0000', '+999 1', '00 44 20 7946 0958', '+33612345678 ext. 42', '+1234567890123456789'),
+      number: fc.constantFrom(
+        '+33 6 12 34 56 78',
+        '020 7946 0958',
+        '+1 650 253 0000',
+        '+999 1',
+        '00 44 20 7946 0958',
+        '+33612345678 ext. 42',
+        '+1234567890123456789',
+      ),
       country: fc.constantFrom('FR', 'gb', 'US', 'ZZ', 'jp'),
     },
   },
   'GET /location/coords': {
-    query: { address: fc.constantFrom('Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'), limit: fc.constantFrom('1', '5', '50', '51', '0') },
+    query: {
+      address: fc.constantFrom('Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'),
+      limit: fc.constantFrom('1', '5', '50', '51', '0'),
+    },
   },
   'GET /location/address': {
-    query: { lat: fc.constantFrom('48.85', '-33.9', '90', '91', '1e3'), lon: fc.constantFrom('2.35', '151.2', '-180', '181'), limit: fc.constantFrom('1', '5', '50') },
+    query: {
+      lat: fc.constantFrom('48.85', '-33.9', '90', '91', '1e3'),
+      lon: fc.constantFrom('2.35', '151.2', '-180', '181'),
+      limit: fc.constantFrom('1', '5', '50'),
+    },
   },
   'GET /location/pluscode': {
     query: {
@@ -86,7 +139,10 @@ const SAMPLES: Record<string, RouteSamples> = {
     },
   },
   'GET /weather/current': weatherPlace,
-  'GET /weather/forecast': { ...weatherPlace, query: { ...weatherPlace.query, days: mostly(['1', '7', '16'], ['17', '0']) } },
+  'GET /weather/forecast': {
+    ...weatherPlace,
+    query: { ...weatherPlace.query, days: mostly(['1', '7', '16'], ['17', '0']) },
+  },
   'GET /dictionary/def': { query: { word } },
   'GET /dictionary/syn': { query: { word } },
   'GET /dictionary/ant': { query: { word } },
@@ -94,7 +150,10 @@ const SAMPLES: Record<string, RouteSamples> = {
   'GET /game/network/maps': {},
   'GET /game/network/player': { query: { player: fc.constantFrom('Steve123', 'nobody', 'a b', ' lead') } },
   'GET /whois/dns': { query: { domain: domainName }, headers: { 'x-domain': domainName } },
-  'GET /whois/whois': { query: { domain: domainName, raw: fc.constantFrom('true', 'false', 'yes') }, headers: { 'x-domain': domainName } },
+  'GET /whois/whois': {
+    query: { domain: domainName, raw: fc.constantFrom('true', 'false', 'yes') },
+    headers: { 'x-domain': domainName },
+  },
   'GET /whois/full': { query: { domain: domainName }, headers: { 'x-domain': domainName } },
   'POST /user/create': {
     body: {
@@ -117,7 +176,14 @@ const SAMPLES: Record<string, RouteSamples> = {
       permissions: permissionLists,
       name: fc.constantFrom('ci', 'deploy key', ''),
       expiresIn: fc.constantFrom<unknown>('30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001),
-      rateLimit: fc.constantFrom<unknown>({ requests: 100, perSeconds: 10 }, { requests: 1, perSeconds: 1 }, { requests: 5000, perSeconds: 1 }, { requests: 0, perSeconds: 10 }, { requests: 10 }, '100/10'),
+      rateLimit: fc.constantFrom<unknown>(
+        { requests: 100, perSeconds: 10 },
+        { requests: 1, perSeconds: 1 },
+        { requests: 5000, perSeconds: 1 },
+        { requests: 0, perSeconds: 10 },
+        { requests: 10 },
+        '100/10',
+      ),
     },
   },
   'GET /token/info': { query: { id: tokenId } },
@@ -126,7 +192,12 @@ const SAMPLES: Record<string, RouteSamples> = {
     body: {
       to: recipients,
       subject: fc.constantFrom('Hello', 'Order 42 ☕', 'Hello', 'Hi {{name}}'),
-      content: fc.constantFrom('# Hello\n\nThanks for your *order*.', '<script>alert(1)</script>', 'Thanks', 'Dear {{name}}'),
+      content: fc.constantFrom(
+        '# Hello\n\nThanks for your *order*.',
+        '<script>alert(1)</script>',
+        'Thanks',
+        'Dear {{name}}',
+      ),
       cc: recipients,
       bcc: recipients,
       replyTo: fc.constantFrom('help@example.com', ['help@example.com']),
@@ -136,10 +207,24 @@ const SAMPLES: Record<string, RouteSamples> = {
   'GET /mail/status': { query: { id: messageId } },
   'GET /token/list': { headers: { 'x-uid': uid } },
   'DELETE /token/delete': { query: { id: tokenId } },
-  'PATCH /token/update': { query: { id: tokenId }, body: { disabled: fc.constantFrom<unknown>(true, false, 'true', 0, null), name: fc.constantFrom<unknown>('ci', '', 'x'.repeat(101), 7) } },
+  'PATCH /token/update': {
+    query: { id: tokenId },
+    body: {
+      disabled: fc.constantFrom<unknown>(true, false, 'true', 0, null),
+      name: fc.constantFrom<unknown>('ci', '', 'x'.repeat(101), 7),
+    },
+  },
   'GET /metrics': {},
   ...Object.fromEntries(
-    ['/facts/cat', '/facts/dog', '/facts/chucknorris', '/facts/random', '/quotes/random', '/quotes/kanye', '/quotes/ronswanson'].map((path) => [`GET ${path}`, { query: { type: contentFormat } }]),
+    [
+      '/facts/cat',
+      '/facts/dog',
+      '/facts/chucknorris',
+      '/facts/random',
+      '/quotes/random',
+      '/quotes/kanye',
+      '/quotes/ronswanson',
+    ].map((path) => [`GET ${path}`, { query: { type: contentFormat } }]),
   ),
 };
 
@@ -148,6 +233,7 @@ const EVERYWHERE: Required<Pick<RouteSamples, 'headers'>> = { headers: { 'x-uid'
 
 export function samplesOf(route: Route): RouteSamples {
   const samples = SAMPLES[`${route.method} ${route.path}`];
-  if (!samples) throw new Error(`route-samples: no samples for ${route.method} ${route.path}: add its well-formed values`);
+  if (!samples)
+    throw new Error(`route-samples: no samples for ${route.method} ${route.path}: add its well-formed values`);
   return { ...samples, headers: { ...EVERYWHERE.headers, ...samples.headers } };
 }

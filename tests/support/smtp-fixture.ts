@@ -68,7 +68,10 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
                 return;
               }
               const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-              received.push({ envelope: { from, to: session.envelope.rcptTo.map((recipient) => recipient.address) }, parsed });
+              received.push({
+                envelope: { from, to: session.envelope.rcptTo.map((recipient) => recipient.address) },
+                parsed,
+              });
               callback();
               for (const waiter of waiters) waiter();
             }, state.delayMs),

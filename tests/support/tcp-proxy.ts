@@ -43,8 +43,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: (server.address() as AddressInfo).port,
     set(next) {
       mode = next;
-      for (const { from } of pipes) if (next === 'hang') from.pause();
-      else from.resume();
+      for (const { from } of pipes)
+        if (next === 'hang') from.pause();
+        else from.resume();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -28,14 +28,57 @@ const NEED_OPTIONS_WE_DO_NOT_TAKE = new Set(['mailmark', 'rectangularmicroqrcode
  * dropped, so it is refused. Found by drawing every symbology's example both ways (bwip-js 4).
  */
 export const PRINTS_NO_TEXT: ReadonlySet<string> = new Set([
-  'databarstacked', 'databarstackedomni', 'databarexpanded', 'databarexpandedstacked', 'codablockf', 'code16k', 'code49', 'raw', 'daft', 'symbol',
-  'pdf417', 'pdf417compact', 'micropdf417', 'datamatrix', 'datamatrixrectangular', 'datamatrixrectangularextension', 'qrcode', 'microqrcode',
-  'swissqrcode', 'maxicode', 'azteccode', 'azteccodecompact', 'aztecrune', 'codeone', 'hanxin', 'dotcode', 'ultracode', 'gs1-cc',
-  'databarstackedcomposite', 'databarstackedomnicomposite', 'databarexpandedcomposite', 'databarexpandedstackedcomposite', 'gs1datamatrix',
-  'gs1datamatrixrectangular', 'gs1qrcode', 'gs1dotcode', 'hibcdatamatrix', 'hibcdatamatrixrectangular', 'hibcpdf417', 'hibcmicropdf417',
-  'hibcqrcode', 'hibccodablockf', 'hibcazteccode',
+  'databarstacked',
+  'databarstackedomni',
+  'databarexpanded',
+  'databarexpandedstacked',
+  'codablockf',
+  'code16k',
+  'code49',
+  'raw',
+  'daft',
+  'symbol',
+  'pdf417',
+  'pdf417compact',
+  'micropdf417',
+  'datamatrix',
+  'datamatrixrectangular',
+  'datamatrixrectangularextension',
+  'qrcode',
+  'microqrcode',
+  'swissqrcode',
+  'maxicode',
+  'azteccode',
+  'azteccodecompact',
+  'aztecrune',
+  'codeone',
+  'hanxin',
+  'dotcode',
+  'ultracode',
+  'gs1-cc',
+  'databarstackedcomposite',
+  'databarstackedomnicomposite',
+  'databarexpandedcomposite',
+  'databarexpandedstackedcomposite',
+  'gs1datamatrix',
+  'gs1datamatrixrectangular',
+  'gs1qrcode',
+  'gs1dotcode',
+  'hibcdatamatrix',
+  'hibcdatamatrixrectangular',
+  'hibcpdf417',
+  'hibcmicropdf417',
+  'hibcqrcode',
+  'hibccodablockf',
+  'hibcazteccode',
 ]);
-export const TAKES_NO_HEIGHT: ReadonlySet<string> = new Set(['symbol', 'maxicode', 'databarstackedcomposite', 'databarstackedomnicomposite', 'databarexpandedstackedcomposite']);
+export const TAKES_NO_HEIGHT: ReadonlySet<string> = new Set([
+  'symbol',
+  'maxicode',
+  'databarstackedcomposite',
+  'databarstackedomnicomposite',
+  'databarexpandedstackedcomposite',
+]);
 
 /** Options under which an example's `^NNN` sequences stand for control characters. */
 const PARSED_EXAMPLE = /(?:^|\s)parse(?:fnc)?(?:\s|$)/;
@@ -108,7 +151,8 @@ export function bwipText(symbology: string, content: string): BwipText {
   return { kind: 'text', text: content, binarytext: true, parsefnc: false };
 }
 
-const codePoint = (character: string): string => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+const codePoint = (character: string): string =>
+  `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * Barcodes drawn by bwip-js (Barcode Writer in Pure PostScript, compiled to JavaScript). The
@@ -121,7 +165,11 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
     const symbologies = (await this.engine.symbols())
       .filter(({ bcid }) => !NEED_OPTIONS_WE_DO_NOT_TAKE.has(bcid))
       // Content is encoded as given, never parsed, so an example written in escapes would mislead.
-      .map(({ bcid, desc, text, opts }) => ({ id: bcid, description: desc, example: PARSED_EXAMPLE.test(opts) && text.includes('^') ? null : text }));
+      .map(({ bcid, desc, text, opts }) => ({
+        id: bcid,
+        description: desc,
+        example: PARSED_EXAMPLE.test(opts) && text.includes('^') ? null : text,
+      }));
     return { symbologies, ids: new Set(symbologies.map(({ id }) => id)) };
   });
 
@@ -138,10 +186,18 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
     const { ids } = await this.load();
     if (!ids.has(request.symbology)) return { kind: 'unknown-symbology' };
     if (request.includeText && PRINTS_NO_TEXT.has(request.symbology)) {
-      return { kind: 'option-refused', option: 'includetext', reason: `${request.symbology} is drawn without text under it: includetext=true would change nothing` };
+      return {
+        kind: 'option-refused',
+        option: 'includetext',
+        reason: `${request.symbology} is drawn without text under it: includetext=true would change nothing`,
+      };
     }
     if (request.heightMm !== undefined && TAKES_NO_HEIGHT.has(request.symbology)) {
-      return { kind: 'option-refused', option: 'height', reason: `${request.symbology} is drawn at a height of its own: height would change nothing` };
+      return {
+        kind: 'option-refused',
+        option: 'height',
+        reason: `${request.symbology} is drawn at a height of its own: height would change nothing`,
+      };
     }
     const text = bwipText(request.symbology, request.content);
     if (text.kind === 'beyond') {
@@ -185,7 +241,9 @@ function pngGround({ symbology, background, quietZone }: BarcodeRequest): Record
   const zone = quietZoneOf(symbology);
   return {
     ...(background === 'white' ? { backgroundcolor: 'FFFFFF' } : {}),
-    ...(quietZone ? { paddingtop: zone.top, paddingright: zone.right, paddingbottom: zone.bottom, paddingleft: zone.left } : {}),
+    ...(quietZone
+      ? { paddingtop: zone.top, paddingright: zone.right, paddingbottom: zone.bottom, paddingleft: zone.left }
+      : {}),
   };
 }
 

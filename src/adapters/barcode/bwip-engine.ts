@@ -45,7 +45,10 @@ export class InProcessBwipEngine implements BwipEngine {
     try {
       // The options are built by the renderer from bwip-js's own option names.
       const bwipOptions = options as unknown as Parameters<typeof bwip.render>[0];
-      drawn = format === 'svg' ? bwip.render(bwipOptions, bwip.drawingSVG()) : bwip.render(bwipOptions, bwip.drawingZlibPng());
+      drawn =
+        format === 'svg'
+          ? bwip.render(bwipOptions, bwip.drawingSVG())
+          : bwip.render(bwipOptions, bwip.drawingZlibPng());
     } catch (error) {
       return { kind: 'thrown', message: error instanceof Error ? error.message : String(error) };
     }

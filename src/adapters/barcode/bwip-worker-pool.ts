@@ -11,7 +11,8 @@ export interface BwipWorkerPoolOptions {
 /** What a worker is asked: the symbol list, or a drawing. draw-worker.js answers both. */
 type WorkerTask = { readonly kind: 'symbols' } | ({ readonly kind: 'draw' } & BwipTask);
 type WorkerResult = { readonly kind: 'symbols'; readonly symbols: readonly BwipSymbol[] } | BwipDrawn;
-type WorkerReply = { readonly id: number; readonly result: WorkerResult } | { readonly id: number; readonly failure: string };
+type WorkerReply =
+  { readonly id: number; readonly result: WorkerResult } | { readonly id: number; readonly failure: string };
 
 interface Job {
   readonly id: number;
@@ -96,7 +97,10 @@ export class BwipWorkerPool implements BwipEngine {
       const worker = this.idle.pop() ?? (this.workerCount < this.options.workers ? this.spawn() : undefined);
       if (worker) return this.assign(worker, job);
       if (bounded && this.waiting.length >= this.options.queue) {
-        resolve({ kind: 'busy', reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full` });
+        resolve({
+          kind: 'busy',
+          reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
+        });
         return;
       }
       this.waiting.push(job);

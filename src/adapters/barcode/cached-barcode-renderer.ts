@@ -46,13 +46,25 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
 }
 
 /** Every input, quoted, so no symbology or content can pass for another request's. */
-const keyOf = ({ symbology, format, scale, heightMm, includeText, rotate, background, quietZone, content }: BarcodeRequest): string =>
+const keyOf = ({
+  symbology,
+  format,
+  scale,
+  heightMm,
+  includeText,
+  rotate,
+  background,
+  quietZone,
+  content,
+}: BarcodeRequest): string =>
   JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, background, quietZone, content]);
 
 function sizeOf(outcome: RenderOutcome): number {
   switch (outcome.kind) {
     case 'rendered':
-      return outcome.image.format === 'png' ? outcome.image.bytes.byteLength : outcome.image.markup.length /* ASCII: one byte a character */;
+      return outcome.image.format === 'png'
+        ? outcome.image.bytes.byteLength
+        : outcome.image.markup.length; /* ASCII: one byte a character */
     case 'content-refused':
     case 'option-refused':
     case 'too-large':

@@ -12,11 +12,17 @@ const bwip = () => (bwipLoading ??= import('bwip-js'));
 async function run(task) {
   const library = await bwip();
   if (task.kind === 'symbols') {
-    return { kind: 'symbols', symbols: library.symbolList.map(({ bcid, desc, text, opts }) => ({ bcid, desc, text, opts })) };
+    return {
+      kind: 'symbols',
+      symbols: library.symbolList.map(({ bcid, desc, text, opts }) => ({ bcid, desc, text, opts })),
+    };
   }
   let drawn;
   try {
-    drawn = task.format === 'svg' ? library.render(task.options, library.drawingSVG()) : library.render(task.options, library.drawingZlibPng());
+    drawn =
+      task.format === 'svg'
+        ? library.render(task.options, library.drawingSVG())
+        : library.render(task.options, library.drawingZlibPng());
   } catch (error) {
     // The encoder's refusals (and its defects on odd content): the renderer tells them apart.
     return { kind: 'thrown', message: error instanceof Error ? error.message : String(error) };

@@ -57,24 +57,32 @@ export class LeanQrBarcodeRenderer implements BarcodeRenderer {
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
     // bwip-js stretches a 2-D symbol to a bar height; that odd request is left to it, as before,
     // and so is text under a QR code, which it refuses.
-    if (request.symbology !== QR_CODE || request.heightMm !== undefined || request.includeText) return this.others.render(request);
+    if (request.symbology !== QR_CODE || request.heightMm !== undefined || request.includeText)
+      return this.others.render(request);
     let encoded: ModuleGrid;
     try {
       encoded = generate(request.content, QR_OPTIONS);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== TOO_MUCH_DATA) throw error;
-      return { kind: 'content-refused', reason: 'The input data is too long for the largest QR code (version 40) at error correction M' };
+      return {
+        kind: 'content-refused',
+        reason: 'The input data is too long for the largest QR code (version 40) at error correction M',
+      };
     }
     const modules = rotated(encoded, request.rotate);
     const moduleSize = UNITS_PER_MODULE * request.scale;
-    if (request.format === 'svg') return { kind: 'rendered', image: { format: 'svg', markup: svgOf(modules, moduleSize) } };
+    if (request.format === 'svg')
+      return { kind: 'rendered', image: { format: 'svg', markup: svgOf(modules, moduleSize) } };
     // The quiet zone in modules, as bwip-js pads its QR codes (its points over the points of a module).
     const pad = request.quietZone ? quietZoneOf(QR_CODE).left / UNITS_PER_MODULE : 0;
     const side = (modules.size + 2 * pad) * moduleSize;
     if (side * side > this.options.maxPixels) return overPixelLimit(request, this.options.maxPixels);
     // Dark modules on white or on nothing: what bwip-js draws given the same options.
     const off = request.background === 'white' ? WHITE : TRANSPARENT;
-    return { kind: 'rendered', image: { format: 'png', bytes: toPngBuffer(modules, { pad, scale: moduleSize, on: [0, 0, 0], off }) } };
+    return {
+      kind: 'rendered',
+      image: { format: 'png', bytes: toPngBuffer(modules, { pad, scale: moduleSize, on: [0, 0, 0], off }) },
+    };
   }
 }
 
@@ -101,7 +109,7 @@ function svgOf(grid: ModuleGrid, moduleSize: number): string {
   const side = grid.size * moduleSize;
   let path = '';
   for (let y = 0; y < grid.size; y++) {
-    for (let x = 0; x < grid.size; ) {
+    for (let x = 0; x < grid.size;) {
       if (!grid.get(x, y)) {
         x++;
         continue;

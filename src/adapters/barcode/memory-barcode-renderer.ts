@@ -11,7 +11,10 @@ export interface MemorySymbology extends Symbology {
 }
 
 /** The smallest valid PNG: one transparent pixel. */
-const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const escapeXml = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -39,12 +42,15 @@ export class MemoryBarcodeRenderer implements BarcodeRenderer {
     if (!symbology) return { kind: 'unknown-symbology' };
     const max = symbology.carriesUpTo ?? Number.POSITIVE_INFINITY;
     const beyond = [...request.content].find((character) => character.codePointAt(0)! > max);
-    if (beyond !== undefined) return { kind: 'content-refused', reason: `"${beyond}" is beyond what ${symbology.id} carries` };
-    if (!symbology.accepts.test(request.content)) return { kind: 'content-refused', reason: `content must match ${symbology.accepts.source}` };
+    if (beyond !== undefined)
+      return { kind: 'content-refused', reason: `"${beyond}" is beyond what ${symbology.id} carries` };
+    if (!symbology.accepts.test(request.content))
+      return { kind: 'content-refused', reason: `content must match ${symbology.accepts.source}` };
     const width = (request.content.length * 11 + 20) * request.scale;
     const height = (request.heightMm ?? 10) * 3 * request.scale;
     if (request.format === 'png') {
-      if (width * height > this.maxPixels) return { kind: 'too-large', reason: `the image would be larger than ${this.maxPixels} pixels` };
+      if (width * height > this.maxPixels)
+        return { kind: 'too-large', reason: `the image would be larger than ${this.maxPixels} pixels` };
       return { kind: 'rendered', image: { format: 'png', bytes: ONE_PIXEL_PNG } };
     }
     const markup = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}"><title>${escapeXml(request.content)}</title></svg>`;

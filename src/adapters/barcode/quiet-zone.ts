@@ -18,7 +18,12 @@ const LINEAR_MODULE_POINTS = 1;
 const MATRIX_MODULE_POINTS = 2;
 
 const around = (points: number): QuietZone => ({ top: points, right: points, bottom: points, left: points });
-const beside = (left: number, right: number): QuietZone => ({ top: 0, right: right * LINEAR_MODULE_POINTS, bottom: 0, left: left * LINEAR_MODULE_POINTS });
+const beside = (left: number, right: number): QuietZone => ({
+  top: 0,
+  right: right * LINEAR_MODULE_POINTS,
+  bottom: 0,
+  left: left * LINEAR_MODULE_POINTS,
+});
 const matrix = (modules: number): QuietZone => around(modules * MATRIX_MODULE_POINTS);
 
 /** By id pattern, first match wins; ids as bwip-js names them. */
@@ -41,4 +46,5 @@ const QUIET_ZONES: readonly (readonly [RegExp, QuietZone])[] = [
 /** Every other symbology is linear (bars, or stacked bars): 10 modules either side. */
 const LINEAR = beside(10, 10);
 
-export const quietZoneOf = (symbology: string): QuietZone => QUIET_ZONES.find(([pattern]) => pattern.test(symbology))?.[1] ?? LINEAR;
+export const quietZoneOf = (symbology: string): QuietZone =>
+  QUIET_ZONES.find(([pattern]) => pattern.test(symbology))?.[1] ?? LINEAR;

@@ -10,9 +10,11 @@ const FIELDS = ['text', 'author', 'source'] as const;
 /** A string (the text alone) or an object of the known fields. */
 function recordOf(line: number, value: unknown): ImportRecord {
   if (typeof value === 'string') return { line, fields: { text: value } };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line, unreadable: 'expected a string or an object with text, author and source' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { line, unreadable: 'expected a string or an object with text, author and source' };
   const unknown = Object.keys(value).filter((name) => !(FIELDS as readonly string[]).includes(name));
-  if (unknown.length > 0) return { line, unreadable: `unknown field(s): ${unknown.join(', ')} (known: ${FIELDS.join(', ')})` };
+  if (unknown.length > 0)
+    return { line, unreadable: `unknown field(s): ${unknown.join(', ')} (known: ${FIELDS.join(', ')})` };
   return { line, fields: value };
 }
 
@@ -22,7 +24,10 @@ export const importFileReader: ImportFileReader = {
     const text = content.startsWith('\uFEFF') ? content.slice(1) : content;
     if (format !== 'csv') {
       const escape = escapeXmlCannotCarry(text);
-      if (escape !== undefined) return E.left(refusedAt(positionOf(text, escape.at), `${escape.written}, an escape of one of the ${XML_CANNOT_CARRY_RULE}`));
+      if (escape !== undefined)
+        return E.left(
+          refusedAt(positionOf(text, escape.at), `${escape.written}, an escape of one of the ${XML_CANNOT_CARRY_RULE}`),
+        );
     }
     switch (format) {
       case 'json':
@@ -57,7 +62,8 @@ function escapeXmlCannotCarry(text: string): { readonly at: number; readonly wri
     }
     if (unit === undefined) continue;
     if (isHighSurrogate(unit)) high = escape;
-    else if (firstCharacterXmlCannotCarry(String.fromCharCode(unit)) !== undefined) return { at: escape.index, written: escape[0] };
+    else if (firstCharacterXmlCannotCarry(String.fromCharCode(unit)) !== undefined)
+      return { at: escape.index, written: escape[0] };
   }
   return high && { at: high.index, written: high[0] };
 }
@@ -93,7 +99,10 @@ function readCsv(text: string): E.Either<string, ImportRecord[]> {
   const header = /^[^\r\n]*/.exec(text)![0];
   const columns = header.split(',').map((name) => name.trim());
   const unknown = columns.filter((name) => !(FIELDS as readonly string[]).includes(name));
-  if (!columns.includes('text') || unknown.length > 0) return E.left(`the first line must name the columns: text, and optionally author and source (found ${header === '' ? 'nothing' : header})`);
+  if (!columns.includes('text') || unknown.length > 0)
+    return E.left(
+      `the first line must name the columns: text, and optionally author and source (found ${header === '' ? 'nothing' : header})`,
+    );
   const refused: ImportRecord[] = [];
   let rows: CsvRow[];
   try {
@@ -103,7 +112,8 @@ function readCsv(text: string): E.Either<string, ImportRecord[]> {
       trim: false,
       skip_empty_lines: true,
       skip_records_with_error: true,
-      on_skip: (error) => void refused.push({ line: Number(error?.lines ?? 0), unreadable: error?.message ?? 'unreadable' }),
+      on_skip: (error) =>
+        void refused.push({ line: Number(error?.lines ?? 0), unreadable: error?.message ?? 'unreadable' }),
     }) as CsvRow[];
   } catch (error) {
     return E.left(`not CSV: ${(error as Error).message}`);

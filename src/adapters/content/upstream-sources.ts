@@ -20,16 +20,26 @@ const AcceptedText = new t.Type<string, string, unknown>(
 
 /** The text found in an upstream's answer by `read`, if our rules accept it. */
 const textIn = (name: string, read: (answer: unknown) => unknown): t.Decoder<unknown, string> =>
-  new t.Type<string, string, unknown>(name, (u): u is string => typeof u === 'string', (answer, context) => AcceptedText.validate(read(answer), context), t.identity);
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string',
+    (answer, context) => AcceptedText.validate(read(answer), context),
+    t.identity,
+  );
 
-const field = (answer: unknown, name: string): unknown => (typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>)[name] : undefined);
+const field = (answer: unknown, name: string): unknown =>
+  typeof answer === 'object' && answer !== null && !Array.isArray(answer)
+    ? (answer as Record<string, unknown>)[name]
+    : undefined;
 
 /** chucknorris.io's `/jokes/random`: `{value, ...}`. */
 const ChuckNorrisJoke = textIn('a chucknorris.io joke', (answer) => field(answer, 'value'));
 /** kanye.rest's `/`: `{quote}`. */
 const KanyeQuote = textIn('a kanye.rest quote', (answer) => field(answer, 'quote'));
 /** ron-swanson-quotes' `/v2/quotes`: an array of one quote. */
-const RonSwansonQuote = textIn('a Ron Swanson quote', (answer) => (Array.isArray(answer) && answer.length === 1 ? answer[0] : undefined));
+const RonSwansonQuote = textIn('a Ron Swanson quote', (answer) =>
+  Array.isArray(answer) && answer.length === 1 ? answer[0] : undefined,
+);
 
 /** The upstreams of facts and quotes, each at the path that answers one random text. */
 export const UPSTREAMS = {
@@ -73,7 +83,9 @@ export class UpstreamContentSource implements ContentSource {
     const result = await this.client.get(path, { ttlMs: 0, decoder, requestId: context.requestId });
     switch (result.kind) {
       case 'found':
-        return result.freshness === 'fresh' ? { kind: 'received', text: result.value } : { kind: 'unavailable', reason: 'failure' };
+        return result.freshness === 'fresh'
+          ? { kind: 'received', text: result.value }
+          : { kind: 'unavailable', reason: 'failure' };
       case 'timeout':
         return { kind: 'unavailable', reason: 'timeout' };
       case 'not-found':

@@ -70,7 +70,12 @@ export class AesGcmCipher implements Cipher {
       const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
       decipher.setAAD(bytes.subarray(0, HEADER_BYTES));
       decipher.setAuthTag(tag);
-      return E.right(Buffer.concat([decipher.update(bytes.subarray(HEADER_BYTES + NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]));
+      return E.right(
+        Buffer.concat([
+          decipher.update(bytes.subarray(HEADER_BYTES + NONCE_BYTES, bytes.length - TAG_BYTES)),
+          decipher.final(),
+        ]),
+      );
     } catch {
       // GCM reports a wrong key, a changed byte and a cut-off message alike: the input is not ours.
       return E.left('Undecryptable');

@@ -31,7 +31,10 @@ export function loadKeyRing(settings: KeyRingSettings, logger: Logger): KeyRing 
   try {
     // `wx`: if another process (a CLI beside the server) won the race, use its key.
     writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    logger.warn({ file }, 'No encryption key configured: generated one into the data folder and will reuse it. Set UTILITY_API_ENCRYPTION_KEY in production.');
+    logger.warn(
+      { file },
+      'No encryption key configured: generated one into the data folder and will reuse it. Set UTILITY_API_ENCRYPTION_KEY in production.',
+    );
     return { current: key, previous };
   } catch (error) {
     const winner = readKeyFile(file);
@@ -48,6 +51,7 @@ function readKeyFile(file: string): Buffer | undefined {
     return undefined;
   }
   const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} does not hold base64 of 32 bytes; delete it or set UTILITY_API_ENCRYPTION_KEY`);
+  if (key.length !== 32)
+    throw new Error(`${file} does not hold base64 of 32 bytes; delete it or set UTILITY_API_ENCRYPTION_KEY`);
   return key;
 }

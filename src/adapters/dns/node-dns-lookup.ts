@@ -16,7 +16,9 @@ const NO_DATA = new Set(['ENODATA']);
 const NO_SUCH_NAME = new Set(['ENOTFOUND']);
 const TIMED_OUT = new Set(['ETIMEOUT', 'ECANCELLED']);
 
-type Outcome<A> = { readonly ok: true; readonly value: A; readonly ttl?: number } | { readonly ok: false; readonly error: NodeJS.ErrnoException };
+type Outcome<A> =
+  | { readonly ok: true; readonly value: A; readonly ttl?: number }
+  | { readonly ok: false; readonly error: NodeJS.ErrnoException };
 
 /**
  * DNS through Node's c-ares resolver: one query per record type (never `ANY`, which servers
@@ -32,7 +34,11 @@ export class NodeDnsLookup implements DnsLookup {
     if (this.options.servers.length > 0) resolver.setServers([...this.options.servers]);
     const deadline = setTimeout(() => resolver.cancel(), this.options.timeoutMs);
     try {
-      const ask = <A>(query: Promise<A>): Promise<Outcome<A>> => query.then((value) => ({ ok: true as const, value }), (error: NodeJS.ErrnoException) => ({ ok: false as const, error }));
+      const ask = <A>(query: Promise<A>): Promise<Outcome<A>> =>
+        query.then(
+          (value) => ({ ok: true as const, value }),
+          (error: NodeJS.ErrnoException) => ({ ok: false as const, error }),
+        );
       const [a, aaaa, cname, mx, ns, txt, soa, caa, srv] = await Promise.all([
         ask(resolver.resolve4(name, { ttl: true })),
         ask(resolver.resolve6(name, { ttl: true })),
@@ -45,9 +51,12 @@ export class NodeDnsLookup implements DnsLookup {
         ask(resolver.resolveSrv(name)),
       ]);
       const outcomes = [a, aaaa, cname, mx, ns, txt, soa, caa, srv];
-      const failed = outcomes.flatMap((outcome) => (outcome.ok || NO_DATA.has(outcome.error.code ?? '') ? [] : [outcome.error]));
+      const failed = outcomes.flatMap((outcome) =>
+        outcome.ok || NO_DATA.has(outcome.error.code ?? '') ? [] : [outcome.error],
+      );
       const timedOut = failed.find((error) => TIMED_OUT.has(error.code ?? ''));
-      if (timedOut) return this.failure('timeout', `DNS gave no answer for ${name} within ${this.options.timeoutMs} ms`, timedOut);
+      if (timedOut)
+        return this.failure('timeout', `DNS gave no answer for ${name} within ${this.options.timeoutMs} ms`, timedOut);
       const other = failed.find((error) => !NO_SUCH_NAME.has(error.code ?? ''));
       if (other) return this.failure('failure', `DNS failed for ${name}: ${other.code ?? other.message}`, other);
       if (failed.length > 0) return { kind: 'not-found' };
@@ -58,12 +67,19 @@ export class NodeDnsLookup implements DnsLookup {
         A: value(a, []).map((record) => record.address),
         AAAA: value(aaaa, []).map((record) => record.address),
         CNAME: value(cname, []),
-        MX: [...value(mx, [])].sort((x, y) => x.priority - y.priority).map(({ exchange, priority }) => ({ exchange, priority })),
+        MX: [...value(mx, [])]
+          .sort((x, y) => x.priority - y.priority)
+          .map(({ exchange, priority }) => ({ exchange, priority })),
         NS: value(ns, []),
         TXT: value(txt, []).map((chunks) => chunks.join('')),
         SOA: soa.ok ? startOfAuthority(soa.value) : null,
         CAA: value(caa, []).map(authorization),
-        SRV: value(srv, []).map(({ name: target, port, priority, weight }) => ({ name: target, port, priority, weight })),
+        SRV: value(srv, []).map(({ name: target, port, priority, weight }) => ({
+          name: target,
+          port,
+          priority,
+          weight,
+        })),
       };
       // Only addresses come with their TTL from Node; the others' is not known.
       const ttlSeconds = addresses.length > 0 ? Math.min(...addresses.map((record) => record.ttl)) : undefined;
@@ -78,7 +94,15 @@ export class NodeDnsLookup implements DnsLookup {
   }
 }
 
-function startOfAuthority({ nsname, hostmaster, serial, refresh, retry, expire, minttl }: StartOfAuthority): StartOfAuthority {
+function startOfAuthority({
+  nsname,
+  hostmaster,
+  serial,
+  refresh,
+  retry,
+  expire,
+  minttl,
+}: StartOfAuthority): StartOfAuthority {
   return { nsname, hostmaster, serial, refresh, retry, expire, minttl };
 }
 

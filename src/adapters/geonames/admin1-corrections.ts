@@ -19,10 +19,14 @@ export interface Admin1CorrectionsData {
  */
 export async function readAdmin1Corrections(file = ADMIN1_CORRECTIONS_FILE): Promise<ReadonlyMap<number, string>> {
   const data = JSON.parse(await readFile(file, 'utf8')) as Partial<Admin1CorrectionsData>;
-  if (typeof data.corrections !== 'object' || data.corrections === null) throw new Error(`${file} holds no corrections`);
+  if (typeof data.corrections !== 'object' || data.corrections === null)
+    throw new Error(`${file} holds no corrections`);
   const corrections = new Map<number, string>();
   for (const [id, code] of Object.entries(data.corrections)) {
-    if (!/^\d+$/.test(id) || typeof code !== 'string') throw new Error(`${file}: ${JSON.stringify(id)} → ${JSON.stringify(code)} is not a GeoNames id and a region code`);
+    if (!/^\d+$/.test(id) || typeof code !== 'string')
+      throw new Error(
+        `${file}: ${JSON.stringify(id)} → ${JSON.stringify(code)} is not a GeoNames id and a region code`,
+      );
     corrections.set(Number(id), code);
   }
   return corrections;

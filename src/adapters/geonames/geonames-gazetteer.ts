@@ -25,7 +25,8 @@ export class GeoNamesGazetteer implements Gazetteer {
 
   constructor(
     load: () => Promise<PlaceTable> = () => loadPlaceTable(),
-    loadNames: (table: PlaceTable, nameIndex: NameIndex) => Promise<PlaceNames> = (table, nameIndex) => loadPlaceNames(table, nameIndex),
+    loadNames: (table: PlaceTable, nameIndex: NameIndex) => Promise<PlaceNames> = (table, nameIndex) =>
+      loadPlaceNames(table, nameIndex),
   ) {
     this.places = loadOnce(load);
     this.names = loadOnce(async () => {
@@ -56,7 +57,8 @@ export class GeoNamesGazetteer implements Gazetteer {
     const found = exact.slice(0, limit);
     if (found.length < limit) {
       const taken = new Set(found);
-      for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id))) if (found.length < limit) found.push(id);
+      for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id)))
+        if (found.length < limit) found.push(id);
     }
     return found.map((id) => placeOf(table, id));
   }
@@ -75,8 +77,18 @@ export class GeoNamesGazetteer implements Gazetteer {
     });
   }
 
-  private filterOf(table: PlaceTable, country: string | undefined, within: PlaceSearch['within']): (id: number) => boolean {
-    const inCountry = country === undefined ? () => true : ((wanted) => (id: number) => table.countries[id] === wanted)(packCountry(country));
+  private filterOf(
+    table: PlaceTable,
+    country: string | undefined,
+    within: PlaceSearch['within'],
+  ): (id: number) => boolean {
+    const inCountry =
+      country === undefined
+        ? () => true
+        : (
+            (wanted) => (id: number) =>
+              table.countries[id] === wanted
+          )(packCountry(country));
     if (within === undefined) return inCountry;
     const countries = new Set(within.countries.map(packCountry));
     const regionsByKey = this.regionsOf(table);

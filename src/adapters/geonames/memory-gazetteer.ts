@@ -1,5 +1,11 @@
 import { distance } from 'geokdbush';
-import { MIN_PREFIX_KEY_LENGTH, placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/location/places.js';
+import {
+  MIN_PREFIX_KEY_LENGTH,
+  placeNameKey,
+  type NearbyPlace,
+  type Place,
+  type PlaceSearch,
+} from '../../domain/location/places.js';
 import type { Gazetteer } from '../../domain/location/ports.js';
 
 const byPopulation = (a: Place, b: Place) => b.population - a.population;
@@ -16,12 +22,20 @@ export class MemoryGazetteer implements Gazetteer {
     const inCountry = this.entries.filter(
       ({ place }) =>
         (country === undefined || place.country === country) &&
-        (within === undefined || within.countries.includes(place.country) || (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
+        (within === undefined ||
+          within.countries.includes(place.country) ||
+          (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
     );
-    const exact = inCountry.filter((entry) => entry.key === key).map((entry) => entry.place).sort(byPopulation);
+    const exact = inCountry
+      .filter((entry) => entry.key === key)
+      .map((entry) => entry.place)
+      .sort(byPopulation);
     const prefixed =
       key.length >= MIN_PREFIX_KEY_LENGTH
-        ? inCountry.filter((entry) => entry.key !== key && entry.key.startsWith(key)).map((entry) => entry.place).sort(byPopulation)
+        ? inCountry
+            .filter((entry) => entry.key !== key && entry.key.startsWith(key))
+            .map((entry) => entry.place)
+            .sort(byPopulation)
         : [];
     return [...exact, ...prefixed].slice(0, limit);
   }

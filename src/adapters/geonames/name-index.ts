@@ -30,7 +30,8 @@ const ID_SPAN = 2 ** 20;
 
 const SPACE = 0x20;
 /** Space, hyphen, apostrophe, grave accent and dot: one space in a key, none at its ends. */
-const isSeparator = (byte: number) => byte === SPACE || byte === 0x2d || byte === 0x27 || byte === 0x60 || byte === 0x2e;
+const isSeparator = (byte: number) =>
+  byte === SPACE || byte === 0x2d || byte === 0x27 || byte === 0x60 || byte === 0x2e;
 
 /** Whether the key at `start` in `keyBytes` begins with `query`. A loop beats Buffer#compare here: most candidates differ within a byte or two. */
 export function startsWith(keyBytes: Uint8Array, start: number, query: Uint8Array): boolean {
@@ -43,7 +44,8 @@ export function idsNamed(index: NameIndex, query: Buffer, accept: (id: number) =
   const { keyBytes, keyStart, byKey } = index;
   const found: number[] = [];
   for (let id = byKey.heads[bucketOf(query, query.length)]!; id !== -1; id = byKey.next[id]!) {
-    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id)) found.push(id);
+    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id))
+      found.push(id);
   }
   return found;
 }
@@ -52,12 +54,22 @@ export function idsNamed(index: NameIndex, query: Buffer, accept: (id: number) =
  * Up to `limit` ids of accepted places whose key starts with `query` and is longer, most
  * populous first; none for queries shorter than `MIN_PREFIX_KEY_LENGTH` characters.
  */
-export function idsStartingWith(index: NameIndex, query: Buffer, limit: number, accept: (id: number) => boolean): number[] {
+export function idsStartingWith(
+  index: NameIndex,
+  query: Buffer,
+  limit: number,
+  accept: (id: number) => boolean,
+): number[] {
   const { keyBytes, keyStart, byPrefix } = index;
   const found: number[] = [];
   if (query.toString('utf8').length < MIN_PREFIX_KEY_LENGTH) return found;
-  for (let id = byPrefix.heads[bucketOf(query, PREFIX_BYTES)]!; id !== -1 && found.length < limit; id = byPrefix.next[id]!) {
-    if (keyStart[id + 1]! - keyStart[id]! > query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id)) found.push(id);
+  for (
+    let id = byPrefix.heads[bucketOf(query, PREFIX_BYTES)]!;
+    id !== -1 && found.length < limit;
+    id = byPrefix.next[id]!
+  ) {
+    if (keyStart[id + 1]! - keyStart[id]! > query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id))
+      found.push(id);
   }
   return found;
 }
@@ -136,9 +148,13 @@ export function hashOf(bytes: Uint8Array, length: number, start = 0): number {
 }
 
 /** The hash cut to the table size. */
-const bucketOf = (bytes: Uint8Array, length: number, start = 0): number => hashOf(bytes, length, start) >>> (32 - BUCKET_BITS);
+const bucketOf = (bytes: Uint8Array, length: number, start = 0): number =>
+  hashOf(bytes, length, start) >>> (32 - BUCKET_BITS);
 
-const emptyChains = (count: number): Chains => ({ heads: new Int32Array(2 ** BUCKET_BITS).fill(-1), next: new Int32Array(count).fill(-1) });
+const emptyChains = (count: number): Chains => ({
+  heads: new Int32Array(2 ** BUCKET_BITS).fill(-1),
+  next: new Int32Array(count).fill(-1),
+});
 
 function link(chains: Chains, bucket: number, id: number): void {
   chains.next[id] = chains.heads[bucket]!;

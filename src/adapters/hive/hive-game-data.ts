@@ -4,10 +4,20 @@ import type { CallContext } from '../../domain/call-context.js';
 import type { MapEntry, PlayerGame, PlayerStats } from '../../domain/game/game.js';
 import type { GameData, GameDataResult } from '../../domain/game/ports.js';
 import { AbsoluteHttpUrl, keepingValid } from '../upstream/decoders.js';
-import { UpstreamClient, type UpstreamDependencies, type UpstreamResult, type UpstreamSettings } from '../upstream/upstream-client.js';
+import {
+  UpstreamClient,
+  type UpstreamDependencies,
+  type UpstreamResult,
+  type UpstreamSettings,
+} from '../upstream/upstream-client.js';
 
 /** The Hive's map entry, exactly the four fields SPEC.md lists; anything else about it is dropped. */
-const HiveMapEntry: t.Decoder<unknown, MapEntry> = t.strict({ name: t.string, season: t.string, variant: t.string, image: AbsoluteHttpUrl });
+const HiveMapEntry: t.Decoder<unknown, MapEntry> = t.strict({
+  name: t.string,
+  season: t.string,
+  variant: t.string,
+  image: AbsoluteHttpUrl,
+});
 
 /** Our name for each game → the key The Hive uses for it. */
 const HIVE_KEY: { readonly [G in PlayerGame]: string } = {
@@ -50,7 +60,6 @@ export type HiveOptions = Omit<UpstreamSettings, 'name'> & {
   readonly playerTtlMs: number;
 };
 
-
 /** The Hive's public API (`/game/map/{game}`, `/game/all/all/{player}`), cached and fault-tolerant. */
 export class HiveGameData implements GameData {
   private readonly upstream: UpstreamClient;
@@ -60,20 +69,30 @@ export class HiveGameData implements GameData {
     private readonly logger: Logger,
     dependencies: Omit<UpstreamDependencies, 'logger'> = {},
   ) {
-    this.upstream = new UpstreamClient(
-      { name: 'hive', ...options },
-      { ...dependencies, logger },
-    );
+    this.upstream = new UpstreamClient({ name: 'hive', ...options }, { ...dependencies, logger });
   }
 
   async maps(game: string, context: CallContext = {}): Promise<GameDataResult<readonly MapEntry[]>> {
-    const entries = keepingValid(HiveMapEntry, (index) => this.logger.warn({ upstream: 'hive', game, index, requestId: context.requestId }, 'dropped a map entry of the wrong shape'));
-    const result = await this.upstream.get(`/game/map/${encodeURIComponent(game)}`, { ttlMs: this.options.mapsTtlMs, decoder: entries, requestId: context.requestId });
+    const entries = keepingValid(HiveMapEntry, (index) =>
+      this.logger.warn(
+        { upstream: 'hive', game, index, requestId: context.requestId },
+        'dropped a map entry of the wrong shape',
+      ),
+    );
+    const result = await this.upstream.get(`/game/map/${encodeURIComponent(game)}`, {
+      ttlMs: this.options.mapsTtlMs,
+      decoder: entries,
+      requestId: context.requestId,
+    });
     return asGameData(result);
   }
 
   async playerStats(player: string, context: CallContext = {}): Promise<GameDataResult<PlayerStats>> {
-    const result = await this.upstream.get(`/game/all/all/${encodeURIComponent(player)}`, { ttlMs: this.options.playerTtlMs, decoder: HivePlayer, requestId: context.requestId });
+    const result = await this.upstream.get(`/game/all/all/${encodeURIComponent(player)}`, {
+      ttlMs: this.options.playerTtlMs,
+      decoder: HivePlayer,
+      requestId: context.requestId,
+    });
     return asGameData(result);
   }
 }

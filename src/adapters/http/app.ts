@@ -7,7 +7,13 @@ import type { AccessLog } from '../logging/logger.js';
 import { actorFor, type Actor } from '../../domain/auth/actor.js';
 import type { Authenticate } from '../../domain/auth/authenticate.js';
 import type { LogInWithPassword } from '../../domain/auth/log-in-with-password.js';
-import { catalogueEntryOf, outageCauseOf, type CatalogueError, type DomainError, type PlacedInputError } from '../../domain/errors.js';
+import {
+  catalogueEntryOf,
+  outageCauseOf,
+  type CatalogueError,
+  type DomainError,
+  type PlacedInputError,
+} from '../../domain/errors.js';
 import { NO_METRICS, UNMATCHED_OPERATION } from '../../domain/pipeline/metrics.js';
 import type { Metrics, RateLimiter } from '../../domain/pipeline/ports.js';
 import { ADMIT_EVERY_REQUEST } from '../../domain/pipeline/rate-limiter.js';
@@ -23,9 +29,27 @@ import { openApiDocument } from './openapi.js';
 import { changelogFeed, readChangelog } from './release.js';
 import { readJsonBody } from './json-body.js';
 import { ClientGone, declaresBody } from './unfinished-body.js';
-import { checkPathEncoding, checkQueryEncoding, decodeBody, decodeHeaders, decodeParams, decodeQuery, parsedQuery, placed } from './fields.js';
+import {
+  checkPathEncoding,
+  checkQueryEncoding,
+  decodeBody,
+  decodeHeaders,
+  decodeParams,
+  decodeQuery,
+  parsedQuery,
+  placed,
+} from './fields.js';
 import { announceStanding } from './rate-limit-fields.js';
-import { API_PREFIX, familyOfRoute, fieldPlacesOf, servedPath, type ContentType, type ResponseBody, type Route, type RouteTable } from './route-table.js';
+import {
+  API_PREFIX,
+  familyOfRoute,
+  fieldPlacesOf,
+  servedPath,
+  type ContentType,
+  type ResponseBody,
+  type Route,
+  type RouteTable,
+} from './route-table.js';
 import { echoed, strictlyDecoded } from './well-formed.js';
 
 export { API_PREFIX };
@@ -88,7 +112,6 @@ const MAX_REDIRECT_TARGET_BYTES = 8_192;
  * `undefined`, which has no JSON, is answered `null`, as Koa answers it.
  */
 const jsonBytes = (body: unknown): Buffer => Buffer.from(JSON.stringify(body) ?? 'null');
-
 
 /**
  * What HTTP/1.1 requires of every request and Node would have refused with a bare status line
@@ -242,7 +265,10 @@ export function createApp({
       const target = ctx.response.get('Location');
       if (Buffer.byteLength(target) > MAX_REDIRECT_TARGET_BYTES) {
         ctx.remove('Location');
-        fail(ctx, { _tag: 'RedirectTargetTooLong', details: `The new place with this query would be ${Buffer.byteLength(target)} bytes long, more than the ${MAX_REDIRECT_TARGET_BYTES} a redirect may send: ask ${API_PREFIX}${redirect.to} itself` });
+        fail(ctx, {
+          _tag: 'RedirectTargetTooLong',
+          details: `The new place with this query would be ${Buffer.byteLength(target)} bytes long, more than the ${MAX_REDIRECT_TARGET_BYTES} a redirect may send: ask ${API_PREFIX}${redirect.to} itself`,
+        });
         return;
       }
       // Koa says where it redirects in a small page of HTML or text, which must not be taken for more.
@@ -348,17 +374,30 @@ type HandlerInput = Parameters<Route['handle']>[0];
  * The actor of a request that presents something other than a bearer token: a user by their
  * password on a route that takes one; anywhere else that is no API key, as it always was.
  */
-function passwordActor(route: Route, presented: Exclude<Presented, { kind: 'bearer' | 'none' }>, ctx: Context, logIn: LogInWithPassword): Promise<Verdict<Actor>> {
+function passwordActor(
+  route: Route,
+  presented: Exclude<Presented, { kind: 'bearer' | 'none' }>,
+  ctx: Context,
+  logIn: LogInWithPassword,
+): Promise<Verdict<Actor>> {
   if (presented.kind === 'basic' && route.passwordLogin) {
-    return logIn.execute({ login: presented.login, password: presented.password, clientAddress: throttledClientOf(clientAddressOf(ctx)) });
+    return logIn.execute({
+      login: presented.login,
+      password: presented.password,
+      clientAddress: throttledClientOf(clientAddressOf(ctx)),
+    });
   }
   return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
 }
 
-const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> => (E.isLeft(verdict) ? verdict : E.right(actorFor(verdict.right)));
+const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> =>
+  E.isLeft(verdict) ? verdict : E.right(actorFor(verdict.right));
 
 /** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
-function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Context) => Verdict<Actor> | Promise<Verdict<Actor>> {
+function authenticator(
+  route: Route,
+  { authenticate, logIn }: Stages,
+): (ctx: Context) => Verdict<Actor> | Promise<Verdict<Actor>> {
   return (ctx) => {
     const presented = presentedSecret(ctx.req.headers.authorization);
     if (presented.kind !== 'bearer' && presented.kind !== 'none') return passwordActor(route, presented, ctx, logIn);
@@ -369,7 +408,10 @@ function authenticator(route: Route, { authenticate, logIn }: Stages): (ctx: Con
 }
 
 /** The decode stage of a route: path, query, headers and body checked against its codecs, in that order. */
-function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor: Actor) => DecodeVerdict<HandlerInput> | Promise<DecodeVerdict<HandlerInput>> {
+function decoder(
+  route: Route,
+  serverMaxBodyBytes: number,
+): (ctx: Context, actor: Actor) => DecodeVerdict<HandlerInput> | Promise<DecodeVerdict<HandlerInput>> {
   const takesHeaders = Object.keys(route.headers).length > 0;
   const pattern = servedPath(route);
   const nothing = E.right({});
@@ -378,7 +420,9 @@ function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor
   return (ctx, actor) => {
     const badPath = route.params ? checkPathEncoding(pattern, ctx.path) : undefined;
     if (badPath) return E.left(badPath);
-    const params = route.params ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params) : nothing;
+    const params = route.params
+      ? decodeParams(route.params, (ctx as Context & { params: Record<string, string> }).params)
+      : nothing;
     if (E.isLeft(params)) return params;
     const querystring = ctx.querystring;
     const badQuery = checkQueryEncoding(querystring);
@@ -396,13 +440,31 @@ function decoder(route: Route, serverMaxBodyBytes: number): (ctx: Context, actor
         ctx.set('Connection', 'close');
         return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'this endpoint takes no body' });
       }
-      return E.right({ params: params.right, query: query.right, headers: headers.right, body: {}, additional: {}, actor, requestId, accept });
+      return E.right({
+        params: params.right,
+        query: query.right,
+        headers: headers.right,
+        body: {},
+        additional: {},
+        actor,
+        requestId,
+        accept,
+      });
     }
     return readJsonBody(ctx, maxBodyBytes).then((json) => {
       const body = E.isLeft(json) ? json : decodeBody(bodySchema, json.right, route.additionalBody);
       if (E.isLeft(body)) return body;
       const { fields, additional } = body.right;
-      return E.right({ params: params.right, query: query.right, headers: headers.right, body: fields, additional, actor, requestId, accept });
+      return E.right({
+        params: params.right,
+        query: query.right,
+        headers: headers.right,
+        body: fields,
+        additional,
+        actor,
+        requestId,
+        accept,
+      });
     });
   };
 }
@@ -433,9 +495,18 @@ function endpoint(route: Route, stages: Stages): (ctx: Context) => Promise<void>
   const placeOf = fieldPlacesOf(route);
   /** The domain names the fields of refused input; the route knows where each came from. */
   const fail = (ctx: Context, error: DomainError | PlacedInputError, offerBasic = false): void =>
-    stages.fail(ctx, error._tag === 'MissingInput' || error._tag === 'InvalidInput' ? placed(error, placeOf(error.fields[0] ?? '')) : error, offerBasic);
+    stages.fail(
+      ctx,
+      error._tag === 'MissingInput' || error._tag === 'InvalidInput'
+        ? placed(error, placeOf(error.fields[0] ?? ''))
+        : error,
+      offerBasic,
+    );
   if (route.disabled) {
-    const turnedOff: DomainError = { _tag: 'EndpointDisabled', details: `The ${familyOfRoute(route)} endpoints are turned off on this installation (features.disabled)` };
+    const turnedOff: DomainError = {
+      _tag: 'EndpointDisabled',
+      details: `The ${familyOfRoute(route)} endpoints are turned off on this installation (features.disabled)`,
+    };
     return async (ctx: Context): Promise<void> => {
       ctx.state.operation = operation;
       fail(ctx, turnedOff);

@@ -25,7 +25,9 @@ export function crossOrigin(table: RouteTable, { origins, maxAgeSeconds }: CorsS
   const anyOrigin = origins.includes('*');
   const allowed = new Set(origins);
   const declaredHeaders = table.routes.flatMap((route) => Object.keys(route.headers));
-  const allowHeaders = [...new Map([...ALWAYS_ALLOWED_HEADERS, ...declaredHeaders].map((name) => [name.toLowerCase(), name])).values()];
+  const allowHeaders = [
+    ...new Map([...ALWAYS_ALLOWED_HEADERS, ...declaredHeaders].map((name) => [name.toLowerCase(), name])).values(),
+  ];
   const allowMethods = [...new Set(['GET', 'HEAD', ...table.routes.map((route) => route.method)])];
   return koaCors({
     origin: (ctx: Context) => {

@@ -52,7 +52,11 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
 export function errorResponse(error: CatalogueError, acceptsPassword = false): ErrorResponse {
   const { code, status, message } = catalogueEntryOf(error);
   const details = detailsOf(error);
-  return { status, body: details === undefined ? { code, message } : { code, message, details }, headers: errorHeaders(error, acceptsPassword) };
+  return {
+    status,
+    body: details === undefined ? { code, message } : { code, message, details },
+    headers: errorHeaders(error, acceptsPassword),
+  };
 }
 
 export function sendError(ctx: Context, error: CatalogueError, acceptsPassword = false): void {

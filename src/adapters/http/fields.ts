@@ -48,11 +48,14 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
  * (`scale` is an integer from 1 to 10), as OpenAPI describes a parameter.
  */
 export type Described<C> = C & { readonly jsonSchema: JsonSchema };
-export const described = <C extends t.Decoder<never, unknown>>(codec: C, jsonSchema: JsonSchema): Described<C> => Object.assign(codec, { jsonSchema });
+export const described = <C extends t.Decoder<never, unknown>>(codec: C, jsonSchema: JsonSchema): Described<C> =>
+  Object.assign(codec, { jsonSchema });
 export const isDescribed = (codec: object): codec is Described<t.Decoder<never, unknown>> => 'jsonSchema' in codec;
 
-export const required = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: true, description }) as const;
-export const optional = <I, A>(codec: t.Decoder<I, A>, description: string) => ({ codec, required: false, description }) as const;
+export const required = <I, A>(codec: t.Decoder<I, A>, description: string) =>
+  ({ codec, required: true, description }) as const;
+export const optional = <I, A>(codec: t.Decoder<I, A>, description: string) =>
+  ({ codec, required: false, description }) as const;
 
 /** Text of at most `maxBytes` bytes once encoded as UTF-8. */
 export const utf8UpTo = (maxBytes: number): Described<t.Type<string, string, unknown>> =>
@@ -60,7 +63,10 @@ export const utf8UpTo = (maxBytes: number): Described<t.Type<string, string, unk
     new t.Type<string, string, unknown>(
       `text of at most ${maxBytes} UTF-8 bytes`,
       (u): u is string => typeof u === 'string' && Buffer.byteLength(u) <= maxBytes,
-      (u, c) => (typeof u === 'string' && Buffer.byteLength(u) <= maxBytes ? t.success(u) : t.failure(u, c, `longer than ${maxBytes} bytes`)),
+      (u, c) =>
+        typeof u === 'string' && Buffer.byteLength(u) <= maxBytes
+          ? t.success(u)
+          : t.failure(u, c, `longer than ${maxBytes} bytes`),
       t.identity,
     ),
     // JSON Schema counts characters, never bytes: no text of more characters can be short enough.
@@ -124,7 +130,10 @@ export const jsonFlag = described(t.boolean, { type: 'boolean' });
 /** Text that must be one of `values`, exactly. */
 export const oneOf = <V extends string>(values: readonly V[], name: string): Described<t.Type<V, string, unknown>> => {
   const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
-  return described(new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', enum: values });
+  return described(
+    new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity),
+    { type: 'string', enum: values },
+  );
 };
 
 /**
@@ -156,7 +165,8 @@ function decodeFields<S extends Schema<never>>(
       continue;
     }
     // A field named `__proto__` (a body's additional property may be) would set the prototype if assigned.
-    if (name === '__proto__') Object.defineProperty(out, name, { value: decoded.right, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__')
+      Object.defineProperty(out, name, { value: decoded.right, enumerable: true, writable: true, configurable: true });
     else out[name] = decoded.right;
   }
   if (missing) return E.left({ _tag: 'MissingInput', fields: missing });
@@ -206,7 +216,10 @@ const placedAs =
  * of its values; a parameter the schema does not take is refused by name, never ignored (as a
  * body's unknown fields are): `?username=carol` must not pass for a request about someone else.
  */
-export function decodeQuery<S extends QuerySchema>(schema: S, query: QueryParameters): E.Either<PlacedInputError, Decoded<S>> {
+export function decodeQuery<S extends QuerySchema>(
+  schema: S,
+  query: QueryParameters,
+): E.Either<PlacedInputError, Decoded<S>> {
   const unknown = unknownParameters(schema, query);
   if (unknown) return E.left(unknown);
   return placedAs('query')(decodeFields(schema, (name) => query.get(name), givenOnce));
@@ -225,7 +238,10 @@ function unknownParameters(schema: Schema<never>, query: QueryParameters): Place
   if (known === query.size) return undefined;
   const names = [...query.keys()].filter((name) => !Object.hasOwn(schema, name));
   const shown = names.map((name) => (name === '' ? '(a parameter without a name)' : echoed(name))).join(', ');
-  const taken = entries.length === 0 ? 'this endpoint takes none' : `this endpoint takes ${entries.map(([name]) => name).join(', ')}`;
+  const taken =
+    entries.length === 0
+      ? 'this endpoint takes none'
+      : `this endpoint takes ${entries.map(([name]) => name).join(', ')}`;
   return { _tag: 'InvalidQueryParameter', names, details: `Unknown query parameter(s): ${shown} (${taken})` };
 }
 
@@ -254,7 +270,10 @@ export function parsedQuery(querystring: string): QueryParameters {
     const name = decodedComponent(equals === -1 ? pair : pair.slice(0, equals));
     const value = equals === -1 ? '' : decodedComponent(pair.slice(equals + 1));
     const earlier = read.get(name);
-    read.set(name, earlier === undefined ? value : typeof earlier === 'string' ? [earlier, value] : [...earlier, value]);
+    read.set(
+      name,
+      earlier === undefined ? value : typeof earlier === 'string' ? [earlier, value] : [...earlier, value],
+    );
   }
   return read;
 }
@@ -264,9 +283,11 @@ const QUESTION_MARK = 0x3f;
 const onceOrAll = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
 
 /** `+` is a space; an escape that is not one stays as written (querystring's `unescape`). */
-const decodedComponent = (raw: string): string => (raw.includes('%') || raw.includes('+') ? unescape(raw.replaceAll('+', ' ')) : raw);
+const decodedComponent = (raw: string): string =>
+  raw.includes('%') || raw.includes('+') ? unescape(raw.replaceAll('+', ' ')) : raw;
 
-const givenOnce = (name: string, value: unknown): string | undefined => (typeof value === 'string' ? undefined : `${name} must be given once`);
+const givenOnce = (name: string, value: unknown): string | undefined =>
+  typeof value === 'string' ? undefined : `${name} must be given once`;
 
 /**
  * A query string whose percent-escapes are not UTF-8 (`%FF`, `%C0%AF`, `%ED%A0%80`), refused by
@@ -276,7 +297,9 @@ const givenOnce = (name: string, value: unknown): string | undefined => (typeof 
 export function checkQueryEncoding(querystring: string): PlacedInputError | undefined {
   if (!querystring.includes('%')) return undefined;
   const names = illFormedQueryParameters(querystring);
-  return names.length === 0 ? undefined : { _tag: 'InvalidQueryParameter', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
+  return names.length === 0
+    ? undefined
+    : { _tag: 'InvalidQueryParameter', names, details: `${names.join(', ')} must be percent-encoded UTF-8` };
 }
 
 /**
@@ -288,14 +311,20 @@ const headerText = (name: string, value: unknown): string | undefined =>
   givenOnce(name, value) ?? (PRINTABLE_ASCII.test(value as string) ? undefined : `${name} must be printable ASCII`);
 
 /** Headers by lower-case name, as Node gives them; a header sent empty counts as missing. */
-export function decodeHeaders<S extends HeaderSchema>(schema: S, headers: Record<string, string | string[] | undefined>): E.Either<PlacedInputError, Decoded<S>> {
-  const sentEmpty = Object.keys(schema).filter((name) => typeof headers[name] === 'string' && headers[name].trim() === '');
+export function decodeHeaders<S extends HeaderSchema>(
+  schema: S,
+  headers: Record<string, string | string[] | undefined>,
+): E.Either<PlacedInputError, Decoded<S>> {
+  const sentEmpty = Object.keys(schema).filter(
+    (name) => typeof headers[name] === 'string' && headers[name].trim() === '',
+  );
   if (sentEmpty.length > 0) return E.left({ _tag: 'MissingHeader', names: sentEmpty });
   return placedAs('header')(decodeFields(schema, ownValues(headers), headerText));
 }
 
 /** Path parameters, refused by their names: where the route says they came from decides the code. */
-export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) => decodeFields(schema, ownValues(params));
+export const decodeParams = <S extends ParamSchema>(schema: S, params: Record<string, string>) =>
+  decodeFields(schema, ownValues(params));
 
 /**
  * A path whose percent-escapes are not UTF-8, refused by the name of the parameter in that place
@@ -323,17 +352,27 @@ const NOTHING_MORE: Readonly<Record<string, unknown>> = Object.freeze({});
  * A JSON object body. Fields the schema does not know are refused, by name, unless the route
  * takes additional properties: those are decoded by their codec and kept apart.
  */
-export function decodeBody<S extends BodySchema>(schema: S, body: unknown, additional?: AdditionalBody): E.Either<PlacedInputError, DecodedBody<S>> {
+export function decodeBody<S extends BodySchema>(
+  schema: S,
+  body: unknown,
+  additional?: AdditionalBody,
+): E.Either<PlacedInputError, DecodedBody<S>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return E.left({ _tag: 'InvalidBodyParameter', names: [], details: 'the body must be a JSON object' });
   }
   // Own keys only: `"constructor"` or `"__proto__"` in a body are unknown fields, not the prototype's.
   const unknown = Object.keys(body).filter((name) => !Object.hasOwn(schema, name));
-  if (unknown.length > 0 && additional === undefined) return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
+  if (unknown.length > 0 && additional === undefined)
+    return E.left({ _tag: 'InvalidBodyParameter', names: unknown, details: `Unknown field(s): ${unknown.join(', ')}` });
   const fields = placedAs('body')(decodeFields(schema, ownValues(body as Record<string, unknown>)));
   if (E.isLeft(fields)) return fields;
   if (unknown.length === 0) return E.right({ fields: fields.right, additional: NOTHING_MORE });
-  const extra = placedAs('body')(decodeFields(Object.fromEntries(unknown.map((name) => [name, additional!.field])), ownValues(body as Record<string, unknown>)));
+  const extra = placedAs('body')(
+    decodeFields(
+      Object.fromEntries(unknown.map((name) => [name, additional!.field])),
+      ownValues(body as Record<string, unknown>),
+    ),
+  );
   return E.isLeft(extra) ? extra : E.right({ fields: fields.right, additional: extra.right });
 }
 
@@ -352,7 +391,12 @@ export const text = (min: number, max: number): Described<t.Type<string, string,
     return fits(trimmed) ? t.success(trimmed) : t.failure(u, c);
   };
   return described(
-    new t.Type<string, string, unknown>(`text of ${min} to ${max} characters`, (u): u is string => typeof u === 'string' && fits(trimWhiteSpace(u)), validate, t.identity),
+    new t.Type<string, string, unknown>(
+      `text of ${min} to ${max} characters`,
+      (u): u is string => typeof u === 'string' && fits(trimWhiteSpace(u)),
+      validate,
+      t.identity,
+    ),
     // The lengths once trimmed: JSON Schema has no trimming, so a client keeps to them as sent.
     { type: 'string', minLength: min, maxLength: max },
   );
@@ -361,10 +405,18 @@ export const text = (min: number, max: number): Described<t.Type<string, string,
 /** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters (code points). */
 export const secretText = (max: number): Described<t.Type<string, string, unknown>> => {
   const ok = (u: unknown): u is string => typeof u === 'string' && characterCount(u) <= max;
-  return described(new t.Type<string, string, unknown>(`a string of at most ${max} characters`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity), {
-    type: 'string',
-    maxLength: max,
-  });
+  return described(
+    new t.Type<string, string, unknown>(
+      `a string of at most ${max} characters`,
+      ok,
+      (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
+      t.identity,
+    ),
+    {
+      type: 'string',
+      maxLength: max,
+    },
+  );
 };
 
 const MAX_LISTED_NAME_LENGTH = 100;
@@ -372,12 +424,22 @@ const MAX_LISTED_NAME_LENGTH = 100;
 /** A list of at most `max` short strings (100 characters each), such as permission names. */
 export const names = (max: number): Described<t.Type<string[], string[], unknown>> => {
   const ok = (u: unknown): u is string[] =>
-    Array.isArray(u) && u.length <= max && u.every((s) => typeof s === 'string' && characterCount(s) <= MAX_LISTED_NAME_LENGTH);
-  return described(new t.Type<string[], string[], unknown>(`a list of at most ${max} names`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)), t.identity), {
-    type: 'array',
-    maxItems: max,
-    items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
-  });
+    Array.isArray(u) &&
+    u.length <= max &&
+    u.every((s) => typeof s === 'string' && characterCount(s) <= MAX_LISTED_NAME_LENGTH);
+  return described(
+    new t.Type<string[], string[], unknown>(
+      `a list of at most ${max} names`,
+      ok,
+      (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
+      t.identity,
+    ),
+    {
+      type: 'array',
+      maxItems: max,
+      items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
+    },
+  );
 };
 
 /** Plain decimal notation: no exponent, hex, "NaN" or "Infinity", nothing empty. */
@@ -396,7 +458,8 @@ const inRange = ({ lat, lon }: { lat: number; lon: number }) => Math.abs(lat) <=
 export const latLon = described(
   new t.Type<{ lat: number; lon: number }, string, unknown>(
     'lat,lon in decimal degrees (lat from -90 to 90, lon from -180 to 180)',
-    (u): u is { lat: number; lon: number } => typeof u === 'object' && u !== null && 'lat' in u && 'lon' in u && inRange(u as { lat: number; lon: number }),
+    (u): u is { lat: number; lon: number } =>
+      typeof u === 'object' && u !== null && 'lat' in u && 'lon' in u && inRange(u as { lat: number; lon: number }),
     (u, c) => {
       const match = typeof u === 'string' ? LAT_LON.exec(u) : null;
       const point = match && { lat: Number(match[1]), lon: Number(match[2]) };

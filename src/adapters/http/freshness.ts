@@ -9,7 +9,10 @@ const STALE_WARNING = '110 - "Response is Stale"';
  * `X-Cache` always, and RFC 7234's `Warning` on a stale one.
  */
 export const freshnessHeaders = {
-  'x-cache': required(oneOf(['fresh', 'stale'], 'fresh or stale'), 'stale when the outside service could not be asked and the answer comes from cache'),
+  'x-cache': required(
+    oneOf(['fresh', 'stale'], 'fresh or stale'),
+    'stale when the outside service could not be asked and the answer comes from cache',
+  ),
   warning: optional(matching(/^110 - "Response is Stale"$/, STALE_WARNING), 'sent with a stale answer'),
 };
 
@@ -17,4 +20,8 @@ const FRESH = { 'X-Cache': 'fresh' };
 const STALE = { 'X-Cache': 'stale', Warning: STALE_WARNING };
 
 /** A fetched value as JSON, marked fresh or stale. */
-export const fetchedJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({ contentType: 'application/json', body: value, headers: stale ? STALE : FRESH });
+export const fetchedJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
+  contentType: 'application/json',
+  body: value,
+  headers: stale ? STALE : FRESH,
+});

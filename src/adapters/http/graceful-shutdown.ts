@@ -82,7 +82,10 @@ export function trackConnections(server: Server, { idleGraceMs, bodyTimeoutMs }:
   const bodyLate = (connection: Connection): void => {
     const body = connection.body;
     if (body === undefined || body.request.complete) return;
-    refuseBody(body.request, body.response, { _tag: 'RequestTimeout', details: `The body did not arrive within ${bodyTimeoutMs} ms of the headers` });
+    refuseBody(body.request, body.response, {
+      _tag: 'RequestTimeout',
+      details: `The body did not arrive within ${bodyTimeoutMs} ms of the headers`,
+    });
   };
   const awaitBody = (connection: Connection, request: IncomingMessage, response: ServerResponse): void => {
     clearTimeout(connection.body?.deadline);

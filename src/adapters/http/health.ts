@@ -67,7 +67,12 @@ export class Health {
   }
 
   ready(): Promise<HealthDocument> {
-    if (this.draining) return Promise.resolve({ status: 'fail', description: DESCRIPTION, output: 'stopping: finishing the requests received, taking no new ones' });
+    if (this.draining)
+      return Promise.resolve({
+        status: 'fail',
+        description: DESCRIPTION,
+        output: 'stopping: finishing the requests received, taking no new ones',
+      });
     this.probing ??= this.probeAll().finally(() => {
       this.probing = undefined;
     });
@@ -75,9 +80,15 @@ export class Health {
   }
 
   private async probeAll(): Promise<HealthDocument> {
-    const results = await Promise.all(this.dependencies.map(async (dependency) => [dependency.component, await this.probe(dependency)] as const));
+    const results = await Promise.all(
+      this.dependencies.map(async (dependency) => [dependency.component, await this.probe(dependency)] as const),
+    );
     const status = WORST_FIRST.find((candidate) => results.some(([, result]) => result.status === candidate)) ?? 'pass';
-    return { status, description: DESCRIPTION, checks: Object.fromEntries(results.map(([component, result]) => [`${component}:responseTime`, [result]])) };
+    return {
+      status,
+      description: DESCRIPTION,
+      checks: Object.fromEntries(results.map(([component, result]) => [`${component}:responseTime`, [result]])),
+    };
   }
 
   private async probe(dependency: DependencyCheck): Promise<CheckResult> {
@@ -95,11 +106,20 @@ export class Health {
     } finally {
       clearTimeout(timer);
     }
-    const measured = { componentType: dependency.componentType, observedValue: Math.round(performance.now() - started), observedUnit: 'ms' as const, time: new Date().toISOString() };
+    const measured = {
+      componentType: dependency.componentType,
+      observedValue: Math.round(performance.now() - started),
+      observedUnit: 'ms' as const,
+      time: new Date().toISOString(),
+    };
     this.remember(dependency, failure);
     if (failure === undefined) return { ...measured, status: 'pass' };
     const consequence = dependency.degraded === undefined ? '' : `; ${dependency.degraded}`;
-    return { ...measured, status: dependency.whenDown, output: `${failure === deadlineError ? deadlineError.message : NO_ANSWER}${consequence}` };
+    return {
+      ...measured,
+      status: dependency.whenDown,
+      output: `${failure === deadlineError ? deadlineError.message : NO_ANSWER}${consequence}`,
+    };
   }
 
   private remember({ component }: DependencyCheck, failure: unknown): void {

@@ -2,9 +2,17 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { CatalogueError, PlacedInputError } from '../../domain/errors.js';
 import { BodyRefused, ClientGone, declaresBody, readBodyBytes } from './unfinished-body.js';
-import { badUtf8JsonLocation, duplicateKeyLocation, echoed, illFormedJsonLocation, strictlyDecoded, type JsonLocation } from './well-formed.js';
+import {
+  badUtf8JsonLocation,
+  duplicateKeyLocation,
+  echoed,
+  illFormedJsonLocation,
+  strictlyDecoded,
+  type JsonLocation,
+} from './well-formed.js';
 
-const invalid = (details: string, names: readonly string[] = []): E.Either<PlacedInputError, never> => E.left({ _tag: 'InvalidBodyParameter', names, details });
+const invalid = (details: string, names: readonly string[] = []): E.Either<PlacedInputError, never> =>
+  E.left({ _tag: 'InvalidBodyParameter', names, details });
 
 /** Refuses text that is not what the client wrote, naming where it sits when that is known. */
 function notText(location: JsonLocation | undefined, what: string): E.Either<PlacedInputError, never> {

@@ -17,7 +17,10 @@ const FORMAT_NAMES = Object.keys(FORMATS) as Format[];
 export const EVERY_FORMAT: readonly ContentType[] = Object.values(FORMATS);
 
 /** The `type` query parameter: it wins over the Accept header; an unknown one is refused (400/7). */
-export const formatParameter = optional(oneOf(FORMAT_NAMES, FORMAT_NAMES.join(', ')), 'the format of the answer: json (default), text, xml or yaml; wins over the Accept header');
+export const formatParameter = optional(
+  oneOf(FORMAT_NAMES, FORMAT_NAMES.join(', ')),
+  'the format of the answer: json (default), text, xml or yaml; wins over the Accept header',
+);
 
 interface MediaRange {
   readonly type: string;
@@ -33,7 +36,9 @@ function mediaRanges(accept: string): MediaRange[] {
     if (!match) return [];
     const q = parameters.find((parameter) => parameter.startsWith('q='));
     const quality = q === undefined ? 1 : Number(q.slice(2));
-    return Number.isFinite(quality) && quality >= 0 && quality <= 1 ? [{ type: match[1]!, subtype: match[2]!, quality }] : [];
+    return Number.isFinite(quality) && quality >= 0 && quality <= 1
+      ? [{ type: match[1]!, subtype: match[2]!, quality }]
+      : [];
   });
 }
 
@@ -63,7 +68,12 @@ export function chooseFormat(type: Format | undefined, accept: string | undefine
       if (covering > (chosen?.specificity ?? -1)) chosen = { quality: range.quality, specificity: covering };
     }
     if (!chosen || chosen.quality === 0) continue;
-    if (!best || chosen.quality > best.quality || (chosen.quality === best.quality && chosen.specificity > best.specificity)) best = { format, ...chosen };
+    if (
+      !best ||
+      chosen.quality > best.quality ||
+      (chosen.quality === best.quality && chosen.specificity > best.specificity)
+    )
+      best = { format, ...chosen };
   }
   return best?.format ?? 'json';
 }
@@ -78,7 +88,15 @@ const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 export function rendered<J extends Readonly<Record<string, string | number | null>>>(
   value: J,
   format: Format,
-  { root, asText, headers }: { readonly root: string; readonly asText: (value: J) => string; readonly headers?: Readonly<Record<string, string>> },
+  {
+    root,
+    asText,
+    headers,
+  }: {
+    readonly root: string;
+    readonly asText: (value: J) => string;
+    readonly headers?: Readonly<Record<string, string>>;
+  },
 ): ResponseBody<J> {
   const withHeaders = headers ? { headers } : {};
   switch (format) {
@@ -87,7 +105,11 @@ export function rendered<J extends Readonly<Record<string, string | number | nul
     case 'text':
       return { contentType: 'text/plain', body: asText(value), ...withHeaders };
     case 'xml':
-      return { contentType: 'application/xml', body: XML_DECLARATION + (xml.build({ [root]: value }) as string), ...withHeaders };
+      return {
+        contentType: 'application/xml',
+        body: XML_DECLARATION + (xml.build({ [root]: value }) as string),
+        ...withHeaders,
+      };
     case 'yaml':
       return { contentType: 'application/yaml', body: toYaml(value), ...withHeaders };
   }

@@ -87,7 +87,10 @@ export function jsonSchemaOf(codec: t.Decoder<never, unknown>): JsonSchema {
       // A record over fixed keys has every one of them.
       if (domain._tag === 'KeyofType') {
         const keys = Object.keys(domain.keys!);
-        return { ...objectOf(Object.fromEntries(keys.map((key) => [key, tagged.codomain!])), keys), additionalProperties: false };
+        return {
+          ...objectOf(Object.fromEntries(keys.map((key) => [key, tagged.codomain!])), keys),
+          additionalProperties: false,
+        };
       }
       return { type: 'object', additionalProperties: jsonSchemaOf(tagged.codomain!) };
     }
@@ -104,7 +107,10 @@ export function jsonSchemaOf(codec: t.Decoder<never, unknown>): JsonSchema {
   throw new Error(`No JSON Schema for the codec ${codec.name}`);
 }
 
-const describedField = (field: Field<never, unknown>): JsonSchema => ({ description: `${field.description} (${field.codec.name})`, ...jsonSchemaOf(field.codec) });
+const describedField = (field: Field<never, unknown>): JsonSchema => ({
+  description: `${field.description} (${field.codec.name})`,
+  ...jsonSchemaOf(field.codec),
+});
 
 const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined) =>
   Object.entries(schema ?? {}).map(([name, field]) => ({
@@ -116,7 +122,9 @@ const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | 
   }));
 
 const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined): JsonSchema => {
-  const required = Object.entries(body).filter(([, field]) => field.required).map(([name]) => name);
+  const required = Object.entries(body)
+    .filter(([, field]) => field.required)
+    .map(([name]) => name);
   return {
     type: 'object',
     additionalProperties: false,
@@ -133,7 +141,10 @@ const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined)
 /** The JSON body an operation reads, with the size it may have where the route sets its own. */
 const requestBody = (route: Route, body: Schema<never>): Record<string, unknown> => ({
   required: hasRequired(body),
-  ...(route.maxBodyBytes !== undefined && { description: `A JSON object of at most ${route.maxBodyBytes} bytes`, 'x-max-body-bytes': route.maxBodyBytes }),
+  ...(route.maxBodyBytes !== undefined && {
+    description: `A JSON object of at most ${route.maxBodyBytes} bytes`,
+    'x-max-body-bytes': route.maxBodyBytes,
+  }),
   content: { 'application/json': { schema: bodySchema(body, route.additionalBody) } },
 });
 
@@ -163,7 +174,8 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'StorageUnavailable',
 ];
 
-const hasRequired = (schema: Schema<never> | undefined): boolean => Object.values(schema ?? {}).some((field) => field.required);
+const hasRequired = (schema: Schema<never> | undefined): boolean =>
+  Object.values(schema ?? {}).some((field) => field.required);
 const hasAny = (schema: Schema<never> | undefined): boolean => schema !== undefined && Object.keys(schema).length > 0;
 
 /** Every error a route can answer: those of every endpoint, those its fields imply, its own. */
@@ -174,7 +186,8 @@ function errorsOf(route: Route): CatalogueTag[] {
   // A header sent empty counts as missing, even an optional one.
   if (hasAny(route.headers)) fromFields.push(FIELD_ERRORS.header.missing, FIELD_ERRORS.header.invalid);
   const placeOf = fieldPlacesOf(route);
-  for (const name of Object.keys(route.params ?? {})) fromFields.push(FIELD_ERRORS[placeOf(name)].missing, FIELD_ERRORS[placeOf(name)].invalid);
+  for (const name of Object.keys(route.params ?? {}))
+    fromFields.push(FIELD_ERRORS[placeOf(name)].missing, FIELD_ERRORS[placeOf(name)].invalid);
   if (hasRequired(route.body)) fromFields.push(FIELD_ERRORS.body.missing);
   // A body that is not a JSON object is refused even where every field is optional.
   if (route.body) fromFields.push(FIELD_ERRORS.body.invalid);
@@ -182,13 +195,15 @@ function errorsOf(route: Route): CatalogueTag[] {
   return [...new Set([...EVERY_ENDPOINT, ...fromFields, ...route.errors, ...turnedOff])];
 }
 
-const contentTypesOf = (route: Route): readonly ContentType[] => (typeof route.produces === 'string' ? [route.produces] : route.produces);
+const contentTypesOf = (route: Route): readonly ContentType[] =>
+  typeof route.produces === 'string' ? [route.produces] : route.produces;
 
 const successSchema = (route: Route, type: ContentType): JsonSchema => {
   const schema = jsonSchemaOf(route.response);
   if (type.startsWith('image/')) return { ...schema, contentMediaType: type };
   // The same answer as the JSON, written as text, XML or YAML: a string to the document.
-  if (type !== 'application/json' && contentTypesOf(route).includes('application/json')) return { type: 'string', contentMediaType: type };
+  if (type !== 'application/json' && contentTypesOf(route).includes('application/json'))
+    return { type: 'string', contentMediaType: type };
   return schema;
 };
 
@@ -202,7 +217,8 @@ function errorResponsesOf(tags: readonly CatalogueTag[]): Record<string, unknown
     const { status, code, message } = errorCatalogue[tag];
     const entries = byStatus.get(status) ?? [];
     // Two errors with one code and message (503/29 for storage and for a full queue) are one answer to a client.
-    if (!entries.some((entry) => entry.code === code && entry.message === message)) byStatus.set(status, [...entries, { code, message }]);
+    if (!entries.some((entry) => entry.code === code && entry.message === message))
+      byStatus.set(status, [...entries, { code, message }]);
   }
   return Object.fromEntries(
     [...byStatus.entries()]
@@ -210,13 +226,19 @@ function errorResponsesOf(tags: readonly CatalogueTag[]): Record<string, unknown
       .map(([status, entries]) => {
         const sorted = entries.sort((a, b) => a.code - b.code);
         // Each code with its own message: a client may branch on the code and show the message.
-        const oneOfTheCodes = { oneOf: sorted.map(({ code, message }) => ({ properties: { code: { const: code }, message: { const: message } } })) };
+        const oneOfTheCodes = {
+          oneOf: sorted.map(({ code, message }) => ({
+            properties: { code: { const: code }, message: { const: message } },
+          })),
+        };
         return [
           status,
           {
             description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
             headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...(ERROR_HEADERS[status] ?? {}) },
-            content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } } },
+            content: {
+              'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } },
+            },
           },
         ];
       }),
@@ -227,9 +249,27 @@ const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/Reques
 
 /** What an error status carries beside its body (error-response.ts decides them). */
 const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
-  401: { 'WWW-Authenticate': { required: true, description: 'the schemes the operation takes: Bearer, and Basic where a password is taken', schema: { type: 'string' } } },
-  429: { 'Retry-After': { required: true, description: 'whole seconds to wait before trying again', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
-  503: { 'Retry-After': { required: true, description: 'whole seconds to wait before trying again', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } } },
+  401: {
+    'WWW-Authenticate': {
+      required: true,
+      description: 'the schemes the operation takes: Bearer, and Basic where a password is taken',
+      schema: { type: 'string' },
+    },
+  },
+  429: {
+    'Retry-After': {
+      required: true,
+      description: 'whole seconds to wait before trying again',
+      schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    },
+  },
+  503: {
+    'Retry-After': {
+      required: true,
+      description: 'whole seconds to wait before trying again',
+      schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    },
+  },
 };
 
 const successHeaders = (route: Route): Record<string, unknown> => ({
@@ -238,7 +278,11 @@ const successHeaders = (route: Route): Record<string, unknown> => ({
   ...Object.fromEntries(
     Object.entries(route.responseHeaders ?? {}).map(([name, field]) => [
       name,
-      { required: field.required, description: `${field.description} (${field.codec.name})`, schema: jsonSchemaOf(field.codec) },
+      {
+        required: field.required,
+        description: `${field.description} (${field.codec.name})`,
+        schema: jsonSchemaOf(field.codec),
+      },
     ]),
   ),
 });
@@ -251,7 +295,9 @@ function operation(route: Route): Record<string, unknown> {
           [route.status]: {
             description: 'Success',
             headers: successHeaders(route),
-            content: Object.fromEntries(contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }])),
+            content: Object.fromEntries(
+              contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }]),
+            ),
           },
         };
   return {
@@ -260,7 +306,11 @@ function operation(route: Route): Record<string, unknown> {
     // Turned off here (features.disabled): every call answers 423 code 23.
     ...(route.disabled && { 'x-disabled': true }),
     security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
-    parameters: [...parameters('path', route.params), ...parameters('query', route.query), ...parameters('header', route.headers)],
+    parameters: [
+      ...parameters('path', route.params),
+      ...parameters('query', route.query),
+      ...parameters('header', route.headers),
+    ],
     // No body at all reads as `{}`: it is required only where a field is.
     ...(route.body && { requestBody: requestBody(route, route.body) }),
     responses: { ...success, ...errorResponses(route) },
@@ -291,7 +341,10 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       responses: {
         308: {
           description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
-          headers: { ...REQUEST_ID_HEADER, Location: { required: true, description: 'the new place', schema: { type: 'string' } } },
+          headers: {
+            ...REQUEST_ID_HEADER,
+            Location: { required: true, description: 'the new place', schema: { type: 'string' } },
+          },
         },
         // A query so long that the new place would not fit in a header a client reads.
         ...errorResponsesOf(['RedirectTargetTooLong']),
@@ -303,7 +356,11 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       summary: 'This document',
       security: [],
       responses: {
-        200: { description: 'The OpenAPI 3.1 description of the API', headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: { type: 'object' } } } },
+        200: {
+          description: 'The OpenAPI 3.1 description of the API',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
         ...errorResponsesOf(['InvalidQueryParameter']),
       },
     },
@@ -313,7 +370,11 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
       summary: 'What each version added, changed and removed, as an RSS 2.0 feed',
       security: [],
       responses: {
-        200: { description: 'The change log', headers: REQUEST_ID_HEADER, content: { 'application/rss+xml': { schema: { type: 'string' } } } },
+        200: {
+          description: 'The change log',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/rss+xml': { schema: { type: 'string' } } },
+        },
         ...errorResponsesOf(['InvalidQueryParameter']),
       },
     },
@@ -328,7 +389,14 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
             [
               [200, 'pass, or warn: serving, with the concerns in its checks'],
               [503, 'fail: send this instance no work'],
-            ].map(([status, description]) => [status, { description, headers: REQUEST_ID_HEADER, content: { [HEALTH_CONTENT_TYPE]: { schema: HEALTH_DOCUMENT_SCHEMA } } }]),
+            ].map(([status, description]) => [
+              status,
+              {
+                description,
+                headers: REQUEST_ID_HEADER,
+                content: { [HEALTH_CONTENT_TYPE]: { schema: HEALTH_DOCUMENT_SCHEMA } },
+              },
+            ]),
           ),
           // None of these takes a query parameter: one given is refused, never ignored.
           ...errorResponsesOf(['InvalidQueryParameter']),
@@ -344,12 +412,17 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        basic: { type: 'http', scheme: 'basic', description: 'username or email, and password: only where an operation lists it' },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'username or email, and password: only where an operation lists it',
+        },
       },
       headers: {
         RequestId: {
           required: true,
-          description: 'the id of this request in the server log: the one the client sent in X-Request-Id when sane, a new one otherwise',
+          description:
+            'the id of this request in the server log: the one the client sent in X-Request-Id when sane, a new one otherwise',
           schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
         },
       },

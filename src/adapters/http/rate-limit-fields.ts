@@ -14,7 +14,10 @@ export const RATE_LIMIT_FIELD = 'RateLimit';
 const policyFields = new WeakMap<RateLimitStanding['policy'], string>();
 
 /** Policy names are ours (`default`, `token`): a bare sf-string needs no escaping. */
-export function announceStanding(response: ServerResponse, { policy, remaining, resetSeconds }: RateLimitStanding): void {
+export function announceStanding(
+  response: ServerResponse,
+  { policy, remaining, resetSeconds }: RateLimitStanding,
+): void {
   let policyField = policyFields.get(policy);
   if (policyField === undefined) {
     policyField = `"${policy.name}";q=${policy.requests};w=${policy.perSeconds}`;
@@ -28,7 +31,8 @@ export function announceStanding(response: ServerResponse, { policy, remaining, 
 export const RATE_LIMIT_HEADERS = {
   [RATE_LIMIT_POLICY_FIELD]: {
     required: false,
-    description: 'the rate limit policy the request was counted under: its name, quota (q) and window in seconds (w); absent when no policy applies',
+    description:
+      'the rate limit policy the request was counted under: its name, quota (q) and window in seconds (w); absent when no policy applies',
     schema: { type: 'string', pattern: '^"[a-z]+";q=[0-9]+;w=[0-9]+$' },
   },
   [RATE_LIMIT_FIELD]: {

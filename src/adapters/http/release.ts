@@ -8,9 +8,15 @@ import { parse as parseYaml } from 'yaml';
 const ROOT = new URL('../../../', import.meta.url);
 
 /** The version of this package, as package.json gives it: the OpenAPI document's and the feed's. */
-export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { version: string }).version;
+export const PACKAGE_VERSION: string = (
+  JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { version: string }
+).version;
 
-const DAY = t.refinement(t.string, (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)), 'YYYY-MM-DD');
+const DAY = t.refinement(
+  t.string,
+  (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)),
+  'YYYY-MM-DD',
+);
 
 const ChangelogEntry = t.strict({
   version: t.string,
@@ -27,13 +33,15 @@ export type ChangelogEntry = t.TypeOf<typeof ChangelogEntry>;
 /** The change log, newest version first (CHANGELOG.yaml at the package's root). Throws, naming the file, when it is malformed. */
 export function readChangelog(file: URL = new URL('CHANGELOG.yaml', ROOT)): readonly ChangelogEntry[] {
   const decoded = t.array(ChangelogEntry).decode(parseYaml(readFileSync(file, 'utf8')));
-  if (E.isLeft(decoded)) throw new Error(`${file.pathname} is not a list of {version, date, summary, added, changed, removed}`);
+  if (E.isLeft(decoded))
+    throw new Error(`${file.pathname} is not a list of {version, date, summary, added, changed, removed}`);
   return decoded.right;
 }
 
 const rss = new XMLBuilder({ format: true, ignoreAttributes: false, suppressEmptyNode: true });
 
-const listed = (heading: string, items: readonly string[]): string[] => (items.length === 0 ? [] : [`${heading}:`, ...items.map((item) => `- ${item}`)]);
+const listed = (heading: string, items: readonly string[]): string[] =>
+  items.length === 0 ? [] : [`${heading}:`, ...items.map((item) => `- ${item}`)];
 
 /** The change log as an RSS 2.0 feed, one item per version; `feedUrl` is where the feed is served. */
 export function changelogFeed(entries: readonly ChangelogEntry[], feedUrl: string): string {
@@ -41,7 +49,12 @@ export function changelogFeed(entries: readonly ChangelogEntry[], feedUrl: strin
     title: `utility-api ${entry.version}`,
     guid: { '@_isPermaLink': 'false', '#text': `utility-api-${entry.version}` },
     pubDate: new Date(`${entry.date}T00:00:00Z`).toUTCString(),
-    description: [entry.summary, ...listed('Added', entry.added), ...listed('Changed', entry.changed), ...listed('Removed', entry.removed)].join('\n'),
+    description: [
+      entry.summary,
+      ...listed('Added', entry.added),
+      ...listed('Changed', entry.changed),
+      ...listed('Removed', entry.removed),
+    ].join('\n'),
   }));
   const feed = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },

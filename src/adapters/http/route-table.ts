@@ -3,7 +3,15 @@ import type * as t from 'io-ts';
 import type { Actor } from '../../domain/auth/actor.js';
 import type { CatalogueTag, DomainError } from '../../domain/errors.js';
 import { permissionFamilyOf, type Permission } from '../../domain/permissions.js';
-import type { AdditionalBody, BodySchema, Decoded, HeaderSchema, InputPlace, ParamSchema, QuerySchema } from './fields.js';
+import type {
+  AdditionalBody,
+  BodySchema,
+  Decoded,
+  HeaderSchema,
+  InputPlace,
+  ParamSchema,
+  QuerySchema,
+} from './fields.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -14,16 +22,28 @@ interface WithHeaders {
   readonly headers?: Readonly<Record<string, string>>;
 }
 /** Text, or an answer also given as JSON written as XML or YAML (see negotiation.ts). */
-export type TextBody = { readonly contentType: 'text/plain' | 'application/xml' | 'application/yaml'; readonly body: string } & WithHeaders;
+export type TextBody = {
+  readonly contentType: 'text/plain' | 'application/xml' | 'application/yaml';
+  readonly body: string;
+} & WithHeaders;
 export type JsonBody<J> = { readonly contentType: 'application/json'; readonly body: J } & WithHeaders;
-export type ImageBody = ({ readonly contentType: 'image/svg+xml'; readonly body: string } | { readonly contentType: 'image/png'; readonly body: Buffer }) & WithHeaders;
+export type ImageBody = (
+  | { readonly contentType: 'image/svg+xml'; readonly body: string }
+  | { readonly contentType: 'image/png'; readonly body: Buffer }
+) &
+  WithHeaders;
 
 /** A success as sent; `J` is what a JSON body holds, the type of the row's response codec. */
 export type ResponseBody<J = unknown> = TextBody | JsonBody<J> | ImageBody;
 
 export type ContentType = ResponseBody['contentType'];
 
-export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema = ParamSchema> {
+export interface RouteInput<
+  Q extends QuerySchema,
+  H extends HeaderSchema,
+  B extends BodySchema,
+  P extends ParamSchema = ParamSchema,
+> {
   readonly params: Decoded<P>;
   readonly query: Decoded<Q>;
   readonly headers: Decoded<H>;
@@ -42,7 +62,13 @@ export interface RouteInput<Q extends QuerySchema, H extends HeaderSchema, B ext
 }
 
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
-export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSchema = HeaderSchema, B extends BodySchema = BodySchema, P extends ParamSchema = ParamSchema, A = unknown> {
+export interface Route<
+  Q extends QuerySchema = QuerySchema,
+  H extends HeaderSchema = HeaderSchema,
+  B extends BodySchema = BodySchema,
+  P extends ParamSchema = ParamSchema,
+  A = unknown,
+> {
   readonly method: HttpMethod;
   /** Below `/api` (see `outsideApi`), in @koa/router syntax. */
   readonly path: string;
@@ -95,14 +121,19 @@ export interface Route<Q extends QuerySchema = QuerySchema, H extends HeaderSche
    */
   readonly errors: readonly CatalogueTag[];
   /** Its JSON is of the response codec's type: the compiler holds the handler to what the document says. */
-  readonly handle: (input: RouteInput<Q, H, B, P>) => E.Either<DomainError, ResponseBody<NoInfer<A>>> | Promise<E.Either<DomainError, ResponseBody<NoInfer<A>>>>;
+  readonly handle: (
+    input: RouteInput<Q, H, B, P>,
+  ) => E.Either<DomainError, ResponseBody<NoInfer<A>>> | Promise<E.Either<DomainError, ResponseBody<NoInfer<A>>>>;
 }
 
 /** A row as written: what most endpoints share is left out. */
-export type RouteRow<Q extends QuerySchema, H extends HeaderSchema, B extends BodySchema, P extends ParamSchema, A> = Omit<
-  Route<Q, H, B, P, A>,
-  'query' | 'headers' | 'status' | 'produces' | 'errors'
-> &
+export type RouteRow<
+  Q extends QuerySchema,
+  H extends HeaderSchema,
+  B extends BodySchema,
+  P extends ParamSchema,
+  A,
+> = Omit<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors'> &
   Partial<Pick<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors'>>;
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
@@ -133,7 +164,9 @@ export const defineRoute = <
   const inPath = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
   const declared = Object.keys(row.params ?? {});
   if (inPath.join() !== declared.join()) {
-    throw new Error(`${row.method} ${row.path} declares the path parameters [${declared.join(', ')}], its path has [${inPath.join(', ')}]`);
+    throw new Error(
+      `${row.method} ${row.path} declares the path parameters [${declared.join(', ')}], its path has [${inPath.join(', ')}]`,
+    );
   }
   return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
 };
@@ -141,13 +174,21 @@ export const defineRoute = <
 /** The permission family a route belongs to: its permission's, else the one it names. */
 export const familyOfRoute = (route: Pick<Route, 'permission' | 'family' | 'method' | 'path'>): string => {
   const family = route.permission === null ? route.family : permissionFamilyOf(route.permission);
-  if (family === undefined) throw new Error(`${route.method} ${route.path} needs no permission, so it must name its family`);
+  if (family === undefined)
+    throw new Error(`${route.method} ${route.path} needs no permission, so it must name its family`);
   return family;
 };
 
 /** The table with the routes of the families named marked as turned off. */
 export const withFamiliesDisabled = (table: RouteTable, families: readonly string[]): RouteTable =>
-  families.length === 0 ? table : { ...table, routes: table.routes.map((route) => (families.includes(familyOfRoute(route)) ? { ...route, disabled: true } : route)) };
+  families.length === 0
+    ? table
+    : {
+        ...table,
+        routes: table.routes.map((route) =>
+          families.includes(familyOfRoute(route)) ? { ...route, disabled: true } : route,
+        ),
+      };
 
 /** What comes before a route's path: `/api`, or nothing for a route served outside it. */
 export const prefixOf = (route: Pick<Route, 'outsideApi'>): string => (route.outsideApi ? '' : API_PREFIX);
@@ -170,8 +211,15 @@ export const json = <J>(body: J): JsonBody<J> => ({ contentType: 'application/js
 export const text = (body: string): TextBody => ({ contentType: 'text/plain', body });
 
 /** A use case's outcome answered as JSON, keeping the type its success has (`E.map(json)` would lose it). */
-export const jsonOf = <A>(outcome: E.Either<DomainError, A>): E.Either<DomainError, JsonBody<A>> => (E.isLeft(outcome) ? outcome : E.right(json(outcome.right)));
+export const jsonOf = <A>(outcome: E.Either<DomainError, A>): E.Either<DomainError, JsonBody<A>> =>
+  E.isLeft(outcome) ? outcome : E.right(json(outcome.right));
 
 /** The permission list as the router knows it: one row per endpoint that names one. */
-export const permissionsOf = (table: RouteTable): { permission: Permission; method: HttpMethod; path: string; summary: string }[] =>
-  table.routes.flatMap((route) => (route.permission === null ? [] : [{ permission: route.permission, method: route.method, path: servedPath(route), summary: route.summary }]));
+export const permissionsOf = (
+  table: RouteTable,
+): { permission: Permission; method: HttpMethod; path: string; summary: string }[] =>
+  table.routes.flatMap((route) =>
+    route.permission === null
+      ? []
+      : [{ permission: route.permission, method: route.method, path: servedPath(route), summary: route.summary }],
+  );

@@ -7,7 +7,6 @@ import { errorResponse } from './error-response.js';
 import { trackConnections, type ConnectionDrain, type ConnectionSettings } from './graceful-shutdown.js';
 import { refuseBody } from './unfinished-body.js';
 
-
 /** Every method some endpoint answers; CONNECT is none of them: this server is no proxy. */
 const METHODS_SERVED = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
 
@@ -27,17 +26,27 @@ function writeError(socket: Duplex, error: CatalogueError): void {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       'Connection: close\r\n\r\n' +
       json,
   );
 }
 
 /** What the parser's refusal says to the client; llhttp's reason ("Invalid HTTP version") is plain text of its own. */
-function parserRefusal(error: NodeJS.ErrnoException & { reason?: unknown }, { maxHeaderBytes, headersTimeoutMs }: HttpServerSettings): CatalogueError {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` };
+function parserRefusal(
+  error: NodeJS.ErrnoException & { reason?: unknown },
+  { maxHeaderBytes, headersTimeoutMs }: HttpServerSettings,
+): CatalogueError {
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return { _tag: 'RequestTooLarge', details: `The request line and headers must fit in ${maxHeaderBytes} bytes` };
   // Node's headersTimeout (the server has no requestTimeout: bodies have a deadline of their own).
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { _tag: 'RequestTimeout', details: `The request line and headers did not arrive within ${headersTimeoutMs} ms` };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      _tag: 'RequestTimeout',
+      details: `The request line and headers did not arrive within ${headersTimeoutMs} ms`,
+    };
   const reason = typeof error.reason === 'string' ? `: ${error.reason}` : '';
   return { _tag: 'InvalidHeader', names: [], details: `Malformed HTTP request${reason}` };
 }
@@ -77,7 +86,8 @@ export interface HttpServer {
  * How often Node looks for requests whose headers are late: its default, 30 s, cuts a 60 s
  * timeout anywhere between 60 and 90 s.
  */
-const headersCheckIntervalMs = (headersTimeoutMs: number): number => Math.max(10, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
+const headersCheckIntervalMs = (headersTimeoutMs: number): number =>
+  Math.max(10, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
 
 export function createHttpServer(app: Koa, settings: HttpServerSettings): HttpServer {
   const { maxHeaderBytes, headersTimeoutMs, keepAliveTimeoutMs, socketTimeoutMs } = settings;

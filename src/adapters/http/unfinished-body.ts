@@ -3,7 +3,8 @@ import getRawBody from 'raw-body';
 import type { CatalogueError } from '../../domain/errors.js';
 
 /** Whether a request says a body follows it: a length above 0, or chunks. */
-export const declaresBody = (headers: IncomingHttpHeaders): boolean => headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+export const declaresBody = (headers: IncomingHttpHeaders): boolean =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 
 /** The server gave up on a request's body (it stopped arriving, or it was malformed): its reader answers this refusal. */
 export class BodyRefused extends Error {
@@ -48,14 +49,19 @@ export function refuseBody(request: IncomingMessage, response: ServerResponse, r
  * The body's bytes, at most `limit`, as raw-body reads them; rejects with `BodyRefused` as soon as
  * the server gives up on the body, and with `ClientGone` when the client has left.
  */
-export function readBodyBytes(request: IncomingMessage, options: { readonly limit: number; readonly length?: string }): Promise<Buffer> {
+export function readBodyBytes(
+  request: IncomingMessage,
+  options: { readonly limit: number; readonly length?: string },
+): Promise<Buffer> {
   const watched = request as Watched;
   if (watched[REFUSED] !== undefined) return Promise.reject(watched[REFUSED]);
   if (request.socket?.destroyed) return Promise.reject(new ClientGone());
   return new Promise<Buffer>((resolve, reject) => {
     request.once(REFUSED, reject);
     getRawBody(request, { ...options })
-      .then(resolve, (error: unknown) => reject((error as { type?: string }).type === 'request.aborted' ? new ClientGone() : error))
+      .then(resolve, (error: unknown) =>
+        reject((error as { type?: string }).type === 'request.aborted' ? new ClientGone() : error),
+      )
       .finally(() => request.off(REFUSED, reject));
   });
 }

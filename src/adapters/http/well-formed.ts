@@ -19,7 +19,11 @@ const ESCAPES = /(%[0-9a-f]{2})/i;
 /** The bytes a percent-encoded component stands for; a `%` not followed by two hex digits is itself. */
 function percentDecodedBytes(raw: string): Buffer {
   // split() with a capturing group alternates text and escapes: odd indexes are escapes.
-  return Buffer.concat(raw.split(ESCAPES).map((part, index) => (index % 2 === 1 ? Buffer.of(parseInt(part.slice(1), 16)) : Buffer.from(part))));
+  return Buffer.concat(
+    raw
+      .split(ESCAPES)
+      .map((part, index) => (index % 2 === 1 ? Buffer.of(parseInt(part.slice(1), 16)) : Buffer.from(part))),
+  );
 }
 
 /**
@@ -60,7 +64,8 @@ export function illFormedPathSegments(path: string): number[] {
 
 /** How much of something the client sent an error's details repeat: enough to recognise it, never a megabyte. */
 const MAX_ECHOED_CHARACTERS = 200;
-export const echoed = (text: string): string => (text.length <= MAX_ECHOED_CHARACTERS ? text : `${text.slice(0, MAX_ECHOED_CHARACTERS)}…`);
+export const echoed = (text: string): string =>
+  text.length <= MAX_ECHOED_CHARACTERS ? text : `${text.slice(0, MAX_ECHOED_CHARACTERS)}…`;
 
 /** A lone surrogate: half of a pair with no other half, which no UTF-8 can carry. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -110,7 +115,7 @@ const COMMA = 0x2c;
 
 /** Where the string starting at `start` (its opening quote) ends: the index of its closing quote. */
 function endOfString(source: string, start: number): number {
-  for (let from = start + 1; ; ) {
+  for (let from = start + 1; ;) {
     const quote = source.indexOf('"', from);
     if (quote === -1) return source.length;
     let before = quote - 1;
@@ -207,7 +212,8 @@ function locationOf(place: Place | undefined): JsonLocation {
   let path = '';
   let field: string | undefined;
   for (let at = place; at !== undefined; at = at.parent) {
-    path = typeof at.step === 'number' ? `[${at.step}]${path}` : `${at.parent === undefined ? '' : '.'}${at.step}${path}`;
+    path =
+      typeof at.step === 'number' ? `[${at.step}]${path}` : `${at.parent === undefined ? '' : '.'}${at.step}${path}`;
     if (at.parent === undefined && typeof at.step === 'string') field = at.step;
   }
   return { field, path };
@@ -224,14 +230,16 @@ function findIllFormed(root: unknown): JsonLocation | undefined {
     if (typeof value === 'string') {
       if (!isWellFormedText(value)) return locationOf(place);
     } else if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], { step: index, parent: place }]);
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push([value[index], { step: index, parent: place }]);
     } else if (typeof value === 'object' && value !== null) {
       const entries = Object.entries(value);
       for (const [key] of entries) {
         // A bad key is named as JSON would escape it, so the details stay readable text.
         if (!isWellFormedText(key)) return locationOf({ step: JSON.stringify(key).slice(1, -1), parent: place });
       }
-      for (let index = entries.length - 1; index >= 0; index--) pending.push([entries[index]![1], { step: entries[index]![0], parent: place }]);
+      for (let index = entries.length - 1; index >= 0; index--)
+        pending.push([entries[index]![1], { step: entries[index]![0], parent: place }]);
     }
   }
   return undefined;

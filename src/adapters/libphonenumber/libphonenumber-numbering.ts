@@ -106,7 +106,8 @@ export class LibphonenumberNumbering implements PhoneNumbering {
     // The plan the library's own getType() and format() would select for this number.
     const rules = this.rulesOf(lib, country ?? parsed.countryCallingCode);
     const { nationalNumber, ext: extension } = parsed;
-    if (nationalNumber.length > this.longestNumberOf(lib, parsed.countryCallingCode)) return { kind: 'unreadable', reason: 'too-long' };
+    if (nationalNumber.length > this.longestNumberOf(lib, parsed.countryCallingCode))
+      return { kind: 'unreadable', reason: 'too-long' };
     const facts = country === null ? undefined : this.regionFacts(country);
     const type = rules.typeOf(nationalNumber) ?? null;
     const { international, national } = rules.format(nationalNumber, extension);

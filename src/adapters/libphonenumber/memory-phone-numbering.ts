@@ -18,7 +18,10 @@ export class MemoryPhoneNumbering implements PhoneNumbering {
     private readonly numbers: readonly PhoneNumberDetails[],
     regions: readonly string[] = [],
   ) {
-    this.knownRegions = new Set([...regions, ...numbers.flatMap((entry) => (entry.country === null ? [] : [entry.country]))]);
+    this.knownRegions = new Set([
+      ...regions,
+      ...numbers.flatMap((entry) => (entry.country === null ? [] : [entry.country])),
+    ]);
   }
 
   async read(number: string, region: string | undefined): Promise<PhoneReading> {

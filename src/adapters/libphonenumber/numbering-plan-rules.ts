@@ -23,12 +23,28 @@ export interface PlanMetadata {
 }
 
 /** Types other than fixed line, in the order libphonenumber-js tries them (getNumberType.js). */
-const NON_FIXED_LINE_TYPES = ['MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'] as const;
+const NON_FIXED_LINE_TYPES = [
+  'MOBILE',
+  'PREMIUM_RATE',
+  'TOLL_FREE',
+  'SHARED_COST',
+  'VOIP',
+  'PERSONAL_NUMBER',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+] as const;
 
 /** The first `$n` of a layout, where its trunk-prefix rule goes (formatNationalNumberUsingFormat.js). */
 const FIRST_GROUP = /(\$\d)/;
 /** libphonenumber-js's VALID_PUNCTUATION, copied from its constants.js: dashes, slashes, dots, spaces, brackets, tildes. */
-const VALID_PUNCTUATION = '-\u2010-\u2015\u2212\u30FC\uFF0D' + '\uFF0F/' + '\uFF0E.' + ' \u00A0\u00AD\u200B\u2060\u3000' + '()\uFF08\uFF09\uFF3B\uFF3D\\[\\]' + '~\u2053\u223C\uFF5E';
+const VALID_PUNCTUATION =
+  '-\u2010-\u2015\u2212\u30FC\uFF0D' +
+  '\uFF0F/' +
+  '\uFF0E.' +
+  ' \u00A0\u00AD\u200B\u2060\u3000' +
+  '()\uFF08\uFF09\uFF3B\uFF3D\\[\\]' +
+  '~\u2053\u223C\uFF5E';
 /** An international layout turns each run of punctuation into one space (applyInternationalSeparatorStyle.js). */
 const PUNCTUATION_RUNS = new RegExp(`[${VALID_PUNCTUATION}]+`, 'g');
 
@@ -108,12 +124,15 @@ export class NumberingPlanRules {
     this.nationalPattern = entirely(metadata.nationalNumberPattern());
     const possibleLengths = metadata.possibleLengths();
     // The library itself refuses such metadata (isPossible.js): it predates version 1.0.18.
-    if (possibleLengths === undefined) throw new Error(`libphonenumber-js metadata gives no possible lengths for +${this.callingCode}`);
+    if (possibleLengths === undefined)
+      throw new Error(`libphonenumber-js metadata gives no possible lengths for +${this.callingCode}`);
     this.possibleLengths = possibleLengths;
     const kindRule = (type: PhoneNumberType): KindRule | undefined => {
       const definition = metadata.type(type);
       // A kind without a pattern matches nothing (isNumberTypeEqualTo).
-      return definition?.pattern() ? { type, lengths: definition.possibleLengths(), pattern: entirely(definition.pattern()) } : undefined;
+      return definition?.pattern()
+        ? { type, lengths: definition.possibleLengths(), pattern: entirely(definition.pattern()) }
+        : undefined;
     };
     this.fixedLine = kindRule('FIXED_LINE');
     const mobile = metadata.type('MOBILE');
@@ -128,7 +147,10 @@ export class NumberingPlanRules {
         leadingDigits: leadingDigits === undefined ? undefined : new RegExp(leadingDigits),
         entirePattern: entirely(layout.pattern()),
         groups: new RegExp(layout.pattern()),
-        national: Substitution.of(trunkPrefixRule ? layout.format().replace(FIRST_GROUP, trunkPrefixRule) : layout.format(), groupCount),
+        national: Substitution.of(
+          trunkPrefixRule ? layout.format().replace(FIRST_GROUP, trunkPrefixRule) : layout.format(),
+          groupCount,
+        ),
         international: Substitution.of(layout.internationalFormat(), groupCount),
       };
     });
@@ -152,7 +174,8 @@ export class NumberingPlanRules {
   typeOf(nationalNumber: string): PhoneNumberType | undefined {
     if (!this.nationalPattern.test(nationalNumber)) return undefined;
     if (this.fixedLine && matches(this.fixedLine, nationalNumber)) {
-      const mobileToo = this.mobileToo === 'always' || (this.mobileToo !== undefined && matches(this.mobileToo, nationalNumber));
+      const mobileToo =
+        this.mobileToo === 'always' || (this.mobileToo !== undefined && matches(this.mobileToo, nationalNumber));
       return mobileToo ? 'FIXED_LINE_OR_MOBILE' : 'FIXED_LINE';
     }
     return this.otherKinds.find((kind) => matches(kind, nationalNumber))?.type;
@@ -166,7 +189,10 @@ export class NumberingPlanRules {
     // Without a layout that fits, both are the bare digits (and no separators are touched).
     if (layout) {
       const match = layout.groups.exec(nationalNumber);
-      international = layout.international.apply(nationalNumber, layout.groups, match).replace(PUNCTUATION_RUNS, ' ').trim();
+      international = layout.international
+        .apply(nationalNumber, layout.groups, match)
+        .replace(PUNCTUATION_RUNS, ' ')
+        .trim();
       national = layout.national.apply(nationalNumber, layout.groups, match);
     }
     international = `+${this.callingCode} ${international}`;

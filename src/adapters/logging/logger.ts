@@ -52,17 +52,40 @@ const INFO = 30;
  * settings that hold credentials, and text (messages, error messages and stacks) is scrubbed of
  * bearer and basic credentials, token secrets and the password part of URLs (`smtp://user:pw@host`).
  */
-const SECRET_FIELDS = ['authorization', 'Authorization', 'cookie', 'password', 'passwordHash', 'token', 'secret', 'apiKey', 'smtpUrl', 'databaseUrl', 'redisUrl'];
-const SECRET_SETTINGS = ['database.url', 'redis.url', 'mail.smtpUrl', 'smtp.url', 'encryption.key', 'encryption.previousKeys'];
+const SECRET_FIELDS = [
+  'authorization',
+  'Authorization',
+  'cookie',
+  'password',
+  'passwordHash',
+  'token',
+  'secret',
+  'apiKey',
+  'smtpUrl',
+  'databaseUrl',
+  'redisUrl',
+];
+const SECRET_SETTINGS = [
+  'database.url',
+  'redis.url',
+  'mail.smtpUrl',
+  'smtp.url',
+  'encryption.key',
+  'encryption.previousKeys',
+];
 export const REDACTED = '[Redacted]';
-const REDACTED_PATHS = [...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]), ...SECRET_SETTINGS.flatMap((path) => [path, `*.${path}`])];
+const REDACTED_PATHS = [
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
+  ...SECRET_SETTINGS.flatMap((path) => [path, `*.${path}`]),
+];
 const SECRET_TEXT: readonly (readonly [RegExp, string])[] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]*@/gi, `$1${REDACTED}@`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/\buapi_[A-Za-z0-9_-]{43}/g, `uapi_${REDACTED}`],
 ];
 
-export const scrubbed = (text: string): string => SECRET_TEXT.reduce((scrubbing, [pattern, replacement]) => scrubbing.replace(pattern, replacement), text);
+export const scrubbed = (text: string): string =>
+  SECRET_TEXT.reduce((scrubbing, [pattern, replacement]) => scrubbing.replace(pattern, replacement), text);
 
 const errorWithoutSecrets = (error: Error): pino.SerializedError => {
   const serialized = pino.stdSerializers.err(error);
@@ -74,7 +97,10 @@ const redacting: pino.LoggerOptions = {
   serializers: { err: errorWithoutSecrets },
   hooks: {
     logMethod(args, method) {
-      method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrubbed(arg) : arg)) as Parameters<typeof method>);
+      method.apply(
+        this,
+        args.map((arg) => (typeof arg === 'string' ? scrubbed(arg) : arg)) as Parameters<typeof method>,
+      );
     },
   },
 };
@@ -101,7 +127,10 @@ function accessLogTo(logger: Logger, destination: BatchedDestination): AccessLog
  * is light. The writes are synchronous: cheaper than a trip through the thread pool, and a reader
  * that falls behind slows the server instead of filling its memory. `close` writes what is left.
  */
-export function createLogger(level: string, fd = 1): { logger: Logger; accessLog: AccessLog; flush(): void; close(): void } {
+export function createLogger(
+  level: string,
+  fd = 1,
+): { logger: Logger; accessLog: AccessLog; flush(): void; close(): void } {
   const destination = new BatchedDestination(pino.destination({ dest: fd, sync: true }));
   const flusher = setInterval(() => destination.flush(), FLUSH_INTERVAL_MS);
   flusher.unref();

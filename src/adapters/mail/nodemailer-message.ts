@@ -10,7 +10,10 @@ import type { RenderedMessage } from '../../domain/mail/ports.js';
  * Nodemailer reads nothing from files or URLs here: every part is given as text.
  */
 export const composedMessage = (message: RenderedMessage): MailComposerOptions => ({
-  from: message.from.name === null ? asciiAddress(message.from.address) : { name: message.from.name, address: asciiAddress(message.from.address) },
+  from:
+    message.from.name === null
+      ? asciiAddress(message.from.address)
+      : { name: message.from.name, address: asciiAddress(message.from.address) },
   to: message.to.map(asciiAddress),
   cc: message.cc.map(asciiAddress),
   bcc: message.bcc.map(asciiAddress),

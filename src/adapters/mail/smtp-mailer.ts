@@ -27,7 +27,10 @@ interface Rejections {
 }
 
 /** What the server said, as it said it. */
-const saidBy = (error: SmtpError): string => (typeof error.response === 'string' && error.response !== '' ? error.response : String(error.message ?? 'unknown failure'));
+const saidBy = (error: SmtpError): string =>
+  typeof error.response === 'string' && error.response !== ''
+    ? error.response
+    : String(error.message ?? 'unknown failure');
 
 /**
  * The recipients the server refused one by one, by the addresses the message names (the envelope
@@ -42,17 +45,26 @@ function refusalsOf({ rejected, rejectedErrors }: Rejections, envelopeTo: readon
     const address = typeof error.recipient === 'string' ? named.get(error.recipient.toLowerCase()) : undefined;
     if (address === undefined) continue;
     const responseCode = typeof error.responseCode === 'number' ? error.responseCode : undefined;
-    refusals.set(address, { address, temporary: responseCode === undefined || responseCode < 500, reason: saidBy(error) });
+    refusals.set(address, {
+      address,
+      temporary: responseCode === undefined || responseCode < 500,
+      reason: saidBy(error),
+    });
   }
   for (const recipient of Array.isArray(rejected) ? (rejected as unknown[]) : []) {
     const address = typeof recipient === 'string' ? named.get(recipient.toLowerCase()) : undefined;
-    if (address !== undefined && !refusals.has(address)) refusals.set(address, { address, temporary: true, reason: 'refused by the server, no reason given' });
+    if (address !== undefined && !refusals.has(address))
+      refusals.set(address, { address, temporary: true, reason: 'refused by the server, no reason given' });
   }
   return [...refusals.values()];
 }
 
 /** The outcome with the recipients refused one by one, when there are any. */
-const withRefusals = (outcome: DeliveryOutcome, rejections: Rejections, envelopeTo: readonly string[]): DeliveryOutcome => {
+const withRefusals = (
+  outcome: DeliveryOutcome,
+  rejections: Rejections,
+  envelopeTo: readonly string[],
+): DeliveryOutcome => {
   const refusals = refusalsOf(rejections, envelopeTo);
   return refusals.length === 0 ? outcome : { ...outcome, refusals };
 };
@@ -65,8 +77,10 @@ const withRefusals = (outcome: DeliveryOutcome, rejections: Rejections, envelope
 export function outcomeOfFailure(error: SmtpError): DeliveryOutcome {
   const responseCode = typeof error.responseCode === 'number' ? error.responseCode : undefined;
   const said = saidBy(error);
-  const reason = responseCode === undefined ? `${typeof error.code === 'string' ? `${error.code}: ` : ''}${said}` : said;
-  if (error.code !== 'EAUTH' && responseCode !== undefined && responseCode >= 500 && responseCode < 600) return { kind: 'refused', reason };
+  const reason =
+    responseCode === undefined ? `${typeof error.code === 'string' ? `${error.code}: ` : ''}${said}` : said;
+  if (error.code !== 'EAUTH' && responseCode !== undefined && responseCode >= 500 && responseCode < 600)
+    return { kind: 'refused', reason };
   return { kind: 'retry', reason };
 }
 

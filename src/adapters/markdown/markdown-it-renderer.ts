@@ -12,7 +12,11 @@ export class MarkdownItRenderer implements MarkdownRenderer {
 
   toHtml(markdown: string): string {
     // Loaded at the first message, not at every start: most installations never send one.
-    this.markdown ??= new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt)({ html: false, linkify: false, typographer: false });
+    this.markdown ??= new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt)({
+      html: false,
+      linkify: false,
+      typographer: false,
+    });
     return this.markdown.render(markdown);
   }
 }

@@ -35,7 +35,8 @@ interface DurationSeries {
   count: number;
 }
 
-const labelValue = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+const labelValue = (value: string): string =>
+  `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
 /**
  * `http_request_duration_seconds{method, route, status}`, kept by hand: prom-client's histogram
@@ -55,7 +56,12 @@ class RequestDurations {
     let series = byStatus.get(status);
     if (series === undefined) {
       const { method, route } = labelsOf(operation);
-      series = { labels: `method=${labelValue(method)},route=${labelValue(route)},status="${status}"`, perBucket: new Float64Array(DURATION_BUCKETS.length), sum: 0, count: 0 };
+      series = {
+        labels: `method=${labelValue(method)},route=${labelValue(route)},status="${status}"`,
+        perBucket: new Float64Array(DURATION_BUCKETS.length),
+        sum: 0,
+        count: 0,
+      };
       byStatus.set(status, series);
     }
     let bucket = 0;
@@ -67,7 +73,10 @@ class RequestDurations {
 
   exposition(): string {
     const name = 'http_request_duration_seconds';
-    const lines = [`# HELP ${name} Time to answer a request, by method, route pattern and status`, `# TYPE ${name} histogram`];
+    const lines = [
+      `# HELP ${name} Time to answer a request, by method, route pattern and status`,
+      `# TYPE ${name} histogram`,
+    ];
     for (const byStatus of this.byOperation.values()) {
       for (const { labels, perBucket, sum, count } of byStatus.values()) {
         let cumulative = 0;
@@ -75,7 +84,11 @@ class RequestDurations {
           cumulative += perBucket[index]!;
           lines.push(`${name}_bucket{le="${bound}",${labels}} ${cumulative}`);
         });
-        lines.push(`${name}_bucket{le="+Inf",${labels}} ${count}`, `${name}_sum{${labels}} ${sum}`, `${name}_count{${labels}} ${count}`);
+        lines.push(
+          `${name}_bucket{le="+Inf",${labels}} ${count}`,
+          `${name}_sum{${labels}} ${sum}`,
+          `${name}_count{${labels}} ${count}`,
+        );
       }
     }
     return `${lines.join('\n')}\n\n`;
@@ -85,7 +98,9 @@ class RequestDurations {
 /** `METHOD /path` as labels; whatever no route answers is `unmatched` in both. */
 function labelsOf(operation: string): { readonly method: string; readonly route: string } {
   const space = operation.indexOf(' ');
-  return operation === UNMATCHED_OPERATION || space < 0 ? { method: UNMATCHED_OPERATION, route: UNMATCHED_OPERATION } : { method: operation.slice(0, space), route: operation.slice(space + 1) };
+  return operation === UNMATCHED_OPERATION || space < 0
+    ? { method: UNMATCHED_OPERATION, route: UNMATCHED_OPERATION }
+    : { method: operation.slice(0, space), route: operation.slice(space + 1) };
 }
 
 /**
@@ -108,8 +123,18 @@ export class PrometheusMetrics implements Metrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    this.rejections = new Counter({ name: 'rate_limit_rejections_total', help: 'Requests answered 429 (rate limit or login throttle), by route pattern', labelNames: ['route'], registers });
-    this.upstreamCalls = new Counter({ name: 'upstream_calls_total', help: 'Calls made to outside services, by upstream and outcome', labelNames: ['upstream', 'outcome'], registers });
+    this.rejections = new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests answered 429 (rate limit or login throttle), by route pattern',
+      labelNames: ['route'],
+      registers,
+    });
+    this.upstreamCalls = new Counter({
+      name: 'upstream_calls_total',
+      help: 'Calls made to outside services, by upstream and outcome',
+      labelNames: ['upstream', 'outcome'],
+      registers,
+    });
     new Counter({
       name: 'token_cache_lookups_total',
       help: 'Lookups of presented tokens in the verified-token cache, by result (hit, miss)',

@@ -4,7 +4,9 @@ import type { PlusCodes } from '../../domain/location/ports.js';
 
 // A CommonJS module whose class is its `default` export: required, so Node and tsx agree on what
 // `default` is (an ESM default import gives Node the module object and tsx the class).
-const { default: OpenLocationCode } = createRequire(import.meta.url)('open-location-code-typescript') as typeof import('open-location-code-typescript');
+const { default: OpenLocationCode } = createRequire(import.meta.url)(
+  'open-location-code-typescript',
+) as typeof import('open-location-code-typescript');
 
 /** Codes are at most 8 digits, a separator and 7 more; anything longer is not worth parsing. */
 const PLAUSIBLE = /^[0-9A-Z]{0,8}\+[0-9A-Z]{0,7}$/;
@@ -36,7 +38,14 @@ export class LibraryPlusCodes implements PlusCodes {
   decode(fullCode: string): CodeArea {
     const code = fullCode.toUpperCase();
     const area = OpenLocationCode.decode(code);
-    return { code, length: area.codeLength, south: area.latitudeLo, west: area.longitudeLo, north: area.latitudeHi, east: area.longitudeHi };
+    return {
+      code,
+      length: area.codeLength,
+      south: area.latitudeLo,
+      west: area.longitudeLo,
+      north: area.latitudeHi,
+      east: area.longitudeHi,
+    };
   }
 
   recover(shortCode: string, referenceLat: number, referenceLon: number): string {

@@ -14,12 +14,15 @@ export class MemoryPlusCodes implements PlusCodes {
   kindOf(code: string): 'full' | 'short' | 'invalid' {
     const upper = code.toUpperCase();
     if (this.cells.some((cell) => cell.code === upper)) return 'full';
-    const isTail = (cell: CodeArea) => cell.code.endsWith(upper) && cell.code.length > upper.length && /^[^+]{2,6}\+/.test(upper);
+    const isTail = (cell: CodeArea) =>
+      cell.code.endsWith(upper) && cell.code.length > upper.length && /^[^+]{2,6}\+/.test(upper);
     return this.cells.some(isTail) ? 'short' : 'invalid';
   }
 
   encode(lat: number, lon: number, length: PlusCodeLength): string {
-    const cell = this.cells.find((c) => c.length === length && c.south <= lat && lat < c.north && c.west <= lon && lon < c.east);
+    const cell = this.cells.find(
+      (c) => c.length === length && c.south <= lat && lat < c.north && c.west <= lon && lon < c.east,
+    );
     if (!cell) throw new Error(`No seeded cell of length ${length} holds ${lat},${lon}`);
     return cell.code;
   }
@@ -36,7 +39,9 @@ export class MemoryPlusCodes implements PlusCodes {
       const centre = centreOf(cell);
       return (centre.lat - referenceLat) ** 2 + (centre.lon - referenceLon) ** 2;
     };
-    const [nearest] = this.cells.filter((cell) => cell.code.endsWith(upper)).sort((a, b) => squaredDegrees(a) - squaredDegrees(b));
+    const [nearest] = this.cells
+      .filter((cell) => cell.code.endsWith(upper))
+      .sort((a, b) => squaredDegrees(a) - squaredDegrees(b));
     if (!nearest) throw new Error(`No seeded cell ends with ${shortCode}`);
     return nearest.code;
   }

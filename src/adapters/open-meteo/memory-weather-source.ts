@@ -49,7 +49,8 @@ export class MemoryWeatherSource implements WeatherSource {
   private answer<A>(query: WeatherQuery, make: () => A): WeatherResult<A & { timezone: string; elevation: number }> {
     this.asked.push(query);
     if (this.failure) return this.failure;
-    if (query.timezone !== AUTO_TIME_ZONE && !this.world.timeZones.includes(query.timezone)) return { kind: 'rejected', reason: 'Invalid timezone' };
+    if (query.timezone !== AUTO_TIME_ZONE && !this.world.timeZones.includes(query.timezone))
+      return { kind: 'rejected', reason: 'Invalid timezone' };
     const timezone = query.timezone === AUTO_TIME_ZONE ? this.world.timezone : query.timezone;
     return { kind: 'found', value: { ...make(), timezone, elevation: this.world.elevation }, stale: this.stale };
   }

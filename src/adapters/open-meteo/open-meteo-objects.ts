@@ -43,31 +43,56 @@ const each = <V extends Record<string, string>, C extends t.Mixed>(variables: V,
   Object.fromEntries(Object.values(variables).map((name) => [name, codec])) as Named<V, C>;
 
 /** `{ourName: valueOf(theirName)}` for every variable of `variables`. */
-const renamed = <V extends Record<string, string>, A>(variables: V, valueOf: (theirs: V[keyof V]) => A): { [K in keyof V]: A } =>
-  Object.fromEntries(Object.entries(variables).map(([ours, theirs]) => [ours, valueOf(theirs as V[keyof V])])) as { [K in keyof V]: A };
+const renamed = <V extends Record<string, string>, A>(
+  variables: V,
+  valueOf: (theirs: V[keyof V]) => A,
+): { [K in keyof V]: A } =>
+  Object.fromEntries(Object.entries(variables).map(([ours, theirs]) => [ours, valueOf(theirs as V[keyof V])])) as {
+    [K in keyof V]: A;
+  };
 
 /** A decoder that reads with `codec`, then turns what it read into the domain's value, or says why it cannot. */
-function decodedAs<A, B>(name: string, codec: t.Decoder<unknown, A>, make: (read: A) => E.Either<string, B>): t.Decoder<unknown, B> {
+function decodedAs<A, B>(
+  name: string,
+  codec: t.Decoder<unknown, A>,
+  make: (read: A) => E.Either<string, B>,
+): t.Decoder<unknown, B> {
   const validate: t.Validate<unknown, B> = (u, context) =>
-    E.chain((read: A) => E.mapLeft((message: string): t.Errors => [{ value: u, context, message }])(make(read)))(codec.validate(u, context));
+    E.chain((read: A) => E.mapLeft((message: string): t.Errors => [{ value: u, context, message }])(make(read)))(
+      codec.validate(u, context),
+    );
   return { name, validate, decode: (u) => validate(u, [{ key: '', type: codec, actual: u }]) };
 }
 
 const OpenMeteoCurrent = t.type({
   ...situation,
-  current: t.type({ time: t.string, ...each(CURRENT_VARIABLES, measurement), is_day: t.union([t.literal(0), t.literal(1), t.null]), weather_code: measurement }),
+  current: t.type({
+    time: t.string,
+    ...each(CURRENT_VARIABLES, measurement),
+    is_day: t.union([t.literal(0), t.literal(1), t.null]),
+    weather_code: measurement,
+  }),
   current_units: t.type(each(CURRENT_VARIABLES, t.string)),
 });
 
-export const CurrentAnswer: t.Decoder<unknown, ObservedConditions> = decodedAs('an Open-Meteo current answer', OpenMeteoCurrent, ({ timezone, elevation, current, current_units }) => {
-  const conditions: Conditions = {
-    time: current.time,
-    ...renamed(CURRENT_VARIABLES, (name) => current[name]),
-    isDay: current.is_day === null ? null : current.is_day === 1,
-    weatherCode: current.weather_code,
-  };
-  return E.right({ timezone, elevation, conditions, units: renamed(CURRENT_VARIABLES, (name) => current_units[name]) });
-});
+export const CurrentAnswer: t.Decoder<unknown, ObservedConditions> = decodedAs(
+  'an Open-Meteo current answer',
+  OpenMeteoCurrent,
+  ({ timezone, elevation, current, current_units }) => {
+    const conditions: Conditions = {
+      time: current.time,
+      ...renamed(CURRENT_VARIABLES, (name) => current[name]),
+      isDay: current.is_day === null ? null : current.is_day === 1,
+      weatherCode: current.weather_code,
+    };
+    return E.right({
+      timezone,
+      elevation,
+      conditions,
+      units: renamed(CURRENT_VARIABLES, (name) => current_units[name]),
+    });
+  },
+);
 
 const OpenMeteoDaily = t.type({
   ...situation,
@@ -84,7 +109,8 @@ const OpenMeteoDaily = t.type({
 /** A forecast answer of exactly `days` days: every daily series must hold one value per day. */
 export const forecastAnswer = (days: number): t.Decoder<unknown, ObservedForecast> =>
   decodedAs(`an Open-Meteo forecast of ${days} days`, OpenMeteoDaily, ({ timezone, elevation, daily, daily_units }) => {
-    if (Object.values(daily).some((series) => series.length !== days)) return E.left(`every daily series must hold ${days} values`);
+    if (Object.values(daily).some((series) => series.length !== days))
+      return E.left(`every daily series must hold ${days} values`);
     const forecast: DayForecast[] = daily.time.map((date, day) => ({
       date,
       weatherCode: daily.weather_code[day] ?? null,
@@ -92,7 +118,12 @@ export const forecastAnswer = (days: number): t.Decoder<unknown, ObservedForecas
       sunrise: daily.sunrise[day] ?? null,
       sunset: daily.sunset[day] ?? null,
     }));
-    return E.right({ timezone, elevation, days: forecast, units: renamed(DAILY_MEASURES, (name) => daily_units[name]) });
+    return E.right({
+      timezone,
+      elevation,
+      days: forecast,
+      units: renamed(DAILY_MEASURES, (name) => daily_units[name]),
+    });
   });
 
 /** Open-Meteo refuses a question with 400 and `{"error": true, "reason": "..."}`. */

@@ -2,12 +2,31 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import type { CallContext } from '../../domain/call-context.js';
 import type { WeatherResult, WeatherSource } from '../../domain/weather/ports.js';
-import { MAX_FORECAST_DAYS, type ForecastQuery, type ObservedConditions, type ObservedForecast, type Units, type WeatherQuery } from '../../domain/weather/weather.js';
-import { UpstreamClient, type UpstreamDependencies, type UpstreamResult, type UpstreamSettings } from '../upstream/upstream-client.js';
-import { CURRENT_PARAMETER, CurrentAnswer, DAILY_PARAMETER, forecastAnswer, OpenMeteoRefusal } from './open-meteo-objects.js';
+import {
+  MAX_FORECAST_DAYS,
+  type ForecastQuery,
+  type ObservedConditions,
+  type ObservedForecast,
+  type Units,
+  type WeatherQuery,
+} from '../../domain/weather/weather.js';
+import {
+  UpstreamClient,
+  type UpstreamDependencies,
+  type UpstreamResult,
+  type UpstreamSettings,
+} from '../upstream/upstream-client.js';
+import {
+  CURRENT_PARAMETER,
+  CurrentAnswer,
+  DAILY_PARAMETER,
+  forecastAnswer,
+  OpenMeteoRefusal,
+} from './open-meteo-objects.js';
 
 /** Open-Meteo's terms: its data is CC BY 4.0, and every use credits it. */
-export const OPEN_METEO_ATTRIBUTION = 'Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)';
+export const OPEN_METEO_ATTRIBUTION =
+  'Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)';
 const NAME = 'Open-Meteo';
 
 /** How to reach Open-Meteo (its upstream settings, named `open-meteo` in logs) and how long its answers stay fresh. */
@@ -15,7 +34,6 @@ export type OpenMeteoOptions = Omit<UpstreamSettings, 'name'> & {
   readonly currentTtlMs: number;
   readonly forecastTtlMs: number;
 };
-
 
 const UNIT_PARAMETERS: { readonly [U in Units]: string } = {
   metric: 'temperature_unit=celsius&wind_speed_unit=kmh&precipitation_unit=mm',
@@ -53,15 +71,30 @@ export class OpenMeteoWeatherSource implements WeatherSource {
 
   async current(query: WeatherQuery, context: CallContext = {}): Promise<WeatherResult<ObservedConditions>> {
     const path = `${pathOf(query)}&current=${CURRENT_PARAMETER}`;
-    return asWeather(await this.upstream.get(path, { ttlMs: this.options.currentTtlMs, decoder: CurrentAnswer, requestId: context.requestId, rejectionReason: reasonOf }));
+    return asWeather(
+      await this.upstream.get(path, {
+        ttlMs: this.options.currentTtlMs,
+        decoder: CurrentAnswer,
+        requestId: context.requestId,
+        rejectionReason: reasonOf,
+      }),
+    );
   }
 
   async forecast(query: ForecastQuery, context: CallContext = {}): Promise<WeatherResult<ObservedForecast>> {
     const decoder = FORECAST_ANSWERS[query.days];
     // The domain asks for 1 to 16 days; anything else would be a question Open-Meteo refuses anyway.
-    if (decoder === undefined) return { kind: 'rejected', reason: `forecast_days must be from 1 to ${MAX_FORECAST_DAYS}` };
+    if (decoder === undefined)
+      return { kind: 'rejected', reason: `forecast_days must be from 1 to ${MAX_FORECAST_DAYS}` };
     const path = `${pathOf(query)}&daily=${DAILY_PARAMETER}&forecast_days=${query.days}`;
-    return asWeather(await this.upstream.get(path, { ttlMs: this.options.forecastTtlMs, decoder, requestId: context.requestId, rejectionReason: reasonOf }));
+    return asWeather(
+      await this.upstream.get(path, {
+        ttlMs: this.options.forecastTtlMs,
+        decoder,
+        requestId: context.requestId,
+        rejectionReason: reasonOf,
+      }),
+    );
   }
 }
 
@@ -74,7 +107,9 @@ function asWeather<A>(result: UpstreamResult<A>): WeatherResult<A> {
       return { kind: 'found', value: result.value, stale: result.freshness === 'stale' };
     case 'rejected':
       // A 400 is Open-Meteo refusing the question; another 4xx (403, 401) is about us, not the question.
-      return result.status === 400 ? { kind: 'rejected', reason: result.reason ?? 'no reason given' } : { kind: 'unavailable', reason: 'failure' };
+      return result.status === 400
+        ? { kind: 'rejected', reason: result.reason ?? 'no reason given' }
+        : { kind: 'unavailable', reason: 'failure' };
     case 'timeout':
       return { kind: 'unavailable', reason: 'timeout' };
     case 'not-found':

@@ -22,7 +22,10 @@ export function readBundledFacts(createdAt: number, file = BUNDLED_FACTS_FILE): 
   return Object.entries(data.facts).flatMap(([category, texts]) =>
     texts.map((text) => {
       const entry = contentEntry({ kind: 'fact', category, text, source: data.source }, createdAt, data.source);
-      if (E.isLeft(entry)) throw new Error(`${file}: the ${category} fact ${JSON.stringify(text)} is refused: ${JSON.stringify(entry.left)}`);
+      if (E.isLeft(entry))
+        throw new Error(
+          `${file}: the ${category} fact ${JSON.stringify(text)} is refused: ${JSON.stringify(entry.left)}`,
+        );
       return entry.right;
     }),
   );

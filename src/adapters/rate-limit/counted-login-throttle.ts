@@ -38,7 +38,9 @@ export class CountedLoginThrottle implements LoginThrottle {
   }
 
   async waitFor(keys: readonly string[], now: number): Promise<number> {
-    const waits = await Promise.all(keys.map(async (key) => Math.max(((await this.current(key, now))?.waitUntil ?? 0) - now, 0)));
+    const waits = await Promise.all(
+      keys.map(async (key) => Math.max(((await this.current(key, now))?.waitUntil ?? 0) - now, 0)),
+    );
     return Math.max(0, ...waits);
   }
 
@@ -70,9 +72,17 @@ export class CountedLoginThrottle implements LoginThrottle {
   }
 
   private async current(key: string, now: number): Promise<Failures | undefined> {
-    const [count, forgetAt, waitUntil] = await Promise.all([this.counts.get(key), this.forgetTimes.get(key), this.waitTimes.get(key)]);
+    const [count, forgetAt, waitUntil] = await Promise.all([
+      this.counts.get(key),
+      this.forgetTimes.get(key),
+      this.waitTimes.get(key),
+    ]);
     if (count === null || forgetAt === null || forgetAt.consumedPoints <= now) return undefined;
-    return { count: count.consumedPoints, forgetAt: forgetAt.consumedPoints, waitUntil: waitUntil?.consumedPoints ?? 0 };
+    return {
+      count: count.consumedPoints,
+      forgetAt: forgetAt.consumedPoints,
+      waitUntil: waitUntil?.consumedPoints ?? 0,
+    };
   }
 
   private async recordOne(key: string, now: number): Promise<void> {
@@ -86,6 +96,10 @@ export class CountedLoginThrottle implements LoginThrottle {
     const forgetAt = Math.max(windowEnd, waitUntil + policy.windowMs);
     if (previous !== undefined && forgetAt === previous.forgetAt && waitUntil === previous.waitUntil) return;
     const seconds = Math.max(Math.ceil((forgetAt - now) / 1000), 1);
-    await Promise.all([this.counts.set(key, count, seconds), this.forgetTimes.set(key, forgetAt, seconds), this.waitTimes.set(key, waitUntil, seconds)]);
+    await Promise.all([
+      this.counts.set(key, count, seconds),
+      this.forgetTimes.set(key, forgetAt, seconds),
+      this.waitTimes.set(key, waitUntil, seconds),
+    ]);
   }
 }

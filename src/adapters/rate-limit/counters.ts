@@ -54,7 +54,11 @@ export class MemoryRequestWindow implements RequestWindow {
       this.windows.set(key, window);
     }
     window.count += 1;
-    return { admitted: window.count <= this.points, remaining: Math.max(this.points - window.count, 0), msBeforeNext: window.endsAt - now };
+    return {
+      admitted: window.count <= this.points,
+      remaining: Math.max(this.points - window.count, 0),
+      msBeforeNext: window.endsAt - now,
+    };
   }
 
   private sweep(now: number): void {
@@ -64,11 +68,16 @@ export class MemoryRequestWindow implements RequestWindow {
 }
 
 export const memoryCounters: Counters = {
-  window: (namespace, points, durationSeconds) => new RateLimiterMemory({ keyPrefix: namespace, points, duration: durationSeconds }),
+  window: (namespace, points, durationSeconds) =>
+    new RateLimiterMemory({ keyPrefix: namespace, points, duration: durationSeconds }),
   requestWindow: (_namespace, points, durationSeconds) => new MemoryRequestWindow(points, durationSeconds * 1000),
 };
 
-const countOf = (admitted: boolean, { remainingPoints, msBeforeNext }: RateLimiterRes): Count => ({ admitted, remaining: remainingPoints, msBeforeNext });
+const countOf = (admitted: boolean, { remainingPoints, msBeforeNext }: RateLimiterRes): Count => ({
+  admitted,
+  remaining: remainingPoints,
+  msBeforeNext,
+});
 
 /**
  * Counters in Redis, each namespace with an in-memory insurance limiter of the same window that
@@ -99,7 +108,8 @@ export function redisCounters(redis: Redis, keyPrefix: string): Counters {
         consume: (key) =>
           limiter.consume(key).then(
             (counted) => countOf(true, counted),
-            (refused: unknown) => (refused instanceof RateLimiterRes ? countOf(false, refused) : Promise.reject(refused)),
+            (refused: unknown) =>
+              refused instanceof RateLimiterRes ? countOf(false, refused) : Promise.reject(refused),
           ),
       };
     },

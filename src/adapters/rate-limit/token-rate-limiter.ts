@@ -86,14 +86,22 @@ export class TokenRateLimiter implements RateLimiter {
     const id = `${limit.requests}/${limit.perSeconds}`;
     let window = this.ownWindows.get(id);
     if (window === undefined) {
-      window = this.newWindow(OWN_POLICY, limit, this.defaultWindow !== null && withinRateLimit(limit, this.defaultWindow.policy));
+      window = this.newWindow(
+        OWN_POLICY,
+        limit,
+        this.defaultWindow !== null && withinRateLimit(limit, this.defaultWindow.policy),
+      );
       this.ownWindows.set(id, window);
     }
     return window;
   }
 
   private newWindow(name: string, { requests, perSeconds }: RateLimit, withinDefault = false): Window {
-    return { policy: { name, requests, perSeconds }, counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds), withinDefault };
+    return {
+      policy: { name, requests, perSeconds },
+      counter: this.counters.requestWindow(`rate:${requests}/${perSeconds}`, requests, perSeconds),
+      withinDefault,
+    };
   }
 
   /**

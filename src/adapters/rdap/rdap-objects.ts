@@ -1,5 +1,11 @@
 import * as t from 'io-ts';
-import { domainStatus, isoDate, type Registrant, type Registrar, type Registration } from '../../domain/whois/registration.js';
+import {
+  domainStatus,
+  isoDate,
+  type Registrant,
+  type Registrar,
+  type Registration,
+} from '../../domain/whois/registration.js';
 
 /**
  * Readers of RDAP's JSON (RFC 9083, bootstrap RFC 9224). They are tolerant: a member of the wrong
@@ -24,7 +30,9 @@ export const RdapBootstrap = new t.Type<RdapServices, unknown, unknown>(
     const services = new Map<string, string>();
     for (const service of u.services) {
       const [tlds, urls] = arrayOf(service);
-      const bases = arrayOf(urls).filter((url): url is string => typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol));
+      const bases = arrayOf(urls).filter(
+        (url): url is string => typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
+      );
       const base = bases.find((url) => url.startsWith('https:')) ?? bases[0];
       if (base === undefined) continue;
       for (const tld of arrayOf(tlds)) if (typeof tld === 'string') services.set(tld.toLowerCase(), base);
@@ -39,10 +47,17 @@ export const RdapDomain = new t.Type<Omit<Registration, 'rdapUrl'>, unknown, unk
   'an RDAP domain object',
   (u): u is Omit<Registration, 'rdapUrl'> => isObject(u),
   (u, context) => {
-    if (!isObject(u) || (u.objectClassName !== 'domain' && typeof u.ldhName !== 'string')) return t.failure(u, context, 'expected a domain object');
+    if (!isObject(u) || (u.objectClassName !== 'domain' && typeof u.ldhName !== 'string'))
+      return t.failure(u, context, 'expected a domain object');
     const events = new Map<string, string>();
     for (const event of arrayOf(u.events)) {
-      if (isObject(event) && typeof event.eventAction === 'string' && typeof event.eventDate === 'string' && !events.has(event.eventAction)) events.set(event.eventAction, event.eventDate);
+      if (
+        isObject(event) &&
+        typeof event.eventAction === 'string' &&
+        typeof event.eventDate === 'string' &&
+        !events.has(event.eventAction)
+      )
+        events.set(event.eventAction, event.eventDate);
     }
     const entities = allEntities(arrayOf(u.entities));
     const withRole = (role: string) => entities.find((entity) => arrayOf(entity.roles).includes(role));
@@ -52,12 +67,17 @@ export const RdapDomain = new t.Type<Omit<Registration, 'rdapUrl'>, unknown, unk
       created: isoDate(events.get('registration')),
       updated: isoDate(events.get('last changed')),
       expires: isoDate(events.get('expiration')),
-      status: arrayOf(u.status).flatMap((status) => (typeof status === 'string' && status.trim() !== '' ? [domainStatus(status)] : [])),
+      status: arrayOf(u.status).flatMap((status) =>
+        typeof status === 'string' && status.trim() !== '' ? [domainStatus(status)] : [],
+      ),
       nameservers: arrayOf(u.nameservers).flatMap((server) => {
         const name = isObject(server) ? stringOf(server.ldhName) : null;
         return name === null ? [] : [name.toLowerCase().replace(/\.$/, '')];
       }),
-      dnssec: isObject(u.secureDNS) && typeof u.secureDNS.delegationSigned === 'boolean' ? u.secureDNS.delegationSigned : null,
+      dnssec:
+        isObject(u.secureDNS) && typeof u.secureDNS.delegationSigned === 'boolean'
+          ? u.secureDNS.delegationSigned
+          : null,
       registrant: registrantOf(withRole('registrant')),
     });
   },
@@ -89,7 +109,9 @@ const vcardText = (entity: Json, name: string): string | null => {
 function registrarOf(entity: Json | undefined): Registrar | null {
   if (entity === undefined) return null;
   const ianaId = arrayOf(entity.publicIds).find((id) => isObject(id) && id.type === 'IANA Registrar ID');
-  const about = arrayOf(entity.links).find((link) => isObject(link) && link.rel === 'about' && typeof link.href === 'string');
+  const about = arrayOf(entity.links).find(
+    (link) => isObject(link) && link.rel === 'about' && typeof link.href === 'string',
+  );
   return {
     name: vcardText(entity, 'fn') ?? vcardText(entity, 'org'),
     ianaId: isObject(ianaId) ? stringOf(ianaId.identifier) : null,

@@ -44,7 +44,9 @@ export class RdapRegistrationSource implements RegistrationSource {
   private readonly bootstrap: UpstreamClient;
   private readonly registries = new Map<string, UpstreamClient>();
   /** The origins of the registries of the bootstrap file last read, where a redirect may lead. */
-  private registryOrigins: { readonly of?: RdapServices; readonly origins: ReadonlySet<string> } = { origins: new Set() };
+  private registryOrigins: { readonly of?: RdapServices; readonly origins: ReadonlySet<string> } = {
+    origins: new Set(),
+  };
 
   constructor(
     private readonly options: RdapOptions,
@@ -55,7 +57,12 @@ export class RdapRegistrationSource implements RegistrationSource {
   }
 
   async registration(domain: string, context: CallContext = {}): Promise<RegistrationResult> {
-    const services = await this.bootstrap.get('', { ttlMs: BOOTSTRAP_TTL_MS, decoder: RdapBootstrap, requestId: context.requestId, followsRedirect: sameHost });
+    const services = await this.bootstrap.get('', {
+      ttlMs: BOOTSTRAP_TTL_MS,
+      decoder: RdapBootstrap,
+      requestId: context.requestId,
+      followsRedirect: sameHost,
+    });
     if (services.kind !== 'found') return failure(services, 'the RDAP bootstrap file');
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
     const base = services.value.get(tld);
@@ -68,14 +75,25 @@ export class RdapRegistrationSource implements RegistrationSource {
     const path = `/domain/${domain}`;
     const registries = this.originsOf(services.value);
     const followsRedirect = (to: URL, from: URL) => sameHost(to, from) || registries.has(to.origin);
-    const found = await registry.get(path, { ttlMs: this.options.ttlMs, decoder: RdapDomain, requestId: context.requestId, followsRedirect });
+    const found = await registry.get(path, {
+      ttlMs: this.options.ttlMs,
+      decoder: RdapDomain,
+      requestId: context.requestId,
+      followsRedirect,
+    });
     if (found.kind === 'not-found') return found;
     if (found.kind !== 'found') return failure(found, `the RDAP service of .${tld}`);
     return { kind: 'found', registration: { ...found.value, rdapUrl: base.replace(/\/+$/, '') + path } };
   }
 
   private upstream(name: string, baseUrl: string, trust: 'trusted' | 'guarded'): UpstreamClient {
-    const { timeoutMs, maxEntries, failureTtlMs = DEFAULT_FAILURE_TTL_MS, hostTtlMs = DEFAULT_HOST_TTL_MS, backoffMs = DEFAULT_BACKOFF_MS } = this.options;
+    const {
+      timeoutMs,
+      maxEntries,
+      failureTtlMs = DEFAULT_FAILURE_TTL_MS,
+      hostTtlMs = DEFAULT_HOST_TTL_MS,
+      backoffMs = DEFAULT_BACKOFF_MS,
+    } = this.options;
     const { guard, ...dependencies } = this.dependencies;
     return new UpstreamClient(
       { name, baseUrl, deadlineMs: timeoutMs, maxEntries, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
@@ -84,7 +102,11 @@ export class RdapRegistrationSource implements RegistrationSource {
   }
 
   private originsOf(services: RdapServices): ReadonlySet<string> {
-    if (this.registryOrigins.of !== services) this.registryOrigins = { of: services, origins: new Set([...services.values()].map((base) => new URL(base).origin)) };
+    if (this.registryOrigins.of !== services)
+      this.registryOrigins = {
+        of: services,
+        origins: new Set([...services.values()].map((base) => new URL(base).origin)),
+      };
     return this.registryOrigins.origins;
   }
 }
@@ -94,6 +116,7 @@ const sameHost = (to: URL, from: URL): boolean => to.host === from.host;
 
 /** The upstream client has logged why; the domain hears only whether it was a timeout. */
 function failure(result: Exclude<UpstreamResult<unknown>, { kind: 'found' }>, what: string): RegistrationResult {
-  if (result.kind === 'timeout') return { kind: 'unavailable', reason: 'timeout', details: `${what} did not answer in time` };
+  if (result.kind === 'timeout')
+    return { kind: 'unavailable', reason: 'timeout', details: `${what} did not answer in time` };
   return { kind: 'unavailable', reason: 'failure', details: `${what} could not be used` };
 }

@@ -30,7 +30,12 @@ export class RedisAccessChangeFeed implements AccessChangeFeed {
 
   async subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription> {
     // Subscribed again by hand on every `ready`, so that a first connection made late subscribes too.
-    const subscriber = this.publisher.duplicate({ lazyConnect: true, autoResubscribe: false, enableOfflineQueue: true, commandTimeout: undefined });
+    const subscriber = this.publisher.duplicate({
+      lazyConnect: true,
+      autoResubscribe: false,
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+    });
     let everReady = false;
     let down = false;
     let closed = false;
@@ -45,7 +50,9 @@ export class RedisAccessChangeFeed implements AccessChangeFeed {
       if (closed || down || !everReady) return;
       down = true;
       lost();
-      this.logger.warn('access-change subscription lost: every cached token forgotten; subscribing again when Redis answers');
+      this.logger.warn(
+        'access-change subscription lost: every cached token forgotten; subscribing again when Redis answers',
+      );
     });
     let subscribed: () => void = () => {};
     subscriber.on('ready', () => {

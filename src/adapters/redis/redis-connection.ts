@@ -106,6 +106,9 @@ export class RedisConnection implements DependencyCheck {
   private wentAway(error: Error): void {
     if (this.lost || this.stopping) return;
     this.lost = true;
-    this.logger.warn({ component: this.component, reason: error.message }, 'redis does not answer: counting per instance until it does');
+    this.logger.warn(
+      { component: this.component, reason: error.message },
+      'redis does not answer: counting per instance until it does',
+    );
   }
 }

@@ -9,7 +9,8 @@ export class MemoryPublicSuffixes implements PublicSuffixes {
     // The longest listed suffix the name ends with, or its last label; one label more is registered.
     for (let start = 0; start < labels.length; start++) {
       const suffix = labels.slice(start).join('.');
-      if (this.suffixes.has(suffix) || start === labels.length - 1) return start === 0 ? null : labels.slice(start - 1).join('.');
+      if (this.suffixes.has(suffix) || start === labels.length - 1)
+        return start === 0 ? null : labels.slice(start - 1).join('.');
     }
     return null;
   }

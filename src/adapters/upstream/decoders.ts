@@ -5,7 +5,10 @@ import * as t from 'io-ts';
  * An array whose elements of the wrong shape are left out instead of failing the whole answer:
  * one odd entry from an upstream should not hide the good ones. `onDropped` hears of each.
  */
-export function keepingValid<A>(element: t.Decoder<unknown, A>, onDropped: (index: number) => void): t.Decoder<unknown, A[]> {
+export function keepingValid<A>(
+  element: t.Decoder<unknown, A>,
+  onDropped: (index: number) => void,
+): t.Decoder<unknown, A[]> {
   return new t.Type<A[], unknown, unknown>(
     `keepingValid(${element.name})`,
     (u): u is A[] => Array.isArray(u),

@@ -20,7 +20,11 @@ const systemClock: Clock = new SystemClock();
  * A `lookup` for sockets that resolves each host once per TTL, however many connections are
  * opened to it; concurrent connections share one resolution, and a failed one is not kept.
  */
-export function cachingHostLookup({ ttlMs, clock = systemClock, resolve = systemResolve }: HostLookupOptions): LookupFunction {
+export function cachingHostLookup({
+  ttlMs,
+  clock = systemClock,
+  resolve = systemResolve,
+}: HostLookupOptions): LookupFunction {
   const resolved = new Map<string, { readonly addresses: Promise<LookupAddress[]>; readonly until: number }>();
   return (hostname, options, callback) => {
     const now = clock.now();
@@ -38,7 +42,11 @@ export function cachingHostLookup({ ttlMs, clock = systemClock, resolve = system
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const wanted = family ? all.filter((address) => address.family === family) : all;
         const first = wanted[0];
-        if (!first) return callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+        if (!first)
+          return callback(
+            Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }),
+            '',
+          );
         if (options.all) callback(null, wanted);
         else callback(null, first.address, first.family);
       },

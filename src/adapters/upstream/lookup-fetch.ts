@@ -23,13 +23,18 @@ export interface LookupFetch {
 export function lookupFetch(lookup: LookupFunction, guard?: OutboundGuard): LookupFetch {
   const load = makeOnce((): { readonly fetch: Undici['fetch']; readonly dispatcher: Agent } => {
     const undici = createRequire(import.meta.url)('undici') as Undici;
-    const connect = guard ? guardedConnector(undici.buildConnector({ lookup: guard.lookup(lookup) }), guard) : { lookup };
+    const connect = guard
+      ? guardedConnector(undici.buildConnector({ lookup: guard.lookup(lookup) }), guard)
+      : { lookup };
     return { fetch: undici.fetch, dispatcher: new undici.Agent({ connect }) };
   });
   // undici's own Request and Response types are those of the global fetch in all but name.
   const fetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     const { fetch: undiciFetch, dispatcher } = load();
-    return undiciFetch(input as Parameters<Undici['fetch']>[0], { ...(init as Parameters<Undici['fetch']>[1]), dispatcher });
+    return undiciFetch(input as Parameters<Undici['fetch']>[0], {
+      ...(init as Parameters<Undici['fetch']>[1]),
+      dispatcher,
+    });
   }) as unknown as typeof globalThis.fetch;
   return { fetch, load: () => void load() };
 }

@@ -49,7 +49,11 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** How an IPv6 address carries an IPv4 one to a translator or relay, as a log line says it. */
-const CARRIER_WORDS: Readonly<Record<string, string>> = { rfc6052: 'NAT64', rfc6145: 'IPv4-translated', '6to4': '6to4' };
+const CARRIER_WORDS: Readonly<Record<string, string>> = {
+  rfc6052: 'NAT64',
+  rfc6145: 'IPv4-translated',
+  '6to4': '6to4',
+};
 
 /**
  * The one check of every connection whose destination an outside party can name (a WHOIS
@@ -119,7 +123,9 @@ export class OutboundGuard {
    * naming it alone (`169.254.169.254/32`), not by a broad network that happens to hold it.
    */
   private allows(address: Address): boolean {
-    const networks = inAnyNetwork(address, CLOUD_METADATA) ? this.allowed.filter(([, bits]) => bits === (address.kind() === 'ipv4' ? 32 : 128)) : this.allowed;
+    const networks = inAnyNetwork(address, CLOUD_METADATA)
+      ? this.allowed.filter(([, bits]) => bits === (address.kind() === 'ipv4' ? 32 : 128))
+      : this.allowed;
     return inAnyNetwork(address, networks);
   }
 }
@@ -153,7 +159,8 @@ function classify(address: Address): { verdict: string | undefined; destinations
   if (embedded !== undefined) {
     const inner = verdictOfV4(embedded);
     // A mapped address is the IPv4 host itself, over a dual-stack socket.
-    const via = v6.range() === 'ipv4Mapped' ? '' : ` (${CARRIER_WORDS[v6.range()] ?? v6.range()} of ${embedded.toString()})`;
+    const via =
+      v6.range() === 'ipv4Mapped' ? '' : ` (${CARRIER_WORDS[v6.range()] ?? v6.range()} of ${embedded.toString()})`;
     return { verdict: inner === undefined ? undefined : `${inner}${via}`, destinations: [v6, embedded] };
   }
   return { verdict: verdictOfV6(v6), destinations: [v6] };
@@ -170,7 +177,10 @@ function verdictOfV6(address: ipaddr.IPv6): string | undefined {
   const range = address.range();
   if (range !== 'unicast') return RANGE_WORDS[range] ?? `special-purpose (${range})`;
   // ipaddr.js calls everything it has no name for unicast, IPv4-compatible ::a.b.c.d included.
-  if (!address.match(GLOBAL_UNICAST_V6)) return address.parts.slice(0, 6).every((part) => part === 0) ? 'IPv4-compatible (deprecated)' : 'outside global unicast (2000::/3)';
+  if (!address.match(GLOBAL_UNICAST_V6))
+    return address.parts.slice(0, 6).every((part) => part === 0)
+      ? 'IPv4-compatible (deprecated)'
+      : 'outside global unicast (2000::/3)';
   return undefined;
 }
 

@@ -42,7 +42,16 @@ export interface UpstreamSettings {
 }
 
 /** How one call to an upstream ended, as the metrics count it. */
-export type UpstreamCallOutcome = 'ok' | 'not_modified' | 'not_found' | 'rate_limited' | 'rejected' | 'server_error' | 'unusable' | 'unreachable' | 'timeout';
+export type UpstreamCallOutcome =
+  | 'ok'
+  | 'not_modified'
+  | 'not_found'
+  | 'rate_limited'
+  | 'rejected'
+  | 'server_error'
+  | 'unusable'
+  | 'unreachable'
+  | 'timeout';
 
 /** Told of every call made to an upstream (not of answers served from the cache), by upstream and outcome. */
 export type UpstreamCallCounter = (upstream: string, outcome: UpstreamCallOutcome) => void;
@@ -117,10 +126,7 @@ export class UpstreamClient {
   private readonly logger: Logger;
   private readonly countCall: UpstreamCallCounter;
 
-  constructor(
-    settings: UpstreamSettings,
-    dependencies: UpstreamDependencies,
-  ) {
+  constructor(settings: UpstreamSettings, dependencies: UpstreamDependencies) {
     // Paths start with `/`: a base URL written with a trailing one would double it.
     this.settings = { ...settings, baseUrl: settings.baseUrl.replace(/\/+$/, '') };
     this.clock = dependencies.clock ?? systemClock;
@@ -139,7 +145,8 @@ export class UpstreamClient {
     const cached = this.cache.get(path) as Entry<A> | undefined;
     if (cached?.answer && now - cached.fetchedAt < call.ttlMs) return Promise.resolve(fresh(cached.answer));
     // The upstream failed moments ago: do not make every caller wait for its deadline again.
-    if (cached?.failed && now < cached.failed.until) return Promise.resolve(cached.answer ? served(cached.answer) : cached.failed.failure);
+    if (cached?.failed && now < cached.failed.until)
+      return Promise.resolve(cached.answer ? served(cached.answer) : cached.failed.failure);
     // Joiners share the first asker's call, and so its request id in a failure's log line.
     const pending = this.inFlight.get(path) as Promise<UpstreamResult<A>> | undefined;
     if (pending) return pending;
@@ -148,7 +155,11 @@ export class UpstreamClient {
     return refreshing;
   }
 
-  private async refresh<A>(path: string, cached: Entry<A> | undefined, call: UpstreamCall<A>): Promise<UpstreamResult<A>> {
+  private async refresh<A>(
+    path: string,
+    cached: Entry<A> | undefined,
+    call: UpstreamCall<A>,
+  ): Promise<UpstreamResult<A>> {
     const outcome = await this.ask(path, cached, call);
     if (E.isRight(outcome)) {
       const { answer, etag } = outcome.right;
@@ -161,13 +172,22 @@ export class UpstreamClient {
     // With an answer to serve meanwhile, the upstream is given the whole back-off to recover;
     // with none, callers get the failure, so it is asked again sooner.
     const leaveAloneMs = cached?.answer ? this.settings.defaultBackoffMs : this.settings.failureTtlMs;
-    this.cache.set(path, { ...cached, fetchedAt: cached?.fetchedAt ?? 0, failed: { failure, until: this.clock.now() + leaveAloneMs } });
+    this.cache.set(path, {
+      ...cached,
+      fetchedAt: cached?.fetchedAt ?? 0,
+      failed: { failure, until: this.clock.now() + leaveAloneMs },
+    });
     return cached?.answer ? served(cached.answer) : failure;
   }
 
   /** One call to the upstream: the answer to keep, or why there is none. Never throws. */
-  private async ask<A>(path: string, cached: Entry<A> | undefined, call: UpstreamCall<A>): Promise<E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>> {
-    const unavailable = (reason: string): E.Either<Refusal, never> => E.left({ failure: { kind: 'unavailable' }, reason });
+  private async ask<A>(
+    path: string,
+    cached: Entry<A> | undefined,
+    call: UpstreamCall<A>,
+  ): Promise<E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>> {
+    const unavailable = (reason: string): E.Either<Refusal, never> =>
+      E.left({ failure: { kind: 'unavailable' }, reason });
     const waitMs = this.backoffUntil - this.clock.now();
     if (waitMs > 0) return unavailable(`backing off for ${waitMs} ms after its 429`);
     const outcome = await this.call(path, cached, call);
@@ -180,8 +200,14 @@ export class UpstreamClient {
     path: string,
     cached: Entry<A> | undefined,
     { decoder, rejectionReason, followsRedirect }: UpstreamCall<A>,
-  ): Promise<{ counted: UpstreamCallOutcome; result: E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }> }> {
-    const unavailable = (counted: UpstreamCallOutcome, reason: string) => ({ counted, result: E.left<Refusal>({ failure: { kind: 'unavailable' }, reason }) });
+  ): Promise<{
+    counted: UpstreamCallOutcome;
+    result: E.Either<Refusal, { answer: Answer<A>; etag: string | undefined }>;
+  }> {
+    const unavailable = (counted: UpstreamCallOutcome, reason: string) => ({
+      counted,
+      result: E.left<Refusal>({ failure: { kind: 'unavailable' }, reason }),
+    });
 
     let response: Response;
     let body: string | undefined;
@@ -191,7 +217,10 @@ export class UpstreamClient {
       let url = this.settings.baseUrl + path;
       for (let redirects = 0; ; redirects++) {
         response = await this.fetch(url, {
-          headers: { accept: 'application/json', ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }) },
+          headers: {
+            accept: 'application/json',
+            ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }),
+          },
           signal: deadline,
           redirect: followsRedirect ? 'manual' : 'follow',
         });
@@ -199,10 +228,12 @@ export class UpstreamClient {
         await response.body?.cancel();
         const location = response.headers.get('location');
         const next = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
-        if (next === undefined || !/^https?:$/.test(next.protocol)) return unavailable('unusable', `answered ${response.status} without an http(s) Location`);
+        if (next === undefined || !/^https?:$/.test(next.protocol))
+          return unavailable('unusable', `answered ${response.status} without an http(s) Location`);
         if (redirects === MAX_REDIRECTS) return unavailable('unusable', `redirected more than ${MAX_REDIRECTS} times`);
         // The log names where, never what answers there.
-        if (!followsRedirect(next, new URL(url))) return unavailable('unreachable', `redirected to ${next.origin}, which is not followed`);
+        if (!followsRedirect(next, new URL(url)))
+          return unavailable('unreachable', `redirected to ${next.origin}, which is not followed`);
         url = next.href;
       }
       if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_CHARS) {
@@ -212,31 +243,51 @@ export class UpstreamClient {
       // As bytes: text() would turn bytes that are not UTF-8 into U+FFFD, an answer quietly changed.
       body = strictlyDecoded(new Uint8Array(await response.arrayBuffer()));
     } catch (error) {
-      if (deadline.aborted) return { counted: 'timeout', result: E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` }) };
+      if (deadline.aborted)
+        return {
+          counted: 'timeout',
+          result: E.left({ failure: { kind: 'timeout' }, reason: `no answer within ${this.settings.deadlineMs} ms` }),
+        };
       return unavailable('unreachable', `unreachable: ${causeOf(error)}`);
     }
 
-    if (response.status === 304 && cached?.answer) return { counted: 'not_modified', result: E.right({ answer: cached.answer, etag: cached.etag }) };
-    if (response.status === 404) return { counted: 'not_found', result: E.right({ answer: { kind: 'not-found' }, etag: undefined }) };
+    if (response.status === 304 && cached?.answer)
+      return { counted: 'not_modified', result: E.right({ answer: cached.answer, etag: cached.etag }) };
+    if (response.status === 404)
+      return { counted: 'not_found', result: E.right({ answer: { kind: 'not-found' }, etag: undefined }) };
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
-      const backoffMs = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000 : this.settings.defaultBackoffMs;
+      const backoffMs =
+        Number.isFinite(retryAfter) && retryAfter > 0
+          ? Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS) * 1000
+          : this.settings.defaultBackoffMs;
       this.backoffUntil = this.clock.now() + backoffMs;
       return unavailable('rate_limited', `answered 429: backing off for ${backoffMs} ms`);
     }
     if (response.status >= 400 && response.status < 500) {
       const json = rejectionReason && body !== undefined && parseJson(body);
       const why = json && E.isRight(json) ? rejectionReason(json.right) : undefined;
-      const failure: Failure = why === undefined ? { kind: 'rejected', status: response.status } : { kind: 'rejected', status: response.status, reason: why };
+      const failure: Failure =
+        why === undefined
+          ? { kind: 'rejected', status: response.status }
+          : { kind: 'rejected', status: response.status, reason: why };
       return { counted: 'rejected', result: E.left({ failure, reason: `answered ${response.status}` }) };
     }
     if (response.status !== 200) return unavailable('server_error', `answered ${response.status}`);
     if (body === undefined) return unavailable('unusable', 'answered bytes that are not UTF-8');
     if (body.length > MAX_BODY_CHARS) return unavailable('unusable', 'answer too large');
 
-    const decoded = E.chain((json: unknown) => E.mapLeft(() => 'answered JSON of the wrong shape')(decoder.decode(json)))(parseJson(body));
+    const decoded = E.chain((json: unknown) =>
+      E.mapLeft(() => 'answered JSON of the wrong shape')(decoder.decode(json)),
+    )(parseJson(body));
     if (E.isLeft(decoded)) return unavailable('unusable', decoded.left);
-    return { counted: 'ok', result: E.right({ answer: { kind: 'found', value: decoded.right }, etag: response.headers.get('etag') ?? undefined }) };
+    return {
+      counted: 'ok',
+      result: E.right({
+        answer: { kind: 'found', value: decoded.right },
+        etag: response.headers.get('etag') ?? undefined,
+      }),
+    };
   }
 }
 
@@ -259,4 +310,5 @@ function causeOf(error: unknown): string {
 const stale = <A>(value: A): UpstreamResult<A> => ({ kind: 'found', value, freshness: 'stale' });
 /** An answer kept from before a failure: stale if found (a not-found is as true as it was). */
 const served = <A>(answer: Answer<A>): UpstreamResult<A> => (answer.kind === 'found' ? stale(answer.value) : answer);
-const fresh = <A>(answer: Answer<A>): UpstreamResult<A> => (answer.kind === 'found' ? { kind: 'found', value: answer.value, freshness: 'fresh' } : answer);
+const fresh = <A>(answer: Answer<A>): UpstreamResult<A> =>
+  answer.kind === 'found' ? { kind: 'found', value: answer.value, freshness: 'fresh' } : answer;

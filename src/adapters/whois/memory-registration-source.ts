@@ -8,7 +8,9 @@ import type { Registration } from '../../domain/whois/registration.js';
 export class MemoryRegistrationSource implements RegistrationSource {
   constructor(
     private readonly registrations: ReadonlyMap<string, Registration> = new Map(),
-    private readonly tlds: ReadonlySet<string> = new Set([...registrations.keys()].map((domain) => domain.slice(domain.lastIndexOf('.') + 1))),
+    private readonly tlds: ReadonlySet<string> = new Set(
+      [...registrations.keys()].map((domain) => domain.slice(domain.lastIndexOf('.') + 1)),
+    ),
   ) {}
 
   async registration(domain: string): Promise<RegistrationResult> {

@@ -62,6 +62,8 @@ export function askPort43({ server, query, deadlineMs, maxBytes, guard }: Port43
       chunks.push(chunk);
     });
     socket.on('end', () => finish({ kind: 'answered', text: Buffer.concat(chunks).toString('utf8') }));
-    socket.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'failed', reason: `unreachable: ${error.code ?? error.message}`, cause: error }));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ kind: 'failed', reason: `unreachable: ${error.code ?? error.message}`, cause: error }),
+    );
   });
 }

@@ -48,7 +48,10 @@ export class WhoisRegistrationSource implements RegistrationSource {
       if (next.kind !== 'answered') {
         if (hops === 0) return this.failure(next, referral);
         const reason = next.kind === 'timeout' ? `no answer within ${this.options.timeoutMs} ms` : next.reason;
-        this.dependencies.logger.warn({ upstream: 'whois', server: referral, reason, requestId: context.requestId }, 'upstream call failed');
+        this.dependencies.logger.warn(
+          { upstream: 'whois', server: referral, reason, requestId: context.requestId },
+          'upstream call failed',
+        );
         break;
       }
       if (hops > 0 && isNoMatch(next.text)) break;
@@ -72,11 +75,18 @@ export class WhoisRegistrationSource implements RegistrationSource {
       const details = `The WHOIS server ${server} did not answer within ${this.options.timeoutMs} ms`;
       return { kind: 'unavailable', reason: 'timeout', details, cause: new Error(details) };
     }
-    return { kind: 'unavailable', reason: 'failure', details: `The WHOIS server ${server} could not be used`, cause: answer.cause ?? new Error(`WHOIS server ${server} ${answer.reason}`) };
+    return {
+      kind: 'unavailable',
+      reason: 'failure',
+      details: `The WHOIS server ${server} could not be used`,
+      cause: answer.cause ?? new Error(`WHOIS server ${server} ${answer.reason}`),
+    };
   }
 }
 
 /** Whether a server's answer describes a registered domain rather than, say, a TLD (IANA's answer about `.zz`). */
 function saysAnythingOfADomain(fields: WhoisFields): boolean {
-  return ['registrar', 'registry expiry date', 'creation date', 'name server', 'nserver', 'domain status'].some((key) => fields.has(key));
+  return ['registrar', 'registry expiry date', 'creation date', 'name server', 'nserver', 'domain status'].some((key) =>
+    fields.has(key),
+  );
 }

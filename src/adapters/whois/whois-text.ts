@@ -11,9 +11,28 @@ const KEYS = {
   registrar: ['registrar', 'registrar name', 'sponsoring registrar', 'registrar organization'],
   ianaId: ['registrar iana id', 'sponsoring registrar iana id'],
   registrarUrl: ['registrar url', 'referral url'],
-  created: ['creation date', 'created', 'created on', 'registered on', 'registration date', 'registration time', 'domain registration date', 'registered'],
+  created: [
+    'creation date',
+    'created',
+    'created on',
+    'registered on',
+    'registration date',
+    'registration time',
+    'domain registration date',
+    'registered',
+  ],
   updated: ['updated date', 'last updated', 'last modified', 'last updated on', 'changed', 'modified', 'last-update'],
-  expires: ['registry expiry date', 'registrar registration expiration date', 'expiry date', 'expiration date', 'expires', 'expires on', 'paid-till', 'renewal date', 'expire date'],
+  expires: [
+    'registry expiry date',
+    'registrar registration expiration date',
+    'expiry date',
+    'expiration date',
+    'expires',
+    'expires on',
+    'paid-till',
+    'renewal date',
+    'expire date',
+  ],
   status: ['domain status', 'status', 'registration status', 'state'],
   nameservers: ['name server', 'name servers', 'nameserver', 'nameservers', 'nserver'],
   dnssec: ['dnssec', 'dnssec signed'],
@@ -113,7 +132,10 @@ export function registrationOf(fields: WhoisFields, whoisServer: string, text: s
   });
   return {
     source: 'whois',
-    registrar: registrarName === null && ianaId === null && registrarUrl === null ? null : { name: registrarName, ianaId, url: registrarUrl },
+    registrar:
+      registrarName === null && ianaId === null && registrarUrl === null
+        ? null
+        : { name: registrarName, ianaId, url: registrarUrl },
     created: isoDate(first(fields, KEYS.created)),
     updated: isoDate(first(fields, KEYS.updated)),
     expires: isoDate(first(fields, KEYS.expires)),

@@ -37,7 +37,12 @@ export class CachingLexicon implements Lexicon {
     return this.remembered('indirect', lemma, partOfSpeech, () => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
   }
 
-  private async remembered<A>(kind: string, lemma: string, partOfSpeech: PartOfSpeech, read: () => Promise<readonly A[]>): Promise<readonly A[]> {
+  private async remembered<A>(
+    kind: string,
+    lemma: string,
+    partOfSpeech: PartOfSpeech,
+    read: () => Promise<readonly A[]>,
+  ): Promise<readonly A[]> {
     const key = `${kind} ${partOfSpeech} ${lemma}`;
     const hit = this.recent.get(key);
     if (hit !== undefined) return hit as readonly A[];

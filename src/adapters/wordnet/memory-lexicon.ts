@@ -28,7 +28,9 @@ export class MemoryLexicon implements Lexicon {
 
   constructor(lemmas: readonly SeededLemma[] = [], irregularForms: readonly SeededIrregularForm[] = []) {
     this.lemmas = new Map(lemmas.map(({ lemma, partOfSpeech, senses }) => [keyOf(lemma, partOfSpeech), senses]));
-    this.irregular = new Map(irregularForms.map(({ form, partOfSpeech, baseForms }) => [keyOf(form, partOfSpeech), baseForms]));
+    this.irregular = new Map(
+      irregularForms.map(({ form, partOfSpeech, baseForms }) => [keyOf(form, partOfSpeech), baseForms]),
+    );
   }
 
   async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
@@ -36,7 +38,12 @@ export class MemoryLexicon implements Lexicon {
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
-    return this.seeded(lemma, partOfSpeech).map(({ definition, examples, words }) => ({ partOfSpeech, definition, examples, words }));
+    return this.seeded(lemma, partOfSpeech).map(({ definition, examples, words }) => ({
+      partOfSpeech,
+      definition,
+      examples,
+      words,
+    }));
   }
 
   async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {

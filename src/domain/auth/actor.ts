@@ -29,7 +29,8 @@ export function principalHolds(principal: Principal, permission: string): boolea
   let held = verdicts.get(permission);
   if (held === undefined) {
     held = true;
-    for (let link: Principal | null | undefined = principal; link && held; link = link.through) held = linkHolds(link, permission);
+    for (let link: Principal | null | undefined = principal; link && held; link = link.through)
+      held = linkHolds(link, permission);
     verdicts.set(permission, held);
   }
   return held;
@@ -38,7 +39,11 @@ export function principalHolds(principal: Principal, permission: string): boolea
 const chainVerdicts = new WeakMap<Principal, Map<string, boolean>>();
 
 function linkHolds({ token, user, issuer }: Principal, permission: string): boolean {
-  return grantedBy(token.scopes, permission) && grantedBy(user.permissions, permission) && (issuer === null || grantedBy(issuer.permissions, permission));
+  return (
+    grantedBy(token.scopes, permission) &&
+    grantedBy(user.permissions, permission) &&
+    (issuer === null || grantedBy(issuer.permissions, permission))
+  );
 }
 
 export function actorHolds(actor: Actor, permission: string): boolean {
@@ -78,4 +83,5 @@ export function actorUserId(actor: Actor): string | undefined {
 }
 
 /** The token the actor presented, if it came with one. */
-export const callingTokenId = (actor: Actor): string | undefined => (actor.kind === 'principal' ? actor.principal.token.id : undefined);
+export const callingTokenId = (actor: Actor): string | undefined =>
+  actor.kind === 'principal' ? actor.principal.token.id : undefined;

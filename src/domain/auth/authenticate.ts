@@ -31,7 +31,10 @@ export class Authenticate {
   ) {}
 
   /** `permission` null: any valid token will do (management endpoints check the rest themselves). */
-  execute(secret: string | undefined, permission: string | null): E.Either<DomainError, Principal> | Promise<E.Either<DomainError, Principal>> {
+  execute(
+    secret: string | undefined,
+    permission: string | null,
+  ): E.Either<DomainError, Principal> | Promise<E.Either<DomainError, Principal>> {
     if (secret === undefined) return E.left({ _tag: 'MissingApiKey' });
     const now = this.clock.now();
     // A secret verified moments ago is answered at once, without a store or a promise.
@@ -64,7 +67,11 @@ export class Authenticate {
    * The token with its user, its issuer and, read link by link, the chain it hangs on; undefined
    * when any of them is gone (deleted with what it hung on, unless read in between).
    */
-  private async chainOf(token: TokenRecord, usersRead: Map<string, User | undefined>, seen = new Set<string>()): Promise<Principal | undefined> {
+  private async chainOf(
+    token: TokenRecord,
+    usersRead: Map<string, User | undefined>,
+    seen = new Set<string>(),
+  ): Promise<Principal | undefined> {
     // Ids are random and a token can only be minted through one that exists: a loop means a damaged store.
     if (seen.has(token.id)) return undefined;
     seen.add(token.id);
@@ -83,11 +90,16 @@ export class Authenticate {
   }
 }
 
-export function authorize(principal: Principal, permission: string | null, now: number): E.Either<DomainError, Principal> {
+export function authorize(
+  principal: Principal,
+  permission: string | null,
+  now: number,
+): E.Either<DomainError, Principal> {
   if (expiredAlongChain(principal, now)) return E.left({ _tag: 'InvalidApiKey' });
   if (disabledAlongChain(principal)) return E.left({ _tag: 'DisabledApiKey' });
   if (principal.user.blocked) return E.left({ _tag: 'Blocked' });
-  if (permission !== null && !principalHolds(principal, permission)) return E.left({ _tag: 'NotAuthorized', permission });
+  if (permission !== null && !principalHolds(principal, permission))
+    return E.left({ _tag: 'NotAuthorized', permission });
   return E.right(principal);
 }
 

@@ -7,7 +7,15 @@ import { MAX_PASSWORD_LENGTH } from '../users/password.js';
 import type { Passwords, UserStore } from '../users/ports.js';
 import type { User } from '../users/user.js';
 import type { Actor } from './actor.js';
-import { ACCOUNT_SLOWDOWN, accountKey, attemptKey, clientKey, slowdownAfter, unknownAccountKey, type AccountSlowdown } from './login-throttle.js';
+import {
+  ACCOUNT_SLOWDOWN,
+  accountKey,
+  attemptKey,
+  clientKey,
+  slowdownAfter,
+  unknownAccountKey,
+  type AccountSlowdown,
+} from './login-throttle.js';
 import type { LoginThrottle } from './ports.js';
 import { MAX_EMAIL_LENGTH } from '../users/user-rules.js';
 
@@ -48,9 +56,17 @@ export class LogInWithPassword {
   private readonly turns = new Map<string, Promise<unknown>>();
 
   async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
-    if (login.length === 0 || characterCount(login) > MAX_EMAIL_LENGTH || characterCount(password) > MAX_PASSWORD_LENGTH) return E.left({ _tag: 'InvalidApiKey' });
+    if (
+      login.length === 0 ||
+      characterCount(login) > MAX_EMAIL_LENGTH ||
+      characterCount(password) > MAX_PASSWORD_LENGTH
+    )
+      return E.left({ _tag: 'InvalidApiKey' });
     const name = login.toLowerCase();
-    const found = await orOutage(name.includes('@') ? this.users.findByEmail(name) : this.users.findByUsername(name), USER_STORE_DOWN);
+    const found = await orOutage(
+      name.includes('@') ? this.users.findByEmail(name) : this.users.findByUsername(name),
+      USER_STORE_DOWN,
+    );
     if (E.isLeft(found)) return found;
     const user: User | undefined = found.right;
     // By id when the account exists, so its username and its email share one count.
@@ -65,7 +81,10 @@ export class LogInWithPassword {
     // was counted (60 at once from one address were all verified). One that turns out right is
     // taken back. The turn is this process's: instances sharing Redis each take their own.
     const standing = await this.inTurn(clientKey(clientAddress), async () => {
-      const read = await orOutage(Promise.all([this.throttle.waitFor(refusing, now), this.throttle.failures(account, now)]), THROTTLE_DOWN);
+      const read = await orOutage(
+        Promise.all([this.throttle.waitFor(refusing, now), this.throttle.failures(account, now)]),
+        THROTTLE_DOWN,
+      );
       if (E.isLeft(read) || read.right[0] > 0) return read;
       const recorded = await orOutage(this.throttle.recordFailure(counted, now), THROTTLE_DOWN);
       return E.isLeft(recorded) ? recorded : read;
@@ -76,11 +95,17 @@ export class LogInWithPassword {
     const slowed = slowdownAfter(this.slowdown, accountFailures);
     if (slowed > 0) await this.pause(slowed);
 
-    const verified = await this.passwords.verify(password, user?.passwordHash ?? (await this.passwords.hashNobodyKnows()));
+    const verified = await this.passwords.verify(
+      password,
+      user?.passwordHash ?? (await this.passwords.hashNobodyKnows()),
+    );
     if (!user || user.passwordHash === null || !verified) return E.left({ _tag: 'InvalidApiKey' });
     // The pair's count is cleared; the address's and the account's lose this attempt only: an
     // owner's success must not give whoever is guessing a fresh start.
-    const cleared = await orOutage(Promise.all([this.throttle.clear(attempt), this.throttle.forgive([clientKey(clientAddress), account], now)]), THROTTLE_DOWN);
+    const cleared = await orOutage(
+      Promise.all([this.throttle.clear(attempt), this.throttle.forgive([clientKey(clientAddress), account], now)]),
+      THROTTLE_DOWN,
+    );
     if (E.isLeft(cleared)) return cleared;
     return user.blocked ? E.left({ _tag: 'Blocked' }) : E.right({ kind: 'password', user });
   }

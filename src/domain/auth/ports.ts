@@ -19,7 +19,8 @@ export interface LoginThrottle {
 export const LoginThrottle = Symbol.for('LoginThrottle');
 
 /** A change to what a user or a token may do, made by some process on the storage all of them share. */
-export type AccessChange = { readonly kind: 'user'; readonly id: string } | { readonly kind: 'token'; readonly id: string };
+export type AccessChange =
+  { readonly kind: 'user'; readonly id: string } | { readonly kind: 'token'; readonly id: string };
 
 /**
  * How every process on one storage (instances behind a load balancer, the CLI beside them) hears

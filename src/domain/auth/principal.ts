@@ -26,4 +26,5 @@ export const dependsOnUser = (principal: Principal, userId: string): boolean =>
   linksOf(principal).some((link) => link.user.id === userId || link.issuer?.id === userId);
 
 /** Whether the principal's token is this token or hangs on it, however far up. */
-export const dependsOnToken = (principal: Principal, tokenId: string): boolean => linksOf(principal).some((link) => link.token.id === tokenId);
+export const dependsOnToken = (principal: Principal, tokenId: string): boolean =>
+  linksOf(principal).some((link) => link.token.id === tokenId);

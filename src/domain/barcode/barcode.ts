@@ -36,5 +36,4 @@ export interface BarcodeRequest {
 }
 
 export type RenderedBarcode =
-  | { readonly format: 'png'; readonly bytes: Uint8Array }
-  | { readonly format: 'svg'; readonly markup: string };
+  { readonly format: 'png'; readonly bytes: Uint8Array } | { readonly format: 'svg'; readonly markup: string };

@@ -23,7 +23,6 @@ export interface GenerateBarcodeInput {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextEncoder();
 
-
 /** Draws a barcode of the given symbology, with the options bounded so no request is unbounded work. */
 export class GenerateBarcode {
   constructor(
@@ -50,7 +49,10 @@ export class GenerateBarcode {
       case 'rendered':
         return E.right(outcome.image);
       case 'unknown-symbology':
-        return E.left({ _tag: 'InformationNotFound', details: `Unknown barcode symbology ${input.symbology} (ids are case-sensitive; the list of codecs names them all)` });
+        return E.left({
+          _tag: 'InformationNotFound',
+          details: `Unknown barcode symbology ${input.symbology} (ids are case-sensitive; the list of codecs names them all)`,
+        });
       case 'content-refused':
         return E.left(invalidInput('content', `${input.symbology} cannot encode this content: ${outcome.reason}`));
       case 'option-refused':
@@ -62,19 +64,38 @@ export class GenerateBarcode {
     }
   }
 
-  private check({ content, scale, heightMm, format, background, quietZone }: GenerateBarcodeInput): DomainError | undefined {
+  private check({
+    content,
+    scale,
+    heightMm,
+    format,
+    background,
+    quietZone,
+  }: GenerateBarcodeInput): DomainError | undefined {
     if (content.length === 0) return invalidInput('content', 'content must not be empty');
-    if (utf8.encode(content).length > this.maxContentBytes) return invalidInput('content', `content must be at most ${this.maxContentBytes} bytes of UTF-8`);
+    if (utf8.encode(content).length > this.maxContentBytes)
+      return invalidInput('content', `content must be at most ${this.maxContentBytes} bytes of UTF-8`);
     if (LONE_SURROGATE.test(content)) return invalidInput('content', 'content must be well-formed Unicode text');
     if (scale !== undefined && !(Number.isInteger(scale) && scale >= SCALE.min && scale <= SCALE.max)) {
       return invalidInput('scale', `scale must be an integer from ${SCALE.min} to ${SCALE.max}`);
     }
-    if (heightMm !== undefined && !(Number.isFinite(heightMm) && heightMm >= HEIGHT_MM.min && heightMm <= HEIGHT_MM.max)) {
+    if (
+      heightMm !== undefined &&
+      !(Number.isFinite(heightMm) && heightMm >= HEIGHT_MM.min && heightMm <= HEIGHT_MM.max)
+    ) {
       return invalidInput('height', `height must be a number of millimetres from ${HEIGHT_MM.min} to ${HEIGHT_MM.max}`);
     }
     // An SVG is the bare symbol, dark modules only: a ground or a margin asked of it would be dropped.
-    if (format === 'svg' && background === 'white') return invalidInput('background', 'background=white is the ground of a PNG; an SVG has none (it is transparent): leave it out or ask for a PNG');
-    if (format === 'svg' && quietZone === true) return invalidInput('quietzone', 'quietzone=true is the margin of a PNG; an SVG is the bare symbol: leave it out or ask for a PNG');
+    if (format === 'svg' && background === 'white')
+      return invalidInput(
+        'background',
+        'background=white is the ground of a PNG; an SVG has none (it is transparent): leave it out or ask for a PNG',
+      );
+    if (format === 'svg' && quietZone === true)
+      return invalidInput(
+        'quietzone',
+        'quietzone=true is the margin of a PNG; an SVG is the bare symbol: leave it out or ask for a PNG',
+      );
     return undefined;
   }
 }

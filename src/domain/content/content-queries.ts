@@ -18,7 +18,10 @@ const importHint = (kind: ContentKind, category: string): string =>
 
 const nothingStored = (kind: ContentKind, category: string | undefined): DomainError => ({
   _tag: 'InformationNotFound',
-  details: category === undefined ? `No ${kind}s are stored; ${importHint(kind, 'NAME')}` : `No ${kind}s of ${category} are stored; ${importHint(kind, category)}`,
+  details:
+    category === undefined
+      ? `No ${kind}s are stored; ${importHint(kind, 'NAME')}`
+      : `No ${kind}s of ${category} are stored; ${importHint(kind, category)}`,
 });
 
 /** A random entry of what the store holds: of one category, or of a category chosen at random among those with content. */
@@ -89,7 +92,11 @@ export class LiveContent {
     if (result.kind === 'received') {
       const entry = contentEntry({ kind, category, text: result.text, author, source }, this.clock.now(), source);
       // The adapter checks the text by the same rules: a refusal here is a bug, answered as an outage.
-      if (E.isLeft(entry)) return E.left({ _tag: 'UpstreamUnavailable', details: `${title}: the upstream answered a text we do not accept` });
+      if (E.isLeft(entry))
+        return E.left({
+          _tag: 'UpstreamUnavailable',
+          details: `${title}: the upstream answered a text we do not accept`,
+        });
       await this.store.add([entry.right]);
       return E.right({ entry: entry.right, provenance: 'fresh' });
     }
@@ -97,12 +104,18 @@ export class LiveContent {
     if (kept) return E.right({ entry: kept, provenance: result.kind === 'off' ? 'stored' : 'stale' });
     switch (result.kind) {
       case 'off':
-        return E.left({ _tag: 'InformationNotFound', details: `${title} are turned off here and none are stored; ${importHint(kind, category)}` });
+        return E.left({
+          _tag: 'InformationNotFound',
+          details: `${title} are turned off here and none are stored; ${importHint(kind, category)}`,
+        });
       case 'unavailable':
         return E.left(
           result.reason === 'timeout'
             ? { _tag: 'UpstreamTimeout', details: `${title}: the upstream did not answer in time and none are stored` }
-            : { _tag: 'UpstreamUnavailable', details: `${title}: the upstream could not be reached and none are stored` },
+            : {
+                _tag: 'UpstreamUnavailable',
+                details: `${title}: the upstream could not be reached and none are stored`,
+              },
         );
     }
   }

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, missingInput, type InputError } from '../errors.js';
-import { characterCount, CONTROL_OR_INVISIBLE_RULE, firstCharacterXmlCannotCarry, hasControlOrInvisibleCharacter, trimWhiteSpace, XML_CANNOT_CARRY_RULE } from '../text.js';
+import {
+  characterCount,
+  CONTROL_OR_INVISIBLE_RULE,
+  firstCharacterXmlCannotCarry,
+  hasControlOrInvisibleCharacter,
+  trimWhiteSpace,
+  XML_CANNOT_CARRY_RULE,
+} from '../text.js';
 
 /** Facts (cat, dog, chucknorris, ...) and quotes (kanye, ronswanson, an operator's own). */
 export const CONTENT_KINDS = ['fact', 'quote'] as const;
@@ -40,11 +47,15 @@ export const IMPORTED_SOURCE = 'imported';
  * The form two texts share when they say the same thing: canonical Unicode (NFKC), one letter
  * case, every run of white space one space. "Cats  purr." and "cats purr." are one fact.
  */
-export const normalisedText = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+export const normalisedText = (text: string): string =>
+  text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 
 /** 64 bits of SHA-256 over kind, category and normalised text, in hex: the entry's id and its uniqueness. */
 export const contentId = (kind: ContentKind, category: string, text: string): string =>
-  createHash('sha256').update(`${kind}\u0000${category}\u0000${normalisedText(text)}`).digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update(`${kind}\u0000${category}\u0000${normalisedText(text)}`)
+    .digest('hex')
+    .slice(0, 16);
 
 /** Printable text of 1 to `max` characters once trimmed; a rule broken is said in words. */
 function label(field: string, value: unknown, max: number): E.Either<InputError, string> {
@@ -53,14 +64,18 @@ function label(field: string, value: unknown, max: number): E.Either<InputError,
   const trimmed = trimWhiteSpace(value);
   if (trimmed === '') return E.left(missingInput(field));
   if (characterCount(trimmed) > max) return E.left(invalidInput(field, `${field} must be at most ${max} characters`));
-  if (hasControlOrInvisibleCharacter(trimmed)) return E.left(invalidInput(field, `${field} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+  if (hasControlOrInvisibleCharacter(trimmed))
+    return E.left(invalidInput(field, `${field} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   // Every entry is shown as XML too (`?type=xml`): what XML cannot carry is never stored.
-  if (firstCharacterXmlCannotCarry(trimmed) !== undefined) return E.left(invalidInput(field, `${field} must not contain ${XML_CANNOT_CARRY_RULE}`));
+  if (firstCharacterXmlCannotCarry(trimmed) !== undefined)
+    return E.left(invalidInput(field, `${field} must not contain ${XML_CANNOT_CARRY_RULE}`));
   return E.right(trimmed);
 }
 
 const optionalLabel = (field: string, value: unknown): E.Either<InputError, string | null> =>
-  value === undefined || value === null || (typeof value === 'string' && trimWhiteSpace(value) === '') ? E.right(null) : label(field, value, MAX_LABEL_CHARACTERS);
+  value === undefined || value === null || (typeof value === 'string' && trimWhiteSpace(value) === '')
+    ? E.right(null)
+    : label(field, value, MAX_LABEL_CHARACTERS);
 
 export const checkCategory = (category: string): E.Either<InputError, string> =>
   CATEGORY.test(category) ? E.right(category) : E.left(invalidInput('category', `category must be ${CATEGORY_RULE}`));
@@ -69,7 +84,11 @@ export const checkCategory = (category: string): E.Either<InputError, string> =>
 export const checkText = (text: unknown): E.Either<InputError, string> => label('text', text, MAX_TEXT_CHARACTERS);
 
 /** An entry from what was given, or the first rule it breaks; `source` defaults to `defaultSource`. */
-export function contentEntry(input: ContentInput, createdAt: number, defaultSource: string): E.Either<InputError, ContentEntry> {
+export function contentEntry(
+  input: ContentInput,
+  createdAt: number,
+  defaultSource: string,
+): E.Either<InputError, ContentEntry> {
   const category = checkCategory(input.category);
   if (E.isLeft(category)) return category;
   const text = checkText(input.text);
@@ -93,4 +112,5 @@ export function contentEntry(input: ContentInput, createdAt: number, defaultSour
 const inOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The order entries are listed and exported in: by kind, category and id. */
-export const byKindCategoryId = (a: ContentEntry, b: ContentEntry): number => inOrder(a.kind, b.kind) || inOrder(a.category, b.category) || inOrder(a.id, b.id);
+export const byKindCategoryId = (a: ContentEntry, b: ContentEntry): number =>
+  inOrder(a.kind, b.kind) || inOrder(a.category, b.category) || inOrder(a.id, b.id);

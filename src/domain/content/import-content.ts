@@ -1,7 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { detailsOf, invalidInput, type DomainError } from '../errors.js';
 import type { Clock } from '../ports.js';
-import { codePointOf, firstBadUtf8Position, firstCharacterXmlCannotCarry, positionOf, strictlyDecoded, XML_CANNOT_CARRY_RULE, type TextPosition } from '../text.js';
+import {
+  codePointOf,
+  firstBadUtf8Position,
+  firstCharacterXmlCannotCarry,
+  positionOf,
+  strictlyDecoded,
+  XML_CANNOT_CARRY_RULE,
+  type TextPosition,
+} from '../text.js';
 import { checkCategory, contentEntry, IMPORTED_SOURCE, type ContentEntry, type ContentKind } from './content.js';
 import type { ContentStore, ImportFileReader } from './ports.js';
 
@@ -26,11 +34,16 @@ export function formatOfFileName(name: string): ImportFormat | undefined {
 }
 
 /** An import file: its bytes as read (checked to be UTF-8 here), or its text when it is already one; and its format. */
-export type ImportFile = { readonly format: ImportFormat } & ({ readonly bytes: Uint8Array } | { readonly content: string });
+export type ImportFile = { readonly format: ImportFormat } & (
+  { readonly bytes: Uint8Array } | { readonly content: string }
+);
 
 /** One record of an import file as its parser read it: the fields, or why the line could not be read. */
 export type ImportRecord =
-  | { readonly line: number; readonly fields: { readonly text?: unknown; readonly author?: unknown; readonly source?: unknown } }
+  | {
+      readonly line: number;
+      readonly fields: { readonly text?: unknown; readonly author?: unknown; readonly source?: unknown };
+    }
   | { readonly line: number; readonly unreadable: string };
 
 export type LineOutcome =
@@ -80,7 +93,8 @@ export class ImportContent {
         continue;
       }
       const entry = contentEntry({ kind, category, ...record.fields }, now, IMPORTED_SOURCE);
-      if (E.isLeft(entry)) refusals.push({ line: record.line, outcome: 'refused', reason: detailsOf(entry.left) ?? 'refused' });
+      if (E.isLeft(entry))
+        refusals.push({ line: record.line, outcome: 'refused', reason: detailsOf(entry.left) ?? 'refused' });
       else candidates.push({ line: record.line, entry: entry.right });
     }
     const firstOfEach = new Map<string, ContentEntry>();
@@ -102,7 +116,8 @@ export class ImportContent {
 const at = ({ line, column }: TextPosition): string => `line ${line}, column ${column}`;
 
 /** A file's place where it is refused as a whole: nothing of it is imported. */
-export const refusedAt = (position: TextPosition, why: string): string => `${at(position)}: ${why}; nothing was imported`;
+export const refusedAt = (position: TextPosition, why: string): string =>
+  `${at(position)}: ${why}; nothing was imported`;
 
 /**
  * The text of an import file without its byte order mark, or why none of it can be taken: bytes
@@ -111,11 +126,15 @@ export const refusedAt = (position: TextPosition, why: string): string => `${at(
 function importedText(file: ImportFile): E.Either<string, string> {
   if (!('bytes' in file)) return checkedText(file.content);
   const decoded = strictlyDecoded(file.bytes);
-  return decoded === undefined ? E.left(refusedAt(firstBadUtf8Position(file.bytes)!, 'bytes that are not UTF-8')) : checkedText(decoded);
+  return decoded === undefined
+    ? E.left(refusedAt(firstBadUtf8Position(file.bytes)!, 'bytes that are not UTF-8'))
+    : checkedText(decoded);
 }
 
 function checkedText(decoded: string): E.Either<string, string> {
   const text = decoded.startsWith('\uFEFF') ? decoded.slice(1) : decoded;
   const bad = firstCharacterXmlCannotCarry(text);
-  return bad === undefined ? E.right(text) : E.left(refusedAt(positionOf(text, bad), `${codePointOf(text.slice(bad))}, one of the ${XML_CANNOT_CARRY_RULE}`));
+  return bad === undefined
+    ? E.right(text)
+    : E.left(refusedAt(positionOf(text, bad), `${codePointOf(text.slice(bad))}, one of the ${XML_CANNOT_CARRY_RULE}`));
 }

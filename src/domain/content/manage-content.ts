@@ -5,11 +5,15 @@ import type { ContentFilter, ContentStore } from './ports.js';
 
 /** The kind an operator typed, or the rule it breaks. */
 export const checkKind = (kind: string): E.Either<DomainError, ContentKind> =>
-  (CONTENT_KINDS as readonly string[]).includes(kind) ? E.right(kind as ContentKind) : E.left(invalidInput('kind', `kind must be one of ${CONTENT_KINDS.join(', ')}`));
+  (CONTENT_KINDS as readonly string[]).includes(kind)
+    ? E.right(kind as ContentKind)
+    : E.left(invalidInput('kind', `kind must be one of ${CONTENT_KINDS.join(', ')}`));
 
 /** Entries as NDJSON, the lines `content import` reads back (kind and category are the command's). */
 export const asNdjson = (entries: readonly ContentEntry[]): string =>
-  entries.map(({ text, author, source }) => `${JSON.stringify({ text, ...(author !== null && { author }), source })}\n`).join('');
+  entries
+    .map(({ text, author, source }) => `${JSON.stringify({ text, ...(author !== null && { author }), source })}\n`)
+    .join('');
 
 const ENTRY_ID = /^[0-9a-f]{16}$/;
 
@@ -17,7 +21,10 @@ const ENTRY_ID = /^[0-9a-f]{16}$/;
 export class ManageContent {
   constructor(private readonly store: ContentStore) {}
 
-  async list(filter: { readonly kind?: string; readonly category?: string }): Promise<E.Either<DomainError, readonly ContentEntry[]>> {
+  async list(filter: {
+    readonly kind?: string;
+    readonly category?: string;
+  }): Promise<E.Either<DomainError, readonly ContentEntry[]>> {
     const kind = filter.kind === undefined ? E.right(undefined) : checkKind(filter.kind);
     if (E.isLeft(kind)) return kind;
     const category = filter.category === undefined ? E.right(undefined) : checkCategory(filter.category);
@@ -27,7 +34,10 @@ export class ManageContent {
   }
 
   async delete(id: string): Promise<E.Either<DomainError, string>> {
-    if (!ENTRY_ID.test(id)) return E.left(invalidInput('id', 'id must be 16 hexadecimal digits, as content list shows it'));
-    return (await this.store.delete(id)) ? E.right(id) : E.left({ _tag: 'InformationNotFound', details: `No fact or quote ${id}` });
+    if (!ENTRY_ID.test(id))
+      return E.left(invalidInput('id', 'id must be 16 hexadecimal digits, as content list shows it'));
+    return (await this.store.delete(id))
+      ? E.right(id)
+      : E.left({ _tag: 'InformationNotFound', details: `No fact or quote ${id}` });
   }
 }

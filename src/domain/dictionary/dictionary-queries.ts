@@ -125,7 +125,10 @@ function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string
 }
 
 /** Per lemma of the entry, in its order, what `read` gives for it. */
-async function perLemma<A>(entry: Entry, read: (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly A[]>): Promise<{ lemma: string; items: readonly A[] }[]> {
+async function perLemma<A>(
+  entry: Entry,
+  read: (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly A[]>,
+): Promise<{ lemma: string; items: readonly A[] }[]> {
   const lists = [];
   for (const { lemma, partOfSpeech } of entry.found) lists.push({ lemma, items: await read(lemma, partOfSpeech) });
   return lists;
@@ -141,7 +144,8 @@ export class DefineWord {
     const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
     const definitions: Definition[] = [];
     for (const { lemma, items } of senses) {
-      for (const { partOfSpeech, definition, examples } of items) definitions.push({ lemma, partOfSpeech, definition, examples });
+      for (const { partOfSpeech, definition, examples } of items)
+        definitions.push({ lemma, partOfSpeech, definition, examples });
     }
     return E.right({ word: entry.word, lemmas: entry.lemmas, definitions });
   }
@@ -175,9 +179,15 @@ export class FindAntonyms {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const gather = async (read: Lexicon['antonyms']): Promise<string[]> =>
-      distinctOthers((await perLemma(entry, read)).map(({ items }) => items), entry);
+      distinctOthers(
+        (await perLemma(entry, read)).map(({ items }) => items),
+        entry,
+      );
     const direct = await gather((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
-    const antonyms = direct.length > 0 ? direct : await gather((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
+    const antonyms =
+      direct.length > 0
+        ? direct
+        : await gather((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
     return E.right({ word: entry.word, lemmas: entry.lemmas, antonyms });
   }
 }

@@ -5,7 +5,8 @@ import type { PartOfSpeech } from './sense.js';
  * digits among them, at least one letter, at most 64 characters.
  */
 export const WORD_PATTERN = /^(?=[^\p{L}]*\p{L})[\p{L}\p{M}\p{Nd} .'’-]{1,64}$/u;
-export const WORD_RULE = 'a word of at most 64 characters: letters, with spaces, hyphens, apostrophes, periods or digits among them';
+export const WORD_RULE =
+  'a word of at most 64 characters: letters, with spaces, hyphens, apostrophes, periods or digits among them';
 
 /** The form lemmas are looked up by: lower-case, single spaces, straight apostrophes. */
 export function normaliseWord(word: string): string {
@@ -17,9 +18,32 @@ export function normaliseWord(word: string): string {
  * what replaces it. Adverbs have none.
  */
 const DETACHMENTS: { readonly [P in PartOfSpeech]: readonly (readonly [string, string])[] } = {
-  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  adjective: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adjective: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   adverb: [],
 };
 
@@ -39,7 +63,12 @@ export function detach(form: string, partOfSpeech: PartOfSpeech): string[] {
  * order, never the word itself.
  */
 export function spellingVariants(word: string): string[] {
-  const variants = new Set([word.replaceAll(' ', '-'), word.replaceAll('-', ' '), word.replace(/[ -]/g, ''), word.replaceAll('.', '')]);
+  const variants = new Set([
+    word.replaceAll(' ', '-'),
+    word.replaceAll('-', ' '),
+    word.replace(/[ -]/g, ''),
+    word.replaceAll('.', ''),
+  ]);
   variants.delete(word);
   variants.delete('');
   return [...variants];
@@ -50,5 +79,8 @@ export function spellingVariants(word: string): string[] {
  * loanwords without them, so this is tried when the word as written is not found.
  */
 export function withoutAccents(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
+  return word
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC');
 }

@@ -7,7 +7,21 @@ export interface MapEntry {
 }
 
 /** The games a player's statistics are given for, under our names. */
-export const PLAYER_GAMES = ['main', 'hide', 'deathrun', 'war', 'sg', 'sky', 'ctf', 'drop', 'ground', 'build', 'party', 'bridge', 'grav'] as const;
+export const PLAYER_GAMES = [
+  'main',
+  'hide',
+  'deathrun',
+  'war',
+  'sg',
+  'sky',
+  'ctf',
+  'drop',
+  'ground',
+  'build',
+  'party',
+  'bridge',
+  'grav',
+] as const;
 export type PlayerGame = (typeof PLAYER_GAMES)[number];
 
 /** Per game, the network's statistics object, or null for a game never played. */

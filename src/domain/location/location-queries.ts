@@ -10,7 +10,10 @@ export const DEFAULT_PLACES_LIMIT = 10;
 export const DEFAULT_NEARBY_LIMIT = 5;
 export const MAX_LIMIT = 50;
 
-export const noPlaceNamed = (asked: string): DomainError => ({ _tag: 'InformationNotFound', details: `No place named "${asked}" is known` });
+export const noPlaceNamed = (asked: string): DomainError => ({
+  _tag: 'InformationNotFound',
+  details: `No place named "${asked}" is known`,
+});
 
 const QUALIFIER_HINT =
   'after the comma give a country (an ISO 3166 alpha-2 code or an English name: "Paris, FR", "Paris, France") ' +
@@ -36,13 +39,20 @@ function qualifierOf(text: string): PlaceQualifier {
  * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is
  * 404 with a hint, like a name that names nothing. `parameter` names the field, for errors.
  */
-export async function findPlacesNamed(gazetteer: Gazetteer, text: string, limit: number, parameter: string): Promise<E.Either<DomainError, readonly Place[]>> {
-  if (hasControlOrInvisibleCharacter(text)) return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+export async function findPlacesNamed(
+  gazetteer: Gazetteer,
+  text: string,
+  limit: number,
+  parameter: string,
+): Promise<E.Either<DomainError, readonly Place[]>> {
+  if (hasControlOrInvisibleCharacter(text))
+    return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   const comma = text.lastIndexOf(',');
   const name = (comma === -1 ? text : text.slice(0, comma)).trim();
   const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
   const key = placeNameKey(name);
-  if (key === '') return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
+  if (key === '')
+    return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
   if (qualifierText === '') {
     const places = await gazetteer.search({ key, limit });
     if (places.length > 0) return E.right(places);
@@ -59,17 +69,25 @@ export async function findPlacesNamed(gazetteer: Gazetteer, text: string, limit:
   const within = qualifierOf(qualifierText);
   const places = await gazetteer.search({ key, within, limit });
   if (places.length > 0) return E.right(places);
-  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) return E.left(unknownQualifier(name, qualifierText));
+  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
+    return E.left(unknownQualifier(name, qualifierText));
   return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
 }
 
 export function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
-  const bad = [...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']), ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon'])];
-  return bad.length === 0 ? E.right({ lat, lon }) : E.left(invalidInput(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
+  const bad = [
+    ...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']),
+    ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon']),
+  ];
+  return bad.length === 0
+    ? E.right({ lat, lon })
+    : E.left(invalidInput(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
 }
 
 const checkLimit = (limit: number): E.Either<DomainError, number> =>
-  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? E.right(limit) : E.left(invalidInput(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
+  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT
+    ? E.right(limit)
+    : E.left(invalidInput(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
 
 /** `Location::Coords`: the places a name may mean, best first. */
 export class FindPlaces {
@@ -99,7 +117,11 @@ export class FindNearbyPlaces {
     if (E.isLeft(checkedLimit)) return checkedLimit;
     const places = await this.gazetteer.nearest(lat, lon, limit);
     if (places.length === 0) return E.left({ _tag: 'InformationNotFound', details: 'The gazetteer holds no places' });
-    return E.right({ lat, lon, places: places.map((place) => ({ ...place, distanceKm: Math.round(place.distanceKm * 1000) / 1000 })) });
+    return E.right({
+      lat,
+      lon,
+      places: places.map((place) => ({ ...place, distanceKm: Math.round(place.distanceKm * 1000) / 1000 })),
+    });
   }
 }
 
@@ -152,23 +174,46 @@ export class LookUpPlusCode {
     const point = lat !== undefined && lon !== undefined ? checkCoordinates(lat, lon) : undefined;
     if (point && E.isLeft(point)) return point;
     if (code === undefined) {
-      if (near !== undefined) return E.left(invalidInput(['near'], 'near is the reference for a short code: give code as well'));
+      if (near !== undefined)
+        return E.left(invalidInput(['near'], 'near is the reference for a short code: give code as well'));
       if (point === undefined) return E.left(missingInput('lat', 'lon'));
       const codeLength = length ?? DEFAULT_PLUS_CODE_LENGTH;
-      return E.right({ code: this.plusCodes.encode(point.right.lat, point.right.lon, codeLength), lat: point.right.lat, lon: point.right.lon, length: codeLength });
+      return E.right({
+        code: this.plusCodes.encode(point.right.lat, point.right.lon, codeLength),
+        lat: point.right.lat,
+        lon: point.right.lon,
+        length: codeLength,
+      });
     }
-    if (length !== undefined) return E.left(invalidInput(['length'], 'length applies when encoding lat and lon, not with code'));
+    if (length !== undefined)
+      return E.left(invalidInput(['length'], 'length applies when encoding lat and lon, not with code'));
     const kind = this.plusCodes.kindOf(code);
-    if (kind === 'invalid') return E.left(invalidInput(['code'], 'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference'));
+    if (kind === 'invalid')
+      return E.left(
+        invalidInput(
+          ['code'],
+          'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference',
+        ),
+      );
     if (kind === 'full') {
       // A full code is its own place: a reference given with it would be dropped.
       const references = [...(point ? ['lat', 'lon'] : []), ...(near === undefined ? [] : ['near'])];
-      if (references.length > 0) return E.left(invalidInput(references, `a full plus code needs no reference: leave ${references.join(', ')} out, or give a short code`));
+      if (references.length > 0)
+        return E.left(
+          invalidInput(
+            references,
+            `a full plus code needs no reference: leave ${references.join(', ')} out, or give a short code`,
+          ),
+        );
       return E.right(this.decode(code));
     }
-    if (point && near !== undefined) return E.left(invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'));
+    if (point && near !== undefined)
+      return E.left(
+        invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'),
+      );
     if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
-    if (near === undefined) return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
+    if (near === undefined)
+      return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
     const found = await findPlacesNamed(this.gazetteer, near, 1, 'near');
     if (E.isLeft(found)) return found;
     const place = found.right[0]!;

@@ -43,7 +43,16 @@ export const MIN_PREFIX_KEY_LENGTH = 3;
 
 /** Letters that Unicode does not decompose into a base letter and a mark. */
 const FOLDED_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', ı: 'i', þ: 'th', ħ: 'h',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  ı: 'i',
+  þ: 'th',
+  ħ: 'h',
 };
 
 /**

@@ -48,4 +48,5 @@ export const domainOf = (address: string): string => asciiDomain(address.slice(a
  * An address already checked as it goes on the wire: its domain in ASCII (`grace@xn--bcher-kva.example`),
  * which every SMTP server takes, where a UTF-8 domain needs one that speaks SMTPUTF8.
  */
-export const asciiAddress = (address: string): string => `${address.slice(0, address.lastIndexOf('@'))}@${domainOf(address)}`;
+export const asciiAddress = (address: string): string =>
+  `${address.slice(0, address.lastIndexOf('@'))}@${domainOf(address)}`;

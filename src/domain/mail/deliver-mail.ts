@@ -1,10 +1,25 @@
 import type { Clock, Randomness } from '../ports.js';
-import type { DeliveryOutcome, Mailer, MarkdownRenderer, Outbox, OutboxMessage, RecipientOutcome, RenderedMessage, Settlement } from './ports.js';
+import type {
+  DeliveryOutcome,
+  Mailer,
+  MarkdownRenderer,
+  Outbox,
+  OutboxMessage,
+  RecipientOutcome,
+  RenderedMessage,
+  Settlement,
+} from './ports.js';
 import { recipientsOf } from './recipients.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from './send-mail.js';
 import { fill, withMarkers } from './variables.js';
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 
 /**
@@ -26,7 +41,9 @@ export function renderMessage(message: OutboxMessage, markdown: MarkdownRenderer
     text: fill(message.content, message.variables),
     html: restore(markdown.toHtml(marked), escapeHtml),
     date,
-    envelopeTo: recipientsOf(message).filter((recipient) => recipient.status === 'pending').map((recipient) => recipient.address),
+    envelopeTo: recipientsOf(message)
+      .filter((recipient) => recipient.status === 'pending')
+      .map((recipient) => recipient.address),
   };
 }
 
@@ -45,7 +62,11 @@ export interface DeliverySettings {
  * "equal jitter" (half of it fixed, half random), so that messages failed together by one outage
  * do not all come back together.
  */
-export function retryDelay(attempts: number, { retryBaseMs, retryMaxMs }: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>, chance: number): number {
+export function retryDelay(
+  attempts: number,
+  { retryBaseMs, retryMaxMs }: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
+  chance: number,
+): number {
   const ceiling = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempts - 1, 40));
   return Math.round(ceiling / 2 + (ceiling / 2) * chance);
 }
@@ -131,10 +152,20 @@ export class DeliverMail {
     const { recipients, reason } = afterAttempt(message, outcome);
     if (recipients.some((recipient) => recipient.status === 'pending')) {
       if (attempts < this.settings.maxAttempts) {
-        return { status: 'queued', attempts, nextAttemptAt: at + retryDelay(attempts, this.settings, chanceFrom(this.randomness)), reason: reason!, recipients };
+        return {
+          status: 'queued',
+          attempts,
+          nextAttemptAt: at + retryDelay(attempts, this.settings, chanceFrom(this.randomness)),
+          reason: reason!,
+          recipients,
+        };
       }
       const gaveUp = ` (gave up after ${attempts} attempts)`;
-      const given = recipients.map((recipient) => (recipient.status === 'pending' ? { ...recipient, status: 'refused' as const, lastError: `${recipient.lastError}${gaveUp}` } : recipient));
+      const given = recipients.map((recipient) =>
+        recipient.status === 'pending'
+          ? { ...recipient, status: 'refused' as const, lastError: `${recipient.lastError}${gaveUp}` }
+          : recipient,
+      );
       return doneWith(given, attempts, at, `${reason}${gaveUp}`);
     }
     return doneWith(recipients, attempts, at, reason);
@@ -142,8 +173,14 @@ export class DeliverMail {
 }
 
 /** A message no recipient of which is pending any more: sent if one of them has it, else failed. */
-function doneWith(recipients: readonly RecipientOutcome[], attempts: number, at: number, reason: string | undefined): Settlement {
-  if (recipients.some((recipient) => recipient.status === 'delivered')) return { status: 'sent', attempts, at, recipients, ...(reason !== undefined && { reason }) };
+function doneWith(
+  recipients: readonly RecipientOutcome[],
+  attempts: number,
+  at: number,
+  reason: string | undefined,
+): Settlement {
+  if (recipients.some((recipient) => recipient.status === 'delivered'))
+    return { status: 'sent', attempts, at, recipients, ...(reason !== undefined && { reason }) };
   return { status: 'failed', attempts, at, reason: reason ?? 'no recipient was reached', recipients };
 }
 
@@ -152,7 +189,10 @@ function doneWith(recipients: readonly RecipientOutcome[], attempts: number, at:
  * and why it did not reach them all, if it did not: the attempt's reason for those it failed as
  * a whole, then each refused recipient with the server's words.
  */
-function afterAttempt(message: OutboxMessage, outcome: DeliveryOutcome): { recipients: RecipientOutcome[]; reason: string | undefined } {
+function afterAttempt(
+  message: OutboxMessage,
+  outcome: DeliveryOutcome,
+): { recipients: RecipientOutcome[]; reason: string | undefined } {
   const refusals = new Map((outcome.refusals ?? []).map((refusal) => [refusal.address, refusal]));
   const refused: string[] = [];
   let failedAsAWhole = false;
@@ -161,7 +201,11 @@ function afterAttempt(message: OutboxMessage, outcome: DeliveryOutcome): { recip
     const refusal = refusals.get(recipient.address);
     if (refusal !== undefined) {
       refused.push(`${recipient.address}: ${refusal.reason}`);
-      return { address: recipient.address, status: refusal.temporary ? 'pending' : 'refused', lastError: refusal.reason };
+      return {
+        address: recipient.address,
+        status: refusal.temporary ? 'pending' : 'refused',
+        lastError: refusal.reason,
+      };
     }
     switch (outcome.kind) {
       case 'accepted':
@@ -174,6 +218,7 @@ function afterAttempt(message: OutboxMessage, outcome: DeliveryOutcome): { recip
         return { ...recipient, status: 'refused', lastError: outcome.reason };
     }
   });
-  const reasons = outcome.kind !== 'accepted' && (failedAsAWhole || refused.length === 0) ? [outcome.reason, ...refused] : refused;
+  const reasons =
+    outcome.kind !== 'accepted' && (failedAsAWhole || refused.length === 0) ? [outcome.reason, ...refused] : refused;
   return { recipients, reason: reasons.length === 0 ? undefined : reasons.join('; ') };
 }

@@ -40,11 +40,14 @@ export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
   recipients: recipientsOf(message),
 });
 
-const checkId = (id: string): E.Either<DomainError, string> => (MESSAGE_ID.test(id) ? E.right(id) : E.left(invalidInput('id', `id must be ${MESSAGE_ID_RULE}`)));
+const checkId = (id: string): E.Either<DomainError, string> =>
+  MESSAGE_ID.test(id) ? E.right(id) : E.left(invalidInput('id', `id must be ${MESSAGE_ID_RULE}`));
 
 /** The statuses a list can be narrowed to, or the rule it breaks. */
 export const checkStatus = (status: string): E.Either<DomainError, MessageStatus> =>
-  (MESSAGE_STATUSES as readonly string[]).includes(status) ? E.right(status as MessageStatus) : E.left(invalidInput('status', `status must be one of ${MESSAGE_STATUSES.join(', ')}`));
+  (MESSAGE_STATUSES as readonly string[]).includes(status)
+    ? E.right(status as MessageStatus)
+    : E.left(invalidInput('status', `status must be one of ${MESSAGE_STATUSES.join(', ')}`));
 
 /**
  * Reading the outbox. A sender sees their own messages with Mail::Send; anyone else's needs
@@ -61,22 +64,29 @@ export class MessageReader {
 
   /** The whole message, as stored: for those who may read everybody's (Mail::Read), such as the operator. */
   async show(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
-    if (!actorHolds(actor, Permission.MailRead)) return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+    if (!actorHolds(actor, Permission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
     return this.visible(actor, id);
   }
 
   /** Newest first, at most `limit`, of one status or all. */
-  async list(actor: Actor, filter: { readonly status?: string; readonly limit: number }): Promise<E.Either<DomainError, readonly OutboxMessage[]>> {
-    if (!actorHolds(actor, Permission.MailRead)) return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+  async list(
+    actor: Actor,
+    filter: { readonly status?: string; readonly limit: number },
+  ): Promise<E.Either<DomainError, readonly OutboxMessage[]>> {
+    if (!actorHolds(actor, Permission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
     const status = filter.status === undefined ? E.right(undefined) : checkStatus(filter.status);
     if (E.isLeft(status)) return status;
-    if (!Number.isInteger(filter.limit) || filter.limit < 1) return E.left(invalidInput('limit', 'limit must be a whole number of at least 1'));
+    if (!Number.isInteger(filter.limit) || filter.limit < 1)
+      return E.left(invalidInput('limit', 'limit must be a whole number of at least 1'));
     return orOutage(this.outbox.list({ status: status.right, limit: filter.limit }), OUTBOX_DOWN);
   }
 
   private async visible(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
     const readsOthers = actorHolds(actor, Permission.MailRead);
-    if (!readsOthers && !actorHolds(actor, Permission.MailSend)) return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
+    if (!readsOthers && !actorHolds(actor, Permission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
     const checked = checkId(id);
     if (E.isLeft(checked)) return checked;
     const found = await orOutage(this.outbox.find(id), OUTBOX_DOWN);

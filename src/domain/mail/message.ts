@@ -27,7 +27,8 @@ export const MAX_FROM_NAME_CHARACTERS = 200;
  */
 export const FROM_NAME_ADDRESS_LIKE = '@\uff20\ufe6b<>\uff1c\uff1e\ufe64\ufe65';
 const ADDRESS_LIKE = new RegExp(`[${FROM_NAME_ADDRESS_LIKE}]`, 'u');
-export const FROM_NAME_ADDRESS_RULE = 'fromName must not contain an address: no @ or angle brackets, since the sender’s address is the installation’s';
+export const FROM_NAME_ADDRESS_RULE =
+  'fromName must not contain an address: no @ or angle brackets, since the sender’s address is the installation’s';
 
 /** What a caller asks to send, as received: shapes are checked here, for every transport. */
 export interface MailRequest {
@@ -64,8 +65,14 @@ export const MAIL_FIELDS = ['to', 'cc', 'bcc', 'replyTo', 'subject', 'content', 
 
 /** Fields of the old API, which a variable may not be mistaken for. */
 const REMOVED_FIELDS: ReadonlyMap<string, string> = new Map([
-  ['text', 'text is no longer taken: write the message as Markdown in content, which gives both the text and the HTML part'],
-  ['html', 'html is no longer taken: write the message as Markdown in content, which gives both the text and the HTML part'],
+  [
+    'text',
+    'text is no longer taken: write the message as Markdown in content, which gives both the text and the HTML part',
+  ],
+  [
+    'html',
+    'html is no longer taken: write the message as Markdown in content, which gives both the text and the HTML part',
+  ],
   ['url', 'url is no longer taken: put the link in content'],
 ]);
 
@@ -76,7 +83,8 @@ const notText = (text: string): boolean => LONE_SURROGATE.test(text);
 function addresses(field: string, value: unknown, required: boolean): E.Either<InputError, readonly string[]> {
   if (value === undefined || value === null) return required ? E.left(missingInput(field)) : E.right([]);
   const list: unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  if (typeof value !== 'string' && !Array.isArray(value)) return E.left(invalidInput(field, `${field} must be an address or a list of addresses`));
+  if (typeof value !== 'string' && !Array.isArray(value))
+    return E.left(invalidInput(field, `${field} must be an address or a list of addresses`));
   if (required && list.length === 0) return E.left(invalidInput(field, `${field} must name at least one address`));
   const bad = list.findIndex((each) => typeof each !== 'string' || !isAddress(each));
   if (bad >= 0) {
@@ -92,7 +100,8 @@ function headerText(field: string, value: unknown, max: number): E.Either<InputE
   if (value.trim() === '') return E.left(invalidInput(field, `${field} must not be empty`));
   if (notText(value)) return E.left(invalidInput(field, `${field} holds a lone surrogate, which is not text`));
   if (characterCount(value) > max) return E.left(invalidInput(field, `${field} must be at most ${max} characters`));
-  if (hasControlOrInvisibleCharacter(value)) return E.left(invalidInput(field, `${field} must not contain line breaks or other ${CONTROL_OR_INVISIBLE_RULE}`));
+  if (hasControlOrInvisibleCharacter(value))
+    return E.left(invalidInput(field, `${field} must not contain line breaks or other ${CONTROL_OR_INVISIBLE_RULE}`));
   return E.right(value);
 }
 
@@ -105,7 +114,8 @@ function content(value: unknown, maxBytes: number): E.Either<InputError, string>
   if (typeof value !== 'string') return E.left(invalidInput('content', 'content must be Markdown text'));
   if (value.trim() === '') return E.left(invalidInput('content', 'content must not be empty'));
   if (notText(value)) return E.left(invalidInput('content', 'content holds a lone surrogate, which is not text'));
-  if (Buffer.byteLength(value) > maxBytes) return E.left(invalidInput('content', `content must be at most ${maxBytes} bytes of UTF-8`));
+  if (Buffer.byteLength(value) > maxBytes)
+    return E.left(invalidInput('content', `content must be at most ${maxBytes} bytes of UTF-8`));
   return E.right(value);
 }
 
@@ -115,7 +125,9 @@ function content(value: unknown, maxBytes: number): E.Either<InputError, string>
  * would break the header).
  */
 export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits): E.Either<InputError, CheckedMail> {
-  const missing = (['to', 'subject', 'content'] as const).filter((field) => request[field] === undefined || request[field] === null);
+  const missing = (['to', 'subject', 'content'] as const).filter(
+    (field) => request[field] === undefined || request[field] === null,
+  );
   if (missing.length > 0) return E.left(missingInput(...missing));
   const to = addresses('to', request.to, true);
   if (E.isLeft(to)) return to;
@@ -124,50 +136,82 @@ export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits)
   const bcc = addresses('bcc', request.bcc, false);
   if (E.isLeft(bcc)) return bcc;
   const recipients = to.right.length + cc.right.length + bcc.right.length;
-  if (recipients > MAX_RECIPIENTS) return E.left(invalidInput(['to', 'cc', 'bcc'], `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together, got ${recipients}`));
+  if (recipients > MAX_RECIPIENTS)
+    return E.left(
+      invalidInput(
+        ['to', 'cc', 'bcc'],
+        `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together, got ${recipients}`,
+      ),
+    );
   const replyTo = addresses('replyTo', request.replyTo, false);
   if (E.isLeft(replyTo)) return replyTo;
-  if (replyTo.right.length > MAX_RECIPIENTS) return E.left(invalidInput('replyTo', `replyTo must list at most ${MAX_RECIPIENTS} addresses`));
-  const fromName = request.fromName === undefined || request.fromName === null ? E.right(null) : headerText('fromName', request.fromName, MAX_FROM_NAME_CHARACTERS);
+  if (replyTo.right.length > MAX_RECIPIENTS)
+    return E.left(invalidInput('replyTo', `replyTo must list at most ${MAX_RECIPIENTS} addresses`));
+  const fromName =
+    request.fromName === undefined || request.fromName === null
+      ? E.right(null)
+      : headerText('fromName', request.fromName, MAX_FROM_NAME_CHARACTERS);
   if (E.isLeft(fromName)) return fromName;
-  if (fromName.right !== null && ADDRESS_LIKE.test(fromName.right)) return E.left(invalidInput('fromName', FROM_NAME_ADDRESS_RULE));
+  if (fromName.right !== null && ADDRESS_LIKE.test(fromName.right))
+    return E.left(invalidInput('fromName', FROM_NAME_ADDRESS_RULE));
   const subject = headerText('subject', request.subject, MAX_SUBJECT_CHARACTERS);
   if (E.isLeft(subject)) return subject;
   const markdown = content(request.content, maxContentBytes);
   if (E.isLeft(markdown)) return markdown;
   const variables = readVariables(request.variables ?? {}, REMOVED_FIELDS);
   if (E.isLeft(variables)) return variables;
-  return filled({
-    to: to.right,
-    cc: cc.right,
-    bcc: bcc.right,
-    replyTo: replyTo.right,
-    fromName: fromName.right,
-    subjectAsWritten: subject.right,
-    subject: subject.right,
-    content: markdown.right,
-    variables: variables.right,
-  }, maxContentBytes);
+  return filled(
+    {
+      to: to.right,
+      cc: cc.right,
+      bcc: bcc.right,
+      replyTo: replyTo.right,
+      fromName: fromName.right,
+      subjectAsWritten: subject.right,
+      subject: subject.right,
+      content: markdown.right,
+      variables: variables.right,
+    },
+    maxContentBytes,
+  );
 }
 
 /** The subject filled in, once every `{{name}}` of subject and content is known to have a value that fits where it stands. */
 function filled(mail: CheckedMail, maxContentBytes: number): E.Either<InputError, CheckedMail> {
   for (const field of ['subject', 'content'] as const) {
     const unknown = firstUnknown(mail[field], mail.variables);
-    if (unknown !== undefined) return E.left(invalidInput(unknown, `${field} uses {{${unknown}}}, which the request gives no value for`));
+    if (unknown !== undefined)
+      return E.left(invalidInput(unknown, `${field} uses {{${unknown}}}, which the request gives no value for`));
   }
   // A variable neither uses would be read and dropped (a misspelt field, say): refused instead.
   const used = new Set([...placeholdersIn(mail.subject), ...placeholdersIn(mail.content)]);
   const unused = Object.keys(mail.variables).find((name) => !used.has(name));
-  if (unused !== undefined) return E.left(invalidInput(unused, `${unused} is neither a field nor a variable that subject or content uses as {{${unused}}}`));
+  if (unused !== undefined)
+    return E.left(
+      invalidInput(unused, `${unused} is neither a field nor a variable that subject or content uses as {{${unused}}}`),
+    );
   for (const name of placeholdersIn(mail.subject)) {
     const value = String(mail.variables[name]);
-    if (hasControlOrInvisibleCharacter(value)) return E.left(invalidInput(name, `the variable ${name} is used in subject, which must not contain line breaks or other ${CONTROL_OR_INVISIBLE_RULE}`));
+    if (hasControlOrInvisibleCharacter(value))
+      return E.left(
+        invalidInput(
+          name,
+          `the variable ${name} is used in subject, which must not contain line breaks or other ${CONTROL_OR_INVISIBLE_RULE}`,
+        ),
+      );
   }
   const subject = fill(mail.subject, mail.variables);
-  if (characterCount(subject) > MAX_SUBJECT_CHARACTERS) return E.left(invalidInput('subject', `subject must be at most ${MAX_SUBJECT_CHARACTERS} characters with its variables filled in`));
+  if (characterCount(subject) > MAX_SUBJECT_CHARACTERS)
+    return E.left(
+      invalidInput(
+        'subject',
+        `subject must be at most ${MAX_SUBJECT_CHARACTERS} characters with its variables filled in`,
+      ),
+    );
   if (Buffer.byteLength(fill(mail.content, mail.variables)) > maxContentBytes) {
-    return E.left(invalidInput('content', `content must be at most ${maxContentBytes} bytes of UTF-8 with its variables filled in`));
+    return E.left(
+      invalidInput('content', `content must be at most ${maxContentBytes} bytes of UTF-8 with its variables filled in`),
+    );
   }
   return E.right({ ...mail, subject });
 }

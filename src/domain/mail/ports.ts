@@ -76,7 +76,8 @@ export interface ClaimRequest {
 }
 
 /** The order `claim` leases messages in: the attempt due first, then the message accepted first. */
-export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt;
+export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number =>
+  a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt;
 
 /**
  * What an attempt comes to: sent (to every recipient but those refused for good; `reason` says
@@ -84,9 +85,27 @@ export const oldestDueFirst = (a: OutboxMessage, b: OutboxMessage): number => a.
  * not yet reached; with each recipient's outcome so far.
  */
 export type Settlement =
-  | { readonly status: 'sent'; readonly attempts: number; readonly at: number; readonly recipients: readonly RecipientOutcome[]; readonly reason?: string }
-  | { readonly status: 'failed'; readonly attempts: number; readonly at: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] }
-  | { readonly status: 'queued'; readonly attempts: number; readonly nextAttemptAt: number; readonly reason: string; readonly recipients: readonly RecipientOutcome[] };
+  | {
+      readonly status: 'sent';
+      readonly attempts: number;
+      readonly at: number;
+      readonly recipients: readonly RecipientOutcome[];
+      readonly reason?: string;
+    }
+  | {
+      readonly status: 'failed';
+      readonly attempts: number;
+      readonly at: number;
+      readonly reason: string;
+      readonly recipients: readonly RecipientOutcome[];
+    }
+  | {
+      readonly status: 'queued';
+      readonly attempts: number;
+      readonly nextAttemptAt: number;
+      readonly reason: string;
+      readonly recipients: readonly RecipientOutcome[];
+    };
 
 export interface OutboxFilter {
   readonly status?: MessageStatus;

@@ -48,4 +48,7 @@ export function roomAt(window: QuotaWindow, inWindow: readonly EarlierMessage[],
 
 /** The refusal that lasts longest among those of the windows (room is needed in every one), if any window refuses. */
 export const longestOf = (refusals: readonly QuotaRefusal[]): QuotaRefusal | undefined =>
-  refusals.reduce<QuotaRefusal | undefined>((longest, refusal) => (longest === undefined || refusal.retryAt > longest.retryAt ? refusal : longest), undefined);
+  refusals.reduce<QuotaRefusal | undefined>(
+    (longest, refusal) => (longest === undefined || refusal.retryAt > longest.retryAt ? refusal : longest),
+    undefined,
+  );

@@ -1,10 +1,13 @@
 import type { OutboxMessage, RecipientOutcome, Recipients } from './ports.js';
 
 /** How many recipients a message names in to, cc and bcc together: what the per-message limit and the sender's quota count. */
-export const recipientCount = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>): number => to.length + cc.length + bcc.length;
+export const recipientCount = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>): number =>
+  to.length + cc.length + bcc.length;
 
 /** Whom a message goes to, the SMTP envelope: every address of to, cc and bcc, once each, in that order. */
-export const envelopeOf = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>): string[] => [...new Set([...to, ...cc, ...bcc])];
+export const envelopeOf = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>): string[] => [
+  ...new Set([...to, ...cc, ...bcc]),
+];
 
 /**
  * Each recipient's outcome: as the last recorded attempt left it, or, for one it did not record

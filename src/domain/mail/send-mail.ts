@@ -56,8 +56,19 @@ function idempotencyScope(actor: Actor): string {
 
 /** What two requests must share to be the same request: everything they ask, in one order. */
 function requestHash(mail: CheckedMail): string {
-  const variables = Object.keys(mail.variables).sort().map((name) => [name, mail.variables[name]]);
-  const asked = [mail.to, mail.cc, mail.bcc, mail.replyTo, mail.fromName, mail.subjectAsWritten, mail.content, variables];
+  const variables = Object.keys(mail.variables)
+    .sort()
+    .map((name) => [name, mail.variables[name]]);
+  const asked = [
+    mail.to,
+    mail.cc,
+    mail.bcc,
+    mail.replyTo,
+    mail.fromName,
+    mail.subjectAsWritten,
+    mail.content,
+    variables,
+  ];
   return createHash('sha256').update(JSON.stringify(asked)).digest('hex');
 }
 
@@ -85,7 +96,8 @@ export class SendMail {
   }
 
   async execute({ actor, mail, idempotencyKey }: SendMailInput): Promise<E.Either<DomainError, Accepted>> {
-    if (!actorHolds(actor, Permission.MailSend)) return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
+    if (!actorHolds(actor, Permission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       return E.left(invalidInput('idempotencyKey', `the idempotency key must be ${IDEMPOTENCY_KEY_RULE}`));
     }
@@ -98,10 +110,30 @@ export class SendMail {
     const idempotency: IdempotencyClaim | undefined =
       idempotencyKey === undefined
         ? undefined
-        : { scope: idempotencyScope(actor), key: idempotencyKey, requestHash: requestHash(checked.right), expiredBefore: now - IDEMPOTENCY_KEY_TTL_MS };
+        : {
+            scope: idempotencyScope(actor),
+            key: idempotencyKey,
+            requestHash: requestHash(checked.right),
+            expiredBefore: now - IDEMPOTENCY_KEY_TTL_MS,
+          };
     const stored = await orOutage(
       this.outbox.enqueue(
-        { id, messageId, senderUserId: actorUser(actor)?.id ?? null, fromAddress: this.settings.from, fromName, to, cc, bcc, replyTo, subject, content, variables, createdAt: now, nextAttemptAt: now },
+        {
+          id,
+          messageId,
+          senderUserId: actorUser(actor)?.id ?? null,
+          fromAddress: this.settings.from,
+          fromName,
+          to,
+          cc,
+          bcc,
+          replyTo,
+          subject,
+          content,
+          variables,
+          createdAt: now,
+          nextAttemptAt: now,
+        },
         idempotency,
         this.quota,
       ),

@@ -20,23 +20,32 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9_]{0,63})\s*\}\}/g;
 const textOf = (value: VariableValue): string => String(value);
 
 /** Each value as a caller gives it: text or a finite number, nothing else. */
-const isVariableValue = (value: unknown): value is VariableValue => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isVariableValue = (value: unknown): value is VariableValue =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /**
  * The variables of a request: at most 50, each named by the rule and a string or a number.
  * `reserved` names what cannot be a variable, with why.
  */
-export function readVariables(given: Readonly<Record<string, unknown>>, reserved: ReadonlyMap<string, string>): E.Either<InputError, Variables> {
+export function readVariables(
+  given: Readonly<Record<string, unknown>>,
+  reserved: ReadonlyMap<string, string>,
+): E.Either<InputError, Variables> {
   const names = Object.keys(given);
   for (const name of names) {
     const why = reserved.get(name);
     if (why !== undefined) return E.left(invalidInput(name, why));
   }
   const badName = names.find((name) => !VARIABLE_NAME.test(name));
-  if (badName !== undefined) return E.left(invalidInput(badName, `${JSON.stringify(badName)} is not a field, nor a variable name (${VARIABLE_NAME_RULE})`));
-  if (names.length > MAX_VARIABLES) return E.left(invalidInput(names.slice(MAX_VARIABLES), `at most ${MAX_VARIABLES} variables, got ${names.length}`));
+  if (badName !== undefined)
+    return E.left(
+      invalidInput(badName, `${JSON.stringify(badName)} is not a field, nor a variable name (${VARIABLE_NAME_RULE})`),
+    );
+  if (names.length > MAX_VARIABLES)
+    return E.left(invalidInput(names.slice(MAX_VARIABLES), `at most ${MAX_VARIABLES} variables, got ${names.length}`));
   const badValue = names.find((name) => !isVariableValue(given[name]));
-  if (badValue !== undefined) return E.left(invalidInput(badValue, `the variable ${badValue} must be a string or a number`));
+  if (badValue !== undefined)
+    return E.left(invalidInput(badValue, `the variable ${badValue} must be a string or a number`));
   const variables: Record<string, VariableValue> = {};
   // Defined, not assigned: a variable named like an Object.prototype member stays a variable.
   for (const name of names) Object.defineProperty(variables, name, { value: given[name], enumerable: true });
@@ -44,10 +53,13 @@ export function readVariables(given: Readonly<Record<string, unknown>>, reserved
 }
 
 /** The names `text` uses as `{{name}}`, each once, in order of first use. */
-export const placeholdersIn = (text: string): string[] => [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1]!))];
+export const placeholdersIn = (text: string): string[] => [
+  ...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1]!)),
+];
 
 /** The first placeholder of `text` with no variable, if any. */
-export const firstUnknown = (text: string, variables: Variables): string | undefined => placeholdersIn(text).find((name) => !Object.hasOwn(variables, name));
+export const firstUnknown = (text: string, variables: Variables): string | undefined =>
+  placeholdersIn(text).find((name) => !Object.hasOwn(variables, name));
 
 /** `text` with each `{{name}}` replaced by what `write` makes of its value; every name must have a variable. */
 export const fill = (text: string, variables: Variables, write: (value: string) => string = (value) => value): string =>
@@ -58,7 +70,10 @@ export const fill = (text: string, variables: Variables, write: (value: string) 
  * it is wherever it stands, and `restore`, which puts what `write` makes of each value back in its
  * marker's place once the text has been rendered. The marker never occurs in `text` itself.
  */
-export function withMarkers(text: string, variables: Variables): { readonly marked: string; restore(rendered: string, write: (value: string) => string): string } {
+export function withMarkers(
+  text: string,
+  variables: Variables,
+): { readonly marked: string; restore(rendered: string, write: (value: string) => string): string } {
   let marker = 'mailvar';
   while (text.includes(marker)) marker += 'x';
   const names: string[] = [];
@@ -66,9 +81,10 @@ export function withMarkers(text: string, variables: Variables): { readonly mark
   const markers = new RegExp(`${marker}(\\d+)${marker}`, 'g');
   return {
     marked,
-    restore: (rendered, write) => rendered.replace(markers, (whole, index: string) => {
-      const name = names[Number(index)];
-      return name === undefined ? whole : write(textOf(variables[name]!));
-    }),
+    restore: (rendered, write) =>
+      rendered.replace(markers, (whole, index: string) => {
+        const name = names[Number(index)];
+        return name === undefined ? whole : write(textOf(variables[name]!));
+      }),
   };
 }

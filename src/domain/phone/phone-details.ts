@@ -52,7 +52,12 @@ export class GetPhoneDetails {
         const own = reading.details.country;
         if (number.startsWith('+') && country !== undefined && country.toUpperCase() !== own) {
           const whose = own === null ? 'no country' : own;
-          return E.left(invalidInput('country', `country ${country.toUpperCase()} is not the number's: ${number} is ${whose}'s by its calling code; leave country out for a number with +`));
+          return E.left(
+            invalidInput(
+              'country',
+              `country ${country.toUpperCase()} is not the number's: ${number} is ${whose}'s by its calling code; leave country out for a number with +`,
+            ),
+          );
         }
         return E.right({ input: number, ...reading.details });
       }

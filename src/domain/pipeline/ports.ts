@@ -35,7 +35,11 @@ export interface RateLimitStanding {
  */
 export interface RateLimiter {
   /** `operation` is the route as `METHOD /path/pattern`; `clientAddress` the peer's address. */
-  admit(operation: string, actor: Actor, clientAddress: string): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined>;
+  admit(
+    operation: string,
+    actor: Actor,
+    clientAddress: string,
+  ): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined>;
 }
 export const RateLimiter = Symbol.for('RateLimiter');
 

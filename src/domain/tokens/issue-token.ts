@@ -50,7 +50,8 @@ export class IssueToken {
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
     const { actor } = input;
     // A password is the user's own key to everything they hold: it needs no permission to issue a token of theirs.
-    if (actor.kind !== 'password' && !actorHolds(actor, Permission.TokensCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
+    if (actor.kind !== 'password' && !actorHolds(actor, Permission.TokensCreate))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
     const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
     if (E.isLeft(found)) return found;
     const user = found.right;
@@ -61,7 +62,8 @@ export class IssueToken {
 
     const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
-    const refused = checkGrant(actor, scopes, []) ?? checkText('name', input.name) ?? this.checkRateLimit(actor, input.rateLimit);
+    const refused =
+      checkGrant(actor, scopes, []) ?? checkText('name', input.name) ?? this.checkRateLimit(actor, input.rateLimit);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -86,13 +88,19 @@ export class IssueToken {
       issuedThrough,
       rateLimit: input.rateLimit ?? ownRateLimitOf(actor),
     };
-    const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), { _tag: 'TokenCreateFailed' });
+    const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), {
+      _tag: 'TokenCreateFailed',
+    });
     if (E.isLeft(inserted)) return inserted;
     const outcome = inserted.right;
     if (!outcome.inserted) {
       if ('refused' in outcome) {
         // The calling token was revoked while this one was being made: it is unknown from now on.
-        return E.left(outcome.refused === 'liveTokenLimit' ? { _tag: 'TooManyTokens', limit: this.maxTokensPerUser! } : { _tag: 'InvalidApiKey' });
+        return E.left(
+          outcome.refused === 'liveTokenLimit'
+            ? { _tag: 'TooManyTokens', limit: this.maxTokensPerUser! }
+            : { _tag: 'InvalidApiKey' },
+        );
       }
       // A collision of 256 random bits or 80-bit licences means something is badly wrong; never retry silently.
       return E.left({ _tag: 'TokenCreateFailed' });
@@ -104,7 +112,9 @@ export class IssueToken {
   private checkRateLimit(actor: Actor, limit: RateLimit | undefined): DomainError | undefined {
     if (limit === undefined) return undefined;
     const ceiling = this.rateLimitOf(actor);
-    return withinRateLimit(limit, ceiling) ? undefined : invalidInput('rateLimit', `rateLimit may not exceed your own, ${describeRateLimit(ceiling!)}`);
+    return withinRateLimit(limit, ceiling)
+      ? undefined
+      : invalidInput('rateLimit', `rateLimit may not exceed your own, ${describeRateLimit(ceiling!)}`);
   }
 
   /** The limit the actor's own requests are counted under: none for the operator, who is no HTTP client. */
@@ -121,7 +131,8 @@ export class IssueToken {
 }
 
 /** A token with a limit of its own passes it on to the tokens it issues, so none outpaces it. */
-const ownRateLimitOf = (actor: Actor): RateLimit | null => (actor.kind === 'principal' ? actor.principal.token.rateLimit : null);
+const ownRateLimitOf = (actor: Actor): RateLimit | null =>
+  actor.kind === 'principal' ? actor.principal.token.rateLimit : null;
 
 /**
  * Every permission of the owner the actor holds too. An owner's wildcard the actor does not hold
@@ -129,7 +140,9 @@ const ownRateLimitOf = (actor: Actor): RateLimit | null => (actor.kind === 'prin
  */
 function defaultScopes(actor: Actor, owner: User): string[] {
   return owner.permissions.flatMap((held) =>
-    actorHolds(actor, held) ? [held] : knownPermissions.filter((known) => covers(held, known) && actorHolds(actor, known)),
+    actorHolds(actor, held)
+      ? [held]
+      : knownPermissions.filter((known) => covers(held, known) && actorHolds(actor, known)),
   );
 }
 
@@ -156,11 +169,14 @@ function expiryFor(actor: Actor, now: number, lifetimeMs: number | undefined): n
 function mintedBy(actor: Actor, owner: User): { readonly issuer: User | null; readonly issuedThrough: string | null } {
   if (actor.kind !== 'principal') return { issuer: null, issuedThrough: null };
   const { token, user } = actor.principal;
-  return user.id === owner.id && !hangsOnAnother(token) ? { issuer: null, issuedThrough: null } : { issuer: user, issuedThrough: token.id };
+  return user.id === owner.id && !hangsOnAnother(token)
+    ? { issuer: null, issuedThrough: null }
+    : { issuer: user, issuedThrough: token.id };
 }
 
 /**
  * Whether the token belongs to the actor (the operator owns nothing and may do everything), or
  * is the very token the actor presents: a token issued by somebody else may still read and revoke itself.
  */
-export const ownsToken = (actor: Actor, record: TokenRecord): boolean => actorUserId(actor) === record.userId || callingTokenId(actor) === record.id;
+export const ownsToken = (actor: Actor, record: TokenRecord): boolean =>
+  actorUserId(actor) === record.userId || callingTokenId(actor) === record.id;

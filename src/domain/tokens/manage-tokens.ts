@@ -105,7 +105,9 @@ export class TokenReader {
    * The issuer of each record, looked up once per issuer: null for the owner's own tokens,
    * undefined for a token whose issuer is gone (deleted with it, unless read in between).
    */
-  private async issuersOf(records: readonly TokenRecord[]): Promise<E.Either<DomainError, (record: TokenRecord) => User | null | undefined>> {
+  private async issuersOf(
+    records: readonly TokenRecord[],
+  ): Promise<E.Either<DomainError, (record: TokenRecord) => User | null | undefined>> {
     const ids = [...new Set(records.flatMap((record) => (record.issuedBy === null ? [] : [record.issuedBy])))];
     const found = await orOutage(Promise.all(ids.map((id) => this.users.findById(id))), USER_STORE_DOWN);
     if (E.isLeft(found)) return found;
@@ -117,10 +119,16 @@ export class TokenReader {
    * A token the actor may see: their own, or anyone's with `permissionForOthers`. Somebody else's
    * token without it is answered exactly as an unknown id, so that ids cannot be probed.
    */
-  async findForActor(actor: Actor, tokenId: string, permissionForOthers: string, outage: OutageError): Promise<E.Either<DomainError, TokenRecord>> {
+  async findForActor(
+    actor: Actor,
+    tokenId: string,
+    permissionForOthers: string,
+    outage: OutageError,
+  ): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await orOutage(this.tokens.findById(tokenId), outage);
     if (E.isLeft(found)) return found;
-    if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers))) return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers)))
+      return E.left({ _tag: 'TokenNotFound', token: tokenId });
     return E.right(found.right);
   }
 }
@@ -140,7 +148,9 @@ export class UpdateToken {
     if (changes.disabled === undefined && changes.name === undefined) return E.left(missingInput('disabled', 'name'));
     const refused = checkText('name', changes.name);
     if (refused) return E.left(refused);
-    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensUpdate, { _tag: 'TokenUpdateFailed' });
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensUpdate, {
+      _tag: 'TokenUpdateFailed',
+    });
     if (E.isLeft(found)) return found;
     const updated = await orOutage(this.tokens.update(tokenId, changes), { _tag: 'TokenUpdateFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
@@ -158,7 +168,9 @@ export class RevokeToken {
   ) {}
 
   async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
-    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, { _tag: 'TokenDeleteFailed' });
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, {
+      _tag: 'TokenDeleteFailed',
+    });
     if (E.isLeft(found)) return found;
     const deleted = await orOutage(this.tokens.delete(tokenId), { _tag: 'TokenDeleteFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });

@@ -28,7 +28,8 @@ export function parseRateLimit(text: string): RateLimit | undefined {
   return isRateLimit(limit) ? limit : undefined;
 }
 
-export const describeRateLimit = ({ requests, perSeconds }: RateLimit): string => `${requests} requests per ${perSeconds} s`;
+export const describeRateLimit = ({ requests, perSeconds }: RateLimit): string =>
+  `${requests} requests per ${perSeconds} s`;
 
 /**
  * Whether `limit` allows no more than `ceiling` (null: no limit at all): no more requests in one
@@ -36,5 +37,7 @@ export const describeRateLimit = ({ requests, perSeconds }: RateLimit): string =
  */
 export function withinRateLimit(limit: RateLimit, ceiling: RateLimit | null): boolean {
   if (ceiling === null) return true;
-  return limit.requests <= ceiling.requests && limit.requests * ceiling.perSeconds <= ceiling.requests * limit.perSeconds;
+  return (
+    limit.requests <= ceiling.requests && limit.requests * ceiling.perSeconds <= ceiling.requests * limit.perSeconds
+  );
 }

@@ -34,4 +34,5 @@ export interface TokenRecord {
 }
 
 /** Whether the token lives by somebody's other token (or, recorded before chains were, by its issuer) rather than as its owner's own. */
-export const hangsOnAnother = (record: TokenRecord): boolean => record.issuedBy !== null || record.issuedThrough !== null;
+export const hangsOnAnother = (record: TokenRecord): boolean =>
+  record.issuedBy !== null || record.issuedThrough !== null;

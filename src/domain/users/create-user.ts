@@ -45,7 +45,10 @@ export function nextUsernameNumber(base: string, taken: readonly string[]): numb
 
 /** `base` cut to leave room for `-` and a random suffix: `con.current-k3x9q`. */
 function withRandomSuffix(base: string, randomness: Randomness): string {
-  const suffix = Array.from(randomness.bytes(RANDOM_SUFFIX_LENGTH), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length]).join('');
+  const suffix = Array.from(
+    randomness.bytes(RANDOM_SUFFIX_LENGTH),
+    (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length],
+  ).join('');
   return `${base.slice(0, MAX_USERNAME_LENGTH - RANDOM_SUFFIX_LENGTH - 1)}-${suffix}`;
 }
 
@@ -57,7 +60,10 @@ export function usernameFromName(firstName: string | undefined, lastName: string
       .replace(/\p{Diacritic}/gu, '')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '');
-  const base = [part(firstName), part(lastName)].filter((p) => p !== '').join('.').slice(0, 28);
+  const base = [part(firstName), part(lastName)]
+    .filter((p) => p !== '')
+    .join('.')
+    .slice(0, 28);
   return base.length >= 2 ? base : `user${base}`;
 }
 
@@ -70,7 +76,8 @@ export class CreateUser {
   ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
-    if (!actorHolds(input.actor, Permission.UsersCreate)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersCreate });
+    if (!actorHolds(input.actor, Permission.UsersCreate))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersCreate });
     const permissions = [...new Set(input.permissions ?? [])];
     const refused =
       checkGrant(input.actor, permissions, []) ??
@@ -81,7 +88,12 @@ export class CreateUser {
     if (refused) return E.left(refused);
     const explicit = input.username?.trim().toLowerCase();
     if (explicit !== undefined && !USERNAME_PATTERN.test(explicit)) {
-      return E.left(invalidInput('username', 'username must be 2-32 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit'));
+      return E.left(
+        invalidInput(
+          'username',
+          'username must be 2-32 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit',
+        ),
+      );
     }
 
     const now = this.clock.now();
@@ -117,7 +129,10 @@ export class CreateUser {
         if (E.isLeft(taken)) return taken;
         numbered = `${derived}${nextUsernameNumber(derived, taken.right)}`;
       }
-      candidate = numbered !== undefined && numbered.length <= MAX_USERNAME_LENGTH ? numbered : withRandomSuffix(derived, this.randomness);
+      candidate =
+        numbered !== undefined && numbered.length <= MAX_USERNAME_LENGTH
+          ? numbered
+          : withRandomSuffix(derived, this.randomness);
     }
     return E.left({ _tag: 'UserCreateFailed' });
   }
@@ -131,4 +146,7 @@ export class CreateUser {
   }
 }
 
-const conflictOn = (field: string): DomainError => ({ _tag: 'Conflict', details: `A user with this ${field} already exists` });
+const conflictOn = (field: string): DomainError => ({
+  _tag: 'Conflict',
+  details: `A user with this ${field} already exists`,
+});

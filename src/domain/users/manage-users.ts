@@ -23,7 +23,8 @@ export class ListUsers {
   constructor(private readonly users: UserStore) {}
 
   async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
-    if (!actorHolds(actor, Permission.UsersRead)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
+    if (!actorHolds(actor, Permission.UsersRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
     return orOutage(this.users.list(), USER_STORE_DOWN);
   }
 }
@@ -56,11 +57,13 @@ export class UpdateUser {
       if (outranked) return E.left(outranked);
     }
     if (update.permissions !== undefined) {
-      if (!actorHolds(actor, Permission.UsersPermissions)) return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
+      if (!actorHolds(actor, Permission.UsersPermissions))
+        return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
       const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
       if (refused) return E.left(refused);
     }
-    const refused = checkText('displayname', update.displayName) ?? checkEmail(update.email) ?? checkPassword(update.password);
+    const refused =
+      checkText('displayname', update.displayName) ?? checkEmail(update.email) ?? checkPassword(update.password);
     if (refused) return E.left(refused);
 
     const changes: UserChanges = {
@@ -73,7 +76,8 @@ export class UpdateUser {
     const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
     if (E.isLeft(result)) return result;
     await this.accessChanges.announce({ kind: 'user', id: user.id });
-    if ('conflict' in result.right && result.right.conflict) return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
+    if ('conflict' in result.right && result.right.conflict)
+      return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
     return result.right.updated ? E.right(result.right.updated) : E.left({ _tag: 'UserNotFound', user: user.uid });
   }
 }

@@ -26,7 +26,9 @@ interface ScryptParameters {
 const derive = (password: string, salt: Buffer, params: ScryptParameters): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 
 /**
@@ -39,7 +41,9 @@ export class ScryptPasswords implements Passwords {
 
   constructor(cost: number = STANDARD_PASSWORD_COST) {
     if (!Number.isInteger(cost) || cost < LOWEST_PASSWORD_COST || cost > HIGHEST_PASSWORD_COST) {
-      throw new RangeError(`scrypt cost must be an integer from ${LOWEST_PASSWORD_COST} to ${HIGHEST_PASSWORD_COST}, not ${cost}`);
+      throw new RangeError(
+        `scrypt cost must be an integer from ${LOWEST_PASSWORD_COST} to ${HIGHEST_PASSWORD_COST}, not ${cost}`,
+      );
     }
     this.params = { N: 2 ** cost, r: BLOCK_SIZE, p: 1 };
   }

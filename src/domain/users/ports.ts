@@ -1,7 +1,9 @@
 import type { User, UserChanges } from './user.js';
 
-export type UserInsertResult = { readonly inserted: true } | { readonly inserted: false; readonly conflict: 'username' | 'email' | 'uid' | 'id' };
-export type UserUpdateResult = { readonly updated: User } | { readonly updated: undefined; readonly conflict?: 'email' };
+export type UserInsertResult =
+  { readonly inserted: true } | { readonly inserted: false; readonly conflict: 'username' | 'email' | 'uid' | 'id' };
+export type UserUpdateResult =
+  { readonly updated: User } | { readonly updated: undefined; readonly conflict?: 'email' };
 
 /**
  * Where users live. Methods reject only on outages (the store could not answer);

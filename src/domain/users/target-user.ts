@@ -27,10 +27,15 @@ export async function targetUser(
   if (!actsAsSelf && (actor.kind === 'password' || !actorHolds(actor, permissionForOthers))) {
     return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
   }
-  const lookup = namesOwner ? users.findById(ownerId!) : 'uid' in ref ? users.findByUid(ref.uid) : users.findByUsername((ref as { username: string }).username.toLowerCase());
+  const lookup = namesOwner
+    ? users.findById(ownerId!)
+    : 'uid' in ref
+      ? users.findByUid(ref.uid)
+      : users.findByUsername((ref as { username: string }).username.toLowerCase());
   const found = await orOutage(lookup, outage);
   if (E.isLeft(found)) return found;
-  if (!found.right) return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
+  if (!found.right)
+    return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
   return E.right(found.right);
 }
 

@@ -14,7 +14,10 @@ export function checkText(field: string, value: string | undefined): DomainError
   if (value === undefined) return undefined;
   return characterCount(value.trim()) <= MAX_NAME_LENGTH && !hasControlOrInvisibleCharacter(value)
     ? undefined
-    : invalidInput(field, `${field} must be at most ${MAX_NAME_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
+    : invalidInput(
+        field,
+        `${field} must be at most ${MAX_NAME_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`,
+      );
 }
 
 /**
@@ -22,7 +25,12 @@ export function checkText(field: string, value: string | undefined): DomainError
  * be a known name and either held by the actor (wildcards included: holding
  * `Cryptography::Encrypt` does not let you give `Cryptography::*`) or already the target's.
  */
-export function checkGrant(actor: Actor, permissions: readonly string[], alreadyHeld: readonly string[], field = 'permissions'): DomainError | undefined {
+export function checkGrant(
+  actor: Actor,
+  permissions: readonly string[],
+  alreadyHeld: readonly string[],
+  field = 'permissions',
+): DomainError | undefined {
   const unknown = permissions.filter((p) => !isGrantablePermission(p));
   if (unknown.length > 0) return invalidInput(field, `Unknown permission(s): ${unknown.join(', ')}`);
   const beyond = permissions.find((p) => !alreadyHeld.includes(p) && !actorHolds(actor, p));
@@ -35,7 +43,10 @@ export function checkEmail(email: string | undefined): DomainError | undefined {
   // Checked before trimming: trim() takes U+FEFF for white space and would drop it unseen.
   return EMAIL.test(trimmed) && characterCount(trimmed) <= MAX_EMAIL_LENGTH && !hasControlOrInvisibleCharacter(email)
     ? undefined
-    : invalidInput('email', `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
+    : invalidInput(
+        'email',
+        `email must look like name@example.com, at most ${MAX_EMAIL_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`,
+      );
 }
 
 export function checkPassword(password: string | undefined): DomainError | undefined {
@@ -43,5 +54,8 @@ export function checkPassword(password: string | undefined): DomainError | undef
   const length = characterCount(password);
   return length >= MIN_PASSWORD_LENGTH && length <= MAX_PASSWORD_LENGTH && !hasControlOrInvisibleCharacter(password)
     ? undefined
-    : invalidInput('password', `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`);
+    : invalidInput(
+        'password',
+        `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE}`,
+      );
 }

@@ -27,7 +27,13 @@ import {
 } from './weather.js';
 
 /** The names of the fields a place may be given by: the query's, and the original service's headers. */
-export const PLACE_FIELDS = { lat: 'lat', lon: 'lon', city: 'city', headerCoords: 'x-coords', headerCity: 'x-city' } as const;
+export const PLACE_FIELDS = {
+  lat: 'lat',
+  lon: 'lon',
+  city: 'city',
+  headerCoords: 'x-coords',
+  headerCity: 'x-city',
+} as const;
 
 /**
  * Where the weather is asked for, one way of four: `lat` and `lon`; `city` (a place name, with an
@@ -62,11 +68,14 @@ const STEPS_PER_DEGREE = Math.round(1 / POINT_PRECISION_DEGREES);
 const rounded = (degrees: number): number => Math.round(degrees * STEPS_PER_DEGREE) / STEPS_PER_DEGREE + 0;
 
 type Located = { readonly point: Point; readonly name: string | null; readonly country: string | null };
-type Where = { readonly kind: 'point'; readonly point: Point } | { readonly kind: 'name'; readonly text: string; readonly field: string };
+type Where =
+  | { readonly kind: 'point'; readonly point: Point }
+  | { readonly kind: 'name'; readonly text: string; readonly field: string };
 
 /** Which of the four ways the place was given, refusing none or more than one. */
 function whereOf({ lat, lon, city, headerCoords, headerCity }: PlaceAsked): E.Either<DomainError, Where> {
-  if ((lat === undefined) !== (lon === undefined)) return E.left(missingInput(lat === undefined ? PLACE_FIELDS.lat : PLACE_FIELDS.lon));
+  if ((lat === undefined) !== (lon === undefined))
+    return E.left(missingInput(lat === undefined ? PLACE_FIELDS.lat : PLACE_FIELDS.lon));
   const ways = [
     ...(lat !== undefined ? [[PLACE_FIELDS.lat, PLACE_FIELDS.lon]] : []),
     ...(city !== undefined ? [[PLACE_FIELDS.city]] : []),
@@ -75,24 +84,39 @@ function whereOf({ lat, lon, city, headerCoords, headerCity }: PlaceAsked): E.Ei
   ];
   if (ways.length === 0) return E.left(missingInput(...Object.values(PLACE_FIELDS)));
   if (ways.length > 1) return E.left(invalidInput(ways.flat(), ONE_WAY_RULE));
-  if (lat !== undefined && lon !== undefined) return E.map((point: Point) => ({ kind: 'point' as const, point }))(checkCoordinates(lat, lon));
+  if (lat !== undefined && lon !== undefined)
+    return E.map((point: Point) => ({ kind: 'point' as const, point }))(checkCoordinates(lat, lon));
   if (headerCoords !== undefined) {
     return E.isRight(checkCoordinates(headerCoords.lat, headerCoords.lon))
       ? E.right({ kind: 'point', point: headerCoords })
-      : E.left(invalidInput([PLACE_FIELDS.headerCoords], 'x-coords must be "lat,lon", lat from -90 to 90 and lon from -180 to 180'));
+      : E.left(
+          invalidInput(
+            [PLACE_FIELDS.headerCoords],
+            'x-coords must be "lat,lon", lat from -90 to 90 and lon from -180 to 180',
+          ),
+        );
   }
-  return E.right(city !== undefined ? { kind: 'name', text: city, field: PLACE_FIELDS.city } : { kind: 'name', text: headerCity!, field: PLACE_FIELDS.headerCity });
+  return E.right(
+    city !== undefined
+      ? { kind: 'name', text: city, field: PLACE_FIELDS.city }
+      : { kind: 'name', text: headerCity!, field: PLACE_FIELDS.headerCity },
+  );
 }
 
-function checkOptions({ units = DEFAULT_UNITS, timezone = AUTO_TIME_ZONE }: WeatherRequest): E.Either<DomainError, Omit<WeatherQuery, 'point'>> {
-  if (!(UNITS as readonly string[]).includes(units)) return E.left(invalidInput('units', `units must be ${UNITS.join(' or ')}`));
+function checkOptions({
+  units = DEFAULT_UNITS,
+  timezone = AUTO_TIME_ZONE,
+}: WeatherRequest): E.Either<DomainError, Omit<WeatherQuery, 'point'>> {
+  if (!(UNITS as readonly string[]).includes(units))
+    return E.left(invalidInput('units', `units must be ${UNITS.join(' or ')}`));
   if (timezone !== AUTO_TIME_ZONE && !isTimeZoneName(timezone)) return E.left(invalidInput('timezone', TIMEZONE_RULE));
   return E.right({ units, timezone });
 }
 
 function checkForecastOptions(request: ForecastRequest): E.Either<DomainError, Omit<ForecastQuery, 'point'>> {
   const { days = DEFAULT_FORECAST_DAYS } = request;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_FORECAST_DAYS) return E.left(invalidInput('days', `days must be an integer from 1 to ${MAX_FORECAST_DAYS}`));
+  if (!Number.isInteger(days) || days < 1 || days > MAX_FORECAST_DAYS)
+    return E.left(invalidInput('days', `days must be an integer from 1 to ${MAX_FORECAST_DAYS}`));
   return E.map((options: Omit<WeatherQuery, 'point'>) => ({ ...options, days }))(checkOptions(request));
 }
 
@@ -124,10 +148,20 @@ async function questionOf<R extends WeatherRequest, O>(
   return E.right({ query: { ...options.right, point }, place: { ...located.right, point } });
 }
 
-const locationOf = ({ point, name, country }: Located, { timezone, elevation }: Situation): WeatherLocation => ({ name, country, ...point, timezone, elevation });
+const locationOf = ({ point, name, country }: Located, { timezone, elevation }: Situation): WeatherLocation => ({
+  name,
+  country,
+  ...point,
+  timezone,
+  elevation,
+});
 
 /** A source's outcome as the use case answers it: found (fresh or stale), or the catalogue's error. */
-function answerOf<A, B>(source: WeatherSource, result: WeatherResult<A>, build: (value: A) => B): E.Either<DomainError, Fetched<B>> {
+function answerOf<A, B>(
+  source: WeatherSource,
+  result: WeatherResult<A>,
+  build: (value: A) => B,
+): E.Either<DomainError, Fetched<B>> {
   switch (result.kind) {
     case 'found':
       return E.right({ value: build(result.value), stale: result.stale });
@@ -152,7 +186,10 @@ export class GetCurrentWeather {
     private readonly gazetteer: Gazetteer,
   ) {}
 
-  async execute(request: WeatherRequest, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<CurrentWeather>>> {
+  async execute(
+    request: WeatherRequest,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, Fetched<CurrentWeather>>> {
     const question = await questionOf(this.gazetteer, request, checkOptions);
     if (E.isLeft(question)) return question;
     const { query, place } = question.right;
@@ -185,7 +222,10 @@ export class GetForecast {
     return described;
   }
 
-  async execute(request: ForecastRequest, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<Forecast>>> {
+  async execute(
+    request: ForecastRequest,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, Fetched<Forecast>>> {
     const question = await questionOf(this.gazetteer, request, checkForecastOptions);
     if (E.isLeft(question)) return question;
     const { query, place } = question.right;

@@ -65,7 +65,20 @@ export interface Conditions {
 }
 
 /** The unit of each measurement of {@link Conditions}, as the source names it (`°C`, `km/h`, `mp/h`). */
-export type ConditionUnits = Readonly<Record<'temperature' | 'apparentTemperature' | 'humidity' | 'precipitation' | 'cloudCover' | 'pressure' | 'windSpeed' | 'windDirection' | 'windGusts', string>>;
+export type ConditionUnits = Readonly<
+  Record<
+    | 'temperature'
+    | 'apparentTemperature'
+    | 'humidity'
+    | 'precipitation'
+    | 'cloudCover'
+    | 'pressure'
+    | 'windSpeed'
+    | 'windDirection'
+    | 'windGusts',
+    string
+  >
+>;
 
 export interface DayForecast {
   /** The local date, `2026-11-23`. */
@@ -82,7 +95,12 @@ export interface DayForecast {
   readonly sunset: string | null;
 }
 
-export type DayUnits = Readonly<Record<'temperatureMax' | 'temperatureMin' | 'precipitationSum' | 'precipitationProbabilityMax' | 'windSpeedMax', string>>;
+export type DayUnits = Readonly<
+  Record<
+    'temperatureMax' | 'temperatureMin' | 'precipitationSum' | 'precipitationProbabilityMax' | 'windSpeedMax',
+    string
+  >
+>;
 
 /** What a source answers for the conditions now. */
 export interface ObservedConditions extends Situation {
@@ -155,7 +173,8 @@ const WEATHER_CODES: ReadonlyMap<number, string> = new Map([
   [99, 'thunderstorm with heavy hail'],
 ]);
 
-export const describeWeatherCode = (code: number | null): string | null => (code === null ? null : (WEATHER_CODES.get(code) ?? null));
+export const describeWeatherCode = (code: number | null): string | null =>
+  code === null ? null : (WEATHER_CODES.get(code) ?? null);
 
 /** Every code {@link describeWeatherCode} knows, in order. */
 export const WEATHER_CODE_LIST: readonly number[] = [...WEATHER_CODES.keys()];

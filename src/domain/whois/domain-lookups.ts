@@ -5,7 +5,14 @@ import { invalidInput, missingInput, type DomainError, type OutageError } from '
 import type { Clock } from '../ports.js';
 import { parseDomainName, type DomainName } from './domain-name.js';
 import { ExpiringCache } from './expiring-cache.js';
-import type { DnsLookup, DnsResult, LookupFailure, PublicSuffixes, RegistrationResult, RegistrationSource } from './ports.js';
+import type {
+  DnsLookup,
+  DnsResult,
+  LookupFailure,
+  PublicSuffixes,
+  RegistrationResult,
+  RegistrationSource,
+} from './ports.js';
 import type { DnsRecords } from './records.js';
 import type { Registration } from './registration.js';
 
@@ -20,7 +27,8 @@ export const HEADER_DOMAIN_FIELD = 'x-domain';
 /** The name of the query, or why there is none: missing, invalid, or given twice as two different names. */
 export function domainOf({ domain, headerDomain }: DomainQuery): E.Either<DomainError, DomainName> {
   if (domain === undefined && headerDomain === undefined) return E.left(missingInput(DOMAIN_FIELD));
-  const parsed = (text: string, field: string) => E.mapLeft((reason: string) => invalidInput(field, reason))(parseDomainName(text, field));
+  const parsed = (text: string, field: string) =>
+    E.mapLeft((reason: string) => invalidInput(field, reason))(parseDomainName(text, field));
   if (headerDomain === undefined) return parsed(domain!, DOMAIN_FIELD);
   const fromHeader = parsed(headerDomain, HEADER_DOMAIN_FIELD);
   if (domain === undefined || E.isLeft(fromHeader)) return fromHeader;
@@ -28,7 +36,12 @@ export function domainOf({ domain, headerDomain }: DomainQuery): E.Either<Domain
   if (E.isLeft(fromQuery)) return fromQuery;
   return fromQuery.right.ascii === fromHeader.right.ascii
     ? fromQuery
-    : E.left(invalidInput(HEADER_DOMAIN_FIELD, `${HEADER_DOMAIN_FIELD} (${fromHeader.right.ascii}) and ${DOMAIN_FIELD} (${fromQuery.right.ascii}) name different domains: give one`));
+    : E.left(
+        invalidInput(
+          HEADER_DOMAIN_FIELD,
+          `${HEADER_DOMAIN_FIELD} (${fromHeader.right.ascii}) and ${DOMAIN_FIELD} (${fromQuery.right.ascii}) name different domains: give one`,
+        ),
+      );
 }
 
 /** What the network failed with, as the catalogue's outage error, its cause kept for the log. */
@@ -61,7 +74,9 @@ export class LookUpDns {
   async execute(query: DomainQuery, context: CallContext = {}): Promise<E.Either<DomainError, DnsAnswer>> {
     const name = domainOf(query);
     if (E.isLeft(name)) return name;
-    return E.map((records: DnsRecords) => ({ domain: name.right.ascii, unicodeDomain: name.right.unicode, records }))(await this.recordsOf(name.right, context));
+    return E.map((records: DnsRecords) => ({ domain: name.right.ascii, unicodeDomain: name.right.unicode, records }))(
+      await this.recordsOf(name.right, context),
+    );
   }
 
   /** The records of a name already read. */
@@ -110,16 +125,27 @@ export class LookUpRegistration {
     this.cache = new ExpiringCache(clock, settings.maxEntries);
   }
 
-  async execute({ raw = false, ...query }: RegistrationQuery, context: CallContext = {}): Promise<E.Either<DomainError, RegistrationAnswer>> {
+  async execute(
+    { raw = false, ...query }: RegistrationQuery,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, RegistrationAnswer>> {
     const name = domainOf(query);
     if (E.isLeft(name)) return name;
     return this.registrationOf(name.right, raw, context);
   }
 
   /** The registration of a name already read. */
-  async registrationOf(name: DomainName, raw: boolean, context: CallContext = {}): Promise<E.Either<DomainError, RegistrationAnswer>> {
+  async registrationOf(
+    name: DomainName,
+    raw: boolean,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, RegistrationAnswer>> {
     const registrable = this.suffixes.registrableDomain(name.ascii);
-    if (registrable === null) return E.left({ _tag: 'InformationNotFound', details: `${name.unicode} is a public suffix: nobody registers it` });
+    if (registrable === null)
+      return E.left({
+        _tag: 'InformationNotFound',
+        details: `${name.unicode} is a public suffix: nobody registers it`,
+      });
     const result = await this.cache.get(
       registrable,
       () => this.lookUp(registrable, context),
@@ -130,15 +156,26 @@ export class LookUpRegistration {
         const { raw: text, ...registration } = result.registration;
         // Asked for and not there (an RDAP answer has no WHOIS text): refused, never dropped.
         if (raw && text === undefined) {
-          return E.left(invalidInput('raw', `raw=true asks for the WHOIS server's text, and the registration of ${domainToUnicode(registrable)} comes from ${registration.source === 'rdap' ? 'RDAP' : 'a WHOIS server'} without one: leave raw out`));
+          return E.left(
+            invalidInput(
+              'raw',
+              `raw=true asks for the WHOIS server's text, and the registration of ${domainToUnicode(registrable)} comes from ${registration.source === 'rdap' ? 'RDAP' : 'a WHOIS server'} without one: leave raw out`,
+            ),
+          );
         }
         const answer = { domain: registrable, unicodeDomain: domainToUnicode(registrable), ...registration };
         return E.right(raw ? { ...answer, raw: text } : answer);
       }
       case 'not-found':
-        return E.left({ _tag: 'InformationNotFound', details: `The registry of ${domainToUnicode(registrable)} does not know it` });
+        return E.left({
+          _tag: 'InformationNotFound',
+          details: `The registry of ${domainToUnicode(registrable)} does not know it`,
+        });
       case 'no-service':
-        return E.left({ _tag: 'InformationNotFound', details: `No registry publishes registration data for ${domainToUnicode(registrable)}` });
+        return E.left({
+          _tag: 'InformationNotFound',
+          details: `No registry publishes registration data for ${domainToUnicode(registrable)}`,
+        });
       case 'unavailable':
         return E.left(outage(result));
     }
@@ -173,14 +210,20 @@ export class LookUpDomain {
   async execute(query: DomainQuery, context: CallContext = {}): Promise<E.Either<DomainError, FullAnswer>> {
     const name = domainOf(query);
     if (E.isLeft(name)) return name;
-    const [records, registration] = await Promise.all([this.dns.recordsOf(name.right, context), this.registration.registrationOf(name.right, false, context)]);
+    const [records, registration] = await Promise.all([
+      this.dns.recordsOf(name.right, context),
+      this.registration.registrationOf(name.right, false, context),
+    ]);
     if (E.isLeft(records) && E.isLeft(registration)) return registration;
     return E.right({
       domain: name.right.ascii,
       unicodeDomain: name.right.unicode,
       dns: E.isRight(records) ? records.right : null,
       registration: E.isRight(registration) ? registration.right : null,
-      errors: { ...(E.isLeft(records) && { dns: records.left }), ...(E.isLeft(registration) && { registration: registration.left }) },
+      errors: {
+        ...(E.isLeft(records) && { dns: records.left }),
+        ...(E.isLeft(registration) && { registration: registration.left }),
+      },
     });
   }
 }

@@ -46,14 +46,18 @@ export function parseDomainName(input: string, field: string): E.Either<string, 
   // Also checks every xn-- label is valid punycode, and maps full-width letters and dots.
   const ascii = domainToASCII(name);
   if (ascii === '') return refuse('it is not a valid internationalised domain name');
-  if (ascii.length > MAX_NAME_CHARS) return refuse(`${ascii.length} characters (in ASCII) is more than ${MAX_NAME_CHARS}`);
+  if (ascii.length > MAX_NAME_CHARS)
+    return refuse(`${ascii.length} characters (in ASCII) is more than ${MAX_NAME_CHARS}`);
   const asciiLabels = ascii.split('.');
   if (asciiLabels.length < 2) return refuse('a single label is not a domain name');
   for (const [index, label] of asciiLabels.entries()) {
     if (label === '') return refuse('it has an empty label');
-    if (label.length > MAX_LABEL_CHARS) return refuse(`the label ${label.slice(0, 20)}… is longer than ${MAX_LABEL_CHARS} characters`);
-    if (!LABEL.test(label)) return refuse(`the label ${label} holds a character other than letters, digits and inner hyphens`);
-    if (SERVICE_LABEL.test(label) && index === asciiLabels.length - 1) return refuse('a top-level domain never starts with an underscore');
+    if (label.length > MAX_LABEL_CHARS)
+      return refuse(`the label ${label.slice(0, 20)}… is longer than ${MAX_LABEL_CHARS} characters`);
+    if (!LABEL.test(label))
+      return refuse(`the label ${label} holds a character other than letters, digits and inner hyphens`);
+    if (SERVICE_LABEL.test(label) && index === asciiLabels.length - 1)
+      return refuse('a top-level domain never starts with an underscore');
   }
   if (NUMERIC_LABEL.test(asciiLabels.at(-1)!)) return refuse('an IP address is not a domain name');
   return E.right({ ascii, unicode: domainToUnicode(ascii) });

@@ -17,7 +17,10 @@ export interface LookupFailure {
  * A name's records, with how long they may be kept (the smallest TTL the servers gave, in ms;
  * undefined when they gave none); the name does not exist (NXDOMAIN); or nothing usable.
  */
-export type DnsResult = { readonly kind: 'found'; readonly records: DnsRecords; readonly ttlMs: number | undefined } | { readonly kind: 'not-found' } | LookupFailure;
+export type DnsResult =
+  | { readonly kind: 'found'; readonly records: DnsRecords; readonly ttlMs: number | undefined }
+  | { readonly kind: 'not-found' }
+  | LookupFailure;
 
 /** DNS as the domain needs it: every record type of one name (ASCII form). Rejects only on bugs. */
 export interface DnsLookup {

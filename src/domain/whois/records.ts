@@ -45,4 +45,14 @@ export interface ServiceLocation {
   readonly weight: number;
 }
 
-export const NO_RECORDS: DnsRecords = { A: [], AAAA: [], CNAME: [], MX: [], NS: [], TXT: [], SOA: null, CAA: [], SRV: [] };
+export const NO_RECORDS: DnsRecords = {
+  A: [],
+  AAAA: [],
+  CNAME: [],
+  MX: [],
+  NS: [],
+  TXT: [],
+  SOA: null,
+  CAA: [],
+  SRV: [],
+};

@@ -97,14 +97,18 @@ export function isoDate(written: string | undefined | null): string | null {
   if (written === undefined || written === null) return null;
   const text = written.trim();
   // Only forms that read one way: ISO 8601 (`2024-01-31`, `2024-01-31T10:00:00Z`, `2024-01-31 10:00:00`) and `31-Jan-2024`.
-  const iso = /^(\d{4})[-.](\d{2})[-.](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$/i.exec(text);
+  const iso =
+    /^(\d{4})[-.](\d{2})[-.](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$/i.exec(
+      text,
+    );
   const named = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(text);
   let milliseconds: number;
   if (iso) {
     const [, year, month, day, hours = '00', minutes = '00', seconds = '00', zone = 'Z'] = iso;
     const offset = /^(?:Z|UTC)$/i.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
     milliseconds = Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}${offset}`);
-    if (!Number.isNaN(milliseconds) && new Date(milliseconds).getUTCDate() !== Number(day) && offset === 'Z') return null;
+    if (!Number.isNaN(milliseconds) && new Date(milliseconds).getUTCDate() !== Number(day) && offset === 'Z')
+      return null;
   } else if (named) {
     const [, day, month, year] = named;
     const index = MONTHS.indexOf(month!.toLowerCase());

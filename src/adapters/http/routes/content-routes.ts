@@ -17,18 +17,38 @@ export interface ContentRouteDependencies {
 
 const fact = t.strict({ id: t.string, fact: t.string, category: t.string, source: t.string });
 type Fact = t.TypeOf<typeof fact>;
-const quote = t.strict({ id: t.string, quote: t.string, author: t.union([t.string, t.null]), category: t.string, source: t.string });
+const quote = t.strict({
+  id: t.string,
+  quote: t.string,
+  author: t.union([t.string, t.null]),
+  category: t.string,
+  source: t.string,
+});
 type Quote = t.TypeOf<typeof quote>;
 
 const factOf = ({ id, text, category, source }: ContentEntry): Fact => ({ id, fact: text, category, source });
-const quoteOf = ({ id, text, author, category, source }: ContentEntry): Quote => ({ id, quote: text, author, category, source });
+const quoteOf = ({ id, text, author, category, source }: ContentEntry): Quote => ({
+  id,
+  quote: text,
+  author,
+  category,
+  source,
+});
 
 /** A fact in the format asked for; as text, the fact alone. */
 const factIn = (format: Format, entry: ContentEntry, headers?: Readonly<Record<string, string>>): ResponseBody<Fact> =>
   rendered(factOf(entry), format, { root: 'fact', asText: (value) => value.fact, headers });
 /** A quote in the format asked for; as text, the quote and, when known, its author after a dash. */
-const quoteIn = (format: Format, entry: ContentEntry, headers?: Readonly<Record<string, string>>): ResponseBody<Quote> =>
-  rendered(quoteOf(entry), format, { root: 'quote', asText: (value) => (value.author === null ? value.quote : `${value.quote} — ${value.author}`), headers });
+const quoteIn = (
+  format: Format,
+  entry: ContentEntry,
+  headers?: Readonly<Record<string, string>>,
+): ResponseBody<Quote> =>
+  rendered(quoteOf(entry), format, {
+    root: 'quote',
+    asText: (value) => (value.author === null ? value.quote : `${value.quote} — ${value.author}`),
+    headers,
+  });
 
 const query = { type: formatParameter };
 
@@ -46,9 +66,18 @@ const liveErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeo
 type Outcome<A> = E.Either<DomainError, A>;
 
 export function contentRoutes(deps: ContentRouteDependencies): Route[] {
-  const stored = (kind: 'fact', category: string) =>
-    async ({ query: { type }, accept }: { query: { type: Format | undefined }; accept: string | undefined }): Promise<Outcome<ResponseBody<Fact>>> =>
-      E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(await deps.random.ofCategory(kind, category));
+  const stored =
+    (kind: 'fact', category: string) =>
+    async ({
+      query: { type },
+      accept,
+    }: {
+      query: { type: Format | undefined };
+      accept: string | undefined;
+    }): Promise<Outcome<ResponseBody<Fact>>> =>
+      E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(
+        await deps.random.ofCategory(kind, category),
+      );
   return [
     defineRoute({
       method: 'GET',
@@ -83,9 +112,9 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
       responseHeaders: provenanceHeaders,
       errors: liveErrors,
       handle: async ({ query: { type }, accept, requestId }) =>
-        E.map(({ entry, provenance }: { entry: ContentEntry; provenance: Provenance }) => factIn(chooseFormat(type, accept), entry, withProvenance(provenance)))(
-          await deps.chuckNorris.execute({ requestId }),
-        ),
+        E.map(({ entry, provenance }: { entry: ContentEntry; provenance: Provenance }) =>
+          factIn(chooseFormat(type, accept), entry, withProvenance(provenance)),
+        )(await deps.chuckNorris.execute({ requestId })),
     }),
     defineRoute({
       method: 'GET',
@@ -96,7 +125,10 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
       produces: EVERY_FORMAT,
       response: fact,
       errors: ['InformationNotFound'],
-      handle: async ({ query: { type }, accept }) => E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(await deps.random.acrossCategories('fact')),
+      handle: async ({ query: { type }, accept }) =>
+        E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(
+          await deps.random.acrossCategories('fact'),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -107,12 +139,25 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
       produces: EVERY_FORMAT,
       response: quote,
       errors: ['InformationNotFound'],
-      handle: async ({ query: { type }, accept }) => E.map((entry: ContentEntry) => quoteIn(chooseFormat(type, accept), entry))(await deps.random.acrossCategories('quote')),
+      handle: async ({ query: { type }, accept }) =>
+        E.map((entry: ContentEntry) => quoteIn(chooseFormat(type, accept), entry))(
+          await deps.random.acrossCategories('quote'),
+        ),
     }),
     ...(
       [
-        ['/quotes/kanye', Permission.QuotesKanye, 'A Kanye West quote from kanye.rest, or one kept from it when it fails', deps.kanye],
-        ['/quotes/ronswanson', Permission.QuotesRonSwanson, 'A Ron Swanson quote from ron-swanson-quotes, or one kept from it when it fails', deps.ronSwanson],
+        [
+          '/quotes/kanye',
+          Permission.QuotesKanye,
+          'A Kanye West quote from kanye.rest, or one kept from it when it fails',
+          deps.kanye,
+        ],
+        [
+          '/quotes/ronswanson',
+          Permission.QuotesRonSwanson,
+          'A Ron Swanson quote from ron-swanson-quotes, or one kept from it when it fails',
+          deps.ronSwanson,
+        ],
       ] as const
     ).map(([path, permission, summary, live]) =>
       defineRoute({
@@ -126,9 +171,9 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
         responseHeaders: provenanceHeaders,
         errors: liveErrors,
         handle: async ({ query: { type }, accept, requestId }) =>
-          E.map(({ entry, provenance }: { entry: ContentEntry; provenance: Provenance }) => quoteIn(chooseFormat(type, accept), entry, withProvenance(provenance)))(
-            await live.execute({ requestId }),
-          ),
+          E.map(({ entry, provenance }: { entry: ContentEntry; provenance: Provenance }) =>
+            quoteIn(chooseFormat(type, accept), entry, withProvenance(provenance)),
+          )(await live.execute({ requestId })),
       }),
     ),
   ];

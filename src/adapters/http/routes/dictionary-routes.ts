@@ -25,7 +25,12 @@ const lookedUp = { word: t.string, lemmas: t.readonlyArray(t.string) };
 const definitions = t.strict({
   ...lookedUp,
   definitions: t.readonlyArray(
-    t.strict({ lemma: t.string, partOfSpeech: oneOf(PARTS_OF_SPEECH, 'a part of speech'), definition: t.string, examples: t.readonlyArray(t.string) }),
+    t.strict({
+      lemma: t.string,
+      partOfSpeech: oneOf(PARTS_OF_SPEECH, 'a part of speech'),
+      definition: t.string,
+      examples: t.readonlyArray(t.string),
+    }),
   ),
 });
 const synonyms = t.strict({ ...lookedUp, synonyms: t.readonlyArray(t.string) });

@@ -17,7 +17,10 @@ export interface GameRouteDependencies {
 const maps = t.readonlyArray(t.strict({ name: t.string, season: t.string, variant: t.string, image: t.string }));
 
 /** Per game of ours: the network's statistics as it gives them, or null for a game never played. */
-const playerStats = t.record(t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))), t.union([t.UnknownRecord, t.null]));
+const playerStats = t.record(
+  t.keyof(Object.fromEntries(PLAYER_GAMES.map((game) => [game, null]))),
+  t.union([t.UnknownRecord, t.null]),
+);
 
 /** SPEC.md keeps the header codes 8 and 9 for the game: it was the `x-game` header before it moved into the path. */
 const GAME_WAS_A_HEADER = { map: 'header' } as const;
@@ -32,12 +35,18 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       path: '/game/network/maps/:map',
       permission: Permission.GameNetworkMap,
       summary: 'The maps of a game on The Hive',
-      params: { map: required(matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'), 'the game, e.g. hide, dr, wars') },
+      params: {
+        map: required(
+          matching(GAME_ID, 'a game id of 1 to 32 characters a-z, 0-9, _ or -'),
+          'the game, e.g. hide, dr, wars',
+        ),
+      },
       fieldPlaces: GAME_WAS_A_HEADER,
       response: maps,
       responseHeaders: freshnessHeaders,
       errors: networkErrors,
-      handle: async ({ params, requestId }) => E.map(fetchedJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map, { requestId })),
+      handle: async ({ params, requestId }) =>
+        E.map(fetchedJson<readonly MapEntry[]>)(await deps.getMaps.execute(params.map, { requestId })),
     }),
     defineRoute({
       method: 'GET',
@@ -55,11 +64,17 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
       path: '/game/network/player',
       permission: Permission.GameNetworkPlayer,
       summary: "A player's statistics per game on The Hive (null for a game never played)",
-      query: { player: required(matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'), 'the gamertag') },
+      query: {
+        player: required(
+          matching(PLAYER_NAME, 'a gamertag of 1 to 16 letters, digits, underscores or inner spaces'),
+          'the gamertag',
+        ),
+      },
       response: playerStats,
       responseHeaders: freshnessHeaders,
       errors: networkErrors,
-      handle: async ({ query, requestId }) => E.map(fetchedJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player, { requestId })),
+      handle: async ({ query, requestId }) =>
+        E.map(fetchedJson<PlayerStats>)(await deps.getPlayerStats.execute(query.player, { requestId })),
     }),
   ];
 }

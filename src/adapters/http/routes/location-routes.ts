@@ -33,16 +33,30 @@ const codeLength = described(
 const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
 
 const point = { lat: t.number, lon: t.number };
-const placeFields = { name: t.string, country: t.string, admin1: t.union([t.string, t.null]), ...point, population: t.number };
+const placeFields = {
+  name: t.string,
+  country: t.string,
+  admin1: t.union([t.string, t.null]),
+  ...point,
+  population: t.number,
+};
 const place = t.strict(placeFields);
 
 const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(place) });
-const nearbyPlaces = t.strict({ ...point, places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })) });
+const nearbyPlaces = t.strict({
+  ...point,
+  places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })),
+});
 
 const encodedPlusCode = t.strict({ code: t.string, ...point, length: t.number });
 const decodedPlusCode = t.exact(
   t.intersection([
-    t.type({ code: t.string, ...point, length: t.number, bounds: t.strict({ south: t.number, west: t.number, north: t.number, east: t.number }) }),
+    t.type({
+      code: t.string,
+      ...point,
+      length: t.number,
+      bounds: t.strict({ south: t.number, west: t.number, north: t.number, east: t.number }),
+    }),
     t.partial({ shortCode: t.string, reference: t.exact(t.intersection([t.type(point), t.partial({ place })])) }),
   ]),
 );
@@ -53,15 +67,21 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       method: 'GET',
       path: '/location/coords',
       permission: Permission.LocationCoords,
-      summary: 'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
+      summary:
+        'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
       query: {
-        address: required(placeName, 'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name'),
+        address: required(
+          placeName,
+          'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name',
+        ),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
       },
       response: placesNamed,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
-        E.map((places: readonly Place[]) => json({ address: query.address, places }))(await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT)),
+        E.map((places: readonly Place[]) => json({ address: query.address, places }))(
+          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -75,13 +95,15 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       },
       response: nearbyPlaces,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
-      handle: async ({ query }) => jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+      handle: async ({ query }) =>
+        jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
     }),
     defineRoute({
       method: 'GET',
       path: '/location/pluscode',
       permission: Permission.LocationPlusCode,
-      summary: 'Plus code of a point (lat, lon, length), or the cell of a code; a short code is recovered near lat/lon or near a place',
+      summary:
+        'Plus code of a point (lat, lon, length), or the cell of a code; a short code is recovered near lat/lon or near a place',
       query: {
         lat: optional(latitude, 'latitude: the point to encode, or the reference of a short code'),
         lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),

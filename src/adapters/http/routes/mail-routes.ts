@@ -1,7 +1,16 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { MessageReader } from '../../../domain/mail/manage-mail.js';
-import { FROM_NAME_ADDRESS_LIKE, MAX_FROM_NAME_CHARACTERS, MAX_RECIPIENTS, MAX_SUBJECT_CHARACTERS, MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/mail/message.js';
+import {
+  FROM_NAME_ADDRESS_LIKE,
+  MAX_FROM_NAME_CHARACTERS,
+  MAX_RECIPIENTS,
+  MAX_SUBJECT_CHARACTERS,
+  MESSAGE_ID,
+  MESSAGE_ID_RULE,
+  MESSAGE_STATUSES,
+  RECIPIENT_STATUSES,
+} from '../../../domain/mail/message.js';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from '../../../domain/mail/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from '../../../domain/mail/variables.js';
 import { Permission } from '../../../domain/permissions.js';
@@ -22,11 +31,23 @@ export interface MailRouteSettings {
  * serves the library too), this row only says what they are, for the document.
  */
 const asSent = (name: string, jsonSchema: JsonSchema) =>
-  described(new t.Type<unknown, unknown, unknown>(name, (_u): _u is unknown => true, (u) => t.success(u), t.identity), jsonSchema);
+  described(
+    new t.Type<unknown, unknown, unknown>(
+      name,
+      (_u): _u is unknown => true,
+      (u) => t.success(u),
+      t.identity,
+    ),
+    jsonSchema,
+  );
 
 const address: JsonSchema = { type: 'string', format: 'idn-email' };
-const addresses = (maxItems: number) => asSent('an address or a list of addresses', { anyOf: [address, { type: 'array', items: address, minItems: 1, maxItems }] });
-const headerText = (maxLength: number) => asSent('text without line breaks or other control characters', { type: 'string', minLength: 1, maxLength });
+const addresses = (maxItems: number) =>
+  asSent('an address or a list of addresses', {
+    anyOf: [address, { type: 'array', items: address, minItems: 1, maxItems }],
+  });
+const headerText = (maxLength: number) =>
+  asSent('text without line breaks or other control characters', { type: 'string', minLength: 1, maxLength });
 
 const accepted = t.strict({ id: t.string, status: t.literal('queued'), messageId: t.string });
 
@@ -75,19 +96,33 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
         ),
       },
       body: {
-        to: required(addresses(MAX_RECIPIENTS), `one address or a list; at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together`),
+        to: required(
+          addresses(MAX_RECIPIENTS),
+          `one address or a list; at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together`,
+        ),
         subject: required(headerText(MAX_SUBJECT_CHARACTERS), 'the subject; {{name}} is replaced by a variable'),
-        content: required(asSent('Markdown text', { type: 'string', minLength: 1 }), `Markdown, at most ${maxContentBytes} bytes of UTF-8; raw HTML in it is shown as text`),
+        content: required(
+          asSent('Markdown text', { type: 'string', minLength: 1 }),
+          `Markdown, at most ${maxContentBytes} bytes of UTF-8; raw HTML in it is shown as text`,
+        ),
         cc: optional(addresses(MAX_RECIPIENTS), 'one address or a list'),
         bcc: optional(addresses(MAX_RECIPIENTS), 'one address or a list; not shown to the other recipients'),
         replyTo: optional(addresses(MAX_RECIPIENTS), 'where replies go: one address or a list'),
         fromName: optional(
-          asSent('text without line breaks, other control characters, @ or angle brackets', { type: 'string', minLength: 1, maxLength: MAX_FROM_NAME_CHARACTERS, pattern: `^[^${FROM_NAME_ADDRESS_LIKE}]*$` }),
+          asSent('text without line breaks, other control characters, @ or angle brackets', {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_FROM_NAME_CHARACTERS,
+            pattern: `^[^${FROM_NAME_ADDRESS_LIKE}]*$`,
+          }),
           "the sender's display name, which may not contain an address; the address is the installation's",
         ),
       },
       additionalBody: {
-        field: optional(asSent('a string or a number', { anyOf: [{ type: 'string' }, { type: 'number' }] }), 'a variable: {{name}} in subject and content stands for it'),
+        field: optional(
+          asSent('a string or a number', { anyOf: [{ type: 'string' }, { type: 'number' }] }),
+          'a variable: {{name}} in subject and content stands for it',
+        ),
         namePattern: VARIABLE_NAME,
         maxCount: MAX_VARIABLES,
       },
@@ -95,10 +130,19 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       fieldPlaces: { idempotencyKey: 'header' },
       status: 202,
       response: accepted,
-      responseHeaders: { 'Idempotent-Replayed': optional(oneOf(['true'], 'true'), 'present when this answers an earlier request with the same Idempotency-Key') },
+      responseHeaders: {
+        'Idempotent-Replayed': optional(
+          oneOf(['true'], 'true'),
+          'present when this answers an earlier request with the same Idempotency-Key',
+        ),
+      },
       errors: ['IdempotencyKeyReused', 'MailQuotaExceeded'],
       handle: async ({ actor, body, additional, headers }) => {
-        const sent = await deps.sendMail.execute({ actor, mail: { ...body, variables: additional }, idempotencyKey: headers['idempotency-key'] });
+        const sent = await deps.sendMail.execute({
+          actor,
+          mail: { ...body, variables: additional },
+          idempotencyKey: headers['idempotency-key'],
+        });
         if (E.isLeft(sent)) return sent;
         const { id, status, messageId, replayed } = sent.right;
         return E.right({ ...json({ id, status, messageId }), ...(replayed && { headers: REPLAYED }) });

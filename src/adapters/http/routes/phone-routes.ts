@@ -1,5 +1,11 @@
 import * as t from 'io-ts';
-import { COUNTRY_CODE, COUNTRY_CODE_RULE, PHONE_INPUT, PHONE_INPUT_RULE, type GetPhoneDetails } from '../../../domain/phone/phone-details.js';
+import {
+  COUNTRY_CODE,
+  COUNTRY_CODE_RULE,
+  PHONE_INPUT,
+  PHONE_INPUT_RULE,
+  type GetPhoneDetails,
+} from '../../../domain/phone/phone-details.js';
 import { PHONE_NUMBER_TYPES } from '../../../domain/phone/phone-number.js';
 import { Permission } from '../../../domain/permissions.js';
 import { matching, oneOf, optional, required } from '../fields.js';
@@ -35,8 +41,14 @@ export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
       permission: Permission.PhoneDetails,
       summary: 'What the numbering plans say about a phone number: validity, type, country and its time zones, formats',
       query: {
-        number: required(matching(PHONE_INPUT, PHONE_INPUT_RULE), 'the number, international with a leading + (%2B) or as dialled in `country`'),
-        country: optional(matching(COUNTRY_CODE, COUNTRY_CODE_RULE), 'where a number without + is dialled (ISO 3166-1 alpha-2); beside a number with +, it must be that number\'s own country'),
+        number: required(
+          matching(PHONE_INPUT, PHONE_INPUT_RULE),
+          'the number, international with a leading + (%2B) or as dialled in `country`',
+        ),
+        country: optional(
+          matching(COUNTRY_CODE, COUNTRY_CODE_RULE),
+          "where a number without + is dialled (ISO 3166-1 alpha-2); beside a number with +, it must be that number's own country",
+        ),
       },
       response: phoneDetails,
       // Whether the number can be read at all, and a country without a plan, are the domain's to say.

@@ -4,9 +4,19 @@ import { callingTokenId } from '../../../domain/auth/actor.js';
 import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from '../../../domain/tokens/duration.js';
-import { isRateLimit, MAX_RATE_LIMIT_REQUESTS, MAX_RATE_LIMIT_WINDOW_SECONDS, type RateLimit } from '../../../domain/tokens/rate-limit.js';
+import {
+  isRateLimit,
+  MAX_RATE_LIMIT_REQUESTS,
+  MAX_RATE_LIMIT_WINDOW_SECONDS,
+  type RateLimit,
+} from '../../../domain/tokens/rate-limit.js';
 import type { IssuedToken, IssueToken } from '../../../domain/tokens/issue-token.js';
-import { userNameOf, type RevokeToken, type TokenReader, type UpdateToken } from '../../../domain/tokens/manage-tokens.js';
+import {
+  userNameOf,
+  type RevokeToken,
+  type TokenReader,
+  type UpdateToken,
+} from '../../../domain/tokens/manage-tokens.js';
 import { described, jsonFlag, names, optional, required, text, tokenId, userUid } from '../fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
@@ -24,17 +34,31 @@ const lifetime = described(
     'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
     (u): u is number => typeof u === 'number',
     (u, c) => {
-      const ms = typeof u === 'string' ? parseDuration(u) : typeof u === 'number' && Number.isInteger(u) && u > 0 ? u * 1000 : undefined;
+      const ms =
+        typeof u === 'string'
+          ? parseDuration(u)
+          : typeof u === 'number' && Number.isInteger(u) && u > 0
+            ? u * 1000
+            : undefined;
       return ms === undefined || ms > MAX_LIFETIME_MS ? t.failure(u, c) : t.success(ms);
     },
     t.identity,
   ),
-  { anyOf: [{ type: 'string', pattern: DURATION_PATTERN.source }, { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_MS / 1000 }] },
+  {
+    anyOf: [
+      { type: 'string', pattern: DURATION_PATTERN.source },
+      { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_MS / 1000 },
+    ],
+  },
 );
 
 /** Exactly `requests` and `perSeconds` in range: a stray field is refused, never dropped. */
 const isRateLimitObject = (u: unknown): u is RateLimit =>
-  typeof u === 'object' && u !== null && !Array.isArray(u) && Object.keys(u).length === 2 && isRateLimit(u as RateLimit);
+  typeof u === 'object' &&
+  u !== null &&
+  !Array.isArray(u) &&
+  Object.keys(u).length === 2 &&
+  isRateLimit(u as RateLimit);
 /** `{requests, perSeconds}`: whole numbers, at most a billion requests in a window of at most a day. */
 const rateLimitField = described(
   new t.Type<RateLimit, RateLimit, unknown>(
@@ -108,15 +132,28 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
       body: {
         firebaseuid: optional(userUid, 'the uid of the owner, as x-uid; default: yourself'),
-        permissions: optional(names(50), 'narrow the token to these; default: every permission of the owner you hold too'),
+        permissions: optional(
+          names(50),
+          'narrow the token to these; default: every permission of the owner you hold too',
+        ),
         name: optional(text(1, 100), 'a label to recognise the token by'),
         expiresIn: optional(lifetime, 'lifetime; default: never expires (30 days with a password)'),
-        rateLimit: optional(rateLimitField, "the token's own request rate limit, at most your own; default: your token's own limit, if it has one, else the installation's policy"),
+        rateLimit: optional(
+          rateLimitField,
+          "the token's own request rate limit, at most your own; default: your token's own limit, if it has one, else the installation's policy",
+        ),
       },
       status: 201,
       response: issuedToken,
       // A password that is wrong too often is slowed down; the owner named may not exist.
-      errors: ['RateLimited', 'UserNotFound', 'InvalidHeader', 'InvalidBodyParameter', 'TooManyTokens', 'TokenCreateFailed'],
+      errors: [
+        'RateLimited',
+        'UserNotFound',
+        'InvalidHeader',
+        'InvalidBodyParameter',
+        'TooManyTokens',
+        'TokenCreateFailed',
+      ],
       handle: async ({ headers, body, actor }) => {
         const { 'x-uid': headerUid } = headers;
         if (headerUid !== undefined && body.firebaseuid !== undefined && headerUid !== body.firebaseuid) {
@@ -125,7 +162,8 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
         if (actor.kind === 'password') {
           // A password gets a token of its own user only; naming anyone else is a mistake to point out.
           if (headerUid !== undefined && headerUid !== actor.user.uid) return E.left(passwordForOthers('x-uid'));
-          if (body.firebaseuid !== undefined && body.firebaseuid !== actor.user.uid) return E.left(passwordForOthers('firebaseuid'));
+          if (body.firebaseuid !== undefined && body.firebaseuid !== actor.user.uid)
+            return E.left(passwordForOthers('firebaseuid'));
         }
         const issued = await deps.issueToken.execute({
           actor,
@@ -207,7 +245,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       headers: noUidHeader,
       response: t.strict({ deleted: t.literal(true), id: t.string }),
       errors: ['TokenNotFound', 'TokenDeleteFailed'],
-      handle: async ({ query, actor }) => E.map(({ id }: { id: string }) => json({ deleted: true as const, id }))(await deps.revokeToken.execute(actor, query.id)),
+      handle: async ({ query, actor }) =>
+        E.map(({ id }: { id: string }) => json({ deleted: true as const, id }))(
+          await deps.revokeToken.execute(actor, query.id),
+        ),
     }),
   ];
 }

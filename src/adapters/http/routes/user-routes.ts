@@ -24,7 +24,15 @@ export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? 
 
 /** A value no request may give: for a header that means something elsewhere but not here. */
 const absent = (why: string) =>
-  described(new t.Type<never, string, unknown>(`absent (${why})`, (_u): _u is never => false, (u, c) => t.failure(u, c), (never) => never), { not: {} });
+  described(
+    new t.Type<never, string, unknown>(
+      `absent (${why})`,
+      (_u): _u is never => false,
+      (u, c) => t.failure(u, c),
+      (never) => never,
+    ),
+    { not: {} },
+  );
 
 /** A user as clients see it (`UserView`): never the password or its hash. */
 export const userView = t.strict({
@@ -129,7 +137,9 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       response: t.strict({ deleted: t.literal(true), uid: t.string }),
       errors: [...namedUserErrors, 'UserDeleteFailed'],
       handle: async ({ headers, actor }) =>
-        E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(await deps.deleteUser.execute(actor, refOf(headers['x-uid']))),
+        E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(
+          await deps.deleteUser.execute(actor, refOf(headers['x-uid'])),
+        ),
     }),
   ];
 }

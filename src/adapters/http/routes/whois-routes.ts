@@ -3,7 +3,14 @@ import * as t from 'io-ts';
 import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../../domain/errors.js';
 import { Permission } from '../../../domain/permissions.js';
 import { DOMAIN_NAME_RULE } from '../../../domain/whois/domain-name.js';
-import { DOMAIN_FIELD, HEADER_DOMAIN_FIELD, type FullAnswer, type LookUpDns, type LookUpDomain, type LookUpRegistration } from '../../../domain/whois/domain-lookups.js';
+import {
+  DOMAIN_FIELD,
+  HEADER_DOMAIN_FIELD,
+  type FullAnswer,
+  type LookUpDns,
+  type LookUpDomain,
+  type LookUpRegistration,
+} from '../../../domain/whois/domain-lookups.js';
 import { optional, trueOrFalse } from '../fields.js';
 import { defineRoute, jsonOf, type Route } from '../route-table.js';
 
@@ -17,8 +24,18 @@ export interface WhoisRouteDependencies {
 const domainText = t.string;
 
 const domainInput = {
-  query: { [DOMAIN_FIELD]: optional(domainText, `the name to look up: ${DOMAIN_NAME_RULE}; required unless the x-domain header gives it`) },
-  headers: { [HEADER_DOMAIN_FIELD]: optional(domainText, 'the name, as the original service took it (ASCII: an IDN as xn-- labels); when both are given they must name the same domain') },
+  query: {
+    [DOMAIN_FIELD]: optional(
+      domainText,
+      `the name to look up: ${DOMAIN_NAME_RULE}; required unless the x-domain header gives it`,
+    ),
+  },
+  headers: {
+    [HEADER_DOMAIN_FIELD]: optional(
+      domainText,
+      'the name, as the original service took it (ASCII: an IDN as xn-- labels); when both are given they must name the same domain',
+    ),
+  },
 };
 
 const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
@@ -31,7 +48,17 @@ const records = t.strict({
   MX: t.readonlyArray(t.strict({ exchange: t.string, priority: t.number })),
   NS: strings,
   TXT: strings,
-  SOA: nullable(t.strict({ nsname: t.string, hostmaster: t.string, serial: t.number, refresh: t.number, retry: t.number, expire: t.number, minttl: t.number })),
+  SOA: nullable(
+    t.strict({
+      nsname: t.string,
+      hostmaster: t.string,
+      serial: t.number,
+      refresh: t.number,
+      retry: t.number,
+      expire: t.number,
+      minttl: t.number,
+    }),
+  ),
   CAA: t.readonlyArray(t.strict({ critical: t.boolean, tag: t.string, value: t.string })),
   SRV: t.readonlyArray(t.strict({ name: t.string, port: t.number, priority: t.number, weight: t.number })),
 });
@@ -74,14 +101,22 @@ const asPartError = (error: DomainError) => {
 
 const withPartErrors = ({ errors, ...answer }: FullAnswer) => ({
   ...answer,
-  errors: { ...(errors.dns && { dns: asPartError(errors.dns) }), ...(errors.registration && { registration: asPartError(errors.registration) }) },
+  errors: {
+    ...(errors.dns && { dns: asPartError(errors.dns) }),
+    ...(errors.registration && { registration: asPartError(errors.registration) }),
+  },
 });
 
 /**
  * Beyond what the fields imply: no name at all (neither field is required alone), a name that
  * does not exist or is not registered, and the outside services failing (in time).
  */
-const lookupErrors = ['MissingQueryParameter', 'InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
+const lookupErrors = [
+  'MissingQueryParameter',
+  'InformationNotFound',
+  'UpstreamUnavailable',
+  'UpstreamTimeout',
+] as const;
 
 export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
   return [
@@ -93,19 +128,33 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       ...domainInput,
       response: dnsAnswer,
       errors: lookupErrors,
-      handle: async ({ query, headers, requestId }) => jsonOf(await deps.lookUpDns.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId })),
+      handle: async ({ query, headers, requestId }) =>
+        jsonOf(
+          await deps.lookUpDns.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
+        ),
     }),
     defineRoute({
       method: 'GET',
       path: '/whois/whois',
       permission: Permission.WhoisWhois,
       summary: 'The registration of the domain a name belongs to, over RDAP or else port-43 WHOIS',
-      query: { ...domainInput.query, raw: optional(trueOrFalse, "add the WHOIS server's text (WHOIS answers only: asked of an RDAP answer, 400 code 7; default false)") },
+      query: {
+        ...domainInput.query,
+        raw: optional(
+          trueOrFalse,
+          "add the WHOIS server's text (WHOIS answers only: asked of an RDAP answer, 400 code 7; default false)",
+        ),
+      },
       headers: domainInput.headers,
       response: registration,
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
-        jsonOf(await deps.lookUpRegistration.execute({ domain: query.domain, headerDomain: headers['x-domain'], raw: query.raw }, { requestId })),
+        jsonOf(
+          await deps.lookUpRegistration.execute(
+            { domain: query.domain, headerDomain: headers['x-domain'], raw: query.raw },
+            { requestId },
+          ),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -116,7 +165,11 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       response: fullAnswer,
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
-        jsonOf(E.map(withPartErrors)(await deps.lookUpDomain.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }))),
+        jsonOf(
+          E.map(withPartErrors)(
+            await deps.lookUpDomain.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
+          ),
+        ),
     }),
   ];
 }

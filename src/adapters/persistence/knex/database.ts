@@ -97,7 +97,10 @@ export async function migrateToLatest(db: Knex, lockWaitMs = MIGRATION_LOCK_WAIT
         // Instances started together: one migrates, the others wait for it and then find nothing to do.
         if (!anotherProcessMigrating(error)) throw error;
         if (Date.now() > deadline) {
-          throw new Error(`the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`, { cause: error });
+          throw new Error(
+            `the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`,
+            { cause: error },
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

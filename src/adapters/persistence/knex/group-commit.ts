@@ -100,7 +100,10 @@ export class GroupCommit {
         batch.forEach(({ resolve }, index) => resolve(results[index]));
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
-        else await Promise.all(batch.map((write) => this.transact([write]).then(([result]) => write.resolve(result), write.reject)));
+        else
+          await Promise.all(
+            batch.map((write) => this.transact([write]).then(([result]) => write.resolve(result), write.reject)),
+          );
       }
     }
     this.committing = false;

@@ -47,7 +47,11 @@ export async function insertNewContent(db: Knex, entries: readonly ContentEntry[
       const chunk = entries.slice(start, start + ROWS_PER_INSERT);
       // `returning` names the rows actually inserted, on SQLite (3.35+) as on PostgreSQL; an
       // entry stored meanwhile by another instance is skipped, not an error.
-      const inserted = (await trx(CONTENT_TABLE).insert(chunk.map(toContentRow)).onConflict('id').ignore().returning('id')) as { id: string }[];
+      const inserted = (await trx(CONTENT_TABLE)
+        .insert(chunk.map(toContentRow))
+        .onConflict('id')
+        .ignore()
+        .returning('id')) as { id: string }[];
       added.push(...inserted.map((row) => row.id));
     }
     return added;
@@ -63,17 +67,25 @@ export class KnexContentStore implements ContentStore {
   }
 
   async count(kind: ContentKind, category: string): Promise<number> {
-    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).count({ count: '*' }).first()) as { count: number | string } | undefined;
+    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).count({ count: '*' }).first()) as
+      { count: number | string } | undefined;
     return toNumber(row?.count ?? 0);
   }
 
   async categories(kind: ContentKind): Promise<readonly CategoryCount[]> {
-    const rows = (await this.db(CONTENT_TABLE).where({ kind }).groupBy('category').select('category').count({ count: '*' })) as { category: string; count: number | string }[];
-    return rows.map((row) => ({ category: row.category, count: toNumber(row.count) })).sort((a, b) => (a.category < b.category ? -1 : 1));
+    const rows = (await this.db(CONTENT_TABLE)
+      .where({ kind })
+      .groupBy('category')
+      .select('category')
+      .count({ count: '*' })) as { category: string; count: number | string }[];
+    return rows
+      .map((row) => ({ category: row.category, count: toNumber(row.count) }))
+      .sort((a, b) => (a.category < b.category ? -1 : 1));
   }
 
   async nth(kind: ContentKind, category: string, index: number): Promise<ContentEntry | undefined> {
-    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).orderBy('id').offset(index).first()) as ContentRow | undefined;
+    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).orderBy('id').offset(index).first()) as
+      ContentRow | undefined;
     return row ? toEntry(row) : undefined;
   }
 

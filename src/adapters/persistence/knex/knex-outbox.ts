@@ -1,7 +1,25 @@
 import type { Knex } from 'knex';
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type RecipientOutcome, type Settlement } from '../../../domain/mail/ports.js';
-import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../../../domain/mail/quota.js';
+import {
+  oldestDueFirst,
+  type ClaimRequest,
+  type EnqueueOutcome,
+  type IdempotencyClaim,
+  type NewMessage,
+  type Outbox,
+  type OutboxFilter,
+  type OutboxMessage,
+  type RecipientOutcome,
+  type Settlement,
+} from '../../../domain/mail/ports.js';
+import {
+  fitsIn,
+  longestOf,
+  roomAt,
+  windowStart,
+  type QuotaRefusal,
+  type QuotaWindow,
+} from '../../../domain/mail/quota.js';
 import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
 import type { Variables } from '../../../domain/mail/variables.js';
 import { fromStringList, toNumber, toNumberOrNull, toStringList } from './columns.js';
@@ -36,7 +54,8 @@ interface MessageRow {
   recipient_count: number | string;
 }
 
-const toOutcomes = (column: string | null): RecipientOutcome[] => (column === null ? [] : (JSON.parse(column) as RecipientOutcome[]));
+const toOutcomes = (column: string | null): RecipientOutcome[] =>
+  column === null ? [] : (JSON.parse(column) as RecipientOutcome[]);
 
 const toMessage = (row: MessageRow): OutboxMessage => ({
   id: row.id,
@@ -92,11 +111,29 @@ function settlementColumns(settlement: Settlement): Partial<MessageRow> {
   const recipient_outcomes = JSON.stringify(settlement.recipients);
   switch (settlement.status) {
     case 'sent':
-      return { status: 'sent', attempts: settlement.attempts, sent_at: settlement.at, next_attempt_at: settlement.at, recipient_outcomes, ...(settlement.reason !== undefined && { last_error: settlement.reason }) };
+      return {
+        status: 'sent',
+        attempts: settlement.attempts,
+        sent_at: settlement.at,
+        next_attempt_at: settlement.at,
+        recipient_outcomes,
+        ...(settlement.reason !== undefined && { last_error: settlement.reason }),
+      };
     case 'failed':
-      return { status: 'failed', attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.at, recipient_outcomes };
+      return {
+        status: 'failed',
+        attempts: settlement.attempts,
+        last_error: settlement.reason,
+        next_attempt_at: settlement.at,
+        recipient_outcomes,
+      };
     case 'queued':
-      return { attempts: settlement.attempts, last_error: settlement.reason, next_attempt_at: settlement.nextAttemptAt, recipient_outcomes };
+      return {
+        attempts: settlement.attempts,
+        last_error: settlement.reason,
+        next_attempt_at: settlement.nextAttemptAt,
+        recipient_outcomes,
+      };
   }
 }
 
@@ -129,7 +166,11 @@ export class KnexOutbox implements Outbox {
     this.skipsLocked = db.client.config.client === 'pg';
   }
 
-  enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome> {
+  enqueue(
+    message: NewMessage,
+    idempotency?: IdempotencyClaim,
+    quota?: readonly QuotaWindow[],
+  ): Promise<EnqueueOutcome> {
     return this.writes.run(async (trx): Promise<EnqueueOutcome> => {
       if (idempotency) {
         const { scope, key, expiredBefore } = idempotency;
@@ -159,11 +200,18 @@ export class KnexOutbox implements Outbox {
   }
 
   /** What an earlier request with the same key makes of this one: the same request, replayed, or a conflict; undefined when the key is free. */
-  private async earlierAnswer(trx: Knex.Transaction, { scope, key, requestHash }: IdempotencyClaim): Promise<EnqueueOutcome | undefined> {
-    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as { request_hash: string; message_id: string } | undefined;
+  private async earlierAnswer(
+    trx: Knex.Transaction,
+    { scope, key, requestHash }: IdempotencyClaim,
+  ): Promise<EnqueueOutcome | undefined> {
+    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as
+      { request_hash: string; message_id: string } | undefined;
     if (earlier === undefined) return undefined;
     if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
-    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as { id: string; message_id: string };
+    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as {
+      id: string;
+      message_id: string;
+    };
     return { kind: 'replayed', id: first.id, messageId: first.message_id };
   }
 
@@ -171,15 +219,30 @@ export class KnexOutbox implements Outbox {
    * Whether the sender's quota refuses the message: their recipients in each window summed in one
    * query, and only for a window they would pass, their messages in it read to say until when.
    */
-  private async quotaRefusal(trx: Knex.Transaction, message: NewMessage, sender: string, windows: readonly QuotaWindow[]): Promise<QuotaRefusal | undefined> {
+  private async quotaRefusal(
+    trx: Knex.Transaction,
+    message: NewMessage,
+    sender: string,
+    windows: readonly QuotaWindow[],
+  ): Promise<QuotaRefusal | undefined> {
     if (this.skipsLocked) await holdAdvisoryLock(trx, 'mailQuota');
     const now = message.createdAt;
     const asked = recipientCount(message);
-    const sums = windows.map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`).join(', ');
+    const sums = windows
+      .map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`)
+      .join(', ');
     const [used] = (await trx(MAIL_TABLE)
-      .select(trx.raw(sums, windows.map((window) => windowStart(window, now))))
+      .select(
+        trx.raw(
+          sums,
+          windows.map((window) => windowStart(window, now)),
+        ),
+      )
       .where({ sender_user_id: sender })
-      .andWhere('created_at', '>', Math.min(...windows.map((window) => windowStart(window, now))))) as Record<string, number | string>[];
+      .andWhere('created_at', '>', Math.min(...windows.map((window) => windowStart(window, now))))) as Record<
+      string,
+      number | string
+    >[];
     const refusals: QuotaRefusal[] = [];
     for (const [index, window] of windows.entries()) {
       if (fitsIn(window, Number(used![`w${index}`]), asked)) continue;
@@ -188,7 +251,10 @@ export class KnexOutbox implements Outbox {
         .where({ sender_user_id: sender })
         .andWhere('created_at', '>', windowStart(window, now))
         .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Pick<MessageRow, 'created_at' | 'recipient_count'>[];
-      const earlier = inWindow.map((row) => ({ createdAt: toNumber(row.created_at), recipients: toNumber(row.recipient_count) }));
+      const earlier = inWindow.map((row) => ({
+        createdAt: toNumber(row.created_at),
+        recipients: toNumber(row.recipient_count),
+      }));
       refusals.push({ window, retryAt: roomAt(window, earlier, asked) });
     }
     return longestOf(refusals);
@@ -204,7 +270,10 @@ export class KnexOutbox implements Outbox {
         .orderBy([{ column: 'next_attempt_at' }, { column: 'created_at' }])
         .limit(limit);
       if (this.skipsLocked) void due.forUpdate().skipLocked();
-      const rows = (await trx(MAIL_TABLE).whereIn('id', due).update({ lease_owner: worker, lease_until: leaseUntil }).returning('*')) as MessageRow[];
+      const rows = (await trx(MAIL_TABLE)
+        .whereIn('id', due)
+        .update({ lease_owner: worker, lease_until: leaseUntil })
+        .returning('*')) as MessageRow[];
       // RETURNING gives rows in no particular order: oldest due first, as claimed.
       return rows.map(toMessage).sort(oldestDueFirst);
     }, 'relaxed');
@@ -233,7 +302,13 @@ export class KnexOutbox implements Outbox {
   }
 
   async list({ status, limit }: OutboxFilter): Promise<readonly OutboxMessage[]> {
-    const query = this.db(MAIL_TABLE).select<MessageRow[]>().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    const query = this.db(MAIL_TABLE)
+      .select<MessageRow[]>()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
     if (status !== undefined) void query.where({ status });
     return (await query).map(toMessage);
   }
@@ -251,10 +326,16 @@ export class KnexOutbox implements Outbox {
 
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'> {
     return this.writes.run(async (trx) => {
-      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as Pick<MessageRow, 'recipient_outcomes'> | undefined;
+      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as
+        Pick<MessageRow, 'recipient_outcomes'> | undefined;
       if (failed !== undefined) {
-        const recipient_outcomes = failed.recipient_outcomes === null ? null : JSON.stringify(reopenRefused(toOutcomes(failed.recipient_outcomes)));
-        const updated = await trx(MAIL_TABLE).where({ id, status: 'failed' }).update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
+        const recipient_outcomes =
+          failed.recipient_outcomes === null
+            ? null
+            : JSON.stringify(reopenRefused(toOutcomes(failed.recipient_outcomes)));
+        const updated = await trx(MAIL_TABLE)
+          .where({ id, status: 'failed' })
+          .update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
         if (updated > 0) return 'queued';
       }
       return (await trx(MAIL_TABLE).where({ id }).first('id')) ? 'not failed' : 'missing';

@@ -39,7 +39,10 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   disabled: toBoolean(row.disabled),
   issuedBy: row.issued_by,
   issuedThrough: row.issued_through,
-  rateLimit: row.rate_limit_requests === null || row.rate_limit_per_seconds === null ? null : { requests: toNumber(row.rate_limit_requests), perSeconds: toNumber(row.rate_limit_per_seconds) },
+  rateLimit:
+    row.rate_limit_requests === null || row.rate_limit_per_seconds === null
+      ? null
+      : { requests: toNumber(row.rate_limit_requests), perSeconds: toNumber(row.rate_limit_per_seconds) },
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
@@ -81,7 +84,8 @@ export class KnexTokenStore implements TokenStore {
     try {
       return await this.db.transaction(async (trx) => {
         // Concurrent inserts for one owner queue on the owner's row, so that each counts the others'.
-        if (maxLiveTokens !== undefined && this.locksRows) await trx('users').where({ id: record.userId }).select('id').forUpdate();
+        if (maxLiveTokens !== undefined && this.locksRows)
+          await trx('users').where({ id: record.userId }).select('id').forUpdate();
         // On SQLite the insert comes first: it makes this transaction the writer before anything is read.
         await trx('tokens').insert(row);
         if (record.issuedThrough !== null) {
@@ -89,21 +93,24 @@ export class KnexTokenStore implements TokenStore {
           // deletion that comes later waits for this insert and then finds it among what hangs on it.
           const reading = trx('tokens').where({ id: record.issuedThrough }).select('id');
           const through = this.locksRows ? reading.forShare() : reading;
-          if ((await through.first()) === undefined) throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
+          if ((await through.first()) === undefined)
+            throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
         }
         if (maxLiveTokens !== undefined) {
           const [counted] = await trx('tokens')
             .where({ user_id: record.userId })
             .andWhere((live) => void live.whereNull('expires_at').orWhere('expires_at', '>', record.createdAt))
             .count({ live: '*' });
-          if (toNumber(counted!.live as number | string) > maxLiveTokens) throw new InsertRefused({ inserted: false, refused: 'liveTokenLimit' });
+          if (toNumber(counted!.live as number | string) > maxLiveTokens)
+            throw new InsertRefused({ inserted: false, refused: 'liveTokenLimit' });
         }
         return { inserted: true } as const;
       });
     } catch (error) {
       if (error instanceof InsertRefused) return error.outcome;
       const column = uniqueViolationColumn(error);
-      if (column && column in CONFLICTS) return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
+      if (column && column in CONFLICTS)
+        return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
       throw error;
     }
   }
@@ -127,10 +134,12 @@ export class KnexTokenStore implements TokenStore {
   }
 
   async listByUser(userId: string): Promise<TokenRecord[]> {
-    const rows = await this.db<TokenRow>('tokens').where({ user_id: userId }).orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ]);
+    const rows = await this.db<TokenRow>('tokens')
+      .where({ user_id: userId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
     return rows.map(toRecord);
   }
 
@@ -151,7 +160,10 @@ export class KnexTokenStore implements TokenStore {
           .where({ id: tokenId })
           .update({
             uses: trx.raw('uses + ?', [uses]),
-            last_used_at: trx.raw('CASE WHEN last_used_at IS NULL OR last_used_at < ? THEN ? ELSE last_used_at END', [lastUsedAt, lastUsedAt]),
+            last_used_at: trx.raw('CASE WHEN last_used_at IS NULL OR last_used_at < ? THEN ? ELSE last_used_at END', [
+              lastUsedAt,
+              lastUsedAt,
+            ]),
           });
       }
     });
@@ -175,7 +187,9 @@ export async function deleteHangingOn(trx: Knex.Transaction, deletedIds: readonl
       next.push(...(await trx('tokens').whereIn('issued_through', ids).pluck('id')));
     }
     for (let start = 0; start < next.length; start += IDS_PER_STATEMENT) {
-      await trx('tokens').whereIn('id', next.slice(start, start + IDS_PER_STATEMENT)).delete();
+      await trx('tokens')
+        .whereIn('id', next.slice(start, start + IDS_PER_STATEMENT))
+        .delete();
     }
     level = next;
   }

@@ -76,7 +76,8 @@ export class KnexUserStore implements UserStore {
       return { inserted: true };
     } catch (error) {
       const column = uniqueViolationColumn(error);
-      if (column && column in CONFLICTS) return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
+      if (column && column in CONFLICTS)
+        return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
       throw error;
     }
   }

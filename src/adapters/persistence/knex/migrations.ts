@@ -205,8 +205,11 @@ const migrations: readonly Migration[] = [
         // A sender's messages of the last day, summed at each acceptance.
         table.index(['sender_user_id', 'created_at', 'recipient_count']);
       });
-      const length = (column: string) => (db.client.config.client === 'pg' ? `json_array_length(${column}::json)` : `json_array_length(${column})`);
-      await db(MAIL_TABLE).update({ recipient_count: db.raw(['to_addresses', 'cc_addresses', 'bcc_addresses'].map(length).join(' + ')) });
+      const length = (column: string) =>
+        db.client.config.client === 'pg' ? `json_array_length(${column}::json)` : `json_array_length(${column})`;
+      await db(MAIL_TABLE).update({
+        recipient_count: db.raw(['to_addresses', 'cc_addresses', 'bcc_addresses'].map(length).join(' + ')),
+      });
     },
     async down(db) {
       await db.schema.alterTable(MAIL_TABLE, (table) => {

@@ -1,7 +1,16 @@
 import { StorageUnreachable } from '../../../domain/outage.js';
 
 /** Node's socket errors that mean the database server could not be reached or went away. */
-const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** PostgreSQL's: class 08 (connection exception), an administrator's shutdown, starting up, too many connections. */
 const UNREACHABLE_SQLSTATE = /^(08...|57P01|57P02|57P03|53300)$/;
 /**
@@ -13,14 +22,19 @@ const LOCKED_SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUS
  * What the pg driver says, without a code, when a connection or a query ran out of time or was
  * cut; Knex puts the query and " - " before it.
  */
-const UNREACHABLE_MESSAGE = /(^| - )(Connection terminated|Query read timeout|timeout expired|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const UNREACHABLE_MESSAGE =
+  /(^| - )(Connection terminated|Query read timeout|timeout expired|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** Whether a database call failed because the database did not answer in time, rather than because of what was asked. */
 export function isUnreachable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
   if (name === 'KnexTimeoutError') return true;
-  if (typeof code === 'string' && (UNREACHABLE_SOCKET_CODES.has(code) || UNREACHABLE_SQLSTATE.test(code) || LOCKED_SQLITE_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (UNREACHABLE_SOCKET_CODES.has(code) || UNREACHABLE_SQLSTATE.test(code) || LOCKED_SQLITE_CODES.has(code))
+  )
+    return true;
   return typeof message === 'string' && UNREACHABLE_MESSAGE.test(message);
 }
 
@@ -105,11 +119,19 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
                 return;
               }
               late = true;
-              reject(new StorageUnreachable(`the database did not answer within ${deadline.ms} ms`, lastFailure === undefined ? undefined : { cause: lastFailure }));
+              reject(
+                new StorageUnreachable(
+                  `the database did not answer within ${deadline.ms} ms`,
+                  lastFailure === undefined ? undefined : { cause: lastFailure },
+                ),
+              );
             };
             let timer = setTimeout(expire, deadline.ms);
             // A turn that comes after the call's own deadline (behind other calls' turns) is not taken.
-            const again = (): Promise<unknown> => (late || Date.now() >= deadlineAt ? Promise.reject(lastFailure) : (value.apply(target, args) as Promise<unknown>));
+            const again = (): Promise<unknown> =>
+              late || Date.now() >= deadlineAt
+                ? Promise.reject(lastFailure)
+                : (value.apply(target, args) as Promise<unknown>);
             const settle = (attempt: Promise<unknown>): void => {
               attempt.then(
                 (answer: unknown) => {
@@ -124,7 +146,11 @@ export function reachingInTime<Store extends object>(store: Store, deadline: Cal
                     return;
                   }
                   clearTimeout(timer);
-                  reject(isUnreachable(error) ? new StorageUnreachable('the database did not answer in time', { cause: error }) : error);
+                  reject(
+                    isUnreachable(error)
+                      ? new StorageUnreachable('the database did not answer in time', { cause: error })
+                      : error,
+                  );
                 },
               );
             };

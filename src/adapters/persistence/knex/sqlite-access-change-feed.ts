@@ -36,18 +36,25 @@ export class SqliteAccessChangeFeed implements AccessChangeFeed {
     return publishOrWarn(change, this.logger, async () => {
       const now = Date.now();
       await this.db(ACCESS_CHANGES_TABLE).insert({ kind: change.kind, subject: change.id, created_at: now });
-      await this.db(ACCESS_CHANGES_TABLE).where('created_at', '<', now - RETENTION_MS).delete();
+      await this.db(ACCESS_CHANGES_TABLE)
+        .where('created_at', '<', now - RETENTION_MS)
+        .delete();
     });
   }
 
   async subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription> {
     // Knex's client opens a connection outside its pool: the subscription holds it for its life.
-    const client = this.db.client as { acquireRawConnection(): Promise<RawConnection>; destroyRawConnection(connection: RawConnection): Promise<void> };
+    const client = this.db.client as {
+      acquireRawConnection(): Promise<RawConnection>;
+      destroyRawConnection(connection: RawConnection): Promise<void>;
+    };
     const connection = await client.acquireRawConnection();
     const dataVersion = () => connection.pragma('data_version', { simple: true });
     const newer = connection.prepare(`SELECT id, kind, subject FROM ${ACCESS_CHANGES_TABLE} WHERE id > ? ORDER BY id`);
     let version = dataVersion();
-    let lastId = (connection.prepare(`SELECT COALESCE(MAX(id), 0) AS id FROM ${ACCESS_CHANGES_TABLE}`).get() as { id: number }).id;
+    let lastId = (
+      connection.prepare(`SELECT COALESCE(MAX(id), 0) AS id FROM ${ACCESS_CHANGES_TABLE}`).get() as { id: number }
+    ).id;
 
     const poll = () => {
       try {

@@ -38,7 +38,12 @@ export class MemoryContentStore implements ContentStore {
   }
 
   async list({ kind, category }: ContentFilter): Promise<readonly ContentEntry[]> {
-    return [...this.byId.values()].filter((entry) => (kind === undefined || entry.kind === kind) && (category === undefined || entry.category === category)).sort(byKindCategoryId);
+    return [...this.byId.values()]
+      .filter(
+        (entry) =>
+          (kind === undefined || entry.kind === kind) && (category === undefined || entry.category === category),
+      )
+      .sort(byKindCategoryId);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,7 +1,24 @@
 import type { MessageStatus } from '../../../domain/mail/message.js';
-import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../../../domain/mail/quota.js';
+import {
+  fitsIn,
+  longestOf,
+  roomAt,
+  windowStart,
+  type QuotaRefusal,
+  type QuotaWindow,
+} from '../../../domain/mail/quota.js';
 import { recipientCount, reopenRefused } from '../../../domain/mail/recipients.js';
-import { oldestDueFirst, type ClaimRequest, type EnqueueOutcome, type IdempotencyClaim, type NewMessage, type Outbox, type OutboxFilter, type OutboxMessage, type Settlement } from '../../../domain/mail/ports.js';
+import {
+  oldestDueFirst,
+  type ClaimRequest,
+  type EnqueueOutcome,
+  type IdempotencyClaim,
+  type NewMessage,
+  type Outbox,
+  type OutboxFilter,
+  type OutboxMessage,
+  type Settlement,
+} from '../../../domain/mail/ports.js';
 
 interface Lease {
   readonly worker: string;
@@ -15,7 +32,8 @@ interface StoredKey {
 }
 
 /** Newest first; messages made in the same millisecond by id, as the SQL outbox orders them. */
-const newestFirst = (a: OutboxMessage, b: OutboxMessage) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newestFirst = (a: OutboxMessage, b: OutboxMessage) =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** The outbox in memory, for tests and for running without a database: what a restart forgets is lost. */
 export class MemoryOutbox implements Outbox {
@@ -23,7 +41,11 @@ export class MemoryOutbox implements Outbox {
   private readonly leases = new Map<string, Lease>();
   private readonly keys = new Map<string, StoredKey>();
 
-  async enqueue(message: NewMessage, idempotency?: IdempotencyClaim, quota?: readonly QuotaWindow[]): Promise<EnqueueOutcome> {
+  async enqueue(
+    message: NewMessage,
+    idempotency?: IdempotencyClaim,
+    quota?: readonly QuotaWindow[],
+  ): Promise<EnqueueOutcome> {
     const keyOf = idempotency && `${idempotency.scope}\u0000${idempotency.key}`;
     if (idempotency && keyOf !== undefined) {
       const earlier = this.keys.get(keyOf);
@@ -37,8 +59,15 @@ export class MemoryOutbox implements Outbox {
       const refusal = this.quotaRefusal(message, message.senderUserId, quota);
       if (refusal !== undefined) return { kind: 'overQuota', ...refusal };
     }
-    if (idempotency && keyOf !== undefined) this.keys.set(keyOf, { requestHash: idempotency.requestHash, messageId: message.id, createdAt: message.createdAt });
-    this.messages.set(message.id, { message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] } });
+    if (idempotency && keyOf !== undefined)
+      this.keys.set(keyOf, {
+        requestHash: idempotency.requestHash,
+        messageId: message.id,
+        createdAt: message.createdAt,
+      });
+    this.messages.set(message.id, {
+      message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] },
+    });
     return { kind: 'queued' };
   }
 
@@ -60,7 +89,12 @@ export class MemoryOutbox implements Outbox {
   async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
     const due = [...this.messages.values()]
       .map((entry) => entry.message)
-      .filter((message) => message.status === 'queued' && message.nextAttemptAt <= now && (this.leases.get(message.id)?.until ?? 0) <= now)
+      .filter(
+        (message) =>
+          message.status === 'queued' &&
+          message.nextAttemptAt <= now &&
+          (this.leases.get(message.id)?.until ?? 0) <= now,
+      )
       .sort(oldestDueFirst)
       .slice(0, limit);
     for (const message of due) this.leases.set(message.id, { worker, until: leaseUntil });
@@ -74,13 +108,31 @@ export class MemoryOutbox implements Outbox {
     const message = { ...entry.message, recipientOutcomes: settlement.recipients };
     switch (settlement.status) {
       case 'sent':
-        entry.message = { ...message, status: 'sent', attempts: settlement.attempts, sentAt: settlement.at, nextAttemptAt: settlement.at, lastError: settlement.reason ?? message.lastError };
+        entry.message = {
+          ...message,
+          status: 'sent',
+          attempts: settlement.attempts,
+          sentAt: settlement.at,
+          nextAttemptAt: settlement.at,
+          lastError: settlement.reason ?? message.lastError,
+        };
         break;
       case 'failed':
-        entry.message = { ...message, status: 'failed', attempts: settlement.attempts, lastError: settlement.reason, nextAttemptAt: settlement.at };
+        entry.message = {
+          ...message,
+          status: 'failed',
+          attempts: settlement.attempts,
+          lastError: settlement.reason,
+          nextAttemptAt: settlement.at,
+        };
         break;
       case 'queued':
-        entry.message = { ...message, attempts: settlement.attempts, lastError: settlement.reason, nextAttemptAt: settlement.nextAttemptAt };
+        entry.message = {
+          ...message,
+          attempts: settlement.attempts,
+          lastError: settlement.reason,
+          nextAttemptAt: settlement.nextAttemptAt,
+        };
     }
     return true;
   }
@@ -127,7 +179,13 @@ export class MemoryOutbox implements Outbox {
     const entry = this.messages.get(id);
     if (!entry) return 'missing';
     if (entry.message.status !== 'failed') return 'not failed';
-    entry.message = { ...entry.message, status: 'queued', attempts: 0, nextAttemptAt: now, recipientOutcomes: reopenRefused(entry.message.recipientOutcomes) };
+    entry.message = {
+      ...entry.message,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      recipientOutcomes: reopenRefused(entry.message.recipientOutcomes),
+    };
     return 'queued';
   }
 }

@@ -14,9 +14,14 @@ export class MemoryTokenStore implements TokenStore {
       if (other.license === record.license) return { inserted: false, conflict: 'license' };
       if (other.userId === record.userId && (other.expiresAt === null || other.expiresAt > record.createdAt)) live += 1;
     }
-    if (record.issuedThrough !== null && !this.tables.tokens.has(record.issuedThrough)) return { inserted: false, refused: 'issuedThroughGone' };
+    if (record.issuedThrough !== null && !this.tables.tokens.has(record.issuedThrough))
+      return { inserted: false, refused: 'issuedThroughGone' };
     if (maxLiveTokens !== undefined && live >= maxLiveTokens) return { inserted: false, refused: 'liveTokenLimit' };
-    this.tables.tokens.set(record.id, { ...record, scopes: [...record.scopes], rateLimit: record.rateLimit && { ...record.rateLimit } });
+    this.tables.tokens.set(record.id, {
+      ...record,
+      scopes: [...record.scopes],
+      rateLimit: record.rateLimit && { ...record.rateLimit },
+    });
     this.tables.tokenIdBySecretHash.set(record.secretHash, record.id);
     return { inserted: true };
   }
@@ -50,9 +55,14 @@ export class MemoryTokenStore implements TokenStore {
     for (const { tokenId, uses, lastUsedAt } of usages) {
       const record = this.tables.tokens.get(tokenId);
       if (!record) continue;
-      this.tables.tokens.set(tokenId, { ...record, uses: record.uses + uses, lastUsedAt: Math.max(record.lastUsedAt ?? 0, lastUsedAt) });
+      this.tables.tokens.set(tokenId, {
+        ...record,
+        uses: record.uses + uses,
+        lastUsedAt: Math.max(record.lastUsedAt ?? 0, lastUsedAt),
+      });
     }
   }
 }
 
-export const newestFirst = (a: TokenRecord, b: TokenRecord): number => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+export const newestFirst = (a: TokenRecord, b: TokenRecord): number =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

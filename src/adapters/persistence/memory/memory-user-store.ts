@@ -41,7 +41,9 @@ export class MemoryUserStore implements UserStore {
   }
 
   async list(): Promise<User[]> {
-    return [...this.tables.users.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.tables.users.values()].sort(
+      (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
   }
 
   async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
@@ -61,7 +63,8 @@ export class MemoryUserStore implements UserStore {
   async delete(id: string): Promise<boolean> {
     if (!this.tables.users.delete(id)) return false;
     // deleteToken takes what hangs on each with it: a token already taken is simply not found again.
-    for (const token of [...this.tables.tokens.values()]) if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
+    for (const token of [...this.tables.tokens.values()])
+      if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
     return true;
   }
 }
