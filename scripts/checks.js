@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// `npm test`'s steps before mocha: type-check, lint and build at once, since each uses one core
+// `npm test`'s steps before mocha: type-check, lint, check the formatting and build at once, since each uses one core
 // and the machine we promise has two. Each step's output is printed whole when it ends, so the
-// three do not interleave; the exit code is non-zero when any step failed.
+// steps do not interleave; the exit code is non-zero when any step failed.
 import { spawn } from 'node:child_process';
 
 const steps = {
   typecheck: ['npx', ['tsc', '--noEmit', '--incremental', '--tsBuildInfoFile', '.cache/typecheck.tsbuildinfo']],
   lint: ['npx', ['eslint', '--cache', '--cache-location', '.cache/eslint/', '.']],
+  format: [
+    'npx',
+    ['prettier', '--check', '--log-level', 'warn', '--cache', '--cache-location', '.cache/prettier', '.'],
+  ],
   // Type errors are the typecheck's to report; the build only has to write dist/ for the tests that start it.
   build: ['npx', ['tsc', '-p', 'tsconfig.build.json', '--noCheck']],
 };
