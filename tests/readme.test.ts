@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { permissionsOf, type RouteTable } from '../src/adapters/http/route-table.js';
+import { permissionsOf, type RouteTable } from '../src/platform/http/route-table.js';
 import { ENVIRONMENT_VARIABLES, loadConfig } from '../src/config/load-config.js';
 import { buildApplication, Routes } from '../src/container.js';
 import { expectRight } from './support/either.js';

@@ -4,20 +4,20 @@ import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildApplication, type Application } from '../container.js';
 import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
-import { IssueToken } from '../domain/tokens/issue-token.js';
-import { parseDuration } from '../domain/tokens/duration.js';
-import { describeRateLimit, parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
-import { OPERATOR } from '../domain/auth/actor.js';
-import { RevokeToken, TokenReader, UpdateToken } from '../domain/tokens/manage-tokens.js';
-import { CreateUser } from '../domain/users/create-user.js';
-import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../domain/users/manage-users.js';
-import { viewOfUser } from '../domain/users/user-view.js';
-import type { User } from '../domain/users/user.js';
-import { CliFailure } from './cli-failure.js';
+import { IssueToken } from '../families/users-and-tokens/domain/tokens/issue-token.js';
+import { parseDuration } from '../families/users-and-tokens/domain/tokens/duration.js';
+import { describeRateLimit, parseRateLimit, type RateLimit } from '../domain/identity/rate-limit.js';
+import { OPERATOR } from '../domain/identity/actor.js';
+import { RevokeToken, TokenReader, UpdateToken } from '../families/users-and-tokens/domain/tokens/manage-tokens.js';
+import { CreateUser } from '../families/users-and-tokens/domain/users/create-user.js';
+import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../families/users-and-tokens/domain/users/manage-users.js';
+import { viewOfUser } from '../families/users-and-tokens/domain/users/user-view.js';
+import type { User } from '../domain/identity/user.js';
+import { CliFailure } from '../platform/cli/cli-failure.js';
 import { passwordFromStdin } from './password-stdin.js';
-import { reasonOf } from '../failure-reason.js';
-import { contentCommands } from './content-commands.js';
-import { mailCommands } from './mail-commands.js';
+import { reasonOf } from '../platform/failure-reason.js';
+import { contentCommands } from '../families/content/content-commands.js';
+import { mailCommands } from '../families/mail/mail-commands.js';
 
 /**
  * What a command reads and writes: the process's own streams and environment from the binary,

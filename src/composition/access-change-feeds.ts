@@ -1,9 +1,13 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
-import { RedisAccessChangeFeed } from '../adapters/redis/redis-access-change-feed.js';
-import { RedisConnection } from '../adapters/redis/redis-connection.js';
+import { RedisAccessChangeFeed } from '../platform/access-changes/redis-access-change-feed.js';
+import { RedisConnection } from '../platform/redis/redis-connection.js';
 import type { AppConfig } from '../config/config.js';
-import { AccessChangeFeed, type AccessChange, type AccessChangeSubscription } from '../domain/auth/ports.js';
+import {
+  AccessChangeFeed,
+  type AccessChange,
+  type AccessChangeSubscription,
+} from '../domain/identity/access-changes.js';
 import { Log, StoredAccessChangeFeed } from './identifiers.js';
 
 /**

@@ -1,17 +1,17 @@
 import type { ContainerModule } from 'inversify';
 import { defaultRateLimitOf, type AppConfig } from '../config/config.js';
-import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
-import { contentModule, ContentUseCases } from './content-module.js';
-import { cryptoModule, CryptoUseCases } from './crypto-module.js';
-import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
-import { gameModule, GameUseCases } from './game-module.js';
+import { barcodeModule, BarcodeUseCases } from '../families/barcode/barcode-module.js';
+import { contentModule, ContentUseCases } from '../families/content/content-module.js';
+import { cryptoModule, CryptoUseCases } from '../families/crypto/crypto-module.js';
+import { dictionaryModule, DictionaryUseCases } from '../families/dictionary/dictionary-module.js';
+import { gameModule, GameUseCases } from '../families/game/game-module.js';
 import type { UseCasesIdentifier } from './identifiers.js';
-import { locationModule, LocationUseCases } from './location-module.js';
-import { mailModule, MailUseCases } from './mail-module.js';
-import { phoneModule, PhoneUseCases } from './phone-module.js';
-import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
-import { weatherModule, WeatherUseCases } from './weather-module.js';
-import { whoisModule, WhoisUseCases } from './whois-module.js';
+import { locationModule, LocationUseCases } from '../families/location/location-module.js';
+import { mailModule, MailUseCases } from '../families/mail/mail-module.js';
+import { phoneModule, PhoneUseCases } from '../families/phone/phone-module.js';
+import { usersAndTokensModule, UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
+import { weatherModule, WeatherUseCases } from '../families/weather/weather-module.js';
+import { whoisModule, WhoisUseCases } from '../families/whois/whois-module.js';
 
 /** A family: its bindings and routes, given its own settings; its use cases as one binding, what a library user receives under its name. */
 interface Family<UseCases> {

@@ -1,15 +1,15 @@
 import { ContainerModule } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { createApp } from '../adapters/http/app.js';
-import { trustProxies } from '../adapters/http/client-address.js';
-import type { CorsSettings } from '../adapters/http/cors.js';
-import type { Health } from '../adapters/http/health.js';
-import { withFamiliesDisabled, type RouteTable } from '../adapters/http/route-table.js';
-import type { AccessLog } from '../adapters/logging/logger.js';
-import { Authenticate } from '../domain/auth/authenticate.js';
-import { LogInWithPassword } from '../domain/auth/log-in-with-password.js';
-import { Metrics, RateLimiter } from '../domain/pipeline/ports.js';
+import { createApp } from '../platform/http/app.js';
+import { trustProxies } from '../platform/http/client-address.js';
+import type { CorsSettings } from '../platform/http/cors.js';
+import type { Health } from '../platform/http/health.js';
+import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
+import type { AccessLog } from '../platform/logging/logger.js';
+import { Authenticate } from '../families/users-and-tokens/domain/auth/authenticate.js';
+import { LogInWithPassword } from '../families/users-and-tokens/domain/auth/log-in-with-password.js';
+import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
 import { HttpApp, InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
 
 export interface HttpSettings {

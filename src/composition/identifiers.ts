@@ -1,5 +1,5 @@
-import type { Redirect, Route } from '../adapters/http/route-table.js';
-import type { UpstreamCallCounter } from '../adapters/upstream/upstream-client.js';
+import type { Redirect, Route } from '../platform/http/route-table.js';
+import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.js';
 
 /**
  * Identifiers of what only the composition root and transports know about. The whole AppConfig is

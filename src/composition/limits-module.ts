@@ -1,17 +1,17 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
-import { CountedLoginThrottle } from '../adapters/rate-limit/counted-login-throttle.js';
-import { memoryCounters, redisCounters, type Counters } from '../adapters/rate-limit/counters.js';
-import { TokenRateLimiter } from '../adapters/rate-limit/token-rate-limiter.js';
-import { RedisConnection } from '../adapters/redis/redis-connection.js';
+import { CountedLoginThrottle } from '../families/users-and-tokens/adapters/counted-login-throttle.js';
+import { memoryCounters, redisCounters, type Counters } from '../platform/rate-limit/counters.js';
+import { TokenRateLimiter } from '../platform/rate-limit/token-rate-limiter.js';
+import { RedisConnection } from '../platform/redis/redis-connection.js';
 import type { AppConfig } from '../config/config.js';
-import { loginThrottlePolicies, policyOfKey } from '../domain/auth/login-throttle.js';
-import { LoginThrottle } from '../domain/auth/ports.js';
-import { DependencyCheck } from '../domain/health/ports.js';
-import { RateLimiter } from '../domain/pipeline/ports.js';
-import type { RateLimit } from '../domain/tokens/rate-limit.js';
+import { loginThrottlePolicies, policyOfKey } from '../families/users-and-tokens/domain/auth/login-throttle.js';
+import { LoginThrottle } from '../families/users-and-tokens/domain/auth/ports.js';
+import { DependencyCheck } from '../platform/health/ports.js';
+import { RateLimiter } from '../platform/pipeline/ports.js';
+import type { RateLimit } from '../domain/identity/rate-limit.js';
 import { Log } from './identifiers.js';
-import { LifecycleComponent } from './lifecycle.js';
+import { LifecycleComponent } from '../platform/lifecycle.js';
 
 export interface LimitsSettings {
   readonly defaultRateLimit: RateLimit | null;

@@ -1,11 +1,11 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
-import { Health, READINESS_DEADLINE_MS } from '../adapters/http/health.js';
-import { systemRoutes } from '../adapters/http/routes/system-routes.js';
-import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
-import { VerifiedTokenCache } from '../domain/auth/verified-token-cache.js';
-import { DependencyCheck } from '../domain/health/ports.js';
-import { MailOutboxDepth, Metrics } from '../domain/pipeline/ports.js';
+import { Health, READINESS_DEADLINE_MS } from '../platform/http/health.js';
+import { systemRoutes } from '../platform/http/system-routes.js';
+import { PrometheusMetrics } from '../platform/metrics/prometheus-metrics.js';
+import { VerifiedTokenCache } from '../families/users-and-tokens/domain/auth/verified-token-cache.js';
+import { DependencyCheck } from '../platform/health/ports.js';
+import { MailOutboxDepth, Metrics } from '../platform/pipeline/ports.js';
 import { InstanceHealth, Log, RouteContribution, UpstreamCalls } from './identifiers.js';
 
 const NO_LOOKUPS = { hits: 0, misses: 0 };

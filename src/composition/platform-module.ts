@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import { SystemClock } from '../adapters/clock/system-clock.js';
-import { OutboundGuard } from '../adapters/upstream/outbound-guard.js';
+import { SystemClock } from '../platform/clock/system-clock.js';
+import { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { AppConfig } from '../config/config.js';
 import { Clock, Randomness } from '../domain/ports.js';
 import { OutboundConnections } from './identifiers.js';

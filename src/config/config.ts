@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import * as t from 'io-ts';
 import ipaddr from 'ipaddr.js';
-import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../domain/users/password.js';
-import { isAddress } from '../domain/mail/addresses.js';
-import { MAX_RECIPIENTS } from '../domain/mail/message.js';
-import { parseRateLimit, type RateLimit } from '../domain/tokens/rate-limit.js';
+import { HIGHEST_PASSWORD_COST, LOWEST_PASSWORD_COST } from '../families/users-and-tokens/domain/users/password.js';
+import { isAddress } from '../families/mail/domain/addresses.js';
+import { MAX_RECIPIENTS } from '../families/mail/domain/message.js';
+import { parseRateLimit, type RateLimit } from '../domain/identity/rate-limit.js';
 import { PERMISSION_FAMILIES } from '../domain/permissions.js';
 
 /** A codec for values that are already the right JS type and pass a check; `name` reads as "expected <name>". */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
-import { STANDARD_PASSWORD_COST } from '../domain/users/password.js';
+import { STANDARD_PASSWORD_COST } from '../families/users-and-tokens/domain/users/password.js';
 import { AppConfig } from './config.js';
 
 /** `config/` at the project root, found from this file both in `src/` and in `dist/`. */

@@ -6,8 +6,8 @@
  */
 
 // Who acts, and what they may do.
-export { OPERATOR, type Actor } from './auth/actor.js';
-export type { Principal } from './auth/principal.js';
+export { OPERATOR, type Actor } from './identity/actor.js';
+export type { Principal } from './identity/principal.js';
 export { knownPermissions, Permission } from './permissions.js';
 
 // The error catalogue, and how a transport tells its errors apart: input is refused by its fields
@@ -25,22 +25,35 @@ export {
 } from './errors.js';
 
 // The use cases and what they take and give, family by family.
-export type { EncryptText, DecryptText } from './crypto/crypt-text.js';
-export type { Authenticate } from './auth/authenticate.js';
-export type { LogInWithPassword, PasswordLogin } from './auth/log-in-with-password.js';
-export type { CreateUser, CreateUserInput } from './users/create-user.js';
-export type { DeleteUser, GetUser, ListUsers, UpdateUser, UserUpdate } from './users/manage-users.js';
-export type { UserRef } from './users/target-user.js';
-export type { User } from './users/user.js';
-export { viewOfUser, type UserView } from './users/user-view.js';
-export type { IssuedToken, IssueToken, IssueTokenInput } from './tokens/issue-token.js';
-export type { RevokeToken, TokenReader, TokenView } from './tokens/manage-tokens.js';
-export type { TokenRecord } from './tokens/token.js';
-export type { RateLimit } from './tokens/rate-limit.js';
+export type { EncryptText, DecryptText } from '../families/crypto/domain/crypt-text.js';
+export type { Authenticate } from '../families/users-and-tokens/domain/auth/authenticate.js';
+export type {
+  LogInWithPassword,
+  PasswordLogin,
+} from '../families/users-and-tokens/domain/auth/log-in-with-password.js';
+export type { CreateUser, CreateUserInput } from '../families/users-and-tokens/domain/users/create-user.js';
+export type {
+  DeleteUser,
+  GetUser,
+  ListUsers,
+  UpdateUser,
+  UserUpdate,
+} from '../families/users-and-tokens/domain/users/manage-users.js';
+export type { UserRef } from '../families/users-and-tokens/domain/users/target-user.js';
+export type { User } from './identity/user.js';
+export { viewOfUser, type UserView } from '../families/users-and-tokens/domain/users/user-view.js';
+export type {
+  IssuedToken,
+  IssueToken,
+  IssueTokenInput,
+} from '../families/users-and-tokens/domain/tokens/issue-token.js';
+export type { RevokeToken, TokenReader, TokenView } from '../families/users-and-tokens/domain/tokens/manage-tokens.js';
+export type { TokenRecord } from './identity/token.js';
+export type { RateLimit } from './identity/rate-limit.js';
 export type { Fetched } from './fetched.js';
-export type { GetMaps, GetPlayerStats } from './game/game-queries.js';
-export type { MapEntry, PlayerStats } from './game/game.js';
-export type { GetPhoneDetails, PhoneDetails, PhoneDetailsQuery } from './phone/phone-details.js';
+export type { GetMaps, GetPlayerStats } from '../families/game/domain/game-queries.js';
+export type { MapEntry, PlayerStats } from '../families/game/domain/game.js';
+export type { GetPhoneDetails, PhoneDetails, PhoneDetailsQuery } from '../families/phone/domain/phone-details.js';
 export type {
   DecodedPlusCode,
   EncodedPlusCode,
@@ -49,8 +62,8 @@ export type {
   LookUpPlusCode,
   NearbyPlaces,
   PlusCodeRequest,
-} from './location/location-queries.js';
-export type { NearbyPlace, Place } from './location/places.js';
+} from '../families/location/domain/location-queries.js';
+export type { NearbyPlace, Place } from '../families/location/domain/places.js';
 export type {
   Antonyms,
   DefineWord,
@@ -58,9 +71,13 @@ export type {
   FindAntonyms,
   FindSynonyms,
   Synonyms,
-} from './dictionary/dictionary-queries.js';
-export type { GenerateBarcode, GenerateBarcodeInput, ListSymbologies } from './barcode/generate-barcode.js';
-export type { RenderedBarcode, Symbology } from './barcode/barcode.js';
+} from '../families/dictionary/domain/dictionary-queries.js';
+export type {
+  GenerateBarcode,
+  GenerateBarcodeInput,
+  ListSymbologies,
+} from '../families/barcode/domain/generate-barcode.js';
+export type { RenderedBarcode, Symbology } from '../families/barcode/domain/barcode.js';
 export type {
   DnsAnswer,
   DomainQuery,
@@ -70,12 +87,18 @@ export type {
   LookUpRegistration,
   RegistrationAnswer,
   RegistrationQuery,
-} from './whois/domain-lookups.js';
-export type { DomainName } from './whois/domain-name.js';
-export type { DnsRecords } from './whois/records.js';
-export type { DomainStatus, Registrant, Registrar, Registration } from './whois/registration.js';
-export type { ContentEntry, ContentInput, ContentKind } from './content/content.js';
-export type { Feed, LiveContent, Provenance, RandomContent, Served } from './content/content-queries.js';
+} from '../families/whois/domain/domain-lookups.js';
+export type { DomainName } from '../families/whois/domain/domain-name.js';
+export type { DnsRecords } from '../families/whois/domain/records.js';
+export type { DomainStatus, Registrant, Registrar, Registration } from '../families/whois/domain/registration.js';
+export type { ContentEntry, ContentInput, ContentKind } from '../families/content/domain/content.js';
+export type {
+  Feed,
+  LiveContent,
+  Provenance,
+  RandomContent,
+  Served,
+} from '../families/content/domain/content-queries.js';
 export type {
   ImportContent,
   ImportFile,
@@ -83,15 +106,15 @@ export type {
   ImportRecord,
   ImportReport,
   LineOutcome,
-} from './content/import-content.js';
-export type { ManageContent } from './content/manage-content.js';
+} from '../families/content/domain/import-content.js';
+export type { ManageContent } from '../families/content/domain/manage-content.js';
 export type {
   ForecastRequest,
   GetCurrentWeather,
   GetForecast,
   PlaceAsked,
   WeatherRequest,
-} from './weather/weather-queries.js';
+} from '../families/weather/domain/weather-queries.js';
 export type {
   Conditions,
   ConditionUnits,
@@ -107,24 +130,24 @@ export type {
   Units,
   WeatherLocation,
   WeatherQuery,
-} from './weather/weather.js';
-export type { Accepted, SendMail, SendMailInput } from './mail/send-mail.js';
-export type { MessageReader, MessageStatusView, RetryMessage } from './mail/manage-mail.js';
-export type { CheckedMail, MailRequest, MessageStatus } from './mail/message.js';
-export type { VariableValue, Variables } from './mail/variables.js';
+} from '../families/weather/domain/weather.js';
+export type { Accepted, SendMail, SendMailInput } from '../families/mail/domain/send-mail.js';
+export type { MessageReader, MessageStatusView, RetryMessage } from '../families/mail/domain/manage-mail.js';
+export type { CheckedMail, MailRequest, MessageStatus } from '../families/mail/domain/message.js';
+export type { VariableValue, Variables } from '../families/mail/domain/variables.js';
 export type { CallContext } from './call-context.js';
 
 // The ports.
 export type { Clock, Randomness } from './ports.js';
-export type { Cipher, CipherError } from './crypto/ports.js';
-export type { Passwords, UserStore } from './users/ports.js';
-export type { TokenStore, TokenUsage } from './tokens/ports.js';
-export type { LoginThrottle } from './auth/ports.js';
-export type { GameData } from './game/ports.js';
-export type { PhoneNumbering } from './phone/ports.js';
-export type { Gazetteer, PlusCodes } from './location/ports.js';
-export type { Lexicon } from './dictionary/ports.js';
-export type { BarcodeRenderer } from './barcode/ports.js';
+export type { Cipher, CipherError } from '../families/crypto/domain/ports.js';
+export type { Passwords, UserStore } from '../families/users-and-tokens/domain/users/ports.js';
+export type { TokenStore, TokenUsage } from '../families/users-and-tokens/domain/tokens/ports.js';
+export type { LoginThrottle } from '../families/users-and-tokens/domain/auth/ports.js';
+export type { GameData } from '../families/game/domain/ports.js';
+export type { PhoneNumbering } from '../families/phone/domain/ports.js';
+export type { Gazetteer, PlusCodes } from '../families/location/domain/ports.js';
+export type { Lexicon } from '../families/dictionary/domain/ports.js';
+export type { BarcodeRenderer } from '../families/barcode/domain/ports.js';
 export type {
   CategoryCount,
   ContentFilter,
@@ -132,11 +155,17 @@ export type {
   ContentStore,
   ImportFileReader,
   SourceResult,
-} from './content/ports.js';
-export type { MailOutboxDepth, Metrics, RateLimiter, RateLimitPolicy, RateLimitStanding } from './pipeline/ports.js';
-export type { DependencyCheck } from './health/ports.js';
-export type { DnsLookup, PublicSuffixes, RegistrationSource } from './whois/ports.js';
-export type { WeatherResult, WeatherSource } from './weather/ports.js';
+} from '../families/content/domain/ports.js';
+export type {
+  MailOutboxDepth,
+  Metrics,
+  RateLimiter,
+  RateLimitPolicy,
+  RateLimitStanding,
+} from '../platform/pipeline/ports.js';
+export type { DependencyCheck } from '../platform/health/ports.js';
+export type { DnsLookup, PublicSuffixes, RegistrationSource } from '../families/whois/domain/ports.js';
+export type { WeatherResult, WeatherSource } from '../families/weather/domain/ports.js';
 export type {
   DeliveryOutcome,
   Mailer,
@@ -146,4 +175,4 @@ export type {
   OutboxMessage,
   RenderedMessage,
   Settlement,
-} from './mail/ports.js';
+} from '../families/mail/domain/ports.js';

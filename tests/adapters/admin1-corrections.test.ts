@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin1CorrectionsFile, deriveAdmin1Corrections } from '../../scripts/derive-admin1-corrections.js';
-import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from '../../src/adapters/geonames/admin1-corrections.js';
+import {
+  ADMIN1_CORRECTIONS_FILE,
+  readAdmin1Corrections,
+} from '../../src/families/location/adapters/geonames/admin1-corrections.js';
 
 describe('adapter: GeoNames region corrections', () => {
   it('are what the installed data packages give (after upgrading one, run scripts/derive-admin1-corrections.ts)', async function () {

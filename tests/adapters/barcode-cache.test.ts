@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
+import { CachedBarcodeRenderer } from '../../src/families/barcode/adapters/cached-barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 

@@ -6,9 +6,9 @@ import {
   TAKES_NO_HEIGHT,
   UTF8_ECI_SYMBOLOGIES,
   bwipText,
-} from '../../src/adapters/barcode/bwip-barcode-renderer.js';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
-import type { RenderOutcome } from '../../src/domain/barcode/ports.js';
+} from '../../src/families/barcode/adapters/bwip-barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
+import type { RenderOutcome } from '../../src/families/barcode/domain/ports.js';
 import { readBarcodePng, readDataMatrixUtf8 } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 

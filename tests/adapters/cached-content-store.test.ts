@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { CachedContentStore } from '../../src/adapters/caching/cached-content-store.js';
-import { MemoryContentStore } from '../../src/adapters/persistence/memory/memory-content-store.js';
-import { contentEntry, type ContentEntry } from '../../src/domain/content/content.js';
+import { CachedContentStore } from '../../src/families/content/adapters/cached-content-store.js';
+import { MemoryContentStore } from '../../src/families/content/adapters/memory-content-store.js';
+import { contentEntry, type ContentEntry } from '../../src/families/content/domain/content.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const quote = (text: string): ContentEntry => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { loadOnce } from '../../src/adapters/caching/load-once.js';
-import { LruCache } from '../../src/adapters/caching/lru-cache.js';
+import { loadOnce } from '../../src/platform/caching/load-once.js';
+import { LruCache } from '../../src/platform/caching/lru-cache.js';
 
 describe('adapter: caching helpers', () => {
   it('LruCache forgets the least recently used entries beyond its budget, counting weights', () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'chai';
-import { ClientAddresses, throttledClientOf } from '../../src/adapters/http/client-address.js';
+import { ClientAddresses, throttledClientOf } from '../../src/platform/http/client-address.js';
 
 /** A request as the reading sees it: the connection's peer and the header as Node gives it. */
 const from = (peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 
 describe('adapter: Knex warnings', () => {
   it('reach the given sink as one line each, without a stack, and nothing is printed to stdout', async () => {

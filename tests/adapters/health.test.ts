@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Health } from '../../src/adapters/http/health.js';
+import { Health } from '../../src/platform/http/health.js';
 
 describe('adapter: Health, readiness', () => {
   const check = (probe: () => Promise<void>, whenDown: 'fail' | 'warn' = 'fail') => ({

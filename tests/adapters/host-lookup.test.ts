@@ -3,9 +3,9 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import * as t from 'io-ts';
 import pino from 'pino';
-import { lookupFetch } from '../../src/adapters/upstream/lookup-fetch.js';
-import { cachingHostLookup, type ResolveHost } from '../../src/adapters/upstream/host-lookup.js';
-import { UpstreamClient } from '../../src/adapters/upstream/upstream-client.js';
+import { lookupFetch } from '../../src/platform/upstream/lookup-fetch.js';
+import { cachingHostLookup, type ResolveHost } from '../../src/platform/upstream/host-lookup.js';
+import { UpstreamClient } from '../../src/platform/upstream/upstream-client.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 const LOOPBACK: LookupAddress[] = [{ address: '127.0.0.1', family: 4 }];

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { PNG } from 'pngjs';
-import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
-import type { BarcodeRequest, RenderedBarcode, Rotation } from '../../src/domain/barcode/barcode.js';
-import type { RenderOutcome } from '../../src/domain/barcode/ports.js';
+import { LeanQrBarcodeRenderer } from '../../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
+import type { BarcodeRequest, RenderedBarcode, Rotation } from '../../src/families/barcode/domain/barcode.js';
+import type { RenderOutcome } from '../../src/families/barcode/domain/ports.js';
 import { readBarcodePng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 import { CountingRenderer } from '../support/counting-barcode-renderer.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import knex from 'knex';
-import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
-import { migrationSource } from '../../src/adapters/persistence/knex/migrations.js';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
+import { migrationSource } from '../../src/platform/persistence/migrations.js';
 import { POSTGRES_URL } from '../support/databases.js';
 
 /** Fresh, unmigrated storage of each kind, and how to throw it away. */

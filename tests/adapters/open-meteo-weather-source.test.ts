@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { OpenMeteoWeatherSource } from '../../src/adapters/open-meteo/open-meteo-weather-source.js';
-import type { WeatherQuery } from '../../src/domain/weather/weather.js';
+import { OpenMeteoWeatherSource } from '../../src/families/weather/adapters/open-meteo-weather-source.js';
+import type { WeatherQuery } from '../../src/families/weather/domain/weather.js';
 import { startFixtureServer, type FixtureServer, type Recorded } from '../support/fixture-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { openMeteoAnswer } from '../support/open-meteo-fixture.js';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
 import { connect, createServer, type LookupFunction, type Server } from 'node:net';
 import fc from 'fast-check';
-import { lookupFetch } from '../../src/adapters/upstream/lookup-fetch.js';
-import { OutboundGuard, RefusedDestination } from '../../src/adapters/upstream/outbound-guard.js';
+import { lookupFetch } from '../../src/platform/upstream/lookup-fetch.js';
+import { OutboundGuard, RefusedDestination } from '../../src/platform/upstream/outbound-guard.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 const NOTHING_ALLOWED = new OutboundGuard([]);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
+import { PrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.js';
 
 describe('adapter: PrometheusMetrics', () => {
   it('reads each mail outbox’s depth by status at every scrape, summed over outboxes, and has no such gauge without one', async () => {

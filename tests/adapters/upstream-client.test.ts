@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import * as t from 'io-ts';
 import pino from 'pino';
-import { lookupFetch } from '../../src/adapters/upstream/lookup-fetch.js';
-import { keepingValid } from '../../src/adapters/upstream/decoders.js';
-import { cachingHostLookup } from '../../src/adapters/upstream/host-lookup.js';
-import { UpstreamClient, type UpstreamSettings } from '../../src/adapters/upstream/upstream-client.js';
+import { lookupFetch } from '../../src/platform/upstream/lookup-fetch.js';
+import { keepingValid } from '../../src/platform/upstream/decoders.js';
+import { cachingHostLookup } from '../../src/platform/upstream/host-lookup.js';
+import { UpstreamClient, type UpstreamSettings } from '../../src/platform/upstream/upstream-client.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 const Thing = t.type({ name: t.string, size: t.number });

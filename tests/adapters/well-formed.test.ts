@@ -7,7 +7,7 @@ import {
   illFormedPathSegments,
   illFormedQueryParameters,
   type JsonLocation,
-} from '../../src/adapters/http/well-formed.js';
+} from '../../src/platform/http/well-formed.js';
 
 /** A JSON value whose objects are lists of members, so a key may be given twice as a client could write it. */
 type Written =

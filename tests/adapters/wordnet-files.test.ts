@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataFile } from '../../src/adapters/wordnet/wordnet-files.js';
+import { DataFile } from '../../src/families/dictionary/adapters/wordnet-files.js';
 
 describe('adapter: WordNet data file lines', () => {
   let folder: string;

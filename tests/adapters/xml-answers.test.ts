@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import * as E from 'fp-ts/lib/Either.js';
-import { rendered } from '../../src/adapters/http/negotiation.js';
-import { contentEntry } from '../../src/domain/content/content.js';
+import { rendered } from '../../src/platform/http/negotiation.js';
+import { contentEntry } from '../../src/families/content/domain/content.js';
 
 /** XML 1.0's `Char` production (§2.2): what a well-formed document may hold at all, which XMLValidator does not check. */
 const XML_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;

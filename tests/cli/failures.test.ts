@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detailsOf } from '../../src/domain/errors.js';
-import { checkEmail } from '../../src/domain/users/user-rules.js';
+import { checkEmail } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { cliOn, runCommand, type CliResult } from './run-cli.js';
 

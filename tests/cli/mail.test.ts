@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { KnexOutbox } from '../../src/adapters/persistence/knex/knex-outbox.js';
-import type { NewMessage } from '../../src/domain/mail/ports.js';
+import { KnexOutbox } from '../../src/families/mail/adapters/knex-outbox.js';
+import type { NewMessage } from '../../src/families/mail/domain/ports.js';
 import { sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { cliOn } from './run-cli.js';
 

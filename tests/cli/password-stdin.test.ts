@@ -1,8 +1,12 @@
 import { expect } from 'chai';
-import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
+import { KnexUserStore } from '../../src/families/users-and-tokens/adapters/knex/knex-user-store.js';
 import { detailsOf } from '../../src/domain/errors.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, STANDARD_PASSWORDS } from '../../src/domain/users/password.js';
-import { checkPassword } from '../../src/domain/users/user-rules.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  STANDARD_PASSWORDS,
+} from '../../src/families/users-and-tokens/domain/users/password.js';
+import { checkPassword } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 import { freshSqlite, sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { runCommand, type CliResult, type Stdin } from './run-cli.js';
 

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, type Application } from '../../src/container.js';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { IssueToken } from '../../src/domain/tokens/issue-token.js';
-import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { IssueToken } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
+import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Lifecycle, type LifecycleComponent } from '../../src/composition/lifecycle.js';
+import { Lifecycle, type LifecycleComponent } from '../../src/platform/lifecycle.js';
 
 /** A component that writes what happens to it into a shared journal, and fails when told to. */
 function component(

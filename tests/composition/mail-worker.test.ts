@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, type Application } from '../../src/container.js';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { Outbox } from '../../src/domain/mail/ports.js';
-import { SendMail, type Accepted } from '../../src/domain/mail/send-mail.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { Outbox } from '../../src/families/mail/domain/ports.js';
+import { SendMail, type Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';

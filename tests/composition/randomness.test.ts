@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { issueSecret } from '../../src/domain/tokens/secret.js';
+import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 

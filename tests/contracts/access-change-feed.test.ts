@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { MemoryAccessChangeFeed } from '../../src/adapters/persistence/memory/memory-access-change-feed.js';
-import { PostgresAccessChangeFeed } from '../../src/adapters/persistence/knex/postgres-access-change-feed.js';
-import { SqliteAccessChangeFeed } from '../../src/adapters/persistence/knex/sqlite-access-change-feed.js';
-import { openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
-import type { AccessChange, AccessChangeFeed } from '../../src/domain/auth/ports.js';
+import { MemoryAccessChangeFeed } from '../../src/platform/access-changes/memory-access-change-feed.js';
+import { PostgresAccessChangeFeed } from '../../src/platform/access-changes/postgres-access-change-feed.js';
+import { SqliteAccessChangeFeed } from '../../src/platform/access-changes/sqlite-access-change-feed.js';
+import { openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
+import type { AccessChange, AccessChangeFeed } from '../../src/domain/identity/access-changes.js';
 import { Redis } from 'ioredis';
-import { RedisAccessChangeFeed } from '../../src/adapters/redis/redis-access-change-feed.js';
+import { RedisAccessChangeFeed } from '../../src/platform/access-changes/redis-access-change-feed.js';
 import { sqlDatabases } from '../support/databases.js';
 import { deleteKeys, HAS_REDIS_SERVER, REDIS_URL, testKeyPrefix, ThrowawayRedis } from '../support/redis.js';
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { BwipBarcodeRenderer } from '../../src/adapters/barcode/bwip-barcode-renderer.js';
-import { CachedBarcodeRenderer } from '../../src/adapters/barcode/cached-barcode-renderer.js';
-import { LeanQrBarcodeRenderer } from '../../src/adapters/barcode/lean-qr-barcode-renderer.js';
-import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import { PooledBarcodeRenderer } from '../../src/adapters/barcode/pooled-barcode-renderer.js';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
-import type { BarcodeRenderer, RenderOutcome } from '../../src/domain/barcode/ports.js';
+import { BwipBarcodeRenderer } from '../../src/families/barcode/adapters/bwip-barcode-renderer.js';
+import { CachedBarcodeRenderer } from '../../src/families/barcode/adapters/cached-barcode-renderer.js';
+import { LeanQrBarcodeRenderer } from '../../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
+import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
+import { PooledBarcodeRenderer } from '../../src/families/barcode/adapters/pooled-barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
+import type { BarcodeRenderer, RenderOutcome } from '../../src/families/barcode/domain/ports.js';
 import { isPng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import { AesGcmCipher } from '../../src/adapters/crypto/aes-gcm-cipher.js';
-import type { Cipher } from '../../src/domain/crypto/ports.js';
+import { AesGcmCipher } from '../../src/families/crypto/adapters/aes-gcm-cipher.js';
+import type { Cipher } from '../../src/families/crypto/domain/ports.js';
 import { expectRight } from '../support/either.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

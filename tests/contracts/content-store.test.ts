@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { CachedContentStore } from '../../src/adapters/caching/cached-content-store.js';
-import { readBundledFacts } from '../../src/adapters/persistence/bundled-facts.js';
-import { KnexContentStore } from '../../src/adapters/persistence/knex/knex-content-store.js';
-import { MemoryContentStore } from '../../src/adapters/persistence/memory/memory-content-store.js';
-import { contentEntry, type ContentEntry, type ContentInput } from '../../src/domain/content/content.js';
-import type { ContentStore } from '../../src/domain/content/ports.js';
+import { CachedContentStore } from '../../src/families/content/adapters/cached-content-store.js';
+import { readBundledFacts } from '../../src/families/content/adapters/bundled-facts.js';
+import { KnexContentStore } from '../../src/families/content/adapters/knex-content-store.js';
+import { MemoryContentStore } from '../../src/families/content/adapters/memory-content-store.js';
+import { contentEntry, type ContentEntry, type ContentInput } from '../../src/families/content/domain/content.js';
+import type { ContentStore } from '../../src/families/content/domain/ports.js';
 import { sqlDatabases } from '../support/databases.js';
 import { ManualClock } from '../support/manual-clock.js';
 

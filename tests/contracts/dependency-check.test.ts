@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { databaseCheck, openDatabase } from '../../src/adapters/persistence/knex/database.js';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection.js';
-import type { DependencyCheck } from '../../src/domain/health/ports.js';
+import { databaseCheck, openDatabase } from '../../src/platform/persistence/database.js';
+import { RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import type { DependencyCheck } from '../../src/platform/health/ports.js';
 import { sqlDatabases } from '../support/databases.js';
 import { closedPort, REDIS_URL } from '../support/redis.js';
 

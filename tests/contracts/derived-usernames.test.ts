@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { SystemClock } from '../../src/adapters/clock/system-clock.js';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { CreateUser, nextUsernameNumber } from '../../src/domain/users/create-user.js';
+import { SystemClock } from '../../src/platform/clock/system-clock.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { CreateUser, nextUsernameNumber } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
 import { expectRight } from '../support/either.js';
 

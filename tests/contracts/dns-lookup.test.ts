@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { MemoryDnsLookup } from '../../src/adapters/dns/memory-dns-lookup.js';
-import { NodeDnsLookup } from '../../src/adapters/dns/node-dns-lookup.js';
-import type { DnsLookup } from '../../src/domain/whois/ports.js';
-import { NO_RECORDS, type DnsRecords } from '../../src/domain/whois/records.js';
+import { MemoryDnsLookup } from '../../src/families/whois/adapters/dns/memory-dns-lookup.js';
+import { NodeDnsLookup } from '../../src/families/whois/adapters/dns/node-dns-lookup.js';
+import type { DnsLookup } from '../../src/families/whois/domain/ports.js';
+import { NO_RECORDS, type DnsRecords } from '../../src/families/whois/domain/records.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 
 /** What both adapters hold: one name with mail and an address, one with a service. */

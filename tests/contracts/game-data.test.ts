@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { HiveGameData } from '../../src/adapters/hive/hive-game-data.js';
-import { MemoryGameData } from '../../src/adapters/hive/memory-game-data.js';
-import type { PlayerStats } from '../../src/domain/game/game.js';
-import type { GameData } from '../../src/domain/game/ports.js';
+import { HiveGameData } from '../../src/families/game/adapters/hive-game-data.js';
+import { MemoryGameData } from '../../src/families/game/adapters/memory-game-data.js';
+import type { PlayerStats } from '../../src/families/game/domain/game.js';
+import type { GameData } from '../../src/families/game/domain/ports.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 
 const CASTLE = {

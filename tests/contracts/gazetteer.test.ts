@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { GeoNamesGazetteer } from '../../src/adapters/geonames/geonames-gazetteer.js';
-import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
-import { buildNameIndex } from '../../src/adapters/geonames/name-index.js';
-import { loadPlaceTable, nameOf } from '../../src/adapters/geonames/place-table.js';
-import { placeNameKey, type Place } from '../../src/domain/location/places.js';
-import type { Gazetteer } from '../../src/domain/location/ports.js';
+import { GeoNamesGazetteer } from '../../src/families/location/adapters/geonames/geonames-gazetteer.js';
+import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
+import { buildNameIndex } from '../../src/families/location/adapters/geonames/name-index.js';
+import { loadPlaceTable, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
+import { placeNameKey, type Place } from '../../src/families/location/domain/places.js';
+import type { Gazetteer } from '../../src/families/location/domain/ports.js';
 import { PARIS_FR, PARIS_TX, SEEDED_PLACES, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
 /** The real adapter is built once: its data is read once per process anyway. */

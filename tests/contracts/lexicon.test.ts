@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { CachingLexicon } from '../../src/adapters/wordnet/caching-lexicon.js';
-import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
-import { WordNetLexicon } from '../../src/adapters/wordnet/wordnet-lexicon.js';
-import type { Lexicon } from '../../src/domain/dictionary/ports.js';
-import type { PartOfSpeech } from '../../src/domain/dictionary/sense.js';
+import { CachingLexicon } from '../../src/families/dictionary/adapters/caching-lexicon.js';
+import { MemoryLexicon } from '../../src/families/dictionary/adapters/memory-lexicon.js';
+import { WordNetLexicon } from '../../src/families/dictionary/adapters/wordnet-lexicon.js';
+import type { Lexicon } from '../../src/families/dictionary/domain/ports.js';
+import type { PartOfSpeech } from '../../src/families/dictionary/domain/sense.js';
 import {
   GOOSE_FIRST_SENSE,
   HOT_FIRST_SENSE,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
-import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
+import { CountedLoginThrottle } from '../../src/families/users-and-tokens/adapters/counted-login-throttle.js';
+import { memoryCounters, redisCounters } from '../../src/platform/rate-limit/counters.js';
 import {
   accountKey,
   attemptKey,
@@ -9,8 +9,8 @@ import {
   loginThrottlePolicies,
   policyOfKey,
   type LoginThrottlePolicy,
-} from '../../src/domain/auth/login-throttle.js';
-import type { LoginThrottle } from '../../src/domain/auth/ports.js';
+} from '../../src/families/users-and-tokens/domain/auth/login-throttle.js';
+import type { LoginThrottle } from '../../src/families/users-and-tokens/domain/auth/ports.js';
 import { openTestRedis, REDIS_URL, type TestRedis } from '../support/redis.js';
 
 /** Every adapter of the login throttle port, each opened fresh for one test with the given policy. */

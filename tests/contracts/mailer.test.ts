@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { EmlFileMailer } from '../../src/adapters/mail/eml-file-mailer.js';
-import { MemoryMailer } from '../../src/adapters/mail/memory-mailer.js';
-import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
-import type { Mailer, RenderedMessage } from '../../src/domain/mail/ports.js';
-import { envelopeOf } from '../../src/domain/mail/recipients.js';
+import { EmlFileMailer } from '../../src/families/mail/adapters/eml-file-mailer.js';
+import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { SmtpMailer } from '../../src/families/mail/adapters/smtp-mailer.js';
+import type { Mailer, RenderedMessage } from '../../src/families/mail/domain/ports.js';
+import { envelopeOf } from '../../src/families/mail/domain/recipients.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 /** What a recipient's mail program shows of a message. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MarkdownItRenderer } from '../../src/adapters/markdown/markdown-it-renderer.js';
-import { MemoryMarkdownRenderer } from '../../src/adapters/markdown/memory-markdown-renderer.js';
-import type { MarkdownRenderer } from '../../src/domain/mail/ports.js';
+import { MarkdownItRenderer } from '../../src/families/mail/adapters/markdown/markdown-it-renderer.js';
+import { MemoryMarkdownRenderer } from '../../src/families/mail/adapters/markdown/memory-markdown-renderer.js';
+import type { MarkdownRenderer } from '../../src/families/mail/domain/ports.js';
 
 const adapters: { name: string; make: () => MarkdownRenderer }[] = [
   { name: 'markdown-it', make: () => new MarkdownItRenderer() },

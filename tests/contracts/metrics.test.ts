@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { NO_METRICS, UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
-import type { Metrics } from '../../src/domain/pipeline/ports.js';
-import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
+import { NO_METRICS, UNMATCHED_OPERATION } from '../../src/platform/pipeline/metrics.js';
+import type { Metrics } from '../../src/platform/pipeline/ports.js';
+import { PrometheusMetrics } from '../../src/platform/metrics/prometheus-metrics.js';
 
 /** Every adapter of the metrics port, each opened fresh for one test. */
 const metricsAdapters: { name: string; open: () => Promise<Metrics> }[] = [

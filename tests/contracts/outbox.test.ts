@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { KnexOutbox } from '../../src/adapters/persistence/knex/knex-outbox.js';
-import { MemoryOutbox } from '../../src/adapters/persistence/memory/memory-outbox.js';
-import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/domain/mail/ports.js';
-import type { QuotaWindow } from '../../src/domain/mail/quota.js';
+import { KnexOutbox } from '../../src/families/mail/adapters/knex-outbox.js';
+import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js';
+import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/families/mail/domain/ports.js';
+import type { QuotaWindow } from '../../src/families/mail/domain/quota.js';
 import { sqlDatabases } from '../support/databases.js';
 
 interface OpenedOutbox {

@@ -13,10 +13,10 @@ import {
 import { Metadata } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
-import { LibphonenumberNumbering } from '../../src/adapters/libphonenumber/libphonenumber-numbering.js';
-import { MemoryPhoneNumbering } from '../../src/adapters/libphonenumber/memory-phone-numbering.js';
-import { PHONE_NUMBER_TYPES, type PhoneNumberDetails } from '../../src/domain/phone/phone-number.js';
-import type { PhoneNumbering, PhoneReading } from '../../src/domain/phone/ports.js';
+import { LibphonenumberNumbering } from '../../src/families/phone/adapters/libphonenumber-numbering.js';
+import { MemoryPhoneNumbering } from '../../src/families/phone/adapters/memory-phone-numbering.js';
+import { PHONE_NUMBER_TYPES, type PhoneNumberDetails } from '../../src/families/phone/domain/phone-number.js';
+import type { PhoneNumbering, PhoneReading } from '../../src/families/phone/domain/ports.js';
 import { randomDigits, samplesOf, seededRandom } from '../support/digit-pattern-samples.js';
 
 /** What the full numbering plans say about these numbers; the memory adapter is seeded with exactly this. */

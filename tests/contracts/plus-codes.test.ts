@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { LibraryPlusCodes } from '../../src/adapters/open-location-code/library-plus-codes.js';
-import { MemoryPlusCodes } from '../../src/adapters/open-location-code/memory-plus-codes.js';
-import type { CodeArea } from '../../src/domain/location/plus-codes.js';
-import type { PlusCodes } from '../../src/domain/location/ports.js';
+import { LibraryPlusCodes } from '../../src/families/location/adapters/open-location-code/library-plus-codes.js';
+import { MemoryPlusCodes } from '../../src/families/location/adapters/open-location-code/memory-plus-codes.js';
+import type { CodeArea } from '../../src/families/location/domain/plus-codes.js';
+import type { PlusCodes } from '../../src/families/location/domain/ports.js';
 import {
   EIFFEL_CELL,
   EIFFEL_CELL_11,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MemoryPublicSuffixes } from '../../src/adapters/tldts/memory-public-suffixes.js';
-import { TldtsPublicSuffixes } from '../../src/adapters/tldts/tldts-public-suffixes.js';
-import type { PublicSuffixes } from '../../src/domain/whois/ports.js';
+import { MemoryPublicSuffixes } from '../../src/families/whois/adapters/tldts/memory-public-suffixes.js';
+import { TldtsPublicSuffixes } from '../../src/families/whois/adapters/tldts/tldts-public-suffixes.js';
+import type { PublicSuffixes } from '../../src/families/whois/domain/ports.js';
 
 const adapters: { name: string; suffixes: PublicSuffixes }[] = [
   { name: 'memory', suffixes: new MemoryPublicSuffixes(new Set(['co.uk'])) },

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { memoryCounters, redisCounters } from '../../src/adapters/rate-limit/counters.js';
-import { TokenRateLimiter } from '../../src/adapters/rate-limit/token-rate-limiter.js';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection.js';
-import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
-import type { RateLimiter, RateLimitStanding } from '../../src/domain/pipeline/ports.js';
-import { ADMIT_EVERY_REQUEST } from '../../src/domain/pipeline/rate-limiter.js';
+import { memoryCounters, redisCounters } from '../../src/platform/rate-limit/counters.js';
+import { TokenRateLimiter } from '../../src/platform/rate-limit/token-rate-limiter.js';
+import { RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import { actorFor, OPERATOR, type Actor } from '../../src/domain/identity/actor.js';
+import type { RateLimiter, RateLimitStanding } from '../../src/platform/pipeline/ports.js';
+import { ADMIT_EVERY_REQUEST } from '../../src/platform/pipeline/rate-limiter.js';
 import { aToken, aUser } from '../support/mothers.js';
 import { closedPort, openTestRedis, REDIS_URL } from '../support/redis.js';
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { RdapRegistrationSource } from '../../src/adapters/rdap/rdap-registration-source.js';
-import { OutboundGuard } from '../../src/adapters/upstream/outbound-guard.js';
-import { MemoryRegistrationSource } from '../../src/adapters/whois/memory-registration-source.js';
-import { WhoisRegistrationSource } from '../../src/adapters/whois/whois-registration-source.js';
-import type { RegistrationSource } from '../../src/domain/whois/ports.js';
-import type { Registration } from '../../src/domain/whois/registration.js';
+import { RdapRegistrationSource } from '../../src/families/whois/adapters/rdap/rdap-registration-source.js';
+import { OutboundGuard } from '../../src/platform/upstream/outbound-guard.js';
+import { MemoryRegistrationSource } from '../../src/families/whois/adapters/whois/memory-registration-source.js';
+import { WhoisRegistrationSource } from '../../src/families/whois/adapters/whois/whois-registration-source.js';
+import type { RegistrationSource } from '../../src/families/whois/domain/ports.js';
+import type { Registration } from '../../src/families/whois/domain/registration.js';
 import { startRegistries, type Registries } from '../support/registry-fixtures.js';
 
 /** The same registration, as every source holds it; where it came from is each source's own. */

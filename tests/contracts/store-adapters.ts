@@ -1,10 +1,10 @@
-import { KnexTokenStore } from '../../src/adapters/persistence/knex/knex-token-store.js';
-import { KnexUserStore } from '../../src/adapters/persistence/knex/knex-user-store.js';
-import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
-import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
-import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
-import type { TokenStore } from '../../src/domain/tokens/ports.js';
-import type { UserStore } from '../../src/domain/users/ports.js';
+import { KnexTokenStore } from '../../src/families/users-and-tokens/adapters/knex/knex-token-store.js';
+import { KnexUserStore } from '../../src/families/users-and-tokens/adapters/knex/knex-user-store.js';
+import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
+import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import type { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
+import type { UserStore } from '../../src/families/users-and-tokens/domain/users/ports.js';
 import { sqlDatabases } from '../support/databases.js';
 
 export interface StoreUnderTest {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { MemoryWeatherSource } from '../../src/adapters/open-meteo/memory-weather-source.js';
-import { OpenMeteoWeatherSource } from '../../src/adapters/open-meteo/open-meteo-weather-source.js';
-import type { WeatherResult, WeatherSource } from '../../src/domain/weather/ports.js';
-import type { ObservedConditions, ObservedForecast, WeatherQuery } from '../../src/domain/weather/weather.js';
+import { MemoryWeatherSource } from '../../src/families/weather/adapters/memory-weather-source.js';
+import { OpenMeteoWeatherSource } from '../../src/families/weather/adapters/open-meteo-weather-source.js';
+import type { WeatherResult, WeatherSource } from '../../src/families/weather/domain/ports.js';
+import type { ObservedConditions, ObservedForecast, WeatherQuery } from '../../src/families/weather/domain/weather.js';
 import {
   BERLIN_FIRST_DAY,
   BERLIN_NOW,

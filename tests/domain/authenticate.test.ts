@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { OPERATOR, actorFor } from '../../src/domain/auth/actor.js';
-import { issueSecret } from '../../src/domain/tokens/secret.js';
+import { OPERATOR, actorFor } from '../../src/domain/identity/actor.js';
+import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { CACHE_TTL_MS, domainFixture } from '../support/domain-fixtures.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 

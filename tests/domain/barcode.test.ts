@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import { GenerateBarcode, ListSymbologies } from '../../src/domain/barcode/generate-barcode.js';
+import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
+import { GenerateBarcode, ListSymbologies } from '../../src/families/barcode/domain/generate-barcode.js';
 import { CountingRenderer, SYMBOLOGIES } from '../support/counting-barcode-renderer.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 

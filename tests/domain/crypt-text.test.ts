@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import { AesGcmCipher } from '../../src/adapters/crypto/aes-gcm-cipher.js';
-import { DecryptText, EncryptText } from '../../src/domain/crypto/crypt-text.js';
-import type { Cipher } from '../../src/domain/crypto/ports.js';
+import { AesGcmCipher } from '../../src/families/crypto/adapters/aes-gcm-cipher.js';
+import { DecryptText, EncryptText } from '../../src/families/crypto/domain/crypt-text.js';
+import type { Cipher } from '../../src/families/crypto/domain/ports.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 /** A cipher whose machinery is broken on our side: stands in for an OpenSSL failure. */

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
-import { MemoryLexicon } from '../../src/adapters/wordnet/memory-lexicon.js';
-import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/domain/dictionary/dictionary-queries.js';
-import { detach, normaliseWord, spellingVariants, WORD_PATTERN } from '../../src/domain/dictionary/word-forms.js';
+import { MemoryLexicon } from '../../src/families/dictionary/adapters/memory-lexicon.js';
+import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/families/dictionary/domain/dictionary-queries.js';
+import {
+  detach,
+  normaliseWord,
+  spellingVariants,
+  WORD_PATTERN,
+} from '../../src/families/dictionary/domain/word-forms.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const sense = (

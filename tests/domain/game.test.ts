@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MemoryGameData } from '../../src/adapters/hive/memory-game-data.js';
-import { GAME_ID, GetMaps, GetPlayerStats, PLAYER_NAME } from '../../src/domain/game/game-queries.js';
-import type { GameData, GameDataResult } from '../../src/domain/game/ports.js';
+import { MemoryGameData } from '../../src/families/game/adapters/memory-game-data.js';
+import { GAME_ID, GetMaps, GetPlayerStats, PLAYER_NAME } from '../../src/families/game/domain/game-queries.js';
+import type { GameData, GameDataResult } from '../../src/families/game/domain/ports.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 /** A game network that always answers the same way: for the outcomes no memory adapter has. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { importFileReader } from '../../src/adapters/content/content-files.js';
-import { MemoryContentStore } from '../../src/adapters/persistence/memory/memory-content-store.js';
-import { ImportContent } from '../../src/domain/content/import-content.js';
+import { importFileReader } from '../../src/families/content/adapters/content-files.js';
+import { MemoryContentStore } from '../../src/families/content/adapters/memory-content-store.js';
+import { ImportContent } from '../../src/families/content/domain/import-content.js';
 import { expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
 

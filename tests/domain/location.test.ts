@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
-import { MemoryPlusCodes } from '../../src/adapters/open-location-code/memory-plus-codes.js';
-import { countryCodeOf } from '../../src/domain/location/countries.js';
-import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../src/domain/location/location-queries.js';
-import { placeNameKey } from '../../src/domain/location/places.js';
+import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
+import { MemoryPlusCodes } from '../../src/families/location/adapters/open-location-code/memory-plus-codes.js';
+import { countryCodeOf } from '../../src/families/location/domain/countries.js';
+import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../src/families/location/domain/location-queries.js';
+import { placeNameKey } from '../../src/families/location/domain/places.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { EIFFEL_CELL, PARIS_FR, PARIS_TX, SEEDED_CELLS, SEEDED_PLACES } from '../support/location-fixtures.js';
 

@@ -1,16 +1,23 @@
 import { expect } from 'chai';
 import { ManualClock } from '../support/manual-clock.js';
-import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
-import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
-import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
-import { CountedLoginThrottle } from '../../src/adapters/rate-limit/counted-login-throttle.js';
-import { memoryCounters } from '../../src/adapters/rate-limit/counters.js';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
-import { ACCOUNT_SLOWDOWN, loginThrottlePolicies, policyOfKey } from '../../src/domain/auth/login-throttle.js';
-import { IssueToken, PASSWORD_TOKEN_LIFETIME_MS } from '../../src/domain/tokens/issue-token.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
-import { ScryptPasswords } from '../../src/domain/users/password.js';
+import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
+import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import { CountedLoginThrottle } from '../../src/families/users-and-tokens/adapters/counted-login-throttle.js';
+import { memoryCounters } from '../../src/platform/rate-limit/counters.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { LogInWithPassword } from '../../src/families/users-and-tokens/domain/auth/log-in-with-password.js';
+import {
+  ACCOUNT_SLOWDOWN,
+  loginThrottlePolicies,
+  policyOfKey,
+} from '../../src/families/users-and-tokens/domain/auth/login-throttle.js';
+import {
+  IssueToken,
+  PASSWORD_TOKEN_LIFETIME_MS,
+} from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
+import { ScryptPasswords } from '../../src/families/users-and-tokens/domain/users/password.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const PASSWORD = 'correct horse battery';

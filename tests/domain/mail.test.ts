@@ -1,16 +1,21 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { MemoryMailer } from '../../src/adapters/mail/memory-mailer.js';
-import { MemoryMarkdownRenderer } from '../../src/adapters/markdown/memory-markdown-renderer.js';
-import { MemoryOutbox } from '../../src/adapters/persistence/memory/memory-outbox.js';
-import { actorFor, OPERATOR, type Actor } from '../../src/domain/auth/actor.js';
-import { isAddress } from '../../src/domain/mail/addresses.js';
-import { DeliverMail, renderMessage, retryDelay, type DeliverySettings } from '../../src/domain/mail/deliver-mail.js';
-import { MessageReader, RetryMessage } from '../../src/domain/mail/manage-mail.js';
-import { checkMail, FROM_NAME_ADDRESS_RULE, type MailRequest } from '../../src/domain/mail/message.js';
-import type { Outbox } from '../../src/domain/mail/ports.js';
-import { roomAt } from '../../src/domain/mail/quota.js';
-import { SendMail } from '../../src/domain/mail/send-mail.js';
+import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { MemoryMarkdownRenderer } from '../../src/families/mail/adapters/markdown/memory-markdown-renderer.js';
+import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js';
+import { actorFor, OPERATOR, type Actor } from '../../src/domain/identity/actor.js';
+import { isAddress } from '../../src/families/mail/domain/addresses.js';
+import {
+  DeliverMail,
+  renderMessage,
+  retryDelay,
+  type DeliverySettings,
+} from '../../src/families/mail/domain/deliver-mail.js';
+import { MessageReader, RetryMessage } from '../../src/families/mail/domain/manage-mail.js';
+import { checkMail, FROM_NAME_ADDRESS_RULE, type MailRequest } from '../../src/families/mail/domain/message.js';
+import type { Outbox } from '../../src/families/mail/domain/ports.js';
+import { roomAt } from '../../src/families/mail/domain/quota.js';
+import { SendMail } from '../../src/families/mail/domain/send-mail.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { aToken, aUser } from '../support/mothers.js';

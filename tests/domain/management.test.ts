@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { OPERATOR, actorFor, type Actor } from '../../src/domain/auth/actor.js';
-import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
-import type { TokenStore } from '../../src/domain/tokens/ports.js';
-import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
-import { usernameFromName } from '../../src/domain/users/create-user.js';
-import { ScryptPasswords, STANDARD_PASSWORDS } from '../../src/domain/users/password.js';
-import { checkOutranks } from '../../src/domain/users/target-user.js';
-import { checkGrant } from '../../src/domain/users/user-rules.js';
+import { OPERATOR, actorFor, type Actor } from '../../src/domain/identity/actor.js';
+import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
+import type { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
+import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
+import { usernameFromName } from '../../src/families/users-and-tokens/domain/users/create-user.js';
+import { ScryptPasswords, STANDARD_PASSWORDS } from '../../src/families/users-and-tokens/domain/users/password.js';
+import { checkOutranks } from '../../src/families/users-and-tokens/domain/users/target-user.js';
+import { checkGrant } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 import { aToken, aUser } from '../support/mothers.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { MemoryPhoneNumbering } from '../../src/adapters/libphonenumber/memory-phone-numbering.js';
-import { COUNTRY_CODE, GetPhoneDetails, PHONE_INPUT } from '../../src/domain/phone/phone-details.js';
-import type { PhoneNumberDetails } from '../../src/domain/phone/phone-number.js';
-import type { PhoneNumbering, PhoneReading } from '../../src/domain/phone/ports.js';
+import { MemoryPhoneNumbering } from '../../src/families/phone/adapters/memory-phone-numbering.js';
+import { COUNTRY_CODE, GetPhoneDetails, PHONE_INPUT } from '../../src/families/phone/domain/phone-details.js';
+import type { PhoneNumberDetails } from '../../src/families/phone/domain/phone-number.js';
+import type { PhoneNumbering, PhoneReading } from '../../src/families/phone/domain/ports.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const LONDON: PhoneNumberDetails = {

@@ -12,7 +12,7 @@ import {
 
 /** XML 1.0's `Char` production, as the specification writes it (§2.2). */
 const XML_CHARS = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
-import { checkEmail } from '../../src/domain/users/user-rules.js';
+import { checkEmail } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 
 describe('domain: the text rules', () => {
   it('counts code points, as a person counts characters: an emoji is one, a lone surrogate one too', () => {

@@ -1,16 +1,21 @@
 import { expect } from 'chai';
-import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
-import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
-import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
-import { actorFor, OPERATOR } from '../../src/domain/auth/actor.js';
-import { systemRandomness } from '../../src/domain/randomness.js';
-import { IssueToken } from '../../src/domain/tokens/issue-token.js';
-import { parseRateLimit } from '../../src/domain/tokens/rate-limit.js';
-import type { TokenRecord } from '../../src/domain/tokens/token.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
+import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
+import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import { actorFor, OPERATOR } from '../../src/domain/identity/actor.js';
+import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
+import { IssueToken } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
+import { parseRateLimit } from '../../src/domain/identity/rate-limit.js';
+import type { TokenRecord } from '../../src/domain/identity/token.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { parseDuration } from '../../src/domain/tokens/duration.js';
-import { hashSecret, issueLicense, issueSecret, looksLikeSecret } from '../../src/domain/tokens/secret.js';
+import { parseDuration } from '../../src/families/users-and-tokens/domain/tokens/duration.js';
+import {
+  hashSecret,
+  issueLicense,
+  issueSecret,
+  looksLikeSecret,
+} from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { domainFixture } from '../support/domain-fixtures.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 

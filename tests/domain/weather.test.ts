@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MemoryGazetteer } from '../../src/adapters/geonames/memory-gazetteer.js';
-import { MemoryWeatherSource } from '../../src/adapters/open-meteo/memory-weather-source.js';
-import { isTimeZoneName } from '../../src/domain/weather/time-zones.js';
-import { describeWeatherCode, WEATHER_CODE_LIST } from '../../src/domain/weather/weather.js';
-import { GetCurrentWeather, GetForecast } from '../../src/domain/weather/weather-queries.js';
+import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
+import { MemoryWeatherSource } from '../../src/families/weather/adapters/memory-weather-source.js';
+import { isTimeZoneName } from '../../src/families/weather/domain/time-zones.js';
+import { describeWeatherCode, WEATHER_CODE_LIST } from '../../src/families/weather/domain/weather.js';
+import { GetCurrentWeather, GetForecast } from '../../src/families/weather/domain/weather-queries.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { PARIS_TX, SEEDED_PLACES, TOKYO } from '../support/location-fixtures.js';
 import { BERLIN_FIRST_DAY, BERLIN_NOW, BERLIN_WORLD } from '../support/open-meteo-fixture.js';

@@ -1,19 +1,24 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { MemoryDnsLookup } from '../../src/adapters/dns/memory-dns-lookup.js';
-import { MemoryPublicSuffixes } from '../../src/adapters/tldts/memory-public-suffixes.js';
-import { MemoryRegistrationSource } from '../../src/adapters/whois/memory-registration-source.js';
+import { MemoryDnsLookup } from '../../src/families/whois/adapters/dns/memory-dns-lookup.js';
+import { MemoryPublicSuffixes } from '../../src/families/whois/adapters/tldts/memory-public-suffixes.js';
+import { MemoryRegistrationSource } from '../../src/families/whois/adapters/whois/memory-registration-source.js';
 import {
   domainOf,
   LookUpDns,
   LookUpDomain,
   LookUpRegistration,
   MAX_DNS_CACHE_MS,
-} from '../../src/domain/whois/domain-lookups.js';
-import { parseDomainName } from '../../src/domain/whois/domain-name.js';
-import type { DnsLookup, DnsResult, RegistrationResult, RegistrationSource } from '../../src/domain/whois/ports.js';
-import { NO_RECORDS } from '../../src/domain/whois/records.js';
-import { domainStatus, isoDate, type Registration } from '../../src/domain/whois/registration.js';
+} from '../../src/families/whois/domain/domain-lookups.js';
+import { parseDomainName } from '../../src/families/whois/domain/domain-name.js';
+import type {
+  DnsLookup,
+  DnsResult,
+  RegistrationResult,
+  RegistrationSource,
+} from '../../src/families/whois/domain/ports.js';
+import { NO_RECORDS } from '../../src/families/whois/domain/records.js';
+import { domainStatus, isoDate, type Registration } from '../../src/families/whois/domain/registration.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
 

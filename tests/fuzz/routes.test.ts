@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import type { Route, RouteTable } from '../../src/adapters/http/route-table.js';
+import type { Route, RouteTable } from '../../src/platform/http/route-table.js';
 import type { Knex } from 'knex';
 import { Routes } from '../../src/container.js';
 import { errorCatalogue } from '../../src/domain/errors.js';

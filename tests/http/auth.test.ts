@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { issueSecret } from '../../src/domain/tokens/secret.js';
-import { TokenStore } from '../../src/domain/tokens/ports.js';
-import { UpdateUser } from '../../src/domain/users/manage-users.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
+import { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
+import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
 
 const ENC = '/api/crypto/enc?data=hello';

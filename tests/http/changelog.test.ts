@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
-import { API_PREFIX } from '../../src/adapters/http/app.js';
-import { openApiDocument } from '../../src/adapters/http/openapi.js';
-import { readChangelog } from '../../src/adapters/http/release.js';
-import type { RouteTable } from '../../src/adapters/http/route-table.js';
+import { API_PREFIX } from '../../src/platform/http/app.js';
+import { openApiDocument } from '../../src/platform/http/openapi.js';
+import { readChangelog } from '../../src/platform/http/release.js';
+import type { RouteTable } from '../../src/platform/http/route-table.js';
 import { Routes } from '../../src/container.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BUNDLED_FACTS_FILE } from '../../src/adapters/persistence/bundled-facts.js';
+import { BUNDLED_FACTS_FILE } from '../../src/families/content/adapters/bundled-facts.js';
 import {
   CHUCK_NORRIS_FACT,
   KANYE_QUOTE,

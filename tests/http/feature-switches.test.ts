@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { API_PREFIX } from '../../src/adapters/http/app.js';
-import { openApiDocument } from '../../src/adapters/http/openapi.js';
-import { familyOfRoute, type RouteTable } from '../../src/adapters/http/route-table.js';
+import { API_PREFIX } from '../../src/platform/http/app.js';
+import { openApiDocument } from '../../src/platform/http/openapi.js';
+import { familyOfRoute, type RouteTable } from '../../src/platform/http/route-table.js';
 import { Routes } from '../../src/container.js';
 import { PERMISSION_FAMILIES } from '../../src/domain/permissions.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { expect } from 'chai';
-import { servedPath, type RouteTable } from '../../src/adapters/http/route-table.js';
+import { servedPath, type RouteTable } from '../../src/platform/http/route-table.js';
 import { Routes } from '../../src/container.js';
-import { Outbox } from '../../src/domain/mail/ports.js';
+import { Outbox } from '../../src/families/mail/domain/ports.js';
 import { expectError, httpBackends, rawRequest, serverForSuite, type TestServer } from '../support/http-server.js';
 
 /** Escapes of bytes that are not UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a cut-off sequence. */

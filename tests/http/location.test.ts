@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { expectError, serverForSuite } from '../support/http-server.js';
-import type { Place } from '../../src/domain/location/places.js';
+import type { Place } from '../../src/families/location/domain/places.js';
 import { PARIS_FR, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
 const PLACE_KEYS = ['name', 'country', 'admin1', 'lat', 'lon', 'population'];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AddressObject } from 'mailparser';
-import type { MemoryMailer } from '../../src/adapters/mail/memory-mailer.js';
-import { Mailer, Outbox } from '../../src/domain/mail/ports.js';
+import type { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { Mailer, Outbox } from '../../src/families/mail/domain/ports.js';
 import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
 import { sqlDatabases } from '../support/databases.js';
 import { ManualClock } from '../support/manual-clock.js';

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 import { Database } from '../../src/container.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectError, startServer } from '../support/http-server.js';

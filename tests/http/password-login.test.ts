@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
-import { UpdateUser } from '../../src/domain/users/manage-users.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
+import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from '../../src/adapters/http/app.js';
-import type { RouteTable } from '../../src/adapters/http/route-table.js';
-import { createHttpServer } from '../../src/adapters/http/server.js';
+import { createApp } from '../../src/platform/http/app.js';
+import type { RouteTable } from '../../src/platform/http/route-table.js';
+import { createHttpServer } from '../../src/platform/http/server.js';
 import { Log, Routes } from '../../src/container.js';
-import type { Actor } from '../../src/domain/auth/actor.js';
-import { Authenticate } from '../../src/domain/auth/authenticate.js';
-import { LogInWithPassword } from '../../src/domain/auth/log-in-with-password.js';
-import { UNMATCHED_OPERATION } from '../../src/domain/pipeline/metrics.js';
-import type { Metrics, RateLimiter, RateLimitStanding } from '../../src/domain/pipeline/ports.js';
+import type { Actor } from '../../src/domain/identity/actor.js';
+import { Authenticate } from '../../src/families/users-and-tokens/domain/auth/authenticate.js';
+import { LogInWithPassword } from '../../src/families/users-and-tokens/domain/auth/log-in-with-password.js';
+import { UNMATCHED_OPERATION } from '../../src/platform/pipeline/metrics.js';
+import type { Metrics, RateLimiter, RateLimitStanding } from '../../src/platform/pipeline/ports.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 /** A limiter that admits each token a given number of requests per operation, and remembers whom it was asked about. */

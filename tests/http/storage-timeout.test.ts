@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../src/adapters/persistence/knex/database.js';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 import { cliOn } from '../cli/run-cli.js';
 import { freshPostgres, freshSqlite, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';

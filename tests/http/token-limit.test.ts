@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { UpdateUser } from '../../src/domain/users/manage-users.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';

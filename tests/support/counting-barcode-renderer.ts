@@ -1,6 +1,6 @@
-import { MemoryBarcodeRenderer } from '../../src/adapters/barcode/memory-barcode-renderer.js';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
-import type { BarcodeRenderer } from '../../src/domain/barcode/ports.js';
+import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
+import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
+import type { BarcodeRenderer } from '../../src/families/barcode/domain/ports.js';
 
 /** Two symbologies for the memory renderer: anything up to 500 characters, and 12 or 13 digits. */
 export const SYMBOLOGIES = [

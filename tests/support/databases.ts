@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
-import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/adapters/persistence/knex/database.js';
+import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
 
 export interface TestDatabase {
   readonly db: Knex;

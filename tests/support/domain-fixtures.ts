@@ -1,16 +1,16 @@
-import { MemoryAccessChangeFeed } from '../../src/adapters/persistence/memory/memory-access-change-feed.js';
-import { AccessChanges } from '../../src/domain/auth/access-changes.js';
+import { MemoryAccessChangeFeed } from '../../src/platform/access-changes/memory-access-change-feed.js';
+import { AccessChanges } from '../../src/families/users-and-tokens/domain/auth/access-changes.js';
 import { ManualClock } from './manual-clock.js';
-import { MemoryTables } from '../../src/adapters/persistence/memory/memory-tables.js';
-import { MemoryTokenStore } from '../../src/adapters/persistence/memory/memory-token-store.js';
-import { MemoryUserStore } from '../../src/adapters/persistence/memory/memory-user-store.js';
-import { OPERATOR } from '../../src/domain/auth/actor.js';
-import { Authenticate } from '../../src/domain/auth/authenticate.js';
-import { TokenUsageMeter } from '../../src/domain/tokens/usage-meter.js';
-import { VerifiedTokenCache } from '../../src/domain/auth/verified-token-cache.js';
-import { IssueToken } from '../../src/domain/tokens/issue-token.js';
-import { CreateUser } from '../../src/domain/users/create-user.js';
-import { UpdateUser } from '../../src/domain/users/manage-users.js';
+import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
+import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { Authenticate } from '../../src/families/users-and-tokens/domain/auth/authenticate.js';
+import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
+import { VerifiedTokenCache } from '../../src/families/users-and-tokens/domain/auth/verified-token-cache.js';
+import { IssueToken } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
+import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
+import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectRight } from './either.js';
 
 export const CACHE_TTL_MS = 5_000;

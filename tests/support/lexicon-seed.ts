@@ -1,5 +1,5 @@
-import type { SeededIrregularForm, SeededLemma } from '../../src/adapters/wordnet/memory-lexicon.js';
-import type { Sense } from '../../src/domain/dictionary/sense.js';
+import type { SeededIrregularForm, SeededLemma } from '../../src/families/dictionary/adapters/memory-lexicon.js';
+import type { Sense } from '../../src/families/dictionary/domain/sense.js';
 
 /** WordNet 3.1's first senses of a few words, as its files give them. */
 export const GOOSE_FIRST_SENSE: Sense = {

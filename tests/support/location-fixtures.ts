@@ -1,5 +1,5 @@
-import type { Place } from '../../src/domain/location/places.js';
-import type { CodeArea } from '../../src/domain/location/plus-codes.js';
+import type { Place } from '../../src/families/location/domain/places.js';
+import type { CodeArea } from '../../src/families/location/domain/plus-codes.js';
 
 /** Places exactly as the GeoNames data holds them, to seed the memory gazetteer. */
 export const PARIS_FR: Place = {

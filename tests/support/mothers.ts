@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { BarcodeRequest } from '../../src/domain/barcode/barcode.js';
-import { issueLicense, issueSecret } from '../../src/domain/tokens/secret.js';
-import type { TokenRecord } from '../../src/domain/tokens/token.js';
-import type { User } from '../../src/domain/users/user.js';
+import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
+import { issueLicense, issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
+import type { TokenRecord } from '../../src/domain/identity/token.js';
+import type { User } from '../../src/domain/identity/user.js';
 
 let sequence = 0;
 const T0 = Date.UTC(2026, 0, 1);

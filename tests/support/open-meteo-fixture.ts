@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { WeatherWorld } from '../../src/adapters/open-meteo/memory-weather-source.js';
-import type { Conditions, DayForecast } from '../../src/domain/weather/weather.js';
+import type { WeatherWorld } from '../../src/families/weather/adapters/memory-weather-source.js';
+import type { Conditions, DayForecast } from '../../src/families/weather/domain/weather.js';
 import { startFixtureServer, type FixtureServer, type Recorded } from './fixture-server.js';
 
 /**

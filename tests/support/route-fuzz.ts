@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { prefixOf, type HttpMethod, type Route } from '../../src/adapters/http/route-table.js';
+import { prefixOf, type HttpMethod, type Route } from '../../src/platform/http/route-table.js';
 
 /**
  * Requests generated from the route table: for every field a route declares (path parameter,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Route } from '../../src/adapters/http/route-table.js';
+import type { Route } from '../../src/platform/http/route-table.js';
 import { knownPermissions } from '../../src/domain/permissions.js';
 import { messageIdReference, tokenIdReference, uidReference, type RouteSamples } from './route-fuzz.js';
 

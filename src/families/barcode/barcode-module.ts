@@ -1,0 +1,62 @@
+import { availableParallelism } from 'node:os';
+import { ContainerModule } from 'inversify';
+import { CachedBarcodeRenderer } from './adapters/cached-barcode-renderer.js';
+import { LeanQrBarcodeRenderer } from './adapters/lean-qr-barcode-renderer.js';
+import { PooledBarcodeRenderer } from './adapters/pooled-barcode-renderer.js';
+import { barcodeRoutes } from './barcode-routes.js';
+import type { AppConfig } from '../../config/config.js';
+import { GenerateBarcode, ListSymbologies } from './domain/generate-barcode.js';
+import { BarcodeRenderer } from './domain/ports.js';
+import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { LifecycleComponent } from '../../platform/lifecycle.js';
+
+export type BarcodeSettings = AppConfig['barcode'];
+
+/** What the family offers a library user. */
+export interface BarcodeUseCases {
+  readonly generateBarcode: GenerateBarcode;
+  readonly listSymbologies: ListSymbologies;
+}
+export const BarcodeUseCases = useCasesIdentifier<BarcodeUseCases>('BarcodeUseCases');
+
+/** One less than the cores, so the event loop keeps one; at least one. */
+export const defaultBarcodeWorkers = (): number => Math.max(1, availableParallelism() - 1);
+
+/**
+ * Barcodes and QR codes drawn as PNG or SVG: lean-qr for QR codes (a fraction of a millisecond, on
+ * the event loop), bwip-js for the rest in worker threads; repeats answered from the cache on the
+ * event loop. The lifecycle stops the workers.
+ */
+export const barcodeModule = ({
+  maxContentBytes,
+  maxPixels,
+  cacheBytes,
+  workers,
+  queue,
+}: BarcodeSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue });
+    bind(LifecycleComponent).toConstantValue(pooled);
+    bind(BarcodeRenderer).toConstantValue(
+      new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes),
+    );
+    bind(GenerateBarcode)
+      .toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer])
+      .inSingletonScope();
+    bind(ListSymbologies)
+      .toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer])
+      .inSingletonScope();
+    bind(BarcodeUseCases).toResolvedValue(
+      (generateBarcode: GenerateBarcode, listSymbologies: ListSymbologies): BarcodeUseCases => ({
+        generateBarcode,
+        listSymbologies,
+      }),
+      [GenerateBarcode, ListSymbologies],
+    );
+    bind(RouteContribution).toResolvedValue(
+      (generate: GenerateBarcode, listSymbologies: ListSymbologies): RouteContribution => ({
+        routes: barcodeRoutes({ generate, listSymbologies, maxContentBytes }),
+      }),
+      [GenerateBarcode, ListSymbologies],
+    );
+  });

@@ -1,0 +1,153 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import { CachedContentStore } from './adapters/cached-content-store.js';
+import { importFileReader } from './adapters/content-files.js';
+import { OFF_SOURCE, UpstreamContentSource, type UpstreamName } from './adapters/upstream-sources.js';
+import { contentRoutes } from './content-routes.js';
+import type { AppConfig } from '../../config/config.js';
+import { LiveContent, RandomContent, type Feed } from './domain/content-queries.js';
+import { ImportContent } from './domain/import-content.js';
+import { ManageContent } from './domain/manage-content.js';
+import { ContentStore, ImportFileReader } from './domain/ports.js';
+import { Clock, Randomness } from '../../domain/ports.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
+
+export type ContentSettings = AppConfig['content'];
+
+/** Each live category, its upstream's setting and what its entries are. */
+const FEEDS: readonly {
+  readonly upstream: UpstreamName;
+  readonly url: (settings: ContentSettings) => string;
+  readonly feed: Feed;
+}[] = [
+  {
+    upstream: 'chucknorris',
+    url: (settings) => settings.chuckNorrisUrl,
+    feed: {
+      kind: 'fact',
+      category: 'chucknorris',
+      author: null,
+      source: 'api.chucknorris.io',
+      title: 'Chuck Norris facts',
+    },
+  },
+  {
+    upstream: 'kanye',
+    url: (settings) => settings.kanyeUrl,
+    feed: {
+      kind: 'quote',
+      category: 'kanye',
+      author: 'Kanye West',
+      source: 'api.kanye.rest',
+      title: 'Kanye West quotes',
+    },
+  },
+  {
+    upstream: 'ronswanson',
+    url: (settings) => settings.ronSwansonUrl,
+    feed: {
+      kind: 'quote',
+      category: 'ronswanson',
+      author: 'Ron Swanson',
+      source: 'ron-swanson-quotes.herokuapp.com',
+      title: 'Ron Swanson quotes',
+    },
+  },
+];
+
+/** What the family offers a library user: random stored content, each live category, import, list and delete. */
+export interface ContentUseCases {
+  readonly randomContent: RandomContent;
+  readonly chuckNorris: LiveContent;
+  readonly kanye: LiveContent;
+  readonly ronSwanson: LiveContent;
+  readonly importContent: ImportContent;
+  readonly manageContent: ManageContent;
+}
+export const ContentUseCases = useCasesIdentifier<ContentUseCases>('ContentUseCases');
+
+const LiveFeeds = Symbol.for('LiveFeeds');
+/** The store as every use case of the family reads and writes it: through one in-memory cache of what random answers read. */
+const CachedStore = Symbol.for('CachedContentStore');
+type LiveFeeds = Readonly<Record<UpstreamName, LiveContent>>;
+
+/** Facts and quotes: the content store's use cases, the three upstreams (each may be `off`), the routes. */
+export const contentModule = (settings: ContentSettings): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(CachedStore)
+      .toResolvedValue(
+        (store: ContentStore, clock: Clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs),
+        [ContentStore, Clock],
+      )
+      .inSingletonScope();
+    bind(RandomContent)
+      .toResolvedValue(
+        (store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness),
+        [CachedStore, Randomness],
+      )
+      .inSingletonScope();
+    bind(ImportFileReader).toConstantValue(importFileReader);
+    bind(ImportContent)
+      .toResolvedValue(
+        (store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock),
+        [CachedStore, ImportFileReader, Clock],
+      )
+      .inSingletonScope();
+    bind(ManageContent)
+      .toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore])
+      .inSingletonScope();
+    bind(LiveFeeds)
+      .toResolvedValue(
+        (
+          store: ContentStore,
+          random: RandomContent,
+          clock: Clock,
+          logger: Logger,
+          countCall: UpstreamCalls,
+        ): LiveFeeds => {
+          const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
+          const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
+            const baseUrl = url(settings);
+            const source =
+              baseUrl === 'off'
+                ? OFF_SOURCE
+                : new UpstreamContentSource(
+                    upstream,
+                    { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
+                    { logger, clock, countCall },
+                  );
+            return [upstream, new LiveContent(feed, source, store, random, clock)];
+          };
+          return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
+        },
+        [CachedStore, RandomContent, Clock, Log, UpstreamCalls],
+      )
+      .inSingletonScope();
+    bind(ContentUseCases).toResolvedValue(
+      (
+        randomContent: RandomContent,
+        feeds: LiveFeeds,
+        importContent: ImportContent,
+        manageContent: ManageContent,
+      ): ContentUseCases => ({
+        randomContent,
+        chuckNorris: feeds.chucknorris,
+        kanye: feeds.kanye,
+        ronSwanson: feeds.ronswanson,
+        importContent,
+        manageContent,
+      }),
+      [RandomContent, LiveFeeds, ImportContent, ManageContent],
+    );
+    bind(RouteContribution).toResolvedValue(
+      (random: RandomContent, feeds: LiveFeeds): RouteContribution => ({
+        routes: contentRoutes({
+          random,
+          chuckNorris: feeds.chucknorris,
+          kanye: feeds.kanye,
+          ronSwanson: feeds.ronswanson,
+        }),
+      }),
+      [RandomContent, LiveFeeds],
+    );
+  });

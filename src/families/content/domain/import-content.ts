@@ -1,0 +1,140 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { detailsOf, invalidInput, type DomainError } from '../../../domain/errors.js';
+import type { Clock } from '../../../domain/ports.js';
+import {
+  codePointOf,
+  firstBadUtf8Position,
+  firstCharacterXmlCannotCarry,
+  positionOf,
+  strictlyDecoded,
+  XML_CANNOT_CARRY_RULE,
+  type TextPosition,
+} from '../../../domain/text.js';
+import { checkCategory, contentEntry, IMPORTED_SOURCE, type ContentEntry, type ContentKind } from './content.js';
+import type { ContentStore, ImportFileReader } from './ports.js';
+
+/** The formats of an import file: a JSON array, NDJSON, CSV; each record has `text` and may have `author` and `source`. */
+export const IMPORT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The format a file's name says: `.json`, `.ndjson` or `.jsonl`, `.csv`. */
+export function formatOfFileName(name: string): ImportFormat | undefined {
+  const extension = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase();
+  switch (extension) {
+    case 'json':
+      return 'json';
+    case 'ndjson':
+    case 'jsonl':
+      return 'ndjson';
+    case 'csv':
+      return 'csv';
+    default:
+      return undefined;
+  }
+}
+
+/** An import file: its bytes as read (checked to be UTF-8 here), or its text when it is already one; and its format. */
+export type ImportFile = { readonly format: ImportFormat } & (
+  { readonly bytes: Uint8Array } | { readonly content: string }
+);
+
+/** One record of an import file as its parser read it: the fields, or why the line could not be read. */
+export type ImportRecord =
+  | {
+      readonly line: number;
+      readonly fields: { readonly text?: unknown; readonly author?: unknown; readonly source?: unknown };
+    }
+  | { readonly line: number; readonly unreadable: string };
+
+export type LineOutcome =
+  | { readonly line: number; readonly outcome: 'added'; readonly id: string }
+  /** Already stored, or given earlier in the same file. */
+  | { readonly line: number; readonly outcome: 'skipped'; readonly id: string }
+  | { readonly line: number; readonly outcome: 'refused'; readonly reason: string };
+
+export interface ImportReport {
+  readonly added: number;
+  readonly skipped: number;
+  readonly refused: number;
+  readonly lines: readonly LineOutcome[];
+}
+
+/**
+ * An operator's facts or quotes into one category: every line checked by the rules of every entry,
+ * the good ones stored together (all or none), the same text never twice. Running it again adds
+ * nothing: every line is then skipped.
+ */
+export class ImportContent {
+  constructor(
+    private readonly store: ContentStore,
+    private readonly reader: ImportFileReader,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The file's bytes and format. A file that cannot be read at all is refused as `file`, and so,
+   * naming the line and column, is one with bytes that are not UTF-8 or a character XML cannot
+   * carry: nothing of it is stored, since such a file is not the text its author meant.
+   */
+  async execute(kind: ContentKind, category: string, file: ImportFile): Promise<E.Either<DomainError, ImportReport>> {
+    const checked = checkCategory(category);
+    if (E.isLeft(checked)) return checked;
+    const text = importedText(file);
+    if (E.isLeft(text)) return E.left(invalidInput('file', text.left));
+    const read = this.reader.records(text.right, file.format);
+    if (E.isLeft(read)) return E.left(invalidInput('file', read.left));
+    const records = read.right;
+    const now = this.clock.now();
+    const candidates: { line: number; entry: ContentEntry }[] = [];
+    const refusals: LineOutcome[] = [];
+    for (const record of records) {
+      if ('unreadable' in record) {
+        refusals.push({ line: record.line, outcome: 'refused', reason: record.unreadable });
+        continue;
+      }
+      const entry = contentEntry({ kind, category, ...record.fields }, now, IMPORTED_SOURCE);
+      if (E.isLeft(entry))
+        refusals.push({ line: record.line, outcome: 'refused', reason: detailsOf(entry.left) ?? 'refused' });
+      else candidates.push({ line: record.line, entry: entry.right });
+    }
+    const firstOfEach = new Map<string, ContentEntry>();
+    for (const { entry } of candidates) if (!firstOfEach.has(entry.id)) firstOfEach.set(entry.id, entry);
+    const added = new Set(await this.store.add([...firstOfEach.values()]));
+    const lines = [
+      ...refusals,
+      ...candidates.map(({ line, entry }): LineOutcome => {
+        // Only the first line with a text counts as adding it.
+        const isFirst = added.delete(entry.id);
+        return { line, outcome: isFirst ? 'added' : 'skipped', id: entry.id };
+      }),
+    ].sort((a, b) => a.line - b.line);
+    const tally = (outcome: LineOutcome['outcome']): number => lines.filter((line) => line.outcome === outcome).length;
+    return E.right({ added: tally('added'), skipped: tally('skipped'), refused: tally('refused'), lines });
+  }
+}
+
+const at = ({ line, column }: TextPosition): string => `line ${line}, column ${column}`;
+
+/** A file's place where it is refused as a whole: nothing of it is imported. */
+export const refusedAt = (position: TextPosition, why: string): string =>
+  `${at(position)}: ${why}; nothing was imported`;
+
+/**
+ * The text of an import file without its byte order mark, or why none of it can be taken: bytes
+ * that are not UTF-8, or a character written as itself that XML cannot carry.
+ */
+function importedText(file: ImportFile): E.Either<string, string> {
+  if (!('bytes' in file)) return checkedText(file.content);
+  const decoded = strictlyDecoded(file.bytes);
+  return decoded === undefined
+    ? E.left(refusedAt(firstBadUtf8Position(file.bytes)!, 'bytes that are not UTF-8'))
+    : checkedText(decoded);
+}
+
+function checkedText(decoded: string): E.Either<string, string> {
+  const text = decoded.startsWith('\uFEFF') ? decoded.slice(1) : decoded;
+  const bad = firstCharacterXmlCannotCarry(text);
+  return bad === undefined
+    ? E.right(text)
+    : E.left(refusedAt(positionOf(text, bad), `${codePointOf(text.slice(bad))}, one of the ${XML_CANNOT_CARRY_RULE}`));
+}

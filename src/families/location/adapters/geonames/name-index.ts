@@ -1,0 +1,173 @@
+import { MIN_PREFIX_KEY_LENGTH, placeNameKey } from '../../domain/places.js';
+import { nameOf, type PlaceTable } from './place-table.js';
+
+/**
+ * Every place's name key (see `placeNameKey`) as UTF-8 bytes end to end, and two hash tables
+ * over place ids chained through typed arrays: by whole key, and by the key's first three bytes.
+ * Chains run from the most populous place down, so a walk can stop once it has enough. Plain
+ * ASCII names (four in five) are keyed byte by byte without making a string, so building it
+ * leaves little garbage and no sorting is needed.
+ */
+export interface NameIndex {
+  readonly keyBytes: Buffer;
+  /** Where each key starts in `keyBytes`; one more entry than places. */
+  readonly keyStart: Uint32Array;
+  readonly byKey: Chains;
+  readonly byPrefix: Chains;
+}
+
+interface Chains {
+  /** First id of each bucket, -1 when empty. */
+  readonly heads: Int32Array;
+  /** The id after each id in its bucket, -1 at the end. */
+  readonly next: Int32Array;
+}
+
+const BUCKET_BITS = 17;
+const PREFIX_BYTES = 3;
+/** Ids fit below this, so population × ID_SPAN + id sorts by population exactly as a double. */
+const ID_SPAN = 2 ** 20;
+
+const SPACE = 0x20;
+/** Space, hyphen, apostrophe, grave accent and dot: one space in a key, none at its ends. */
+const isSeparator = (byte: number) =>
+  byte === SPACE || byte === 0x2d || byte === 0x27 || byte === 0x60 || byte === 0x2e;
+
+/** Whether the key at `start` in `keyBytes` begins with `query`. A loop beats Buffer#compare here: most candidates differ within a byte or two. */
+export function startsWith(keyBytes: Uint8Array, start: number, query: Uint8Array): boolean {
+  for (let i = 0; i < query.length; i++) if (keyBytes[start + i] !== query[i]) return false;
+  return true;
+}
+
+/** Ids of every accepted place whose key is `query` (UTF-8 of a name key), most populous first. */
+export function idsNamed(index: NameIndex, query: Buffer, accept: (id: number) => boolean): number[] {
+  const { keyBytes, keyStart, byKey } = index;
+  const found: number[] = [];
+  for (let id = byKey.heads[bucketOf(query, query.length)]!; id !== -1; id = byKey.next[id]!) {
+    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id))
+      found.push(id);
+  }
+  return found;
+}
+
+/**
+ * Up to `limit` ids of accepted places whose key starts with `query` and is longer, most
+ * populous first; none for queries shorter than `MIN_PREFIX_KEY_LENGTH` characters.
+ */
+export function idsStartingWith(
+  index: NameIndex,
+  query: Buffer,
+  limit: number,
+  accept: (id: number) => boolean,
+): number[] {
+  const { keyBytes, keyStart, byPrefix } = index;
+  const found: number[] = [];
+  if (query.toString('utf8').length < MIN_PREFIX_KEY_LENGTH) return found;
+  for (
+    let id = byPrefix.heads[bucketOf(query, PREFIX_BYTES)]!;
+    id !== -1 && found.length < limit;
+    id = byPrefix.next[id]!
+  ) {
+    if (keyStart[id + 1]! - keyStart[id]! > query.length && startsWith(keyBytes, keyStart[id]!, query) && accept(id))
+      found.push(id);
+  }
+  return found;
+}
+
+export function buildNameIndex(table: PlaceTable): NameIndex {
+  const { nameBytes, nameStart, count } = table;
+  let keyBytes: Buffer = Buffer.allocUnsafe(nameBytes.length + 1024);
+  const keyStart = new Uint32Array(count + 1);
+  let end = 0;
+  for (let id = 0; id < count; id++) {
+    keyStart[id] = end;
+    const from = nameStart[id]!;
+    const to = nameStart[id + 1]!;
+    if (isPrintableAscii(nameBytes, from, to)) {
+      if (end + (to - from) > keyBytes.length) keyBytes = grown(keyBytes, end + (to - from));
+      end = writeAsciiKey(nameBytes, from, to, keyBytes, end);
+    } else {
+      const key = placeNameKey(nameOf(table, id));
+      const length = Buffer.byteLength(key);
+      if (end + length > keyBytes.length) keyBytes = grown(keyBytes, end + length);
+      end += keyBytes.write(key, end);
+    }
+  }
+  keyStart[count] = end;
+
+  const byKey = emptyChains(count);
+  const byPrefix = emptyChains(count);
+  // Least populous first: each id goes to the head of its chain, so chains end up most populous first.
+  for (const id of idsByPopulation(table)) {
+    const start = keyStart[id]!;
+    const length = keyStart[id + 1]! - start;
+    link(byKey, bucketOf(keyBytes, length, start), id);
+    if (length >= PREFIX_BYTES) link(byPrefix, bucketOf(keyBytes, PREFIX_BYTES, start), id);
+  }
+  return { keyBytes: keyBytes.subarray(0, end), keyStart, byKey, byPrefix };
+}
+
+export function isPrintableAscii(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return false;
+  return true;
+}
+
+/**
+ * The key placeNameKey makes of the printable ASCII name at `from`..`to` (lower case, separators
+ * folded), written at `at` in `into` without making a string; returns where the key ends.
+ * `into` must have room for `to - from` bytes.
+ */
+export function writeAsciiKey(name: Uint8Array, from: number, to: number, into: Uint8Array, at: number): number {
+  const start = at;
+  let end = at;
+  let spacePending = false;
+  for (let i = from; i < to; i++) {
+    const byte = name[i]!;
+    if (isSeparator(byte)) {
+      spacePending = end > start;
+      continue;
+    }
+    if (spacePending) into[end++] = SPACE;
+    spacePending = false;
+    into[end++] = byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+  }
+  return end;
+}
+
+export function grown(bytes: Buffer, atLeast: number): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.max(atLeast, bytes.length * 2));
+  bytes.copy(bigger);
+  return bigger;
+}
+
+/** FNV-1a of `length` bytes from `start`. */
+export function hashOf(bytes: Uint8Array, length: number, start = 0): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < start + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+/** The hash cut to the table size. */
+const bucketOf = (bytes: Uint8Array, length: number, start = 0): number =>
+  hashOf(bytes, length, start) >>> (32 - BUCKET_BITS);
+
+const emptyChains = (count: number): Chains => ({
+  heads: new Int32Array(2 ** BUCKET_BITS).fill(-1),
+  next: new Int32Array(count).fill(-1),
+});
+
+function link(chains: Chains, bucket: number, id: number): void {
+  chains.next[id] = chains.heads[bucket]!;
+  chains.heads[bucket] = id;
+}
+
+/** Ids from least to most populous, by a native numeric sort rather than a comparator. */
+function idsByPopulation(table: PlaceTable): Uint32Array {
+  if (table.count > ID_SPAN) throw new Error(`The gazetteer holds more than ${ID_SPAN} places`);
+  const order = new Float64Array(table.count);
+  for (let id = 0; id < table.count; id++) order[id] = table.population[id]! * ID_SPAN + id;
+  order.sort();
+  const ids = new Uint32Array(table.count);
+  for (let i = 0; i < table.count; i++) ids[i] = order[i]! % ID_SPAN;
+  return ids;
+}

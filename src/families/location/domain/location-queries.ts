@@ -1,0 +1,238 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
+import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../../../domain/text.js';
+import { countryCodeOf } from './countries.js';
+import { placeNameKey, type NearbyPlace, type Place, type PlaceQualifier } from './places.js';
+import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength } from './plus-codes.js';
+import type { Gazetteer, PlusCodes } from './ports.js';
+
+export const DEFAULT_PLACES_LIMIT = 10;
+export const DEFAULT_NEARBY_LIMIT = 5;
+export const MAX_LIMIT = 50;
+
+export const noPlaceNamed = (asked: string): DomainError => ({
+  _tag: 'InformationNotFound',
+  details: `No place named "${asked}" is known`,
+});
+
+const QUALIFIER_HINT =
+  'after the comma give a country (an ISO 3166 alpha-2 code or an English name: "Paris, FR", "Paris, France") ' +
+  'or a first-level region by name or code ("Paris, Texas", "Paris, TX", "Munich, Bavaria")';
+
+const unknownQualifier = (name: string, qualifier: string): DomainError => ({
+  _tag: 'InformationNotFound',
+  details: `No place named "${name}" is known in "${qualifier}": "${qualifier}" is neither a country nor a region the gazetteer knows; ${QUALIFIER_HINT}`,
+});
+
+/** The qualifier's keys (with and without its spaces, so "D.C." and "DC" meet) and the countries it names. */
+function qualifierOf(text: string): PlaceQualifier {
+  const key = placeNameKey(text);
+  const keys = [...new Set([key, key.replaceAll(' ', '')])].filter((each) => each !== '');
+  const countries = [...new Set(keys.map(countryCodeOf).filter((code): code is string => code !== undefined))];
+  return { keys, countries };
+}
+
+/**
+ * The places a text names, best first: "name", or "name, qualifier" where the qualifier (after
+ * the last comma) is a country or a first-level region, by name or code. Without a comma, a text
+ * no place is called is tried once more with its last word, then its last two, as the qualifier
+ * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is
+ * 404 with a hint, like a name that names nothing. `parameter` names the field, for errors.
+ */
+export async function findPlacesNamed(
+  gazetteer: Gazetteer,
+  text: string,
+  limit: number,
+  parameter: string,
+): Promise<E.Either<DomainError, readonly Place[]>> {
+  if (hasControlOrInvisibleCharacter(text))
+    return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+  const comma = text.lastIndexOf(',');
+  const name = (comma === -1 ? text : text.slice(0, comma)).trim();
+  const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const key = placeNameKey(name);
+  if (key === '')
+    return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
+  if (qualifierText === '') {
+    const places = await gazetteer.search({ key, limit });
+    if (places.length > 0) return E.right(places);
+    const words = key.split(' ');
+    for (const qualifierWords of [1, 2]) {
+      if (words.length <= qualifierWords) break;
+      const within = qualifierOf(words.slice(-qualifierWords).join(' '));
+      if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) continue;
+      const qualified = await gazetteer.search({ key: words.slice(0, -qualifierWords).join(' '), within, limit });
+      if (qualified.length > 0) return E.right(qualified);
+    }
+    return E.left(noPlaceNamed(name));
+  }
+  const within = qualifierOf(qualifierText);
+  const places = await gazetteer.search({ key, within, limit });
+  if (places.length > 0) return E.right(places);
+  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
+    return E.left(unknownQualifier(name, qualifierText));
+  return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
+}
+
+export function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
+  const bad = [
+    ...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']),
+    ...(Number.isFinite(lon) && Math.abs(lon) <= 180 ? [] : ['lon']),
+  ];
+  return bad.length === 0
+    ? E.right({ lat, lon })
+    : E.left(invalidInput(bad, 'lat must be from -90 to 90 and lon from -180 to 180'));
+}
+
+const checkLimit = (limit: number): E.Either<DomainError, number> =>
+  Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT
+    ? E.right(limit)
+    : E.left(invalidInput(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
+
+/** `Location::Coords`: the places a name may mean, best first. */
+export class FindPlaces {
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async execute(address: string, limit = DEFAULT_PLACES_LIMIT): Promise<E.Either<DomainError, readonly Place[]>> {
+    const checkedLimit = checkLimit(limit);
+    if (E.isLeft(checkedLimit)) return checkedLimit;
+    return findPlacesNamed(this.gazetteer, address, limit, 'address');
+  }
+}
+
+export interface NearbyPlaces {
+  readonly lat: number;
+  readonly lon: number;
+  readonly places: readonly NearbyPlace[];
+}
+
+/** `Location::Address`: the places nearest a point, closest first. */
+export class FindNearbyPlaces {
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async execute(lat: number, lon: number, limit = DEFAULT_NEARBY_LIMIT): Promise<E.Either<DomainError, NearbyPlaces>> {
+    const checked = checkCoordinates(lat, lon);
+    if (E.isLeft(checked)) return checked;
+    const checkedLimit = checkLimit(limit);
+    if (E.isLeft(checkedLimit)) return checkedLimit;
+    const places = await this.gazetteer.nearest(lat, lon, limit);
+    if (places.length === 0) return E.left({ _tag: 'InformationNotFound', details: 'The gazetteer holds no places' });
+    return E.right({
+      lat,
+      lon,
+      places: places.map((place) => ({ ...place, distanceKm: Math.round(place.distanceKm * 1000) / 1000 })),
+    });
+  }
+}
+
+export interface PlusCodeRequest {
+  readonly code?: string;
+  readonly lat?: number;
+  readonly lon?: number;
+  /** A place whose best match is the reference for a short code. */
+  readonly near?: string;
+  /** Only when encoding. */
+  readonly length?: PlusCodeLength;
+}
+
+export interface EncodedPlusCode {
+  readonly code: string;
+  readonly lat: number;
+  readonly lon: number;
+  readonly length: number;
+}
+
+export interface DecodedPlusCode {
+  readonly code: string;
+  /** The centre of the cell. */
+  readonly lat: number;
+  readonly lon: number;
+  readonly length: number;
+  readonly bounds: { readonly south: number; readonly west: number; readonly north: number; readonly east: number };
+  /** Present when a short code was recovered: what was given and the point it was recovered near. */
+  readonly shortCode?: string;
+  readonly reference?: { readonly lat: number; readonly lon: number; readonly place?: Place };
+}
+
+/** Floating-point noise off: a nanodegree is 40 times finer than the smallest cell (4e-8° tall). */
+const tidy = (degrees: number): number => Math.round(degrees * 1e9) / 1e9;
+
+/**
+ * `Location::PlusCode`. With lat and lon and no code: encode. With a full code: decode (any
+ * reference is not needed and ignored). With a short code: recover it near lat/lon or near the
+ * best match of `near` — one of the two, not both — then decode.
+ */
+export class LookUpPlusCode {
+  constructor(
+    private readonly plusCodes: PlusCodes,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  async execute(request: PlusCodeRequest): Promise<E.Either<DomainError, EncodedPlusCode | DecodedPlusCode>> {
+    const { code, lat, lon, near, length } = request;
+    if ((lat === undefined) !== (lon === undefined)) return E.left(missingInput(lat === undefined ? 'lat' : 'lon'));
+    const point = lat !== undefined && lon !== undefined ? checkCoordinates(lat, lon) : undefined;
+    if (point && E.isLeft(point)) return point;
+    if (code === undefined) {
+      if (near !== undefined)
+        return E.left(invalidInput(['near'], 'near is the reference for a short code: give code as well'));
+      if (point === undefined) return E.left(missingInput('lat', 'lon'));
+      const codeLength = length ?? DEFAULT_PLUS_CODE_LENGTH;
+      return E.right({
+        code: this.plusCodes.encode(point.right.lat, point.right.lon, codeLength),
+        lat: point.right.lat,
+        lon: point.right.lon,
+        length: codeLength,
+      });
+    }
+    if (length !== undefined)
+      return E.left(invalidInput(['length'], 'length applies when encoding lat and lon, not with code'));
+    const kind = this.plusCodes.kindOf(code);
+    if (kind === 'invalid')
+      return E.left(
+        invalidInput(
+          ['code'],
+          'code must be a plus code such as 8FW4V75V+8Q, or a short one such as V75V+8Q with a reference',
+        ),
+      );
+    if (kind === 'full') {
+      // A full code is its own place: a reference given with it would be dropped.
+      const references = [...(point ? ['lat', 'lon'] : []), ...(near === undefined ? [] : ['near'])];
+      if (references.length > 0)
+        return E.left(
+          invalidInput(
+            references,
+            `a full plus code needs no reference: leave ${references.join(', ')} out, or give a short code`,
+          ),
+        );
+      return E.right(this.decode(code));
+    }
+    if (point && near !== undefined)
+      return E.left(
+        invalidInput(['near', 'lat', 'lon'], 'give the reference of a short code as near or as lat and lon, not both'),
+      );
+    if (point) return E.right(this.recover(code, { lat: point.right.lat, lon: point.right.lon }));
+    if (near === undefined)
+      return E.left(invalidInput(['code'], 'a short code needs a reference: near=<place> or lat and lon'));
+    const found = await findPlacesNamed(this.gazetteer, near, 1, 'near');
+    if (E.isLeft(found)) return found;
+    const place = found.right[0]!;
+    return E.right(this.recover(code, { lat: place.lat, lon: place.lon, place }));
+  }
+
+  private recover(shortCode: string, reference: { lat: number; lon: number; place?: Place }): DecodedPlusCode {
+    const full = this.plusCodes.recover(shortCode, reference.lat, reference.lon);
+    return { ...this.decode(full), shortCode: shortCode.toUpperCase(), reference };
+  }
+
+  private decode(code: string): DecodedPlusCode {
+    const area: CodeArea = this.plusCodes.decode(code);
+    return {
+      code: area.code,
+      lat: tidy((area.south + area.north) / 2),
+      lon: tidy((area.west + area.east) / 2),
+      length: area.length,
+      bounds: { south: tidy(area.south), west: tidy(area.west), north: tidy(area.north), east: tidy(area.east) },
+    };
+  }
+}

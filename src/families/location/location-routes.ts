@@ -1,0 +1,129 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
+import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from './domain/location-queries.js';
+import type { Place } from './domain/places.js';
+import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
+import { Permission } from '../../domain/permissions.js';
+import {
+  described,
+  latitude,
+  longitude,
+  matching,
+  numberWritten,
+  optional,
+  placeName,
+  required,
+} from '../../platform/http/fields.js';
+import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
+
+export interface LocationRouteDependencies {
+  readonly findPlaces: FindPlaces;
+  readonly findNearbyPlaces: FindNearbyPlaces;
+  readonly lookUpPlusCode: LookUpPlusCode;
+}
+
+const limitUpTo = (max: number) => numberWritten(/^\d{1,3}$/, 1, max, `an integer from 1 to ${max}`, 'integer');
+
+const codeLength = described(
+  new t.Type<PlusCodeLength, string, unknown>(
+    `one of ${PLUS_CODE_LENGTHS.join(', ')}`,
+    (u): u is PlusCodeLength => (PLUS_CODE_LENGTHS as readonly unknown[]).includes(u),
+    (u, c) => {
+      const length = PLUS_CODE_LENGTHS.find((candidate) => String(candidate) === u);
+      return length === undefined ? t.failure(u, c) : t.success(length);
+    },
+    String,
+  ),
+  { type: 'integer', enum: PLUS_CODE_LENGTHS },
+);
+
+/** The characters of plus codes; which of them form a code is the domain's question. */
+const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
+
+const point = { lat: t.number, lon: t.number };
+const placeFields = {
+  name: t.string,
+  country: t.string,
+  admin1: t.union([t.string, t.null]),
+  ...point,
+  population: t.number,
+};
+const place = t.strict(placeFields);
+
+const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(place) });
+const nearbyPlaces = t.strict({
+  ...point,
+  places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })),
+});
+
+const encodedPlusCode = t.strict({ code: t.string, ...point, length: t.number });
+const decodedPlusCode = t.exact(
+  t.intersection([
+    t.type({
+      code: t.string,
+      ...point,
+      length: t.number,
+      bounds: t.strict({ south: t.number, west: t.number, north: t.number, east: t.number }),
+    }),
+    t.partial({ shortCode: t.string, reference: t.exact(t.intersection([t.type(point), t.partial({ place })])) }),
+  ]),
+);
+
+export function locationRoutes(deps: LocationRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/location/coords',
+      permission: Permission.LocationCoords,
+      summary:
+        'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
+      query: {
+        address: required(
+          placeName,
+          'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name',
+        ),
+        limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
+      },
+      response: placesNamed,
+      errors: ['InformationNotFound', 'InvalidQueryParameter'],
+      handle: async ({ query }) =>
+        E.map((places: readonly Place[]) => json({ address: query.address, places }))(
+          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/location/address',
+      permission: Permission.LocationAddress,
+      summary: 'The places nearest a point, closest first, with their great-circle distance in km',
+      query: {
+        lat: required(latitude, 'latitude in decimal degrees'),
+        lon: required(longitude, 'longitude in decimal degrees'),
+        limit: optional(limitUpTo(MAX_LIMIT), `how many places (default ${DEFAULT_NEARBY_LIMIT})`),
+      },
+      response: nearbyPlaces,
+      errors: ['InformationNotFound', 'InvalidQueryParameter'],
+      handle: async ({ query }) =>
+        jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/location/pluscode',
+      permission: Permission.LocationPlusCode,
+      summary:
+        'Plus code of a point (lat, lon, length), or the cell of a code; a short code is recovered near lat/lon or near a place',
+      query: {
+        lat: optional(latitude, 'latitude: the point to encode, or the reference of a short code'),
+        lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),
+        length: optional(codeLength, 'digits of the code when encoding (default 10)'),
+        code: optional(plusCodeText, 'a full plus code to decode, or a short one with a reference'),
+        near: optional(placeName, 'a place whose best match is the reference of a short code'),
+      },
+      response: t.union([encodedPlusCode, decodedPlusCode]),
+      // Which parameters go together, and whether a code or a place is known, are the domain's to say.
+      errors: ['MissingQueryParameter', 'InvalidQueryParameter', 'InformationNotFound'],
+      handle: async ({ query }) => jsonOf(await deps.lookUpPlusCode.execute(query)),
+    }),
+  ];
+}

@@ -1,0 +1,337 @@
+import type { Knex } from 'knex';
+import type { MessageStatus } from '../domain/message.js';
+import {
+  oldestDueFirst,
+  type ClaimRequest,
+  type EnqueueOutcome,
+  type IdempotencyClaim,
+  type NewMessage,
+  type Outbox,
+  type OutboxFilter,
+  type OutboxMessage,
+  type RecipientOutcome,
+  type Settlement,
+} from '../domain/ports.js';
+import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../domain/quota.js';
+import { recipientCount, reopenRefused } from '../domain/recipients.js';
+import type { Variables } from '../domain/variables.js';
+import { fromStringList, toNumber, toNumberOrNull, toStringList } from '../../../platform/persistence/columns.js';
+import { GroupCommit } from '../../../platform/persistence/group-commit.js';
+import { holdAdvisoryLock } from '../../../platform/persistence/advisory-locks.js';
+
+export const MAIL_TABLE = 'mail_messages';
+export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
+
+interface MessageRow {
+  id: string;
+  message_id: string;
+  sender_user_id: string | null;
+  from_address: string;
+  from_name: string | null;
+  to_addresses: string;
+  cc_addresses: string;
+  bcc_addresses: string;
+  reply_to: string;
+  subject: string;
+  content: string;
+  variables: string;
+  status: string;
+  attempts: number | string;
+  created_at: number | string;
+  next_attempt_at: number | string;
+  sent_at: number | string | null;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_until: number | string | null;
+  recipient_outcomes: string | null;
+  recipient_count: number | string;
+}
+
+const toOutcomes = (column: string | null): RecipientOutcome[] =>
+  column === null ? [] : (JSON.parse(column) as RecipientOutcome[]);
+
+const toMessage = (row: MessageRow): OutboxMessage => ({
+  id: row.id,
+  messageId: row.message_id,
+  senderUserId: row.sender_user_id,
+  fromAddress: row.from_address,
+  fromName: row.from_name,
+  to: toStringList(row.to_addresses),
+  cc: toStringList(row.cc_addresses),
+  bcc: toStringList(row.bcc_addresses),
+  replyTo: toStringList(row.reply_to),
+  subject: row.subject,
+  content: row.content,
+  variables: JSON.parse(row.variables) as Variables,
+  status: row.status as MessageStatus,
+  attempts: toNumber(row.attempts),
+  createdAt: toNumber(row.created_at),
+  nextAttemptAt: toNumber(row.next_attempt_at),
+  sentAt: toNumberOrNull(row.sent_at),
+  lastError: row.last_error,
+  recipientOutcomes: toOutcomes(row.recipient_outcomes),
+});
+
+const toRow = (message: NewMessage): MessageRow => ({
+  id: message.id,
+  message_id: message.messageId,
+  sender_user_id: message.senderUserId,
+  from_address: message.fromAddress,
+  from_name: message.fromName,
+  to_addresses: fromStringList(message.to),
+  cc_addresses: fromStringList(message.cc),
+  bcc_addresses: fromStringList(message.bcc),
+  reply_to: fromStringList(message.replyTo),
+  subject: message.subject,
+  content: message.content,
+  variables: JSON.stringify(message.variables),
+  status: 'queued',
+  attempts: 0,
+  created_at: message.createdAt,
+  next_attempt_at: message.nextAttemptAt,
+  sent_at: null,
+  last_error: null,
+  lease_owner: null,
+  lease_until: null,
+  recipient_outcomes: null,
+  recipient_count: recipientCount(message),
+});
+
+const NO_LEASE = { lease_owner: null, lease_until: null };
+
+/** The columns a settlement writes: its status, the attempts, and when it was sent, failed or is due again. */
+function settlementColumns(settlement: Settlement): Partial<MessageRow> {
+  const recipient_outcomes = JSON.stringify(settlement.recipients);
+  switch (settlement.status) {
+    case 'sent':
+      return {
+        status: 'sent',
+        attempts: settlement.attempts,
+        sent_at: settlement.at,
+        next_attempt_at: settlement.at,
+        recipient_outcomes,
+        ...(settlement.reason !== undefined && { last_error: settlement.reason }),
+      };
+    case 'failed':
+      return {
+        status: 'failed',
+        attempts: settlement.attempts,
+        last_error: settlement.reason,
+        next_attempt_at: settlement.at,
+        recipient_outcomes,
+      };
+    case 'queued':
+      return {
+        attempts: settlement.attempts,
+        last_error: settlement.reason,
+        next_attempt_at: settlement.nextAttemptAt,
+        recipient_outcomes,
+      };
+  }
+}
+
+/** Queued messages whose attempt is due and whose lease, if any, has ended. */
+const dueMessages = (db: Knex, now: number) =>
+  db(MAIL_TABLE)
+    .where({ status: 'queued' })
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<=', now));
+
+/**
+ * The outbox in two tables (SQLite or PostgreSQL): `mail_messages`, and `mail_idempotency_keys`
+ * for the keys of the last 24 hours. Every write goes through one group commit, so acceptances,
+ * claims and outcomes that arrive together share a transaction and its disk flush, and a promise
+ * resolves only once its write is committed. Acceptances (and an operator's retry) are durable
+ * when they resolve; the worker's bookkeeping (claims, outcomes, releases) commits without
+ * waiting for the disk: lost to a power cut, a lease is taken again and a sent message sent again
+ * (at least once, as after any crash).
+ *
+ * A claim is one `UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *`; on PostgreSQL the
+ * SELECT takes its rows `FOR UPDATE SKIP LOCKED`, so instances claiming at once pass over each
+ * other's rows instead of waiting for them or taking them twice. SQLite has one writer at a time.
+ */
+export class KnexOutbox implements Outbox {
+  private readonly writes: GroupCommit;
+  private readonly skipsLocked: boolean;
+
+  constructor(private readonly db: Knex) {
+    this.writes = new GroupCommit(db);
+    this.skipsLocked = db.client.config.client === 'pg';
+  }
+
+  enqueue(
+    message: NewMessage,
+    idempotency?: IdempotencyClaim,
+    quota?: readonly QuotaWindow[],
+  ): Promise<EnqueueOutcome> {
+    return this.writes.run(async (trx): Promise<EnqueueOutcome> => {
+      if (idempotency) {
+        const { scope, key, expiredBefore } = idempotency;
+        await trx(MAIL_KEYS_TABLE).where({ scope, key }).andWhere('created_at', '<=', expiredBefore).delete();
+        // A replay answers the first request even when its sender is over quota now.
+        const earlier = await this.earlierAnswer(trx, idempotency);
+        if (earlier !== undefined) return earlier;
+      }
+      if (quota !== undefined && message.senderUserId !== null) {
+        const refusal = await this.quotaRefusal(trx, message, message.senderUserId, quota);
+        if (refusal !== undefined) return { kind: 'overQuota', ...refusal };
+      }
+      if (idempotency) {
+        const { scope, key, requestHash } = idempotency;
+        // Taken or not, in one statement that never fails the transaction: a unique violation would, on PostgreSQL.
+        const taken = await trx(MAIL_KEYS_TABLE)
+          .insert({ scope, key, request_hash: requestHash, message_id: message.id, created_at: message.createdAt })
+          .onConflict(['scope', 'key'])
+          .ignore()
+          .returning('key');
+        // Taken meanwhile by a request on another instance.
+        if (taken.length === 0) return (await this.earlierAnswer(trx, idempotency))!;
+      }
+      await trx(MAIL_TABLE).insert(toRow(message));
+      return { kind: 'queued' };
+    }, 'durable');
+  }
+
+  /** What an earlier request with the same key makes of this one: the same request, replayed, or a conflict; undefined when the key is free. */
+  private async earlierAnswer(
+    trx: Knex.Transaction,
+    { scope, key, requestHash }: IdempotencyClaim,
+  ): Promise<EnqueueOutcome | undefined> {
+    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as
+      { request_hash: string; message_id: string } | undefined;
+    if (earlier === undefined) return undefined;
+    if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
+    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as {
+      id: string;
+      message_id: string;
+    };
+    return { kind: 'replayed', id: first.id, messageId: first.message_id };
+  }
+
+  /**
+   * Whether the sender's quota refuses the message: their recipients in each window summed in one
+   * query, and only for a window they would pass, their messages in it read to say until when.
+   */
+  private async quotaRefusal(
+    trx: Knex.Transaction,
+    message: NewMessage,
+    sender: string,
+    windows: readonly QuotaWindow[],
+  ): Promise<QuotaRefusal | undefined> {
+    if (this.skipsLocked) await holdAdvisoryLock(trx, 'mailQuota');
+    const now = message.createdAt;
+    const asked = recipientCount(message);
+    const sums = windows
+      .map((_, index) => `coalesce(sum(case when created_at > ? then recipient_count else 0 end), 0) as w${index}`)
+      .join(', ');
+    const [used] = (await trx(MAIL_TABLE)
+      .select(
+        trx.raw(
+          sums,
+          windows.map((window) => windowStart(window, now)),
+        ),
+      )
+      .where({ sender_user_id: sender })
+      .andWhere('created_at', '>', Math.min(...windows.map((window) => windowStart(window, now))))) as Record<
+      string,
+      number | string
+    >[];
+    const refusals: QuotaRefusal[] = [];
+    for (const [index, window] of windows.entries()) {
+      if (fitsIn(window, Number(used![`w${index}`]), asked)) continue;
+      const inWindow = (await trx(MAIL_TABLE)
+        .select('created_at', 'recipient_count')
+        .where({ sender_user_id: sender })
+        .andWhere('created_at', '>', windowStart(window, now))
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Pick<MessageRow, 'created_at' | 'recipient_count'>[];
+      const earlier = inWindow.map((row) => ({
+        createdAt: toNumber(row.created_at),
+        recipients: toNumber(row.recipient_count),
+      }));
+      refusals.push({ window, retryAt: roomAt(window, earlier, asked) });
+    }
+    return longestOf(refusals);
+  }
+
+  async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
+    // An idle worker asks every poll interval: a read answers it, without taking the write lock
+    // (SQLite's one writer) or a transaction.
+    if ((await dueMessages(this.db, now).first('id')) === undefined) return [];
+    return this.writes.run(async (trx) => {
+      const due = dueMessages(trx, now)
+        .select('id')
+        .orderBy([{ column: 'next_attempt_at' }, { column: 'created_at' }])
+        .limit(limit);
+      if (this.skipsLocked) void due.forUpdate().skipLocked();
+      const rows = (await trx(MAIL_TABLE)
+        .whereIn('id', due)
+        .update({ lease_owner: worker, lease_until: leaseUntil })
+        .returning('*')) as MessageRow[];
+      // RETURNING gives rows in no particular order: oldest due first, as claimed.
+      return rows.map(toMessage).sort(oldestDueFirst);
+    }, 'relaxed');
+  }
+
+  settle(id: string, worker: string, settlement: Settlement): Promise<boolean> {
+    return this.writes.run(async (trx) => {
+      const updated = await trx(MAIL_TABLE)
+        .where({ id, lease_owner: worker, status: 'queued' })
+        .update({ ...settlementColumns(settlement), ...NO_LEASE });
+      return updated > 0;
+    }, 'relaxed');
+  }
+
+  release(worker: string, ids?: readonly string[]): Promise<number> {
+    return this.writes.run((trx) => {
+      const held = trx(MAIL_TABLE).where({ lease_owner: worker });
+      if (ids !== undefined) void held.whereIn('id', ids);
+      return held.update(NO_LEASE);
+    }, 'relaxed');
+  }
+
+  async find(id: string): Promise<OutboxMessage | undefined> {
+    const row = (await this.db(MAIL_TABLE).where({ id }).first()) as MessageRow | undefined;
+    return row ? toMessage(row) : undefined;
+  }
+
+  async list({ status, limit }: OutboxFilter): Promise<readonly OutboxMessage[]> {
+    const query = this.db(MAIL_TABLE)
+      .select<MessageRow[]>()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
+    if (status !== undefined) void query.where({ status });
+    return (await query).map(toMessage);
+  }
+
+  async countByStatus(): Promise<Readonly<Record<MessageStatus, number>>> {
+    const rows = await this.db(MAIL_TABLE).select('status').count({ n: '*' }).groupBy('status');
+    const counts: Record<MessageStatus, number> = { queued: 0, sent: 0, failed: 0 };
+    for (const { status, n } of rows as { status: MessageStatus; n: number | string }[]) counts[status] = Number(n);
+    return counts;
+  }
+
+  forgetKeys(expiredBefore: number): Promise<number> {
+    return this.writes.run((trx) => trx(MAIL_KEYS_TABLE).where('created_at', '<=', expiredBefore).delete(), 'relaxed');
+  }
+
+  requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'> {
+    return this.writes.run(async (trx) => {
+      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as
+        Pick<MessageRow, 'recipient_outcomes'> | undefined;
+      if (failed !== undefined) {
+        const recipient_outcomes =
+          failed.recipient_outcomes === null
+            ? null
+            : JSON.stringify(reopenRefused(toOutcomes(failed.recipient_outcomes)));
+        const updated = await trx(MAIL_TABLE)
+          .where({ id, status: 'failed' })
+          .update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
+        if (updated > 0) return 'queued';
+      }
+      return (await trx(MAIL_TABLE).where({ id }).first('id')) ? 'not failed' : 'missing';
+    }, 'durable');
+  }
+}

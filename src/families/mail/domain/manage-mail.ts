@@ -1,0 +1,122 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, actorUser, type Actor } from '../../../domain/identity/actor.js';
+import { invalidInput, type DomainError } from '../../../domain/errors.js';
+import { orOutage } from '../../../domain/outage.js';
+import { Permission } from '../../../domain/permissions.js';
+import type { Clock } from '../../../domain/ports.js';
+import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
+import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
+import { recipientsOf } from './recipients.js';
+import { OUTBOX_DOWN } from './send-mail.js';
+
+/** What a sender sees of a message: where it is, not what it says. Times are ISO 8601. */
+export interface MessageStatusView {
+  readonly id: string;
+  readonly status: MessageStatus;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly attempts: number;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+  /** When the next attempt is due; null once sent or failed. */
+  readonly nextAttemptAt: string | null;
+  readonly lastError: string | null;
+  /** Every recipient of to, cc and bcc, once each: delivered, pending (another attempt will be made) or refused for good. */
+  readonly recipients: readonly RecipientOutcome[];
+}
+
+const iso = (time: number): string => new Date(time).toISOString();
+
+export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
+  id: message.id,
+  status: message.status,
+  to: message.to,
+  subject: message.subject,
+  attempts: message.attempts,
+  createdAt: iso(message.createdAt),
+  sentAt: message.sentAt === null ? null : iso(message.sentAt),
+  nextAttemptAt: message.status === 'queued' ? iso(message.nextAttemptAt) : null,
+  lastError: message.lastError,
+  recipients: recipientsOf(message),
+});
+
+const checkId = (id: string): E.Either<DomainError, string> =>
+  MESSAGE_ID.test(id) ? E.right(id) : E.left(invalidInput('id', `id must be ${MESSAGE_ID_RULE}`));
+
+/** The statuses a list can be narrowed to, or the rule it breaks. */
+export const checkStatus = (status: string): E.Either<DomainError, MessageStatus> =>
+  (MESSAGE_STATUSES as readonly string[]).includes(status)
+    ? E.right(status as MessageStatus)
+    : E.left(invalidInput('status', `status must be one of ${MESSAGE_STATUSES.join(', ')}`));
+
+/**
+ * Reading the outbox. A sender sees their own messages with Mail::Send; anyone else's needs
+ * Mail::Read, and without it such a message is answered as if it did not exist, so an id tells
+ * nobody what others send.
+ */
+export class MessageReader {
+  constructor(private readonly outbox: Outbox) {}
+
+  async status(actor: Actor, id: string): Promise<E.Either<DomainError, MessageStatusView>> {
+    const found = await this.visible(actor, id);
+    return E.isLeft(found) ? found : E.right(statusViewOf(found.right));
+  }
+
+  /** The whole message, as stored: for those who may read everybody's (Mail::Read), such as the operator. */
+  async show(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
+    if (!actorHolds(actor, Permission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+    return this.visible(actor, id);
+  }
+
+  /** Newest first, at most `limit`, of one status or all. */
+  async list(
+    actor: Actor,
+    filter: { readonly status?: string; readonly limit: number },
+  ): Promise<E.Either<DomainError, readonly OutboxMessage[]>> {
+    if (!actorHolds(actor, Permission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+    const status = filter.status === undefined ? E.right(undefined) : checkStatus(filter.status);
+    if (E.isLeft(status)) return status;
+    if (!Number.isInteger(filter.limit) || filter.limit < 1)
+      return E.left(invalidInput('limit', 'limit must be a whole number of at least 1'));
+    return orOutage(this.outbox.list({ status: status.right, limit: filter.limit }), OUTBOX_DOWN);
+  }
+
+  private async visible(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
+    const readsOthers = actorHolds(actor, Permission.MailRead);
+    if (!readsOthers && !actorHolds(actor, Permission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
+    const checked = checkId(id);
+    if (E.isLeft(checked)) return checked;
+    const found = await orOutage(this.outbox.find(id), OUTBOX_DOWN);
+    if (E.isLeft(found)) return found;
+    const message = found.right;
+    const own = message !== undefined && message.senderUserId !== null && message.senderUserId === actorUser(actor)?.id;
+    return message !== undefined && (own || readsOthers) ? E.right(message) : E.left({ _tag: 'MessageNotFound', id });
+  }
+}
+
+/** A failed message back in the queue, due now, with a fresh count of attempts. */
+export class RetryMessage {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+    private readonly onQueued: () => void = () => {},
+  ) {}
+
+  async execute(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
+    const missing = [Permission.MailRead, Permission.MailSend].find((permission) => !actorHolds(actor, permission));
+    if (missing !== undefined) return E.left({ _tag: 'NotAuthorized', permission: missing });
+    const checked = checkId(id);
+    if (E.isLeft(checked)) return checked;
+    const requeued = await orOutage(this.outbox.requeue(id, this.clock.now()), OUTBOX_DOWN);
+    if (E.isLeft(requeued)) return requeued;
+    const found = await orOutage(this.outbox.find(id), OUTBOX_DOWN);
+    if (E.isLeft(found)) return found;
+    if (requeued.right === 'missing' || found.right === undefined) return E.left({ _tag: 'MessageNotFound', id });
+    if (requeued.right === 'not failed') return E.left({ _tag: 'MessageNotRetryable', id, status: found.right.status });
+    this.onQueued();
+    return E.right(found.right);
+  }
+}

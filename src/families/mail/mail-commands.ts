@@ -1,0 +1,90 @@
+import { Option, type Command } from 'commander';
+import type * as E from 'fp-ts/lib/Either.js';
+import { OPERATOR } from '../../domain/identity/actor.js';
+import type { DomainError } from '../../domain/errors.js';
+import { MessageReader, RetryMessage, statusViewOf } from './domain/manage-mail.js';
+import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from './domain/message.js';
+import type { OutboxMessage } from './domain/ports.js';
+import type { Application } from '../../container.js';
+import { CliFailure } from '../../platform/cli/cli-failure.js';
+
+export interface MailCommandTools {
+  readonly print: (line: string) => void;
+  readonly withApplication: <A>(work: (app: Application) => Promise<A>) => Promise<A>;
+  readonly orFail: <A>(result: E.Either<DomainError, A>) => A;
+}
+
+const DEFAULT_LIMIT = 100;
+
+const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
+
+/** A message whole, as the operator sees it: everything stored but the lease. */
+const shownWhole = (message: OutboxMessage) => ({
+  ...statusViewOf(message),
+  messageId: message.messageId,
+  from: message.fromName === null ? message.fromAddress : `${message.fromName} <${message.fromAddress}>`,
+  cc: message.cc,
+  bcc: message.bcc,
+  replyTo: message.replyTo,
+  senderUserId: message.senderUserId,
+  variables: message.variables,
+  content: message.content,
+});
+
+/** The id as typed, or one line saying what an id looks like. */
+function messageId(id: string): string {
+  if (!MESSAGE_ID.test(id)) throw new CliFailure(`Invalid ID: it must be ${MESSAGE_ID_RULE}, as mail list shows it`);
+  return id;
+}
+
+/** `mail list|show|retry`: the outbox as the operator sees it, through the same use cases as the API. */
+export function mailCommands(program: Command, { print, withApplication, orFail }: MailCommandTools): void {
+  const mail = program.command('mail').description('look into the mail outbox; retry a failed message');
+
+  mail
+    .command('list')
+    .description('list messages, newest first: id, status, attempts, created, recipients, subject')
+    .addOption(new Option('--status <status>', 'only messages of this status').choices(MESSAGE_STATUSES))
+    .option('--limit <n>', `at most this many (default ${DEFAULT_LIMIT})`)
+    .action((options: { status?: string; limit?: string }) =>
+      withApplication(async ({ container }) => {
+        const limit =
+          options.limit === undefined
+            ? DEFAULT_LIMIT
+            : /^\d{1,9}$/.test(options.limit)
+              ? Number(options.limit)
+              : Number.NaN;
+        if (!(limit >= 1))
+          throw new CliFailure(`Invalid --limit: it must be a whole number of at least 1, got "${options.limit}"`);
+        const messages = orFail(await container.get(MessageReader).list(OPERATOR, { status: options.status, limit }));
+        for (const message of messages) {
+          print(
+            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`,
+          );
+        }
+        print(`${messages.length} listed`);
+      }),
+    );
+
+  mail
+    .command('show')
+    .description('show one message as JSON, its content and variables included')
+    .argument('<id>', 'as mail list or POST /mail/send gave it')
+    .action((id: string) =>
+      withApplication(async ({ container }) => {
+        const message = orFail(await container.get(MessageReader).show(OPERATOR, messageId(id)));
+        print(JSON.stringify(shownWhole(message), null, 2));
+      }),
+    );
+
+  mail
+    .command('retry')
+    .description('queue a failed message again, due now, with a fresh count of attempts')
+    .argument('<id>', 'as mail list gave it')
+    .action((id: string) =>
+      withApplication(async ({ container }) => {
+        const message = orFail(await container.get(RetryMessage).execute(OPERATOR, messageId(id)));
+        print(`Queued ${message.id} again; a running server sends it at its next look at the outbox`);
+      }),
+    );
+}

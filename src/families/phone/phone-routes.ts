@@ -1,0 +1,59 @@
+import * as t from 'io-ts';
+import {
+  COUNTRY_CODE,
+  COUNTRY_CODE_RULE,
+  PHONE_INPUT,
+  PHONE_INPUT_RULE,
+  type GetPhoneDetails,
+} from './domain/phone-details.js';
+import { PHONE_NUMBER_TYPES } from './domain/phone-number.js';
+import { Permission } from '../../domain/permissions.js';
+import { matching, oneOf, optional, required } from '../../platform/http/fields.js';
+import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
+
+export interface PhoneRouteDependencies {
+  readonly getPhoneDetails: GetPhoneDetails;
+}
+
+const phoneDetails = t.exact(
+  t.intersection([
+    t.type({
+      input: t.string,
+      valid: t.boolean,
+      possible: t.boolean,
+      type: t.union([oneOf(PHONE_NUMBER_TYPES, 'a kind of number'), t.null]),
+      countryCallingCode: t.string,
+      country: t.union([t.string, t.null]),
+      countryName: t.union([t.string, t.null]),
+      timeZones: t.readonlyArray(t.string),
+      nationalNumber: t.string,
+      formats: t.strict({ e164: t.string, international: t.string, national: t.string, rfc3966: t.string }),
+    }),
+    t.partial({ extension: t.string }),
+  ]),
+);
+
+export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/phone/details',
+      permission: Permission.PhoneDetails,
+      summary: 'What the numbering plans say about a phone number: validity, type, country and its time zones, formats',
+      query: {
+        number: required(
+          matching(PHONE_INPUT, PHONE_INPUT_RULE),
+          'the number, international with a leading + (%2B) or as dialled in `country`',
+        ),
+        country: optional(
+          matching(COUNTRY_CODE, COUNTRY_CODE_RULE),
+          "where a number without + is dialled (ISO 3166-1 alpha-2); beside a number with +, it must be that number's own country",
+        ),
+      },
+      response: phoneDetails,
+      // Whether the number can be read at all, and a country without a plan, are the domain's to say.
+      errors: ['MissingQueryParameter', 'InvalidQueryParameter'],
+      handle: async ({ query }) => jsonOf(await deps.getPhoneDetails.execute(query)),
+    }),
+  ];
+}

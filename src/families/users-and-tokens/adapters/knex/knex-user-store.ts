@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import type { UserInsertResult, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import type { User, UserChanges } from '../../../../domain/identity/user.js';
+import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
+import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
+import { deleteHangingOn } from './knex-token-store.js';
+import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
+
+interface UserRow {
+  id: string;
+  uid: string;
+  username: string;
+  first_name: string | null;
+  last_name: string | null;
+  display_name: string | null;
+  email: string | null;
+  password_hash: string | null;
+  permissions: string;
+  blocked: boolean | number;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const toUser = (row: UserRow): User => ({
+  id: row.id,
+  uid: row.uid,
+  username: row.username,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  displayName: row.display_name,
+  email: row.email,
+  passwordHash: row.password_hash,
+  permissions: toStringList(row.permissions),
+  blocked: toBoolean(row.blocked),
+  createdAt: toNumber(row.created_at),
+  updatedAt: toNumber(row.updated_at),
+});
+
+const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  displayName: 'display_name',
+  email: 'email',
+  passwordHash: 'password_hash',
+  permissions: 'permissions',
+  blocked: 'blocked',
+};
+
+const CONFLICTS = { id: 'id', uid: 'uid', username: 'username', email: 'email' } as const;
+
+export class KnexUserStore implements UserStore {
+  /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
+  private readonly locksRows: boolean;
+
+  constructor(private readonly db: Knex) {
+    this.locksRows = db.client.config.client === 'pg';
+  }
+
+  async insert(user: User): Promise<UserInsertResult> {
+    const row: UserRow = {
+      id: user.id,
+      uid: user.uid,
+      username: user.username,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      display_name: user.displayName,
+      email: user.email,
+      password_hash: user.passwordHash,
+      permissions: fromStringList(user.permissions),
+      blocked: user.blocked,
+      created_at: user.createdAt,
+      updated_at: user.updatedAt,
+    };
+    try {
+      await this.db('users').insert(row);
+      return { inserted: true };
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column && column in CONFLICTS)
+        return { inserted: false, conflict: CONFLICTS[column as keyof typeof CONFLICTS] };
+      throw error;
+    }
+  }
+
+  async usernamesStartingWith(prefix: string): Promise<string[]> {
+    // LIKE's own wildcards in the prefix stand for themselves; SQLite's LIKE ignores ASCII case, hence the second filter.
+    const pattern = `${prefix.replace(/[\\%_]/g, (wildcard) => `\\${wildcard}`)}%`;
+    const rows = await this.db<UserRow>('users').select('username').whereRaw("username like ? escape '\\'", [pattern]);
+    return rows.flatMap(({ username }) => (username.startsWith(prefix) ? [username] : []));
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ id }).first();
+    return row && toUser(row);
+  }
+
+  async findByUid(uid: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ uid }).first();
+    return row && toUser(row);
+  }
+
+  async findByUsername(username: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ username }).first();
+    return row && toUser(row);
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ email }).first();
+    return row && toUser(row);
+  }
+
+  async list(): Promise<User[]> {
+    const rows = await this.db<UserRow>('users').orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
+    return rows.map(toUser);
+  }
+
+  async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
+    const row: Partial<UserRow> = { updated_at: updatedAt };
+    for (const [key, value] of Object.entries(changes) as [keyof UserChanges, unknown][]) {
+      if (value === undefined) continue;
+      const column = COLUMN_OF[key];
+      (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
+    }
+    try {
+      const updatedRows = await this.db('users').where({ id }).update(row);
+      return { updated: updatedRows === 0 ? undefined : await this.findById(id) };
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'email') return { updated: undefined, conflict: 'email' };
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    // Tokens go with their user in the same transaction, whether or not the database enforces
+    // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection); so do the
+    // tokens the user issued for others, which live only as long as their issuer, and whatever
+    // was minted through any of them.
+    return this.db.transaction(async (trx) => {
+      // The user's row first, as a token insert for them locks it first: the two queue, never deadlock.
+      if (this.locksRows) {
+        await trx('users').where({ id }).select('id').forUpdate();
+        await holdAdvisoryLock(trx, 'tokenChainDeletes');
+      }
+      const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
+      await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
+      await deleteHangingOn(trx, theirs);
+      return (await trx('users').where({ id }).delete()) > 0;
+    });
+  }
+}

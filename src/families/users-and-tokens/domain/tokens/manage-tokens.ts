@@ -1,0 +1,180 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
+import type { AccessChanges } from '../auth/access-changes.js';
+import { missingInput, type DomainError, type OutageError } from '../../../../domain/errors.js';
+import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../../../../domain/outage.js';
+import { Permission } from '../../../../domain/permissions.js';
+import { checkText } from '../users/user-rules.js';
+import type { UserStore } from '../users/ports.js';
+import type { User } from '../../../../domain/identity/user.js';
+import { targetUser, type UserRef } from '../users/target-user.js';
+import { ownsToken } from './issue-token.js';
+import type { TokenChanges, TokenStore } from './ports.js';
+import type { TokenRecord } from '../../../../domain/identity/token.js';
+import type { TokenUsageMeter } from './usage-meter.js';
+import type { RateLimit } from '../../../../domain/identity/rate-limit.js';
+
+/** Token metadata as clients see it: never the secret or its hash. */
+export interface TokenView {
+  readonly id: string;
+  readonly prefix: string;
+  readonly license: string;
+  readonly name: string | null;
+  readonly username: string;
+  readonly associatedFirebaseUID: string;
+  readonly permissions: readonly string[];
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly expiresAt: string | null;
+  readonly uses: number;
+  readonly disabled: boolean;
+  /** The user whose token minted it, when it hangs on that token; null for the owner's own, which hang on nothing. */
+  readonly issuedBy: UserName | null;
+  /** Its own request rate limit, or null when the installation's default policy applies. */
+  readonly rateLimit: RateLimit | null;
+}
+
+export interface UserName {
+  readonly uid: string;
+  readonly username: string;
+}
+
+export const userNameOf = (user: UserName): UserName => ({ uid: user.uid, username: user.username });
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** Reads tokens with the uses counted in memory but not yet written added in. */
+export class TokenReader {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly users: UserStore,
+    private readonly meter: TokenUsageMeter,
+  ) {}
+
+  view(record: TokenRecord, owner: UserName, issuer: UserName | null): TokenView {
+    const unwritten = this.meter.unwritten(record.id);
+    const lastUsedAt = Math.max(record.lastUsedAt ?? 0, unwritten?.lastUsedAt ?? 0);
+    return {
+      id: record.id,
+      prefix: record.prefix,
+      license: record.license,
+      name: record.name,
+      username: owner.username,
+      associatedFirebaseUID: owner.uid,
+      permissions: record.scopes,
+      createdAt: iso(record.createdAt)!,
+      lastUsedAt: lastUsedAt === 0 ? null : iso(lastUsedAt),
+      expiresAt: iso(record.expiresAt),
+      uses: record.uses + (unwritten?.uses ?? 0),
+      disabled: record.disabled,
+      issuedBy: issuer && userNameOf(issuer),
+      rateLimit: record.rateLimit,
+    };
+  }
+
+  /** One token: your own, or anyone's with `Tokens::Read`; 404 for an unknown id or one you may not see. */
+  async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
+    const found = await this.findForActor(actor, tokenId, Permission.TokensRead, TOKEN_STORE_DOWN);
+    if (E.isLeft(found)) return found;
+    const owner = await orOutage(this.users.findById(found.right.userId), USER_STORE_DOWN);
+    if (E.isLeft(owner)) return owner;
+    const issuers = await this.issuersOf([found.right]);
+    if (E.isLeft(issuers)) return issuers;
+    const issuer = issuers.right(found.right);
+    if (!owner.right || issuer === undefined) return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    return E.right(this.view(found.right, owner.right, issuer));
+  }
+
+  /** A user's tokens, newest first: your own, or anyone's with `Tokens::Read`. */
+  async list(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, TokenView[]>> {
+    const user = await targetUser(this.users, actor, ref, Permission.TokensRead, USER_STORE_DOWN);
+    if (E.isLeft(user)) return user;
+    const records = await orOutage(this.tokens.listByUser(user.right.id), TOKEN_STORE_DOWN);
+    if (E.isLeft(records)) return records;
+    const issuers = await this.issuersOf(records.right);
+    if (E.isLeft(issuers)) return issuers;
+    return E.right(
+      records.right.flatMap((record) => {
+        const issuer = issuers.right(record);
+        return issuer === undefined ? [] : [this.view(record, user.right, issuer)];
+      }),
+    );
+  }
+
+  /**
+   * The issuer of each record, looked up once per issuer: null for the owner's own tokens,
+   * undefined for a token whose issuer is gone (deleted with it, unless read in between).
+   */
+  private async issuersOf(
+    records: readonly TokenRecord[],
+  ): Promise<E.Either<DomainError, (record: TokenRecord) => User | null | undefined>> {
+    const ids = [...new Set(records.flatMap((record) => (record.issuedBy === null ? [] : [record.issuedBy])))];
+    const found = await orOutage(Promise.all(ids.map((id) => this.users.findById(id))), USER_STORE_DOWN);
+    if (E.isLeft(found)) return found;
+    const byId = new Map(ids.map((id, i) => [id, found.right[i]]));
+    return E.right((record) => (record.issuedBy === null ? null : byId.get(record.issuedBy)));
+  }
+
+  /**
+   * A token the actor may see: their own, or anyone's with `permissionForOthers`. Somebody else's
+   * token without it is answered exactly as an unknown id, so that ids cannot be probed.
+   */
+  async findForActor(
+    actor: Actor,
+    tokenId: string,
+    permissionForOthers: string,
+    outage: OutageError,
+  ): Promise<E.Either<DomainError, TokenRecord>> {
+    const found = await orOutage(this.tokens.findById(tokenId), outage);
+    if (E.isLeft(found)) return found;
+    if (!found.right || (!ownsToken(actor, found.right) && !actorHolds(actor, permissionForOthers)))
+      return E.left({ _tag: 'TokenNotFound', token: tokenId });
+    return E.right(found.right);
+  }
+}
+
+/**
+ * Disables a token (it answers 403/5 from its next use, here and, once they hear of it, on every
+ * other process), enables it again, or renames it: your own, or anyone's with `Tokens::Update`.
+ */
+export class UpdateToken {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly reader: TokenReader,
+    private readonly accessChanges: AccessChanges,
+  ) {}
+
+  async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
+    if (changes.disabled === undefined && changes.name === undefined) return E.left(missingInput('disabled', 'name'));
+    const refused = checkText('name', changes.name);
+    if (refused) return E.left(refused);
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensUpdate, {
+      _tag: 'TokenUpdateFailed',
+    });
+    if (E.isLeft(found)) return found;
+    const updated = await orOutage(this.tokens.update(tokenId, changes), { _tag: 'TokenUpdateFailed' });
+    await this.accessChanges.announce({ kind: 'token', id: tokenId });
+    if (E.isLeft(updated)) return updated;
+    return updated.right ? this.reader.info(actor, tokenId) : E.left({ _tag: 'TokenNotFound', token: tokenId });
+  }
+}
+
+/** Deletes a token; it answers 401/4 on its very next use through this process, and through the others once they hear of it. */
+export class RevokeToken {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly reader: TokenReader,
+    private readonly accessChanges: AccessChanges,
+  ) {}
+
+  async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
+    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, {
+      _tag: 'TokenDeleteFailed',
+    });
+    if (E.isLeft(found)) return found;
+    const deleted = await orOutage(this.tokens.delete(tokenId), { _tag: 'TokenDeleteFailed' });
+    await this.accessChanges.announce({ kind: 'token', id: tokenId });
+    if (E.isLeft(deleted)) return deleted;
+    return deleted.right ? E.right(found.right) : E.left({ _tag: 'TokenNotFound', token: tokenId });
+  }
+}

@@ -1,0 +1,102 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
+import type { AccessChanges } from '../auth/access-changes.js';
+import type { DomainError } from '../../../../domain/errors.js';
+import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
+import { Permission } from '../../../../domain/permissions.js';
+import type { Clock } from '../../../../domain/ports.js';
+import { STANDARD_PASSWORDS } from './password.js';
+import type { Passwords, UserStore } from './ports.js';
+import { checkOutranks, targetUser, type UserRef } from './target-user.js';
+import type { User, UserChanges } from '../../../../domain/identity/user.js';
+import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
+
+export class GetUser {
+  constructor(private readonly users: UserStore) {}
+
+  execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
+    return targetUser(this.users, actor, ref, Permission.UsersRead, USER_STORE_DOWN);
+  }
+}
+
+export class ListUsers {
+  constructor(private readonly users: UserStore) {}
+
+  async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
+    if (!actorHolds(actor, Permission.UsersRead))
+      return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
+    return orOutage(this.users.list(), USER_STORE_DOWN);
+  }
+}
+
+export interface UserUpdate {
+  /** The only change that needs no rank over the user (see `checkOutranks`). */
+  readonly displayName?: string;
+  /** A blocked user's tokens answer 403 code 2 everywhere. */
+  readonly blocked?: boolean;
+  readonly email?: string;
+  readonly password?: string;
+  readonly permissions?: readonly string[];
+}
+
+export class UpdateUser {
+  constructor(
+    private readonly users: UserStore,
+    private readonly clock: Clock,
+    private readonly accessChanges: AccessChanges,
+    private readonly passwords: Passwords = STANDARD_PASSWORDS,
+  ) {}
+
+  async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
+    const target = await targetUser(this.users, actor, ref, Permission.UsersUpdate, { _tag: 'UserUpdateFailed' });
+    if (E.isLeft(target)) return target;
+    const user = target.right;
+    const { permissions, email, password, blocked } = update;
+    if (permissions !== undefined || email !== undefined || password !== undefined || blocked !== undefined) {
+      const outranked = checkOutranks(actor, user);
+      if (outranked) return E.left(outranked);
+    }
+    if (update.permissions !== undefined) {
+      if (!actorHolds(actor, Permission.UsersPermissions))
+        return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
+      const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
+      if (refused) return E.left(refused);
+    }
+    const refused =
+      checkText('displayname', update.displayName) ?? checkEmail(update.email) ?? checkPassword(update.password);
+    if (refused) return E.left(refused);
+
+    const changes: UserChanges = {
+      displayName: update.displayName?.trim(),
+      email: update.email?.trim().toLowerCase(),
+      passwordHash: update.password === undefined ? undefined : await this.passwords.hash(update.password),
+      permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],
+      blocked: update.blocked,
+    };
+    const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
+    if (E.isLeft(result)) return result;
+    await this.accessChanges.announce({ kind: 'user', id: user.id });
+    if ('conflict' in result.right && result.right.conflict)
+      return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
+    return result.right.updated ? E.right(result.right.updated) : E.left({ _tag: 'UserNotFound', user: user.uid });
+  }
+}
+
+/** Deletes a user and every token of theirs at once; what is kept of them is nothing. */
+export class DeleteUser {
+  constructor(
+    private readonly users: UserStore,
+    private readonly accessChanges: AccessChanges,
+  ) {}
+
+  async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
+    const target = await targetUser(this.users, actor, ref, Permission.UsersDelete, { _tag: 'UserDeleteFailed' });
+    if (E.isLeft(target)) return target;
+    const outranked = checkOutranks(actor, target.right);
+    if (outranked) return E.left(outranked);
+    const deleted = await orOutage(this.users.delete(target.right.id), { _tag: 'UserDeleteFailed' });
+    await this.accessChanges.announce({ kind: 'user', id: target.right.id });
+    if (E.isLeft(deleted)) return deleted;
+    return deleted.right ? E.right(target.right) : E.left({ _tag: 'UserNotFound', user: target.right.uid });
+  }
+}

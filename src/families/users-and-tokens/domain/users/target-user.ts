@@ -1,0 +1,51 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, actorUser, actorUserId, firstNotHeld, type Actor } from '../../../../domain/identity/actor.js';
+import { missingInput, type DomainError, type OutageError } from '../../../../domain/errors.js';
+import { orOutage } from '../../../../domain/outage.js';
+import type { UserStore } from './ports.js';
+import type { User } from '../../../../domain/identity/user.js';
+
+/** Names the user a management call acts on: by uid (HTTP `x-uid`), by username (CLI), or yourself. */
+export type UserRef = { readonly uid: string } | { readonly username: string } | { readonly self: true };
+
+/**
+ * Finds the user acted on. Acting on yourself needs only a valid token; acting on anyone else
+ * needs `permissionForOthers`, checked before the lookup so that a refusal says nothing about
+ * whether the user exists. A password proves who you are, nothing more: it acts on yourself only.
+ */
+export async function targetUser(
+  users: UserStore,
+  actor: Actor,
+  ref: UserRef,
+  permissionForOthers: string,
+  outage: OutageError,
+): Promise<E.Either<DomainError, User>> {
+  const ownerId = actorUser(actor)?.id;
+  const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
+  if (namesOwner && ownerId === undefined) return E.left(missingInput('x-uid'));
+  const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
+  if (!actsAsSelf && (actor.kind === 'password' || !actorHolds(actor, permissionForOthers))) {
+    return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });
+  }
+  const lookup = namesOwner
+    ? users.findById(ownerId!)
+    : 'uid' in ref
+      ? users.findByUid(ref.uid)
+      : users.findByUsername((ref as { username: string }).username.toLowerCase());
+  const found = await orOutage(lookup, outage);
+  if (E.isLeft(found)) return found;
+  if (!found.right)
+    return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
+  return E.right(found.right);
+}
+
+/**
+ * Nobody acts on a user who holds more than they do: changing a user's permissions, email or
+ * password, blocking, deleting or issuing them a token needs every permission they hold
+ * (wildcards as wholes: only `*` touches a `*` user). It holds for a token acting on its own
+ * user too, so a narrow token cannot take over its user by changing the password.
+ */
+export function checkOutranks(actor: Actor, target: User): DomainError | undefined {
+  const lacking = firstNotHeld(actor, target.permissions);
+  return lacking === undefined ? undefined : { _tag: 'NotAuthorized', permission: lacking };
+}

@@ -1,0 +1,31 @@
+import type { User } from '../../../../domain/identity/user.js';
+
+/** A user as clients see it: never the password or its hash. */
+export interface UserView {
+  readonly id: string;
+  readonly uid: string;
+  readonly username: string;
+  readonly fullName: string | null;
+  readonly displayname: string | null;
+  readonly email: string | null;
+  readonly permissions: readonly string[];
+  readonly blocked: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export function viewOfUser(user: User): UserView {
+  const fullName = [user.firstName, user.lastName].filter((part) => part).join(' ');
+  return {
+    id: user.id,
+    uid: user.uid,
+    username: user.username,
+    fullName: fullName === '' ? null : fullName,
+    displayname: user.displayName,
+    email: user.email,
+    permissions: user.permissions,
+    blocked: user.blocked,
+    createdAt: new Date(user.createdAt).toISOString(),
+    updatedAt: new Date(user.updatedAt).toISOString(),
+  };
+}

@@ -1,0 +1,239 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { CallContext } from '../../../domain/call-context.js';
+import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
+import type { Fetched } from '../../../domain/fetched.js';
+import { checkCoordinates, findPlacesNamed } from '../../location/domain/index.js';
+import type { Gazetteer } from '../../location/domain/index.js';
+import type { WeatherResult, WeatherSource } from './ports.js';
+import { isTimeZoneName } from './time-zones.js';
+import {
+  AUTO_TIME_ZONE,
+  DEFAULT_FORECAST_DAYS,
+  DEFAULT_UNITS,
+  describeWeatherCode,
+  MAX_FORECAST_DAYS,
+  POINT_PRECISION_DEGREES,
+  UNITS,
+  type CurrentWeather,
+  type DayForecast,
+  type DescribedDay,
+  type Forecast,
+  type ForecastQuery,
+  type Point,
+  type Situation,
+  type Units,
+  type WeatherLocation,
+  type WeatherQuery,
+} from './weather.js';
+
+/** The names of the fields a place may be given by: the query's, and the original service's headers. */
+export const PLACE_FIELDS = {
+  lat: 'lat',
+  lon: 'lon',
+  city: 'city',
+  headerCoords: 'x-coords',
+  headerCity: 'x-city',
+} as const;
+
+/**
+ * Where the weather is asked for, one way of four: `lat` and `lon`; `city` (a place name, with an
+ * optional `, country`) found in the gazetteer; or the original service's headers, `x-coords`
+ * (`lat,lon`, read as a point) and `x-city`.
+ */
+export interface PlaceAsked {
+  readonly lat?: number;
+  readonly lon?: number;
+  readonly city?: string;
+  readonly headerCoords?: Point;
+  readonly headerCity?: string;
+}
+
+export interface WeatherRequest extends PlaceAsked {
+  /** Default metric. */
+  readonly units?: Units;
+  /** An IANA time zone name, or `auto` (the default): the place's own. */
+  readonly timezone?: string;
+}
+
+export interface ForecastRequest extends WeatherRequest {
+  /** 1 to 16, default 7. */
+  readonly days?: number;
+}
+
+const ONE_WAY_RULE = 'give the place one way: lat and lon, city, x-coords or x-city';
+const TIMEZONE_RULE = `timezone must be ${AUTO_TIME_ZONE} or an IANA time zone name such as Europe/Paris`;
+
+const STEPS_PER_DEGREE = Math.round(1 / POINT_PRECISION_DEGREES);
+/** To the nearest 0.01°; `+ 0` makes -0 plain 0, so that both sides of zero share one question. */
+const rounded = (degrees: number): number => Math.round(degrees * STEPS_PER_DEGREE) / STEPS_PER_DEGREE + 0;
+
+type Located = { readonly point: Point; readonly name: string | null; readonly country: string | null };
+type Where =
+  | { readonly kind: 'point'; readonly point: Point }
+  | { readonly kind: 'name'; readonly text: string; readonly field: string };
+
+/** Which of the four ways the place was given, refusing none or more than one. */
+function whereOf({ lat, lon, city, headerCoords, headerCity }: PlaceAsked): E.Either<DomainError, Where> {
+  if ((lat === undefined) !== (lon === undefined))
+    return E.left(missingInput(lat === undefined ? PLACE_FIELDS.lat : PLACE_FIELDS.lon));
+  const ways = [
+    ...(lat !== undefined ? [[PLACE_FIELDS.lat, PLACE_FIELDS.lon]] : []),
+    ...(city !== undefined ? [[PLACE_FIELDS.city]] : []),
+    ...(headerCoords !== undefined ? [[PLACE_FIELDS.headerCoords]] : []),
+    ...(headerCity !== undefined ? [[PLACE_FIELDS.headerCity]] : []),
+  ];
+  if (ways.length === 0) return E.left(missingInput(...Object.values(PLACE_FIELDS)));
+  if (ways.length > 1) return E.left(invalidInput(ways.flat(), ONE_WAY_RULE));
+  if (lat !== undefined && lon !== undefined)
+    return E.map((point: Point) => ({ kind: 'point' as const, point }))(checkCoordinates(lat, lon));
+  if (headerCoords !== undefined) {
+    return E.isRight(checkCoordinates(headerCoords.lat, headerCoords.lon))
+      ? E.right({ kind: 'point', point: headerCoords })
+      : E.left(
+          invalidInput(
+            [PLACE_FIELDS.headerCoords],
+            'x-coords must be "lat,lon", lat from -90 to 90 and lon from -180 to 180',
+          ),
+        );
+  }
+  return E.right(
+    city !== undefined
+      ? { kind: 'name', text: city, field: PLACE_FIELDS.city }
+      : { kind: 'name', text: headerCity!, field: PLACE_FIELDS.headerCity },
+  );
+}
+
+function checkOptions({
+  units = DEFAULT_UNITS,
+  timezone = AUTO_TIME_ZONE,
+}: WeatherRequest): E.Either<DomainError, Omit<WeatherQuery, 'point'>> {
+  if (!(UNITS as readonly string[]).includes(units))
+    return E.left(invalidInput('units', `units must be ${UNITS.join(' or ')}`));
+  if (timezone !== AUTO_TIME_ZONE && !isTimeZoneName(timezone)) return E.left(invalidInput('timezone', TIMEZONE_RULE));
+  return E.right({ units, timezone });
+}
+
+function checkForecastOptions(request: ForecastRequest): E.Either<DomainError, Omit<ForecastQuery, 'point'>> {
+  const { days = DEFAULT_FORECAST_DAYS } = request;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_FORECAST_DAYS)
+    return E.left(invalidInput('days', `days must be an integer from 1 to ${MAX_FORECAST_DAYS}`));
+  return E.map((options: Omit<WeatherQuery, 'point'>) => ({ ...options, days }))(checkOptions(request));
+}
+
+/** The point to ask about, and the place's name and country when it was asked by name. */
+async function locate(gazetteer: Gazetteer, where: Where): Promise<E.Either<DomainError, Located>> {
+  if (where.kind === 'point') return E.right({ point: where.point, name: null, country: null });
+  const found = await findPlacesNamed(gazetteer, where.text, 1, where.field);
+  if (E.isLeft(found)) return found;
+  const place = found.right[0]!;
+  return E.right({ point: { lat: place.lat, lon: place.lon }, name: place.name, country: place.country });
+}
+
+/**
+ * The question for the source, from a request: the place given one way, the options checked, and
+ * the point rounded to 0.01°, so that answers are kept per rounded point (with the options).
+ */
+async function questionOf<R extends WeatherRequest, O>(
+  gazetteer: Gazetteer,
+  request: R,
+  checkOptions: (request: R) => E.Either<DomainError, O>,
+): Promise<E.Either<DomainError, { query: O & { point: Point }; place: Located }>> {
+  const where = whereOf(request);
+  if (E.isLeft(where)) return where;
+  const options = checkOptions(request);
+  if (E.isLeft(options)) return options;
+  const located = await locate(gazetteer, where.right);
+  if (E.isLeft(located)) return located;
+  const point = { lat: rounded(located.right.point.lat), lon: rounded(located.right.point.lon) };
+  return E.right({ query: { ...options.right, point }, place: { ...located.right, point } });
+}
+
+const locationOf = ({ point, name, country }: Located, { timezone, elevation }: Situation): WeatherLocation => ({
+  name,
+  country,
+  ...point,
+  timezone,
+  elevation,
+});
+
+/** A source's outcome as the use case answers it: found (fresh or stale), or the catalogue's error. */
+function answerOf<A, B>(
+  source: WeatherSource,
+  result: WeatherResult<A>,
+  build: (value: A) => B,
+): E.Either<DomainError, Fetched<B>> {
+  switch (result.kind) {
+    case 'found':
+      return E.right({ value: build(result.value), stale: result.stale });
+    case 'rejected':
+      // The source refused what we checked and passed on: its reason is the only one there is.
+      return E.left(invalidInput([], `${source.name} refused the question: ${result.reason}`));
+    case 'unavailable':
+      return E.left(
+        result.reason === 'timeout'
+          ? { _tag: 'UpstreamTimeout', details: `${source.name} did not answer in time` }
+          : { _tag: 'UpstreamUnavailable', details: `${source.name} could not be reached` },
+      );
+    case 'off':
+      return E.left({ _tag: 'EndpointDisabled', details: 'Weather is turned off on this server' });
+  }
+}
+
+/** `Weather::Current`: the conditions now at a point or a named place. */
+export class GetCurrentWeather {
+  constructor(
+    private readonly source: WeatherSource,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  async execute(
+    request: WeatherRequest,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, Fetched<CurrentWeather>>> {
+    const question = await questionOf(this.gazetteer, request, checkOptions);
+    if (E.isLeft(question)) return question;
+    const { query, place } = question.right;
+    return answerOf(this.source, await this.source.current(query, context), (observed) => ({
+      location: locationOf(place, observed),
+      ...observed.conditions,
+      description: describeWeatherCode(observed.conditions.weatherCode),
+      units: observed.units,
+      attribution: this.source.attribution,
+    }));
+  }
+}
+
+/** `Weather::Forecast`: a forecast by day, today first, at a point or a named place. */
+export class GetForecast {
+  /** The days of each forecast the source keeps, described once: a kept forecast is answered many times. */
+  private readonly describedDays = new WeakMap<readonly DayForecast[], readonly DescribedDay[]>();
+
+  constructor(
+    private readonly source: WeatherSource,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  private describe(days: readonly DayForecast[]): readonly DescribedDay[] {
+    let described = this.describedDays.get(days);
+    if (described === undefined) {
+      described = days.map((day) => ({ ...day, description: describeWeatherCode(day.weatherCode) }));
+      this.describedDays.set(days, described);
+    }
+    return described;
+  }
+
+  async execute(
+    request: ForecastRequest,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, Fetched<Forecast>>> {
+    const question = await questionOf(this.gazetteer, request, checkForecastOptions);
+    if (E.isLeft(question)) return question;
+    const { query, place } = question.right;
+    return answerOf(this.source, await this.source.forecast(query, context), (observed) => ({
+      location: locationOf(place, observed),
+      days: this.describe(observed.days),
+      units: observed.units,
+      attribution: this.source.attribution,
+    }));
+  }
+}

@@ -1,0 +1,179 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import { Permission } from '../../domain/permissions.js';
+import { PLACE_FIELDS, type GetCurrentWeather, type GetForecast } from './domain/weather-queries.js';
+import {
+  AUTO_TIME_ZONE,
+  DEFAULT_FORECAST_DAYS,
+  MAX_FORECAST_DAYS,
+  UNITS,
+  type CurrentWeather,
+  type Forecast,
+} from './domain/weather.js';
+import {
+  latitude,
+  latLon,
+  longitude,
+  matching,
+  numberWritten,
+  oneOf,
+  optional,
+  placeName,
+} from '../../platform/http/fields.js';
+import { fetchedJson, freshnessHeaders } from '../../platform/http/freshness.js';
+import { defineRoute, type Route } from '../../platform/http/route-table.js';
+
+export interface WeatherRouteDependencies {
+  readonly getCurrentWeather: GetCurrentWeather;
+  readonly getForecast: GetForecast;
+}
+
+/** The characters of IANA names; which names exist is the domain's question. */
+const timeZoneText = matching(/^[A-Za-z0-9_+/-]{1,64}$/, 'an IANA time zone name such as Europe/Paris, or auto');
+
+const placeInput = {
+  query: {
+    [PLACE_FIELDS.lat]: optional(latitude, 'latitude in decimal degrees; with lon'),
+    [PLACE_FIELDS.lon]: optional(longitude, 'longitude in decimal degrees; with lat'),
+    [PLACE_FIELDS.city]: optional(
+      placeName,
+      'a place name, optionally followed by ", " and a country (ISO alpha-2 code or English name), found as /location/coords finds it',
+    ),
+    units: optional(oneOf(UNITS, UNITS.join(' or ')), 'metric (°C, km/h, mm; the default) or imperial (°F, mph, inch)'),
+    timezone: optional(
+      timeZoneText,
+      `the time zone of the times answered: an IANA name, or ${AUTO_TIME_ZONE} (the default), the place's own`,
+    ),
+  },
+  headers: {
+    [PLACE_FIELDS.headerCoords]: optional(latLon, "the point as the original service took it, 'lat,lon'"),
+    [PLACE_FIELDS.headerCity]: optional(placeName, 'the place name as the original service took it (printable ASCII)'),
+  },
+};
+
+const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+const measurement = nullable(t.number);
+const unitsOf = <K extends string>(names: readonly K[]) =>
+  t.strict(Object.fromEntries(names.map((name) => [name, t.string])) as Record<K, t.StringC>);
+
+const location = t.strict({
+  name: nullable(t.string),
+  country: nullable(t.string),
+  lat: t.number,
+  lon: t.number,
+  timezone: t.string,
+  elevation: t.number,
+});
+
+const currentWeather = t.strict({
+  location,
+  time: t.string,
+  temperature: measurement,
+  apparentTemperature: measurement,
+  humidity: measurement,
+  precipitation: measurement,
+  cloudCover: measurement,
+  pressure: measurement,
+  windSpeed: measurement,
+  windDirection: measurement,
+  windGusts: measurement,
+  isDay: nullable(t.boolean),
+  weatherCode: measurement,
+  description: nullable(t.string),
+  units: unitsOf([
+    'temperature',
+    'apparentTemperature',
+    'humidity',
+    'precipitation',
+    'cloudCover',
+    'pressure',
+    'windSpeed',
+    'windDirection',
+    'windGusts',
+  ]),
+  attribution: t.string,
+});
+
+const forecast = t.strict({
+  location,
+  days: t.readonlyArray(
+    t.strict({
+      date: t.string,
+      weatherCode: measurement,
+      description: nullable(t.string),
+      temperatureMax: measurement,
+      temperatureMin: measurement,
+      precipitationSum: measurement,
+      precipitationProbabilityMax: measurement,
+      windSpeedMax: measurement,
+      sunrise: nullable(t.string),
+      sunset: nullable(t.string),
+    }),
+  ),
+  units: unitsOf([
+    'temperatureMax',
+    'temperatureMin',
+    'precipitationSum',
+    'precipitationProbabilityMax',
+    'windSpeedMax',
+  ]),
+  attribution: t.string,
+});
+
+/**
+ * Beyond what the fields imply: no place at all (every way of giving one is optional alone), a
+ * name the gazetteer does not know, weather turned off here, and Open-Meteo failing (in time).
+ */
+const weatherErrors = [
+  'MissingQueryParameter',
+  'InformationNotFound',
+  'EndpointDisabled',
+  'UpstreamUnavailable',
+  'UpstreamTimeout',
+] as const;
+
+export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/weather/current',
+      permission: Permission.WeatherCurrent,
+      summary: 'The weather now at a point or a named place (Open-Meteo)',
+      ...placeInput,
+      response: currentWeather,
+      responseHeaders: freshnessHeaders,
+      errors: weatherErrors,
+      handle: async ({ query, headers, requestId }) =>
+        E.map(fetchedJson<CurrentWeather>)(
+          await deps.getCurrentWeather.execute(
+            { ...query, headerCoords: headers['x-coords'], headerCity: headers['x-city'] },
+            { requestId },
+          ),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/weather/forecast',
+      permission: Permission.WeatherForecast,
+      summary: 'A forecast by day, today first, at a point or a named place (Open-Meteo)',
+      query: {
+        ...placeInput.query,
+        days: optional(
+          numberWritten(/^\d{1,2}$/, 1, MAX_FORECAST_DAYS, `an integer from 1 to ${MAX_FORECAST_DAYS}`, 'integer'),
+          `how many days (default ${DEFAULT_FORECAST_DAYS})`,
+        ),
+      },
+      headers: placeInput.headers,
+      response: forecast,
+      responseHeaders: freshnessHeaders,
+      errors: weatherErrors,
+      handle: async ({ query, headers, requestId }) =>
+        E.map(fetchedJson<Forecast>)(
+          await deps.getForecast.execute(
+            { ...query, headerCoords: headers['x-coords'], headerCity: headers['x-city'] },
+            { requestId },
+          ),
+        ),
+    }),
+  ];
+}

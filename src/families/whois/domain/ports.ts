@@ -1,0 +1,55 @@
+import type { CallContext } from '../../../domain/call-context.js';
+import type { DnsRecords } from './records.js';
+import type { Registration } from './registration.js';
+
+/**
+ * Nothing usable in time: a timeout, or a failure (unreachable, a refusal, a server failure, an
+ * answer that cannot be read). `cause` is what went wrong, for the log; no client sees it.
+ */
+export interface LookupFailure {
+  readonly kind: 'unavailable';
+  readonly reason: 'timeout' | 'failure';
+  readonly details: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * A name's records, with how long they may be kept (the smallest TTL the servers gave, in ms;
+ * undefined when they gave none); the name does not exist (NXDOMAIN); or nothing usable.
+ */
+export type DnsResult =
+  | { readonly kind: 'found'; readonly records: DnsRecords; readonly ttlMs: number | undefined }
+  | { readonly kind: 'not-found' }
+  | LookupFailure;
+
+/** DNS as the domain needs it: every record type of one name (ASCII form). Rejects only on bugs. */
+export interface DnsLookup {
+  records(name: string, context?: CallContext): Promise<DnsResult>;
+}
+export const DnsLookup = Symbol.for('DnsLookup');
+
+/**
+ * A registrable domain's registration; "the registry does not know it"; "this source does not
+ * serve its TLD" (no RDAP service for it); or nothing usable.
+ */
+export type RegistrationResult =
+  | { readonly kind: 'found'; readonly registration: Registration }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'no-service' }
+  | LookupFailure;
+
+/** One source of registration data (RDAP or port-43 WHOIS), asked for a registrable domain in ASCII. Rejects only on bugs. */
+export interface RegistrationSource {
+  registration(domain: string, context?: CallContext): Promise<RegistrationResult>;
+}
+/** The source of record, asked first. */
+export const RdapSource = Symbol.for('RdapSource');
+/** The fallback for TLDs without RDAP, and for when RDAP fails. */
+export const WhoisSource = Symbol.for('WhoisSource');
+
+/** The Public Suffix List as the domain needs it. */
+export interface PublicSuffixes {
+  /** The part of an ASCII name that is registered (`www.bbc.co.uk` → `bbc.co.uk`); null for a public suffix itself (`co.uk`). */
+  registrableDomain(name: string): string | null;
+}
+export const PublicSuffixes = Symbol.for('PublicSuffixes');

@@ -1,0 +1,175 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../domain/errors.js';
+import { Permission } from '../../domain/permissions.js';
+import { DOMAIN_NAME_RULE } from './domain/domain-name.js';
+import {
+  DOMAIN_FIELD,
+  HEADER_DOMAIN_FIELD,
+  type FullAnswer,
+  type LookUpDns,
+  type LookUpDomain,
+  type LookUpRegistration,
+} from './domain/domain-lookups.js';
+import { optional, trueOrFalse } from '../../platform/http/fields.js';
+import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
+
+export interface WhoisRouteDependencies {
+  readonly lookUpDns: LookUpDns;
+  readonly lookUpRegistration: LookUpRegistration;
+  readonly lookUpDomain: LookUpDomain;
+}
+
+/** Any text: whether it is a domain name is the domain's to say, with its reason. */
+const domainText = t.string;
+
+const domainInput = {
+  query: {
+    [DOMAIN_FIELD]: optional(
+      domainText,
+      `the name to look up: ${DOMAIN_NAME_RULE}; required unless the x-domain header gives it`,
+    ),
+  },
+  headers: {
+    [HEADER_DOMAIN_FIELD]: optional(
+      domainText,
+      'the name, as the original service took it (ASCII: an IDN as xn-- labels); when both are given they must name the same domain',
+    ),
+  },
+};
+
+const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+const strings = t.readonlyArray(t.string);
+
+const records = t.strict({
+  A: strings,
+  AAAA: strings,
+  CNAME: strings,
+  MX: t.readonlyArray(t.strict({ exchange: t.string, priority: t.number })),
+  NS: strings,
+  TXT: strings,
+  SOA: nullable(
+    t.strict({
+      nsname: t.string,
+      hostmaster: t.string,
+      serial: t.number,
+      refresh: t.number,
+      retry: t.number,
+      expire: t.number,
+      minttl: t.number,
+    }),
+  ),
+  CAA: t.readonlyArray(t.strict({ critical: t.boolean, tag: t.string, value: t.string })),
+  SRV: t.readonlyArray(t.strict({ name: t.string, port: t.number, priority: t.number, weight: t.number })),
+});
+
+const dnsAnswer = t.strict({ domain: t.string, unicodeDomain: t.string, records });
+
+const registration = t.exact(
+  t.intersection([
+    t.type({
+      domain: t.string,
+      unicodeDomain: t.string,
+      source: t.keyof({ rdap: null, whois: null }),
+      registrar: nullable(t.strict({ name: nullable(t.string), ianaId: nullable(t.string), url: nullable(t.string) })),
+      created: nullable(t.string),
+      updated: nullable(t.string),
+      expires: nullable(t.string),
+      status: t.readonlyArray(t.strict({ code: t.string, description: t.string })),
+      nameservers: strings,
+      dnssec: nullable(t.boolean),
+      registrant: nullable(t.strict({ organization: nullable(t.string), country: nullable(t.string) })),
+    }),
+    t.partial({ rdapUrl: t.string, whoisServer: t.string, raw: t.string }),
+  ]),
+);
+
+const partError = t.strict({ code: t.number, message: t.string });
+const fullAnswer = t.strict({
+  domain: t.string,
+  unicodeDomain: t.string,
+  dns: nullable(records),
+  registration: nullable(registration),
+  errors: t.exact(t.partial({ dns: partError, registration: partError })),
+});
+
+/** A failed part, as the catalogue names it (no input error reaches here: the name was read first). */
+const asPartError = (error: DomainError) => {
+  const { code, message } = catalogueEntryOf(error as CatalogueError);
+  return { code, message };
+};
+
+const withPartErrors = ({ errors, ...answer }: FullAnswer) => ({
+  ...answer,
+  errors: {
+    ...(errors.dns && { dns: asPartError(errors.dns) }),
+    ...(errors.registration && { registration: asPartError(errors.registration) }),
+  },
+});
+
+/**
+ * Beyond what the fields imply: no name at all (neither field is required alone), a name that
+ * does not exist or is not registered, and the outside services failing (in time).
+ */
+const lookupErrors = [
+  'MissingQueryParameter',
+  'InformationNotFound',
+  'UpstreamUnavailable',
+  'UpstreamTimeout',
+] as const;
+
+export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/whois/dns',
+      permission: Permission.WhoisDns,
+      summary: "A name's DNS records: A, AAAA, CNAME, MX, NS, TXT, SOA, CAA and SRV",
+      ...domainInput,
+      response: dnsAnswer,
+      errors: lookupErrors,
+      handle: async ({ query, headers, requestId }) =>
+        jsonOf(
+          await deps.lookUpDns.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/whois/whois',
+      permission: Permission.WhoisWhois,
+      summary: 'The registration of the domain a name belongs to, over RDAP or else port-43 WHOIS',
+      query: {
+        ...domainInput.query,
+        raw: optional(
+          trueOrFalse,
+          "add the WHOIS server's text (WHOIS answers only: asked of an RDAP answer, 400 code 7; default false)",
+        ),
+      },
+      headers: domainInput.headers,
+      response: registration,
+      errors: lookupErrors,
+      handle: async ({ query, headers, requestId }) =>
+        jsonOf(
+          await deps.lookUpRegistration.execute(
+            { domain: query.domain, headerDomain: headers['x-domain'], raw: query.raw },
+            { requestId },
+          ),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/whois/full',
+      permission: Permission.WhoisFull,
+      summary: 'DNS records and registration at once; a part that fails is named in errors beside the other',
+      ...domainInput,
+      response: fullAnswer,
+      errors: lookupErrors,
+      handle: async ({ query, headers, requestId }) =>
+        jsonOf(
+          E.map(withPartErrors)(
+            await deps.lookUpDomain.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
+          ),
+        ),
+    }),
+  ];
+}

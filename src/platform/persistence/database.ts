@@ -1,0 +1,150 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knex, { type Knex } from 'knex';
+import type { DependencyCheck } from '../health/ports.js';
+import { migrationSource } from './migrations.js';
+
+export type DatabaseSettings = (
+  | { readonly client: 'sqlite'; readonly filename: string; readonly synchronous?: 'full' | 'normal' }
+  | { readonly client: 'postgres'; readonly url: string; readonly schema?: string }
+) & {
+  /**
+   * The longest a call waits for a connection, a lock or an answer before it fails as
+   * unreachable (default 2 s): a database that hangs costs a request this, not minutes.
+   */
+  readonly timeoutMs?: number;
+};
+
+const DEFAULT_TIMEOUT_MS = 2000;
+
+/** The longest one call of a store may wait on the database (see `timeoutMs`). */
+export const databaseTimeoutMs = (settings: DatabaseSettings): number => settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+/**
+ * Where Knex's own warnings go (a connection attempt that failed, a deprecation), one line each.
+ * Left to itself Knex prints them with their stack by console.log, on the stdout that carries the
+ * server's JSON log lines and the CLI's answers.
+ */
+export type DatabaseWarnings = (message: string) => void;
+
+/**
+ * How long SQLite waits for another connection's write lock before answering SQLITE_BUSY. It
+ * waits synchronously, stopping every request of the process meanwhile, so only briefly: the
+ * stores' calls are made again, asynchronously, until `timeoutMs` (see `reachingInTime`).
+ */
+const SQLITE_BUSY_WAIT_MS = 10;
+
+/**
+ * Opens a Knex connection; SQLite gets its folder created and foreign keys switched on. A failed
+ * statement's error names it with its placeholders, never its values (`compileSqlOnError`): the
+ * error reaches the log, and the values are emails, names, password hashes and mail.
+ */
+export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings = () => {}): Knex {
+  const oneLine = (message: unknown) => warn(String(message).split('\n', 1)[0]!);
+  const log = { warn: oneLine, error: oneLine, deprecate: oneLine, debug: () => {} };
+  const timeoutMs = databaseTimeoutMs(settings);
+  if (settings.client === 'sqlite') {
+    if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename: settings.filename },
+      useNullAsDefault: true,
+      acquireConnectionTimeout: timeoutMs,
+      compileSqlOnError: false,
+      log,
+      pool: {
+        afterCreate: (connection: { pragma(statement: string): unknown }, done: (error: Error | null) => void) => {
+          connection.pragma('journal_mode = WAL');
+          connection.pragma(`synchronous = ${settings.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+          connection.pragma('foreign_keys = ON');
+          connection.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
+          done(null);
+        },
+      },
+    });
+  }
+  return knex({
+    client: 'pg',
+    // The pg driver's own deadlines: to connect, and for each query's answer.
+    connection: { connectionString: settings.url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs },
+    acquireConnectionTimeout: timeoutMs,
+    compileSqlOnError: false,
+    searchPath: settings.schema ? [settings.schema] : undefined,
+    pool: { min: 0, max: 10 },
+    log,
+  });
+}
+
+/** The database as readiness asks after it: a trivial query that must come back. */
+export const databaseCheck = (db: Knex): DependencyCheck => ({
+  component: 'database',
+  componentType: 'datastore',
+  whenDown: 'fail',
+  probe: async () => {
+    await db.raw('select 1');
+  },
+});
+
+export async function migrateToLatest(db: Knex, lockWaitMs = MIGRATION_LOCK_WAIT_MS): Promise<string[]> {
+  const migrator = migrationConnection(db, lockWaitMs);
+  const deadline = Date.now() + lockWaitMs;
+  try {
+    for (;;) {
+      try {
+        const [, applied] = (await migrator.migrate.latest({ migrationSource })) as [number, string[]];
+        return applied;
+      } catch (error) {
+        // Instances started together: one migrates, the others wait for it and then find nothing to do.
+        if (!anotherProcessMigrating(error)) throw error;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `the database's migration lock was held for ${lockWaitMs / 1000} s: if no process is migrating, clear is_locked in knex_migrations_lock`,
+            { cause: error },
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    if (migrator !== db) await migrator.destroy();
+  }
+}
+
+/**
+ * What migrations run on. On PostgreSQL, a connection of their own whose queries may take as long
+ * as a start waits for another process's migration: a migration may rightly take longer than a
+ * request's deadline, and Knex makes the processes started beside it wait for its lock inside a
+ * query (pg's query_timeout failed them with "ROLLBACK - Query read timeout" once the one
+ * migrating took over 2 s). SQLite's connection is the database itself (`:memory:` is per connection).
+ */
+function migrationConnection(db: Knex, lockWaitMs: number): Knex {
+  const config = db.client.config as Knex.Config & { connection?: Record<string, unknown> };
+  if (config.client !== 'pg' || typeof config.connection !== 'object') return db;
+  return knex({ ...config, connection: { ...config.connection, query_timeout: lockWaitMs }, pool: { min: 0, max: 1 } });
+}
+
+/**
+ * Knex's migrator takes a lock before migrating, but creates its own bookkeeping tables before
+ * that, unguarded: a process that meets another's lock, or loses the race to create those tables,
+ * has only to try again. A failing migration of ours names its own tables, never these.
+ */
+const anotherProcessMigrating = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'MigrationLocked' || /\bknex_migrations(_lock)?\b/.test(error.message));
+
+/** How long a start waits for another process's migration before giving up. */
+const MIGRATION_LOCK_WAIT_MS = 60_000;
+
+/**
+ * What a database error means for a write: the column whose uniqueness it broke, if that is
+ * what happened. SQLite says "UNIQUE constraint failed: users.email"; PostgreSQL's detail says
+ * "Key (email)=(...) already exists."
+ */
+export function uniqueViolationColumn(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, detail } = error as { code?: unknown; message?: unknown; detail?: unknown };
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return /constraint failed: \w+\.(\w+)/.exec(String(message))?.[1];
+  }
+  if (code === '23505') return /Key \((\w+)\)/.exec(String(detail))?.[1];
+  return undefined;
+}
