@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentUpstreamsAt, startContentFixture, type ContentFixture } from './support/content-fixture.js';
@@ -9,24 +9,28 @@ import { ZONE } from './support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
 import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from './support/open-meteo-fixture.js';
 import { startRegistries, type Registries } from './support/registry-fixtures.js';
-import { cleanEnv, CLI, MAIN, ROOT, startProgram, type Running } from './support/program.js';
+import { docsPages, mappedPages, readingOrder, readPage } from './support/docs-pages.js';
+import { cleanEnv, CLI, MAIN, startProgram, type Running } from './support/program.js';
 
 /**
- * Issue 11 §4: the README's shell examples run as written. Its ```sh blocks are one story, run in
- * order by one bash against the built program (`npm test` builds dist/ before mocha), with a
- * fresh data directory shared by the server and the CLI, and The Hive, DNS and the registries
- * served by loopback fixtures. Only two things differ from a reader's terminal, both said here:
+ * Issue 11 §4: the README's shell examples run as written. The ```sh blocks of README.md and then
+ * of every page of docs/, in the order the README's map (its section `## Documentation`) lists
+ * the pages, are one story, run in order by one bash against the built program (`npm test`
+ * builds dist/ before mocha), with a fresh data directory shared by the server and the CLI, and
+ * The Hive, DNS and the registries served by loopback fixtures. Only two things differ from a reader's terminal, both said here:
  * - `localhost:3000` becomes the test server's ephemeral port;
  * - `npx utility-api` runs bin/utility-api.js, the file npx resolves it to, without npm's
  *   start-up of a second or more per command.
  *
  * The convention the README states: a request whose line ends in a comment announcing an answer
  * (`# 403, code 1`) must get exactly that status and catalogue code; every other request must
- * succeed (2xx), and every command must exit 0.
+ * succeed (2xx), and every command must exit 0. A failure names the page and line
+ * (`docs/families/mail.md line 40: …`). A page of docs/ the map leaves out fails the test, so that
+ * none is skipped.
  */
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const PAGES = readingOrder();
 
-/** Blocks the story does not run, each with why; a listed block missing from the README fails the test. */
+/** Blocks the story does not run, each with why; a listed block found on no page fails the test. */
 const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] = [
   {
     firstLine: 'npm install && npm start   # serves http://localhost:3000/api on SQLite under ./data',
@@ -46,18 +50,20 @@ const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] =
 const ANNOUNCED = /#.*?\b([1-5]\d\d), code (\d+)\b/;
 
 interface Block {
-  /** Line number in README.md of the block's first line. */
+  /** The page the block is on, such as `README.md` or `docs/families/mail.md`. */
+  readonly file: string;
+  /** Line number in that page of the block's first line. */
   readonly line: number;
   readonly lines: readonly string[];
 }
 
-function shellBlocks(markdown: string): Block[] {
+function shellBlocks(file: string): Block[] {
   const blocks: Block[] = [];
-  const lines = markdown.split('\n');
+  const lines = readPage(file).split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     if (lines[index] !== '```sh') continue;
     const end = lines.indexOf('```', index + 1);
-    blocks.push({ line: index + 2, lines: lines.slice(index + 1, end) });
+    blocks.push({ file, line: index + 2, lines: lines.slice(index + 1, end) });
     index = end;
   }
   return blocks;
@@ -65,14 +71,16 @@ function shellBlocks(markdown: string): Block[] {
 
 /**
  * What bash runs before the story: strict mode, `npx utility-api`, and a `curl` that checks the
- * answer against what its README line announces (README_EXPECT, set before each line).
+ * answer against what its line announces (README_EXPECT, set before each line, which README_AT
+ * names as `<page> line <n>`).
  */
 const PRELUDE = String.raw`
-set -euo pipefail
-README_LINE=0
+set -Eeuo pipefail
+README_AT='before the story'
 README_EXPECT=''
+trap 'echo "$README_AT: exited $?" >&2' ERR
 npx() {
-  if [ "$1" != utility-api ]; then echo "README line $README_LINE: npx $1 is not part of the story" >&2; return 1; fi
+  if [ "$1" != utility-api ]; then echo "$README_AT: npx $1 is not part of the story" >&2; return 1; fi
   shift
   node "$README_CLI" "$@"
 }
@@ -80,31 +88,31 @@ curl() {
   local head body status code
   head=$(mktemp)
   body=$(mktemp)
-  command curl -D "$head" "$@" > "$body" || { echo "README line $README_LINE: curl failed" >&2; return 1; }
+  command curl -D "$head" "$@" > "$body" || { echo "$README_AT: curl failed" >&2; return 1; }
   cat "$body"
   status=$(awk 'toupper($1) ~ /^HTTP\// { s = $2 } END { print s }' "$head")
   if [ -z "$README_EXPECT" ]; then
     case "$status" in
       2??) return 0 ;;
-      *) echo "README line $README_LINE: answered $status, which the text does not announce: $(head -c 300 "$body")" >&2; return 1 ;;
+      *) echo "$README_AT: answered $status, which the text does not announce: $(head -c 300 "$body")" >&2; return 1 ;;
     esac
   fi
   code=$(jq -r '.code // empty' < "$body" 2>/dev/null || true)
   if [ "$status $code" != "$README_EXPECT" ]; then
-    echo "README line $README_LINE: announced $README_EXPECT (status, code), answered $status $code: $(head -c 300 "$body")" >&2
+    echo "$README_AT: announced $README_EXPECT (status, code), answered $status $code: $(head -c 300 "$body")" >&2
     return 1
   fi
 }
 `;
 
-/** The story as one bash script: each README line preceded by its number and the answer it announces. */
+/** The story as one bash script: each line preceded by its page and number and the answer it announces. */
 function storyScript(blocks: readonly Block[], port: number): string {
   const lines = blocks.flatMap((block) =>
     block.lines.flatMap((line, offset) => {
       const announced = /\bcurl\b/.test(line) ? ANNOUNCED.exec(line) : null;
       const expect = announced ? `${announced[1]} ${announced[2]}` : '';
       return [
-        `README_LINE=${block.line + offset}; README_EXPECT='${expect}'`,
+        `README_AT='${block.file} line ${block.line + offset}'; README_EXPECT='${expect}'`,
         line.replaceAll('localhost:3000', `127.0.0.1:${port}`),
       ];
     }),
@@ -126,9 +134,9 @@ function bash(
   return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
 }
 
-describe('README: its shell examples run as written, in order, as one story', function () {
+describe('README and docs/: their shell examples run as written, in order, as one story', function () {
   this.timeout(90_000);
-  const blocks = shellBlocks(README);
+  const blocks = PAGES.flatMap(shellBlocks);
   const story = blocks.filter((block) => !NOT_RUN.some(({ firstLine }) => block.lines[0] === firstLine));
   let dataDir: string;
   let workDir: string;
@@ -172,7 +180,15 @@ describe('README: its shell examples run as written, in order, as one story', fu
     for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('leaves out only the blocks it says why, and each of them is still in the README', () => {
+  it("reads every page of docs/, in the order of the README's map", () => {
+    const mapped = mappedPages();
+    expect(mapped.length, 'pages the README maps').to.be.greaterThan(5);
+    for (const page of docsPages())
+      expect(mapped, `${page} is not in the README's map (${PAGES.join(', ')})`).to.include(page);
+    for (const page of mapped) expect(docsPages(), `the README maps ${page}, which does not exist`).to.include(page);
+  });
+
+  it('leaves out only the blocks it says why, and each of them is still on a page', () => {
     for (const { firstLine } of NOT_RUN)
       expect(
         blocks.map((block) => block.lines[0]),
@@ -196,7 +212,7 @@ describe('README: its shell examples run as written, in order, as one story', fu
   it('checks what it announces: a wrong announcement or an unannounced error fails the story', async () => {
     const run = (line: string) =>
       bash(
-        storyScript([{ line: 1, lines: [line] }], server.port),
+        storyScript([{ file: 'docs/example.md', line: 40, lines: [line] }], server.port),
         workDir,
         cleanEnv({ UTILITY_API_DATA_DIR: dataDir, README_CLI: CLI }),
       );
@@ -205,11 +221,13 @@ describe('README: its shell examples run as written, in order, as one story', fu
       'announced rightly',
     ).to.equal(0);
     expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'   # 401, code 4")).stderr).to.include(
-      'announced 401 4 (status, code), answered 401 3',
+      'docs/example.md line 40: announced 401 4 (status, code), answered 401 3',
     );
     expect((await run("curl -s 'localhost:3000/api/crypto/enc?data=x'")).stderr).to.include(
       'answered 401, which the text does not announce',
     );
-    expect((await run('npx utility-api user get --username nobody')).status, 'a failing command').to.not.equal(0);
+    const failing = await run('npx utility-api user get --username nobody');
+    expect(failing.status, 'a failing command').to.not.equal(0);
+    expect(failing.stderr, 'a failing command').to.include('docs/example.md line 40: exited 1');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readPage } from './support/docs-pages.js';
 import { randomBytes } from 'node:crypto';
 import { permissionsOf, type RouteTable } from '../src/platform/http/route-table.js';
 import { ENVIRONMENT_VARIABLES, loadConfig } from '../src/config/load-config.js';
@@ -9,11 +10,19 @@ import { expectRight } from './support/either.js';
 import { errorCatalogue } from '../src/domain/errors.js';
 import { knownPermissions } from '../src/domain/permissions.js';
 
-/** The README is documentation users rely on: these tables must say what the code does. */
-const README = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
+/** The README and docs/ are documentation users rely on: these tables must say what the code does. */
+const README = readPage('README.md');
 
-const tableRows = (heading: string): string[][] => {
-  const section = README.slice(README.indexOf(heading));
+/** The page's text from the line that is exactly `heading` on; the heading must be there. */
+const sectionOf = (page: string, heading: string): string => {
+  const text = readPage(page);
+  const at = text.startsWith(`${heading}\n`) ? 0 : text.indexOf(`\n${heading}\n`);
+  expect(at, `${page} has a heading ${heading}`).to.be.at.least(0);
+  return text.slice(at);
+};
+
+const tableRows = (page: string, heading: string): string[][] => {
+  const section = sectionOf(page, heading);
   const table = section.slice(section.indexOf('\n|')).split('\n\n')[0]!;
   return table
     .trim()
@@ -27,9 +36,9 @@ const tableRows = (heading: string): string[][] => {
     );
 };
 
-describe('README: tells the truth', () => {
+describe('README and docs/: tell the truth', () => {
   it('lists the error catalogue exactly', () => {
-    const documented = tableRows('## Errors').map(([code, status, message]) => ({
+    const documented = tableRows('docs/errors.md', '# Errors').map(([code, status, message]) => ({
       code: Number(code),
       status: Number(status),
       message,
@@ -39,7 +48,7 @@ describe('README: tells the truth', () => {
   });
 
   it('lists every permission, each with the endpoints the route table guards with it', async () => {
-    const rows = tableRows('### Permissions').map(([permission, grants]) => ({
+    const rows = tableRows('docs/authentication.md', '## Permissions').map(([permission, grants]) => ({
       permission: permission!.replace(/`/g, ''),
       grants: grants!.replace(/`/g, ''),
     }));
@@ -58,12 +67,12 @@ describe('README: tells the truth', () => {
   });
 
   it('documents every environment variable the loader reads', () => {
-    const documented = tableRows('## Configuration').map(([name]) => name!.replace(/`/g, ''));
+    const documented = tableRows('docs/configuration.md', '# Configuration').map(([name]) => name!.replace(/`/g, ''));
     for (const { name } of ENVIRONMENT_VARIABLES) expect(documented, name).to.include(name);
   });
 
   it('shows as its library example the very file the package test runs (tests/package/example.mjs)', () => {
-    const section = README.slice(README.indexOf('## As a library'));
+    const section = sectionOf('docs/library.md', '# As a library');
     const start = section.indexOf('```js\n') + '```js\n'.length;
     const example = section.slice(start, section.indexOf('```\n', start));
     expect(example).to.equal(readFileSync(resolve(import.meta.dirname, 'package/example.mjs'), 'utf8'));
@@ -73,5 +82,9 @@ describe('README: tells the truth', () => {
     const firstScreen = README.split('\n').slice(0, 15).join('\n');
     expect(firstScreen).to.include('npm install && npm start');
     expect(firstScreen).to.include('npm test');
+  });
+
+  it('is a first page: at most 250 lines, the rest in docs/', () => {
+    expect(README.replace(/\n$/, '').split('\n').length, 'lines of README.md').to.be.at.most(250);
   });
 });
