@@ -5,7 +5,14 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { createLogger } from './platform/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './platform/persistence/database.js';
-import { chosenFamilies, FAMILIES, familyModules, type FamilyName, type UseCasesOf } from './composition/families.js';
+import {
+  chosenFamilies,
+  familyModules,
+  migrationsOf,
+  type FamilyName,
+  type UseCasesOf,
+} from './composition/families.js';
+import type { AnyFamily } from './composition/family.js';
 import type { Health } from './platform/http/health.js';
 import { httpModule } from './composition/http-module.js';
 import { HttpApp, InstanceHealth, Log, Routes } from './composition/identifiers.js';
@@ -39,8 +46,13 @@ export interface Application<Chosen extends FamilyName = FamilyName> {
 }
 
 export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
-  /** The families to build (default: all of them). */
+  /** The families to build, by name (default: all of them). */
   readonly families?: readonly Chosen[];
+  /**
+   * The list the families are chosen from (default: src/families/index.ts'), for a family defined
+   * elsewhere, as a test defines one; its settings must have been loaded from the same list.
+   */
+  readonly familyList?: readonly AnyFamily[];
   /** Where logs go: stdout for the server, stderr for the CLI (whose stdout is its answer). */
   readonly logFd?: number;
   /** Apply pending migrations before returning (default true). */
@@ -75,7 +87,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
   config: AppConfig,
   options: BuildOptions<Chosen> = {},
 ): Promise<Application<Chosen>> {
-  const families = chosenFamilies(options.families);
+  const families = chosenFamilies(options.families, options.familyList);
   const logging = createLogger(config.log.level, options.logFd);
   const logger = logging.logger;
   const container = new Container();
@@ -94,7 +106,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
   let useCases: UseCasesOf<Chosen>;
   try {
     if (db && options.migrate !== false) {
-      const applied = await migrateToLatest(db);
+      const applied = await migrateToLatest(db, migrationsOf(options.familyList));
       if (applied.length > 0) logger.info({ applied }, 'database migrated');
     }
     migrating = false;
@@ -122,7 +134,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
     container.get(Routes);
     // Each family's use cases under its name: the one cast, from the identifier's type to the family's.
     useCases = Object.fromEntries(
-      families.map((name) => [name, container.get(FAMILIES[name].useCases)]),
+      families.map((family) => [family.name, container.get(family.useCases)]),
     ) as UseCasesOf<Chosen>;
     lifecycle = new Lifecycle(container.getAll(LifecycleComponent), (component, error) => {
       // A component's error says what its failure lost; the cause is what went wrong.

@@ -3,7 +3,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AppConfig } from './config/config.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication } from './container.js';
-import { FAMILY_NAMES, type FamilyName, type UseCasesOf } from './composition/families.js';
+import { FAMILIES, FAMILY_NAMES, type FamilyName, type UseCasesOf } from './composition/families.js';
+import type { AnyFamily } from './composition/family.js';
 import type { Closed } from './platform/lifecycle.js';
 
 export type { BarcodeUseCases } from './families/barcode/barcode-module.js';
@@ -62,20 +63,29 @@ const httpAppsOf = new WeakMap<object, { readonly families: readonly FamilyName[
  * `postgres`, migrated first). Rejects with InvalidSettings when the settings are wrong, or with
  * the failure when a database cannot be opened.
  */
-export async function buildUseCases<Chosen extends FamilyName>(
+export function buildUseCases<Chosen extends FamilyName>(
   settings: LibrarySettings<Chosen>,
 ): Promise<UtilityApi<Chosen>> {
+  return buildUseCasesFrom(FAMILIES, settings);
+}
+
+/**
+ * buildUseCases over a list of families other than the service's own (a test's family beside
+ * them): the same checks, settings and build. Not part of the package's entries.
+ */
+export async function buildUseCasesFrom<Chosen extends string>(
+  familyList: readonly AnyFamily[],
+  settings: DeepPartial<AppConfig> & { readonly families: readonly Chosen[] } & Record<string, unknown>,
+): Promise<UtilityApi<Chosen & FamilyName>> {
   const { families, ...overrides } = settings;
+  const names = familyList.map((family) => family.name);
   // Plain JavaScript callers get no type check: a misspelt family is refused, not skipped.
-  if (
-    !Array.isArray(families) ||
-    !families.every((name: unknown) => (FAMILY_NAMES as readonly unknown[]).includes(name))
-  ) {
+  if (!Array.isArray(families) || !families.every((name: unknown) => (names as readonly unknown[]).includes(name))) {
     throw new InvalidSettings([
-      `Invalid setting families: expected a list of ${FAMILY_NAMES.join(', ')}, got ${JSON.stringify(families)}`,
+      `Invalid setting families: expected a list of ${names.join(', ')}, got ${JSON.stringify(families)}`,
     ]);
   }
-  const config = loadConfig({ env: {}, overrides });
+  const config = loadConfig({ env: {}, overrides, families: familyList });
   if (E.isLeft(config)) throw new InvalidSettings(config.left);
   // The server may generate a key into its data folder; a library has no folder of its own to
   // keep one in, and a key lost with a container's disk would make every ciphertext unreadable.
@@ -83,8 +93,11 @@ export async function buildUseCases<Chosen extends FamilyName>(
     throw new InvalidSettings(['Missing setting encryption.key: the crypto family needs base64 of 32 random bytes']);
   }
 
-  const application = await buildApplication(config.right, { families });
-  const api: UtilityApi<Chosen> = { useCases: application.useCases, close: () => application.close() };
+  const application = await buildApplication(config.right, {
+    families: families as Chosen[] & FamilyName[],
+    familyList,
+  });
+  const api: UtilityApi<Chosen & FamilyName> = { useCases: application.useCases, close: () => application.close() };
   httpAppsOf.set(api, { families, httpApp: application.httpApp });
   return api;
 }

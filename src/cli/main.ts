@@ -4,13 +4,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildApplication, type Application } from '../container.js';
 import { catalogueEntryOf, detailsOf, type DomainError } from '../domain/errors.js';
-import { IssueToken } from '../families/users-and-tokens/domain/tokens/issue-token.js';
 import { parseDuration } from '../families/users-and-tokens/domain/tokens/duration.js';
 import { describeRateLimit, parseRateLimit, type RateLimit } from '../domain/identity/rate-limit.js';
 import { OPERATOR } from '../domain/identity/actor.js';
-import { RevokeToken, TokenReader, UpdateToken } from '../families/users-and-tokens/domain/tokens/manage-tokens.js';
-import { CreateUser } from '../families/users-and-tokens/domain/users/create-user.js';
-import { DeleteUser, GetUser, ListUsers, UpdateUser } from '../families/users-and-tokens/domain/users/manage-users.js';
 import { viewOfUser } from '../families/users-and-tokens/domain/users/user-view.js';
 import type { User } from '../domain/identity/user.js';
 import { CliFailure } from '../platform/cli/cli-failure.js';
@@ -146,9 +142,9 @@ export function buildCli(io: CliIo = processIo()): Command {
         passwordStdin?: true;
       }) => {
         const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
-        await withApplication(async ({ container }) => {
+        await withApplication(async ({ useCases }) => {
           const created = orFail(
-            await container.get(CreateUser).execute({
+            await useCases.usersAndTokens.createUser.execute({
               actor: OPERATOR,
               username: options.username,
               permissions: options.permission,
@@ -168,8 +164,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     .description('show a user as JSON')
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
-      withApplication(async ({ container }) => {
-        const found = orFail(await container.get(GetUser).execute(OPERATOR, { username: options.username }));
+      withApplication(async ({ useCases }) => {
+        const found = orFail(await useCases.usersAndTokens.getUser.execute(OPERATOR, { username: options.username }));
         printJson(viewOfUser(found));
       }),
     );
@@ -178,8 +174,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     .command('list')
     .description('list every user, oldest first')
     .action(() =>
-      withApplication(async ({ container }) => {
-        const users = orFail(await container.get(ListUsers).execute(OPERATOR));
+      withApplication(async ({ useCases }) => {
+        const users = orFail(await useCases.usersAndTokens.listUsers.execute(OPERATOR));
         for (const each of users) print(describeUser(each));
       }),
     );
@@ -209,10 +205,10 @@ export function buildCli(io: CliIo = processIo()): Command {
           );
         }
         const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
-        await withApplication(async ({ container }) => {
+        await withApplication(async ({ useCases }) => {
           const permissions = options.permissions === false ? [] : options.permission;
           const updated = orFail(
-            await container.get(UpdateUser).execute(
+            await useCases.usersAndTokens.updateUser.execute(
               OPERATOR,
               { username: options.username },
               {
@@ -233,8 +229,10 @@ export function buildCli(io: CliIo = processIo()): Command {
     .description('delete a user and all of their tokens')
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
-      withApplication(async ({ container }) => {
-        const deleted = orFail(await container.get(DeleteUser).execute(OPERATOR, { username: options.username }));
+      withApplication(async ({ useCases }) => {
+        const deleted = orFail(
+          await useCases.usersAndTokens.deleteUser.execute(OPERATOR, { username: options.username }),
+        );
         print(`Deleted user ${deleted.username} (uid ${deleted.uid}) and their tokens`);
       }),
     );
@@ -248,9 +246,9 @@ export function buildCli(io: CliIo = processIo()): Command {
       .description(blocked ? 'block a user: all of its tokens answer 403' : 'unblock a user')
       .requiredOption('--username <name>')
       .action((options: { username: string }) =>
-        withApplication(async ({ container }) => {
+        withApplication(async ({ useCases }) => {
           const updated = orFail(
-            await container.get(UpdateUser).execute(OPERATOR, { username: options.username }, { blocked }),
+            await useCases.usersAndTokens.updateUser.execute(OPERATOR, { username: options.username }, { blocked }),
           );
           print(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
         }),
@@ -294,9 +292,9 @@ export function buildCli(io: CliIo = processIo()): Command {
               `--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`,
             );
         }
-        return withApplication(async ({ container }) => {
+        return withApplication(async ({ useCases }) => {
           const issued = orFail(
-            await container.get(IssueToken).execute({
+            await useCases.usersAndTokens.issueToken.execute({
               actor: OPERATOR,
               owner: { username: options.username },
               scopes: options.permission,
@@ -329,8 +327,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     .description("show a token's metadata as JSON")
     .requiredOption('--id <id>')
     .action((options: { id: string }) =>
-      withApplication(async ({ container }) => {
-        const info = orFail(await container.get(TokenReader).info(OPERATOR, options.id));
+      withApplication(async ({ useCases }) => {
+        const info = orFail(await useCases.usersAndTokens.tokenReader.info(OPERATOR, options.id));
         printJson(info);
       }),
     );
@@ -340,8 +338,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     .description("list a user's tokens, newest first, as JSON")
     .requiredOption('--username <name>')
     .action((options: { username: string }) =>
-      withApplication(async ({ container }) => {
-        const list = orFail(await container.get(TokenReader).list(OPERATOR, { username: options.username }));
+      withApplication(async ({ useCases }) => {
+        const list = orFail(await useCases.usersAndTokens.tokenReader.list(OPERATOR, { username: options.username }));
         printJson(list);
       }),
     );
@@ -351,8 +349,8 @@ export function buildCli(io: CliIo = processIo()): Command {
     .description('delete a token: it is refused from then on')
     .requiredOption('--id <id>')
     .action((options: { id: string }) =>
-      withApplication(async ({ container }) => {
-        const revoked = orFail(await container.get(RevokeToken).execute(OPERATOR, options.id));
+      withApplication(async ({ useCases }) => {
+        const revoked = orFail(await useCases.usersAndTokens.revokeToken.execute(OPERATOR, options.id));
         print(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
       }),
     );
@@ -370,15 +368,23 @@ export function buildCli(io: CliIo = processIo()): Command {
       )
       .requiredOption('--id <id>')
       .action((options: { id: string }) =>
-        withApplication(async ({ container }) => {
-          const updated = orFail(await container.get(UpdateToken).execute(OPERATOR, options.id, { disabled }));
+        withApplication(async ({ useCases }) => {
+          const updated = orFail(await useCases.usersAndTokens.updateToken.execute(OPERATOR, options.id, { disabled }));
           print(`${disabled ? 'Disabled' : 'Enabled'} token ${updated.id} (${updated.prefix}…) of ${updated.username}`);
         }),
       );
   }
 
-  contentCommands(program, { print, withApplication, orFail });
-  mailCommands(program, { print, withApplication, orFail });
+  contentCommands(program, {
+    print,
+    withUseCases: (work) => withApplication(({ useCases }) => work(useCases.content)),
+    orFail,
+  });
+  mailCommands(program, {
+    print,
+    withUseCases: (work) => withApplication(({ useCases }) => work(useCases.mail)),
+    orFail,
+  });
 
   return program;
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import knex from 'knex';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
-import { migrationSource } from '../../src/platform/persistence/migrations.js';
+import { migrationSourceOf } from '../../src/platform/persistence/migrations.js';
+import { migrationsOf } from '../../src/composition/families.js';
 import { POSTGRES_URL } from '../support/databases.js';
 
 /** Fresh, unmigrated storage of each kind, and how to throw it away. */
@@ -47,11 +48,11 @@ for (const kind of kinds) {
       const { settings, drop } = await kind.fresh();
       const processes = [openDatabase(settings), openDatabase(settings), openDatabase(settings)];
       try {
-        const applied = await Promise.all(processes.map((db) => migrateToLatest(db)));
+        const applied = await Promise.all(processes.map((db) => migrateToLatest(db, migrationsOf())));
         const appliers = applied.filter((names) => names.length > 0);
         expect(appliers).to.have.length(1);
         expect(appliers[0]!.length).to.be.greaterThan(5);
-        expect(await migrateToLatest(processes[0]!)).to.deep.equal([]);
+        expect(await migrateToLatest(processes[0]!, migrationsOf())).to.deep.equal([]);
       } finally {
         await Promise.all(processes.map((db) => db.destroy()));
         await drop();
@@ -62,13 +63,13 @@ for (const kind of kinds) {
       const { settings, drop } = await kind.fresh();
       const db = openDatabase(settings);
       try {
-        await migrateToLatest(db);
+        await migrateToLatest(db, migrationsOf());
         await db('knex_migrations_lock').update({ is_locked: 1 });
         // Something to migrate is needed for the lock to be asked for: forget the last migration.
         const [last] = await db('knex_migrations').orderBy('id', 'desc').limit(1).pluck('name');
         await db('knex_migrations').where({ name: last }).delete();
         let refusal: unknown;
-        await migrateToLatest(db, 300).catch((error: unknown) => (refusal = error));
+        await migrateToLatest(db, migrationsOf(), 300).catch((error: unknown) => (refusal = error));
         expect(String(refusal)).to.match(
           /migration lock was held for 0\.3 s: if no process is migrating, clear is_locked in knex_migrations_lock/,
         );
@@ -85,12 +86,12 @@ for (const kind of kinds) {
       const db = openDatabase(quick);
       const other = openDatabase(quick);
       try {
-        await migrateToLatest(db);
-        await db.migrate.down({ migrationSource });
+        await migrateToLatest(db, migrationsOf());
+        await db.migrate.down({ migrationSource: migrationSourceOf(migrationsOf()) });
         // The other process migrates: it holds the lock for a second, as a long migration would.
         const migrating = await other.transaction();
         await migrating('knex_migrations_lock').forUpdate().select('*');
-        const waited = migrateToLatest(db);
+        const waited = migrateToLatest(db, migrationsOf());
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         await migrating.commit();
         expect(await waited).to.have.length(1);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
+import { migrationsOf } from '../../src/composition/families.js';
 
 export interface TestDatabase {
   readonly db: Knex;
@@ -22,7 +23,7 @@ export async function freshSqlite(): Promise<TestDatabase> {
   const filename = join(dir, 'test.sqlite');
   const settings: DatabaseSettings = { client: 'sqlite', filename };
   const db = openDatabase(settings);
-  await migrateToLatest(db);
+  await migrateToLatest(db, migrationsOf());
   return {
     db,
     settings,
@@ -43,7 +44,7 @@ export async function freshPostgres(): Promise<TestDatabase> {
   await admin.destroy();
   const settings: DatabaseSettings = { client: 'postgres', url: POSTGRES_URL, schema };
   const db = openDatabase(settings);
-  await migrateToLatest(db);
+  await migrateToLatest(db, migrationsOf());
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {

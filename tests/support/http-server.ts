@@ -8,6 +8,7 @@ import { openApiDocument } from '../../src/platform/http/openapi.js';
 import type { RouteTable } from '../../src/platform/http/route-table.js';
 import { createHttpServer } from '../../src/platform/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import type { AnyFamily } from '../../src/composition/family.js';
 import { buildApplication, HttpApp, Routes, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import type { Clock, Randomness } from '../../src/domain/ports.js';
@@ -53,6 +54,8 @@ export interface ServerOptions {
   readonly randomness?: Randomness;
   /** Where the use cases take the time from (default: the system's), for a test that moves it. */
   readonly clock?: Clock;
+  /** The families the server is built from (default: src/families/index.ts' list), for a family a test defines. */
+  readonly familyList?: readonly AnyFamily[];
 }
 
 type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
@@ -70,8 +73,11 @@ let userSequence = 0;
 /** The real Koa app from the real composition root, on an ephemeral loopback port. */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const overrides = { encryption: { key: randomBytes(32).toString('base64') }, ...options.overrides };
-  const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides }));
+  const config = expectRight(
+    loadConfig({ env: { NODE_ENV: 'test', ...options.env }, overrides, families: options.familyList }),
+  );
   const app = await buildApplication(config, {
+    familyList: options.familyList,
     logFd: options.logFd,
     randomness: options.randomness,
     clock: options.clock,

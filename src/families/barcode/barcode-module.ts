@@ -4,13 +4,13 @@ import { CachedBarcodeRenderer } from './adapters/cached-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from './adapters/lean-qr-barcode-renderer.js';
 import { PooledBarcodeRenderer } from './adapters/pooled-barcode-renderer.js';
 import { barcodeRoutes } from './barcode-routes.js';
-import type { AppConfig } from '../../config/config.js';
 import { GenerateBarcode, ListSymbologies } from './domain/generate-barcode.js';
 import { BarcodeRenderer } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 
-export type BarcodeSettings = AppConfig['barcode'];
+import type { BarcodeSettings } from './barcode-settings.js';
+export type { BarcodeSettings };
 
 /** What the family offers a library user. */
 export interface BarcodeUseCases {

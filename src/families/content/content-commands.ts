@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Application } from '../../container.js';
+import type { ContentUseCases } from './content-module.js';
 import { CONTENT_KINDS } from './domain/content.js';
-import { formatOfFileName, IMPORT_FORMATS, ImportContent, type ImportFormat } from './domain/import-content.js';
-import { asNdjson, checkKind, ManageContent } from './domain/manage-content.js';
+import { formatOfFileName, IMPORT_FORMATS, type ImportFormat } from './domain/import-content.js';
+import { asNdjson, checkKind } from './domain/manage-content.js';
 import type { DomainError } from '../../domain/errors.js';
 import { reasonOf } from '../../platform/failure-reason.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
 
 export interface ContentCommandTools {
   readonly print: (line: string) => void;
-  readonly withApplication: <A>(work: (app: Application) => Promise<A>) => Promise<A>;
+  readonly withUseCases: <A>(work: (useCases: ContentUseCases) => Promise<A>) => Promise<A>;
   readonly orFail: <A>(result: E.Either<DomainError, A>) => A;
 }
 
@@ -20,7 +20,7 @@ const shortened = (text: string): string =>
   text.length > LISTED_TEXT_CHARACTERS ? `${text.slice(0, LISTED_TEXT_CHARACTERS - 1)}…` : text;
 
 /** `content import|list|delete|export`: how an operator ships facts and quotes whose rights they hold. */
-export function contentCommands(program: Command, { print, withApplication, orFail }: ContentCommandTools): void {
+export function contentCommands(program: Command, { print, withUseCases, orFail }: ContentCommandTools): void {
   const content = program.command('content').description('manage stored facts and quotes');
   const kindOption = () => new Option('--kind <kind>', 'fact or quote').choices(CONTENT_KINDS);
 
@@ -50,8 +50,8 @@ export function contentCommands(program: Command, { print, withApplication, orFa
       }
       const kind = orFail(checkKind(options.kind));
       const unit = format === 'json' ? 'item' : 'line';
-      await withApplication(async ({ container }) => {
-        const report = orFail(await container.get(ImportContent).execute(kind, options.category, { bytes, format }));
+      await withUseCases(async (useCases) => {
+        const report = orFail(await useCases.importContent.execute(kind, options.category, { bytes, format }));
         for (const line of report.lines) {
           if (line.outcome === 'refused') print(`${unit} ${line.line}: refused: ${line.reason}`);
           else if (line.outcome === 'skipped') print(`${unit} ${line.line}: skipped: already stored (${line.id})`);
@@ -73,8 +73,8 @@ export function contentCommands(program: Command, { print, withApplication, orFa
     .addOption(kindOption())
     .option('--category <name>')
     .action((options: { kind?: string; category?: string }) =>
-      withApplication(async ({ container }) => {
-        const entries = orFail(await container.get(ManageContent).list(options));
+      withUseCases(async (useCases) => {
+        const entries = orFail(await useCases.manageContent.list(options));
         for (const entry of entries)
           print(
             `${entry.id}  ${entry.kind}/${entry.category}  ${entry.author === null ? '' : `${entry.author}: `}${shortened(entry.text)}`,
@@ -88,8 +88,8 @@ export function contentCommands(program: Command, { print, withApplication, orFa
     .description('delete one fact or quote by its id')
     .requiredOption('--id <id>', 'as content list shows it')
     .action((options: { id: string }) =>
-      withApplication(async ({ container }) => {
-        const id = orFail(await container.get(ManageContent).delete(options.id));
+      withUseCases(async (useCases) => {
+        const id = orFail(await useCases.manageContent.delete(options.id));
         print(`Deleted ${id}`);
       }),
     );
@@ -100,8 +100,8 @@ export function contentCommands(program: Command, { print, withApplication, orFa
     .addOption(kindOption().makeOptionMandatory())
     .requiredOption('--category <name>')
     .action((options: { kind: string; category: string }) =>
-      withApplication(async ({ container }) => {
-        const entries = orFail(await container.get(ManageContent).list(options));
+      withUseCases(async (useCases) => {
+        const entries = orFail(await useCases.manageContent.list(options));
         const lines = asNdjson(entries);
         if (lines !== '') print(lines.slice(0, -1));
       }),

@@ -4,7 +4,6 @@ import { CachedContentStore } from './adapters/cached-content-store.js';
 import { importFileReader } from './adapters/content-files.js';
 import { OFF_SOURCE, UpstreamContentSource, type UpstreamName } from './adapters/upstream-sources.js';
 import { contentRoutes } from './content-routes.js';
-import type { AppConfig } from '../../config/config.js';
 import { LiveContent, RandomContent, type Feed } from './domain/content-queries.js';
 import { ImportContent } from './domain/import-content.js';
 import { ManageContent } from './domain/manage-content.js';
@@ -12,7 +11,8 @@ import { ContentStore, ImportFileReader } from './domain/ports.js';
 import { Clock, Randomness } from '../../domain/ports.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
 
-export type ContentSettings = AppConfig['content'];
+import type { ContentSettings } from './content-settings.js';
+export type { ContentSettings };
 
 /** Each live category, its upstream's setting and what its entries are. */
 const FEEDS: readonly {

@@ -2,13 +2,13 @@ import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { HiveGameData } from './adapters/hive-game-data.js';
 import { gameRoutes } from './game-routes.js';
-import type { AppConfig } from '../../config/config.js';
 import { GetMaps, GetPlayerStats } from './domain/game-queries.js';
 import { GameData } from './domain/ports.js';
 import { Clock } from '../../domain/ports.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
 
-export type GameSettings = AppConfig['hive'];
+import type { GameSettings } from './game-settings.js';
+export type { GameSettings };
 
 /** What the family offers a library user. */
 export interface GameUseCases {

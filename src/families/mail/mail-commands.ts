@@ -2,15 +2,15 @@ import { Option, type Command } from 'commander';
 import type * as E from 'fp-ts/lib/Either.js';
 import { OPERATOR } from '../../domain/identity/actor.js';
 import type { DomainError } from '../../domain/errors.js';
-import { MessageReader, RetryMessage, statusViewOf } from './domain/manage-mail.js';
+import { statusViewOf } from './domain/manage-mail.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from './domain/message.js';
 import type { OutboxMessage } from './domain/ports.js';
-import type { Application } from '../../container.js';
+import type { MailUseCases } from './mail-module.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
 
 export interface MailCommandTools {
   readonly print: (line: string) => void;
-  readonly withApplication: <A>(work: (app: Application) => Promise<A>) => Promise<A>;
+  readonly withUseCases: <A>(work: (useCases: MailUseCases) => Promise<A>) => Promise<A>;
   readonly orFail: <A>(result: E.Either<DomainError, A>) => A;
 }
 
@@ -38,7 +38,7 @@ function messageId(id: string): string {
 }
 
 /** `mail list|show|retry`: the outbox as the operator sees it, through the same use cases as the API. */
-export function mailCommands(program: Command, { print, withApplication, orFail }: MailCommandTools): void {
+export function mailCommands(program: Command, { print, withUseCases, orFail }: MailCommandTools): void {
   const mail = program.command('mail').description('look into the mail outbox; retry a failed message');
 
   mail
@@ -47,7 +47,7 @@ export function mailCommands(program: Command, { print, withApplication, orFail 
     .addOption(new Option('--status <status>', 'only messages of this status').choices(MESSAGE_STATUSES))
     .option('--limit <n>', `at most this many (default ${DEFAULT_LIMIT})`)
     .action((options: { status?: string; limit?: string }) =>
-      withApplication(async ({ container }) => {
+      withUseCases(async (useCases) => {
         const limit =
           options.limit === undefined
             ? DEFAULT_LIMIT
@@ -56,7 +56,7 @@ export function mailCommands(program: Command, { print, withApplication, orFail 
               : Number.NaN;
         if (!(limit >= 1))
           throw new CliFailure(`Invalid --limit: it must be a whole number of at least 1, got "${options.limit}"`);
-        const messages = orFail(await container.get(MessageReader).list(OPERATOR, { status: options.status, limit }));
+        const messages = orFail(await useCases.messageReader.list(OPERATOR, { status: options.status, limit }));
         for (const message of messages) {
           print(
             `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`,
@@ -71,8 +71,8 @@ export function mailCommands(program: Command, { print, withApplication, orFail 
     .description('show one message as JSON, its content and variables included')
     .argument('<id>', 'as mail list or POST /mail/send gave it')
     .action((id: string) =>
-      withApplication(async ({ container }) => {
-        const message = orFail(await container.get(MessageReader).show(OPERATOR, messageId(id)));
+      withUseCases(async (useCases) => {
+        const message = orFail(await useCases.messageReader.show(OPERATOR, messageId(id)));
         print(JSON.stringify(shownWhole(message), null, 2));
       }),
     );
@@ -82,8 +82,8 @@ export function mailCommands(program: Command, { print, withApplication, orFail 
     .description('queue a failed message again, due now, with a fresh count of attempts')
     .argument('<id>', 'as mail list gave it')
     .action((id: string) =>
-      withApplication(async ({ container }) => {
-        const message = orFail(await container.get(RetryMessage).execute(OPERATOR, messageId(id)));
+      withUseCases(async (useCases) => {
+        const message = orFail(await useCases.retryMessage.execute(OPERATOR, messageId(id)));
         print(`Queued ${message.id} again; a running server sends it at its next look at the outbox`);
       }),
     );

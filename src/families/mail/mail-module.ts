@@ -1,3 +1,4 @@
+import type { MailSettings } from './mail-settings.js';
 import { randomUUID } from 'node:crypto';
 import { ContainerModule } from 'inversify';
 import { MailOutboxDepth } from '../../platform/pipeline/ports.js';
@@ -8,7 +9,6 @@ import { EmlFileMailer } from './adapters/eml-file-mailer.js';
 import { MemoryMailer } from './adapters/memory-mailer.js';
 import { SmtpMailer } from './adapters/smtp-mailer.js';
 import { MarkdownItRenderer } from '../mail/adapters/markdown/markdown-it-renderer.js';
-import type { AppConfig } from '../../config/config.js';
 import { DeliverMail } from './domain/deliver-mail.js';
 import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
@@ -18,7 +18,7 @@ import { Log, RouteContribution, useCasesIdentifier } from '../../composition/id
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { MailWorker } from './mail-worker.js';
 
-export type MailModuleSettings = AppConfig['mail'] & {
+export type MailModuleSettings = MailSettings & {
   /** Where `.eml` files go when no SMTP server is configured: `<dataDir>/mail`. */
   readonly dataDir: string;
   /** The whole stop's deadline: the worker gives the messages being sent all of it but a tenth, left for what stops after it. */

@@ -2,7 +2,6 @@ import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { weatherRoutes } from './weather-routes.js';
 import { OFF_WEATHER_SOURCE, OpenMeteoWeatherSource } from './adapters/open-meteo-weather-source.js';
-import type { AppConfig } from '../../config/config.js';
 import { Gazetteer } from '../location/domain/index.js';
 import { Clock } from '../../domain/ports.js';
 import { WeatherSource } from './domain/ports.js';
@@ -10,7 +9,8 @@ import { GetCurrentWeather, GetForecast } from './domain/weather-queries.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
 import { bindGazetteer } from '../location/location-module.js';
 
-export type WeatherSettings = AppConfig['weather'];
+import type { WeatherSettings } from './weather-settings.js';
+export type { WeatherSettings };
 
 /** What the family offers a library user. */
 export interface WeatherUseCases {

@@ -6,7 +6,6 @@ import { RdapRegistrationSource } from './adapters/rdap/rdap-registration-source
 import { TldtsPublicSuffixes } from './adapters/tldts/tldts-public-suffixes.js';
 import type { OutboundGuard } from '../../platform/upstream/outbound-guard.js';
 import { WhoisRegistrationSource } from './adapters/whois/whois-registration-source.js';
-import type { AppConfig } from '../../config/config.js';
 import { Clock } from '../../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from './domain/domain-lookups.js';
 import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource, type RegistrationSource } from './domain/ports.js';
@@ -18,7 +17,8 @@ import {
   useCasesIdentifier,
 } from '../../composition/identifiers.js';
 
-export type WhoisSettings = AppConfig['whois'];
+import type { WhoisSettings } from './whois-settings.js';
+export type { WhoisSettings };
 
 /** What the family offers a library user. */
 export interface WhoisUseCases {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { DependencyCheck } from '../health/ports.js';
-import { migrationSource } from './migrations.js';
+import { migrationSourceOf, type Migration } from './migrations.js';
 
 export type DatabaseSettings = (
   | { readonly client: 'sqlite'; readonly filename: string; readonly synchronous?: 'full' | 'normal' }
@@ -85,7 +85,12 @@ export const databaseCheck = (db: Knex): DependencyCheck => ({
   },
 });
 
-export async function migrateToLatest(db: Knex, lockWaitMs = MIGRATION_LOCK_WAIT_MS): Promise<string[]> {
+export async function migrateToLatest(
+  db: Knex,
+  migrations: readonly Migration[],
+  lockWaitMs = MIGRATION_LOCK_WAIT_MS,
+): Promise<string[]> {
+  const migrationSource = migrationSourceOf(migrations);
   const migrator = migrationConnection(db, lockWaitMs);
   const deadline = Date.now() + lockWaitMs;
   try {

@@ -1,0 +1,11 @@
+import { defineFamily } from '../../composition/family.js';
+import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
+import { barcodeSettings } from './barcode-settings.js';
+
+/** Barcodes and QR codes drawn as PNG or SVG. */
+export const barcode = defineFamily({
+  name: 'barcode',
+  settings: barcodeSettings,
+  module: (settings) => barcodeModule(settings),
+  useCases: BarcodeUseCases,
+});

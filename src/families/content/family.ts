@@ -1,0 +1,13 @@
+import { defineFamily } from '../../composition/family.js';
+import { CONTENT_MIGRATIONS } from './adapters/migrations.js';
+import { contentModule, ContentUseCases } from './content-module.js';
+import { contentSettings } from './content-settings.js';
+
+/** Facts and quotes: stored, imported, and fetched live from their upstreams. */
+export const content = defineFamily({
+  name: 'content',
+  settings: contentSettings,
+  module: (settings) => contentModule(settings),
+  useCases: ContentUseCases,
+  migrations: CONTENT_MIGRATIONS,
+});

@@ -1,0 +1,11 @@
+import { defineFamily } from '../../composition/family.js';
+import { cryptoModule, CryptoUseCases } from './crypto-module.js';
+import { cryptoSettings } from './crypto-settings.js';
+
+/** Encrypting and decrypting text with the installation's key ring. */
+export const crypto = defineFamily({
+  name: 'crypto',
+  settings: cryptoSettings,
+  module: (settings, { dataDir }) => cryptoModule({ ...settings, dataDir }),
+  useCases: CryptoUseCases,
+});

@@ -1,0 +1,11 @@
+import { defineFamily } from '../../composition/family.js';
+import { gameModule, GameUseCases } from './game-module.js';
+import { gameSettings } from './game-settings.js';
+
+/** The Hive's maps and player statistics. */
+export const game = defineFamily({
+  name: 'game',
+  settings: gameSettings,
+  module: (settings) => gameModule(settings),
+  useCases: GameUseCases,
+});

@@ -1,0 +1,37 @@
+import * as t from 'io-ts';
+import { asString, httpUrl, intInRange, type SettingsSection } from '../../platform/config/codecs.js';
+
+export const GameSettingsCodec = t.type({
+  /** The Hive's public API. */
+  baseUrl: httpUrl,
+  /** Deadline of every call, body included. */
+  timeoutMs: intInRange(100, 60_000),
+  mapsTtlMs: intInRange(0, 86_400_000),
+  playerTtlMs: intInRange(0, 86_400_000),
+  /** How many games and players are kept in cache at most. */
+  cacheEntries: intInRange(1, 1_000_000),
+  /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
+  backoffMs: intInRange(0, 3_600_000),
+  /** How long a failure with nothing cached is remembered, so a dead Hive costs one deadline. */
+  failureTtlMs: intInRange(0, 3_600_000),
+  /** How long The Hive's host name is resolved for. */
+  hostTtlMs: intInRange(0, 86_400_000),
+});
+export type GameSettings = t.TypeOf<typeof GameSettingsCodec>;
+
+/** The `hive` section of the settings files: its codec, its defaults and the environment variables that override it. */
+export const gameSettings: SettingsSection<'hive', GameSettings> = {
+  key: 'hive',
+  codec: GameSettingsCodec,
+  defaults: {
+    baseUrl: 'https://api.playhive.com/v0',
+    timeoutMs: 5000,
+    mapsTtlMs: 600000,
+    playerTtlMs: 60000,
+    cacheEntries: 10000,
+    backoffMs: 30000,
+    failureTtlMs: 5000,
+    hostTtlMs: 60000,
+  },
+  environment: [{ name: 'UTILITY_API_HIVE_URL', path: 'baseUrl', parse: asString }],
+};

@@ -1,0 +1,30 @@
+import { barcode } from './barcode/family.js';
+import { content } from './content/family.js';
+import { crypto } from './crypto/family.js';
+import { dictionary } from './dictionary/family.js';
+import { game } from './game/family.js';
+import { location } from './location/family.js';
+import { mail } from './mail/family.js';
+import { phone } from './phone/family.js';
+import { usersAndTokens } from './users-and-tokens/family.js';
+import { weather } from './weather/family.js';
+import { whois } from './whois/family.js';
+
+/**
+ * Every family the service is built from. A new family is its folder and one line here; this
+ * order is that of the route table and of the start of background work (stopped in reverse),
+ * whatever order a library user names them in.
+ */
+export const FAMILIES = [
+  crypto,
+  usersAndTokens,
+  game,
+  phone,
+  location,
+  weather,
+  dictionary,
+  barcode,
+  whois,
+  content,
+  mail,
+] as const;

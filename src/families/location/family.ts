@@ -1,0 +1,9 @@
+import { defineFamily } from '../../composition/family.js';
+import { locationModule, LocationUseCases } from './location-module.js';
+
+/** Places of the GeoNames gazetteer and plus codes. */
+export const location = defineFamily({
+  name: 'location',
+  module: () => locationModule(),
+  useCases: LocationUseCases,
+});

@@ -1,0 +1,14 @@
+import { defineFamily } from '../../composition/family.js';
+import { MAIL_MIGRATIONS } from './adapters/migrations.js';
+import { mailModule, MailUseCases } from './mail-module.js';
+import { mailSettings } from './mail-settings.js';
+
+/** Mail through a durable outbox, delivered by a worker over SMTP (or to .eml files). */
+export const mail = defineFamily({
+  name: 'mail',
+  settings: mailSettings,
+  module: (settings, { dataDir, shutdown }) =>
+    mailModule({ ...settings, dataDir, drainDeadlineMs: shutdown.drainDeadlineMs }),
+  useCases: MailUseCases,
+  migrations: MAIL_MIGRATIONS,
+});

@@ -1,0 +1,14 @@
+import { defineFamily } from '../../composition/family.js';
+import { defaultRateLimitOf } from '../../platform/config/platform-settings.js';
+import { USERS_AND_TOKENS_MIGRATIONS } from './adapters/knex/migrations.js';
+import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
+import { usersAndTokensSettings } from './users-and-tokens-settings.js';
+
+/** Users, their tokens, and who a request is: authentication by token or password. */
+export const usersAndTokens = defineFamily({
+  name: 'usersAndTokens',
+  settings: usersAndTokensSettings,
+  module: (settings, platform) => usersAndTokensModule({ ...settings, defaultRateLimit: defaultRateLimitOf(platform) }),
+  useCases: UsersAndTokensUseCases,
+  migrations: USERS_AND_TOKENS_MIGRATIONS,
+});

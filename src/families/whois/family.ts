@@ -1,0 +1,11 @@
+import { defineFamily } from '../../composition/family.js';
+import { whoisModule, WhoisUseCases } from './whois-module.js';
+import { whoisSettings } from './whois-settings.js';
+
+/** DNS records and registration data (RDAP, port-43 WHOIS) of domain names. */
+export const whois = defineFamily({
+  name: 'whois',
+  settings: whoisSettings,
+  module: (settings) => whoisModule(settings),
+  useCases: WhoisUseCases,
+});
