@@ -1,3 +1,11 @@
+import type { Knex } from 'knex';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { identifier, type Identifier } from '../domain/identifier.js';
+import type { AccessChangeFeed } from '../domain/identity/access-changes.js';
+import type { Health } from '../platform/http/health.js';
+import type { RouteTable } from '../platform/http/route-table.js';
+import type { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { Redirect, Route } from '../platform/http/route-table.js';
 import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.js';
 
@@ -5,18 +13,18 @@ import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.j
  * Identifiers of what only the composition root and transports know about. The whole AppConfig is
  * deliberately not among them: each module is handed its own settings.
  */
-export const Log = Symbol.for('Logger');
-export const Database = Symbol.for('Database');
-export const Routes = Symbol.for('RouteTable');
+export const Log = identifier<Logger>('Logger');
+export const Database = identifier<Knex>('Database');
+export const Routes = identifier<RouteTable>('RouteTable');
 /** The access-change feed of the storage alone, before any other is added beside it. */
-export const StoredAccessChangeFeed = Symbol.for('StoredAccessChangeFeed');
-export const HttpApp = Symbol.for('HttpApp');
+export const StoredAccessChangeFeed = identifier<AccessChangeFeed>('StoredAccessChangeFeed');
+export const HttpApp = identifier<Koa>('HttpApp');
 /** `/livez` and `/readyz`, and the stop that makes readiness fail first. */
-export const InstanceHealth = Symbol.for('InstanceHealth');
+export const InstanceHealth = identifier<Health>('InstanceHealth');
 /** The one OutboundGuard every connection an outside party can aim goes through. */
-export const OutboundConnections = Symbol.for('OutboundConnections');
+export const OutboundConnections = identifier<OutboundGuard>('OutboundConnections');
 /** Where every family that calls an upstream reports each call, for the metrics. */
-export const UpstreamCalls = Symbol.for('UpstreamCalls');
+export const UpstreamCalls = identifier<UpstreamCalls>('UpstreamCalls');
 export type UpstreamCalls = UpstreamCallCounter;
 
 /** What one family adds to the HTTP route table; every family module binds one. */
@@ -24,13 +32,12 @@ export interface RouteContribution {
   readonly routes: readonly Route[];
   readonly redirects?: readonly Redirect[];
 }
-export const RouteContribution = Symbol.for('RouteContribution');
+export const RouteContribution = identifier<RouteContribution>('RouteContribution');
 
 /**
  * The identifier of one family's use cases bound as a whole, what a library user receives (see
  * library.ts). It carries their type, so that the library's answer is typed from the family list
  * alone; it is a symbol like every other identifier.
  */
-export type UseCasesIdentifier<UseCases> = symbol & { readonly useCasesOf?: UseCases };
-export const useCasesIdentifier = <UseCases>(name: string): UseCasesIdentifier<UseCases> =>
-  Symbol.for(name) as UseCasesIdentifier<UseCases>;
+export type UseCasesIdentifier<UseCases> = Identifier<UseCases>;
+export const useCasesIdentifier = <UseCases>(name: string): UseCasesIdentifier<UseCases> => identifier<UseCases>(name);

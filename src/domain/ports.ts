@@ -1,8 +1,9 @@
+import { identifier } from './identifier.js';
 /** Time as the domain sees it: milliseconds since the Unix epoch. */
 export interface Clock {
   now(): number;
 }
-export const Clock = Symbol.for('Clock');
+export const Clock = identifier<Clock>('Clock');
 
 /**
  * Chance as the domain sees it: ids, uids, secrets, licences and nonces all come from here, so
@@ -14,4 +15,4 @@ export interface Randomness {
   /** A version 4 UUID. */
   uuid(): string;
 }
-export const Randomness = Symbol.for('Randomness');
+export const Randomness = identifier<Randomness>('Randomness');

@@ -1,3 +1,4 @@
+import { identifier } from '../domain/identifier.js';
 /**
  * Background work with a beginning and an end: a timer that writes token use counts today; a
  * mail worker, cache invalidation listeners and rate-limit stores next.
@@ -14,7 +15,7 @@ export interface LifecycleComponent {
   /** Rejects when it could not finish its work; the error's message says what was lost. */
   stop(): void | Promise<void>;
 }
-export const LifecycleComponent = Symbol.for('LifecycleComponent');
+export const LifecycleComponent = identifier<LifecycleComponent>('LifecycleComponent');
 
 /**
  * What closing an application reports. It lives here, not beside the container, so that the

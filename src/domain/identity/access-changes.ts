@@ -1,3 +1,4 @@
+import { identifier } from '../identifier.js';
 /** A change to what a user or a token may do, made by some process on the storage all of them share. */
 export type AccessChange =
   { readonly kind: 'user'; readonly id: string } | { readonly kind: 'token'; readonly id: string };
@@ -20,7 +21,7 @@ export interface AccessChangeFeed {
    */
   subscribe(heard: (change: AccessChange) => void, lost: () => void): Promise<AccessChangeSubscription>;
 }
-export const AccessChangeFeed = Symbol.for('AccessChangeFeed');
+export const AccessChangeFeed = identifier<AccessChangeFeed>('AccessChangeFeed');
 
 export interface AccessChangeSubscription {
   close(): Promise<void>;

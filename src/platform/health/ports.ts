@@ -1,3 +1,4 @@
+import { identifier } from '../../domain/identifier.js';
 /**
  * Something outside the process that an instance needs (its database, the Redis that shares its
  * counters), as readiness asks after it. `probe` resolves once the dependency has answered and
@@ -16,4 +17,4 @@ export interface DependencyCheck {
   readonly degraded?: string;
   probe(): Promise<void>;
 }
-export const DependencyCheck = Symbol.for('DependencyCheck');
+export const DependencyCheck = identifier<DependencyCheck>('DependencyCheck');

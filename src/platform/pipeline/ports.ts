@@ -1,3 +1,4 @@
+import { identifier } from '../../domain/identifier.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Principal } from '../../domain/identity/principal.js';
 import type { Actor } from '../../domain/identity/actor.js';
@@ -43,7 +44,7 @@ export interface RateLimiter {
     clientAddress: string,
   ): RateLimitStanding | undefined | Promise<RateLimitStanding | undefined>;
 }
-export const RateLimiter = Symbol.for('RateLimiter');
+export const RateLimiter = identifier<RateLimiter>('RateLimiter');
 
 /**
  * Where each answered request is counted and timed (Prometheus, StatsD, a log): once per
@@ -58,7 +59,7 @@ export interface Metrics {
    */
   observe(operation: string, status: number, milliseconds: number): void;
 }
-export const Metrics = Symbol.for('Metrics');
+export const Metrics = identifier<Metrics>('Metrics');
 
 /**
  * The hook for whoever keeps a mail outbox: how many messages it holds by status (`queued`,
@@ -68,7 +69,7 @@ export const Metrics = Symbol.for('Metrics');
 export interface MailOutboxDepth {
   byStatus(): Promise<Readonly<Record<string, number>>>;
 }
-export const MailOutboxDepth = Symbol.for('MailOutboxDepth');
+export const MailOutboxDepth = identifier<MailOutboxDepth>('MailOutboxDepth');
 
 /**
  * The authenticate stage's view of bearer tokens: the principal a secret stands for, checked for

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { BarcodeRequest, RenderedBarcode, Symbology } from './barcode.js';
 
 /**
@@ -20,4 +21,4 @@ export interface BarcodeRenderer {
   symbologies(): Promise<readonly Symbology[]>;
   render(request: BarcodeRequest): Promise<RenderOutcome>;
 }
-export const BarcodeRenderer = Symbol.for('BarcodeRenderer');
+export const BarcodeRenderer = identifier<BarcodeRenderer>('BarcodeRenderer');

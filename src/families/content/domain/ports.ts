@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
 import type * as E from 'fp-ts/lib/Either.js';
 import type { ContentEntry, ContentKind } from './content.js';
@@ -32,7 +33,7 @@ export interface ContentStore {
   /** True when there was an entry of that id. */
   delete(id: string): Promise<boolean>;
 }
-export const ContentStore = Symbol.for('ContentStore');
+export const ContentStore = identifier<ContentStore>('ContentStore');
 
 /**
  * Reads an import file: its records, each with its line (of a JSON array, the item's number), or
@@ -44,7 +45,7 @@ export const ContentStore = Symbol.for('ContentStore');
 export interface ImportFileReader {
   records(content: string, format: ImportFormat): E.Either<string, ImportRecord[]>;
 }
-export const ImportFileReader = Symbol.for('ImportFileReader');
+export const ImportFileReader = identifier<ImportFileReader>('ImportFileReader');
 
 /**
  * What an upstream of facts or quotes gives when asked for one: a text (not yet checked against

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type * as E from 'fp-ts/lib/Either.js';
 
 /**
@@ -13,4 +14,4 @@ export interface Cipher {
   /** The longest ciphertext `encrypt` can produce for a plaintext of `plaintextBytes` bytes. */
   ciphertextLength(plaintextBytes: number): number;
 }
-export const Cipher = Symbol.for('Cipher');
+export const Cipher = identifier<Cipher>('Cipher');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { PartOfSpeech, Sense } from './sense.js';
 
 /**
@@ -19,4 +20,4 @@ export interface Lexicon {
   /** Base forms an irregular form has in one part of speech ("geese" → "goose"); empty when it is not irregular. */
   irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
 }
-export const Lexicon = Symbol.for('Lexicon');
+export const Lexicon = identifier<Lexicon>('Lexicon');

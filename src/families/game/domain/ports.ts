@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
 import type { MapEntry, PlayerStats } from './game.js';
 
@@ -15,4 +16,4 @@ export interface GameData {
   maps(game: string, context?: CallContext): Promise<GameDataResult<readonly MapEntry[]>>;
   playerStats(player: string, context?: CallContext): Promise<GameDataResult<PlayerStats>>;
 }
-export const GameData = Symbol.for('GameData');
+export const GameData = identifier<GameData>('GameData');

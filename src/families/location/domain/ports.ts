@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { NearbyPlace, Place, PlaceSearch } from './places.js';
 import type { CodeArea, PlusCodeLength } from './plus-codes.js';
 
@@ -15,7 +16,7 @@ export interface Gazetteer {
   isRegion(keys: readonly string[]): Promise<boolean>;
   nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
 }
-export const Gazetteer = Symbol.for('Gazetteer');
+export const Gazetteer = identifier<Gazetteer>('Gazetteer');
 
 /**
  * Open Location Codes ("plus codes"). The arithmetic is pure, but it lives behind a port so the
@@ -29,4 +30,4 @@ export interface PlusCodes {
   /** The full code nearest the reference point whose tail is the short code. */
   recover(shortCode: string, referenceLat: number, referenceLon: number): string;
 }
-export const PlusCodes = Symbol.for('PlusCodes');
+export const PlusCodes = identifier<PlusCodes>('PlusCodes');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { MessageStatus, RecipientStatus } from './message.js';
 import type { QuotaRefusal, QuotaWindow } from './quota.js';
 import type { Variables } from './variables.js';
@@ -143,7 +144,7 @@ export interface Outbox {
   /** A failed message queued again, due at `now`, its attempts counted from 0, its refused recipients pending again (`reopenRefused`); or why not. */
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'>;
 }
-export const Outbox = Symbol.for('Outbox');
+export const Outbox = identifier<Outbox>('Outbox');
 
 /** A message as it goes out: both parts rendered, variables filled in. */
 export interface RenderedMessage extends Recipients {
@@ -189,10 +190,10 @@ export interface Mailer {
   /** Lets go of connections; nothing is sent after it. */
   close(): Promise<void>;
 }
-export const Mailer = Symbol.for('Mailer');
+export const Mailer = identifier<Mailer>('Mailer');
 
 /** Markdown as HTML. Raw HTML in the Markdown is escaped, never passed through. */
 export interface MarkdownRenderer {
   toHtml(markdown: string): string;
 }
-export const MarkdownRenderer = Symbol.for('MarkdownRenderer');
+export const MarkdownRenderer = identifier<MarkdownRenderer>('MarkdownRenderer');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { PhoneNumberDetails } from './phone-number.js';
 
 /** Why a text could not be read as a phone number at all. */
@@ -17,4 +18,4 @@ export interface PhoneNumbering {
    */
   read(number: string, region: string | undefined): Promise<PhoneReading>;
 }
-export const PhoneNumbering = Symbol.for('PhoneNumbering');
+export const PhoneNumbering = identifier<PhoneNumbering>('PhoneNumbering');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
 import type { ForecastQuery, ObservedConditions, ObservedForecast, WeatherQuery } from './weather.js';
 
@@ -24,4 +25,4 @@ export interface WeatherSource {
   current(query: WeatherQuery, context?: CallContext): Promise<WeatherResult<ObservedConditions>>;
   forecast(query: ForecastQuery, context?: CallContext): Promise<WeatherResult<ObservedForecast>>;
 }
-export const WeatherSource = Symbol.for('WeatherSource');
+export const WeatherSource = identifier<WeatherSource>('WeatherSource');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
 import type { DnsRecords } from './records.js';
 import type { Registration } from './registration.js';
@@ -26,7 +27,7 @@ export type DnsResult =
 export interface DnsLookup {
   records(name: string, context?: CallContext): Promise<DnsResult>;
 }
-export const DnsLookup = Symbol.for('DnsLookup');
+export const DnsLookup = identifier<DnsLookup>('DnsLookup');
 
 /**
  * A registrable domain's registration; "the registry does not know it"; "this source does not
@@ -43,13 +44,13 @@ export interface RegistrationSource {
   registration(domain: string, context?: CallContext): Promise<RegistrationResult>;
 }
 /** The source of record, asked first. */
-export const RdapSource = Symbol.for('RdapSource');
+export const RdapSource = identifier<RegistrationSource>('RdapSource');
 /** The fallback for TLDs without RDAP, and for when RDAP fails. */
-export const WhoisSource = Symbol.for('WhoisSource');
+export const WhoisSource = identifier<RegistrationSource>('WhoisSource');
 
 /** The Public Suffix List as the domain needs it. */
 export interface PublicSuffixes {
   /** The part of an ASCII name that is registered (`www.bbc.co.uk` → `bbc.co.uk`); null for a public suffix itself (`co.uk`). */
   registrableDomain(name: string): string | null;
 }
-export const PublicSuffixes = Symbol.for('PublicSuffixes');
+export const PublicSuffixes = identifier<PublicSuffixes>('PublicSuffixes');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../../domain/identifier.js';
 /**
  * Counts failed password logins per key (an account, a client address) and says how long a key
  * must wait before its next attempt. Time is passed in, never read, so that every adapter (in
@@ -16,4 +17,4 @@ export interface LoginThrottle {
   /** Forgets the failures of `key` (a successful login clears its account). */
   clear(key: string): Promise<void>;
 }
-export const LoginThrottle = Symbol.for('LoginThrottle');
+export const LoginThrottle = identifier<LoginThrottle>('LoginThrottle');

@@ -1,3 +1,4 @@
+import { identifier } from '../../../../domain/identifier.js';
 import type { TokenRecord } from '../../../../domain/identity/token.js';
 
 export type TokenInsertResult =
@@ -41,4 +42,4 @@ export interface TokenStore {
   /** Adds the uses to each token's count and moves `lastUsedAt` forward; unknown ids are skipped. */
   recordUsage(usages: readonly TokenUsage[]): Promise<void>;
 }
-export const TokenStore = Symbol.for('TokenStore');
+export const TokenStore = identifier<TokenStore>('TokenStore');

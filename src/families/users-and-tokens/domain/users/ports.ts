@@ -1,3 +1,4 @@
+import { identifier } from '../../../../domain/identifier.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 
 export type UserInsertResult =
@@ -32,7 +33,7 @@ export interface UserStore {
    */
   delete(id: string): Promise<boolean>;
 }
-export const UserStore = Symbol.for('UserStore');
+export const UserStore = identifier<UserStore>('UserStore');
 
 /** Checks a password against a stored hash; a port so that a test can watch it being asked. */
 /** Hashing and checking passwords; how costly a hash is is the adapter's setting. */
@@ -42,4 +43,4 @@ export interface Passwords {
   /** A hash no password matches, as costly to verify against as a real one. */
   hashNobodyKnows(): Promise<string>;
 }
-export const Passwords = Symbol.for('Passwords');
+export const Passwords = identifier<Passwords>('Passwords');
