@@ -137,11 +137,6 @@ const KNOWN_LAYOUT_DEBTS: readonly string[] = [
   // paid when the CLI's commands take the typed use-case bundles
   'families/content/content-commands.ts imports container.ts: a family reaches another family only through its public domain entry',
   'families/mail/mail-commands.ts imports container.ts: a family reaches another family only through its public domain entry',
-  // paid when the system randomness comes in through its port only
-  ...['tokens/issue-token.ts', 'tokens/secret.ts', 'users/create-user.ts'].map(
-    (file) =>
-      `families/users-and-tokens/domain/${file} imports platform/randomness/system-randomness.ts: a family's domain imports its own domain, the shared domain and other families' public domain entries`,
-  ),
   ...MIGRATIONS_DEBT.map((debt) => `${debt}: the platform imports no family and no composition`),
 ];
 

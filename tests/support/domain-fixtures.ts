@@ -1,6 +1,7 @@
 import { MemoryAccessChangeFeed } from '../../src/platform/access-changes/memory-access-change-feed.js';
 import { AccessChanges } from '../../src/families/users-and-tokens/domain/auth/access-changes.js';
 import { ManualClock } from './manual-clock.js';
+import { SeededRandomness } from './seeded-randomness.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -22,9 +23,10 @@ export function domainFixture() {
   const users = new MemoryUserStore(tables);
   const tokens = new MemoryTokenStore(tables);
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
-  const createUser = new CreateUser(users, clock);
+  const randomness = new SeededRandomness('domain fixture');
+  const createUser = new CreateUser(users, clock, randomness);
   const usage = new TokenUsageMeter(tokens);
-  const issueToken = new IssueToken(users, tokens, clock);
+  const issueToken = new IssueToken(users, tokens, clock, randomness);
   return {
     clock,
     users,
