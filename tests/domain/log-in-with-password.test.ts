@@ -18,7 +18,7 @@ import {
   PASSWORD_TOKEN_LIFETIME_MS,
 } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { ScryptPasswords } from '../../src/families/users-and-tokens/domain/users/password.js';
+import { ScryptPasswords } from '../../src/families/users-and-tokens/adapters/scrypt-passwords.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const PASSWORD = 'correct horse battery';

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MemoryPasswords } from '../../src/families/users-and-tokens/adapters/memory/memory-passwords.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -91,7 +92,7 @@ describe('domain: issuing tokens', () => {
     const tokens = new MemoryTokenStore(tables);
     const issueToken = new IssueToken(users, tokens, clock, systemRandomness, { requests: 1000, perSeconds: 10 });
     expectRight(
-      await new CreateUser(users, clock, systemRandomness).execute({
+      await new CreateUser(users, clock, systemRandomness, new MemoryPasswords()).execute({
         actor: OPERATOR,
         username: 'alice',
         permissions: ['*'],

@@ -2,6 +2,7 @@ import { MemoryAccessChangeFeed } from '../../src/platform/access-changes/memory
 import { AccessChanges } from '../../src/families/users-and-tokens/domain/auth/access-changes.js';
 import { ManualClock } from './manual-clock.js';
 import { SeededRandomness } from './seeded-randomness.js';
+import { MemoryPasswords } from '../../src/families/users-and-tokens/adapters/memory/memory-passwords.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -24,7 +25,8 @@ export function domainFixture() {
   const tokens = new MemoryTokenStore(tables);
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
   const randomness = new SeededRandomness('domain fixture');
-  const createUser = new CreateUser(users, clock, randomness);
+  const passwords = new MemoryPasswords();
+  const createUser = new CreateUser(users, clock, randomness, passwords);
   const usage = new TokenUsageMeter(tokens);
   const issueToken = new IssueToken(users, tokens, clock, randomness);
   return {
@@ -35,7 +37,7 @@ export function domainFixture() {
     createUser,
     issueToken,
     usage,
-    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed())),
+    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed()), passwords),
     authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {
