@@ -25,6 +25,23 @@ function importsOf(file: string): string[] {
   return specifiers.map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
+/**
+ * The string literals of a source text (quoted and template), comments left out: a comment may
+ * say where a field comes from, code may not. Read left to right, so that a quote inside a
+ * comment or `//` inside a string is taken for what it is.
+ */
+function stringLiterals(text: string): string[] {
+  const tokens = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+  return [...text.matchAll(tokens)].map((match) => match[0]).filter((token) => !token.startsWith('/'));
+}
+
+/** A header name as HTTP clients send the non-standard ones (`x-domain`, `X-Coords`), inside a literal. */
+const HEADER_NAME = /(?<![\w-])x-[a-z0-9]+(?:-[a-z0-9]+)*/gi;
+
+/** The header names the string literals of `text` hold. */
+const headerNamesIn = (text: string): string[] =>
+  stringLiterals(text).flatMap((literal) => [...literal.matchAll(HEADER_NAME)].map((match) => match[0]));
+
 /** Node modules that reach outside the process (network, files, processes) have no place in the domain. */
 const IMPURE_NODE = new Set([
   'fs',
@@ -187,6 +204,13 @@ describe('architecture: dependencies point inward', () => {
     expect(offences).to.deep.equal([]);
   });
 
+  it('the domain names fields, never a transport’s header: a route row maps its header to the field', () => {
+    const offences = domainFiles.flatMap((file) =>
+      headerNamesIn(readFileSync(file, 'utf8')).map((name) => `${below(file)} names the header ${name}`),
+    );
+    expect(offences).to.deep.equal([]);
+  });
+
   it('outside its own family, only the composition root imports a family’s adapters', () => {
     const offences = allFiles
       .filter((file) => !isCompositionRoot(below(file)))
@@ -286,6 +310,18 @@ describe('architecture: dependencies point inward', () => {
     expect(routeOffence(at('families', 'phone', 'phone-routes.ts'), at('platform', 'http', 'fields.ts'))).to.equal(
       undefined,
     );
+  });
+
+  it('the header check finds a header name in any literal of code, and none in comments', () => {
+    expect(headerNamesIn("const field = 'x-uid';")).to.deep.equal(['x-uid']);
+    expect(headerNamesIn('const rule = `give ${lat}, X-Coords or x-city`;')).to.deep.equal(['X-Coords', 'x-city']);
+    expect(headerNamesIn('missingInput("x-forwarded-for")')).to.deep.equal(['x-forwarded-for']);
+    expect(
+      headerNamesIn("/** the `x-uid` header */\n// also 'x-domain'\nconst url = 'https://example.com'; // x-city"),
+    ).to.deep.equal([]);
+    expect(
+      headerNamesIn("const ace = 'xn--mnchen-3ya.de'; const box = 'inbox-x'; const max = 'max-age';"),
+    ).to.deep.equal([]);
   });
 
   it('the checker itself catches a forbidden import', () => {

@@ -4,8 +4,10 @@ import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/m
 import type { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
 import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
 import { usernameFromName } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { checkOutranks } from '../../src/families/users-and-tokens/domain/users/target-user.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import { checkOutranks, targetUser } from '../../src/families/users-and-tokens/domain/users/target-user.js';
 import { checkGrant } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
+import { expectLeftTag } from '../support/either.js';
 import { aToken, aUser } from '../support/mothers.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
@@ -63,6 +65,23 @@ describe('domain: acting only on users one outranks', () => {
     const lent = actorFor({ user: owner, token: aToken(owner.id, { scopes: ['*'], issuedBy: issuer.id }), issuer });
     expect(checkOutranks(lent, target)).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
     expect(checkOutranks(OPERATOR, target)).to.equal(undefined);
+  });
+});
+
+describe('domain: naming the user acted on', () => {
+  const outage = { _tag: 'UserUpdateFailed' } as const;
+
+  it('asks a caller with no user of its own to name one, by the uid field as the caller calls it', async () => {
+    const users = new MemoryUserStore();
+    expect(
+      expectLeftTag(await targetUser(users, OPERATOR, { self: true }, 'Users::Read', outage), 'MissingInput'),
+    ).to.deep.equal({ _tag: 'MissingInput', fields: ['uid'] });
+    expect(
+      expectLeftTag(
+        await targetUser(users, OPERATOR, { self: true, fieldNames: { uid: 'x-uid' } }, 'Users::Read', outage),
+        'MissingInput',
+      ),
+    ).to.deep.equal({ _tag: 'MissingInput', fields: ['x-uid'] });
   });
 });
 
