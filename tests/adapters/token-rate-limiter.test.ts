@@ -1,12 +1,18 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { memoryCounters, MemoryRequestWindow, redisCounters } from '../../src/platform/rate-limit/counters.js';
+import {
+  memoryCounters,
+  MemoryRequestWindow,
+  redisCounters,
+  type Counters,
+} from '../../src/platform/rate-limit/counters.js';
 import { TokenRateLimiter } from '../../src/platform/rate-limit/token-rate-limiter.js';
 import { RedisConnection } from '../../src/platform/redis/redis-connection.js';
 import { actorFor, OPERATOR, type Actor } from '../../src/domain/identity/actor.js';
 import type { RateLimiter } from '../../src/platform/pipeline/ports.js';
 import type { RateLimit } from '../../src/domain/identity/rate-limit.js';
 import { aToken, aUser } from '../support/mothers.js';
+import { ManualClock } from '../support/manual-clock.js';
 import {
   closedPort,
   deleteKeys,
@@ -173,6 +179,26 @@ describe('adapter: TokenRateLimiter', () => {
     } finally {
       await connection.stop();
     }
+  });
+
+  it('logs counters that cannot count at most once a minute by the clock it is given, not the wall clock', async () => {
+    const logged: unknown[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const down: Counters = {
+      ...memoryCounters,
+      requestWindow: () => ({ consume: () => Promise.reject(new Error('nothing can count')) }),
+    };
+    const clock = new ManualClock();
+    const limiter = new TokenRateLimiter(down, { requests: 3, perSeconds: 60 }, logger, clock);
+    const actor = principal();
+    expect(await limiter.admit(OPERATION, actor)).to.equal(undefined);
+    clock.advance(60_000);
+    expect(await limiter.admit(OPERATION, actor)).to.equal(undefined);
+    expect(logged, 'within the minute').to.have.length(1);
+    clock.advance(1);
+    expect(await limiter.admit(OPERATION, actor)).to.equal(undefined);
+    expect(logged, 'a minute on, by the clock given').to.have.length(2);
+    expect(logged[1]).to.include({ msg: 'rate limit counters unavailable: requests pass uncounted' });
   });
 
   (REDIS_URL ? describe : describe.skip)('on a shared Redis', () => {

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { KnexUserStore } from '../../src/families/users-and-tokens/adapters/knex/knex-user-store.js';
 import { detailsOf } from '../../src/domain/errors.js';
-import {
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  STANDARD_PASSWORDS,
-} from '../../src/families/users-and-tokens/domain/users/password.js';
+import { ScryptPasswords } from '../../src/families/users-and-tokens/adapters/scrypt-passwords.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../src/families/users-and-tokens/domain/users/password.js';
 import { checkPassword } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 import { freshSqlite, sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { runCommand, type CliResult, type Stdin } from './run-cli.js';
+
+/** Verifies a hash of any cost: the parameters travel with it. */
+const STANDARD_PASSWORDS = new ScryptPasswords();
 
 const PASSWORD = 'correct horse battery staple';
 /** The domain's own words for a password it refuses, which the CLI passes on naming its flag. */

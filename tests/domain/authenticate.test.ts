@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { OPERATOR, actorFor } from '../../src/domain/identity/actor.js';
 import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
+import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import { CACHE_TTL_MS, domainFixture } from '../support/domain-fixtures.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
@@ -22,7 +23,7 @@ describe('domain: authenticate', () => {
 
   it('answers InvalidApiKey for junk, a well-formed unknown token and an empty one', async () => {
     const f = domainFixture();
-    for (const secret of ['', 'junk', 'x'.repeat(10_000), issueSecret().secret]) {
+    for (const secret of ['', 'junk', 'x'.repeat(10_000), issueSecret(systemRandomness).secret]) {
       expectLeftTag(await f.authenticate.execute(secret, ENCRYPT), 'InvalidApiKey');
     }
   });

@@ -3,9 +3,22 @@ import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/m
 import { MemoryPlusCodes } from '../../src/families/location/adapters/open-location-code/memory-plus-codes.js';
 import { countryCodeOf } from '../../src/families/location/domain/countries.js';
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from '../../src/families/location/domain/location-queries.js';
+import { OTHER_NAME_LEAD, rankNamed, SeatRank } from '../../src/families/location/domain/place-ranking.js';
 import { placeNameKey } from '../../src/families/location/domain/places.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
-import { EIFFEL_CELL, PARIS_FR, PARIS_TX, SEEDED_CELLS, SEEDED_PLACES } from '../support/location-fixtures.js';
+import {
+  EIFFEL_CELL,
+  PARIS_FR,
+  PARIS_TX,
+  RANKED_ENTRIES,
+  ROMA_TX,
+  ROME,
+  SEEDED_CELLS,
+  SEEDED_PLACES,
+  SPRINGFIELD_IL,
+  SPRINGFIELD_MA,
+  SPRINGFIELD_MO,
+} from '../support/location-fixtures.js';
 
 const gazetteer = new MemoryGazetteer(SEEDED_PLACES);
 const plusCodes = new MemoryPlusCodes(SEEDED_CELLS);
@@ -64,6 +77,75 @@ describe('domain: finding places', () => {
   it('says 22 when nothing is called that', async () => {
     expectLeftTag(await findPlaces.execute('Tokyo, FR'), 'InformationNotFound');
     expectLeftTag(await findPlaces.execute('Nowhere'), 'InformationNotFound');
+  });
+});
+
+describe('domain: ranking places of one name', () => {
+  interface Town {
+    readonly name: string;
+    readonly seat: SeatRank;
+    readonly population: number;
+  }
+  const town = (name: string, population: number, seat: SeatRank = SeatRank.other): Town => ({
+    name,
+    seat,
+    population,
+  });
+  const reader = { seatOf: (t: Town) => t.seat, populationOf: (t: Town) => t.population };
+  const names = (towns: readonly Town[]) => towns.map((t) => t.name);
+
+  it('puts the capital first, then a seat of government, then a first-level seat, then the most populous', () => {
+    const village = town('village', 900);
+    const city = town('city', 900_000);
+    const regionSeat = town('region seat', 50_000, SeatRank.regionSeat);
+    const governmentSeat = town('government seat', 40_000, SeatRank.governmentSeat);
+    const capital = town('capital', 30_000, SeatRank.capital);
+    expect(names(rankNamed([village, city, regionSeat, governmentSeat, capital], [], reader))).to.deep.equal([
+      'capital',
+      'government seat',
+      'region seat',
+      'city',
+      'village',
+    ]);
+    const smallSeat = town('small region seat', 10_000, SeatRank.regionSeat);
+    expect(names(rankNamed([smallSeat, regionSeat], [], reader))).to.deep.equal(['region seat', 'small region seat']);
+  });
+
+  it('puts places known by the name otherwise after those of the name, unless a seat among them dwarfs them all', () => {
+    const own = [town('roma', 10_000), town('roma bis', 7_000)];
+    const capital = town('rome', OTHER_NAME_LEAD * 10_000, SeatRank.capital);
+    const bigCity = town('former name', 5_000_000);
+    expect(names(rankNamed(own, [bigCity, capital], reader))).to.deep.equal([
+      'rome',
+      'roma',
+      'roma bis',
+      'former name',
+    ]);
+    // Just short of the lead, or outranking no place of the name as a seat: after them, most populous first.
+    const almost = town('rome', OTHER_NAME_LEAD * 10_000 - 1, SeatRank.capital);
+    expect(names(rankNamed(own, [almost, bigCity], reader))).to.deep.equal(['roma', 'roma bis', 'former name', 'rome']);
+    const seatedOwn = [town('roma', 10_000, SeatRank.capital)];
+    expect(names(rankNamed(seatedOwn, [capital], reader))).to.deep.equal(['roma', 'rome']);
+  });
+
+  it('counts a place of the name that is also known by it once, as a place of the name', () => {
+    const both = town('both', 1_000);
+    const other = town('other', 2_000);
+    expect(names(rankNamed([both], [other, both], reader))).to.deep.equal(['both', 'other']);
+    expect(rankNamed([], [], reader)).to.deep.equal([]);
+  });
+
+  it('is how places are found by name, whatever the gazetteer', async () => {
+    const findPlaces = new FindPlaces(new MemoryGazetteer([...SEEDED_PLACES, ...RANKED_ENTRIES]));
+    expect(expectRight(await findPlaces.execute('Springfield'))).to.deep.equal([
+      SPRINGFIELD_IL,
+      SPRINGFIELD_MO,
+      SPRINGFIELD_MA,
+    ]);
+    expect(expectRight(await findPlaces.execute('Springfield, Missouri'))).to.deep.equal([SPRINGFIELD_MO]);
+    expect(expectRight(await findPlaces.execute('Roma'))).to.deep.equal([ROME, ROMA_TX]);
+    expect(expectRight(await findPlaces.execute('Rom'))).to.deep.equal([ROME, ROMA_TX]);
+    expect(expectRight(await findPlaces.execute('Roma, US'))).to.deep.equal([ROMA_TX]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ManualClock } from '../support/manual-clock.js';
+import { SeededRandomness } from '../support/seeded-randomness.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -17,7 +18,7 @@ import {
   PASSWORD_TOKEN_LIFETIME_MS,
 } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
 import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { ScryptPasswords } from '../../src/families/users-and-tokens/domain/users/password.js';
+import { ScryptPasswords } from '../../src/families/users-and-tokens/adapters/scrypt-passwords.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const PASSWORD = 'correct horse battery';
@@ -47,8 +48,8 @@ function loginFixture() {
     ACCOUNT_SLOWDOWN,
     async (ms) => void pauses.push(ms),
   );
-  const createUser = new CreateUser(users, clock, undefined, verifier);
-  const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock);
+  const createUser = new CreateUser(users, clock, new SeededRandomness('log in'), verifier);
+  const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock, new SeededRandomness('log in tokens'));
   const attempt = (login: string, password: string, clientAddress = '192.0.2.1') =>
     logIn.execute({ login, password, clientAddress });
   return { clock, users, verifier, createUser, issueToken, attempt, pauses };

@@ -4,9 +4,10 @@ import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/m
 import type { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
 import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
 import { usernameFromName } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { ScryptPasswords, STANDARD_PASSWORDS } from '../../src/families/users-and-tokens/domain/users/password.js';
-import { checkOutranks } from '../../src/families/users-and-tokens/domain/users/target-user.js';
+import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
+import { checkOutranks, targetUser } from '../../src/families/users-and-tokens/domain/users/target-user.js';
 import { checkGrant } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
+import { expectLeftTag } from '../support/either.js';
 import { aToken, aUser } from '../support/mothers.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
@@ -67,35 +68,29 @@ describe('domain: acting only on users one outranks', () => {
   });
 });
 
+describe('domain: naming the user acted on', () => {
+  const outage = { _tag: 'UserUpdateFailed' } as const;
+
+  it('asks a caller with no user of its own to name one, by the uid field as the caller calls it', async () => {
+    const users = new MemoryUserStore();
+    expect(
+      expectLeftTag(await targetUser(users, OPERATOR, { self: true }, 'Users::Read', outage), 'MissingInput'),
+    ).to.deep.equal({ _tag: 'MissingInput', fields: ['uid'] });
+    expect(
+      expectLeftTag(
+        await targetUser(users, OPERATOR, { self: true, fieldNames: { uid: 'x-uid' } }, 'Users::Read', outage),
+        'MissingInput',
+      ),
+    ).to.deep.equal({ _tag: 'MissingInput', fields: ['x-uid'] });
+  });
+});
+
 describe('domain: usernames from names', () => {
   it('lower-cases, drops accents and punctuation, and joins with a dot', () => {
     expect(usernameFromName('Zoë', "O'Brien")).to.equal('zoe.obrien');
     expect(usernameFromName('Ada', undefined)).to.equal('ada');
     expect(usernameFromName('李', '雷')).to.equal('user');
     expect(usernameFromName('A'.repeat(40), 'B')).to.have.length.at.most(28);
-  });
-});
-
-describe('domain: passwords', () => {
-  it('hashes with scrypt and a per-user salt, and verifies only the right password', async () => {
-    const passwords = STANDARD_PASSWORDS;
-    const [a, b] = await Promise.all([
-      passwords.hash('correct horse battery'),
-      passwords.hash('correct horse battery'),
-    ]);
-    expect(a).to.match(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
-    expect(a).not.to.equal(b);
-    expect(await passwords.verify('correct horse battery', a)).to.equal(true);
-    expect(await passwords.verify('correct horse batterz', a)).to.equal(false);
-  });
-
-  it('hashes at the cost it was given and verifies a hash of any cost, since the parameters travel with it', async () => {
-    const cheap = new ScryptPasswords(10);
-    const hash = await cheap.hash('correct horse battery');
-    expect(hash).to.match(/^scrypt\$1024\$8\$1\$/);
-    expect(await STANDARD_PASSWORDS.verify('correct horse battery', hash)).to.equal(true);
-    expect((await cheap.hashNobodyKnows()).split('$').slice(0, 4)).to.deep.equal(['scrypt', '1024', '8', '1']);
-    for (const cost of [3, 21, 12.5]) expect(() => new ScryptPasswords(cost), String(cost)).to.throw(RangeError);
   });
 });
 

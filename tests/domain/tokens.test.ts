@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MemoryPasswords } from '../../src/families/users-and-tokens/adapters/memory/memory-passwords.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -72,13 +73,13 @@ describe('domain: issuing tokens', () => {
   });
 
   it('gives every token a distinct grouped base32 licence', () => {
-    const licences = new Set(Array.from({ length: 200 }, issueLicense));
+    const licences = new Set(Array.from({ length: 200 }, () => issueLicense(systemRandomness)));
     expect(licences.size).to.equal(200);
     for (const licence of licences) expect(licence).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
   });
 
   it('recognises only well-formed secrets', () => {
-    expect(looksLikeSecret(issueSecret().secret)).to.equal(true);
+    expect(looksLikeSecret(issueSecret(systemRandomness).secret)).to.equal(true);
     for (const bad of ['', 'uapi_', 'uapi_short', `uapi_${'a'.repeat(43)} `, `Bearer uapi_${'a'.repeat(43)}`]) {
       expect(looksLikeSecret(bad), bad).to.equal(false);
     }
@@ -90,7 +91,13 @@ describe('domain: issuing tokens', () => {
     const users = new MemoryUserStore(tables);
     const tokens = new MemoryTokenStore(tables);
     const issueToken = new IssueToken(users, tokens, clock, systemRandomness, { requests: 1000, perSeconds: 10 });
-    expectRight(await new CreateUser(users, clock).execute({ actor: OPERATOR, username: 'alice', permissions: ['*'] }));
+    expectRight(
+      await new CreateUser(users, clock, systemRandomness, new MemoryPasswords()).execute({
+        actor: OPERATOR,
+        username: 'alice',
+        permissions: ['*'],
+      }),
+    );
     const byOperator = expectRight(
       await issueToken.execute({
         actor: OPERATOR,

@@ -48,14 +48,14 @@ describe('domain: weather', () => {
     });
     expect(paris.days).to.have.length(2);
     expect(paris.units).to.deep.equal(BERLIN_WORLD.forecast.imperial.units);
-    expect(expectRight(await forecast.execute({ headerCity: 'Paris, US' })).value.location).to.include({
+    expect(expectRight(await forecast.execute({ legacyCity: 'Paris, US' })).value.location).to.include({
       name: 'Paris',
       country: 'US',
       lat: 33.66,
       lon: -95.56,
     });
     expect(
-      expectRight(await current.execute({ headerCoords: { lat: TOKYO.lat, lon: TOKYO.lon } })).value.location,
+      expectRight(await current.execute({ legacyCoords: { lat: TOKYO.lat, lon: TOKYO.lon } })).value.location,
     ).to.include({ name: null, lat: 35.69, lon: 139.69 });
     expect(source.asked.map(({ point }) => point)).to.deep.equal([
       { lat: 48.85, lon: 2.35 },
@@ -76,7 +76,7 @@ describe('domain: weather', () => {
   it('refuses a place given no way, half a way or two ways, and bad options, before asking anything', async () => {
     expect(expectLeftTag(await current.execute({}), 'MissingInput')).to.deep.equal({
       _tag: 'MissingInput',
-      fields: ['lat', 'lon', 'city', 'x-coords', 'x-city'],
+      fields: ['lat', 'lon', 'city', 'legacyCoords', 'legacyCity'],
     });
     expect(expectLeftTag(await current.execute({ lon: 1 }), 'MissingInput')).to.deep.equal({
       _tag: 'MissingInput',
@@ -84,11 +84,11 @@ describe('domain: weather', () => {
     });
     const refusals = [
       [{ lat: 1, lon: 1, city: 'Paris' }, ['lat', 'lon', 'city']],
-      [{ city: 'Paris', headerCity: 'Paris' }, ['city', 'x-city']],
-      [{ headerCoords: { lat: 1, lon: 1 }, headerCity: 'Paris' }, ['x-coords', 'x-city']],
+      [{ city: 'Paris', legacyCity: 'Paris' }, ['city', 'legacyCity']],
+      [{ legacyCoords: { lat: 1, lon: 1 }, legacyCity: 'Paris' }, ['legacyCoords', 'legacyCity']],
       [{ lat: 91, lon: 0 }, ['lat']],
       [{ lat: 0, lon: Number.NaN }, ['lon']],
-      [{ headerCoords: { lat: 0, lon: 200 } }, ['x-coords']],
+      [{ legacyCoords: { lat: 0, lon: 200 } }, ['legacyCoords']],
       [{ city: '   ' }, ['city']],
       [{ city: 'Paris\u202e' }, ['city']],
       [{ lat: 1, lon: 1, units: 'kelvin' as never }, ['units']],
@@ -110,12 +110,44 @@ describe('domain: weather', () => {
         ).fields,
       ).to.deep.equal(['days']);
     }
-    expect(expectLeftTag(await current.execute({ headerCity: 'Paris, Atlantis' }), 'InformationNotFound'))
+    expect(expectLeftTag(await current.execute({ legacyCity: 'Paris, Atlantis' }), 'InformationNotFound'))
       .to.have.property('details')
       .that.includes('"Atlantis" is neither a country nor a region');
     expect(expectLeftTag(await forecast.execute({ city: 'Atlantis' }), 'InformationNotFound')).to.deep.equal({
       _tag: 'InformationNotFound',
       details: 'No place named "Atlantis" is known',
+    });
+    expect(source.asked).to.deep.equal([]);
+  });
+
+  it('names each field as its caller does, in the fields refused and in the reasons', async () => {
+    const fieldNames = { legacyCoords: 'x-coords', legacyCity: 'x-city' };
+    expect(expectLeftTag(await current.execute({ fieldNames }), 'MissingInput')).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['lat', 'lon', 'city', 'x-coords', 'x-city'],
+    });
+    expect(
+      expectLeftTag(await current.execute({ city: 'Paris', legacyCity: 'Paris', fieldNames }), 'InvalidInput'),
+    ).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['city', 'x-city'],
+      reason: 'give the place one way: lat and lon, city, x-coords or x-city',
+    });
+    expect(
+      expectLeftTag(await current.execute({ legacyCoords: { lat: 0, lon: 200 }, fieldNames }), 'InvalidInput'),
+    ).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['x-coords'],
+      reason: 'x-coords must be "lat,lon", lat from -90 to 90 and lon from -180 to 180',
+    });
+    expect(expectLeftTag(await forecast.execute({ legacyCity: '   ', fieldNames }), 'InvalidInput')).to.deep.include({
+      fields: ['x-city'],
+    });
+    expect(
+      expectLeftTag(await current.execute({ lon: 1, fieldNames: { lat: 'latitude' } }), 'MissingInput'),
+    ).to.deep.equal({
+      _tag: 'MissingInput',
+      fields: ['latitude'],
     });
     expect(source.asked).to.deep.equal([]);
   });

@@ -114,25 +114,47 @@ describe('domain: reading a domain name', () => {
     }
   });
 
-  it('takes the name from the query or the header; both must agree, the header’s fault is the header’s', () => {
+  it('takes the name from either field; both must agree, the second field’s fault is its own', () => {
     expectLeftTag(domainOf({}), 'MissingInput');
-    expect(expectRight(domainOf({ headerDomain: 'example.com' })).ascii).to.equal('example.com');
-    expect(expectRight(domainOf({ domain: 'Example.com', headerDomain: 'example.com.' })).ascii).to.equal(
+    expect(expectRight(domainOf({ legacyDomain: 'example.com' })).ascii).to.equal('example.com');
+    expect(expectRight(domainOf({ domain: 'Example.com', legacyDomain: 'example.com.' })).ascii).to.equal(
       'example.com',
     );
-    expect(domainOf({ domain: 'a.example', headerDomain: 'b.example' })).to.deep.include({
+    expect(domainOf({ domain: 'a.example', legacyDomain: 'b.example' })).to.deep.include({
+      left: {
+        _tag: 'InvalidInput',
+        fields: ['legacyDomain'],
+        reason: 'legacyDomain (b.example) and domain (a.example) name different domains: give one',
+      },
+    });
+    expect(
+      expectLeftTag(domainOf({ domain: 'ok.example', legacyDomain: '1.2.3.4' }), 'InvalidInput'),
+    ).to.have.deep.property('fields', ['legacyDomain']);
+    expect(
+      expectLeftTag(domainOf({ domain: 'localhost', legacyDomain: 'ok.example' }), 'InvalidInput'),
+    ).to.have.deep.property('fields', ['domain']);
+  });
+
+  it('names each field as its caller does, in the fields refused and in the reasons', () => {
+    const fieldNames = { legacyDomain: 'x-domain' };
+    expect(domainOf({ domain: 'a.example', legacyDomain: 'b.example', fieldNames })).to.deep.include({
       left: {
         _tag: 'InvalidInput',
         fields: ['x-domain'],
         reason: 'x-domain (b.example) and domain (a.example) name different domains: give one',
       },
     });
-    expect(
-      expectLeftTag(domainOf({ domain: 'ok.example', headerDomain: '1.2.3.4' }), 'InvalidInput'),
-    ).to.have.deep.property('fields', ['x-domain']);
-    expect(
-      expectLeftTag(domainOf({ domain: 'localhost', headerDomain: 'ok.example' }), 'InvalidInput'),
-    ).to.have.deep.property('fields', ['domain']);
+    const refused = expectLeftTag(
+      domainOf({ domain: 'ok.example', legacyDomain: '1.2.3.4', fieldNames }),
+      'InvalidInput',
+    );
+    expect(refused).to.have.deep.property('fields', ['x-domain']);
+    expect(refused)
+      .to.have.property('reason')
+      .that.matches(/^x-domain must be /);
+    expect(domainOf({ fieldNames: { domain: 'name' } })).to.deep.include({
+      left: { _tag: 'MissingInput', fields: ['name'] },
+    });
   });
 });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/platform/persistence/database.js';
 import { KnexUserStore } from '../../src/families/users-and-tokens/adapters/knex/knex-user-store.js';
-import { STANDARD_PASSWORDS } from '../../src/families/users-and-tokens/domain/users/password.js';
+import { ScryptPasswords } from '../../src/families/users-and-tokens/adapters/scrypt-passwords.js';
 import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
 import { readBarcodePng } from '../support/barcode-reader.js';
 import { freshPostgres, POSTGRES_URL } from '../support/databases.js';
@@ -198,7 +198,7 @@ describe('e2e: the program as a user runs it', function () {
     const db = openDatabase({ client: 'sqlite', filename: join(cwd, 'data/utility-api.sqlite') });
     try {
       const stored = await new KnexUserStore(db).findByUsername('pia');
-      expect(await STANDARD_PASSWORDS.verify(password, stored!.passwordHash!)).to.equal(true);
+      expect(await new ScryptPasswords().verify(password, stored!.passwordHash!)).to.equal(true);
     } finally {
       await db.destroy();
     }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
+import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
 import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
@@ -26,7 +27,7 @@ for (const backend of httpBackends) {
         `Bearer ${valid.slice(0, 10)} ${valid.slice(10)}`,
         `Bearer ${valid} extra`,
         `Bearer ${'x'.repeat(10_240)}`,
-        `Bearer ${issueSecret().secret}`,
+        `Bearer ${issueSecret(systemRandomness).secret}`,
         `Bearer ${valid}x`,
       ];
       for (const header of presented) await expectError(await suite.server.get(ENC, { Authorization: header }), 401, 4);
@@ -44,7 +45,7 @@ for (const backend of httpBackends) {
     });
 
     it('answers 403/5 for a disabled token', async () => {
-      const { secret, secretHash, prefix } = issueSecret();
+      const { secret, secretHash, prefix } = issueSecret(systemRandomness);
       const { userId } = await suite.server.userWithToken(['*']);
       const tokens = suite.server.app.container.get<TokenStore>(TokenStore);
       await tokens.insert({

@@ -1,6 +1,8 @@
 import { MemoryAccessChangeFeed } from '../../src/platform/access-changes/memory-access-change-feed.js';
 import { AccessChanges } from '../../src/families/users-and-tokens/domain/auth/access-changes.js';
 import { ManualClock } from './manual-clock.js';
+import { SeededRandomness } from './seeded-randomness.js';
+import { MemoryPasswords } from '../../src/families/users-and-tokens/adapters/memory/memory-passwords.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
 import { MemoryTokenStore } from '../../src/families/users-and-tokens/adapters/memory/memory-token-store.js';
 import { MemoryUserStore } from '../../src/families/users-and-tokens/adapters/memory/memory-user-store.js';
@@ -22,9 +24,11 @@ export function domainFixture() {
   const users = new MemoryUserStore(tables);
   const tokens = new MemoryTokenStore(tables);
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
-  const createUser = new CreateUser(users, clock);
+  const randomness = new SeededRandomness('domain fixture');
+  const passwords = new MemoryPasswords();
+  const createUser = new CreateUser(users, clock, randomness, passwords);
   const usage = new TokenUsageMeter(tokens);
-  const issueToken = new IssueToken(users, tokens, clock);
+  const issueToken = new IssueToken(users, tokens, clock, randomness);
   return {
     clock,
     users,
@@ -33,7 +37,7 @@ export function domainFixture() {
     createUser,
     issueToken,
     usage,
-    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed())),
+    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed()), passwords),
     authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {

@@ -1,3 +1,5 @@
+import type { GazetteerEntry } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
+import { SeatRank } from '../../src/families/location/domain/place-ranking.js';
 import type { Place } from '../../src/families/location/domain/places.js';
 import type { CodeArea } from '../../src/families/location/domain/plus-codes.js';
 
@@ -37,6 +39,58 @@ export const VENEJAN: Place = {
 };
 
 export const SEEDED_PLACES: readonly Place[] = [PARIS_TX, TOKYO, VENEJAN, PARIS_FR];
+
+/** A state capital (a first-level seat) and two larger places of its name. */
+export const SPRINGFIELD_IL: Place = {
+  name: 'Springfield',
+  country: 'US',
+  admin1: 'Illinois',
+  lat: 39.80172,
+  lon: -89.64371,
+  population: 116565,
+};
+export const SPRINGFIELD_MO: Place = {
+  name: 'Springfield',
+  country: 'US',
+  admin1: 'Missouri',
+  lat: 37.21533,
+  lon: -93.29824,
+  population: 166810,
+};
+export const SPRINGFIELD_MA: Place = {
+  name: 'Springfield',
+  country: 'US',
+  admin1: 'Massachusetts',
+  lat: 42.10148,
+  lon: -72.58981,
+  population: 154341,
+};
+/** A capital known as "Roma", and a town of that name. */
+export const ROME: Place = {
+  name: 'Rome',
+  country: 'IT',
+  admin1: 'Lazio',
+  lat: 41.89193,
+  lon: 12.51133,
+  population: 2318895,
+};
+export const ROMA_TX: Place = {
+  name: 'Roma',
+  country: 'US',
+  admin1: 'Texas',
+  lat: 26.40526,
+  lon: -99.01581,
+  population: 10223,
+};
+
+/** Places with what GeoNames knows of them beyond the API's fields (their seat, their other names), to seed the memory gazetteer. */
+export const RANKED_ENTRIES: readonly GazetteerEntry[] = [
+  { place: SPRINGFIELD_MO },
+  { place: SPRINGFIELD_IL, seat: SeatRank.regionSeat },
+  { place: SPRINGFIELD_MA },
+  { place: ROMA_TX },
+  { place: ROME, seat: SeatRank.capital, otherNames: ['Roma', 'Rom'] },
+];
 
 /** The 10-digit cell by the Eiffel Tower, and its 11-digit child, as open-location-code decodes them. */
 export const EIFFEL_CELL: CodeArea = {

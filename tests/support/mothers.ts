@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
 import { issueLicense, issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
+import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import type { TokenRecord } from '../../src/domain/identity/token.js';
 import type { User } from '../../src/domain/identity/user.js';
 
@@ -29,13 +30,13 @@ export function aUser(fields: Partial<User> = {}): User {
 
 export function aToken(userId: string, fields: Partial<TokenRecord> = {}): TokenRecord {
   sequence += 1;
-  const { secretHash, prefix } = issueSecret();
+  const { secretHash, prefix } = issueSecret(systemRandomness);
   return {
     id: randomUUID(),
     userId,
     secretHash,
     prefix,
-    license: issueLicense(),
+    license: issueLicense(systemRandomness),
     name: null,
     scopes: ['Cryptography::*'],
     createdAt: T0 + sequence,

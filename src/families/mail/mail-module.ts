@@ -66,8 +66,8 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
     if (settings.worker) {
       bind(MailWorker)
         .toResolvedValue(
-          (deliver: DeliverMail, mailer: Mailer, logger: Logger) =>
-            new MailWorker(deliver, mailer, logger, {
+          (deliver: DeliverMail, mailer: Mailer, clock: Clock, logger: Logger) =>
+            new MailWorker(deliver, mailer, clock, logger, {
               // The process's name in leases, never shown: drawn beside the Randomness port so that a
               // seeded one yields the same ids whether or not a worker runs.
               id: randomUUID(),
@@ -76,7 +76,7 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
               pollIntervalMs: settings.pollIntervalMs,
               stopGraceMs: settings.drainDeadlineMs - Math.ceil(settings.drainDeadlineMs / 10),
             }),
-          [DeliverMail, Mailer, Log],
+          [DeliverMail, Mailer, Clock, Log],
         )
         .inSingletonScope();
       bind(LifecycleComponent).toResolvedValue((worker: MailWorker) => worker, [MailWorker]);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../../domain/ports.js';
 import type { AttemptReport, DeliverMail } from './domain/deliver-mail.js';
 import type { Mailer, OutboxMessage } from './domain/ports.js';
 import type { LifecycleComponent } from '../../platform/lifecycle.js';
@@ -84,6 +85,8 @@ export class MailWorker implements LifecycleComponent {
   constructor(
     private readonly deliver: DeliverMail,
     private readonly mailer: Mailer,
+    /** When a stop's grace ends and when expired idempotency keys were last forgotten. */
+    private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: MailWorkerSettings,
   ) {}
@@ -101,7 +104,7 @@ export class MailWorker implements LifecycleComponent {
   /** The process is stopping: claim nothing more, and hand back at once what has not been handed to the mailer. */
   drain(): void {
     if (this.stopBy !== undefined) return;
-    this.stopBy = Date.now() + this.settings.stopGraceMs;
+    this.stopBy = this.clock.now() + this.settings.stopGraceMs;
     this.running = false;
     this.wakeup.ring();
     this.handingBack = this.handBackWaiting();
@@ -111,7 +114,7 @@ export class MailWorker implements LifecycleComponent {
     this.drain();
     await this.loop;
     await this.handingBack;
-    const graceLeft = this.stopBy! - Date.now();
+    const graceLeft = this.stopBy! - this.clock.now();
     if (this.inFlight.size > 0 && graceLeft > 0) {
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -239,7 +242,7 @@ export class MailWorker implements LifecycleComponent {
   }
 
   private async forgetKeysNowAndThen(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.lastKeysForgotten < FORGET_KEYS_EVERY_MS) return;
     this.lastKeysForgotten = now;
     try {

@@ -20,7 +20,9 @@ export interface UserRouteDependencies {
 
 /** `x-uid` names the user acted on; without it, the caller's own user. */
 export const uidHeader = { 'x-uid': optional(userUid, 'the uid of the user acted on; default: your own') };
-export const refOf = (uid: string | undefined): UserRef => (uid === undefined ? { self: true } : { uid });
+/** The user a request names by its `x-uid` header (the domain's uid field), or the caller's own. */
+export const refOf = (uid: string | undefined): UserRef =>
+  uid === undefined ? { self: true, fieldNames: { uid: 'x-uid' } } : { uid };
 
 /** A value no request may give: for a header that means something elsewhere but not here. */
 const absent = (why: string) =>

@@ -16,7 +16,7 @@ import type { RateLimit } from '../../domain/identity/rate-limit.js';
 import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { CreateUser } from './domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
-import { ScryptPasswords } from './domain/users/password.js';
+import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
 import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
 import { AccessChangeListener } from './access-change-listener.js';

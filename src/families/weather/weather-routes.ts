@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { Permission } from '../../domain/permissions.js';
-import { PLACE_FIELDS, type GetCurrentWeather, type GetForecast } from './domain/weather-queries.js';
+import { PLACE_FIELDS, type GetCurrentWeather, type GetForecast, type PlaceAsked } from './domain/weather-queries.js';
 import {
   AUTO_TIME_ZONE,
   DEFAULT_FORECAST_DAYS,
@@ -31,6 +31,9 @@ export interface WeatherRouteDependencies {
 /** The characters of IANA names; which names exist is the domain's question. */
 const timeZoneText = matching(/^[A-Za-z0-9_+/-]{1,64}$/, 'an IANA time zone name such as Europe/Paris, or auto');
 
+/** The original service's headers, each mapped to the field it gives. */
+const PLACE_HEADERS = { legacyCoords: 'x-coords', legacyCity: 'x-city' } as const;
+
 const placeInput = {
   query: {
     [PLACE_FIELDS.lat]: optional(latitude, 'latitude in decimal degrees; with lon'),
@@ -46,10 +49,21 @@ const placeInput = {
     ),
   },
   headers: {
-    [PLACE_FIELDS.headerCoords]: optional(latLon, "the point as the original service took it, 'lat,lon'"),
-    [PLACE_FIELDS.headerCity]: optional(placeName, 'the place name as the original service took it (printable ASCII)'),
+    [PLACE_HEADERS.legacyCoords]: optional(latLon, "the point as the original service took it, 'lat,lon'"),
+    [PLACE_HEADERS.legacyCity]: optional(placeName, 'the place name as the original service took it (printable ASCII)'),
   },
 };
+
+/** The headers' values under their fields, the fields named as the client wrote them. */
+const fromHeaders = (headers: {
+  [PLACE_HEADERS.legacyCoords]?: PlaceAsked['legacyCoords'];
+  [PLACE_HEADERS.legacyCity]?: PlaceAsked['legacyCity'];
+}) =>
+  ({
+    legacyCoords: headers[PLACE_HEADERS.legacyCoords],
+    legacyCity: headers[PLACE_HEADERS.legacyCity],
+    fieldNames: PLACE_HEADERS,
+  }) satisfies PlaceAsked;
 
 const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const measurement = nullable(t.number);
@@ -145,10 +159,7 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
       errors: weatherErrors,
       handle: async ({ query, headers, requestId }) =>
         E.map(fetchedJson<CurrentWeather>)(
-          await deps.getCurrentWeather.execute(
-            { ...query, headerCoords: headers['x-coords'], headerCity: headers['x-city'] },
-            { requestId },
-          ),
+          await deps.getCurrentWeather.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
         ),
     }),
     defineRoute({
@@ -169,10 +180,7 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
       errors: weatherErrors,
       handle: async ({ query, headers, requestId }) =>
         E.map(fetchedJson<Forecast>)(
-          await deps.getForecast.execute(
-            { ...query, headerCoords: headers['x-coords'], headerCity: headers['x-city'] },
-            { requestId },
-          ),
+          await deps.getForecast.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
         ),
     }),
   ];

@@ -4,8 +4,8 @@ import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../d
 import { Permission } from '../../domain/permissions.js';
 import { DOMAIN_NAME_RULE } from './domain/domain-name.js';
 import {
-  DOMAIN_FIELD,
-  HEADER_DOMAIN_FIELD,
+  DOMAIN_FIELDS,
+  type DomainQuery,
   type FullAnswer,
   type LookUpDns,
   type LookUpDomain,
@@ -23,20 +23,31 @@ export interface WhoisRouteDependencies {
 /** Any text: whether it is a domain name is the domain's to say, with its reason. */
 const domainText = t.string;
 
+/** The original service's header, which gives the `legacyDomain` field. */
+const DOMAIN_HEADER = 'x-domain';
+
 const domainInput = {
   query: {
-    [DOMAIN_FIELD]: optional(
+    [DOMAIN_FIELDS.domain]: optional(
       domainText,
       `the name to look up: ${DOMAIN_NAME_RULE}; required unless the x-domain header gives it`,
     ),
   },
   headers: {
-    [HEADER_DOMAIN_FIELD]: optional(
+    [DOMAIN_HEADER]: optional(
       domainText,
       'the name, as the original service took it (ASCII: an IDN as xn-- labels); when both are given they must name the same domain',
     ),
   },
 };
+
+/** The name as asked, the header mapped to its field and named as the client wrote it. */
+const domainQueryOf = (query: { domain?: string | undefined }, headers: { [DOMAIN_HEADER]?: string | undefined }) =>
+  ({
+    domain: query.domain,
+    legacyDomain: headers[DOMAIN_HEADER],
+    fieldNames: { legacyDomain: DOMAIN_HEADER },
+  }) satisfies DomainQuery;
 
 const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const strings = t.readonlyArray(t.string);
@@ -129,9 +140,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       response: dnsAnswer,
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
-        jsonOf(
-          await deps.lookUpDns.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
-        ),
+        jsonOf(await deps.lookUpDns.execute(domainQueryOf(query, headers), { requestId })),
     }),
     defineRoute({
       method: 'GET',
@@ -150,10 +159,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
         jsonOf(
-          await deps.lookUpRegistration.execute(
-            { domain: query.domain, headerDomain: headers['x-domain'], raw: query.raw },
-            { requestId },
-          ),
+          await deps.lookUpRegistration.execute({ ...domainQueryOf(query, headers), raw: query.raw }, { requestId }),
         ),
     }),
     defineRoute({
@@ -165,11 +171,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       response: fullAnswer,
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
-        jsonOf(
-          E.map(withPartErrors)(
-            await deps.lookUpDomain.execute({ domain: query.domain, headerDomain: headers['x-domain'] }, { requestId }),
-          ),
-        ),
+        jsonOf(E.map(withPartErrors)(await deps.lookUpDomain.execute(domainQueryOf(query, headers), { requestId }))),
     }),
   ];
 }

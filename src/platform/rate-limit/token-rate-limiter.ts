@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Actor } from '../../domain/identity/actor.js';
+import type { Clock } from '../../domain/ports.js';
+import { SystemClock } from '../clock/system-clock.js';
 import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
 import { withinRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
 import type { Count, Counters, RequestWindow } from './counters.js';
@@ -46,6 +48,8 @@ export class TokenRateLimiter implements RateLimiter {
     private readonly counters: Counters,
     defaultLimit: RateLimit | null,
     private readonly logger: Logger,
+    /** When a failure of the counters was last logged; the windows keep their own time (see counters.ts). */
+    private readonly clock: Clock = new SystemClock(),
   ) {
     this.defaultWindow = defaultLimit === null ? null : this.newWindow(DEFAULT_POLICY, defaultLimit);
   }
@@ -109,7 +113,7 @@ export class TokenRateLimiter implements RateLimiter {
    * than fail, and the log says so at most once a minute.
    */
   private uncounted(failure: unknown): undefined {
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.lastFailureLogged > 60_000) {
       this.lastFailureLogged = now;
       this.logger.error({ err: failure }, 'rate limit counters unavailable: requests pass uncounted');

@@ -4,11 +4,11 @@ import type { CodeArea, PlusCodeLength } from './plus-codes.js';
 
 /**
  * The gazetteer as the domain needs it. `search` answers places whose name key, or one of whose
- * other names' keys, equals the asked key, best first (an adapter that knows which places are
- * capitals and seats of government ranks those first, then by population; otherwise by
- * population), then (for keys of at least `MIN_PREFIX_KEY_LENGTH` characters, see
- * places.ts) places whose name key starts with it, most populous first, at most `limit` in all.
- * `nearest` answers the `limit` places closest to a point, closest first.
+ * other names' keys, equals the asked key, best first as the domain ranks them (`rankNamed` in
+ * place-ranking.ts: seats of government first, then population; an adapter that knows no seats
+ * calls every place an other one), then (for keys of at least `MIN_PREFIX_KEY_LENGTH`
+ * characters, see places.ts) places whose name key starts with it, most populous first, at most
+ * `limit` in all. `nearest` answers the `limit` places closest to a point, closest first.
  */
 export interface Gazetteer {
   search(query: PlaceSearch): Promise<readonly Place[]>;

@@ -26,26 +26,29 @@ import {
   type WeatherQuery,
 } from './weather.js';
 
-/** The names of the fields a place may be given by: the query's, and the original service's headers. */
+/** The fields a place may be given by, under the domain's names for them. */
 export const PLACE_FIELDS = {
   lat: 'lat',
   lon: 'lon',
   city: 'city',
-  headerCoords: 'x-coords',
-  headerCity: 'x-city',
+  legacyCoords: 'legacyCoords',
+  legacyCity: 'legacyCity',
 } as const;
+export type PlaceField = keyof typeof PLACE_FIELDS;
 
 /**
  * Where the weather is asked for, one way of four: `lat` and `lon`; `city` (a place name, with an
- * optional `, country`) found in the gazetteer; or the original service's headers, `x-coords`
- * (`lat,lon`, read as a point) and `x-city`.
+ * optional `, country`) found in the gazetteer; or as the original service took it,
+ * `legacyCoords` (a point) and `legacyCity`. `fieldNames` says what the caller calls each field
+ * (a transport may give one under another name), for the errors that name it.
  */
 export interface PlaceAsked {
   readonly lat?: number;
   readonly lon?: number;
   readonly city?: string;
-  readonly headerCoords?: Point;
-  readonly headerCity?: string;
+  readonly legacyCoords?: Point;
+  readonly legacyCity?: string;
+  readonly fieldNames?: Partial<Readonly<Record<PlaceField, string>>>;
 }
 
 export interface WeatherRequest extends PlaceAsked {
@@ -60,7 +63,6 @@ export interface ForecastRequest extends WeatherRequest {
   readonly days?: number;
 }
 
-const ONE_WAY_RULE = 'give the place one way: lat and lon, city, x-coords or x-city';
 const TIMEZONE_RULE = `timezone must be ${AUTO_TIME_ZONE} or an IANA time zone name such as Europe/Paris`;
 
 const STEPS_PER_DEGREE = Math.round(1 / POINT_PRECISION_DEGREES);
@@ -73,33 +75,48 @@ type Where =
   | { readonly kind: 'name'; readonly text: string; readonly field: string };
 
 /** Which of the four ways the place was given, refusing none or more than one. */
-function whereOf({ lat, lon, city, headerCoords, headerCity }: PlaceAsked): E.Either<DomainError, Where> {
+function whereOf({
+  lat,
+  lon,
+  city,
+  legacyCoords,
+  legacyCity,
+  fieldNames = {},
+}: PlaceAsked): E.Either<DomainError, Where> {
+  const named = { ...PLACE_FIELDS, ...fieldNames };
   if ((lat === undefined) !== (lon === undefined))
-    return E.left(missingInput(lat === undefined ? PLACE_FIELDS.lat : PLACE_FIELDS.lon));
+    return E.left(missingInput(lat === undefined ? named.lat : named.lon));
   const ways = [
-    ...(lat !== undefined ? [[PLACE_FIELDS.lat, PLACE_FIELDS.lon]] : []),
-    ...(city !== undefined ? [[PLACE_FIELDS.city]] : []),
-    ...(headerCoords !== undefined ? [[PLACE_FIELDS.headerCoords]] : []),
-    ...(headerCity !== undefined ? [[PLACE_FIELDS.headerCity]] : []),
+    ...(lat !== undefined ? [[named.lat, named.lon]] : []),
+    ...(city !== undefined ? [[named.city]] : []),
+    ...(legacyCoords !== undefined ? [[named.legacyCoords]] : []),
+    ...(legacyCity !== undefined ? [[named.legacyCity]] : []),
   ];
-  if (ways.length === 0) return E.left(missingInput(...Object.values(PLACE_FIELDS)));
-  if (ways.length > 1) return E.left(invalidInput(ways.flat(), ONE_WAY_RULE));
+  if (ways.length === 0)
+    return E.left(missingInput(named.lat, named.lon, named.city, named.legacyCoords, named.legacyCity));
+  if (ways.length > 1)
+    return E.left(
+      invalidInput(
+        ways.flat(),
+        `give the place one way: ${named.lat} and ${named.lon}, ${named.city}, ${named.legacyCoords} or ${named.legacyCity}`,
+      ),
+    );
   if (lat !== undefined && lon !== undefined)
     return E.map((point: Point) => ({ kind: 'point' as const, point }))(checkCoordinates(lat, lon));
-  if (headerCoords !== undefined) {
-    return E.isRight(checkCoordinates(headerCoords.lat, headerCoords.lon))
-      ? E.right({ kind: 'point', point: headerCoords })
+  if (legacyCoords !== undefined) {
+    return E.isRight(checkCoordinates(legacyCoords.lat, legacyCoords.lon))
+      ? E.right({ kind: 'point', point: legacyCoords })
       : E.left(
           invalidInput(
-            [PLACE_FIELDS.headerCoords],
-            'x-coords must be "lat,lon", lat from -90 to 90 and lon from -180 to 180',
+            [named.legacyCoords],
+            `${named.legacyCoords} must be "lat,lon", lat from -90 to 90 and lon from -180 to 180`,
           ),
         );
   }
   return E.right(
     city !== undefined
-      ? { kind: 'name', text: city, field: PLACE_FIELDS.city }
-      : { kind: 'name', text: headerCity!, field: PLACE_FIELDS.headerCity },
+      ? { kind: 'name', text: city, field: named.city }
+      : { kind: 'name', text: legacyCity!, field: named.legacyCity },
   );
 }
 

@@ -16,30 +16,38 @@ import type {
 import type { DnsRecords } from './records.js';
 import type { Registration } from './registration.js';
 
-/** The name asked about, as a query parameter or the header the original service took; one is enough. */
+/** The fields a name may be asked by, under the domain's names for them. */
+export const DOMAIN_FIELDS = { domain: 'domain', legacyDomain: 'legacyDomain' } as const;
+export type DomainField = keyof typeof DOMAIN_FIELDS;
+
+/**
+ * The name asked about: `domain`, or `legacyDomain`, the same name as the original service took
+ * it; one is enough, and both must agree. `fieldNames` says what the caller calls each field (a
+ * transport may give one under another name), for the errors that name it.
+ */
 export interface DomainQuery {
   readonly domain?: string | undefined;
-  readonly headerDomain?: string | undefined;
+  readonly legacyDomain?: string | undefined;
+  readonly fieldNames?: Partial<Readonly<Record<DomainField, string>>>;
 }
-export const DOMAIN_FIELD = 'domain';
-export const HEADER_DOMAIN_FIELD = 'x-domain';
 
 /** The name of the query, or why there is none: missing, invalid, or given twice as two different names. */
-export function domainOf({ domain, headerDomain }: DomainQuery): E.Either<DomainError, DomainName> {
-  if (domain === undefined && headerDomain === undefined) return E.left(missingInput(DOMAIN_FIELD));
+export function domainOf({ domain, legacyDomain, fieldNames = {} }: DomainQuery): E.Either<DomainError, DomainName> {
+  const { domain: domainField, legacyDomain: legacyField } = { ...DOMAIN_FIELDS, ...fieldNames };
+  if (domain === undefined && legacyDomain === undefined) return E.left(missingInput(domainField));
   const parsed = (text: string, field: string) =>
     E.mapLeft((reason: string) => invalidInput(field, reason))(parseDomainName(text, field));
-  if (headerDomain === undefined) return parsed(domain!, DOMAIN_FIELD);
-  const fromHeader = parsed(headerDomain, HEADER_DOMAIN_FIELD);
-  if (domain === undefined || E.isLeft(fromHeader)) return fromHeader;
-  const fromQuery = parsed(domain, DOMAIN_FIELD);
-  if (E.isLeft(fromQuery)) return fromQuery;
-  return fromQuery.right.ascii === fromHeader.right.ascii
-    ? fromQuery
+  if (legacyDomain === undefined) return parsed(domain!, domainField);
+  const fromLegacy = parsed(legacyDomain, legacyField);
+  if (domain === undefined || E.isLeft(fromLegacy)) return fromLegacy;
+  const fromDomain = parsed(domain, domainField);
+  if (E.isLeft(fromDomain)) return fromDomain;
+  return fromDomain.right.ascii === fromLegacy.right.ascii
+    ? fromDomain
     : E.left(
         invalidInput(
-          HEADER_DOMAIN_FIELD,
-          `${HEADER_DOMAIN_FIELD} (${fromHeader.right.ascii}) and ${DOMAIN_FIELD} (${fromQuery.right.ascii}) name different domains: give one`,
+          legacyField,
+          `${legacyField} (${fromLegacy.right.ascii}) and ${domainField} (${fromDomain.right.ascii}) name different domains: give one`,
         ),
       );
 }

@@ -1,6 +1,7 @@
 import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import { loadOnce } from '../../../../platform/caching/load-once.js';
+import { rankNamed } from '../../domain/place-ranking.js';
 import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/places.js';
 import type { Gazetteer } from '../../domain/ports.js';
 import { buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
@@ -42,21 +43,15 @@ export class GeoNamesGazetteer implements Gazetteer {
     const accept = this.filterOf(table, country, within);
     const query = Buffer.from(key, 'utf8');
     const population = table.population;
-    // Among places of one name, the capital first, then seats of government, then the most populous.
-    const own = idsNamed(index, query, accept).sort((a, b) => ranks[a]! - ranks[b]! || population[b]! - population[a]!);
-    // Other names are noisier (former names: Richmond was "Manchester", Hong Kong "Victoria"):
-    // they come after the places of that name, most populous first, unless one outranks them
-    // all as a seat and is ten times as populous as any (Rome for "Roma", Washington, D.C. for "Washington").
-    const others = alternatesNamed(alternates, query)
-      .filter((id) => accept(id) && !own.includes(id))
-      .sort((a, b) => population[b]! - population[a]!);
-    const bestOwnRank = Math.min(...own.map((id) => ranks[id]!));
-    const mostPopulousOwn = Math.max(0, ...own.map((id) => population[id]!));
-    const outranks = (id: number) => ranks[id]! < bestOwnRank && population[id]! >= 10 * mostPopulousOwn;
-    const exact = [...new Set([...others.filter(outranks), ...own, ...others])];
+    // The domain's ranking (place-ranking.ts), read from the table's columns.
+    const exact = rankNamed(idsNamed(index, query, accept), alternatesNamed(alternates, query).filter(accept), {
+      seatOf: (id) => ranks[id]!,
+      populationOf: (id) => population[id]!,
+    });
     const found = exact.slice(0, limit);
     if (found.length < limit) {
       const taken = new Set(found);
+      // Most populous first, as the ranking wants places found by the start of their name: the chains run that way.
       for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id)))
         if (found.length < limit) found.push(id);
     }

@@ -1,4 +1,5 @@
 import { distance } from 'geokdbush';
+import { mostPopulousFirst, rankNamed, SeatRank } from '../../domain/place-ranking.js';
 import {
   MIN_PREFIX_KEY_LENGTH,
   placeNameKey,
@@ -8,14 +9,33 @@ import {
 } from '../../domain/places.js';
 import type { Gazetteer } from '../../domain/ports.js';
 
-const byPopulation = (a: Place, b: Place) => b.population - a.population;
+/** A place as the memory gazetteer is given it, with what GeoNames would know of it beyond the API's fields. */
+export interface GazetteerEntry {
+  readonly place: Place;
+  /** Default: any other place. */
+  readonly seat?: SeatRank;
+  /** The names it is known by beyond its own (`Roma` for Rome); default none. */
+  readonly otherNames?: readonly string[];
+}
 
-/** A gazetteer of a few places given to its constructor, searched by plain scans: for tests. */
+interface Entry {
+  readonly place: Place;
+  readonly key: string;
+  readonly seat: SeatRank;
+  readonly otherKeys: readonly string[];
+}
+
+const reader = { seatOf: (entry: Entry) => entry.seat, populationOf: (entry: Entry) => entry.place.population };
+
+/** A gazetteer of a few places given to its constructor, searched by plain scans and ranked as the domain ranks: for tests. */
 export class MemoryGazetteer implements Gazetteer {
-  private readonly entries: readonly { readonly place: Place; readonly key: string }[];
+  private readonly entries: readonly Entry[];
 
-  constructor(places: readonly Place[] = []) {
-    this.entries = places.map((place) => ({ place, key: placeNameKey(place.name) }));
+  constructor(places: readonly (Place | GazetteerEntry)[] = []) {
+    this.entries = places.map((given) => {
+      const { place, seat = SeatRank.other, otherNames = [] } = 'place' in given ? given : { place: given };
+      return { place, key: placeNameKey(place.name), seat, otherKeys: otherNames.map(placeNameKey) };
+    });
   }
 
   async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
@@ -26,18 +46,18 @@ export class MemoryGazetteer implements Gazetteer {
           within.countries.includes(place.country) ||
           (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
     );
-    const exact = inCountry
-      .filter((entry) => entry.key === key)
-      .map((entry) => entry.place)
-      .sort(byPopulation);
+    const exact = rankNamed(
+      inCountry.filter((entry) => entry.key === key),
+      inCountry.filter((entry) => entry.otherKeys.includes(key)),
+      reader,
+    );
     const prefixed =
       key.length >= MIN_PREFIX_KEY_LENGTH
         ? inCountry
-            .filter((entry) => entry.key !== key && entry.key.startsWith(key))
-            .map((entry) => entry.place)
-            .sort(byPopulation)
+            .filter((entry) => entry.key !== key && entry.key.startsWith(key) && !exact.includes(entry))
+            .sort(mostPopulousFirst(reader))
         : [];
-    return [...exact, ...prefixed].slice(0, limit);
+    return [...exact, ...prefixed].slice(0, limit).map((entry) => entry.place);
   }
 
   /** Regions by name only: places carry no region codes. */

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
 import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
 import type { PlaceTable } from './place-table.js';
@@ -32,13 +33,10 @@ interface AlternateNames {
 }
 
 /**
- * Lower ranks first among places of the same name: the capital, a seat of government elsewhere
- * (PPLG), the seat of a first-level region (state, province: PPLA), then every other place.
- * Seats of smaller units (PPLA2 and below: US county seats, often villages elsewhere) are not
- * ranked above larger towns of the same name: Aurora, Nebraska (4,500 people, a county seat)
- * would come before Aurora, Colorado (360,000).
+ * The {@link SeatRank} of GeoNames' feature codes: the capital (PPLC), a seat of government
+ * elsewhere (PPLG), the seat of a first-level region (PPLA); PPLA2 and below, and every other
+ * code, rank as any other place.
  */
-export const SeatRank = { capital: 0, governmentSeat: 1, regionSeat: 2, other: 3 } as const;
 const RANK_OF_FEATURE: Readonly<Record<string, number>> = {
   PPLC: SeatRank.capital,
   PPLG: SeatRank.governmentSeat,

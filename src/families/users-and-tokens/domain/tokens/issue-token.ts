@@ -4,7 +4,6 @@ import { invalidInput, type DomainError } from '../../../../domain/errors.js';
 import { orOutage } from '../../../../domain/outage.js';
 import { covers, grantedBy, knownPermissions, Permission } from '../../../../domain/permissions.js';
 import type { Clock, Randomness } from '../../../../domain/ports.js';
-import { systemRandomness } from '../../../../platform/randomness/system-randomness.js';
 import type { UserStore } from '../users/ports.js';
 import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../../../../domain/identity/user.js';
@@ -40,7 +39,7 @@ export class IssueToken {
     private readonly users: UserStore,
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
-    private readonly randomness: Randomness = systemRandomness,
+    private readonly randomness: Randomness,
     /** The installation's policy for tokens without a limit of their own; null: such tokens are not limited. */
     private readonly defaultRateLimit: RateLimit | null = null,
     /** How many unexpired tokens one user may hold, whoever issues them; null: no limit. */

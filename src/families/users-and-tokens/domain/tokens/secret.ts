@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Randomness } from '../../../../domain/ports.js';
-import { systemRandomness } from '../../../../platform/randomness/system-randomness.js';
 
 /** Every secret starts with this, so a leaked one is easy to recognise in logs and scanners. */
 export const SECRET_PREFIX = 'uapi_';
@@ -16,7 +15,7 @@ export interface IssuedSecret {
   readonly prefix: string;
 }
 
-export function issueSecret(randomness: Randomness = systemRandomness): IssuedSecret {
+export function issueSecret(randomness: Randomness): IssuedSecret {
   const secret = SECRET_PREFIX + randomness.bytes(SECRET_BYTES).toString('base64url');
   return { secret, secretHash: hashSecret(secret), prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH) };
 }
@@ -31,7 +30,7 @@ export function looksLikeSecret(candidate: string): boolean {
 }
 
 /** 80 random bits as four groups of four base32 characters, e.g. `K7QX-2MDA-PL4R-ZT9B`. */
-export function issueLicense(randomness: Randomness = systemRandomness): string {
+export function issueLicense(randomness: Randomness): string {
   const bytes = randomness.bytes(10);
   let bits = 0;
   let value = 0;

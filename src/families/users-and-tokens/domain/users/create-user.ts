@@ -4,8 +4,6 @@ import { invalidInput, type DomainError } from '../../../../domain/errors.js';
 import { orOutage } from '../../../../domain/outage.js';
 import { Permission } from '../../../../domain/permissions.js';
 import type { Clock, Randomness } from '../../../../domain/ports.js';
-import { systemRandomness } from '../../../../platform/randomness/system-randomness.js';
-import { STANDARD_PASSWORDS } from './password.js';
 import type { Passwords, UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
@@ -71,8 +69,8 @@ export class CreateUser {
   constructor(
     private readonly users: UserStore,
     private readonly clock: Clock,
-    private readonly randomness: Randomness = systemRandomness,
-    private readonly passwords: Passwords = STANDARD_PASSWORDS,
+    private readonly randomness: Randomness,
+    private readonly passwords: Passwords,
   ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {

@@ -5,7 +5,6 @@ import type { DomainError } from '../../../../domain/errors.js';
 import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
 import { Permission } from '../../../../domain/permissions.js';
 import type { Clock } from '../../../../domain/ports.js';
-import { STANDARD_PASSWORDS } from './password.js';
 import type { Passwords, UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
@@ -44,7 +43,7 @@ export class UpdateUser {
     private readonly users: UserStore,
     private readonly clock: Clock,
     private readonly accessChanges: AccessChanges,
-    private readonly passwords: Passwords = STANDARD_PASSWORDS,
+    private readonly passwords: Passwords,
   ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {

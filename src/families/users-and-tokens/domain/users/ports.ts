@@ -35,8 +35,10 @@ export interface UserStore {
 }
 export const UserStore = identifier<UserStore>('UserStore');
 
-/** Checks a password against a stored hash; a port so that a test can watch it being asked. */
-/** Hashing and checking passwords; how costly a hash is is the adapter's setting. */
+/**
+ * Hashing and checking passwords; how costly a hash is is the adapter's setting (scrypt in
+ * production, see adapters/scrypt-passwords.ts; a fast one in memory for tests).
+ */
 export interface Passwords {
   hash(password: string): Promise<string>;
   verify(password: string, storedHash: string): Promise<boolean>;

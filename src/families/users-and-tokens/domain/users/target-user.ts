@@ -5,8 +5,18 @@ import { orOutage } from '../../../../domain/outage.js';
 import type { UserStore } from './ports.js';
 import type { User } from '../../../../domain/identity/user.js';
 
-/** Names the user a management call acts on: by uid (HTTP `x-uid`), by username (CLI), or yourself. */
-export type UserRef = { readonly uid: string } | { readonly username: string } | { readonly self: true };
+/** The field that names a user by uid, under the domain's name for it. */
+export const UID_FIELD = 'uid';
+
+/**
+ * Names the user a management call acts on: by uid, by username (CLI), or yourself, when the
+ * call names nobody. `fieldNames.uid` is what the caller calls the uid field (a transport may
+ * give it under another name), for the error of a caller with no user of its own naming nobody.
+ */
+export type UserRef =
+  | { readonly uid: string }
+  | { readonly username: string }
+  | { readonly self: true; readonly fieldNames?: { readonly uid?: string } };
 
 /**
  * Finds the user acted on. Acting on yourself needs only a valid token; acting on anyone else
@@ -22,7 +32,8 @@ export async function targetUser(
 ): Promise<E.Either<DomainError, User>> {
   const ownerId = actorUser(actor)?.id;
   const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
-  if (namesOwner && ownerId === undefined) return E.left(missingInput('x-uid'));
+  if (namesOwner && ownerId === undefined)
+    return E.left(missingInput(('self' in ref && ref.fieldNames?.uid) || UID_FIELD));
   const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
   if (!actsAsSelf && (actor.kind === 'password' || !actorHolds(actor, permissionForOthers))) {
     return E.left({ _tag: 'NotAuthorized', permission: permissionForOthers });

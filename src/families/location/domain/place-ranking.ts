@@ -1,0 +1,43 @@
+/**
+ * How a place serves as a seat of government, best first: the capital, a seat of government
+ * elsewhere (GeoNames' PPLG: The Hague), the seat of a first-level region (state, province:
+ * PPLA), then every other place. Seats of smaller units (US county seats, often villages
+ * elsewhere) are not ranked: Aurora, Nebraska (4,500 people, a county seat) would come before
+ * Aurora, Colorado (360,000). A gazetteer that does not know seats calls every place `other`.
+ */
+export const SeatRank = { capital: 0, governmentSeat: 1, regionSeat: 2, other: 3 } as const;
+export type SeatRank = (typeof SeatRank)[keyof typeof SeatRank];
+
+/** What the ranking reads of a place, however a gazetteer holds it (an object, a row of a table). */
+export interface RankReader<P> {
+  seatOf(place: P): number;
+  populationOf(place: P): number;
+}
+
+/** How much more populous than any place of a name a seat known by it otherwise must be to come first. */
+export const OTHER_NAME_LEAD = 10;
+
+/** Most populous first: the order of places found by the start of their name. */
+export const mostPopulousFirst =
+  <P>({ populationOf }: Pick<RankReader<P>, 'populationOf'>) =>
+  (a: P, b: P): number =>
+    populationOf(b) - populationOf(a);
+
+/**
+ * The places a name search answers for a whole name, best first. Among places of that name: the
+ * capital first, then seats of government, then seats of first-level regions, then the most
+ * populous. Places known by it as another name are noisier (former names: Richmond was
+ * "Manchester", Hong Kong "Victoria"): they come after, most populous first, unless one outranks
+ * every place of the name as a seat and is {@link OTHER_NAME_LEAD} times as populous as any
+ * (Rome for "Roma", Washington, D.C. for "Washington"), which then comes first. A place in both
+ * lists counts once, as a place of the name.
+ */
+export function rankNamed<P>(named: readonly P[], knownAs: readonly P[], { seatOf, populationOf }: RankReader<P>): P[] {
+  const own = [...named].sort((a, b) => seatOf(a) - seatOf(b) || populationOf(b) - populationOf(a));
+  const others = knownAs.filter((place) => !named.includes(place)).sort(mostPopulousFirst({ populationOf }));
+  const bestOwnSeat = Math.min(...own.map(seatOf));
+  const mostPopulousOwn = Math.max(0, ...own.map(populationOf));
+  const outranks = (place: P) =>
+    seatOf(place) < bestOwnSeat && populationOf(place) >= OTHER_NAME_LEAD * mostPopulousOwn;
+  return [...new Set([...others.filter(outranks), ...own, ...others])];
+}
