@@ -9,7 +9,6 @@ import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js'
 import { DeliverMail } from '../../src/families/mail/domain/deliver-mail.js';
 import { Outbox, type ClaimRequest, type OutboxMessage } from '../../src/families/mail/domain/ports.js';
 import { MailWorker } from '../../src/families/mail/mail-worker.js';
-import { SendMail, type Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -36,9 +35,10 @@ const queue = (app: Application<'mail'>, count: number, subject = 'Hello'): Prom
   Promise.all(
     Array.from({ length: count }, async (_, i) =>
       expectRight(
-        await app.container
-          .get(SendMail)
-          .execute({ actor: OPERATOR, mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' } }),
+        await app.useCases.mail.sendMail.execute({
+          actor: OPERATOR,
+          mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' },
+        }),
       ),
     ),
   );

@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { CachedContentStore } from './adapters/cached-content-store.js';
 import { importFileReader } from './adapters/content-files.js';
 import { OFF_SOURCE, UpstreamContentSource, type UpstreamName } from './adapters/upstream-sources.js';
@@ -12,6 +11,8 @@ import { Clock, Randomness } from '../../domain/ports.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
 
 import type { ContentSettings } from './content-settings.js';
+import { identifier } from '../../domain/identifier.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 export type { ContentSettings };
 
 /** Each live category, its upstream's setting and what its entries are. */
@@ -66,88 +67,49 @@ export interface ContentUseCases {
 }
 export const ContentUseCases = useCasesIdentifier<ContentUseCases>('ContentUseCases');
 
-const LiveFeeds = Symbol.for('LiveFeeds');
 /** The store as every use case of the family reads and writes it: through one in-memory cache of what random answers read. */
-const CachedStore = Symbol.for('CachedContentStore');
-type LiveFeeds = Readonly<Record<UpstreamName, LiveContent>>;
+const CachedStore = identifier<ContentStore>('CachedContentStore');
 
 /** Facts and quotes: the content store's use cases, the three upstreams (each may be `off`), the routes. */
 export const contentModule = (settings: ContentSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(CachedStore)
-      .toResolvedValue(
-        (store: ContentStore, clock: Clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs),
-        [ContentStore, Clock],
-      )
-      .inSingletonScope();
-    bind(RandomContent)
-      .toResolvedValue(
-        (store: ContentStore, randomness: Randomness) => new RandomContent(store, randomness),
-        [CachedStore, Randomness],
-      )
-      .inSingletonScope();
-    bind(ImportFileReader).toConstantValue(importFileReader);
-    bind(ImportContent)
-      .toResolvedValue(
-        (store: ContentStore, reader: ImportFileReader, clock: Clock) => new ImportContent(store, reader, clock),
-        [CachedStore, ImportFileReader, Clock],
-      )
-      .inSingletonScope();
-    bind(ManageContent)
-      .toResolvedValue((store: ContentStore) => new ManageContent(store), [CachedStore])
-      .inSingletonScope();
-    bind(LiveFeeds)
-      .toResolvedValue(
-        (
-          store: ContentStore,
-          random: RandomContent,
-          clock: Clock,
-          logger: Logger,
-          countCall: UpstreamCalls,
-        ): LiveFeeds => {
-          const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
-          const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
-            const baseUrl = url(settings);
-            const source =
-              baseUrl === 'off'
-                ? OFF_SOURCE
-                : new UpstreamContentSource(
-                    upstream,
-                    { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
-                    { logger, clock, countCall },
-                  );
-            return [upstream, new LiveContent(feed, source, store, random, clock)];
-          };
-          return Object.fromEntries(FEEDS.map(live)) as LiveFeeds;
-        },
-        [CachedStore, RandomContent, Clock, Log, UpstreamCalls],
-      )
-      .inSingletonScope();
-    bind(ContentUseCases).toResolvedValue(
-      (
-        randomContent: RandomContent,
-        feeds: LiveFeeds,
-        importContent: ImportContent,
-        manageContent: ManageContent,
-      ): ContentUseCases => ({
-        randomContent,
-        chuckNorris: feeds.chucknorris,
-        kanye: feeds.kanye,
-        ronSwanson: feeds.ronswanson,
-        importContent,
-        manageContent,
-      }),
-      [RandomContent, LiveFeeds, ImportContent, ManageContent],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (random: RandomContent, feeds: LiveFeeds): RouteContribution => ({
-        routes: contentRoutes({
-          random,
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
+    provide(
+      CachedStore,
+      [ContentStore, Clock],
+      (store, clock) => new CachedContentStore(store, clock, settings.storeCacheTtlMs),
+    ).inSingletonScope();
+    constant(ImportFileReader, importFileReader);
+    provide(
+      ContentUseCases,
+      [CachedStore, ImportFileReader, Randomness, Clock, Log, UpstreamCalls],
+      (store, reader, randomness, clock, logger, countCall) => {
+        const randomContent = new RandomContent(store, randomness);
+        const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
+        const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
+          const baseUrl = url(settings);
+          const source =
+            baseUrl === 'off'
+              ? OFF_SOURCE
+              : new UpstreamContentSource(
+                  upstream,
+                  { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
+                  { logger, clock, countCall },
+                );
+          return [upstream, new LiveContent(feed, source, store, randomContent, clock)];
+        };
+        const feeds = Object.fromEntries(FEEDS.map(live)) as Readonly<Record<UpstreamName, LiveContent>>;
+        return {
+          randomContent,
           chuckNorris: feeds.chucknorris,
           kanye: feeds.kanye,
           ronSwanson: feeds.ronswanson,
-        }),
-      }),
-      [RandomContent, LiveFeeds],
-    );
+          importContent: new ImportContent(store, reader, clock),
+          manageContent: new ManageContent(store),
+        };
+      },
+    ).inSingletonScope();
+    provide(RouteContribution, [ContentUseCases], ({ randomContent, chuckNorris, kanye, ronSwanson }) => ({
+      routes: contentRoutes({ random: randomContent, chuckNorris, kanye, ronSwanson }),
+    }));
   });

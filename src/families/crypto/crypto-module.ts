@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { AesGcmCipher } from './adapters/aes-gcm-cipher.js';
 import { loadKeyRing, type KeyRingSettings } from './adapters/key-ring-source.js';
 import { cryptoRedirects, cryptoRoutes } from './crypto-routes.js';
@@ -7,6 +6,7 @@ import { DecryptText, EncryptText } from './domain/crypt-text.js';
 import { Cipher } from './domain/ports.js';
 import { Randomness } from '../../domain/ports.js';
 import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 
 export interface CryptoSettings extends KeyRingSettings {
   readonly maxPlaintextBytes: number;
@@ -20,33 +20,24 @@ export interface CryptoUseCases {
 export const CryptoUseCases = useCasesIdentifier<CryptoUseCases>('CryptoUseCases');
 
 export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(Cipher)
-      .toResolvedValue(
-        (logger: Logger, randomness: Randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
-        [Log, Randomness],
-      )
-      .inSingletonScope();
-    bind(EncryptText)
-      .toResolvedValue((cipher: Cipher) => new EncryptText(cipher), [Cipher])
-      .inSingletonScope();
-    bind(DecryptText)
-      .toResolvedValue((cipher: Cipher) => new DecryptText(cipher), [Cipher])
-      .inSingletonScope();
-    bind(CryptoUseCases).toResolvedValue(
-      (encryptText: EncryptText, decryptText: DecryptText): CryptoUseCases => ({ encryptText, decryptText }),
-      [EncryptText, DecryptText],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (encrypt: EncryptText, decrypt: DecryptText, cipher: Cipher): RouteContribution => ({
-        routes: cryptoRoutes({
-          encrypt,
-          decrypt,
-          maxPlaintextBytes: settings.maxPlaintextBytes,
-          maxCiphertextLength: cipher.ciphertextLength(settings.maxPlaintextBytes),
-        }),
-        redirects: cryptoRedirects,
+  new ContainerModule((options) => {
+    const { provide } = typedBindings(options);
+    provide(
+      Cipher,
+      [Log, Randomness],
+      (logger, randomness) => new AesGcmCipher(loadKeyRing(settings, logger), randomness),
+    ).inSingletonScope();
+    provide(CryptoUseCases, [Cipher], (cipher) => ({
+      encryptText: new EncryptText(cipher),
+      decryptText: new DecryptText(cipher),
+    })).inSingletonScope();
+    provide(RouteContribution, [CryptoUseCases, Cipher], ({ encryptText, decryptText }, cipher) => ({
+      routes: cryptoRoutes({
+        encrypt: encryptText,
+        decrypt: decryptText,
+        maxPlaintextBytes: settings.maxPlaintextBytes,
+        maxCiphertextLength: cipher.ciphertextLength(settings.maxPlaintextBytes),
       }),
-      [EncryptText, DecryptText, Cipher],
-    );
+      redirects: cryptoRedirects,
+    }));
   });

@@ -5,6 +5,7 @@ import { WordNetLexicon } from './adapters/wordnet-lexicon.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary-queries.js';
 import { Lexicon } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 
 /** Words looked up most often, kept answered: the WordNet files are read per sense. */
 const CACHED_LOOKUPS = 500;
@@ -19,29 +20,13 @@ export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('Dictio
 
 /** Definitions, synonyms and antonyms from WordNet. */
 export const dictionaryModule = (): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(Lexicon).toConstantValue(new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
-    bind(DefineWord)
-      .toResolvedValue((lexicon: Lexicon) => new DefineWord(lexicon), [Lexicon])
-      .inSingletonScope();
-    bind(FindSynonyms)
-      .toResolvedValue((lexicon: Lexicon) => new FindSynonyms(lexicon), [Lexicon])
-      .inSingletonScope();
-    bind(FindAntonyms)
-      .toResolvedValue((lexicon: Lexicon) => new FindAntonyms(lexicon), [Lexicon])
-      .inSingletonScope();
-    bind(DictionaryUseCases).toResolvedValue(
-      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): DictionaryUseCases => ({
-        defineWord,
-        findSynonyms,
-        findAntonyms,
-      }),
-      [DefineWord, FindSynonyms, FindAntonyms],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (defineWord: DefineWord, findSynonyms: FindSynonyms, findAntonyms: FindAntonyms): RouteContribution => ({
-        routes: dictionaryRoutes({ defineWord, findSynonyms, findAntonyms }),
-      }),
-      [DefineWord, FindSynonyms, FindAntonyms],
-    );
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
+    constant(Lexicon, new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
+    provide(DictionaryUseCases, [Lexicon], (lexicon) => ({
+      defineWord: new DefineWord(lexicon),
+      findSynonyms: new FindSynonyms(lexicon),
+      findAntonyms: new FindAntonyms(lexicon),
+    })).inSingletonScope();
+    provide(RouteContribution, [DictionaryUseCases], (useCases) => ({ routes: dictionaryRoutes(useCases) }));
   });

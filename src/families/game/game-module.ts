@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { HiveGameData } from './adapters/hive-game-data.js';
 import { gameRoutes } from './game-routes.js';
 import { GetMaps, GetPlayerStats } from './domain/game-queries.js';
@@ -8,6 +7,7 @@ import { Clock } from '../../domain/ports.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
 
 import type { GameSettings } from './game-settings.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 export type { GameSettings };
 
 /** What the family offers a library user. */
@@ -28,41 +28,30 @@ export const gameModule = ({
   failureTtlMs,
   hostTtlMs,
 }: GameSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(GameData)
-      .toResolvedValue(
-        (logger: Logger, clock: Clock, countCall: UpstreamCalls) =>
-          new HiveGameData(
-            {
-              baseUrl,
-              deadlineMs: timeoutMs,
-              mapsTtlMs,
-              playerTtlMs,
-              maxEntries: cacheEntries,
-              defaultBackoffMs: backoffMs,
-              failureTtlMs,
-              hostTtlMs,
-            },
-            logger,
-            { clock, countCall },
-          ),
-        [Log, Clock, UpstreamCalls],
-      )
-      .inSingletonScope();
-    bind(GetMaps)
-      .toResolvedValue((games: GameData) => new GetMaps(games), [GameData])
-      .inSingletonScope();
-    bind(GetPlayerStats)
-      .toResolvedValue((games: GameData) => new GetPlayerStats(games), [GameData])
-      .inSingletonScope();
-    bind(GameUseCases).toResolvedValue(
-      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): GameUseCases => ({ getMaps, getPlayerStats }),
-      [GetMaps, GetPlayerStats],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (getMaps: GetMaps, getPlayerStats: GetPlayerStats): RouteContribution => ({
-        routes: gameRoutes({ getMaps, getPlayerStats }),
-      }),
-      [GetMaps, GetPlayerStats],
-    );
+  new ContainerModule((options) => {
+    const { provide } = typedBindings(options);
+    provide(
+      GameData,
+      [Log, Clock, UpstreamCalls],
+      (logger, clock, countCall) =>
+        new HiveGameData(
+          {
+            baseUrl,
+            deadlineMs: timeoutMs,
+            mapsTtlMs,
+            playerTtlMs,
+            maxEntries: cacheEntries,
+            defaultBackoffMs: backoffMs,
+            failureTtlMs,
+            hostTtlMs,
+          },
+          logger,
+          { clock, countCall },
+        ),
+    ).inSingletonScope();
+    provide(GameUseCases, [GameData], (games) => ({
+      getMaps: new GetMaps(games),
+      getPlayerStats: new GetPlayerStats(games),
+    })).inSingletonScope();
+    provide(RouteContribution, [GameUseCases], (useCases) => ({ routes: gameRoutes(useCases) }));
   });

@@ -5,6 +5,7 @@ import { LibraryPlusCodes } from './adapters/open-location-code/library-plus-cod
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
 import { Gazetteer, PlusCodes } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 
 /** What the family offers a library user. */
 export interface LocationUseCases {
@@ -25,37 +26,13 @@ export function bindGazetteer({ bind, isBound }: Pick<ContainerModuleLoadOptions
 /** Places by name and by position (GeoNames), and plus codes. */
 export const locationModule = (): ContainerModule =>
   new ContainerModule((options) => {
-    const { bind } = options;
+    const { provide, constant } = typedBindings(options);
     bindGazetteer(options);
-    bind(PlusCodes).toConstantValue(new LibraryPlusCodes());
-    bind(FindPlaces)
-      .toResolvedValue((gazetteer: Gazetteer) => new FindPlaces(gazetteer), [Gazetteer])
-      .inSingletonScope();
-    bind(FindNearbyPlaces)
-      .toResolvedValue((gazetteer: Gazetteer) => new FindNearbyPlaces(gazetteer), [Gazetteer])
-      .inSingletonScope();
-    bind(LookUpPlusCode)
-      .toResolvedValue(
-        (plusCodes: PlusCodes, gazetteer: Gazetteer) => new LookUpPlusCode(plusCodes, gazetteer),
-        [PlusCodes, Gazetteer],
-      )
-      .inSingletonScope();
-    bind(LocationUseCases).toResolvedValue(
-      (
-        findPlaces: FindPlaces,
-        findNearbyPlaces: FindNearbyPlaces,
-        lookUpPlusCode: LookUpPlusCode,
-      ): LocationUseCases => ({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
-      [FindPlaces, FindNearbyPlaces, LookUpPlusCode],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (
-        findPlaces: FindPlaces,
-        findNearbyPlaces: FindNearbyPlaces,
-        lookUpPlusCode: LookUpPlusCode,
-      ): RouteContribution => ({
-        routes: locationRoutes({ findPlaces, findNearbyPlaces, lookUpPlusCode }),
-      }),
-      [FindPlaces, FindNearbyPlaces, LookUpPlusCode],
-    );
+    constant(PlusCodes, new LibraryPlusCodes());
+    provide(LocationUseCases, [Gazetteer, PlusCodes], (gazetteer, plusCodes) => ({
+      findPlaces: new FindPlaces(gazetteer),
+      findNearbyPlaces: new FindNearbyPlaces(gazetteer),
+      lookUpPlusCode: new LookUpPlusCode(plusCodes, gazetteer),
+    })).inSingletonScope();
+    provide(RouteContribution, [LocationUseCases], (useCases) => ({ routes: locationRoutes(useCases) }));
   });

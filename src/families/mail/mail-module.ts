@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { ContainerModule } from 'inversify';
 import { MailOutboxDepth } from '../../platform/pipeline/ports.js';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
 import { mailRoutes } from './mail-routes.js';
 import { EmlFileMailer } from './adapters/eml-file-mailer.js';
 import { MemoryMailer } from './adapters/memory-mailer.js';
 import { SmtpMailer } from './adapters/smtp-mailer.js';
-import { MarkdownItRenderer } from '../mail/adapters/markdown/markdown-it-renderer.js';
+import { MarkdownItRenderer } from './adapters/markdown/markdown-it-renderer.js';
 import { DeliverMail } from './domain/deliver-mail.js';
 import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
@@ -17,6 +16,8 @@ import { Clock, Randomness } from '../../domain/ports.js';
 import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { MailWorker } from './mail-worker.js';
+import { identifier } from '../../domain/identifier.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 
 export type MailModuleSettings = MailSettings & {
   /** Where `.eml` files go when no SMTP server is configured: `<dataDir>/mail`. */
@@ -34,8 +35,8 @@ export interface MailUseCases {
 export const MailUseCases = useCasesIdentifier<MailUseCases>('MailUseCases');
 
 /** Tells this process's worker that a message is due now; does nothing where no worker runs. */
-const WakeWorker = Symbol.for('WakeMailWorker');
 type WakeWorker = () => void;
+const WakeWorker = identifier<WakeWorker>('WakeMailWorker');
 
 /** Where messages go: SMTP when a server is configured, memory when asked, else `.eml` files. */
 function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSettings): Mailer {
@@ -47,27 +48,27 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 
 /** Mail: the outbox's use cases, the mailer, the delivery worker (unless `worker` is off), the routes. */
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
     const limits = {
       from: settings.from,
       maxContentBytes: settings.maxContentBytes,
       maxRecipientsPerHour: settings.maxRecipientsPerHour,
       maxRecipientsPerDay: settings.maxRecipientsPerDay,
     };
-    bind(Mailer).toConstantValue(mailerFor(settings));
-    bind(MarkdownRenderer).toConstantValue(new MarkdownItRenderer());
-    bind(DeliverMail)
-      .toResolvedValue(
-        (outbox: Outbox, mailer: Mailer, markdown: MarkdownRenderer, clock: Clock, randomness: Randomness) =>
-          new DeliverMail(outbox, mailer, markdown, clock, randomness, settings),
-        [Outbox, Mailer, MarkdownRenderer, Clock, Randomness],
-      )
-      .inSingletonScope();
+    constant(Mailer, mailerFor(settings));
+    constant(MarkdownRenderer, new MarkdownItRenderer());
     if (settings.worker) {
-      bind(MailWorker)
-        .toResolvedValue(
-          (deliver: DeliverMail, mailer: Mailer, clock: Clock, logger: Logger) =>
-            new MailWorker(deliver, mailer, clock, logger, {
+      provide(
+        MailWorker,
+        [Outbox, Mailer, MarkdownRenderer, Clock, Randomness, Log],
+        (outbox, mailer, markdown, clock, randomness, logger) =>
+          new MailWorker(
+            new DeliverMail(outbox, mailer, markdown, clock, randomness, settings),
+            mailer,
+            clock,
+            logger,
+            {
               // The process's name in leases, never shown: drawn beside the Randomness port so that a
               // seeded one yields the same ids whether or not a worker runs.
               id: randomUUID(),
@@ -75,53 +76,22 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
               sendsAtOnce: settings.smtpConnections,
               pollIntervalMs: settings.pollIntervalMs,
               stopGraceMs: settings.drainDeadlineMs - Math.ceil(settings.drainDeadlineMs / 10),
-            }),
-          [DeliverMail, Mailer, Clock, Log],
-        )
-        .inSingletonScope();
-      bind(LifecycleComponent).toResolvedValue((worker: MailWorker) => worker, [MailWorker]);
-      bind(WakeWorker).toResolvedValue(
-        (worker: MailWorker): WakeWorker =>
-          () =>
-            worker.wake(),
-        [MailWorker],
-      );
+            },
+          ),
+      ).inSingletonScope();
+      provide(LifecycleComponent, [MailWorker], (worker) => worker);
+      provide(WakeWorker, [MailWorker], (worker) => () => worker.wake());
     } else {
-      bind(WakeWorker).toConstantValue(() => {});
+      constant(WakeWorker, () => {});
     }
-    bind(SendMail)
-      .toResolvedValue(
-        (outbox: Outbox, clock: Clock, randomness: Randomness, wake: WakeWorker) =>
-          new SendMail(outbox, clock, randomness, limits, wake),
-        [Outbox, Clock, Randomness, WakeWorker],
-      )
-      .inSingletonScope();
-    bind(MessageReader)
-      .toResolvedValue((outbox: Outbox) => new MessageReader(outbox), [Outbox])
-      .inSingletonScope();
+    provide(MailUseCases, [Outbox, Clock, Randomness, WakeWorker], (outbox, clock, randomness, wake) => ({
+      sendMail: new SendMail(outbox, clock, randomness, limits, wake),
+      messageReader: new MessageReader(outbox),
+      retryMessage: new RetryMessage(outbox, clock, wake),
+    })).inSingletonScope();
     // The outbox's depth by status, for the metrics of whoever scrapes them.
-    bind(MailOutboxDepth).toResolvedValue(
-      (outbox: Outbox): MailOutboxDepth => ({ byStatus: () => outbox.countByStatus() }),
-      [Outbox],
-    );
-    bind(RetryMessage)
-      .toResolvedValue(
-        (outbox: Outbox, clock: Clock, wake: WakeWorker) => new RetryMessage(outbox, clock, wake),
-        [Outbox, Clock, WakeWorker],
-      )
-      .inSingletonScope();
-    bind(MailUseCases).toResolvedValue(
-      (sendMail: SendMail, messageReader: MessageReader, retryMessage: RetryMessage): MailUseCases => ({
-        sendMail,
-        messageReader,
-        retryMessage,
-      }),
-      [SendMail, MessageReader, RetryMessage],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (sendMail: SendMail, reader: MessageReader): RouteContribution => ({
-        routes: mailRoutes({ sendMail, reader }, settings),
-      }),
-      [SendMail, MessageReader],
-    );
+    provide(MailOutboxDepth, [Outbox], (outbox) => ({ byStatus: () => outbox.countByStatus() }));
+    provide(RouteContribution, [MailUseCases], ({ sendMail, messageReader }) => ({
+      routes: mailRoutes({ sendMail, reader: messageReader }, settings),
+    }));
   });

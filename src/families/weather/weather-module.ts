@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { weatherRoutes } from './weather-routes.js';
 import { OFF_WEATHER_SOURCE, OpenMeteoWeatherSource } from './adapters/open-meteo-weather-source.js';
 import { Gazetteer } from '../location/domain/index.js';
@@ -10,6 +9,7 @@ import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../..
 import { bindGazetteer } from '../location/location-module.js';
 
 import type { WeatherSettings } from './weather-settings.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 export type { WeatherSettings };
 
 /** What the family offers a library user. */
@@ -31,53 +31,29 @@ export const weatherModule = ({
   hostTtlMs,
 }: WeatherSettings): ContainerModule =>
   new ContainerModule((options) => {
-    const { bind } = options;
+    const { provide } = typedBindings(options);
     bindGazetteer(options);
-    bind(WeatherSource)
-      .toResolvedValue(
-        (logger: Logger, clock: Clock, countCall: UpstreamCalls): WeatherSource =>
-          openMeteoUrl === 'off'
-            ? OFF_WEATHER_SOURCE
-            : new OpenMeteoWeatherSource(
-                {
-                  baseUrl: openMeteoUrl,
-                  deadlineMs: timeoutMs,
-                  currentTtlMs,
-                  forecastTtlMs,
-                  maxEntries: cacheEntries,
-                  defaultBackoffMs: backoffMs,
-                  failureTtlMs,
-                  hostTtlMs,
-                },
-                logger,
-                { clock, countCall },
-              ),
-        [Log, Clock, UpstreamCalls],
-      )
-      .inSingletonScope();
-    bind(GetCurrentWeather)
-      .toResolvedValue(
-        (source: WeatherSource, gazetteer: Gazetteer) => new GetCurrentWeather(source, gazetteer),
-        [WeatherSource, Gazetteer],
-      )
-      .inSingletonScope();
-    bind(GetForecast)
-      .toResolvedValue(
-        (source: WeatherSource, gazetteer: Gazetteer) => new GetForecast(source, gazetteer),
-        [WeatherSource, Gazetteer],
-      )
-      .inSingletonScope();
-    bind(WeatherUseCases).toResolvedValue(
-      (getCurrentWeather: GetCurrentWeather, getForecast: GetForecast): WeatherUseCases => ({
-        getCurrentWeather,
-        getForecast,
-      }),
-      [GetCurrentWeather, GetForecast],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (getCurrentWeather: GetCurrentWeather, getForecast: GetForecast): RouteContribution => ({
-        routes: weatherRoutes({ getCurrentWeather, getForecast }),
-      }),
-      [GetCurrentWeather, GetForecast],
-    );
+    provide(WeatherSource, [Log, Clock, UpstreamCalls], (logger, clock, countCall) =>
+      openMeteoUrl === 'off'
+        ? OFF_WEATHER_SOURCE
+        : new OpenMeteoWeatherSource(
+            {
+              baseUrl: openMeteoUrl,
+              deadlineMs: timeoutMs,
+              currentTtlMs,
+              forecastTtlMs,
+              maxEntries: cacheEntries,
+              defaultBackoffMs: backoffMs,
+              failureTtlMs,
+              hostTtlMs,
+            },
+            logger,
+            { clock, countCall },
+          ),
+    ).inSingletonScope();
+    provide(WeatherUseCases, [WeatherSource, Gazetteer], (source, gazetteer) => ({
+      getCurrentWeather: new GetCurrentWeather(source, gazetteer),
+      getForecast: new GetForecast(source, gazetteer),
+    })).inSingletonScope();
+    provide(RouteContribution, [WeatherUseCases], (useCases) => ({ routes: weatherRoutes(useCases) }));
   });
