@@ -9,6 +9,7 @@ import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js'
 import { DeliverMail } from '../../src/families/mail/domain/deliver-mail.js';
 import { Outbox, type ClaimRequest, type OutboxMessage } from '../../src/families/mail/domain/ports.js';
 import { MailWorker } from '../../src/families/mail/mail-worker.js';
+import type { Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { ManualClock } from '../support/manual-clock.js';
