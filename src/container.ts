@@ -116,7 +116,6 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
       limitsModule({
         defaultRateLimit: defaultRateLimitOf(config),
         redis: config.redis,
-        loginFailuresPerAddress: config.auth.loginThrottle.perAddress,
       }),
       accessChangeFeedModule(config.redis),
       ...familyModules(config, families),

@@ -7,8 +7,7 @@ import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
 import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
 import type { AccessLog } from '../platform/logging/logger.js';
-import { Authenticate } from '../families/users-and-tokens/domain/auth/authenticate.js';
-import { LogInWithPassword } from '../families/users-and-tokens/domain/auth/log-in-with-password.js';
+import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
 import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
 import { HttpApp, InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
 
@@ -51,8 +50,7 @@ export const httpModule = ({
       .toResolvedValue(
         (
           table: RouteTable,
-          authenticate: Authenticate,
-          logIn: LogInWithPassword,
+          { authenticate, logInWithPassword: logIn }: UsersAndTokensUseCases,
           logger: Logger,
           rateLimiter: RateLimiter,
           metrics: Metrics,
@@ -73,7 +71,7 @@ export const httpModule = ({
           trustProxies(app, trustedProxies);
           return app;
         },
-        [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics, InstanceHealth],
+        [Routes, UsersAndTokensUseCases, Log, RateLimiter, Metrics, InstanceHealth],
       )
       .inSingletonScope();
   });

@@ -6,6 +6,7 @@ import type { AccessChangeFeed } from '../domain/identity/access-changes.js';
 import type { Health } from '../platform/http/health.js';
 import type { RouteTable } from '../platform/http/route-table.js';
 import type { OutboundGuard } from '../platform/upstream/outbound-guard.js';
+import type { Counters } from '../platform/rate-limit/counters.js';
 import type { Redirect, Route } from '../platform/http/route-table.js';
 import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.js';
 
@@ -15,6 +16,18 @@ import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.j
  */
 export const Log = identifier<Logger>('Logger');
 export const Database = identifier<Knex>('Database');
+/**
+ * The SQL database a family's Knex stores use, and the deadline every call of theirs keeps; null
+ * on memory storage, where a family binds its in-memory stores instead.
+ */
+export interface SqlStorage {
+  readonly db: Knex;
+  /** A store whose every call answers within the database deadline, or rejects as storage unreachable. */
+  inTime<Store extends object>(store: Store): Store;
+}
+export const SqlStorage = identifier<SqlStorage | null>('SqlStorage');
+/** The counters rate limits and the login throttle count in: this process's memory, or Redis. */
+export const SharedCounters = identifier<Counters>('Counters');
 export const Routes = identifier<RouteTable>('RouteTable');
 /** The access-change feed of the storage alone, before any other is added beside it. */
 export const StoredAccessChangeFeed = identifier<AccessChangeFeed>('StoredAccessChangeFeed');

@@ -8,7 +8,16 @@ import { ImportContent } from './domain/import-content.js';
 import { ManageContent } from './domain/manage-content.js';
 import { ContentStore, ImportFileReader } from './domain/ports.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
+import {
+  Log,
+  RouteContribution,
+  SqlStorage,
+  UpstreamCalls,
+  useCasesIdentifier,
+} from '../../composition/identifiers.js';
+import { readBundledFacts } from './adapters/bundled-facts.js';
+import { KnexContentStore } from './adapters/knex-content-store.js';
+import { MemoryContentStore } from './adapters/memory-content-store.js';
 
 import type { ContentSettings } from './content-settings.js';
 import { identifier } from '../../domain/identifier.js';
@@ -74,6 +83,10 @@ const CachedStore = identifier<ContentStore>('CachedContentStore');
 export const contentModule = (settings: ContentSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
+    // On memory storage, the bundled cat and dog facts that the migration loads into a database.
+    provide(ContentStore, [SqlStorage, Clock], (sql, clock) =>
+      sql ? sql.inTime(new KnexContentStore(sql.db)) : new MemoryContentStore(readBundledFacts(clock.now())),
+    ).inSingletonScope();
     provide(
       CachedStore,
       [ContentStore, Clock],

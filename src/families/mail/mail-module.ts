@@ -13,7 +13,9 @@ import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
 import { SendMail } from './domain/send-mail.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { Log, RouteContribution, SqlStorage, useCasesIdentifier } from '../../composition/identifiers.js';
+import { KnexOutbox } from './adapters/knex-outbox.js';
+import { MemoryOutbox } from './adapters/memory-outbox.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { MailWorker } from './mail-worker.js';
 import { identifier } from '../../domain/identifier.js';
@@ -50,6 +52,9 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
+    provide(Outbox, [SqlStorage], (sql) =>
+      sql ? sql.inTime(new KnexOutbox(sql.db)) : new MemoryOutbox(),
+    ).inSingletonScope();
     const limits = {
       from: settings.from,
       maxContentBytes: settings.maxContentBytes,

@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { AccessChanges } from './domain/auth/access-changes.js';
@@ -18,7 +17,21 @@ import { CreateUser } from './domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
 import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import {
+  Log,
+  RouteContribution,
+  SharedCounters,
+  SqlStorage,
+  useCasesIdentifier,
+} from '../../composition/identifiers.js';
+import { typedBindings } from '../../composition/typed-binding.js';
+import { CountedLoginThrottle } from './adapters/counted-login-throttle.js';
+import { KnexTokenStore } from './adapters/knex/knex-token-store.js';
+import { KnexUserStore } from './adapters/knex/knex-user-store.js';
+import { MemoryTables } from './adapters/memory/memory-tables.js';
+import { MemoryTokenStore } from './adapters/memory/memory-token-store.js';
+import { MemoryUserStore } from './adapters/memory/memory-user-store.js';
+import { loginThrottlePolicies, policyOfKey } from './domain/auth/login-throttle.js';
 import { AccessChangeListener } from './access-change-listener.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { UsageFlush } from './usage-flush.js';
@@ -32,6 +45,10 @@ export interface UsersAndTokensSettings {
   readonly defaultRateLimit: RateLimit | null;
   /** Unexpired tokens one user may hold, whoever issues them. */
   readonly maxTokensPerUser: number;
+  readonly loginThrottle: {
+    /** Failed logins one client address may make over all accounts before it waits. */
+    readonly perAddress: number;
+  };
 }
 
 /** What the family offers a library user: managing users and tokens, and checking a presented token or password. */
@@ -55,156 +72,81 @@ export const UsersAndTokensUseCases = useCasesIdentifier<UsersAndTokensUseCases>
  * login throttle is the limits module's, which counts it where it counts request rates.
  */
 export const usersAndTokensModule = (settings: UsersAndTokensSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(VerifiedTokenCache)
-      .toResolvedValue((clock: Clock) => new VerifiedTokenCache(clock, settings.verifiedTokenTtlMs), [Clock])
-      .inSingletonScope();
-    bind(AccessChanges)
-      .toResolvedValue(
-        (cache: VerifiedTokenCache, feed: AccessChangeFeed) => new AccessChanges(cache, feed),
-        [VerifiedTokenCache, AccessChangeFeed],
-      )
-      .inSingletonScope();
-    bind(TokenUsageMeter)
-      .toResolvedValue((tokens: TokenStore) => new TokenUsageMeter(tokens), [TokenStore])
-      .inSingletonScope();
-    bind(Authenticate)
-      .toResolvedValue(
-        (tokens: TokenStore, users: UserStore, clock: Clock, cache: VerifiedTokenCache, usage: TokenUsageMeter) =>
-          new Authenticate(tokens, users, clock, cache, usage),
-        [TokenStore, UserStore, Clock, VerifiedTokenCache, TokenUsageMeter],
-      )
-      .inSingletonScope();
-    bind(Passwords).toConstantValue(new ScryptPasswords(settings.passwordCost));
-    bind(LogInWithPassword)
-      .toResolvedValue(
-        (users: UserStore, throttle: LoginThrottle, passwords: Passwords, clock: Clock) =>
-          new LogInWithPassword(users, throttle, passwords, clock),
-        [UserStore, LoginThrottle, Passwords, Clock],
-      )
-      .inSingletonScope();
-
-    bind(CreateUser)
-      .toResolvedValue(
-        (users: UserStore, clock: Clock, randomness: Randomness, passwords: Passwords) =>
-          new CreateUser(users, clock, randomness, passwords),
-        [UserStore, Clock, Randomness, Passwords],
-      )
-      .inSingletonScope();
-    bind(GetUser)
-      .toResolvedValue((users: UserStore) => new GetUser(users), [UserStore])
-      .inSingletonScope();
-    bind(ListUsers)
-      .toResolvedValue((users: UserStore) => new ListUsers(users), [UserStore])
-      .inSingletonScope();
-    bind(UpdateUser)
-      .toResolvedValue(
-        (users: UserStore, clock: Clock, changes: AccessChanges, passwords: Passwords) =>
-          new UpdateUser(users, clock, changes, passwords),
-        [UserStore, Clock, AccessChanges, Passwords],
-      )
-      .inSingletonScope();
-    bind(DeleteUser)
-      .toResolvedValue(
-        (users: UserStore, changes: AccessChanges) => new DeleteUser(users, changes),
-        [UserStore, AccessChanges],
-      )
-      .inSingletonScope();
-
-    bind(TokenReader)
-      .toResolvedValue(
-        (tokens: TokenStore, users: UserStore, usage: TokenUsageMeter) => new TokenReader(tokens, users, usage),
-        [TokenStore, UserStore, TokenUsageMeter],
-      )
-      .inSingletonScope();
-    bind(RevokeToken)
-      .toResolvedValue(
-        (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new RevokeToken(tokens, reader, changes),
-        [TokenStore, TokenReader, AccessChanges],
-      )
-      .inSingletonScope();
-    bind(UpdateToken)
-      .toResolvedValue(
-        (tokens: TokenStore, reader: TokenReader, changes: AccessChanges) => new UpdateToken(tokens, reader, changes),
-        [TokenStore, TokenReader, AccessChanges],
-      )
-      .inSingletonScope();
-    bind(IssueToken)
-      .toResolvedValue(
-        (users: UserStore, tokens: TokenStore, clock: Clock, randomness: Randomness) =>
-          new IssueToken(users, tokens, clock, randomness, settings.defaultRateLimit, settings.maxTokensPerUser),
-        [UserStore, TokenStore, Clock, Randomness],
-      )
-      .inSingletonScope();
-
-    bind(LifecycleComponent)
-      .toResolvedValue(
-        (feed: AccessChangeFeed, changes: AccessChanges) => new AccessChangeListener(feed, changes),
-        [AccessChangeFeed, AccessChanges],
-      )
-      .inSingletonScope();
-    bind(LifecycleComponent)
-      .toResolvedValue(
-        (meter: TokenUsageMeter, logger: Logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
-        [TokenUsageMeter, Log],
-      )
-      .inSingletonScope();
-    bind(UsersAndTokensUseCases).toResolvedValue(
-      (
-        createUser: CreateUser,
-        getUser: GetUser,
-        listUsers: ListUsers,
-        updateUser: UpdateUser,
-        deleteUser: DeleteUser,
-        issueToken: IssueToken,
-        tokenReader: TokenReader,
-        revokeToken: RevokeToken,
-        updateToken: UpdateToken,
-        authenticate: Authenticate,
-        logInWithPassword: LogInWithPassword,
-      ): UsersAndTokensUseCases => ({
-        createUser,
-        getUser,
-        listUsers,
-        updateUser,
-        deleteUser,
-        issueToken,
-        tokenReader,
-        revokeToken,
-        updateToken,
-        authenticate,
-        logInWithPassword,
-      }),
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
+    const tables = new MemoryTables();
+    provide(UserStore, [SqlStorage], (sql) =>
+      sql ? sql.inTime(new KnexUserStore(sql.db)) : new MemoryUserStore(tables),
+    ).inSingletonScope();
+    provide(TokenStore, [SqlStorage], (sql) =>
+      sql ? sql.inTime(new KnexTokenStore(sql.db)) : new MemoryTokenStore(tables),
+    ).inSingletonScope();
+    provide(
+      LoginThrottle,
+      [SharedCounters],
+      (counters) =>
+        new CountedLoginThrottle(counters, policyOfKey(loginThrottlePolicies(settings.loginThrottle.perAddress))),
+    ).inSingletonScope();
+    provide(
+      VerifiedTokenCache,
+      [Clock],
+      (clock) => new VerifiedTokenCache(clock, settings.verifiedTokenTtlMs),
+    ).inSingletonScope();
+    provide(
+      AccessChanges,
+      [VerifiedTokenCache, AccessChangeFeed],
+      (cache, feed) => new AccessChanges(cache, feed),
+    ).inSingletonScope();
+    provide(TokenUsageMeter, [TokenStore], (tokens) => new TokenUsageMeter(tokens)).inSingletonScope();
+    constant(Passwords, new ScryptPasswords(settings.passwordCost));
+    provide(
+      UsersAndTokensUseCases,
       [
-        CreateUser,
-        GetUser,
-        ListUsers,
-        UpdateUser,
-        DeleteUser,
-        IssueToken,
-        TokenReader,
-        RevokeToken,
-        UpdateToken,
-        Authenticate,
-        LogInWithPassword,
+        UserStore,
+        TokenStore,
+        LoginThrottle,
+        Passwords,
+        VerifiedTokenCache,
+        AccessChanges,
+        TokenUsageMeter,
+        Clock,
+        Randomness,
       ],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (
-        createUser: CreateUser,
-        getUser: GetUser,
-        updateUser: UpdateUser,
-        deleteUser: DeleteUser,
-        issueToken: IssueToken,
-        reader: TokenReader,
-        revokeToken: RevokeToken,
-        updateToken: UpdateToken,
-      ): RouteContribution => ({
-        routes: [
-          ...userRoutes({ createUser, getUser, updateUser, deleteUser }),
-          ...tokenRoutes({ issueToken, reader, revokeToken, updateToken }),
-        ],
-      }),
-      [CreateUser, GetUser, UpdateUser, DeleteUser, IssueToken, TokenReader, RevokeToken, UpdateToken],
-    );
+      (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness) => {
+        const tokenReader = new TokenReader(tokens, users, usage);
+        return {
+          createUser: new CreateUser(users, clock, randomness, passwords),
+          getUser: new GetUser(users),
+          listUsers: new ListUsers(users),
+          updateUser: new UpdateUser(users, clock, changes, passwords),
+          deleteUser: new DeleteUser(users, changes),
+          issueToken: new IssueToken(
+            users,
+            tokens,
+            clock,
+            randomness,
+            settings.defaultRateLimit,
+            settings.maxTokensPerUser,
+          ),
+          tokenReader,
+          revokeToken: new RevokeToken(tokens, tokenReader, changes),
+          updateToken: new UpdateToken(tokens, tokenReader, changes),
+          authenticate: new Authenticate(tokens, users, clock, cache, usage),
+          logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock),
+        };
+      },
+    ).inSingletonScope();
+    provide(
+      LifecycleComponent,
+      [AccessChangeFeed, AccessChanges],
+      (feed, changes) => new AccessChangeListener(feed, changes),
+    ).inSingletonScope();
+    provide(
+      LifecycleComponent,
+      [TokenUsageMeter, Log],
+      (meter, logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
+    ).inSingletonScope();
+    provide(RouteContribution, [UsersAndTokensUseCases], (useCases) => ({
+      routes: [...userRoutes(useCases), ...tokenRoutes({ ...useCases, reader: useCases.tokenReader })],
+    }));
   });
