@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { Outbox } from '../../src/families/mail/domain/ports.js';
-import { SendMail, type Accepted } from '../../src/families/mail/domain/send-mail.js';
+import type { Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
@@ -28,9 +27,10 @@ const queue = (app: Application<'mail'>, count: number, subject = 'Hello'): Prom
   Promise.all(
     Array.from({ length: count }, async (_, i) =>
       expectRight(
-        await app.container
-          .get(SendMail)
-          .execute({ actor: OPERATOR, mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' } }),
+        await app.useCases.mail.sendMail.execute({
+          actor: OPERATOR,
+          mail: { to: 'ada@example.com', subject: `${subject} ${i}`, content: 'Hi' },
+        }),
       ),
     ),
   );
@@ -142,7 +142,8 @@ describe('composition: the mail worker', () => {
       await smtp.waitForReceived(500, 30_000);
       await until(
         async () =>
-          (await workers[0]!.container.get<Outbox>(Outbox).list({ status: 'sent', limit: 1000 })).length === 500,
+          expectRight(await workers[0]!.useCases.mail.messageReader.list(OPERATOR, { status: 'sent', limit: 1000 }))
+            .length === 500,
         'all 500 recorded as sent',
       );
       // Give a duplicate the time to arrive, were there one.
