@@ -76,8 +76,8 @@ export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
   readonly database?: Knex;
   /**
    * A seam for tests: where the mail family hands messages, instead of the mailer its settings
-   * choose (an in-memory one, say, whose deliveries the test reads). It is used as it is; the
-   * caller closes it if it needs closing.
+   * choose (an in-memory one, say, whose deliveries the test reads). The mail worker closes it when
+   * it stops, as it would its own.
    */
   readonly mailer?: Mailer;
 }
