@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { join } from 'node:path';
 import type Koa from 'koa';
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createLogger } from './platform/logging/logger.js';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from './platform/persistence/database.js';
@@ -14,6 +15,8 @@ import {
 } from './composition/families.js';
 import type { AnyFamily } from './composition/family.js';
 import type { Health } from './platform/http/health.js';
+import type { RouteTable } from './platform/http/route-table.js';
+import { Mailer } from './families/mail/domain/ports.js';
 import { httpModule } from './composition/http-module.js';
 import { HttpApp, InstanceHealth, Log, Routes } from './composition/identifiers.js';
 import { Lifecycle, LifecycleComponent, type Closed } from './platform/lifecycle.js';
@@ -26,15 +29,19 @@ import { defaultRateLimitOf, type AppConfig } from './config/config.js';
 import type { Clock, Randomness } from './domain/ports.js';
 import { systemRandomness } from './platform/randomness/system-randomness.js';
 
-export { Database, HttpApp, Log, Routes } from './composition/identifiers.js';
 export type { Closed } from './platform/lifecycle.js';
 
+/**
+ * What the server, the CLI and the tests use of the built application, each piece typed: never the
+ * container, which only the composition root looks things up in.
+ */
 export interface Application<Chosen extends FamilyName = FamilyName> {
-  readonly container: Container;
   readonly config: AppConfig;
   readonly logger: Logger;
   /** The use cases of the families built, each under its family's name. */
   readonly useCases: UseCasesOf<Chosen>;
+  /** The routes `httpApp()` serves, the system endpoints included: what its OpenAPI document is made from. */
+  readonly routes: RouteTable;
   /** The Koa app serving the built families' routes; it needs the usersAndTokens family, which authenticates. */
   httpApp(): Koa;
   /** Writes buffered log lines now rather than at the next batch. */
@@ -61,6 +68,18 @@ export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
   readonly randomness?: Randomness;
   /** What the use cases take the time from (default: the system's); a test may move its own (leases, back-off, expiry). */
   readonly clock?: Clock;
+  /**
+   * A seam for tests: an open connection to use instead of opening one from the config's database
+   * settings, which must name the same database (`storage` sqlite or postgres). The caller owns it:
+   * `close()` leaves it open. A test destroys it to see the service through a database outage.
+   */
+  readonly database?: Knex;
+  /**
+   * A seam for tests: where the mail family hands messages, instead of the mailer its settings
+   * choose (an in-memory one, say, whose deliveries the test reads). The mail worker closes it when
+   * it stops, as it would its own.
+   */
+  readonly mailer?: Mailer;
 }
 
 export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefined {
@@ -94,16 +113,27 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
   container.bind(Log).toConstantValue(logger);
 
   const settings = databaseSettingsOf(config);
+  if (options.database && !settings) {
+    logging.close();
+    throw new Error(`a database connection was given, but the storage setting is ${config.storage}`);
+  }
   // While migrating at start, failing to reach the database is the start-up failure itself, which
   // the caller reports in one line; a warning of it before that line would say it twice.
   let migrating = true;
-  const db = settings
-    ? openDatabase(settings, (message) => {
-        if (!migrating) logger.warn(message);
-      })
-    : undefined;
+  const db =
+    options.database ??
+    (settings
+      ? openDatabase(settings, (message) => {
+          if (!migrating) logger.warn(message);
+        })
+      : undefined);
+  /** Closes the connection this opened, never one the caller gave. */
+  const closeDatabase = async (): Promise<void> => {
+    if (db !== options.database) await db?.destroy();
+  };
   let lifecycle: Lifecycle;
   let useCases: UseCasesOf<Chosen>;
+  let routes: RouteTable;
   try {
     if (db && options.migrate !== false) {
       const applied = await migrateToLatest(db, migrationsOf(options.familyList));
@@ -128,9 +158,10 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
         trustedProxies: config.http.trustedProxies,
       }),
     );
+    if (options.mailer) container.rebind(Mailer).toConstantValue(options.mailer);
     // Resolved now, not at the first request, so that a family that cannot be built (an unreadable
     // key file, say) fails the start, for the server and the CLI alike.
-    container.get(Routes);
+    routes = container.get<RouteTable>(Routes);
     // Each family's use cases under its name: the one cast, from the identifier's type to the family's.
     useCases = Object.fromEntries(
       families.map((family) => [family.name, container.get(family.useCases)]),
@@ -142,14 +173,14 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
     });
     await lifecycle.start();
   } catch (error) {
-    await db?.destroy();
+    await closeDatabase();
     logging.close();
     throw error;
   }
 
   const close = async (): Promise<Closed> => {
     const { failed } = await lifecycle.stop();
-    await db?.destroy();
+    await closeDatabase();
     logging.close();
     return { stopFailures: failed };
   };
@@ -158,10 +189,10 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
     lifecycle.drain();
   };
   return {
-    container,
     config,
     logger,
     useCases,
+    routes,
     httpApp: () => container.get<Koa>(HttpApp),
     flushLogs: logging.flush,
     beginDrain,

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
-const SRC = resolve(import.meta.dirname, '../src');
+const ROOT = resolve(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -12,6 +13,30 @@ function sourceFiles(dir: string): string[] {
         ? [join(dir, entry.name)]
         : [],
   );
+}
+
+/** Every script below `dir`, TypeScript or JavaScript. */
+function scriptFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? scriptFiles(join(dir, entry.name))
+      : /\.[cm]?[jt]s$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/**
+ * Where a text looks something up in a container (service location), as `line: text` from 1: a
+ * `get`, `getAll`, `getAsync` or `getAllAsync` on a container (whatever it is called, `app.container`
+ * or `testContainer`) or on a resolution context, its chain broken over lines or not.
+ */
+function lookupsIn(text: string): string[] {
+  const lookup = /\b\w*(?:container|Container|context)\s*\??\.\s*get(?:All)?(?:Async)?\s*[<(]/g;
+  return [...text.matchAll(lookup)].map((match) => {
+    const line = text.slice(0, match.index).split('\n').length;
+    return `${line}: ${text.split('\n')[line - 1]!.trim()}`;
+  });
 }
 
 /** Every module specifier a file imports or re-exports, static or dynamic. */
@@ -230,17 +255,41 @@ describe('architecture: dependencies point inward', () => {
   it('the composition hands each factory its dependencies rather than looking them up (no service location)', () => {
     const offences = allFiles
       .filter((file) => isCompositionRoot(below(file)))
-      .flatMap((file) =>
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .flatMap((line, index) =>
-            /\b(container|context)\.get(All)?(Async)?\s*[<(]/.test(line)
-              ? [`${below(file)}:${index + 1}: ${line.trim()}`]
-              : [],
-          ),
-      );
+      .flatMap((file) => lookupsIn(readFileSync(file, 'utf8')).map((lookup) => `${below(file)}:${lookup}`));
     // The root itself resolves the finished table once, to fail the start early, the lifecycle's components, each family's use cases and the HTTP app.
     expect(offences.filter((offence) => !offence.startsWith('container.ts:'))).to.deep.equal([]);
+  });
+
+  it('nothing outside the composition root looks things up in the container: not the server, the CLI, the tests nor the benchmarks', () => {
+    const files = ['src', 'tests', 'bench']
+      .flatMap((dir) => scriptFiles(join(ROOT, dir)))
+      .filter((file) => !(file.startsWith(SRC + sep) && isCompositionRoot(below(file))));
+    expect(files.map((file) => relative(ROOT, file))).to.include.members([
+      join('src', 'cli', 'main.ts'),
+      join('tests', 'support', 'http-server.ts'),
+      join('bench', 'run-benchmark.ts'),
+    ]);
+    const offences = files.flatMap((file) =>
+      lookupsIn(readFileSync(file, 'utf8')).map((lookup) => `${relative(ROOT, file)}:${lookup}`),
+    );
+    // They use what the application hands out, each typed: app.useCases.<family>, app.routes, app.httpApp().
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('the lookup finder catches a lookup, over lines too, and nothing else', () => {
+    // Each lookup is spelled in pieces, so that this file holds none for the rule above to find.
+    const container = 'container';
+    expect(lookupsIn(`const table = server.app.${container}.get<RouteTable>(Routes);`)).to.have.length(1);
+    expect(lookupsIn(`await app.${container}\n  .get(SendMail)\n  .execute(mail);`)).to.deep.equal([
+      `1: await app.${container}`,
+    ]);
+    expect(lookupsIn(`x;\nconst all = test${'Container'}.getAll(LifecycleComponent);`)).to.deep.equal([
+      `2: const all = test${'Container'}.getAll(LifecycleComponent);`,
+    ]);
+    expect(lookupsIn(`(${'context'}) => ${'context'}.getAsync<Clock>(Clock)`)).to.have.length(1);
+    expect(
+      lookupsIn(`${container}.bind(Log).toConstantValue(logger); ctx.get('x-request-id'); cache.get(key);`),
+    ).to.deep.equal([]);
   });
 
   it('a route file imports the domain and the platform, never an adapter', () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readPage } from './support/docs-pages.js';
 import { randomBytes } from 'node:crypto';
-import { permissionsOf, type RouteTable } from '../src/platform/http/route-table.js';
+import { permissionsOf } from '../src/platform/http/route-table.js';
 import { ENVIRONMENT_VARIABLES, loadConfig } from '../src/config/load-config.js';
-import { buildApplication, Routes } from '../src/container.js';
+import { buildApplication } from '../src/container.js';
 import { expectRight } from './support/either.js';
 import { errorCatalogue } from '../src/domain/errors.js';
 import { knownPermissions } from '../src/domain/permissions.js';
@@ -58,7 +58,7 @@ describe('README and docs/: tell the truth', () => {
     );
     const app = await buildApplication(config);
     try {
-      for (const { permission, method, path } of permissionsOf(app.container.get<RouteTable>(Routes))) {
+      for (const { permission, method, path } of permissionsOf(app.routes)) {
         expect(rows.find((row) => row.permission === permission)?.grants, permission).to.include(`${method} ${path}`);
       }
     } finally {

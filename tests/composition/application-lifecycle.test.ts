@@ -3,9 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/load-config.js';
 import { buildApplication, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { IssueToken } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
-import { TokenUsageMeter } from '../../src/families/users-and-tokens/domain/tokens/usage-meter.js';
-import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 
@@ -17,13 +14,11 @@ async function applicationWithUnwrittenUse(database: TestDatabase): Promise<{ ap
   };
   const config = expectRight(loadConfig({ env: { NODE_ENV: 'test', ...database.env }, overrides }));
   const app = await buildApplication(config);
-  expectRight(
-    await app.container.get(CreateUser).execute({ actor: OPERATOR, username: 'ada', permissions: ['Cryptography::*'] }),
-  );
-  const { record } = expectRight(
-    await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username: 'ada' } }),
-  );
-  app.container.get(TokenUsageMeter).record(record.id, Date.now());
+  const { createUser, issueToken, authenticate } = app.useCases.usersAndTokens;
+  expectRight(await createUser.execute({ actor: OPERATOR, username: 'ada', permissions: ['Cryptography::*'] }));
+  const { secret, record } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username: 'ada' } }));
+  // One use, as a request makes it: counted in memory, written at the next flush, an hour away.
+  expectRight(await authenticate.execute(secret, 'Cryptography::Encrypt'));
   return { app, tokenId: record.id };
 }
 

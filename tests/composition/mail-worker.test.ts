@@ -7,7 +7,7 @@ import { MemoryMarkdownRenderer } from '../../src/families/mail/adapters/markdow
 import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
 import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js';
 import { DeliverMail } from '../../src/families/mail/domain/deliver-mail.js';
-import { Outbox, type ClaimRequest, type OutboxMessage } from '../../src/families/mail/domain/ports.js';
+import type { ClaimRequest, OutboxMessage } from '../../src/families/mail/domain/ports.js';
 import { MailWorker } from '../../src/families/mail/mail-worker.js';
 import type { Accepted } from '../../src/families/mail/domain/send-mail.js';
 import { freshSqlite, POSTGRES_URL, freshPostgres, type TestDatabase } from '../support/databases.js';
@@ -151,7 +151,8 @@ describe('composition: the mail worker', () => {
       await smtp.waitForReceived(500, 30_000);
       await until(
         async () =>
-          (await workers[0]!.container.get<Outbox>(Outbox).list({ status: 'sent', limit: 1000 })).length === 500,
+          expectRight(await workers[0]!.useCases.mail.messageReader.list(OPERATOR, { status: 'sent', limit: 1000 }))
+            .length === 500,
         'all 500 recorded as sent',
       );
       // Give a duplicate the time to arrive, were there one.

@@ -3,9 +3,8 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import type { Route, RouteTable } from '../../src/platform/http/route-table.js';
+import type { Route } from '../../src/platform/http/route-table.js';
 import type { Knex } from 'knex';
-import { Routes } from '../../src/container.js';
 import { errorCatalogue } from '../../src/domain/errors.js';
 import { freshSqlite } from '../support/databases.js';
 import { contentUpstreamsAt, startContentFixture, type ContentFixture } from '../support/content-fixture.js';
@@ -325,7 +324,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         (await server.get(`/api/crypto/enc?data=${encodeURIComponent(data)}`, admin)).text(),
       ),
     );
-    const table = server.app.container.get<RouteTable>(Routes);
+    const table = server.app.routes;
     const requests = fc.sample(requestsForTable(table.routes, samplesOf, { ciphertexts }), {
       seed: SEED,
       numRuns: REQUESTS,
@@ -414,7 +413,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
   // formatting character, at the start or inside); GET /api/location/coords?address=%EF%BB%BFsaint%20etienne
   // → 200, the U+FEFF trimmed away, where U+0001 there is 400/7.
   it('reached the handler of every route with a documented success, and it answered that success', () => {
-    const table = server.app.container.get<RouteTable>(Routes);
+    const table = server.app.routes;
     const unreached = table.routes
       .map(routeName)
       .filter((name) => !successes.has(name) && !NO_SUCCESS_EXPECTED.has(name));
@@ -423,7 +422,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
 
   it('refuses bidirectional and invisible formatting characters in every field where it refuses a control character (issue 11 §2)', async () => {
     await ensureCallers(await stored());
-    const table = server.app.container.get<RouteTable>(Routes);
+    const table = server.app.routes;
     const probes = formatCharacterProbes(table.routes, samplesOf, { ciphertexts: [] }, SEED);
     const live = await livePool(await stored());
     const authorization = `Bearer ${callers.admin.secret}`;
@@ -560,7 +559,7 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
     const admin = await server.tokenFor(['*']);
     const narrow = await server.tokenFor(['Cryptography::Encrypt']);
     const live: LivePool = { uids: ['none'], tokenIds: ['none'], messageIds: ['none'] };
-    const table = server.app.container.get<RouteTable>(Routes);
+    const table = server.app.routes;
     // Routes that read a body never reach their handler with one that does not finish; of the others
     // only those that write nothing, so that the callers stay as they are (a DELETE answers at once).
     const harmless = table.routes.filter((route) => route.body !== undefined || route.method === 'GET');

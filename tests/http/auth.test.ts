@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { expectRight } from '../support/either.js';
 import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
-import { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
-import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
 
 const ENC = '/api/crypto/enc?data=hello';
@@ -45,26 +44,10 @@ for (const backend of httpBackends) {
     });
 
     it('answers 403/5 for a disabled token', async () => {
-      const { secret, secretHash, prefix } = issueSecret(systemRandomness);
-      const { userId } = await suite.server.userWithToken(['*']);
-      const tokens = suite.server.app.container.get<TokenStore>(TokenStore);
-      await tokens.insert({
-        id: '7b4c2a4e-5c1d-4a8e-9a52-000000000005',
-        userId,
-        secretHash,
-        prefix,
-        license: 'DISA-BLED-TOKN-0005',
-        name: null,
-        scopes: ['*'],
-        createdAt: Date.now(),
-        expiresAt: null,
-        lastUsedAt: null,
-        uses: 0,
-        disabled: true,
-        issuedBy: null,
-        issuedThrough: null,
-        rateLimit: null,
-      });
+      const { username } = await suite.server.userWithToken(['*']);
+      const { issueToken, updateToken } = suite.server.app.useCases.usersAndTokens;
+      const { secret, record } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username } }));
+      expectRight(await updateToken.execute(OPERATOR, record.id, { disabled: true }));
       await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${secret}` }), 403, 5);
     });
 
@@ -89,7 +72,7 @@ for (const backend of httpBackends) {
       const { username, secret } = await suite.server.userWithToken(['*']);
       const headers = { Authorization: `Bearer ${secret}` };
       expect((await suite.server.get(ENC, headers)).status).to.equal(200);
-      const updateUser = suite.server.app.container.get(UpdateUser);
+      const updateUser = suite.server.app.useCases.usersAndTokens.updateUser;
       expect((await updateUser.execute(OPERATOR, { username }, { blocked: true }))._tag).to.equal('Right');
       const body = await expectError(await suite.server.get(ENC, headers), 403, 2);
       expect(body.message).to.equal('You are blacklisted from accessing this resource');

@@ -4,8 +4,6 @@ import { XMLParser } from 'fast-xml-parser';
 import { API_PREFIX } from '../../src/platform/http/app.js';
 import { openApiDocument } from '../../src/platform/http/openapi.js';
 import { readChangelog } from '../../src/platform/http/release.js';
-import type { RouteTable } from '../../src/platform/http/route-table.js';
-import { Routes } from '../../src/container.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 const packageVersion = (
@@ -50,7 +48,7 @@ describe('http: GET /api/changelog, the public change log', () => {
   });
 
   it('announces every operation the API serves, and none it no longer serves', () => {
-    const document = openApiDocument(server.app.container.get<RouteTable>(Routes), API_PREFIX);
+    const document = openApiDocument(server.app.routes, API_PREFIX);
     const served = Object.entries(document.paths as Record<string, object>).flatMap(([path, operations]) =>
       Object.entries(operations as Record<string, { deprecated?: boolean }>)
         // The original service's paths are redirects to what is served, recorded as changes.

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { expectRight } from '../support/either.js';
 import { expectError, rawRequest, serverForSuite, type TestServer } from '../support/http-server.js';
 
@@ -39,8 +38,7 @@ describe('http: error answers carry the headers a client acts on', () => {
   });
 
   it('answers 401 on token/create, which also takes a password, with WWW-Authenticate offering Bearer and Basic', async () => {
-    await server.app.container
-      .get(CreateUser)
+    await server.app.useCases.usersAndTokens.createUser
       .execute({
         actor: OPERATOR,
         username: 'grace',

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { API_PREFIX } from '../../src/platform/http/app.js';
 import { openApiDocument } from '../../src/platform/http/openapi.js';
-import { familyOfRoute, type RouteTable } from '../../src/platform/http/route-table.js';
-import { Routes } from '../../src/container.js';
+import { familyOfRoute } from '../../src/platform/http/route-table.js';
 import { PERMISSION_FAMILIES } from '../../src/domain/permissions.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
@@ -63,7 +62,7 @@ describe('http: every route belongs to a permission family, so that each can be 
   after(async () => server.close());
 
   it('names a known family for every route, and leaves every route on by default', () => {
-    const table = server.app.container.get<RouteTable>(Routes);
+    const table = server.app.routes;
     for (const route of table.routes) {
       expect(PERMISSION_FAMILIES, `${route.method} ${route.path}`).to.include(familyOfRoute(route));
       expect(route.disabled, `${route.method} ${route.path}`).to.equal(undefined);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { Database } from '../../src/container.js';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 import { freshPostgres, freshSqlite, POSTGRES_URL, type TestDatabase } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
@@ -31,13 +31,17 @@ async function healthOf(server: TestServer, path: string): Promise<{ status: num
 
 describe('http: /livez and /readyz', () => {
   let database: TestDatabase;
+  /** The server's connection, opened here so that a test can take it away. */
+  let connection: Knex;
   let server: TestServer;
   beforeEach(async () => {
     database = await freshSqlite();
-    server = await startServer({ env: database.env });
+    connection = openDatabase(database.settings);
+    server = await startServer({ env: database.env, database: connection });
   });
   afterEach(async () => {
     await server.close();
+    await connection.destroy();
     await database.drop();
   });
 
@@ -56,7 +60,7 @@ describe('http: /livez and /readyz', () => {
   });
 
   it('is not ready, 503, while the database does not answer; still alive', async () => {
-    await server.app.container.get<Knex>(Database).destroy();
+    await connection.destroy();
     const { status, document } = await healthOf(server, '/readyz');
     expect(status).to.equal(503);
     expect(document.status).to.equal('fail');

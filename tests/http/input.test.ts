@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { expect } from 'chai';
-import { servedPath, type RouteTable } from '../../src/platform/http/route-table.js';
-import { Routes } from '../../src/container.js';
-import { Outbox } from '../../src/families/mail/domain/ports.js';
+import { servedPath } from '../../src/platform/http/route-table.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, rawRequest, serverForSuite, type TestServer } from '../support/http-server.js';
 
 /** Escapes of bytes that are not UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a cut-off sequence. */
@@ -219,7 +219,7 @@ for (const backend of httpBackends) {
       });
 
       it('refuses an unknown parameter on every route of the table with 400/7 naming it, before anything is done', async () => {
-        const table = server.app.container.get<RouteTable>(Routes);
+        const table = server.app.routes;
         const before = await server.snapshot();
         for (const route of table.routes) {
           const path = servedPath(route).replace(':codec', 'qrcode').replace(':map', 'hide');
@@ -313,7 +313,8 @@ for (const backend of httpBackends) {
 
     describe('a JSON key given twice', () => {
       const raw = (body: string) => ({ token: admin, raw: { body, contentType: 'application/json' } });
-      const outboxSize = async () => (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
+      const outboxSize = async () =>
+        expectRight(await server.app.useCases.mail.messageReader.list(OPERATOR, { limit: 1000 })).length;
 
       it('refuses {"to": a, "to": b} with 400/11 naming to, queueing nothing (the last one used to be sent to)', async () => {
         const before = await outboxSize();

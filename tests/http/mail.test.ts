@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { AddressObject } from 'mailparser';
-import type { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
-import { Mailer, Outbox } from '../../src/families/mail/domain/ports.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
 import { sqlDatabases } from '../support/databases.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -87,7 +88,7 @@ async function eventually(
 }
 
 const storedCount = async (server: TestServer) =>
-  (await server.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).length;
+  expectRight(await server.app.useCases.mail.messageReader.list(OPERATOR, { limit: 1000 })).length;
 const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
   [field ?? []].flat().flatMap((object) => object.value.map((each) => each.address ?? ''));
 
@@ -96,12 +97,15 @@ for (const backend of httpBackends) {
     let server: TestServer;
     let drop: () => Promise<void>;
     let token: string;
+    /** Where the server delivers, so that the tests read what it handed over. */
+    const mailer = new MemoryMailer();
     before(async () => {
       const database = await backend.open();
       drop = database.drop;
       server = await startServer({
         env: database.env,
         overrides: { mail: { ...QUICK_DELIVERY, maxContentBytes: 2048, from: 'noreply@example.com' } },
+        mailer,
       });
       token = await server.tokenFor(['Mail::Send']);
     });
@@ -127,9 +131,7 @@ for (const backend of httpBackends) {
         lastError: null,
       });
       expect(Date.parse(sent.sentAt!)).to.be.at.least(Date.parse(sent.createdAt));
-      const delivered = server.app.container
-        .get<MemoryMailer>(Mailer)
-        .delivered.find((message) => message.id === body.id)!;
+      const delivered = mailer.delivered.find((message) => message.id === body.id)!;
       expect(delivered).to.deep.include({
         subject: 'Hello',
         text: 'Hi **there**',
@@ -227,9 +229,7 @@ for (const backend of httpBackends) {
       );
       expect(await storedCount(server)).to.equal(before + 1);
       expect((await eventually(server, token, body.id, 'sent')).subject).to.equal('Order 42');
-      const delivered = server.app.container
-        .get<MemoryMailer>(Mailer)
-        .delivered.filter((message) => message.id === body.id);
+      const delivered = mailer.delivered.filter((message) => message.id === body.id);
       expect(delivered.map((message) => message.text)).to.deep.equal(['Thanks, Ada']);
     });
 
@@ -463,7 +463,7 @@ for (const database of sqlDatabases) {
     const addresses = (count: number, prefix = 'r') =>
       Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
     const senderCount = async (userId: string) =>
-      (await first.app.container.get<Outbox>(Outbox).list({ limit: 1000 })).filter(
+      expectRight(await first.app.useCases.mail.messageReader.list(OPERATOR, { limit: 1000 })).filter(
         (message) => message.senderUserId === userId,
       ).length;
 

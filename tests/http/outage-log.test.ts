@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../src/platform/persistence/database.js';
-import { Database } from '../../src/container.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectError, startServer } from '../support/http-server.js';
 
@@ -16,14 +15,21 @@ describe('http: a store outage is logged once, with the request id and the cause
     const file = join(dir, 'server.log');
     const fd = openSync(file, 'w');
     const database = await freshSqlite();
-    const server = await startServer({ env: database.env, logFd: fd, overrides: { log: { level: 'info' } } });
+    // The server's connection, opened here so that the test can take it away.
+    const connection = openDatabase(database.settings);
+    const server = await startServer({
+      env: database.env,
+      logFd: fd,
+      overrides: { log: { level: 'info' } },
+      database: connection,
+    });
     const answers: Record<string, unknown> = {};
     try {
       const admin = await server.userWithToken(['*']);
       const tokenId = (
         (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as { id: string }
       ).id;
-      await server.app.container.get<Knex>(Database).destroy();
+      await connection.destroy();
 
       const person = {
         firstname: 'Ada',

@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import { Database } from '../../src/container.js';
-import type { Knex } from 'knex';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 import { expectError, startServer } from '../support/http-server.js';
 import { freshSqlite } from '../support/databases.js';
 
 describe('http: when the database is gone', () => {
   it('answers 500/0 as JSON with a request id and no stack trace, and the cached token keeps working', async () => {
     const database = await freshSqlite();
-    const server = await startServer({ env: database.env });
+    // The server's connection, opened here so that the test can take it away.
+    const connection = openDatabase(database.settings);
+    const server = await startServer({ env: database.env, database: connection });
     try {
       const cached = await server.tokenFor(['*']);
       const uncached = await server.tokenFor(['*']);
       expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(200);
 
-      await server.app.container.get<Knex>(Database).destroy();
+      await connection.destroy();
 
       const response = await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` });
       expect(response.headers.get('x-request-id')).to.match(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
@@ -28,13 +29,14 @@ describe('http: when the database is gone', () => {
 
   it('answers the store-failure codes 15-17 and 19-21 for management writes, and changes nothing', async () => {
     const database = await freshSqlite();
-    const server = await startServer({ env: database.env });
+    const connection = openDatabase(database.settings);
+    const server = await startServer({ env: database.env, database: connection });
     try {
       const admin = await server.userWithToken(['*']);
       const tokenId = (
         (await (await server.send('GET', '/api/token/info', { token: admin.secret })).json()) as { id: string }
       ).id;
-      await server.app.container.get<Knex>(Database).destroy();
+      await connection.destroy();
       const person = {
         firstname: 'Ada',
         lastname: 'Lovelace',

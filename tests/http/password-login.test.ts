@@ -1,8 +1,6 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 
@@ -81,7 +79,7 @@ for (const backend of httpBackends) {
       userSequence += 1;
       const username = `login${userSequence}`;
       return expectRight(
-        await server.app.container.get(CreateUser).execute({
+        await server.app.useCases.usersAndTokens.createUser.execute({
           actor: OPERATOR,
           username,
           email: `${username}@Example.com`,
@@ -169,7 +167,9 @@ for (const backend of httpBackends) {
     it('tells a blocked user 403/2 once the password is right', async () => {
       const from = newClientAddress();
       const user = await userWithPassword(['Cryptography::Encrypt']);
-      expectRight(await server.app.container.get(UpdateUser).execute(OPERATOR, { uid: user.uid }, { blocked: true }));
+      expectRight(
+        await server.app.useCases.usersAndTokens.updateUser.execute(OPERATOR, { uid: user.uid }, { blocked: true }),
+      );
       const before = await server.snapshot();
       await expectError(await createFrom(server, from, basic(user.username, 'not the password')), 401, 4);
       await expectError(await createFrom(server, from, basic(user.username, PASSWORD)), 403, 2);

@@ -1,13 +1,8 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from 'pino';
 import { createApp } from '../../src/platform/http/app.js';
-import type { RouteTable } from '../../src/platform/http/route-table.js';
 import { createHttpServer } from '../../src/platform/http/server.js';
-import { Log, Routes } from '../../src/container.js';
 import type { Actor } from '../../src/domain/identity/actor.js';
-import { Authenticate } from '../../src/families/users-and-tokens/domain/auth/authenticate.js';
-import { LogInWithPassword } from '../../src/families/users-and-tokens/domain/auth/log-in-with-password.js';
 import { UNMATCHED_OPERATION } from '../../src/platform/pipeline/metrics.js';
 import type { Metrics, RateLimiter, RateLimitStanding } from '../../src/platform/pipeline/ports.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
@@ -50,12 +45,12 @@ async function pluggedIn(
   rateLimiter: RateLimiter,
   metrics: Metrics,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const { container, config } = server.app;
+  const { routes, useCases, logger, config } = server.app;
   const app = createApp({
-    table: container.get<RouteTable>(Routes),
-    authenticate: container.get(Authenticate),
-    logIn: container.get(LogInWithPassword),
-    logger: container.get<Logger>(Log),
+    table: routes,
+    authenticate: useCases.usersAndTokens.authenticate,
+    logIn: useCases.usersAndTokens.logInWithPassword,
+    logger,
     accessLog: () => {},
     maxBodyBytes: config.http.maxBodyBytes,
     rateLimiter,

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { sqlDatabases } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
@@ -105,7 +104,7 @@ for (const backend of httpBackends) {
 
     it('answers 403/5 while any link above is blocked; the blocked user’s own token is 403/2', async () => {
       const { l, m, t1, t2, t3 } = await chainOfThree(server);
-      const updateUser = server.app.container.get(UpdateUser);
+      const updateUser = server.app.useCases.usersAndTokens.updateUser;
       expectRight(await updateUser.execute(OPERATOR, { uid: l.uid }, { blocked: true }));
       expect(await answers(server, ENC, t1.token, t2.token, t3.token)).to.deep.equal([
         [403, 2],
@@ -250,7 +249,7 @@ for (const database of sqlDatabases) {
     it('refuses T3 on the other instance once L is blocked, T1 disabled, L demoted, or T1 revoked on this one', async () => {
       const { a, l, t1, t3 } = await chainOfThree(one);
       expect(await answers(other, ENC, t3.token)).to.deep.equal([OK]);
-      const updateUser = one.app.container.get(UpdateUser);
+      const updateUser = one.app.useCases.usersAndTokens.updateUser;
 
       expectRight(await updateUser.execute(OPERATOR, { uid: l.uid }, { blocked: true }));
       await eventually(t3.token, [403, 5]);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -55,7 +54,7 @@ for (const backend of httpBackends) {
 
     it('applies to a password login', async () => {
       const user = expectRight(
-        await server.app.container.get(CreateUser).execute({
+        await server.app.useCases.usersAndTokens.createUser.execute({
           actor: OPERATOR,
           username: `capped${backend.name.toLowerCase()}`,
           password: PASSWORD,

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
@@ -396,7 +395,7 @@ for (const backend of httpBackends) {
       it('answers 403/5 while its issuer is blocked; the owner’s own token is untouched', async () => {
         const { issuer, owner, lent } = await lending();
         expect((await server.get(ENC, bearer(lent.token))).status).to.equal(200);
-        const updateUser = server.app.container.get(UpdateUser);
+        const updateUser = server.app.useCases.usersAndTokens.updateUser;
         expectRight(await updateUser.execute(OPERATOR, { uid: issuer.uid }, { blocked: true }));
         await expectError(await server.get(ENC, bearer(lent.token)), 403, 5);
         await expectError(await server.send('GET', '/api/token/list', { token: lent.token }), 403, 5);

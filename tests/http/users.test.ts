@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectError, httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
 
 interface UserBody {
@@ -401,7 +400,7 @@ for (const backend of httpBackends) {
         headers: { 'x-uid': blocked.uid },
         json: { displayname: 'soon blocked' },
       });
-      await server.app.container.get(UpdateUser).execute(OPERATOR, { uid: blocked.uid }, { blocked: true });
+      await server.app.useCases.usersAndTokens.updateUser.execute(OPERATOR, { uid: blocked.uid }, { blocked: true });
       await expectError(await server.send('GET', '/api/user/get', { token: blocked.secret }), 403, 2);
       await expectError(await server.send('POST', '/api/token/create', { token: blocked.secret, json: {} }), 403, 2);
       await expectError(await server.send('DELETE', '/api/user/delete', { token: blocked.secret }), 403, 2);

@@ -2,20 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { expect } from 'chai';
-import type Koa from 'koa';
+import type { Knex } from 'knex';
 import { API_PREFIX } from '../../src/platform/http/app.js';
 import { openApiDocument } from '../../src/platform/http/openapi.js';
-import type { RouteTable } from '../../src/platform/http/route-table.js';
 import { createHttpServer } from '../../src/platform/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { AnyFamily } from '../../src/composition/family.js';
-import { buildApplication, HttpApp, Routes, type Application } from '../../src/container.js';
+import { buildApplication, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import type { Clock, Randomness } from '../../src/domain/ports.js';
-import { IssueToken, type IssueTokenInput } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
-import { TokenStore } from '../../src/families/users-and-tokens/domain/tokens/ports.js';
-import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
-import { UserStore } from '../../src/families/users-and-tokens/domain/users/ports.js';
+import type { Mailer } from '../../src/families/mail/domain/ports.js';
+import type { IssueTokenInput } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
 import { sqlDatabases } from './databases.js';
 import { expectRight } from './either.js';
 import { conformanceTo } from './openapi-conformance.js';
@@ -56,6 +53,10 @@ export interface ServerOptions {
   readonly clock?: Clock;
   /** The families the server is built from (default: src/families/index.ts' list), for a family a test defines. */
   readonly familyList?: readonly AnyFamily[];
+  /** An open connection on the database `env` names, that the test owns (and may destroy, for an outage). */
+  readonly database?: Knex;
+  /** Where mail goes instead of the configured mailer, for a test that reads the deliveries. */
+  readonly mailer?: Mailer;
 }
 
 type TokenOptions = Omit<IssueTokenInput, 'actor' | 'owner'>;
@@ -81,25 +82,26 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     logFd: options.logFd,
     randomness: options.randomness,
     clock: options.clock,
+    database: options.database,
+    mailer: options.mailer,
   });
-  const { server } = createHttpServer(app.container.get<Koa>(HttpApp), { ...config.http, ...config.shutdown });
+  const { server } = createHttpServer(app.httpApp(), { ...config.http, ...config.shutdown });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   // The document the server serves, made here rather than asked for, so that no test sees a request of its own.
-  const conformance = conformanceTo(JSON.stringify(openApiDocument(app.container.get<RouteTable>(Routes), API_PREFIX)));
+  const conformance = conformanceTo(JSON.stringify(openApiDocument(app.routes, API_PREFIX)));
   const checked = async (method: string, url: string, init: RequestInit): Promise<Response> => {
     const response = await fetch(url, { ...init, method, redirect: 'manual' });
     await conformance.check(method, url, response);
     return response;
   };
+  const { createUser, issueToken, listUsers, tokenReader } = app.useCases.usersAndTokens;
   const userWithToken: TestServer['userWithToken'] = async (permissions, token = {}) => {
     userSequence += 1;
     const username = `user${userSequence}`;
-    const user = expectRight(await app.container.get(CreateUser).execute({ actor: OPERATOR, username, permissions }));
-    const { secret } = expectRight(
-      await app.container.get(IssueToken).execute({ actor: OPERATOR, owner: { username }, ...token }),
-    );
+    const user = expectRight(await createUser.execute({ actor: OPERATOR, username, permissions }));
+    const { secret } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username }, ...token }));
     return { username, userId: user.id, uid: user.uid, secret };
   };
   return {
@@ -121,9 +123,17 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       return checked(method, baseUrl + path, { headers: all, body });
     },
     async snapshot() {
-      const users = await app.container.get<UserStore>(UserStore).list();
-      const tokens = app.container.get<TokenStore>(TokenStore);
-      return { users, tokens: await Promise.all(users.map((user) => tokens.listByUser(user.id))) };
+      const users = expectRight(await listUsers.execute(OPERATOR));
+      // Each token as the operator reads it, less its use count and last use: every request a token is
+      // allowed to make counts as one, failed or not; a failed request must change nothing else.
+      const tokens = await Promise.all(
+        users.map(async ({ uid }) =>
+          expectRight(await tokenReader.list(OPERATOR, { uid })).map(
+            ({ uses: _uses, lastUsedAt: _lastUsedAt, ...token }) => token,
+          ),
+        ),
+      );
+      return { users, tokens };
     },
     userWithToken,
     tokenFor: async (permissions, token) => (await userWithToken(permissions, token)).secret,
