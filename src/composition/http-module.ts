@@ -6,6 +6,7 @@ import { trustProxies } from '../platform/http/client-address.js';
 import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
 import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
+import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
 import { Authenticate } from '../families/users-and-tokens/domain/auth/authenticate.js';
 import { LogInWithPassword } from '../families/users-and-tokens/domain/auth/log-in-with-password.js';
@@ -23,8 +24,9 @@ export interface HttpSettings {
 }
 
 /**
- * The route table, made of what each module contributes, and the Koa app that serves it with
- * the rate limiter, the metrics and the health the other modules bind.
+ * The route table, made of what each module contributes and the endpoints asked without a token
+ * (health from what the other modules bind, the OpenAPI document, the change log, the reference
+ * page), and the Koa app that serves it with the rate limiter and the metrics the other modules bind.
  */
 export const httpModule = ({
   maxBodyBytes,
@@ -36,15 +38,18 @@ export const httpModule = ({
   new ContainerModule(({ bind }) => {
     bind(Routes)
       .toResolvedValue(
-        (contributions: RouteContribution[]): RouteTable =>
-          withFamiliesDisabled(
-            {
-              routes: contributions.flatMap((each) => each.routes),
-              redirects: contributions.flatMap((each) => each.redirects ?? []),
-            },
-            disabledFamilies,
+        (contributions: RouteContribution[], health: Health): RouteTable =>
+          withOpenRoutes(
+            withFamiliesDisabled(
+              {
+                routes: contributions.flatMap((each) => each.routes),
+                redirects: contributions.flatMap((each) => each.redirects ?? []),
+              },
+              disabledFamilies,
+            ),
+            health,
           ),
-        [{ serviceIdentifier: RouteContribution, isMultiple: true }],
+        [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )
       .inSingletonScope();
     bind(HttpApp)
@@ -56,7 +61,6 @@ export const httpModule = ({
           logger: Logger,
           rateLimiter: RateLimiter,
           metrics: Metrics,
-          health: Health,
         ): Koa => {
           const app = createApp({
             table,
@@ -68,12 +72,11 @@ export const httpModule = ({
             rateLimiter,
             metrics,
             cors,
-            health,
           });
           trustProxies(app, trustedProxies);
           return app;
         },
-        [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics, InstanceHealth],
+        [Routes, Authenticate, LogInWithPassword, Log, RateLimiter, Metrics],
       )
       .inSingletonScope();
   });
