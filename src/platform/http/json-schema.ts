@@ -1,6 +1,8 @@
 import type * as t from 'io-ts';
 import { isDescribed, type JsonSchema } from './codecs.js';
 
+// Ours, not a library's: io-ts-to-json-schema 0.2.0 and io-ts-schema 0.1.1, each a single release, read no codec that carries its own schema; the first writes a record over fixed keys as an open object, an intersection as allOf and a description on every node (the document would change), the second reads no literal, record or array of io-ts's own.
+
 // The shapes of io-ts's own types that a JSON Schema can be read from, by their `_tag`.
 export interface Tagged {
   readonly _tag?: string;
