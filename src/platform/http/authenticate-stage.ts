@@ -4,13 +4,11 @@ import type { DomainError } from '../../domain/errors.js';
 import { actorFor, type Actor } from '../../domain/identity/actor.js';
 import type { Principal } from '../../domain/identity/principal.js';
 import type { PasswordAuthentication, TokenAuthentication } from '../pipeline/ports.js';
-import { clientAddressOfRequest, throttledClientOf } from './client-address.js';
+import { clientAddressOf, throttledClientOf } from './client-address.js';
 import { presentedSecret, type Presented } from './credentials.js';
 import type { Route } from './route-table.js';
 
 type Verdict<A> = E.Either<DomainError, A>;
-
-export const clientAddressOf = (ctx: Context): string => clientAddressOfRequest(ctx.app, ctx.req);
 
 /**
  * The actor of a request that presents something other than a bearer token: a user by their

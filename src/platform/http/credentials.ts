@@ -1,5 +1,7 @@
 import { strictlyDecoded } from './well-formed.js';
 
+// What a request's Authorization header presents: nothing, something unusable, a bearer token, or a login and password.
+
 /** `Bearer <token>`, case-insensitive scheme, exactly one token. */
 const BEARER = /^Bearer +(\S+) *$/i;
 /** `Basic <base64 of login:password>`, case-insensitive scheme. */
