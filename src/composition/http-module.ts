@@ -1,15 +1,15 @@
 import { ContainerModule } from 'inversify';
-import type Koa from 'koa';
-import type { Logger } from 'pino';
 import { createApp } from '../platform/http/app.js';
 import { trustProxies } from '../platform/http/client-address.js';
 import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
 import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
+import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
 import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
 import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
 import { HttpApp, InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
+import { typedBindings } from './typed-binding.js';
 
 export interface HttpSettings {
   readonly maxBodyBytes: number;
@@ -22,8 +22,9 @@ export interface HttpSettings {
 }
 
 /**
- * The route table, made of what each module contributes, and the Koa app that serves it with
- * the rate limiter, the metrics and the health the other modules bind.
+ * The route table, made of what each module contributes and the endpoints asked without a token
+ * (health from what the other modules bind, the OpenAPI document, the change log, the reference
+ * page), and the Koa app that serves it with the rate limiter and the metrics the other modules bind.
  */
 export const httpModule = ({
   maxBodyBytes,
@@ -32,46 +33,43 @@ export const httpModule = ({
   disabledFamilies,
   trustedProxies,
 }: HttpSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(Routes)
+  new ContainerModule((options) => {
+    const { provide } = typedBindings(options);
+    // The families' contributions, however many: a multiple injection, which the typed bindings do not take.
+    options
+      .bind(Routes)
       .toResolvedValue(
-        (contributions: RouteContribution[]): RouteTable =>
-          withFamiliesDisabled(
-            {
-              routes: contributions.flatMap((each) => each.routes),
-              redirects: contributions.flatMap((each) => each.redirects ?? []),
-            },
-            disabledFamilies,
-          ),
-        [{ serviceIdentifier: RouteContribution, isMultiple: true }],
-      )
-      .inSingletonScope();
-    bind(HttpApp)
-      .toResolvedValue(
-        (
-          table: RouteTable,
-          { authenticate, logInWithPassword: logIn }: UsersAndTokensUseCases,
-          logger: Logger,
-          rateLimiter: RateLimiter,
-          metrics: Metrics,
-          health: Health,
-        ): Koa => {
-          const app = createApp({
-            table,
-            authenticate,
-            logIn,
-            logger,
-            accessLog,
-            maxBodyBytes,
-            rateLimiter,
-            metrics,
-            cors,
+        (contributions: RouteContribution[], health: Health): RouteTable =>
+          withOpenRoutes(
+            withFamiliesDisabled(
+              {
+                routes: contributions.flatMap((each) => each.routes),
+                redirects: contributions.flatMap((each) => each.redirects ?? []),
+              },
+              disabledFamilies,
+            ),
             health,
-          });
-          trustProxies(app, trustedProxies);
-          return app;
-        },
-        [Routes, UsersAndTokensUseCases, Log, RateLimiter, Metrics, InstanceHealth],
+          ),
+        [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )
       .inSingletonScope();
+    provide(
+      HttpApp,
+      [Routes, UsersAndTokensUseCases, Log, RateLimiter, Metrics],
+      (table, users, logger, rateLimiter, metrics) => {
+        const app = createApp({
+          table,
+          authenticate: users.authenticate,
+          logIn: users.logInWithPassword,
+          logger,
+          accessLog,
+          maxBodyBytes,
+          rateLimiter,
+          metrics,
+          cors,
+        });
+        trustProxies(app, trustedProxies);
+        return app;
+      },
+    ).inSingletonScope();
   });

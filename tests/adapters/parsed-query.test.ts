@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
-import { parsedQuery } from '../../src/platform/http/fields.js';
+import { parsedQuery } from '../../src/platform/http/query-string.js';
 
 const koa = new Koa();
 /** Koa 3's own context for a request with this query string: the query string it passes on, and its `ctx.query`. */

@@ -54,6 +54,21 @@ describe('http: feature switches (features.disabled)', () => {
   });
 });
 
+describe('http: turning off the System family', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ env: { UTILITY_API_DISABLED_FAMILIES: 'System' } });
+  });
+  after(async () => server.close());
+
+  it('turns off /metrics, and leaves on what is asked without a token: health, the document, the change log, the reference', async () => {
+    const token = await server.tokenFor(['*']);
+    await expectError(await server.get('/metrics', { Authorization: `Bearer ${token}` }), 423, 23);
+    for (const path of ['/livez', '/readyz', '/api/openapi.json', '/api/changelog', '/docs'])
+      expect((await server.get(path)).status, path).to.equal(200);
+  });
+});
+
 describe('http: every route belongs to a permission family, so that each can be turned off', () => {
   let server: TestServer;
   before(async () => {

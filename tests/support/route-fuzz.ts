@@ -76,6 +76,8 @@ export interface FuzzRequest {
    * lone surrogate, query parameters it does not take, body keys given twice (issue 24).
    */
   readonly mustRefuse: readonly string[];
+  /** Sent with the route's method to its path as written: what answers it is the route's own pipeline. */
+  readonly reachesRoute: boolean;
 }
 
 /** UTF-8 that no decoder may accept: a stray byte, an overlong '/', a surrogate, a cut sequence, beyond U+10FFFF. */
@@ -665,6 +667,7 @@ export function requestsFor(
           body: body.body,
           caller,
           mustRefuse: method === route.method ? [...new Set(mustRefuse)] : [],
+          reachesRoute: method === route.method && spelling === samePath,
         };
       },
     );

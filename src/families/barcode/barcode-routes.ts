@@ -4,7 +4,8 @@ import { BACKGROUNDS, IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from './d
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from './domain/generate-barcode.js';
 import { invalidInput, type DomainError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';
-import { described, numberWritten, oneOf, optional, required, trueOrFalse } from '../../platform/http/fields.js';
+import { described, numberWritten, oneOf, trueOrFalse } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type ImageBody, type Route } from '../../platform/http/route-table.js';
 
 export interface BarcodeRouteDependencies {

@@ -4,7 +4,8 @@ import type { ContentEntry } from './domain/content.js';
 import type { LiveContent, Provenance, RandomContent } from './domain/content-queries.js';
 import type { DomainError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';
-import { oneOf, required } from '../../platform/http/fields.js';
+import { oneOf } from '../../platform/http/codecs.js';
+import { required } from '../../platform/http/fields.js';
 import { chooseFormat, EVERY_FORMAT, formatParameter, rendered, type Format } from '../../platform/http/negotiation.js';
 import { defineRoute, type ResponseBody, type Route } from '../../platform/http/route-table.js';
 

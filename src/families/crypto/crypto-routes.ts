@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { DecryptText, EncryptText } from './domain/crypt-text.js';
 import { Permission } from '../../domain/permissions.js';
-import { required, utf8UpTo } from '../../platform/http/fields.js';
+import { utf8UpTo } from '../../platform/http/codecs.js';
+import { required } from '../../platform/http/fields.js';
 import { defineRoute, text, type Redirect, type Route } from '../../platform/http/route-table.js';
 
 export interface CryptoRouteDependencies {

@@ -3,7 +3,8 @@ import type { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary
 import { PARTS_OF_SPEECH } from './domain/sense.js';
 import { WORD_PATTERN, WORD_RULE } from './domain/word-forms.js';
 import { Permission } from '../../domain/permissions.js';
-import { matching, oneOf, required } from '../../platform/http/fields.js';
+import { matching, oneOf } from '../../platform/http/codecs.js';
+import { required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface DictionaryRouteDependencies {

@@ -5,7 +5,8 @@ import { GAME_ID, PLAYER_NAME } from './domain/game-queries.js';
 import { missingInput, type DomainError } from '../../domain/errors.js';
 import { PLAYER_GAMES, type MapEntry, type PlayerStats } from './domain/game.js';
 import { Permission } from '../../domain/permissions.js';
-import { matching, required } from '../../platform/http/fields.js';
+import { matching } from '../../platform/http/codecs.js';
+import { required } from '../../platform/http/fields.js';
 import { fetchedJson, freshnessHeaders } from '../../platform/http/freshness.js';
 import { defineRoute, type Route } from '../../platform/http/route-table.js';
 

@@ -5,16 +5,8 @@ import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from './domain/
 import type { Place } from './domain/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
 import { Permission } from '../../domain/permissions.js';
-import {
-  described,
-  latitude,
-  longitude,
-  matching,
-  numberWritten,
-  optional,
-  placeName,
-  required,
-} from '../../platform/http/fields.js';
+import { described, latitude, longitude, matching, numberWritten, placeName } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface LocationRouteDependencies {

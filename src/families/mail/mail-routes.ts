@@ -14,7 +14,8 @@ import {
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from './domain/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from './domain/variables.js';
 import { Permission } from '../../domain/permissions.js';
-import { described, matching, oneOf, optional, required, type JsonSchema } from '../../platform/http/fields.js';
+import { described, matching, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface MailRouteDependencies {

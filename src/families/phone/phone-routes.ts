@@ -8,7 +8,8 @@ import {
 } from './domain/phone-details.js';
 import { PHONE_NUMBER_TYPES } from './domain/phone-number.js';
 import { Permission } from '../../domain/permissions.js';
-import { matching, oneOf, optional, required } from '../../platform/http/fields.js';
+import { matching, oneOf } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface PhoneRouteDependencies {

@@ -12,7 +12,8 @@ import {
 } from '../../domain/identity/rate-limit.js';
 import type { IssuedToken, IssueToken } from './domain/tokens/issue-token.js';
 import { userNameOf, type RevokeToken, type TokenReader, type UpdateToken } from './domain/tokens/manage-tokens.js';
-import { described, jsonFlag, names, optional, required, text, tokenId, userUid } from '../../platform/http/fields.js';
+import { described, jsonFlag, names, text, tokenId, userUid } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
 

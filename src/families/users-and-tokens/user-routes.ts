@@ -8,7 +8,8 @@ import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
 import type { UserRef } from './domain/users/target-user.js';
 import type { User } from '../../domain/identity/user.js';
 import { viewOfUser } from './domain/users/user-view.js';
-import { described, names, optional, required, secretText, text, userUid } from '../../platform/http/fields.js';
+import { described, names, secretText, text, userUid } from '../../platform/http/codecs.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, type Route } from '../../platform/http/route-table.js';
 
 export interface UserRouteDependencies {

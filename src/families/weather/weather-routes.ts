@@ -10,16 +10,8 @@ import {
   type CurrentWeather,
   type Forecast,
 } from './domain/weather.js';
-import {
-  latitude,
-  latLon,
-  longitude,
-  matching,
-  numberWritten,
-  oneOf,
-  optional,
-  placeName,
-} from '../../platform/http/fields.js';
+import { latitude, latLon, longitude, matching, numberWritten, oneOf, placeName } from '../../platform/http/codecs.js';
+import { optional } from '../../platform/http/fields.js';
 import { fetchedJson, freshnessHeaders } from '../../platform/http/freshness.js';
 import { defineRoute, type Route } from '../../platform/http/route-table.js';
 

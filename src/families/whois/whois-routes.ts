@@ -11,7 +11,8 @@ import {
   type LookUpDomain,
   type LookUpRegistration,
 } from './domain/domain-lookups.js';
-import { optional, trueOrFalse } from '../../platform/http/fields.js';
+import { trueOrFalse } from '../../platform/http/codecs.js';
+import { optional } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface WhoisRouteDependencies {

@@ -58,6 +58,10 @@ export function clientAddressOfRequest(app: object, request: IncomingMessage): s
   return reading === undefined ? (request.socket.remoteAddress ?? 'unknown') : reading.of(request);
 }
 
+/** The client of a request Koa handles. */
+export const clientAddressOf = (ctx: { readonly app: object; readonly req: IncomingMessage }): string =>
+  clientAddressOfRequest(ctx.app, ctx.req);
+
 /**
  * The client as the login throttle counts it: an IPv4 address, or the /64 network of an IPv6 one.
  * A single host is commonly given a whole /64, so counting its addresses one by one would give

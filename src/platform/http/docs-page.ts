@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Context } from 'koa';
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import { makeOnce } from '../caching/load-once.js';
 import { DOCS_PAGE_HEADERS } from './document-headers.js';
+import { defineOpenRoute, type Route } from './route-table.js';
 
 /** Swagger UI's files, from its npm package: the page needs nothing from outside this server. */
 const SWAGGER_UI_FOLDER = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -35,34 +37,43 @@ const START = `window.ui = SwaggerUIBundle({
 });
 `;
 
-interface Served {
-  readonly type: string;
-  readonly body: () => Buffer;
-}
-
 /** Each read once, at its first request: the bundle is a megabyte and a half that most servers never send. */
 const fromPackage = (file: string) => makeOnce(() => readFileSync(join(SWAGGER_UI_FOLDER, file)));
 
-const SERVED: Readonly<Record<string, Served>> = {
-  '/docs': { type: 'text/html; charset=utf-8', body: makeOnce(() => Buffer.from(PAGE)) },
-  '/docs/start.js': { type: 'text/javascript; charset=utf-8', body: makeOnce(() => Buffer.from(START)) },
-  '/docs/swagger-ui.css': { type: 'text/css; charset=utf-8', body: fromPackage('swagger-ui.css') },
-  '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: fromPackage('swagger-ui-bundle.js') },
-};
+/** Kept an hour by browsers, and allowed to run the page's own script and style only. */
+const HEADERS = { 'Cache-Control': 'public, max-age=3600', ...DOCS_PAGE_HEADERS };
 
-/**
- * `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server.
- * Answers and says so when the request is for one of its files; leaves every other request alone.
- */
-export function docsPage(): (ctx: Context) => boolean {
-  return (ctx) => {
-    const served = SERVED[ctx.path === '/docs/' ? '/docs' : ctx.path];
-    if (served === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
-    ctx.state.operation = `GET ${ctx.path === '/docs/' ? '/docs' : ctx.path}`;
-    ctx.response.set('Content-Type', served.type);
-    ctx.response.set('Cache-Control', 'public, max-age=3600');
-    ctx.response.set(DOCS_PAGE_HEADERS);
-    ctx.body = served.body();
-    return true;
-  };
-}
+const served = (
+  path: string,
+  contentType: 'text/html' | 'text/javascript' | 'text/css',
+  summary: string,
+  body: () => Buffer,
+): Route =>
+  defineOpenRoute({
+    method: 'GET',
+    path,
+    outsideApi: true,
+    undocumented: true,
+    summary,
+    produces: contentType,
+    response: t.string,
+    handle: () => E.right({ contentType, body: body(), prepared: true, headers: HEADERS }),
+  });
+
+/** `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server. */
+export const docsRoutes = (): Route[] => [
+  served(
+    '/docs',
+    'text/html',
+    'The reference page',
+    makeOnce(() => Buffer.from(PAGE)),
+  ),
+  served(
+    '/docs/start.js',
+    'text/javascript',
+    'What starts the reference page',
+    makeOnce(() => Buffer.from(START)),
+  ),
+  served('/docs/swagger-ui.css', 'text/css', "Swagger UI's style", fromPackage('swagger-ui.css')),
+  served('/docs/swagger-ui-bundle.js', 'text/javascript', 'Swagger UI', fromPackage('swagger-ui-bundle.js')),
+];

@@ -1,5 +1,6 @@
 import type { Fetched } from '../../domain/fetched.js';
-import { matching, oneOf, optional, required } from './fields.js';
+import { matching, oneOf } from './codecs.js';
+import { optional, required } from './fields.js';
 import type { JsonBody } from './route-table.js';
 
 const STALE_WARNING = '110 - "Response is Stale"';

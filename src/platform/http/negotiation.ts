@@ -1,6 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { stringify as toYaml } from 'yaml';
-import { oneOf, optional } from './fields.js';
+import { oneOf } from './codecs.js';
+import { optional } from './fields.js';
 import type { ContentType, ResponseBody } from './route-table.js';
 
 /** The formats an answer of plain fields can take, by the name `?type` gives them. */

@@ -27,6 +27,19 @@ export type TextBody = {
   readonly body: string;
 } & WithHeaders;
 export type JsonBody<J> = { readonly contentType: 'application/json'; readonly body: J } & WithHeaders;
+/** A health document (draft-inadarei-api-health-check), with the status it is answered with. */
+export type HealthBody<J> = {
+  readonly contentType: 'application/health+json';
+  readonly body: J;
+  /** One of the row's `answers`: 200 while serving, 503 when this instance should get no work. */
+  readonly status: number;
+} & WithHeaders;
+/** Sent as it is: the reference page and its files, the change log's feed, a JSON document encoded once. */
+export type PreparedBody = {
+  readonly contentType: 'text/html' | 'text/javascript' | 'text/css' | 'application/rss+xml' | 'application/json';
+  readonly body: string | Buffer;
+  readonly prepared: true;
+} & WithHeaders;
 export type ImageBody = (
   | { readonly contentType: 'image/svg+xml'; readonly body: string }
   | { readonly contentType: 'image/png'; readonly body: Buffer }
@@ -34,7 +47,7 @@ export type ImageBody = (
   WithHeaders;
 
 /** A success as sent; `J` is what a JSON body holds, the type of the row's response codec. */
-export type ResponseBody<J = unknown> = TextBody | JsonBody<J> | ImageBody;
+export type ResponseBody<J = unknown> = TextBody | JsonBody<J> | ImageBody | HealthBody<J> | PreparedBody;
 
 export type ContentType = ResponseBody['contentType'];
 
@@ -61,6 +74,14 @@ export interface RouteInput<
   readonly accept: string | undefined;
 }
 
+/** What an open row's handler reads: its query, and where the client reached the server. */
+export interface OpenRouteInput<Q extends QuerySchema> {
+  readonly query: Decoded<Q>;
+  readonly requestId: string;
+  /** `http://host:port` as the client reached it, for an answer that names where it is served. */
+  readonly origin: string;
+}
+
 /** One endpoint as data: enough to register it, authorise it, decode it and document it. */
 export interface Route<
   Q extends QuerySchema = QuerySchema,
@@ -74,6 +95,13 @@ export interface Route<
   readonly path: string;
   /** Served at the server's root rather than below `/api`: where monitoring tools look for it (`/metrics`). */
   readonly outsideApi?: true;
+  /**
+   * Asked without a token, by load balancers and by readers of the reference (see `defineOpenRoute`):
+   * no authentication and no rate limit; nothing is read but the query string; never turned off.
+   */
+  readonly open?: true;
+  /** Left out of the OpenAPI document: the page that shows the document, no part of the API itself. */
+  readonly undocumented?: true;
   /** What the token must grant; null when any valid token may call it (the use case checks the rest). */
   readonly permission: Permission | null;
   /**
@@ -109,6 +137,8 @@ export interface Route<
    */
   readonly fieldPlaces?: Readonly<Record<string, InputPlace>>;
   readonly status: number;
+  /** What each status an answer of the handler may have means, for the document; else `status`, "Success". */
+  readonly answers?: Readonly<Record<number, string>>;
   /** What a success carries; a list when the caller chooses (a barcode as PNG or SVG). */
   readonly produces: ContentType | readonly ContentType[];
   /** The success body, for the OpenAPI document (the JSON, the text, or the image's bytes). */
@@ -133,7 +163,7 @@ export type RouteRow<
   B extends BodySchema,
   P extends ParamSchema,
   A,
-> = Omit<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors'> &
+> = Omit<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors' | 'open'> &
   Partial<Pick<Route<Q, H, B, P, A>, 'query' | 'headers' | 'status' | 'produces' | 'errors'>>;
 
 /** A path that moved: answered with 308 to its new place, query string kept. */
@@ -171,6 +201,35 @@ export const defineRoute = <
   return { query: {}, headers: {}, status: 200, produces: 'application/json', errors: [], ...row } as unknown as Route;
 };
 
+/** An open row as written: no permission, no fields but the query, a handler that is told no actor. */
+export type OpenRouteRow<Q extends QuerySchema, A> = Pick<
+  Route<Q, Record<never, never>, BodySchema, ParamSchema, A>,
+  'method' | 'path' | 'outsideApi' | 'undocumented' | 'summary' | 'answers' | 'produces' | 'response'
+> & {
+  readonly query?: Q;
+  readonly handle: (
+    input: OpenRouteInput<Q>,
+  ) => E.Either<DomainError, ResponseBody<NoInfer<A>>> | Promise<E.Either<DomainError, ResponseBody<NoInfer<A>>>>;
+};
+
+/**
+ * A row anyone may ask (see `Route.open`): it belongs to the System family, answers 200 unless
+ * its handler says otherwise, and documents no error beyond a query string it cannot take.
+ */
+export const defineOpenRoute = <Q extends QuerySchema = Record<never, never>, A = unknown>(
+  row: OpenRouteRow<Q, A>,
+): Route =>
+  ({
+    query: {},
+    headers: {},
+    status: 200,
+    errors: [],
+    ...row,
+    open: true,
+    permission: null,
+    family: 'System',
+  }) as unknown as Route;
+
 /** The permission family a route belongs to: its permission's, else the one it names. */
 export const familyOfRoute = (route: Pick<Route, 'permission' | 'family' | 'method' | 'path'>): string => {
   const family = route.permission === null ? route.family : permissionFamilyOf(route.permission);
@@ -185,8 +244,9 @@ export const withFamiliesDisabled = (table: RouteTable, families: readonly strin
     ? table
     : {
         ...table,
+        // An open row stays on: monitoring and the reference answer whatever is turned off.
         routes: table.routes.map((route) =>
-          families.includes(familyOfRoute(route)) ? { ...route, disabled: true } : route,
+          !route.open && families.includes(familyOfRoute(route)) ? { ...route, disabled: true } : route,
         ),
       };
 

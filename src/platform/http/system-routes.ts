@@ -1,7 +1,20 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { Permission } from '../../domain/permissions.js';
-import { defineRoute, text, type Route } from './route-table.js';
+import { makeOnce } from '../caching/load-once.js';
+import { described } from './codecs.js';
+import { docsRoutes } from './docs-page.js';
+import {
+  HEALTH_CONTENT_TYPE,
+  HEALTH_DOCUMENT_SCHEMA,
+  statusCodeOf,
+  type Health,
+  type HealthDocument,
+} from './health.js';
+import { openApiDocument } from './openapi.js';
+import { changelogFeed, readChangelog } from './release.js';
+import { jsonBytes } from './respond.js';
+import { API_PREFIX, defineOpenRoute, defineRoute, text, type Route, type RouteTable } from './route-table.js';
 
 export interface SystemRouteDependencies {
   /** The Prometheus text exposition of the instance's metrics. */
@@ -24,4 +37,84 @@ export function systemRoutes({ metricsText }: SystemRouteDependencies): Route[] 
       handle: async () => E.right(text(await metricsText())),
     }),
   ];
+}
+
+/** A value of ours, sent as the schema says: nothing to check, only to describe. */
+const documentOf = <A>(name: string, schema: Record<string, unknown>) =>
+  described(
+    new t.Type<A, A, unknown>(
+      name,
+      (_value): _value is A => true,
+      t.success as (u: unknown) => t.Validation<A>,
+      t.identity,
+    ),
+    schema,
+  );
+
+const HealthAnswer = documentOf<HealthDocument>('a health document', HEALTH_DOCUMENT_SCHEMA);
+const HEALTH_ANSWERS = {
+  200: 'pass, or warn: serving, with the concerns in its checks',
+  503: 'fail: send this instance no work',
+};
+const answerHealth = (document: HealthDocument) =>
+  E.right({ contentType: HEALTH_CONTENT_TYPE, body: document, status: statusCodeOf(document) } as const);
+
+/**
+ * The endpoints asked without a token, after the table's own: health for load balancers and
+ * orchestrators (draft-inadarei-api-health-check), the table's OpenAPI description, the change
+ * log, and the reference page that shows the description.
+ */
+export function withOpenRoutes(table: RouteTable, health: Health): RouteTable {
+  // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
+  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX)));
+  const changelog = makeOnce(() => readChangelog());
+  const open: Route[] = [
+    defineOpenRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      summary: 'This document',
+      answers: { 200: 'The OpenAPI 3.1 description of the API' },
+      produces: 'application/json',
+      response: t.UnknownRecord,
+      handle: () => E.right({ contentType: 'application/json', body: description(), prepared: true }),
+    }),
+    defineOpenRoute({
+      method: 'GET',
+      path: '/changelog',
+      summary: 'What each version added, changed and removed, as an RSS 2.0 feed',
+      answers: { 200: 'The change log' },
+      produces: 'application/rss+xml',
+      response: t.string,
+      // The feed names where it is served, as the client reached it.
+      handle: ({ origin }) =>
+        E.right({
+          contentType: 'application/rss+xml',
+          body: changelogFeed(changelog(), `${origin}${API_PREFIX}/changelog`),
+          prepared: true,
+        }),
+    }),
+    defineOpenRoute({
+      method: 'GET',
+      path: '/livez',
+      outsideApi: true,
+      summary: 'Liveness: the process answers',
+      answers: HEALTH_ANSWERS,
+      produces: HEALTH_CONTENT_TYPE,
+      response: HealthAnswer,
+      handle: () => answerHealth(health.live()),
+    }),
+    defineOpenRoute({
+      method: 'GET',
+      path: '/readyz',
+      outsideApi: true,
+      summary: 'Readiness: each dependency answers within 1 s and the instance is not stopping',
+      answers: HEALTH_ANSWERS,
+      produces: HEALTH_CONTENT_TYPE,
+      response: HealthAnswer,
+      handle: async () => answerHealth(await health.ready()),
+    }),
+    ...docsRoutes(),
+  ];
+  const whole: RouteTable = { ...table, routes: [...table.routes, ...open] };
+  return whole;
 }

@@ -1,0 +1,48 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Context } from 'koa';
+import type { DomainError } from '../../domain/errors.js';
+import { actorFor, type Actor } from '../../domain/identity/actor.js';
+import type { Principal } from '../../domain/identity/principal.js';
+import type { PasswordAuthentication, TokenAuthentication } from '../pipeline/ports.js';
+import { clientAddressOf, throttledClientOf } from './client-address.js';
+import { presentedSecret, type Presented } from './credentials.js';
+import type { Route } from './route-table.js';
+
+type Verdict<A> = E.Either<DomainError, A>;
+
+/**
+ * The actor of a request that presents something other than a bearer token: a user by their
+ * password on a route that takes one; anywhere else that is no API key, as it always was.
+ */
+function passwordActor(
+  route: Route,
+  presented: Exclude<Presented, { kind: 'bearer' | 'none' }>,
+  ctx: Context,
+  logIn: PasswordAuthentication,
+): Promise<Verdict<Actor>> {
+  if (presented.kind === 'basic' && route.passwordLogin) {
+    return logIn.execute({
+      login: presented.login,
+      password: presented.password,
+      clientAddress: throttledClientOf(clientAddressOf(ctx)),
+    });
+  }
+  return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
+}
+
+const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> =>
+  E.isLeft(verdict) ? verdict : E.right(actorFor(verdict.right));
+
+/** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
+export function authenticator(
+  route: Route,
+  { authenticate, logIn }: { readonly authenticate: TokenAuthentication; readonly logIn: PasswordAuthentication },
+): (ctx: Context) => Verdict<Actor> | Promise<Verdict<Actor>> {
+  return (ctx) => {
+    const presented = presentedSecret(ctx.req.headers.authorization);
+    if (presented.kind !== 'bearer' && presented.kind !== 'none') return passwordActor(route, presented, ctx, logIn);
+    const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
+    // Most requests come with a recently verified token: no promise to wait for then.
+    return verdict instanceof Promise ? verdict.then(principalActor) : principalActor(verdict);
+  };
+}

@@ -1,0 +1,119 @@
+import type { Field, Schema, AdditionalBody } from './fields.js';
+import type { JsonSchema } from './codecs.js';
+import { jsonSchemaOf, type Tagged } from './json-schema.js';
+import { errorResponsesOf, errorsOf, hasRequired, REQUEST_ID_HEADER } from './openapi-errors.js';
+import { RATE_LIMIT_HEADERS } from './rate-limit-fields.js';
+import type { ContentType, Route } from './route-table.js';
+
+/** `/crypto/:id` → `/crypto/{id}` */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+const describedField = (field: Field<never, unknown>): JsonSchema => ({
+  description: `${field.description} (${field.codec.name})`,
+  ...jsonSchemaOf(field.codec),
+});
+
+const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined) =>
+  Object.entries(schema ?? {}).map(([name, field]) => ({
+    name,
+    in: where,
+    required: where === 'path' || field.required,
+    description: `${field.description} (${field.codec.name})`,
+    schema: jsonSchemaOf(field.codec),
+  }));
+
+const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined): JsonSchema => {
+  const required = Object.entries(body)
+    .filter(([, field]) => field.required)
+    .map(([name]) => name);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length > 0 && { required }),
+    properties: Object.fromEntries(Object.entries(body).map(([name, field]) => [name, describedField(field)])),
+    // Properties beyond the declared ones: those of the route's name pattern, as many as it takes.
+    ...(additional && {
+      patternProperties: { [additional.namePattern.source]: describedField(additional.field as Field<never, unknown>) },
+      maxProperties: Object.keys(body).length + additional.maxCount,
+    }),
+  };
+};
+
+/** The JSON body an operation reads, with the size it may have where the route sets its own. */
+const requestBody = (route: Route, body: Schema<never>): Record<string, unknown> => ({
+  required: hasRequired(body),
+  ...(route.maxBodyBytes !== undefined && {
+    description: `A JSON object of at most ${route.maxBodyBytes} bytes`,
+    'x-max-body-bytes': route.maxBodyBytes,
+  }),
+  content: { 'application/json': { schema: bodySchema(body, route.additionalBody) } },
+});
+
+const contentTypesOf = (route: Route): readonly ContentType[] =>
+  typeof route.produces === 'string' ? [route.produces] : route.produces;
+
+const successSchema = (route: Route, type: ContentType): JsonSchema => {
+  const schema = jsonSchemaOf(route.response);
+  if (type.startsWith('image/')) return { ...schema, contentMediaType: type };
+  // The same answer as the JSON, written as text, XML or YAML: a string to the document.
+  if (type !== 'application/json' && contentTypesOf(route).includes('application/json'))
+    return { type: 'string', contentMediaType: type };
+  return schema;
+};
+
+/** Per status, the error object with the codes this route can answer with it. */
+const errorResponses = (route: Route): Record<string, unknown> => errorResponsesOf(errorsOf(route));
+
+/** What a success carries: its request id, its rate-limit standing unless the row is open (never limited), its own. */
+const successHeaders = (route: Route): Record<string, unknown> => ({
+  ...REQUEST_ID_HEADER,
+  ...(!route.open && RATE_LIMIT_HEADERS),
+  ...Object.fromEntries(
+    Object.entries(route.responseHeaders ?? {}).map(([name, field]) => [
+      name,
+      {
+        required: field.required,
+        description: `${field.description} (${field.codec.name})`,
+        schema: jsonSchemaOf(field.codec),
+      },
+    ]),
+  ),
+});
+
+/** Each status a success may have, with what it means (by default the row's status, "Success"). */
+function successes(route: Route): Record<string, unknown> {
+  if ((route.response as unknown as Tagged)._tag === 'NeverType') return {};
+  const content = Object.fromEntries(
+    contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }]),
+  );
+  return Object.fromEntries(
+    Object.entries(route.answers ?? { [route.status]: 'Success' }).map(([status, description]) => [
+      status,
+      { description, headers: successHeaders(route), content },
+    ]),
+  );
+}
+
+/** One row as an operation of the document. */
+export function operation(route: Route): Record<string, unknown> {
+  const responses = { ...successes(route), ...errorResponses(route) };
+  const listed = [
+    ...parameters('path', route.params),
+    ...parameters('query', route.query),
+    ...parameters('header', route.headers),
+  ];
+  // Asked without a token: no permission to name, no scheme to offer, parameters only if it takes some.
+  if (route.open)
+    return { summary: route.summary, security: [], ...(listed.length > 0 && { parameters: listed }), responses };
+  return {
+    summary: route.summary,
+    'x-permission': route.permission,
+    // Turned off here (features.disabled): every call answers 423 code 23.
+    ...(route.disabled && { 'x-disabled': true }),
+    security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
+    parameters: listed,
+    // No body at all reads as `{}`: it is required only where a field is.
+    ...(route.body && { requestBody: requestBody(route, route.body) }),
+    responses,
+  };
+}
