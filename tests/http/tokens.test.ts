@@ -4,6 +4,7 @@ import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/man
 import { freshSqlite } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import { SteppedClock } from '../support/manual-clock.js';
 
 interface Created {
   token: string;
@@ -50,7 +51,9 @@ const INFO_KEYS = [
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
-    const suite = serverForSuite(backend);
+    // The system's time, which a test moves forward instead of waiting for it to pass.
+    const clock = new SteppedClock();
+    const suite = serverForSuite(backend, { clock });
     let server: TestServer;
     before(async () => {
       server = suite.server;
@@ -313,7 +316,7 @@ for (const backend of httpBackends) {
     it("lists a user's tokens newest first; other users' need Tokens::Read", async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
       const second = await createToken(me.secret, {});
-      await new Promise((done) => setTimeout(done, 5));
+      clock.advance(1_000);
       const third = await createToken(me.secret, {});
       const list = (await (await server.send('GET', '/api/token/list', { token: me.secret })).json()) as Info[];
       expect(list).to.have.length(3);
