@@ -1,25 +1,39 @@
 #!/usr/bin/env node
-// `npm test`'s mocha run: every test file but tests/package, in two processes (the machine we
-// promise has two cores), the slowest files first so that neither process is left alone with a
-// long one at the end. `.mocharc.json` holds the settings every run shares, so that files named
-// on the command line (`npx mocha tests/http/crypto.test.ts`) run alone, in one process.
-// Arguments given to this script (`npm test -- --grep login`) are passed on to mocha.
+// `npm test`: the checks (scripts/checks.js) and mocha, at once. Every test file but tests/package
+// runs in two mocha processes (the machine we promise has two cores), the slowest files first so
+// that neither process is left alone with a long one at the end. `.mocharc.json` holds the settings
+// every run shares, so that files named on the command line (`npx mocha tests/http/crypto.test.ts`)
+// run alone, in one process. Arguments given to this script (`npm test -- --grep login`) are
+// passed on to mocha.
+//
+// The build of dist/ starts with mocha: only the files that start the built program wait for it
+// (tests/support/wait-for-build.ts), and the slowest files, which need none, come first. The
+// type-check, the lint and the formatting check run beside mocha at a lower priority, on what the
+// tests leave of the cores (they wait on processes, sockets and timers), and print their results
+// once mocha is done. The exit code is non-zero when any of them or mocha failed.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runStep } from './checks.js';
 
-/** Seconds each takes alone, roughly; reorder when a file becomes slow. */
+/** Seconds each takes alone, roughly; reorder when a file becomes slow. The first ones need no build. */
 const SLOWEST_FIRST = [
+  'tests/fuzz/routes.test.ts',
+  'tests/http/barcode.test.ts',
+  'tests/http/password-login.test.ts',
+  'tests/http/storage-timeout.test.ts',
   'tests/readme-examples.test.ts',
   'tests/e2e/program.test.ts',
   'tests/e2e/lifecycle.test.ts',
   'tests/e2e/unfinished-bodies.test.ts',
-  'tests/fuzz/routes.test.ts',
+  'tests/e2e/mail.test.ts',
+  'tests/http/mail.test.ts',
   'tests/browser/docs-page.test.ts',
-  'tests/http/password-login.test.ts',
-  'tests/http/barcode.test.ts',
-  'tests/adapters/upstream-client.test.ts',
+  'tests/http/weather.test.ts',
   'tests/http/game.test.ts',
+  'tests/composition/mail-worker.test.ts',
+  'tests/e2e/instances.test.ts',
+  'tests/adapters/upstream-client.test.ts',
   'tests/http/users.test.ts',
 ];
 
@@ -36,7 +50,38 @@ const suite = [
   ...all.filter((file) => !SLOWEST_FIRST.includes(file)),
 ];
 
-const mocha = spawn('npx', ['mocha', '--parallel', '--jobs', '2', ...process.argv.slice(2), ...suite], {
-  stdio: 'inherit',
+// Where the build says how it ended, for the files that wait for it: written whole, then renamed.
+const buildDir = join('.cache', 'test-build');
+const statusFile = join(buildDir, 'status');
+mkdirSync(buildDir, { recursive: true });
+rmSync(statusFile, { force: true });
+const build = runStep('build').then((result) => {
+  writeFileSync(`${statusFile}.tmp`, `${result.ok ? 0 : 1}\n`);
+  renameSync(`${statusFile}.tmp`, statusFile);
+  return result;
 });
-mocha.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// A nice value of 10: the tests come first, the checks take what they leave.
+const checks = ['typecheck', 'lint', 'format'].map((name) => runStep(name, { priority: 10 }));
+
+const mocha = await new Promise((resolve) => {
+  const child = spawn(
+    'npx',
+    [
+      'mocha',
+      '--parallel',
+      '--jobs',
+      '2',
+      '--require',
+      './tests/support/wait-for-build.ts',
+      ...process.argv.slice(2),
+      ...suite,
+    ],
+    { stdio: 'inherit', env: { ...process.env, UTILITY_API_TEST_BUILD_STATUS: statusFile } },
+  );
+  child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+});
+
+const results = await Promise.all([build, ...checks]);
+process.stdout.write('\n');
+for (const { summary, output } of results) process.stdout.write(summary + output);
+process.exit(mocha === 0 && results.every(({ ok }) => ok) ? 0 : 1);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Health } from '../../src/platform/http/health.js';
+import { settlesWithin } from '../support/eventually.js';
 
 describe('adapter: Health, readiness', () => {
   const check = (probe: () => Promise<void>, whenDown: 'fail' | 'warn' = 'fail') => ({
@@ -10,9 +11,11 @@ describe('adapter: Health, readiness', () => {
   });
 
   it('counts a dependency that does not answer within the deadline as down', async () => {
-    const started = performance.now();
-    const document = await new Health([check(() => new Promise(() => {}))], 50).ready();
-    expect(performance.now() - started).to.be.below(1_000);
+    // A probe that never answers: the document comes all the same, cut by the deadline.
+    const document = await settlesWithin(
+      new Health([check(() => new Promise(() => {}))], 50).ready(),
+      'readiness with a dependency that never answers',
+    );
     expect(document.status).to.equal('fail');
     expect(document.checks!['thing:responseTime']![0]).to.include({ status: 'fail', output: 'no answer within 50 ms' });
   });

@@ -71,10 +71,13 @@ describe('composition: the mail worker', () => {
 
   it('on a stop, lets the messages it is sending finish and leaves the rest queued for the next start, each sent once', async () => {
     database = await freshSqlite();
-    smtp.delayMs = 150;
+    // The first message stays on the wire until the stop has begun.
+    smtp.hold();
     const first = await withWorker(database, smtp, { smtpConnections: 1 });
     const accepted = await queue(first, 8);
     await until(() => smtp.attempts >= 1, 'a first attempt');
+    first.beginDrain();
+    smtp.release();
     await first.close();
     const afterStop = await rowsOf(database);
     const sentBeforeStop = afterStop.filter((row) => row.status === 'sent').length;
@@ -93,8 +96,8 @@ describe('composition: the mail worker', () => {
 
   it('from the moment a stop begins, claims nothing more and hands back at once what waits for a connection; the message being sent finishes', async () => {
     database = await freshSqlite();
-    smtp.delayMs = 1_000;
-    // One connection: one message being sent, one claimed behind it.
+    // One connection: one message being sent (held on the wire until the test lets it go), one claimed behind it.
+    smtp.hold();
     const app = await withWorker(database, smtp, { smtpConnections: 1 });
     await queue(app, 4);
     await until(() => smtp.attempts >= 1, 'a first attempt');
@@ -105,6 +108,7 @@ describe('composition: the mail worker', () => {
       5_000,
     );
     expect(smtp.received, 'the message being sent, not finished yet').to.have.length(0);
+    smtp.release();
     await app.close();
     const rows = await rowsOf(database);
     expect(rows.map((row) => row.status).sort()).to.deep.equal(['queued', 'queued', 'queued', 'sent']);
@@ -114,7 +118,8 @@ describe('composition: the mail worker', () => {
 
   it('hands back what it still sends when the stop’s grace runs out; the next start sends it again, with the same Message-ID', async () => {
     database = await freshSqlite();
-    smtp.delayMs = 1_500;
+    // The message on the wire stays there past the grace: until the test lets it go.
+    smtp.hold();
     // All of the drain deadline but a tenth is the worker's grace: 180 ms here.
     const first = await withWorker(database, smtp, { smtpConnections: 1, leaseMs: 60_000 }, { drainDeadlineMs: 200 });
     const accepted = await queue(first, 3);
@@ -126,7 +131,7 @@ describe('composition: the mail worker', () => {
       'all queued again, none held',
     ).to.equal(true);
 
-    smtp.delayMs = 0;
+    smtp.release();
     apps.push(await withWorker(database, smtp));
     await until(
       async () => (await rowsOf(database)).every((row) => row.status === 'sent'),
@@ -155,8 +160,9 @@ describe('composition: the mail worker', () => {
             .length === 500,
         'all 500 recorded as sent',
       );
-      // Give a duplicate the time to arrive, were there one.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A duplicate, were there one, would be under way in a worker: a stop lets what is being sent
+      // finish, so once both have stopped, nothing more can arrive.
+      await Promise.all(apps.splice(0).map((app) => app.close()));
       const ids = smtp.messageIds();
       expect(ids).to.have.length(500);
       expect(new Set(ids).size).to.equal(500);

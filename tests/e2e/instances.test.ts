@@ -8,6 +8,10 @@ import { freshPostgres, POSTGRES_URL, type TestDatabase } from '../support/datab
 import { startProgram, type Running } from '../support/program.js';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
+import { eventually } from '../support/eventually.js';
+
+/** The promise of docs/production.md: a change reaches every instance on the same database within a second. */
+const PROMISED_PROPAGATION_MS = 1_000;
 
 const ONE_REQUEST_PER_CONNECTION = new Agent({ pipelining: 0 });
 const call = (running: Running, method: string, path: string, token: string, json?: unknown) =>
@@ -63,20 +67,28 @@ const call = (running: Running, method: string, path: string, token: string, jso
       return issued.lastLine;
     };
 
-    /** The status `path` answers on `instance` once it answers `expected`, asking every 20 ms for at most 1 s. */
+    /**
+     * The status `path` answers on `instance` once it answers `expected`, asking every 20 ms. The
+     * deadline is the product's promise, not a guess at the machine's speed: a change made on one
+     * process reaches every instance on the same database within a second (docs/production.md).
+     */
     async function statusWithinASecond(
       instance: Running,
       path: string,
       token: string,
       expected: number,
     ): Promise<number> {
-      const deadline = Date.now() + 1000;
-      for (;;) {
-        const response = await call(instance, 'GET', path, token);
-        await response.arrayBuffer();
-        if (response.status === expected || Date.now() > deadline) return response.status;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      let status = 0;
+      await eventually(
+        async () => {
+          const response = await call(instance, 'GET', path, token);
+          await response.arrayBuffer();
+          status = response.status;
+          expect(status).to.equal(expected);
+        },
+        { timeoutMs: PROMISED_PROPAGATION_MS },
+      ).catch(() => {});
+      return status;
     }
 
     it('refuses on one instance, within 1 s, a token revoked through the other', async () => {
@@ -149,8 +161,10 @@ const call = (running: Running, method: string, path: string, token: string, jso
         }),
       );
       await smtp.waitForReceived(30, 20_000);
-      // Time for a second delivery to show up, were there one.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // A second delivery, were there one, would be under way in a worker: a stop lets what is
+      // being sent finish, so once both instances have stopped, nothing more can arrive. This is
+      // the suite's last test; the hook after it stops what is still running.
+      expect(await Promise.all(instances.map((instance) => instance.stop()))).to.deep.equal([0, 0]);
       expect(smtp.messageIds().sort()).to.deep.equal([...accepted].sort());
     });
   },

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { runCommand, TEST_ENCRYPTION_KEY } from '../cli/run-cli.js';
 import { startProgram, type Running } from '../support/program.js';
+import { eventually } from '../support/eventually.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
 /** Sends one message as a client would; gives the id and Message-ID the 202 answered with. */
@@ -65,9 +66,10 @@ describe('e2e: mail from the built program', function () {
     const second = await startProgram({ env });
     running.push(second);
     const expected = accepted.map((each) => each.messageId);
-    const deadline = Date.now() + 30_000;
-    while (!expected.every((id) => smtp!.messageIds().includes(id)) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => expect(expected.filter((id) => !smtp!.messageIds().includes(id))).to.deep.equal([]), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    }).catch(() => {});
     expect(
       expected.filter((id) => !smtp!.messageIds().includes(id)),
       'accepted, never delivered',
@@ -81,8 +83,9 @@ describe('e2e: mail from the built program', function () {
 
   it('stopped with SIGTERM while a slow SMTP server takes its messages, lets those finish and hands back the rest: with a second instance, each arrives exactly once', async () => {
     smtp = await startSmtpFixture();
-    // 3 s a message, 5 connections: 5 messages on the wire at the signal, 5 more claimed behind them.
-    smtp.delayMs = 3_000;
+    // Held on the wire until the stop has begun, 5 connections: 5 messages on the wire at the
+    // signal, 5 more claimed behind them.
+    smtp.hold();
     const env = {
       UTILITY_API_DATA_DIR: dataDir,
       UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -92,18 +95,22 @@ describe('e2e: mail from the built program', function () {
     const first = await startProgram({ env });
     running.push(first);
     const accepted = await Promise.all(Array.from({ length: 40 }, (_, i) => send(first, token, `Message ${i}`)));
-    const deadline = Date.now() + 20_000;
-    while (smtp.attempts < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await first.stop(), 'the first instance’s exit code').to.equal(0);
+    await eventually(() => expect(smtp!.attempts).to.be.at.least(5), { timeoutMs: 20_000 });
+    const stopped = first.stop();
+    await eventually(() =>
+      expect(first.log.map((entry) => entry.msg)).to.include('stopping: finishing the requests received'),
+    );
+    smtp.release();
+    expect(await stopped, 'the first instance’s exit code').to.equal(0);
     const sentByFirst = smtp.received.length;
     expect(sentByFirst, 'messages on the wire at the signal, finished').to.be.within(1, 39);
 
-    smtp.delayMs = 0;
     const second = await startProgram({ env });
     running.push(second);
     await smtp.waitForReceived(40, 30_000);
-    // Give a duplicate the time to arrive, were there one.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A duplicate, were there one, would be under way in the second instance's worker: a stop lets
+    // what is being sent finish, so once it has stopped, nothing more can arrive.
+    expect(await second.stop(), 'the second instance’s exit code').to.equal(0);
     expect(smtp.messageIds().sort(), 'each message once').to.deep.equal(accepted.map((each) => each.messageId).sort());
     expect((await runCommand(env, ['mail', 'list', '--status', 'sent'])).lastLine).to.equal('40 listed');
   });
@@ -115,8 +122,7 @@ describe('e2e: mail from the built program', function () {
     running.push(server);
     const { id, messageId } = await send(server, token, 'Stored as a file');
     const file = join(dataDir, 'mail', `${id}.eml`);
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => expect(existsSync(file), file).to.equal(true));
     const parsed = await simpleParser(readFileSync(file));
     expect(parsed).to.deep.include({
       subject: 'Stored as a file',

@@ -4,12 +4,15 @@ import { expectRight } from '../support/either.js';
 import { issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import { expectError, httpBackends, serverForSuite } from '../support/http-server.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const ENC = '/api/crypto/enc?data=hello';
 
 for (const backend of httpBackends) {
   describe(`http: authentication and permissions (${backend.name})`, () => {
-    const suite = serverForSuite(backend);
+    // The server's time moves only when a test moves it: an expiry is reached, never waited for.
+    const clock = new ManualClock(Date.now());
+    const suite = serverForSuite(backend, { clock });
 
     it('answers 401/3 without an Authorization header or with a blank one', async () => {
       await expectError(await suite.server.get(ENC), 401, 3);
@@ -39,7 +42,7 @@ for (const backend of httpBackends) {
 
     it('answers 401/4 for an expired token', async () => {
       const token = await suite.server.tokenFor(['*'], { expiresInMs: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      clock.advance(5);
       await expectError(await suite.server.get(ENC, { Authorization: `Bearer ${token}` }), 401, 4);
     });
 

@@ -21,11 +21,11 @@ describe('http: location (GeoNames data, open-location-code)', () => {
   });
 
   describe('GET /api/location/coords', () => {
-    it('answers a first search, which reads the names, within a second', async () => {
-      // Runs before any other search of this server: the first one reads both data files.
-      const started = performance.now();
-      await json('/api/location/coords?address=Lyon');
-      expect(performance.now() - started).to.be.below(1000);
+    it('answers a first search, which reads the names', async () => {
+      // Runs before any other search of this server: the first one reads both data files. How long
+      // that takes is the benches' to measure, not a test's on a shared machine.
+      const body = await json('/api/location/coords?address=Lyon');
+      expect((body.places as Record<string, unknown>[]).map((place) => place.name)).to.include('Lyon');
     });
 
     it('finds Paris, the most populous first, each place with exactly six fields', async () => {

@@ -7,22 +7,23 @@ import { openDatabase } from '../../src/platform/persistence/database.js';
 import { cliOn } from '../cli/run-cli.js';
 import { freshPostgres, freshSqlite, POSTGRES_URL, sqlDatabases } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
+import { eventually, settlesWithin } from '../support/eventually.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
 /** What these tests allow the database per call, instead of the default 2 s. */
 const TIMEOUT_MS = 400;
 const PERSON = { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
-/** Sends, and says how long the answer took. */
-async function timed(send: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
-  const started = performance.now();
-  const response = await send();
-  return { response, ms: performance.now() - started };
-}
+/**
+ * The answer to a request that waits on a database which does not answer: it must come, cut by the
+ * database's deadline rather than left hanging. Under a generous deadline of the test's own: on a
+ * loaded machine, callers that met SQLite's lock take turns for well over a second.
+ */
+const inTime = (send: () => Promise<Response>): Promise<Response> =>
+  settlesWithin(send(), 'an answer cut by the database deadline');
 
 async function expectUnavailableInTime(server: TestServer, send: () => Promise<Response>): Promise<void> {
-  const { response, ms } = await timed(send);
-  expect(ms).to.be.below(TIMEOUT_MS + 1500);
+  const response = await inTime(send);
   expect(response.headers.get('retry-after')).to.equal('5');
   expect(await expectError(response, 503, 29)).to.deep.equal({
     code: 29,
@@ -30,14 +31,22 @@ async function expectUnavailableInTime(server: TestServer, send: () => Promise<R
   });
 }
 
-/** Sends `count` requests at once, and checks every one as expectUnavailableInTime does. */
+/**
+ * Sends `count` requests at once, and checks every one as expectUnavailableInTime does. Callers
+ * waiting together each wait out the deadline once, not one after the other: all are answered
+ * before `count` deadlines in a row could have passed.
+ */
 async function expectAllUnavailableInTime(
   server: TestServer,
   count: number,
   send: (index: number) => Promise<Response>,
 ): Promise<void> {
-  const answers = await Promise.all(Array.from({ length: count }, (_, index) => timed(() => send(index))));
-  for (const { response, ms } of answers) {
+  const answers = await settlesWithin(
+    Promise.all(Array.from({ length: count }, (_, index) => send(index))),
+    `${count} calls waiting together, answered sooner than ${count} deadlines one after the other`,
+    count * TIMEOUT_MS,
+  );
+  for (const response of answers) {
     expect({
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
@@ -47,7 +56,6 @@ async function expectAllUnavailableInTime(
       retryAfter: '5',
       body: { code: 29, message: 'The service is unavailable, try again later' },
     });
-    expect(ms).to.be.below(TIMEOUT_MS + 1500);
   }
 }
 
@@ -109,8 +117,12 @@ describe('http: a database that does not answer in time', function () {
         const admin = await server.userWithToken(['*']);
         const cached = await server.tokenFor(['Cryptography::*']);
         const uncached = await server.tokenFor(['Cryptography::*']);
-        // More at once than the pool's connections, none of them verified by the server yet.
-        const neverSeen = await Promise.all(Array.from({ length: 12 }, () => server!.tokenFor(['Cryptography::*'])));
+        const waiter = await server.tokenFor(['Cryptography::*']);
+        // More (used at once, below) than the pool's connections, none of them verified by the server
+        // yet. Made one after another: twelve at once can wait on the pool past the 400 ms deadline
+        // on a loaded machine, before the database is even made to hang.
+        const neverSeen: string[] = [];
+        for (let i = 0; i < 12; i++) neverSeen.push(await server.tokenFor(['Cryptography::*']));
         expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` })).status).to.equal(
           200,
         );
@@ -120,14 +132,11 @@ describe('http: a database that does not answer in time', function () {
 
         proxy.set('hang');
         // What the instance knows without the database: its metrics, without the mail outbox's depth.
-        const { response: metrics, ms: metricsMs } = await timed(() =>
-          server!.get('/metrics', { Authorization: `Bearer ${admin.secret}` }),
-        );
+        const metrics = await inTime(() => server!.get('/metrics', { Authorization: `Bearer ${admin.secret}` }));
         expect(metrics.status).to.equal(200);
         expect(await metrics.text())
           .to.include('http_request_duration_seconds')
           .and.not.include('mail_outbox_messages{');
-        expect(metricsMs).to.be.below(TIMEOUT_MS + 1500);
         await expectAllUnavailableInTime(server, neverSeen.length, (index) =>
           server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${neverSeen[index]}` }),
         );
@@ -146,19 +155,29 @@ describe('http: a database that does not answer in time', function () {
         await expectUnavailableInTime(server, () =>
           server!.send('POST', '/api/user/create', { token: admin.secret, json: PERSON }),
         );
-        const { response, ms } = await timed(() =>
-          server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` }),
-        );
-        expect(response.status).to.equal(200);
-        expect(ms).to.be.below(200);
+        // The cached token asks the database nothing: sent just after a request that waits out the
+        // database's deadline, it is answered first (an order, which no load on the machine changes).
+        const answered: string[] = [];
+        const [waited, fromCache] = await Promise.all([
+          server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${waiter}` }).then((response) => {
+            answered.push('waited for the database');
+            return response;
+          }),
+          server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${cached}` }).then((response) => {
+            answered.push('cached');
+            return response;
+          }),
+        ]);
+        expect(fromCache.status).to.equal(200);
+        await expectError(waited, 503, 29);
+        expect(answered).to.deep.equal(['cached', 'waited for the database']);
 
         proxy.set('pass');
-        const deadline = Date.now() + 5000;
-        let status = 0;
-        while (Date.now() < deadline && status !== 200) {
-          status = (await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` })).status;
-        }
-        expect(status).to.equal(200);
+        await eventually(async () =>
+          expect(
+            (await server!.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${uncached}` })).status,
+          ).to.equal(200),
+        );
         expect((await server.send('POST', '/api/user/create', { token: admin.secret, json: PERSON })).status).to.equal(
           201,
         );
@@ -176,27 +195,31 @@ describe('cli: a database that keeps answering is not given up on', function () 
   this.timeout(60_000);
 
   for (const { name, open } of sqlDatabases) {
-    it(`imports 60,000 facts in one call that takes far longer than database.timeoutMs, and says so truly (${name})`, async () => {
+    it(`imports 40,000 facts in one call (80 statements) that takes far longer than database.timeoutMs, and says so truly (${name})`, async () => {
       const database = await open();
       const dir = mkdtempSync(join(tmpdir(), 'utility-api-import-'));
       try {
         const file = join(dir, 'many.csv');
         writeFileSync(
           file,
-          ['text', ...Array.from({ length: 60_000 }, (_, index) => `Fact number ${index} of a long list`)].join('\n'),
+          ['text', ...Array.from({ length: 40_000 }, (_, index) => `Fact number ${index} of a long list`)].join('\n'),
         );
         const cli = cliOn({
           ...database.env,
-          UTILITY_API_DATABASE_TIMEOUT_MS: '100',
+          // Each statement answers well within it even on a loaded machine (a new PostgreSQL
+          // connection can take over 100 ms there); the whole import takes many times longer.
+          UTILITY_API_DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
           UTILITY_API_KANYE_URL: 'off',
           UTILITY_API_CHUCKNORRIS_URL: 'off',
           UTILITY_API_RON_SWANSON_URL: 'off',
         });
         const imported = await cli('content', 'import', file, '--kind', 'fact', '--category', 'many');
-        expect(imported.stdout).to.include('Imported into fact/many: 60000 added, 0 skipped, 0 refused');
+        expect(imported.stdout, imported.stderr).to.include(
+          'Imported into fact/many: 40000 added, 0 skipped, 0 refused',
+        );
         expect(imported.status).to.equal(0);
         expect(await database.db('content_entries').where({ category: 'many' }).count({ n: '*' })).to.deep.equal([
-          { n: name === 'SQLite' ? 60_000 : '60000' },
+          { n: name === 'SQLite' ? 40_000 : '40000' },
         ]);
       } finally {
         rmSync(dir, { recursive: true, force: true });

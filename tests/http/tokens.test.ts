@@ -3,6 +3,7 @@ import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { freshSqlite } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import { SteppedClock } from '../support/manual-clock.js';
 
 interface Created {
   token: string;
@@ -49,7 +50,9 @@ const INFO_KEYS = [
 
 for (const backend of httpBackends) {
   describe(`http: tokens (${backend.name})`, () => {
-    const suite = serverForSuite(backend);
+    // The system's time, which a test moves forward instead of waiting for it to pass.
+    const clock = new SteppedClock();
+    const suite = serverForSuite(backend, { clock });
     let server: TestServer;
     before(async () => {
       server = suite.server;
@@ -312,7 +315,7 @@ for (const backend of httpBackends) {
     it("lists a user's tokens newest first; other users' need Tokens::Read", async () => {
       const me = await server.userWithToken(['Tokens::Create', 'Cryptography::Encrypt']);
       const second = await createToken(me.secret, {});
-      await new Promise((done) => setTimeout(done, 5));
+      clock.advance(1_000);
       const third = await createToken(me.secret, {});
       const list = (await (await server.send('GET', '/api/token/list', { token: me.secret })).json()) as Info[];
       expect(list).to.have.length(3);

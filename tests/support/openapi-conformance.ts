@@ -19,12 +19,12 @@ interface Operation {
 }
 
 interface CompiledResponse {
-  /** Per media type, the check of a body. */
-  readonly media: ReadonlyMap<string, ValidateFunction>;
+  /** Per media type, the schema of a body (compiled when first checked, see validatorOf). */
+  readonly media: ReadonlyMap<string, object>;
   readonly headers: readonly {
     readonly name: string;
     readonly required: boolean;
-    readonly validate: ValidateFunction;
+    readonly schema: object;
   }[];
 }
 
@@ -56,8 +56,31 @@ const patternOf = (template: string): RegExp =>
 const mediaTypeOf = (response: Response): string | undefined =>
   response.headers.get('content-type')?.split(';')[0]!.trim();
 
+/**
+ * One Ajv for every document: a schema is compiled when a response first needs it, once per
+ * distinct schema. Compiling every schema of every document a server describes cost most of the
+ * time some suites take (about a second a server), where a suite checks answers of a few routes.
+ */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const byObject = new WeakMap<object, ValidateFunction>();
+const byText = new Map<string, ValidateFunction>();
+
+function validatorOf(schema: object): ValidateFunction {
+  const known = byObject.get(schema);
+  if (known) return known;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    // A schema that refers to itself once resolved: compiled on its own.
+  }
+  const validate = (text !== undefined ? byText.get(text) : undefined) ?? ajv.compile(schema);
+  if (text !== undefined) byText.set(text, validate);
+  byObject.set(schema, validate);
+  return validate;
+}
+
 function compile(document: Document): CompiledOperation[] {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
   const resolved = new Validator().resolveRefs({
     specification: document as unknown as Record<string, unknown>,
   }) as unknown as Document;
@@ -70,11 +93,11 @@ function compile(document: Document): CompiledOperation[] {
         Object.entries(operation.responses).map(([status, { content = {}, headers = {} }]) => [
           status,
           {
-            media: new Map(Object.entries(content).map(([type, { schema = {} }]) => [type, ajv.compile(schema)])),
+            media: new Map(Object.entries(content).map(([type, { schema = {} }]) => [type, schema])),
             headers: Object.entries(headers).map(([name, { required = false, schema = {} }]) => ({
               name,
               required,
-              validate: ajv.compile(schema),
+              schema,
             })),
           },
         ]),
@@ -87,9 +110,8 @@ function compile(document: Document): CompiledOperation[] {
  * Where no operation is listed for the path and method, the server still answers with the
  * catalogue's error object (404 for an unknown path, 405 for a known one asked with another method).
  */
-function errorCheck(document: Document): ValidateFunction {
-  const withComponents = document as unknown as { components: { schemas: { Error: object } } };
-  return new Ajv2020({ strict: false, allErrors: true }).compile(withComponents.components.schemas.Error);
+function errorSchema(document: Document): object {
+  return (document as unknown as { components: { schemas: { Error: object } } }).components.schemas.Error;
 }
 
 const compiled = new Map<string, Conformance>();
@@ -103,7 +125,7 @@ export function conformanceTo(documentText: string): Conformance {
   if (known) return known;
   const document = JSON.parse(documentText) as Document;
   const operations = compile(document);
-  const isError = errorCheck(document);
+  const error = errorSchema(document);
   const conformance: Conformance = {
     async check(method, url, response) {
       const { pathname } = new URL(url);
@@ -115,6 +137,7 @@ export function conformanceTo(documentText: string): Conformance {
       if (!operation) {
         if (type === 'application/json' && method.toUpperCase() !== 'HEAD') {
           const body = (await response.clone().json()) as unknown;
+          const isError = validatorOf(error);
           expect(
             isError(body),
             `${where}, outside the document, with something other than an error object: ${JSON.stringify(isError.errors)}`,
@@ -132,25 +155,26 @@ export function conformanceTo(documentText: string): Conformance {
         if (value === null) expect(header.required, `${where} without its header ${header.name}`).to.equal(false);
         else
           expect(
-            header.validate(value),
+            validatorOf(header.schema)(value),
             `${where} with ${header.name}: ${value}, which the document does not describe`,
           ).to.equal(true);
       }
       const media = listed!.media;
       if (media.size === 0 || method.toUpperCase() === 'HEAD') return;
       expect(type, `${where} without a content type`).to.be.a('string');
-      const validate = media.get(type!);
+      const schema = media.get(type!);
       expect(
-        validate,
+        schema,
         `${where} as ${type}, which the document does not list for that status (${[...media.keys()].join(', ')})`,
       ).to.not.equal(undefined);
       if (type!.startsWith('image/')) return;
+      const validate = validatorOf(schema!);
       const text = await response.clone().text();
       // JSON and the types built on it (`application/health+json`) are checked as the JSON they hold.
       const body = /^application\/(?:[\w.-]+\+)?json$/.test(type!) ? (JSON.parse(text) as unknown) : text;
       expect(
-        validate!(body),
-        `${where} with a body the document does not describe: ${JSON.stringify(validate!.errors)}`,
+        validate(body),
+        `${where} with a body the document does not describe: ${JSON.stringify(validate.errors)}`,
       ).to.equal(true);
     },
   };

@@ -24,6 +24,13 @@ export interface SmtpFixture {
   readonly attempts: number;
   /** How long it waits before answering each message. */
   delayMs: number;
+  /**
+   * Holds the answer to every message's DATA, those already waiting and those to come, until
+   * `release`: a message stays on the wire for as long as a test needs, whatever the machine's speed.
+   */
+  hold(): void;
+  /** Answers what `hold` held, and every message from now on as it comes. */
+  release(): void;
   /** Stops listening and cuts every connection: clients meet a refused connection. */
   down(): Promise<void>;
   /** Listens again, on the same port. */
@@ -42,6 +49,8 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
   const recipientScript = new Map<string, SmtpAnswer[]>();
   const waiters = new Set<() => void>();
   const state = { attempts: 0, delayMs: 0 };
+  /** While messages are held: the promise `release` resolves. */
+  let gate: { readonly opened: Promise<void>; readonly open: () => void } | undefined;
   let server: SMTPServer | undefined;
   let port = 0;
 
@@ -61,7 +70,8 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
         state.attempts += 1;
         const answer = script.shift() ?? 'accept';
         simpleParser(stream).then(
-          (parsed) =>
+          async (parsed) => {
+            await gate?.opened;
             setTimeout(() => {
               if (answer !== 'accept') {
                 callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
@@ -74,7 +84,8 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
               });
               callback();
               for (const waiter of waiters) waiter();
-            }, state.delayMs),
+            }, state.delayMs);
+          },
           (error: Error) => callback(error),
         );
       },
@@ -89,7 +100,13 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
     });
     port = (server.server.address() as AddressInfo).port;
   };
-  const stop = () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      gate?.open();
+      gate = undefined;
+      if (server) server.close(() => resolve());
+      else resolve();
+    });
   await listen();
 
   return {
@@ -105,6 +122,16 @@ export async function startSmtpFixture(): Promise<SmtpFixture> {
     },
     set delayMs(ms: number) {
       state.delayMs = ms;
+    },
+    hold() {
+      if (gate !== undefined) return;
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      gate = { opened, open };
+    },
+    release() {
+      gate?.open();
+      gate = undefined;
     },
     down: async () => {
       await stop();
