@@ -1,4 +1,5 @@
 import type { ContainerModule } from 'inversify';
+import type { FamilyCommands } from '../platform/cli/commands.js';
 import type { SettingsSection } from '../platform/config/codecs.js';
 import type { PlatformSettings } from '../platform/config/platform-settings.js';
 import type { Migration } from '../platform/persistence/migrations.js';
@@ -25,6 +26,8 @@ export interface Family<
   readonly useCases: UseCasesIdentifier<UseCases>;
   /** Its schema changes (see Migration for how names order them across families). */
   readonly migrations?: readonly Migration[];
+  /** Its commands of the CLI, if any, given its use cases. */
+  readonly commands?: FamilyCommands<UseCases>;
 }
 
 /** A family of any name, settings and use cases, as the lists that hold several read it. */

@@ -1,19 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import * as E from 'fp-ts/lib/Either.js';
 import type { ContentUseCases } from './content-module.js';
 import { CONTENT_KINDS } from './domain/content.js';
 import { formatOfFileName, IMPORT_FORMATS, type ImportFormat } from './domain/import-content.js';
 import { asNdjson, checkKind } from './domain/manage-content.js';
-import type { DomainError } from '../../domain/errors.js';
 import { reasonOf } from '../../platform/failure-reason.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
+import type { CommandTools } from '../../platform/cli/commands.js';
 
-export interface ContentCommandTools {
-  readonly print: (line: string) => void;
-  readonly withUseCases: <A>(work: (useCases: ContentUseCases) => Promise<A>) => Promise<A>;
-  readonly orFail: <A>(result: E.Either<DomainError, A>) => A;
-}
+type ContentCommandTools = CommandTools<ContentUseCases>;
 
 const LISTED_TEXT_CHARACTERS = 80;
 const shortened = (text: string): string =>

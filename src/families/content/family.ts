@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { contentCommands } from './content-commands.js';
 import { CONTENT_MIGRATIONS } from './adapters/migrations.js';
 import { contentModule, ContentUseCases } from './content-module.js';
 import { contentSettings } from './content-settings.js';
@@ -8,6 +9,7 @@ export const content = defineFamily({
   name: 'content',
   settings: contentSettings,
   module: (settings) => contentModule(settings),
+  commands: contentCommands,
   useCases: ContentUseCases,
   migrations: CONTENT_MIGRATIONS,
 });

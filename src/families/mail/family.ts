@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { mailCommands } from './mail-commands.js';
 import { MAIL_MIGRATIONS } from './adapters/migrations.js';
 import { mailModule, MailUseCases } from './mail-module.js';
 import { mailSettings } from './mail-settings.js';
@@ -9,6 +10,7 @@ export const mail = defineFamily({
   settings: mailSettings,
   module: (settings, { dataDir, shutdown }) =>
     mailModule({ ...settings, dataDir, drainDeadlineMs: shutdown.drainDeadlineMs }),
+  commands: mailCommands,
   useCases: MailUseCases,
   migrations: MAIL_MIGRATIONS,
 });

@@ -1,18 +1,13 @@
 import { Option, type Command } from 'commander';
-import type * as E from 'fp-ts/lib/Either.js';
 import { OPERATOR } from '../../domain/identity/actor.js';
-import type { DomainError } from '../../domain/errors.js';
 import { statusViewOf } from './domain/manage-mail.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from './domain/message.js';
 import type { OutboxMessage } from './domain/ports.js';
 import type { MailUseCases } from './mail-module.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
+import type { CommandTools } from '../../platform/cli/commands.js';
 
-export interface MailCommandTools {
-  readonly print: (line: string) => void;
-  readonly withUseCases: <A>(work: (useCases: MailUseCases) => Promise<A>) => Promise<A>;
-  readonly orFail: <A>(result: E.Either<DomainError, A>) => A;
-}
+type MailCommandTools = CommandTools<MailUseCases>;
 
 const DEFAULT_LIMIT = 100;
 

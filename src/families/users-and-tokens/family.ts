@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { usersAndTokensCommands } from './users-and-tokens-commands.js';
 import { defaultRateLimitOf } from '../../platform/config/platform-settings.js';
 import { USERS_AND_TOKENS_MIGRATIONS } from './adapters/knex/migrations.js';
 import { usersAndTokensModule, UsersAndTokensUseCases } from './users-and-tokens-module.js';
@@ -9,6 +10,7 @@ export const usersAndTokens = defineFamily({
   name: 'usersAndTokens',
   settings: usersAndTokensSettings,
   module: (settings, platform) => usersAndTokensModule({ ...settings, defaultRateLimit: defaultRateLimitOf(platform) }),
+  commands: usersAndTokensCommands,
   useCases: UsersAndTokensUseCases,
   migrations: USERS_AND_TOKENS_MIGRATIONS,
 });

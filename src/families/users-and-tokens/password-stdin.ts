@@ -1,5 +1,5 @@
-import { MAX_PASSWORD_LENGTH } from '../families/users-and-tokens/domain/users/password.js';
-import { CliFailure } from '../platform/cli/cli-failure.js';
+import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
+import { CliFailure } from '../../platform/cli/cli-failure.js';
 
 /**
  * More than the longest password the domain takes could need (a character is at most 4 bytes of

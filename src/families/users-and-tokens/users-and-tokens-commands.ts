@@ -1,0 +1,272 @@
+import { Option, type Command } from 'commander';
+import { OPERATOR } from '../../domain/identity/actor.js';
+import { describeRateLimit, parseRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
+import type { User } from '../../domain/identity/user.js';
+import { CliFailure } from '../../platform/cli/cli-failure.js';
+import { collect, type CommandTools } from '../../platform/cli/commands.js';
+import { parseDuration } from './domain/tokens/duration.js';
+import { viewOfUser } from './domain/users/user-view.js';
+import { passwordFromStdin } from './password-stdin.js';
+import type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
+
+const describeUser = (user: User): string =>
+  `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
+
+/** `user create|get|list|update|delete|block|unblock` and `token create|info|list|revoke|disable|enable`. */
+export function usersAndTokensCommands(
+  program: Command,
+  { io, print, printJson, orFail, withUseCases }: CommandTools<UsersAndTokensUseCases>,
+): void {
+  const passwordStdinHelp =
+    'read the password from the first line of standard input (never from an argument: those show in process lists)';
+  const user = program.command('user').description('manage users');
+  user
+    .command('create')
+    .description('create a user')
+    .requiredOption('--username <name>', 'unique user name')
+    .option('--permission <permission>', 'a permission to grant (repeatable), e.g. Cryptography::*', collect, [])
+    .option('--first-name <name>')
+    .option('--last-name <name>')
+    .option('--email <email>')
+    .option('--password-stdin', passwordStdinHelp)
+    .action(
+      async (options: {
+        username: string;
+        permission: string[];
+        firstName?: string;
+        lastName?: string;
+        email?: string;
+        passwordStdin?: true;
+      }) => {
+        const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+        await withUseCases(async (useCases) => {
+          const created = orFail(
+            await useCases.createUser.execute({
+              actor: OPERATOR,
+              username: options.username,
+              permissions: options.permission,
+              firstName: options.firstName,
+              lastName: options.lastName,
+              email: options.email,
+              password,
+            }),
+          );
+          print(`Created user ${describeUser(created)}`);
+        });
+      },
+    );
+
+  user
+    .command('get')
+    .description('show a user as JSON')
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withUseCases(async (useCases) => {
+        const found = orFail(await useCases.getUser.execute(OPERATOR, { username: options.username }));
+        printJson(viewOfUser(found));
+      }),
+    );
+
+  user
+    .command('list')
+    .description('list every user, oldest first')
+    .action(() =>
+      withUseCases(async (useCases) => {
+        const users = orFail(await useCases.listUsers.execute(OPERATOR));
+        for (const each of users) print(describeUser(each));
+      }),
+    );
+
+  user
+    .command('update')
+    .description("change a user's display name, email, password or permissions")
+    .requiredOption('--username <name>')
+    .option('--display-name <name>')
+    .option('--email <email>')
+    .option('--password-stdin', passwordStdinHelp)
+    .option('--permission <permission>', 'replace the permissions with these (repeatable)', collect)
+    .option('--no-permissions', 'remove every permission')
+    .action(
+      async (options: {
+        username: string;
+        displayName?: string;
+        email?: string;
+        passwordStdin?: true;
+        permission?: string[];
+        permissions: boolean;
+      }) => {
+        // It was read before --password-stdin existed; ignored, it would leave the old password in place unnoticed.
+        if (io.env.UTILITY_API_NEW_PASSWORD !== undefined) {
+          throw new CliFailure(
+            'UTILITY_API_NEW_PASSWORD is no longer read; give the password on standard input with --password-stdin',
+          );
+        }
+        const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
+        await withUseCases(async (useCases) => {
+          const permissions = options.permissions === false ? [] : options.permission;
+          const updated = orFail(
+            await useCases.updateUser.execute(
+              OPERATOR,
+              { username: options.username },
+              {
+                displayName: options.displayName,
+                email: options.email,
+                password,
+                permissions,
+              },
+            ),
+          );
+          print(`Updated user ${describeUser(updated)}`);
+        });
+      },
+    );
+
+  user
+    .command('delete')
+    .description('delete a user and all of their tokens')
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withUseCases(async (useCases) => {
+        const deleted = orFail(await useCases.deleteUser.execute(OPERATOR, { username: options.username }));
+        print(`Deleted user ${deleted.username} (uid ${deleted.uid}) and their tokens`);
+      }),
+    );
+
+  for (const [name, blocked] of [
+    ['block', true],
+    ['unblock', false],
+  ] as const) {
+    user
+      .command(name)
+      .description(blocked ? 'block a user: all of its tokens answer 403' : 'unblock a user')
+      .requiredOption('--username <name>')
+      .action((options: { username: string }) =>
+        withUseCases(async (useCases) => {
+          const updated = orFail(
+            await useCases.updateUser.execute(OPERATOR, { username: options.username }, { blocked }),
+          );
+          print(`${blocked ? 'Blocked' : 'Unblocked'} user ${describeUser(updated)}`);
+        }),
+      );
+  }
+
+  const token = program.command('token').description('manage API tokens');
+  token
+    .command('create')
+    .description('issue a token; the secret is printed once, alone on the last line')
+    .requiredOption('--username <name>', 'the user the token acts as')
+    .option(
+      '--permission <permission>',
+      "narrow the token to this permission (repeatable); default: all of the user's",
+      collect,
+    )
+    .addOption(new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h, 30d, 2w; default: never'))
+    .option('--name <name>', 'a label to recognise the token by')
+    .addOption(
+      new Option(
+        '--rate-limit <requests/seconds>',
+        "the token's own request rate limit, such as 100/10; default: the installation's policy",
+      ),
+    )
+    .action(
+      (options: { username: string; permission?: string[]; expiresIn?: string; name?: string; rateLimit?: string }) => {
+        // Flags are read before the database is opened: a mistyped one costs nothing.
+        let expiresInMs: number | undefined;
+        if (options.expiresIn !== undefined) {
+          expiresInMs = parseDuration(options.expiresIn);
+          if (expiresInMs === undefined)
+            throw new CliFailure(
+              `--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`,
+            );
+        }
+        let rateLimit: RateLimit | undefined;
+        if (options.rateLimit !== undefined) {
+          rateLimit = parseRateLimit(options.rateLimit);
+          if (rateLimit === undefined)
+            throw new CliFailure(
+              `--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`,
+            );
+        }
+        return withUseCases(async (useCases) => {
+          const issued = orFail(
+            await useCases.issueToken.execute({
+              actor: OPERATOR,
+              owner: { username: options.username },
+              scopes: options.permission,
+              expiresInMs,
+              name: options.name,
+              rateLimit,
+            }),
+          );
+          const { record, user: owner, secret } = issued;
+          if (owner.blocked)
+            io.stderr.write(
+              `warning: ${owner.username} is blocked; this token will be refused until the user is unblocked\n`,
+            );
+          print(`Token ${record.id} for ${owner.username}`);
+          print(`  licence:     ${record.license}`);
+          print(`  prefix:      ${record.prefix}`);
+          print(`  permissions: ${record.scopes.length > 0 ? record.scopes.join(', ') : '(none)'}`);
+          print(`  expires:     ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}`);
+          print(
+            `  rate limit:  ${record.rateLimit === null ? "the installation's policy" : describeRateLimit(record.rateLimit)}`,
+          );
+          print('The secret below is shown only now:');
+          print(secret);
+        });
+      },
+    );
+
+  token
+    .command('info')
+    .description("show a token's metadata as JSON")
+    .requiredOption('--id <id>')
+    .action((options: { id: string }) =>
+      withUseCases(async (useCases) => {
+        const info = orFail(await useCases.tokenReader.info(OPERATOR, options.id));
+        printJson(info);
+      }),
+    );
+
+  token
+    .command('list')
+    .description("list a user's tokens, newest first, as JSON")
+    .requiredOption('--username <name>')
+    .action((options: { username: string }) =>
+      withUseCases(async (useCases) => {
+        const list = orFail(await useCases.tokenReader.list(OPERATOR, { username: options.username }));
+        printJson(list);
+      }),
+    );
+
+  token
+    .command('revoke')
+    .description('delete a token: it is refused from then on')
+    .requiredOption('--id <id>')
+    .action((options: { id: string }) =>
+      withUseCases(async (useCases) => {
+        const revoked = orFail(await useCases.revokeToken.execute(OPERATOR, options.id));
+        print(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
+      }),
+    );
+
+  for (const [name, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    token
+      .command(name)
+      .description(
+        disabled
+          ? 'disable a token: it answers 403 from then on, until enabled again'
+          : 'enable a disabled token again',
+      )
+      .requiredOption('--id <id>')
+      .action((options: { id: string }) =>
+        withUseCases(async (useCases) => {
+          const updated = orFail(await useCases.updateToken.execute(OPERATOR, options.id, { disabled }));
+          print(`${disabled ? 'Disabled' : 'Enabled'} token ${updated.id} (${updated.prefix}…) of ${updated.username}`);
+        }),
+      );
+  }
+}
