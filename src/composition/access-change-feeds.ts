@@ -1,5 +1,4 @@
 import { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
 import { RedisAccessChangeFeed } from '../platform/access-changes/redis-access-change-feed.js';
 import { RedisConnection } from '../platform/redis/redis-connection.js';
 import type { AppConfig } from '../config/config.js';
@@ -9,6 +8,7 @@ import {
   type AccessChangeSubscription,
 } from '../domain/identity/access-changes.js';
 import { Log, StoredAccessChangeFeed } from './identifiers.js';
+import { typedBindings } from './typed-binding.js';
 
 /**
  * Several feeds as one: a change is published on each and heard from each. Hearing a change twice
@@ -33,17 +33,18 @@ export class EveryAccessChangeFeed implements AccessChangeFeed {
  * a CLI beside the instances may have no Redis configured.
  */
 export const accessChangeFeedModule = (redis: AppConfig['redis']): ContainerModule =>
-  new ContainerModule(({ bind }) => {
+  new ContainerModule((options) => {
     if (redis.url === null) {
-      bind(AccessChangeFeed).toService(StoredAccessChangeFeed);
+      options.bind(AccessChangeFeed).toService(StoredAccessChangeFeed);
       return;
     }
     const { keyPrefix } = redis;
-    bind(AccessChangeFeed)
-      .toResolvedValue(
-        (stored: AccessChangeFeed, connection: RedisConnection, logger: Logger) =>
-          new EveryAccessChangeFeed([stored, new RedisAccessChangeFeed(connection.client, keyPrefix, logger)]),
+    typedBindings(options)
+      .provide(
+        AccessChangeFeed,
         [StoredAccessChangeFeed, RedisConnection, Log],
+        (stored, connection, logger) =>
+          new EveryAccessChangeFeed([stored, new RedisAccessChangeFeed(connection.client, keyPrefix, logger)]),
       )
       .inSingletonScope();
   });

@@ -4,6 +4,7 @@ import { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { AppConfig } from '../config/config.js';
 import { Clock, Randomness } from '../domain/ports.js';
 import { OutboundConnections } from './identifiers.js';
+import { typedBindings } from './typed-binding.js';
 
 /**
  * What every family may ask for: the time and chance (the system's, unless a test brings its
@@ -14,8 +15,9 @@ export const platformModule = (
   outbound: AppConfig['outbound'],
   clock: Clock = new SystemClock(),
 ): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(Clock).toConstantValue(clock);
-    bind(Randomness).toConstantValue(randomness);
-    bind(OutboundConnections).toConstantValue(new OutboundGuard(outbound.allowedNetworks));
+  new ContainerModule((options) => {
+    const { constant } = typedBindings(options);
+    constant(Clock, clock);
+    constant(Randomness, randomness);
+    constant(OutboundConnections, new OutboundGuard(outbound.allowedNetworks));
   });

@@ -13,6 +13,8 @@ export type Resolved<Dependencies extends readonly unknown[]> = {
  * Inversify's binding, typed by our identifiers: `provide(id, [a, b], (a, b) => value)` binds
  * `id` to what the factory makes of the values of `a` and `b`, each typed by its identifier, and
  * the value must be of the type `id` names. Inversify itself takes any symbol for any type.
+ * A binding that takes every binding of an identifier, or one that may be missing (the route
+ * table, the metrics, readiness), is written with Inversify's own options instead.
  */
 export interface TypedBindings {
   provide<T, const Dependencies extends readonly Dependency<unknown>[]>(
