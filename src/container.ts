@@ -10,6 +10,7 @@ import {
   chosenFamilies,
   familyModules,
   migrationsOf,
+  permissionCatalogueOf,
   type FamilyName,
   type UseCasesOf,
 } from './composition/families.js';
@@ -141,7 +142,12 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
     }
     migrating = false;
     container.load(
-      platformModule(options.randomness ?? systemRandomness, config.outbound, options.clock),
+      platformModule(
+        options.randomness ?? systemRandomness,
+        config.outbound,
+        permissionCatalogueOf(options.familyList),
+        options.clock,
+      ),
       storageModule(db && settings ? { db, settings } : undefined),
       limitsModule({
         defaultRateLimit: defaultRateLimitOf(config),

@@ -8,7 +8,7 @@ import { ENVIRONMENT_VARIABLES, loadConfig } from '../src/config/load-config.js'
 import { buildApplication } from '../src/container.js';
 import { expectRight } from './support/either.js';
 import { errorCatalogue } from '../src/domain/errors.js';
-import { knownPermissions } from '../src/domain/permissions.js';
+import { SERVICE_PERMISSIONS } from './support/permissions.js';
 
 /** The README and docs/ are documentation users rely on: these tables must say what the code does. */
 const README = readPage('README.md');
@@ -52,7 +52,7 @@ describe('README and docs/: tell the truth', () => {
       permission: permission!.replace(/`/g, ''),
       grants: grants!.replace(/`/g, ''),
     }));
-    expect(rows.map((row) => row.permission)).to.deep.equal([...knownPermissions]);
+    expect(rows.map((row) => row.permission)).to.deep.equal([...SERVICE_PERMISSIONS.known]);
     const config = expectRight(
       loadConfig({ env: { NODE_ENV: 'test' }, overrides: { encryption: { key: randomBytes(32).toString('base64') } } }),
     );

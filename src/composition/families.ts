@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/config.js';
 import { FAMILIES } from '../families/index.js';
 import { PLATFORM_MIGRATIONS, type Migration } from '../platform/persistence/migrations.js';
 import type { AnyFamily, UseCasesOfFamily } from './family.js';
+import { PermissionCatalogue, SystemPermission } from '../domain/permissions.js';
 
 export { FAMILIES };
 type Families = (typeof FAMILIES)[number];
@@ -28,6 +29,16 @@ export const familyModules = (config: AppConfig, families: readonly AnyFamily[])
       config,
     ),
   );
+
+/**
+ * Every permission the families in the list name, and the platform's own, in the list's order:
+ * what users and tokens may be granted, and what a wildcard expands to.
+ */
+export const permissionCatalogueOf = (families: readonly AnyFamily[] = FAMILIES): PermissionCatalogue =>
+  new PermissionCatalogue([
+    ...families.flatMap((family) => Object.values(family.permissions)),
+    ...Object.values(SystemPermission),
+  ]);
 
 /** Every schema change of the platform and of every family in the list, whichever of them a process builds. */
 export const migrationsOf = (families: readonly AnyFamily[] = FAMILIES): Migration[] => [

@@ -1,4 +1,5 @@
 import type { ContainerModule } from 'inversify';
+import type { Permission } from '../domain/permissions.js';
 import type { FamilyCommands } from '../platform/cli/commands.js';
 import type { SettingsSection } from '../platform/config/codecs.js';
 import type { PlatformSettings } from '../platform/config/platform-settings.js';
@@ -20,6 +21,8 @@ export interface Family<
   readonly name: Name;
   /** Its section of the settings files, if it has settings. */
   readonly settings?: SettingsSection<Key, Settings>;
+  /** Its permissions, by the names its code uses (`{ WeatherCurrent: 'Weather::Current' }`). */
+  readonly permissions: Readonly<Record<string, Permission>>;
   /** Its bindings and routes, given its own settings and the platform's. */
   readonly module: (settings: Settings, platform: PlatformSettings) => ContainerModule;
   /** Its use cases bound as one typed bundle. */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type * as E from 'fp-ts/lib/Either.js';
 import type { AnyFamily } from '../composition/family.js';
+import { permissionCatalogueOf } from '../composition/families.js';
 import { FAMILIES } from '../families/index.js';
 import { environmentOf, loadSettings, type LoadSettingsOptions } from '../platform/config/load-settings.js';
 import type { SettingsSection } from '../platform/config/codecs.js';
@@ -15,7 +16,7 @@ const sectionsOf = (families: readonly AnyFamily[]): SettingsSection[] =>
 /** Every environment variable the service reads, and the setting it overrides. */
 export const ENVIRONMENT_VARIABLES = environmentOf(sectionsOf(FAMILIES));
 
-export interface LoadConfigOptions extends Partial<LoadSettingsOptions> {
+export interface LoadConfigOptions extends Partial<Omit<LoadSettingsOptions, 'permissionFamilies'>> {
   /** The families whose settings are read besides the platform's (default: every family). */
   readonly families?: readonly AnyFamily[];
 }
@@ -27,5 +28,9 @@ export interface LoadConfigOptions extends Partial<LoadSettingsOptions> {
  */
 export function loadConfig(options: LoadConfigOptions = {}): E.Either<string[], AppConfig> {
   const { families = FAMILIES, configDir = CONFIG_DIR, ...rest } = options;
-  return loadSettings<AppConfig>(sectionsOf(families), { ...rest, configDir });
+  return loadSettings<AppConfig>(sectionsOf(families), {
+    ...rest,
+    configDir,
+    permissionFamilies: permissionCatalogueOf(families).families,
+  });
 }

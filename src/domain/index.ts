@@ -8,7 +8,38 @@
 // Who acts, and what they may do.
 export { OPERATOR, type Actor } from './identity/actor.js';
 export type { Principal } from './identity/principal.js';
-export { knownPermissions, Permission } from './permissions.js';
+export { ALL, covers, grantedBy, PermissionCatalogue, SystemPermission } from './permissions.js';
+import { SystemPermission } from './permissions.js';
+import { BarcodePermission } from '../families/barcode/domain/permissions.js';
+import { ContentPermission } from '../families/content/domain/permissions.js';
+import { CryptoPermission } from '../families/crypto/domain/permissions.js';
+import { DictionaryPermission } from '../families/dictionary/domain/permissions.js';
+import { GamePermission } from '../families/game/domain/permissions.js';
+import { LocationPermission } from '../families/location/domain/permissions.js';
+import { MailPermission } from '../families/mail/domain/permissions.js';
+import { PhonePermission } from '../families/phone/domain/permissions.js';
+import { UsersAndTokensPermission } from '../families/users-and-tokens/domain/permissions.js';
+import { WeatherPermission } from '../families/weather/domain/permissions.js';
+import { WhoisPermission } from '../families/whois/domain/permissions.js';
+
+/** Every permission of the service's families and the platform, by the names code uses (`Permission.WeatherCurrent`). */
+export const Permission = {
+  ...CryptoPermission,
+  ...UsersAndTokensPermission,
+  ...GamePermission,
+  ...BarcodePermission,
+  ...PhonePermission,
+  ...LocationPermission,
+  ...WeatherPermission,
+  ...DictionaryPermission,
+  ...WhoisPermission,
+  ...ContentPermission,
+  ...MailPermission,
+  ...SystemPermission,
+} as const;
+export type Permission = (typeof Permission)[keyof typeof Permission];
+/** Every permission of the service, in a stable order. */
+export const knownPermissions: readonly Permission[] = Object.values(Permission);
 
 // The error catalogue, and how a transport tells its errors apart: input is refused by its fields
 // (InputError), which a transport places (HTTP: PlacedInputError, the codes 6 to 11).

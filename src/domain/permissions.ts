@@ -1,57 +1,19 @@
 /**
  * Permission names and how they match. A permission is `Family::Name`; a holder may also have
- * the wildcards `Family::*` (every permission of the family) and `*` (everything).
+ * the wildcards `Family::*` (every permission of the family) and `*` (everything). Each family
+ * names its own permissions (its `domain/permissions.ts`, listed by its descriptor); which ones
+ * an installation knows is the catalogue the composition makes of them all.
  */
 
-export const Permission = {
-  CryptographyEncrypt: 'Cryptography::Encrypt',
-  CryptographyDecrypt: 'Cryptography::Decrypt',
-  UsersCreate: 'Users::Create',
-  UsersRead: 'Users::Read',
-  UsersUpdate: 'Users::Update',
-  UsersDelete: 'Users::Delete',
-  /** Changing anyone's permissions, your own included. */
-  UsersPermissions: 'Users::Permissions',
-  TokensCreate: 'Tokens::Create',
-  TokensRead: 'Tokens::Read',
-  TokensDelete: 'Tokens::Delete',
-  /** Disabling, enabling or renaming somebody else's token (your own need nothing). */
-  TokensUpdate: 'Tokens::Update',
-  GameNetworkMap: 'Game::Network.Map',
-  GameNetworkPlayer: 'Game::Network.Player',
-  BarcodeGenerate: 'Barcode::Generate',
-  PhoneDetails: 'Phone::Details',
-  LocationCoords: 'Location::Coords',
-  LocationAddress: 'Location::Address',
-  LocationPlusCode: 'Location::PlusCode',
-  WeatherCurrent: 'Weather::Current',
-  WeatherForecast: 'Weather::Forecast',
-  DictionaryDefinitions: 'Dictionary::Definitions',
-  DictionarySynonyms: 'Dictionary::Synonyms',
-  DictionaryAntonyms: 'Dictionary::Antonyms',
-  WhoisDns: 'Whois::DNS',
-  WhoisWhois: 'Whois::Whois',
-  WhoisFull: 'Whois::Full',
-  FactsCat: 'Facts::Cat',
-  FactsDog: 'Facts::Dog',
-  FactsChuckNorris: 'Facts::ChuckNorris',
-  FactsRandom: 'Facts::Random',
-  QuotesRandom: 'Quotes::Random',
-  QuotesKanye: 'Quotes::Kanye',
-  QuotesRonSwanson: 'Quotes::RonSwanson',
-  MailSend: 'Mail::Send',
-  /** Reading messages others sent. */
-  MailRead: 'Mail::Read',
-  /** Reading the Prometheus metrics of the instance. */
+/** A permission's name: `Family::Name`. */
+export type Permission = `${string}::${string}`;
+
+/** The platform's own: reading the metrics. */
+export const SystemPermission = {
   SystemMetrics: 'System::Metrics',
 } as const;
 
-export type Permission = (typeof Permission)[keyof typeof Permission];
-
 export const ALL = '*';
-
-/** Every concrete permission the service knows, in a stable order. */
-export const knownPermissions: readonly Permission[] = Object.values(Permission);
 
 const familyOf = (name: string): string | undefined => {
   const separator = name.indexOf('::');
@@ -60,11 +22,6 @@ const familyOf = (name: string): string | undefined => {
 
 /** The family of a permission: `Weather` for `Weather::Current`. */
 export const permissionFamilyOf = (permission: Permission): string => familyOf(permission)!;
-
-/** Every family of permissions (`Cryptography`, `Users`, … `System`), in the order of the list above. */
-export const PERMISSION_FAMILIES: readonly string[] = [...new Set(knownPermissions.map(permissionFamilyOf))];
-
-const knownFamilies = new Set<string | undefined>(PERMISSION_FAMILIES);
 
 /**
  * True when `pattern` (held) covers `requested`, which may itself be a wildcard:
@@ -81,9 +38,23 @@ export function grantedBy(held: readonly string[], requested: string): boolean {
   return held.some((pattern) => covers(pattern, requested));
 }
 
-/** A name a user or token may hold: a known permission, a known family's wildcard, or `*`. */
-export function isGrantablePermission(name: string): boolean {
-  if (name === ALL) return true;
-  if (name.endsWith('::*')) return knownFamilies.has(familyOf(name));
-  return (knownPermissions as readonly string[]).includes(name);
+/** Every permission an installation knows, in a stable order, and what may be granted of them. */
+export class PermissionCatalogue {
+  /** Every family of permissions (`Cryptography`, `Users`, … `System`), in the order of `known`. */
+  readonly families: readonly string[];
+  private readonly knownFamilies: ReadonlySet<string | undefined>;
+  private readonly knownNames: ReadonlySet<string>;
+
+  constructor(readonly known: readonly Permission[]) {
+    this.families = [...new Set(known.map(permissionFamilyOf))];
+    this.knownFamilies = new Set(this.families);
+    this.knownNames = new Set(known);
+  }
+
+  /** A name a user or token may hold: a known permission, a known family's wildcard, or `*`. */
+  isGrantable(name: string): boolean {
+    if (name === ALL) return true;
+    if (name.endsWith('::*')) return this.knownFamilies.has(familyOf(name));
+    return this.knownNames.has(name);
+  }
 }

@@ -8,7 +8,6 @@ import { defineFamily } from '../../src/composition/family.js';
 import { RouteContribution, useCasesIdentifier } from '../../src/composition/identifiers.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { DomainError } from '../../src/domain/errors.js';
-import type { Permission } from '../../src/domain/permissions.js';
 import { buildUseCasesFrom } from '../../src/library.js';
 import { asString, nonEmptyString, type SettingsSection } from '../../src/platform/config/codecs.js';
 import { required } from '../../src/platform/http/fields.js';
@@ -18,7 +17,8 @@ import { expectError, startServer, type TestServer } from '../support/http-serve
 
 /**
  * Issue 25 §2: a family is one descriptor, and the service reads the list of them. A family
- * defined here, in the test, with one route, one setting and one permission, is served, in the
+ * defined here, in the test, with one route, one setting and one permission, is served (its
+ * permission granted, checked and switched off like any other), in the
  * OpenAPI document, read by the settings loader (its environment variable works, a bad value
  * stops start-up with one clear line), and in buildUseCases.
  */
@@ -37,9 +37,12 @@ const greetingSettings: SettingsSection<'greeting', { readonly word: string }> =
   environment: [{ name: 'UTILITY_API_GREETING_WORD', path: 'word', parse: asString }],
 };
 
+const GreetingPermission = { GreetingSay: 'Greeting::Say' } as const;
+
 const greeting = defineFamily({
   name: 'greeting',
   settings: greetingSettings,
+  permissions: GreetingPermission,
   module: ({ word }) =>
     new ContainerModule(({ bind }) => {
       const greet: Greet = { execute: (name) => E.right({ text: `${word}, ${name}` }) };
@@ -49,9 +52,7 @@ const greeting = defineFamily({
           defineRoute({
             method: 'GET',
             path: '/greeting/say',
-            // The permission table is still the shared domain's own list (see docs/architecture.md): a
-            // family's permission joins it there for now, so a test family's is cast to the type.
-            permission: 'Greeting::Say' as Permission,
+            permission: GreetingPermission.GreetingSay,
             summary: 'A greeting for a name',
             query: { name: required(t.string, 'whom to greet') },
             response: t.strict({ text: t.string }),
@@ -74,16 +75,42 @@ describe('a family defined outside src/families, added to the list', () => {
   });
   after(() => server.close());
 
-  it('is served, with its setting taken from its environment variable', async () => {
-    const token = await server.tokenFor(['*']);
+  it('is served, with its setting taken from its environment variable, to a user granted its permission', async () => {
+    const token = await server.tokenFor(['Greeting::Say']);
     const answer = await server.send('GET', '/api/greeting/say?name=Ada', { token });
     expect(answer.status).to.equal(200);
     expect(await answer.json()).to.deep.equal({ text: 'ahoy, Ada' });
   });
 
-  it('checks its permission like every other route', async () => {
+  it('checks its permission like every other route, and its family can be granted whole', async () => {
     const token = await server.tokenFor(['Cryptography::Encrypt']);
     await expectError(await server.send('GET', '/api/greeting/say?name=Ada', { token }), 403, 1);
+    const wildcard = await server.tokenFor(['Greeting::*']);
+    expect((await server.send('GET', '/api/greeting/say?name=Ada', { token: wildcard })).status).to.equal(200);
+  });
+
+  it('has its permission known to the service beside it only: a server without it refuses to grant it', async () => {
+    const without = await startServer();
+    try {
+      const admin = await without.tokenFor(['*']);
+      const { uid } = await without.userWithToken([]);
+      const refused = await without.send('PATCH', '/api/user/update', {
+        token: admin,
+        headers: { 'x-uid': uid },
+        json: { perms: ['Greeting::Say'] },
+      });
+      const body = await expectError(refused, 400, 11);
+      expect(body.message + JSON.stringify(body.details ?? '')).to.include('Greeting::Say');
+    } finally {
+      await without.close();
+    }
+  });
+
+  it('has its permission family switchable like every other', () => {
+    const read = (env: Record<string, string>) => loadConfig({ env, families: WITH_GREETING });
+    const switched = expectRight(read({ UTILITY_API_DISABLED_FAMILIES: 'Greeting' }));
+    expect(switched.features.disabled).to.deep.equal(['Greeting']);
+    expect(E.isLeft(loadConfig({ env: { UTILITY_API_DISABLED_FAMILIES: 'Greeting' } }))).to.equal(true);
   });
 
   it('is in the OpenAPI document, with its parameter and its permission', async () => {

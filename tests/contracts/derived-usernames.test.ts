@@ -6,6 +6,7 @@ import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { CreateUser, nextUsernameNumber } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { storeAdapters, type StoreUnderTest } from './store-adapters.js';
 import { expectRight } from '../support/either.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 describe('domain: the next number of a derived username', () => {
   it('follows the highest number taken, ignoring names that only begin the same', () => {
@@ -24,7 +25,13 @@ for (const adapter of storeAdapters) {
     let createUser: CreateUser;
     beforeEach(async () => {
       store = await adapter.open();
-      createUser = new CreateUser(store.users, new SystemClock(), systemRandomness, new MemoryPasswords());
+      createUser = new CreateUser(
+        store.users,
+        new SystemClock(),
+        systemRandomness,
+        new MemoryPasswords(),
+        SERVICE_PERMISSIONS,
+      );
     });
     afterEach(async () => store.close());
 

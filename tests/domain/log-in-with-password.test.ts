@@ -20,6 +20,7 @@ import {
 import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { ScryptPasswords } from '../../src/families/users-and-tokens/adapters/scrypt-passwords.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -48,8 +49,14 @@ function loginFixture() {
     ACCOUNT_SLOWDOWN,
     async (ms) => void pauses.push(ms),
   );
-  const createUser = new CreateUser(users, clock, new SeededRandomness('log in'), verifier);
-  const issueToken = new IssueToken(users, new MemoryTokenStore(tables), clock, new SeededRandomness('log in tokens'));
+  const createUser = new CreateUser(users, clock, new SeededRandomness('log in'), verifier, SERVICE_PERMISSIONS);
+  const issueToken = new IssueToken(
+    users,
+    new MemoryTokenStore(tables),
+    clock,
+    new SeededRandomness('log in tokens'),
+    SERVICE_PERMISSIONS,
+  );
   const attempt = (login: string, password: string, clientAddress = '192.0.2.1') =>
     logIn.execute({ login, password, clientAddress });
   return { clock, users, verifier, createUser, issueToken, attempt, pauses };

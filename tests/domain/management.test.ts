@@ -9,6 +9,7 @@ import { checkOutranks, targetUser } from '../../src/families/users-and-tokens/d
 import { checkGrant } from '../../src/families/users-and-tokens/domain/users/user-rules.js';
 import { expectLeftTag } from '../support/either.js';
 import { aToken, aUser } from '../support/mothers.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
   const user = aUser({ permissions: userPermissions });
@@ -18,26 +19,28 @@ const holder = (userPermissions: string[], tokenScopes: string[]): Actor => {
 describe('domain: granting permissions without escalation', () => {
   it('lets an actor give only what both its token and its user hold, wildcards included', () => {
     const actor = holder(['Cryptography::*', 'Users::Read'], ['Cryptography::Encrypt', 'Users::Read']);
-    expect(checkGrant(actor, ['Cryptography::Encrypt'], [])).to.equal(undefined);
-    expect(checkGrant(actor, ['Cryptography::Decrypt'], [])).to.deep.equal({
+    expect(checkGrant(actor, ['Cryptography::Encrypt'], [], SERVICE_PERMISSIONS)).to.equal(undefined);
+    expect(checkGrant(actor, ['Cryptography::Decrypt'], [], SERVICE_PERMISSIONS)).to.deep.equal({
       _tag: 'NotAuthorized',
       permission: 'Cryptography::Decrypt',
     });
-    expect(checkGrant(actor, ['Cryptography::*'], [])).to.deep.equal({
+    expect(checkGrant(actor, ['Cryptography::*'], [], SERVICE_PERMISSIONS)).to.deep.equal({
       _tag: 'NotAuthorized',
       permission: 'Cryptography::*',
     });
-    expect(checkGrant(actor, ['*'], [])).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
+    expect(checkGrant(actor, ['*'], [], SERVICE_PERMISSIONS)).to.deep.equal({ _tag: 'NotAuthorized', permission: '*' });
   });
 
   it('lets an actor keep what the target already holds while changing the rest', () => {
     const actor = holder(['Cryptography::Encrypt'], ['*']);
-    expect(checkGrant(actor, ['Tokens::Read', 'Cryptography::Encrypt'], ['Tokens::Read'])).to.equal(undefined);
+    expect(
+      checkGrant(actor, ['Tokens::Read', 'Cryptography::Encrypt'], ['Tokens::Read'], SERVICE_PERMISSIONS),
+    ).to.equal(undefined);
   });
 
   it('refuses unknown names before anything else, and the operator may grant anything known', () => {
-    expect(checkGrant(OPERATOR, ['Nope::*'], [])).to.deep.include({ _tag: 'InvalidInput' });
-    expect(checkGrant(OPERATOR, ['*', 'Users::Permissions'], [])).to.equal(undefined);
+    expect(checkGrant(OPERATOR, ['Nope::*'], [], SERVICE_PERMISSIONS)).to.deep.include({ _tag: 'InvalidInput' });
+    expect(checkGrant(OPERATOR, ['*', 'Users::Permissions'], [], SERVICE_PERMISSIONS)).to.equal(undefined);
   });
 });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { covers, grantedBy, isGrantablePermission, knownPermissions } from '../../src/domain/permissions.js';
+import { covers, grantedBy, PermissionCatalogue } from '../../src/domain/permissions.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 describe('domain: permissions', () => {
   it('an exact name covers only itself', () => {
@@ -20,7 +21,7 @@ describe('domain: permissions', () => {
   });
 
   it('* covers everything', () => {
-    for (const p of [...knownPermissions, 'Cryptography::*', '*']) expect(covers('*', p)).to.equal(true);
+    for (const p of [...SERVICE_PERMISSIONS.known, 'Cryptography::*', '*']) expect(covers('*', p)).to.equal(true);
   });
 
   it('grantedBy needs one covering pattern among those held', () => {
@@ -29,11 +30,39 @@ describe('domain: permissions', () => {
   });
 
   it('only known names, known family wildcards and * can be held', () => {
-    expect(isGrantablePermission('Cryptography::Encrypt')).to.equal(true);
-    expect(isGrantablePermission('Cryptography::*')).to.equal(true);
-    expect(isGrantablePermission('*')).to.equal(true);
+    expect(SERVICE_PERMISSIONS.isGrantable('Cryptography::Encrypt')).to.equal(true);
+    expect(SERVICE_PERMISSIONS.isGrantable('Cryptography::*')).to.equal(true);
+    expect(SERVICE_PERMISSIONS.isGrantable('*')).to.equal(true);
     for (const bad of ['Cryptograpy::*', 'Cryptography::Encrypts', '', '::*', 'Cryptography', '**']) {
-      expect(isGrantablePermission(bad), bad).to.equal(false);
+      expect(SERVICE_PERMISSIONS.isGrantable(bad), bad).to.equal(false);
     }
+  });
+
+  it('a catalogue knows the permissions it was made of, and their families, and nothing else', () => {
+    const catalogue = new PermissionCatalogue(['Greeting::Say', 'Greeting::Wave', 'System::Metrics']);
+    expect(catalogue.families).to.deep.equal(['Greeting', 'System']);
+    expect(catalogue.isGrantable('Greeting::Say')).to.equal(true);
+    expect(catalogue.isGrantable('Greeting::*')).to.equal(true);
+    expect(catalogue.isGrantable('Cryptography::Encrypt')).to.equal(false);
+    expect(catalogue.isGrantable('Cryptography::*')).to.equal(false);
+  });
+
+  it('the service’s catalogue holds every family’s permissions, in the families’ order, and the platform’s last', () => {
+    expect(SERVICE_PERMISSIONS.families).to.deep.equal([
+      'Cryptography',
+      'Users',
+      'Tokens',
+      'Game',
+      'Barcode',
+      'Phone',
+      'Location',
+      'Weather',
+      'Dictionary',
+      'Whois',
+      'Facts',
+      'Quotes',
+      'Mail',
+      'System',
+    ]);
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { domainFixture } from '../support/domain-fixtures.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 describe('domain: issuing tokens', () => {
   it('makes a prefixed secret of 32 random bytes and stores only its SHA-256', async () => {
@@ -90,9 +91,12 @@ describe('domain: issuing tokens', () => {
     const tables = new MemoryTables();
     const users = new MemoryUserStore(tables);
     const tokens = new MemoryTokenStore(tables);
-    const issueToken = new IssueToken(users, tokens, clock, systemRandomness, { requests: 1000, perSeconds: 10 });
+    const issueToken = new IssueToken(users, tokens, clock, systemRandomness, SERVICE_PERMISSIONS, {
+      requests: 1000,
+      perSeconds: 10,
+    });
     expectRight(
-      await new CreateUser(users, clock, systemRandomness, new MemoryPasswords()).execute({
+      await new CreateUser(users, clock, systemRandomness, new MemoryPasswords(), SERVICE_PERMISSIONS).execute({
         actor: OPERATOR,
         username: 'alice',
         permissions: ['*'],

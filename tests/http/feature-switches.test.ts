@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { API_PREFIX } from '../../src/platform/http/app.js';
 import { openApiDocument } from '../../src/platform/http/openapi.js';
 import { familyOfRoute } from '../../src/platform/http/route-table.js';
-import { PERMISSION_FAMILIES } from '../../src/domain/permissions.js';
+
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
+import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 type Operation = { 'x-disabled'?: boolean; responses: Record<string, unknown> };
 
@@ -79,7 +80,7 @@ describe('http: every route belongs to a permission family, so that each can be 
   it('names a known family for every route, and leaves every route on by default', () => {
     const table = server.app.routes;
     for (const route of table.routes) {
-      expect(PERMISSION_FAMILIES, `${route.method} ${route.path}`).to.include(familyOfRoute(route));
+      expect(SERVICE_PERMISSIONS.families, `${route.method} ${route.path}`).to.include(familyOfRoute(route));
       expect(route.disabled, `${route.method} ${route.path}`).to.equal(undefined);
     }
     const paths = (openApiDocument(table, API_PREFIX) as { paths: Record<string, Record<string, Operation>> }).paths;

@@ -14,6 +14,7 @@ import { IssueToken } from '../../src/families/users-and-tokens/domain/tokens/is
 import { CreateUser } from '../../src/families/users-and-tokens/domain/users/create-user.js';
 import { UpdateUser } from '../../src/families/users-and-tokens/domain/users/manage-users.js';
 import { expectRight } from './either.js';
+import { SERVICE_PERMISSIONS } from './permissions.js';
 
 export const CACHE_TTL_MS = 5_000;
 
@@ -26,9 +27,9 @@ export function domainFixture() {
   const cache = new VerifiedTokenCache(clock, CACHE_TTL_MS);
   const randomness = new SeededRandomness('domain fixture');
   const passwords = new MemoryPasswords();
-  const createUser = new CreateUser(users, clock, randomness, passwords);
+  const createUser = new CreateUser(users, clock, randomness, passwords, SERVICE_PERMISSIONS);
   const usage = new TokenUsageMeter(tokens);
-  const issueToken = new IssueToken(users, tokens, clock, randomness);
+  const issueToken = new IssueToken(users, tokens, clock, randomness, SERVICE_PERMISSIONS);
   return {
     clock,
     users,
@@ -37,7 +38,13 @@ export function domainFixture() {
     createUser,
     issueToken,
     usage,
-    updateUser: new UpdateUser(users, clock, new AccessChanges(cache, new MemoryAccessChangeFeed()), passwords),
+    updateUser: new UpdateUser(
+      users,
+      clock,
+      new AccessChanges(cache, new MemoryAccessChangeFeed()),
+      passwords,
+      SERVICE_PERMISSIONS,
+    ),
     authenticate: new Authenticate(tokens, users, clock, cache, usage),
     /** A user holding `permissions` and a token for it, optionally narrowed to `scopes`. */
     async userWithToken(username: string, permissions: string[], scopes?: string[], expiresInMs?: number) {

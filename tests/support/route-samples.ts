@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Route } from '../../src/platform/http/route-table.js';
-import { knownPermissions } from '../../src/domain/permissions.js';
+
 import { messageIdReference, tokenIdReference, uidReference, type RouteSamples } from './route-fuzz.js';
+import { SERVICE_PERMISSIONS } from './permissions.js';
 
 /**
  * Well-formed values for every field the route table declares, so that some fuzzed requests
@@ -23,7 +24,7 @@ const permissionLists = fc.oneof(
     ['Nope::Nothing'],
     ['Cryptography::Encrypt', 'Cryptography::Encrypt'],
   ),
-  fc.subarray([...knownPermissions], { maxLength: 3 }),
+  fc.subarray([...SERVICE_PERMISSIONS.known], { maxLength: 3 }),
 );
 /**
  * A password the use case accepts costs tens of milliseconds of scrypt (more on a busy machine):

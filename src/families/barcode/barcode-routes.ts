@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import { BACKGROUNDS, IMAGE_FORMATS, ROTATIONS, type RenderedBarcode } from './domain/barcode.js';
 import { HEIGHT_MM, SCALE, type GenerateBarcode, type ListSymbologies } from './domain/generate-barcode.js';
 import { invalidInput, type DomainError } from '../../domain/errors.js';
-import { Permission } from '../../domain/permissions.js';
+import { BarcodePermission } from './domain/permissions.js';
 import { described, numberWritten, oneOf, trueOrFalse } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type ImageBody, type Route } from '../../platform/http/route-table.js';
@@ -50,7 +50,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/barcode/codecs',
-      permission: Permission.BarcodeGenerate,
+      permission: BarcodePermission.BarcodeGenerate,
       summary: 'The barcode symbologies /barcode/gen/:codec draws, with an example content for each',
       response: symbologies,
       handle: async () => jsonOf(await deps.listSymbologies.execute()),
@@ -58,7 +58,7 @@ export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/barcode/gen/:codec',
-      permission: Permission.BarcodeGenerate,
+      permission: BarcodePermission.BarcodeGenerate,
       summary: 'A barcode of the content as a PNG or SVG image',
       // Any text: an id the renderer does not know is 404/22, not a malformed request.
       params: {

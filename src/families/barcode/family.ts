@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { BarcodePermission } from './domain/permissions.js';
 import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
 import { barcodeSettings } from './barcode-settings.js';
 
@@ -6,6 +7,7 @@ import { barcodeSettings } from './barcode-settings.js';
 export const barcode = defineFamily({
   name: 'barcode',
   settings: barcodeSettings,
+  permissions: BarcodePermission,
   module: (settings) => barcodeModule(settings),
   useCases: BarcodeUseCases,
 });

@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import type { ContentEntry } from './domain/content.js';
 import type { LiveContent, Provenance, RandomContent } from './domain/content-queries.js';
 import type { DomainError } from '../../domain/errors.js';
-import { Permission } from '../../domain/permissions.js';
+import { ContentPermission } from './domain/permissions.js';
 import { oneOf } from '../../platform/http/codecs.js';
 import { required } from '../../platform/http/fields.js';
 import { chooseFormat, EVERY_FORMAT, formatParameter, rendered, type Format } from '../../platform/http/negotiation.js';
@@ -83,7 +83,7 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/facts/cat',
-      permission: Permission.FactsCat,
+      permission: ContentPermission.FactsCat,
       summary: 'A random cat fact (bundled, answered offline)',
       query,
       produces: EVERY_FORMAT,
@@ -94,7 +94,7 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/facts/dog',
-      permission: Permission.FactsDog,
+      permission: ContentPermission.FactsDog,
       summary: 'A random dog fact (bundled, answered offline)',
       query,
       produces: EVERY_FORMAT,
@@ -105,7 +105,7 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/facts/chucknorris',
-      permission: Permission.FactsChuckNorris,
+      permission: ContentPermission.FactsChuckNorris,
       summary: 'A Chuck Norris fact from chucknorris.io, or one kept from it when it fails',
       query,
       produces: EVERY_FORMAT,
@@ -120,7 +120,7 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/facts/random',
-      permission: Permission.FactsRandom,
+      permission: ContentPermission.FactsRandom,
       summary: 'A random fact of a category chosen at random among those stored',
       query,
       produces: EVERY_FORMAT,
@@ -134,7 +134,7 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/quotes/random',
-      permission: Permission.QuotesRandom,
+      permission: ContentPermission.QuotesRandom,
       summary: 'A random quote of a category chosen at random among those stored (imported or received)',
       query,
       produces: EVERY_FORMAT,
@@ -149,13 +149,13 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
       [
         [
           '/quotes/kanye',
-          Permission.QuotesKanye,
+          ContentPermission.QuotesKanye,
           'A Kanye West quote from kanye.rest, or one kept from it when it fails',
           deps.kanye,
         ],
         [
           '/quotes/ronswanson',
-          Permission.QuotesRonSwanson,
+          ContentPermission.QuotesRonSwanson,
           'A Ron Swanson quote from ron-swanson-quotes, or one kept from it when it fails',
           deps.ronSwanson,
         ],

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { ContentPermission } from './domain/permissions.js';
 import { contentCommands } from './content-commands.js';
 import { CONTENT_MIGRATIONS } from './adapters/migrations.js';
 import { contentModule, ContentUseCases } from './content-module.js';
@@ -8,6 +9,7 @@ import { contentSettings } from './content-settings.js';
 export const content = defineFamily({
   name: 'content',
   settings: contentSettings,
+  permissions: ContentPermission,
   module: (settings) => contentModule(settings),
   commands: contentCommands,
   useCases: ContentUseCases,

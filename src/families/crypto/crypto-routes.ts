@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { DecryptText, EncryptText } from './domain/crypt-text.js';
-import { Permission } from '../../domain/permissions.js';
+import { CryptoPermission } from './domain/permissions.js';
 import { utf8UpTo } from '../../platform/http/codecs.js';
 import { required } from '../../platform/http/fields.js';
 import { defineRoute, text, type Redirect, type Route } from '../../platform/http/route-table.js';
@@ -19,7 +19,7 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/crypto/enc',
-      permission: Permission.CryptographyEncrypt,
+      permission: CryptoPermission.CryptographyEncrypt,
       summary: 'Encrypt text (AES-256-GCM) into a URL-safe string',
       query: { data: required(utf8UpTo(deps.maxPlaintextBytes), 'the text to encrypt') },
       produces: 'text/plain',
@@ -30,7 +30,7 @@ export function cryptoRoutes(deps: CryptoRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/crypto/dec',
-      permission: Permission.CryptographyDecrypt,
+      permission: CryptoPermission.CryptographyDecrypt,
       summary: 'Decrypt a string made by /crypto/enc back into its text',
       query: { data: required(utf8UpTo(deps.maxCiphertextLength), 'a ciphertext from /crypto/enc') },
       produces: 'text/plain',

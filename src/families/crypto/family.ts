@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { CryptoPermission } from './domain/permissions.js';
 import { cryptoModule, CryptoUseCases } from './crypto-module.js';
 import { cryptoSettings } from './crypto-settings.js';
 
@@ -6,6 +7,7 @@ import { cryptoSettings } from './crypto-settings.js';
 export const crypto = defineFamily({
   name: 'crypto',
   settings: cryptoSettings,
+  permissions: CryptoPermission,
   module: (settings, { dataDir }) => cryptoModule({ ...settings, dataDir }),
   useCases: CryptoUseCases,
 });

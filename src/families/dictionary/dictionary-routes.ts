@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import type { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary-queries.js';
 import { PARTS_OF_SPEECH } from './domain/sense.js';
 import { WORD_PATTERN, WORD_RULE } from './domain/word-forms.js';
-import { Permission } from '../../domain/permissions.js';
+import { DictionaryPermission } from './domain/permissions.js';
 import { matching, oneOf } from '../../platform/http/codecs.js';
 import { required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
@@ -45,7 +45,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/dictionary/def',
-      permission: Permission.DictionaryDefinitions,
+      permission: DictionaryPermission.DictionaryDefinitions,
       summary: "A word's definitions and examples from WordNet, per lemma and part of speech",
       query: word,
       response: definitions,
@@ -55,7 +55,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/dictionary/syn',
-      permission: Permission.DictionarySynonyms,
+      permission: DictionaryPermission.DictionarySynonyms,
       summary: "A word's synonyms from WordNet, most frequent sense first",
       query: word,
       response: synonyms,
@@ -65,7 +65,7 @@ export function dictionaryRoutes(deps: DictionaryRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/dictionary/ant',
-      permission: Permission.DictionaryAntonyms,
+      permission: DictionaryPermission.DictionaryAntonyms,
       summary: "A word's antonyms from WordNet",
       query: word,
       response: antonyms,

@@ -1,9 +1,11 @@
 import { defineFamily } from '../../composition/family.js';
+import { DictionaryPermission } from './domain/permissions.js';
 import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
 
 /** WordNet's definitions, synonyms and antonyms. */
 export const dictionary = defineFamily({
   name: 'dictionary',
+  permissions: DictionaryPermission,
   module: () => dictionaryModule(),
   useCases: DictionaryUseCases,
 });

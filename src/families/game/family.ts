@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { GamePermission } from './domain/permissions.js';
 import { gameModule, GameUseCases } from './game-module.js';
 import { gameSettings } from './game-settings.js';
 
@@ -6,6 +7,7 @@ import { gameSettings } from './game-settings.js';
 export const game = defineFamily({
   name: 'game',
   settings: gameSettings,
+  permissions: GamePermission,
   module: (settings) => gameModule(settings),
   useCases: GameUseCases,
 });

@@ -4,7 +4,7 @@ import type { GetMaps, GetPlayerStats } from './domain/game-queries.js';
 import { GAME_ID, PLAYER_NAME } from './domain/game-queries.js';
 import { missingInput, type DomainError } from '../../domain/errors.js';
 import { PLAYER_GAMES, type MapEntry, type PlayerStats } from './domain/game.js';
-import { Permission } from '../../domain/permissions.js';
+import { GamePermission } from './domain/permissions.js';
 import { matching } from '../../platform/http/codecs.js';
 import { required } from '../../platform/http/fields.js';
 import { fetchedJson, freshnessHeaders } from '../../platform/http/freshness.js';
@@ -34,7 +34,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/game/network/maps/:map',
-      permission: Permission.GameNetworkMap,
+      permission: GamePermission.GameNetworkMap,
       summary: 'The maps of a game on The Hive',
       params: {
         map: required(
@@ -52,7 +52,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/game/network/maps',
-      permission: Permission.GameNetworkMap,
+      permission: GamePermission.GameNetworkMap,
       summary: 'Without a game: answers 400 code 8',
       // Never a success: this path only tells a caller that the game is missing.
       response: t.never,
@@ -63,7 +63,7 @@ export function gameRoutes(deps: GameRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/game/network/player',
-      permission: Permission.GameNetworkPlayer,
+      permission: GamePermission.GameNetworkPlayer,
       summary: "A player's statistics per game on The Hive (null for a game never played)",
       query: {
         player: required(

@@ -1,9 +1,11 @@
 import { defineFamily } from '../../composition/family.js';
+import { LocationPermission } from './domain/permissions.js';
 import { locationModule, LocationUseCases } from './location-module.js';
 
 /** Places of the GeoNames gazetteer and plus codes. */
 export const location = defineFamily({
   name: 'location',
+  permissions: LocationPermission,
   module: () => locationModule(),
   useCases: LocationUseCases,
 });

@@ -4,7 +4,7 @@ import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/loca
 import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from './domain/location-queries.js';
 import type { Place } from './domain/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
-import { Permission } from '../../domain/permissions.js';
+import { LocationPermission } from './domain/permissions.js';
 import { described, latitude, longitude, matching, numberWritten, placeName } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
@@ -67,7 +67,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/location/coords',
-      permission: Permission.LocationCoords,
+      permission: LocationPermission.LocationCoords,
       summary:
         'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
       query: {
@@ -87,7 +87,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/location/address',
-      permission: Permission.LocationAddress,
+      permission: LocationPermission.LocationAddress,
       summary: 'The places nearest a point, closest first, with their great-circle distance in km',
       query: {
         lat: required(latitude, 'latitude in decimal degrees'),
@@ -102,7 +102,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/location/pluscode',
-      permission: Permission.LocationPlusCode,
+      permission: LocationPermission.LocationPlusCode,
       summary:
         'Plus code of a point (lat, lon, length), or the cell of a code; a short code is recovered near lat/lon or near a place',
       query: {

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { MailPermission } from './domain/permissions.js';
 import { mailCommands } from './mail-commands.js';
 import { MAIL_MIGRATIONS } from './adapters/migrations.js';
 import { mailModule, MailUseCases } from './mail-module.js';
@@ -8,6 +9,7 @@ import { mailSettings } from './mail-settings.js';
 export const mail = defineFamily({
   name: 'mail',
   settings: mailSettings,
+  permissions: MailPermission,
   module: (settings, { dataDir, shutdown }) =>
     mailModule({ ...settings, dataDir, drainDeadlineMs: shutdown.drainDeadlineMs }),
   commands: mailCommands,

@@ -13,7 +13,7 @@ import {
 } from './domain/message.js';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from './domain/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from './domain/variables.js';
-import { Permission } from '../../domain/permissions.js';
+import { MailPermission } from './domain/permissions.js';
 import { described, matching, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
@@ -85,7 +85,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
     defineRoute({
       method: 'POST',
       path: '/mail/send',
-      permission: Permission.MailSend,
+      permission: MailPermission.MailSend,
       summary:
         'Queue a message for delivery, written in Markdown (an HTML and a plain-text part are sent). Any property besides the fields ' +
         'is a variable: {{name}} in subject and content is replaced by its value. Answered once the message is stored; ' +
@@ -154,7 +154,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       path: '/mail/status',
       permission: null,
       family: 'Mail',
-      summary: `What became of a message: your own with ${Permission.MailSend}, anyone's with ${Permission.MailRead}`,
+      summary: `What became of a message: your own with ${MailPermission.MailSend}, anyone's with ${MailPermission.MailRead}`,
       query: { id: required(matching(MESSAGE_ID, MESSAGE_ID_RULE), 'the id POST /mail/send answered') },
       response: messageStatus,
       errors: ['MessageNotFound'],

@@ -1,9 +1,11 @@
 import { defineFamily } from '../../composition/family.js';
+import { PhonePermission } from './domain/permissions.js';
 import { phoneModule, PhoneUseCases } from './phone-module.js';
 
 /** Phone numbers read by libphonenumber. */
 export const phone = defineFamily({
   name: 'phone',
+  permissions: PhonePermission,
   module: () => phoneModule(),
   useCases: PhoneUseCases,
 });

@@ -7,7 +7,7 @@ import {
   type GetPhoneDetails,
 } from './domain/phone-details.js';
 import { PHONE_NUMBER_TYPES } from './domain/phone-number.js';
-import { Permission } from '../../domain/permissions.js';
+import { PhonePermission } from './domain/permissions.js';
 import { matching, oneOf } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
@@ -39,7 +39,7 @@ export function phoneRoutes(deps: PhoneRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/phone/details',
-      permission: Permission.PhoneDetails,
+      permission: PhonePermission.PhoneDetails,
       summary: 'What the numbering plans say about a phone number: validity, type, country and its time zones, formats',
       query: {
         number: required(

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { UsersAndTokensPermission } from './domain/permissions.js';
 import { usersAndTokensCommands } from './users-and-tokens-commands.js';
 import { defaultRateLimitOf } from '../../platform/config/platform-settings.js';
 import { USERS_AND_TOKENS_MIGRATIONS } from './adapters/knex/migrations.js';
@@ -9,6 +10,7 @@ import { usersAndTokensSettings } from './users-and-tokens-settings.js';
 export const usersAndTokens = defineFamily({
   name: 'usersAndTokens',
   settings: usersAndTokensSettings,
+  permissions: UsersAndTokensPermission,
   module: (settings, platform) => usersAndTokensModule({ ...settings, defaultRateLimit: defaultRateLimitOf(platform) }),
   commands: usersAndTokensCommands,
   useCases: UsersAndTokensUseCases,

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { callingTokenId } from '../../domain/identity/actor.js';
 import { invalidInput, missingInput, type DomainError } from '../../domain/errors.js';
-import { Permission } from '../../domain/permissions.js';
+import { UsersAndTokensPermission } from './domain/permissions.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from './domain/tokens/duration.js';
 import {
   isRateLimit,
@@ -119,10 +119,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
     defineRoute({
       method: 'POST',
       path: '/token/create',
-      permission: Permission.TokensCreate,
+      permission: UsersAndTokensPermission.TokensCreate,
       passwordLogin: true,
       summary:
-        `Issue a token for yourself, or for another user with ${Permission.UsersRead}; the secret is in this answer only. ` +
+        `Issue a token for yourself, or for another user with ${UsersAndTokensPermission.UsersRead}; the secret is in this answer only. ` +
         'With Authorization: Basic (username or email, and password) instead of a token: a token of your own, ' +
         'expiring in 30 days by default, without needing this permission',
       headers: { 'x-uid': optional(userUid, 'the uid of the owner, as firebaseuid; default: yourself') },
@@ -190,7 +190,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/info',
       permission: null,
       family: 'Tokens',
-      summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${Permission.TokensRead}`,
+      summary: `A token's metadata: the calling token by default, any of yours, or anyone's with ${UsersAndTokensPermission.TokensRead}`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
       headers: noUidHeader,
       response: tokenView,
@@ -205,7 +205,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/update',
       permission: null,
       family: 'Tokens',
-      summary: `Disable, enable or rename a token: the calling token by default, any of yours, or anyone's with ${Permission.TokensUpdate}; a disabled token answers 403 code 5`,
+      summary: `Disable, enable or rename a token: the calling token by default, any of yours, or anyone's with ${UsersAndTokensPermission.TokensUpdate}; a disabled token answers 403 code 5`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
       headers: noUidHeader,
       body: {
@@ -225,7 +225,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/list',
       permission: null,
       family: 'Tokens',
-      summary: `A user's tokens, newest first: yours, or anyone's with ${Permission.TokensRead}`,
+      summary: `A user's tokens, newest first: yours, or anyone's with ${UsersAndTokensPermission.TokensRead}`,
       headers: uidHeader,
       response: t.readonlyArray(tokenView),
       errors: ['UserNotFound', 'MissingHeader'],
@@ -236,7 +236,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/delete',
       permission: null,
       family: 'Tokens',
-      summary: `Delete a token: any of yours, or anyone's with ${Permission.TokensDelete}; it is refused from its next use`,
+      summary: `Delete a token: any of yours, or anyone's with ${UsersAndTokensPermission.TokensDelete}; it is refused from its next use`,
       query: { id: required(tokenId, 'the token id') },
       headers: noUidHeader,
       response: t.strict({ deleted: t.literal(true), id: t.string }),

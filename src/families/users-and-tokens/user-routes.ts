@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { missingInput } from '../../domain/errors.js';
-import { Permission } from '../../domain/permissions.js';
+import { UsersAndTokensPermission } from './domain/permissions.js';
 import type { CreateUser } from './domain/users/create-user.js';
 import type { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-users.js';
 import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
@@ -65,7 +65,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
     defineRoute({
       method: 'POST',
       path: '/user/create',
-      permission: Permission.UsersCreate,
+      permission: UsersAndTokensPermission.UsersCreate,
       summary: 'Create a user (with no permissions until someone grants them)',
       headers: noUidHeader,
       body: {
@@ -95,7 +95,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/get',
       permission: null,
       family: 'Users',
-      summary: `Read a user: yourself, or anyone with ${Permission.UsersRead}`,
+      summary: `Read a user: yourself, or anyone with ${UsersAndTokensPermission.UsersRead}`,
       headers: uidHeader,
       response: userView,
       errors: namedUserErrors,
@@ -107,7 +107,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/update',
       permission: null,
       family: 'Users',
-      summary: `Update a user: yourself, or anyone with ${Permission.UsersUpdate}; perms always need ${Permission.UsersPermissions}`,
+      summary: `Update a user: yourself, or anyone with ${UsersAndTokensPermission.UsersUpdate}; perms always need ${UsersAndTokensPermission.UsersPermissions}`,
       headers: uidHeader,
       body: {
         displayname: optional(text(1, 100), 'display name'),
@@ -135,7 +135,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       path: '/user/delete',
       permission: null,
       family: 'Users',
-      summary: `Delete a user and all of their tokens: yourself, or anyone with ${Permission.UsersDelete}`,
+      summary: `Delete a user and all of their tokens: yourself, or anyone with ${UsersAndTokensPermission.UsersDelete}`,
       headers: uidHeader,
       response: t.strict({ deleted: t.literal(true), uid: t.string }),
       errors: [...namedUserErrors, 'UserDeleteFailed'],

@@ -8,6 +8,7 @@ import { AccessChangeFeed } from '../../domain/identity/access-changes.js';
 import { LoginThrottle } from './domain/auth/ports.js';
 import { VerifiedTokenCache } from './domain/auth/verified-token-cache.js';
 import { Clock, Randomness } from '../../domain/ports.js';
+import { PermissionCatalogue } from '../../domain/permissions.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader, UpdateToken } from './domain/tokens/manage-tokens.js';
 import { TokenStore } from './domain/tokens/ports.js';
@@ -111,20 +112,22 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         TokenUsageMeter,
         Clock,
         Randomness,
+        PermissionCatalogue,
       ],
-      (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness) => {
+      (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness, permissions) => {
         const tokenReader = new TokenReader(tokens, users, usage);
         return {
-          createUser: new CreateUser(users, clock, randomness, passwords),
+          createUser: new CreateUser(users, clock, randomness, passwords, permissions),
           getUser: new GetUser(users),
           listUsers: new ListUsers(users),
-          updateUser: new UpdateUser(users, clock, changes, passwords),
+          updateUser: new UpdateUser(users, clock, changes, passwords, permissions),
           deleteUser: new DeleteUser(users, changes),
           issueToken: new IssueToken(
             users,
             tokens,
             clock,
             randomness,
+            permissions,
             settings.defaultRateLimit,
             settings.maxTokensPerUser,
           ),

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { WeatherPermission } from './domain/permissions.js';
 import { weatherModule, WeatherUseCases } from './weather-module.js';
 import { weatherSettings } from './weather-settings.js';
 
@@ -6,6 +7,7 @@ import { weatherSettings } from './weather-settings.js';
 export const weather = defineFamily({
   name: 'weather',
   settings: weatherSettings,
+  permissions: WeatherPermission,
   module: (settings) => weatherModule(settings),
   useCases: WeatherUseCases,
 });

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { Permission } from '../../domain/permissions.js';
+import { WeatherPermission } from './domain/permissions.js';
 import { PLACE_FIELDS, type GetCurrentWeather, type GetForecast, type PlaceAsked } from './domain/weather-queries.js';
 import {
   AUTO_TIME_ZONE,
@@ -143,7 +143,7 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/weather/current',
-      permission: Permission.WeatherCurrent,
+      permission: WeatherPermission.WeatherCurrent,
       summary: 'The weather now at a point or a named place (Open-Meteo)',
       ...placeInput,
       response: currentWeather,
@@ -157,7 +157,7 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/weather/forecast',
-      permission: Permission.WeatherForecast,
+      permission: WeatherPermission.WeatherForecast,
       summary: 'A forecast by day, today first, at a point or a named place (Open-Meteo)',
       query: {
         ...placeInput.query,

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { WhoisPermission } from './domain/permissions.js';
 import { whoisModule, WhoisUseCases } from './whois-module.js';
 import { whoisSettings } from './whois-settings.js';
 
@@ -6,6 +7,7 @@ import { whoisSettings } from './whois-settings.js';
 export const whois = defineFamily({
   name: 'whois',
   settings: whoisSettings,
+  permissions: WhoisPermission,
   module: (settings) => whoisModule(settings),
   useCases: WhoisUseCases,
 });

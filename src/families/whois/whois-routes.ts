@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../domain/errors.js';
-import { Permission } from '../../domain/permissions.js';
+import { WhoisPermission } from './domain/permissions.js';
 import { DOMAIN_NAME_RULE } from './domain/domain-name.js';
 import {
   DOMAIN_FIELDS,
@@ -135,7 +135,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/whois/dns',
-      permission: Permission.WhoisDns,
+      permission: WhoisPermission.WhoisDns,
       summary: "A name's DNS records: A, AAAA, CNAME, MX, NS, TXT, SOA, CAA and SRV",
       ...domainInput,
       response: dnsAnswer,
@@ -146,7 +146,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/whois/whois',
-      permission: Permission.WhoisWhois,
+      permission: WhoisPermission.WhoisWhois,
       summary: 'The registration of the domain a name belongs to, over RDAP or else port-43 WHOIS',
       query: {
         ...domainInput.query,
@@ -166,7 +166,7 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
     defineRoute({
       method: 'GET',
       path: '/whois/full',
-      permission: Permission.WhoisFull,
+      permission: WhoisPermission.WhoisFull,
       summary: 'DNS records and registration at once; a part that fails is named in errors beside the other',
       ...domainInput,
       response: fullAnswer,

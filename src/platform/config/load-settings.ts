@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { EnvironmentVariable, SettingsSection } from './codecs.js';
-import { PLATFORM_ENVIRONMENT, PlatformSettings } from './platform-settings.js';
+import { PLATFORM_ENVIRONMENT, platformSettingsCodec, type PlatformSettings } from './platform-settings.js';
 
 type Json = { [key: string]: unknown };
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,6 +66,8 @@ export interface LoadSettingsOptions {
   readonly configDir: string;
   /** Settings laid over everything else, for tests and tools that build their own graph. */
   readonly overrides?: Json;
+  /** The permission families a feature switch may name (`features.disabled`). */
+  readonly permissionFamilies: readonly string[];
 }
 
 /** Every environment variable read: the platform's, then each section's under its key. */
@@ -108,7 +110,7 @@ export function loadSettings<Settings extends PlatformSettings>(
   if (options.overrides) merged = merge(merged, options.overrides);
 
   const codec = t.type({
-    ...PlatformSettings.props,
+    ...platformSettingsCodec(options.permissionFamilies).props,
     ...Object.fromEntries(sections.map(({ key, codec }) => [key, codec])),
   });
   const decoded = codec.decode(merged);

@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
 import { parseRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
-import { PERMISSION_FAMILIES } from '../../domain/permissions.js';
 import {
   asInteger,
   asList,
@@ -24,12 +23,6 @@ const CorsOrigin = checked(
   (u): u is string => u === '*' || (typeof u === 'string' && URL.canParse(u) && new URL(u).origin === u),
 );
 
-/** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
-const PermissionFamily = checked(
-  `one of ${PERMISSION_FAMILIES.join(', ')}`,
-  (u): u is string => typeof u === 'string' && PERMISSION_FAMILIES.includes(u),
-);
-
 const redisUrl = checked(
   'a redis:// or rediss:// URL',
   (u): u is string => typeof u === 'string' && URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol),
@@ -43,96 +36,105 @@ export const LogLevel = t.keyof(
 );
 
 /** The settings of the platform: the process, storage, HTTP, logging, limits, Redis, switches and stopping. */
-export const PlatformSettings = t.type({
-  port: intInRange(0, 65535),
-  host: nonEmptyString,
-  /** Where the SQLite file and a generated key live, relative to the working directory. */
-  dataDir: nonEmptyString,
-  storage: Storage,
-  database: t.type({
-    /** SQLite file; null means `<dataDir>/utility-api.sqlite`. */
-    sqliteFile: t.union([nonEmptyString, t.null]),
-    /** PostgreSQL connection string, used when storage is "postgres". */
-    url: t.union([nonEmptyString, t.null]),
-    /** The longest a request waits on the database (a connection, a lock, an answer) before 503/29. */
-    timeoutMs: intInRange(100, 60_000),
-    /**
-     * SQLite's `synchronous`: `full` flushes the disk at every commit, `normal` (with the WAL) at
-     * checkpoints only, so a commit survives the process being killed but not the machine losing power.
-     */
-    sqliteSynchronous: t.keyof({ full: null, normal: null }, '"full" or "normal"'),
-  }),
-  http: t.type({
-    /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
-    maxHeaderBytes: intInRange(1024, 1_048_576),
-    /** The largest JSON body accepted; beyond it the client gets 400/11. */
-    maxBodyBytes: intInRange(256, 10_485_760),
-    /**
-     * How long the request line and headers may take to arrive from their first byte; past it the
-     * client gets 408/9 and the connection is closed (Node's headersTimeout, 60 s by default).
-     */
-    headersTimeoutMs: intInRange(100, 600_000),
-    /** How long a body may take to arrive once the headers have; past it the client gets 408/9 and the connection is closed. */
-    bodyTimeoutMs: intInRange(100, 600_000),
-    /** How long a kept-alive connection with no request in progress waits for the next one (Node's keepAliveTimeout). */
-    keepAliveTimeoutMs: intInRange(100, 600_000),
-    /**
-     * How long a connection with a request in progress may go without a byte read or sent (an
-     * answer its client does not read) before it is closed.
-     */
-    socketTimeoutMs: intInRange(1_000, 3_600_000),
-    /** The proxies' networks whose X-Forwarded-For names the client; from any other peer it is ignored. */
-    trustedProxies: t.readonlyArray(Network),
-  }),
-  log: t.type({ level: LogLevel }),
-  rateLimit: t.type({
-    /** Requests per token per window unless the token has a limit of its own; `off`: such tokens are not limited. */
-    defaultPolicy: RateLimitPolicy,
-  }),
-  redis: t.type({
-    /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
-    url: t.union([redisUrl, t.null]),
-    /** Put before every key, so that installations (or test runs) can share one Redis. */
-    keyPrefix: t.string,
-    /** How long one command may take before the in-memory insurance limiter decides instead. */
-    commandTimeoutMs: intInRange(10, 10_000),
-  }),
-  features: t.type({
-    /** Permission families whose endpoints answer 423 code 23 on this installation (`Weather`, `Mail`). */
-    disabled: t.array(PermissionFamily),
-  }),
-  cors: t.type({
-    /** The origins whose pages may call the API from a browser; none by default. */
-    origins: t.array(CorsOrigin),
-    /** How long a browser may reuse a preflight's answer. */
-    maxAgeSeconds: intInRange(0, 86_400),
-  }),
-  outbound: t.type({
-    /**
-     * Networks that connections an outside party can aim (WHOIS referrals, RDAP registries and
-     * redirects) may reach although they are not public: loopback, private, link-local, ...
-     * None by default; the servers configured here (whois.whoisServer, ...) are trusted anyway.
-     */
-    allowedNetworks: t.array(Network),
-  }),
-  shutdown: t.type({
-    /**
-     * How long a stop (SIGTERM, SIGINT) may take to finish the requests it received, write token
-     * use counts and close the database; past it the process exits 1, logging what it cut.
-     */
-    drainDeadlineMs: intInRange(100, 600_000),
-    /**
-     * How long a kept-alive connection with nothing in progress stays open once stopping, for the
-     * request its client may be sending on it; 0 still waits for one look at what has arrived.
-     */
-    idleGraceMs: intInRange(0, 60_000),
-    /**
-     * How long a stop keeps serving, with `/readyz` already failing, before it stops accepting
-     * connections: time for a load balancer to notice and send no more.
-     */
-    readinessGraceMs: intInRange(0, 60_000),
-  }),
-});
+/** The platform's settings, with the permission families a feature switch may name. */
+export const platformSettingsCodec = (permissionFamilies: readonly string[]) => {
+  /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
+  const permissionFamily = checked(
+    `one of ${permissionFamilies.join(', ')}`,
+    (u): u is string => typeof u === 'string' && permissionFamilies.includes(u),
+  );
+  return t.type({
+    port: intInRange(0, 65535),
+    host: nonEmptyString,
+    /** Where the SQLite file and a generated key live, relative to the working directory. */
+    dataDir: nonEmptyString,
+    storage: Storage,
+    database: t.type({
+      /** SQLite file; null means `<dataDir>/utility-api.sqlite`. */
+      sqliteFile: t.union([nonEmptyString, t.null]),
+      /** PostgreSQL connection string, used when storage is "postgres". */
+      url: t.union([nonEmptyString, t.null]),
+      /** The longest a request waits on the database (a connection, a lock, an answer) before 503/29. */
+      timeoutMs: intInRange(100, 60_000),
+      /**
+       * SQLite's `synchronous`: `full` flushes the disk at every commit, `normal` (with the WAL) at
+       * checkpoints only, so a commit survives the process being killed but not the machine losing power.
+       */
+      sqliteSynchronous: t.keyof({ full: null, normal: null }, '"full" or "normal"'),
+    }),
+    http: t.type({
+      /** Node's limit on the request line plus headers; beyond it the client gets 431/27. */
+      maxHeaderBytes: intInRange(1024, 1_048_576),
+      /** The largest JSON body accepted; beyond it the client gets 400/11. */
+      maxBodyBytes: intInRange(256, 10_485_760),
+      /**
+       * How long the request line and headers may take to arrive from their first byte; past it the
+       * client gets 408/9 and the connection is closed (Node's headersTimeout, 60 s by default).
+       */
+      headersTimeoutMs: intInRange(100, 600_000),
+      /** How long a body may take to arrive once the headers have; past it the client gets 408/9 and the connection is closed. */
+      bodyTimeoutMs: intInRange(100, 600_000),
+      /** How long a kept-alive connection with no request in progress waits for the next one (Node's keepAliveTimeout). */
+      keepAliveTimeoutMs: intInRange(100, 600_000),
+      /**
+       * How long a connection with a request in progress may go without a byte read or sent (an
+       * answer its client does not read) before it is closed.
+       */
+      socketTimeoutMs: intInRange(1_000, 3_600_000),
+      /** The proxies' networks whose X-Forwarded-For names the client; from any other peer it is ignored. */
+      trustedProxies: t.readonlyArray(Network),
+    }),
+    log: t.type({ level: LogLevel }),
+    rateLimit: t.type({
+      /** Requests per token per window unless the token has a limit of its own; `off`: such tokens are not limited. */
+      defaultPolicy: RateLimitPolicy,
+    }),
+    redis: t.type({
+      /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
+      url: t.union([redisUrl, t.null]),
+      /** Put before every key, so that installations (or test runs) can share one Redis. */
+      keyPrefix: t.string,
+      /** How long one command may take before the in-memory insurance limiter decides instead. */
+      commandTimeoutMs: intInRange(10, 10_000),
+    }),
+    features: t.type({
+      /** Permission families whose endpoints answer 423 code 23 on this installation (`Weather`, `Mail`). */
+      disabled: t.array(permissionFamily),
+    }),
+    cors: t.type({
+      /** The origins whose pages may call the API from a browser; none by default. */
+      origins: t.array(CorsOrigin),
+      /** How long a browser may reuse a preflight's answer. */
+      maxAgeSeconds: intInRange(0, 86_400),
+    }),
+    outbound: t.type({
+      /**
+       * Networks that connections an outside party can aim (WHOIS referrals, RDAP registries and
+       * redirects) may reach although they are not public: loopback, private, link-local, ...
+       * None by default; the servers configured here (whois.whoisServer, ...) are trusted anyway.
+       */
+      allowedNetworks: t.array(Network),
+    }),
+    shutdown: t.type({
+      /**
+       * How long a stop (SIGTERM, SIGINT) may take to finish the requests it received, write token
+       * use counts and close the database; past it the process exits 1, logging what it cut.
+       */
+      drainDeadlineMs: intInRange(100, 600_000),
+      /**
+       * How long a kept-alive connection with nothing in progress stays open once stopping, for the
+       * request its client may be sending on it; 0 still waits for one look at what has arrived.
+       */
+      idleGraceMs: intInRange(0, 60_000),
+      /**
+       * How long a stop keeps serving, with `/readyz` already failing, before it stops accepting
+       * connections: time for a load balancer to notice and send no more.
+       */
+      readinessGraceMs: intInRange(0, 60_000),
+    }),
+  });
+};
+export const PlatformSettings = platformSettingsCodec([]);
 export type PlatformSettings = t.TypeOf<typeof PlatformSettings>;
 
 /** Every environment variable the platform reads, and the setting it overrides. */

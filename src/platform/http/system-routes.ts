@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { Permission } from '../../domain/permissions.js';
+import { SystemPermission } from '../../domain/permissions.js';
 import { makeOnce } from '../caching/load-once.js';
 import { described } from './codecs.js';
 import { docsRoutes } from './docs-page.js';
@@ -28,7 +28,7 @@ export function systemRoutes({ metricsText }: SystemRouteDependencies): Route[] 
       method: 'GET',
       path: '/metrics',
       outsideApi: true,
-      permission: Permission.SystemMetrics,
+      permission: SystemPermission.SystemMetrics,
       summary:
         'Metrics in the Prometheus text format: request durations by method, route pattern and status, rate-limit rejections, ' +
         'verified-token cache hits and misses, calls to outside services by outcome, and the process',

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUser, type Actor } from '../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { orOutage } from '../../../domain/outage.js';
-import { Permission } from '../../../domain/permissions.js';
+import { MailPermission } from './permissions.js';
 import type { Clock } from '../../../domain/ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
 import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
@@ -64,8 +64,8 @@ export class MessageReader {
 
   /** The whole message, as stored: for those who may read everybody's (Mail::Read), such as the operator. */
   async show(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
-    if (!actorHolds(actor, Permission.MailRead))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+    if (!actorHolds(actor, MailPermission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailRead });
     return this.visible(actor, id);
   }
 
@@ -74,8 +74,8 @@ export class MessageReader {
     actor: Actor,
     filter: { readonly status?: string; readonly limit: number },
   ): Promise<E.Either<DomainError, readonly OutboxMessage[]>> {
-    if (!actorHolds(actor, Permission.MailRead))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailRead });
+    if (!actorHolds(actor, MailPermission.MailRead))
+      return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailRead });
     const status = filter.status === undefined ? E.right(undefined) : checkStatus(filter.status);
     if (E.isLeft(status)) return status;
     if (!Number.isInteger(filter.limit) || filter.limit < 1)
@@ -84,9 +84,9 @@ export class MessageReader {
   }
 
   private async visible(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
-    const readsOthers = actorHolds(actor, Permission.MailRead);
-    if (!readsOthers && !actorHolds(actor, Permission.MailSend))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
+    const readsOthers = actorHolds(actor, MailPermission.MailRead);
+    if (!readsOthers && !actorHolds(actor, MailPermission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailSend });
     const checked = checkId(id);
     if (E.isLeft(checked)) return checked;
     const found = await orOutage(this.outbox.find(id), OUTBOX_DOWN);
@@ -106,7 +106,7 @@ export class RetryMessage {
   ) {}
 
   async execute(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
-    const missing = [Permission.MailRead, Permission.MailSend].find((permission) => !actorHolds(actor, permission));
+    const missing = [MailPermission.MailRead, MailPermission.MailSend].find((permission) => !actorHolds(actor, permission));
     if (missing !== undefined) return E.left({ _tag: 'NotAuthorized', permission: missing });
     const checked = checkId(id);
     if (E.isLeft(checked)) return checked;

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUser, type Actor } from '../../../domain/identity/actor.js';
 import { invalidInput, type DomainError, type OutageError } from '../../../domain/errors.js';
 import { orOutage } from '../../../domain/outage.js';
-import { Permission } from '../../../domain/permissions.js';
+import { MailPermission } from './permissions.js';
 import type { Clock, Randomness } from '../../../domain/ports.js';
 import { domainOf } from './addresses.js';
 import { checkMail, type CheckedMail, type MailLimits, type MailRequest } from './message.js';
@@ -96,8 +96,8 @@ export class SendMail {
   }
 
   async execute({ actor, mail, idempotencyKey }: SendMailInput): Promise<E.Either<DomainError, Accepted>> {
-    if (!actorHolds(actor, Permission.MailSend))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.MailSend });
+    if (!actorHolds(actor, MailPermission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailSend });
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       return E.left(invalidInput('idempotencyKey', `the idempotency key must be ${IDEMPOTENCY_KEY_RULE}`));
     }

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../../domain/errors.js';
 import { orOutage } from '../../../../domain/outage.js';
-import { covers, grantedBy, knownPermissions, Permission } from '../../../../domain/permissions.js';
+import { covers, grantedBy, type PermissionCatalogue } from '../../../../domain/permissions.js';
+import { UsersAndTokensPermission } from '../permissions.js';
 import type { Clock, Randomness } from '../../../../domain/ports.js';
 import type { UserStore } from '../users/ports.js';
 import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
@@ -40,6 +41,7 @@ export class IssueToken {
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
     private readonly randomness: Randomness,
+    private readonly permissions: PermissionCatalogue,
     /** The installation's policy for tokens without a limit of their own; null: such tokens are not limited. */
     private readonly defaultRateLimit: RateLimit | null = null,
     /** How many unexpired tokens one user may hold, whoever issues them; null: no limit. */
@@ -49,9 +51,11 @@ export class IssueToken {
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
     const { actor } = input;
     // A password is the user's own key to everything they hold: it needs no permission to issue a token of theirs.
-    if (actor.kind !== 'password' && !actorHolds(actor, Permission.TokensCreate))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.TokensCreate });
-    const found = await targetUser(this.users, actor, input.owner, Permission.UsersRead, { _tag: 'TokenCreateFailed' });
+    if (actor.kind !== 'password' && !actorHolds(actor, UsersAndTokensPermission.TokensCreate))
+      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.TokensCreate });
+    const found = await targetUser(this.users, actor, input.owner, UsersAndTokensPermission.UsersRead, {
+      _tag: 'TokenCreateFailed',
+    });
     if (E.isLeft(found)) return found;
     const user = found.right;
     if (user.id !== actorUserId(actor)) {
@@ -59,10 +63,12 @@ export class IssueToken {
       if (outranked) return E.left(outranked);
     }
 
-    const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user))];
+    const scopes = [...new Set(input.scopes ?? defaultScopes(actor, user, this.permissions))];
     // A token may hold only what its owner holds, and nobody gives away what they do not hold.
     const refused =
-      checkGrant(actor, scopes, []) ?? checkText('name', input.name) ?? this.checkRateLimit(actor, input.rateLimit);
+      checkGrant(actor, scopes, [], this.permissions) ??
+      checkText('name', input.name) ??
+      this.checkRateLimit(actor, input.rateLimit);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -137,11 +143,11 @@ const ownRateLimitOf = (actor: Actor): RateLimit | null =>
  * Every permission of the owner the actor holds too. An owner's wildcard the actor does not hold
  * whole is narrowed to the permissions under it that the actor does hold.
  */
-function defaultScopes(actor: Actor, owner: User): string[] {
+function defaultScopes(actor: Actor, owner: User, catalogue: PermissionCatalogue): string[] {
   return owner.permissions.flatMap((held) =>
     actorHolds(actor, held)
       ? [held]
-      : knownPermissions.filter((known) => covers(held, known) && actorHolds(actor, known)),
+      : catalogue.known.filter((known) => covers(held, known) && actorHolds(actor, known)),
   );
 }
 

@@ -3,7 +3,7 @@ import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { missingInput, type DomainError, type OutageError } from '../../../../domain/errors.js';
 import { orOutage, TOKEN_STORE_DOWN, USER_STORE_DOWN } from '../../../../domain/outage.js';
-import { Permission } from '../../../../domain/permissions.js';
+import { UsersAndTokensPermission } from '../permissions.js';
 import { checkText } from '../users/user-rules.js';
 import type { UserStore } from '../users/ports.js';
 import type { User } from '../../../../domain/identity/user.js';
@@ -74,7 +74,7 @@ export class TokenReader {
 
   /** One token: your own, or anyone's with `Tokens::Read`; 404 for an unknown id or one you may not see. */
   async info(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenView>> {
-    const found = await this.findForActor(actor, tokenId, Permission.TokensRead, TOKEN_STORE_DOWN);
+    const found = await this.findForActor(actor, tokenId, UsersAndTokensPermission.TokensRead, TOKEN_STORE_DOWN);
     if (E.isLeft(found)) return found;
     const owner = await orOutage(this.users.findById(found.right.userId), USER_STORE_DOWN);
     if (E.isLeft(owner)) return owner;
@@ -87,7 +87,7 @@ export class TokenReader {
 
   /** A user's tokens, newest first: your own, or anyone's with `Tokens::Read`. */
   async list(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, TokenView[]>> {
-    const user = await targetUser(this.users, actor, ref, Permission.TokensRead, USER_STORE_DOWN);
+    const user = await targetUser(this.users, actor, ref, UsersAndTokensPermission.TokensRead, USER_STORE_DOWN);
     if (E.isLeft(user)) return user;
     const records = await orOutage(this.tokens.listByUser(user.right.id), TOKEN_STORE_DOWN);
     if (E.isLeft(records)) return records;
@@ -148,7 +148,7 @@ export class UpdateToken {
     if (changes.disabled === undefined && changes.name === undefined) return E.left(missingInput('disabled', 'name'));
     const refused = checkText('name', changes.name);
     if (refused) return E.left(refused);
-    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensUpdate, {
+    const found = await this.reader.findForActor(actor, tokenId, UsersAndTokensPermission.TokensUpdate, {
       _tag: 'TokenUpdateFailed',
     });
     if (E.isLeft(found)) return found;
@@ -168,7 +168,7 @@ export class RevokeToken {
   ) {}
 
   async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
-    const found = await this.reader.findForActor(actor, tokenId, Permission.TokensDelete, {
+    const found = await this.reader.findForActor(actor, tokenId, UsersAndTokensPermission.TokensDelete, {
       _tag: 'TokenDeleteFailed',
     });
     if (E.isLeft(found)) return found;

@@ -1,8 +1,9 @@
+import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../../domain/errors.js';
 import { orOutage } from '../../../../domain/outage.js';
-import { Permission } from '../../../../domain/permissions.js';
+import { UsersAndTokensPermission } from '../permissions.js';
 import type { Clock, Randomness } from '../../../../domain/ports.js';
 import type { Passwords, UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from '../../../../domain/identity/user.js';
@@ -71,14 +72,15 @@ export class CreateUser {
     private readonly clock: Clock,
     private readonly randomness: Randomness,
     private readonly passwords: Passwords,
+    private readonly permissions: PermissionCatalogue,
   ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
-    if (!actorHolds(input.actor, Permission.UsersCreate))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersCreate });
+    if (!actorHolds(input.actor, UsersAndTokensPermission.UsersCreate))
+      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersCreate });
     const permissions = [...new Set(input.permissions ?? [])];
     const refused =
-      checkGrant(input.actor, permissions, []) ??
+      checkGrant(input.actor, permissions, [], this.permissions) ??
       checkText('firstname', input.firstName) ??
       checkText('lastname', input.lastName) ??
       checkEmail(input.email) ??

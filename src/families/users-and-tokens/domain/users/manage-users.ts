@@ -1,9 +1,10 @@
+import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import type { DomainError } from '../../../../domain/errors.js';
 import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
-import { Permission } from '../../../../domain/permissions.js';
+import { UsersAndTokensPermission } from '../permissions.js';
 import type { Clock } from '../../../../domain/ports.js';
 import type { Passwords, UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';
@@ -14,7 +15,7 @@ export class GetUser {
   constructor(private readonly users: UserStore) {}
 
   execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
-    return targetUser(this.users, actor, ref, Permission.UsersRead, USER_STORE_DOWN);
+    return targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersRead, USER_STORE_DOWN);
   }
 }
 
@@ -22,8 +23,8 @@ export class ListUsers {
   constructor(private readonly users: UserStore) {}
 
   async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
-    if (!actorHolds(actor, Permission.UsersRead))
-      return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersRead });
+    if (!actorHolds(actor, UsersAndTokensPermission.UsersRead))
+      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersRead });
     return orOutage(this.users.list(), USER_STORE_DOWN);
   }
 }
@@ -44,10 +45,13 @@ export class UpdateUser {
     private readonly clock: Clock,
     private readonly accessChanges: AccessChanges,
     private readonly passwords: Passwords,
+    private readonly permissions: PermissionCatalogue,
   ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
-    const target = await targetUser(this.users, actor, ref, Permission.UsersUpdate, { _tag: 'UserUpdateFailed' });
+    const target = await targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersUpdate, {
+      _tag: 'UserUpdateFailed',
+    });
     if (E.isLeft(target)) return target;
     const user = target.right;
     const { permissions, email, password, blocked } = update;
@@ -56,9 +60,9 @@ export class UpdateUser {
       if (outranked) return E.left(outranked);
     }
     if (update.permissions !== undefined) {
-      if (!actorHolds(actor, Permission.UsersPermissions))
-        return E.left({ _tag: 'NotAuthorized', permission: Permission.UsersPermissions });
-      const refused = checkGrant(actor, update.permissions, user.permissions, 'perms');
+      if (!actorHolds(actor, UsersAndTokensPermission.UsersPermissions))
+        return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersPermissions });
+      const refused = checkGrant(actor, update.permissions, user.permissions, this.permissions, 'perms');
       if (refused) return E.left(refused);
     }
     const refused =
@@ -89,7 +93,9 @@ export class DeleteUser {
   ) {}
 
   async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
-    const target = await targetUser(this.users, actor, ref, Permission.UsersDelete, { _tag: 'UserDeleteFailed' });
+    const target = await targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersDelete, {
+      _tag: 'UserDeleteFailed',
+    });
     if (E.isLeft(target)) return target;
     const outranked = checkOutranks(actor, target.right);
     if (outranked) return E.left(outranked);

@@ -1,6 +1,6 @@
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../../domain/errors.js';
-import { isGrantablePermission } from '../../../../domain/permissions.js';
+import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import { characterCount, CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../../../../domain/text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
 
@@ -29,9 +29,10 @@ export function checkGrant(
   actor: Actor,
   permissions: readonly string[],
   alreadyHeld: readonly string[],
+  catalogue: PermissionCatalogue,
   field = 'permissions',
 ): DomainError | undefined {
-  const unknown = permissions.filter((p) => !isGrantablePermission(p));
+  const unknown = permissions.filter((p) => !catalogue.isGrantable(p));
   if (unknown.length > 0) return invalidInput(field, `Unknown permission(s): ${unknown.join(', ')}`);
   const beyond = permissions.find((p) => !alreadyHeld.includes(p) && !actorHolds(actor, p));
   return beyond === undefined ? undefined : { _tag: 'NotAuthorized', permission: beyond };

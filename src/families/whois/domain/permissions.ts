@@ -1,0 +1,6 @@
+/** The permissions of the whois family: what its routes and use cases ask of who calls them. */
+export const WhoisPermission = {
+  WhoisDns: 'Whois::DNS',
+  WhoisWhois: 'Whois::Whois',
+  WhoisFull: 'Whois::Full',
+} as const;
