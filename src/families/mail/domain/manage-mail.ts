@@ -106,7 +106,9 @@ export class RetryMessage {
   ) {}
 
   async execute(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
-    const missing = [MailPermission.MailRead, MailPermission.MailSend].find((permission) => !actorHolds(actor, permission));
+    const missing = [MailPermission.MailRead, MailPermission.MailSend].find(
+      (permission) => !actorHolds(actor, permission),
+    );
     if (missing !== undefined) return E.left({ _tag: 'NotAuthorized', permission: missing });
     const checked = checkId(id);
     if (E.isLeft(checked)) return checked;
