@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every error the service can answer, as a tagged union of values.
  * Use cases return these inside an Either; one function at each transport's edge turns them
- * into a response. Codes 0–24 are fixed by the specification; 25–30 are ours (see README).
+ * into a response. Codes 0–24 are fixed by the specification; 25–30 are ours (see docs/errors.md).
  *
  * The domain speaks of input by its fields (`MissingInput`, `InvalidInput`), never of where a
  * field came from: a transport places them (HTTP: a query parameter, a header or a body field,

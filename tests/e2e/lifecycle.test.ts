@@ -73,7 +73,7 @@ describe('e2e: starting and stopping like a service', function () {
     });
     expect(running.serverPid).not.to.equal(running.child.pid);
     expect((await fetch(`${running.baseUrl}/api/openapi.json`)).status).to.equal(200);
-    // The young generation the README's Memory section promises, as `ps` shows the server's command.
+    // The young generation docs/production.md's Memory section promises, as `ps` shows the server's command.
     expect(readFileSync(`/proc/${running.serverPid}/cmdline`, 'utf8').split('\0')).to.include(
       '--max-semi-space-size=8',
     );

@@ -102,7 +102,7 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     const cli = async (...args: string[]) => (await runCommand(env, args)).stdout.trimEnd();
     await cli('user', 'create', '--username', 'holder', '--permission', '*');
     const token = (await cli('token', 'create', '--username', 'holder')).split('\n').at(-1)!;
-    // Started as `npm start` starts it (Node's options and the allocator's setting: see README's
+    // Started as `npm start` starts it (Node's options and the allocator's setting: see docs/production.md's
     // Memory); every request of the one token reaches the body, none is turned away by the rate limit first.
     const launch = startScriptLaunch();
     running = await startProgram({

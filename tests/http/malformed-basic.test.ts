@@ -39,7 +39,7 @@ function createFrom(
 }
 
 /**
- * A malformed Basic value answers after the same scrypt work as a wrong password (README, *A token
+ * A malformed Basic value answers after the same scrypt work as a wrong password (docs/families/users-and-tokens.md, *A token
  * for your password*). The work itself cannot be seen over HTTP without timing it; what can be
  * seen is that it is a login attempt like a wrong password: counted, and throttled after 5.
  */

@@ -115,7 +115,8 @@ describe('the packed package, installed and used from plain JavaScript', functio
     ).to.deep.equal([]);
     expect(files.map((file) => file.path)).to.include.members([
       'config/default.json',
-      'dist/adapters/geonames/admin1-corrections.json',
+      'dist/families/location/adapters/geonames/admin1-corrections.json',
+      'dist/families/content/adapters/bundled-facts.json',
       'CHANGELOG.yaml',
     ]);
   });

@@ -9,126 +9,24 @@ import {
   type Outbox,
   type OutboxFilter,
   type OutboxMessage,
-  type RecipientOutcome,
   type Settlement,
 } from '../domain/ports.js';
 import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../domain/quota.js';
 import { recipientCount, reopenRefused } from '../domain/recipients.js';
-import type { Variables } from '../domain/variables.js';
-import { fromStringList, toNumber, toNumberOrNull, toStringList } from '../../../platform/persistence/columns.js';
+import { toNumber } from '../../../platform/persistence/columns.js';
 import { GroupCommit } from '../../../platform/persistence/group-commit.js';
 import { holdAdvisoryLock } from '../../../platform/persistence/advisory-locks.js';
+import {
+  MAIL_KEYS_TABLE,
+  MAIL_TABLE,
+  NO_LEASE,
+  settlementColumns,
+  toMessage,
+  toOutcomes,
+  toRow,
+  type MessageRow,
+} from './outbox-rows.js';
 
-export const MAIL_TABLE = 'mail_messages';
-export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
-
-interface MessageRow {
-  id: string;
-  message_id: string;
-  sender_user_id: string | null;
-  from_address: string;
-  from_name: string | null;
-  to_addresses: string;
-  cc_addresses: string;
-  bcc_addresses: string;
-  reply_to: string;
-  subject: string;
-  content: string;
-  variables: string;
-  status: string;
-  attempts: number | string;
-  created_at: number | string;
-  next_attempt_at: number | string;
-  sent_at: number | string | null;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: number | string | null;
-  recipient_outcomes: string | null;
-  recipient_count: number | string;
-}
-
-const toOutcomes = (column: string | null): RecipientOutcome[] =>
-  column === null ? [] : (JSON.parse(column) as RecipientOutcome[]);
-
-const toMessage = (row: MessageRow): OutboxMessage => ({
-  id: row.id,
-  messageId: row.message_id,
-  senderUserId: row.sender_user_id,
-  fromAddress: row.from_address,
-  fromName: row.from_name,
-  to: toStringList(row.to_addresses),
-  cc: toStringList(row.cc_addresses),
-  bcc: toStringList(row.bcc_addresses),
-  replyTo: toStringList(row.reply_to),
-  subject: row.subject,
-  content: row.content,
-  variables: JSON.parse(row.variables) as Variables,
-  status: row.status as MessageStatus,
-  attempts: toNumber(row.attempts),
-  createdAt: toNumber(row.created_at),
-  nextAttemptAt: toNumber(row.next_attempt_at),
-  sentAt: toNumberOrNull(row.sent_at),
-  lastError: row.last_error,
-  recipientOutcomes: toOutcomes(row.recipient_outcomes),
-});
-
-const toRow = (message: NewMessage): MessageRow => ({
-  id: message.id,
-  message_id: message.messageId,
-  sender_user_id: message.senderUserId,
-  from_address: message.fromAddress,
-  from_name: message.fromName,
-  to_addresses: fromStringList(message.to),
-  cc_addresses: fromStringList(message.cc),
-  bcc_addresses: fromStringList(message.bcc),
-  reply_to: fromStringList(message.replyTo),
-  subject: message.subject,
-  content: message.content,
-  variables: JSON.stringify(message.variables),
-  status: 'queued',
-  attempts: 0,
-  created_at: message.createdAt,
-  next_attempt_at: message.nextAttemptAt,
-  sent_at: null,
-  last_error: null,
-  lease_owner: null,
-  lease_until: null,
-  recipient_outcomes: null,
-  recipient_count: recipientCount(message),
-});
-
-const NO_LEASE = { lease_owner: null, lease_until: null };
-
-/** The columns a settlement writes: its status, the attempts, and when it was sent, failed or is due again. */
-function settlementColumns(settlement: Settlement): Partial<MessageRow> {
-  const recipient_outcomes = JSON.stringify(settlement.recipients);
-  switch (settlement.status) {
-    case 'sent':
-      return {
-        status: 'sent',
-        attempts: settlement.attempts,
-        sent_at: settlement.at,
-        next_attempt_at: settlement.at,
-        recipient_outcomes,
-        ...(settlement.reason !== undefined && { last_error: settlement.reason }),
-      };
-    case 'failed':
-      return {
-        status: 'failed',
-        attempts: settlement.attempts,
-        last_error: settlement.reason,
-        next_attempt_at: settlement.at,
-        recipient_outcomes,
-      };
-    case 'queued':
-      return {
-        attempts: settlement.attempts,
-        last_error: settlement.reason,
-        next_attempt_at: settlement.nextAttemptAt,
-        recipient_outcomes,
-      };
-  }
-}
 
 /** Queued messages whose attempt is due and whose lease, if any, has ended. */
 const dueMessages = (db: Knex, now: number) =>

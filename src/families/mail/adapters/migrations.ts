@@ -1,5 +1,5 @@
 import type { Migration } from '../../../platform/persistence/migrations.js';
-import { MAIL_KEYS_TABLE, MAIL_TABLE } from './knex-outbox.js';
+import { MAIL_KEYS_TABLE, MAIL_TABLE } from './outbox-rows.js';
 
 /** The outbox's schema changes, oldest first. Append only: an applied migration is never edited. */
 export const MAIL_MIGRATIONS: readonly Migration[] = [
