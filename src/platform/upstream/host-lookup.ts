@@ -19,6 +19,9 @@ const systemClock: Clock = new SystemClock();
 /**
  * A `lookup` for sockets that resolves each host once per TTL, however many connections are
  * opened to it; concurrent connections share one resolution, and a failed one is not kept.
+ *
+ * Kept, measured (issue 25, bench/caches.ts): lru-cache 11's fetch with a TTL took 355 ns a lookup against 336 here,
+ * and keeps an entry until after its TTL, where this resolves again at it.
  */
 export function cachingHostLookup({
   ttlMs,

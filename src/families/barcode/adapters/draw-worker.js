@@ -2,14 +2,14 @@
 // only: a worker does not inherit tsx's loader hooks (Node 20), so under the test run it could not
 // load a TypeScript module, and the build copies this file to dist/ as it is. Everything that
 // decides what to draw stays in the TypeScript renderer on the main thread; this file only runs
-// the encoder, the part that takes up to 0.4 s, and sends back what it drew or what it threw.
-import { parentPort } from 'node:worker_threads';
+// the encoder, the part that takes up to 0.4 s, and answers what it drew or what it threw. The
+// pool (piscina) calls the default export once per task; what it throws fails that task only.
 
 /** bwip-js is 2 MB of code: loaded once, on the first task, in this thread only. */
 let bwipLoading;
 const bwip = () => (bwipLoading ??= import('bwip-js'));
 
-async function run(task) {
+export default async function run(task) {
   const library = await bwip();
   if (task.kind === 'symbols') {
     return {
@@ -29,13 +29,6 @@ async function run(task) {
   }
   if (drawn === false) return { kind: 'empty' };
   if (task.format === 'svg') return { kind: 'svg', markup: drawn };
-  // Compressing can fail only for reasons of the process (memory): let it reach the catch below.
+  // Compressing can fail only for reasons of the process (memory): it fails the task.
   return { kind: 'png', bytes: await drawn };
 }
-
-parentPort.on('message', ({ id, task }) => {
-  run(task).then(
-    (result) => parentPort.postMessage({ id, result }),
-    (error) => parentPort.postMessage({ id, failure: error instanceof Error ? error.message : String(error) }),
-  );
-});

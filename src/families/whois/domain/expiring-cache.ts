@@ -3,6 +3,9 @@ import type { Clock } from '../../../domain/ports.js';
 /**
  * Outcomes of lookups kept until their own expiry, at most `maxEntries` of them (the oldest go
  * first), with one lookup in flight per key: identical questions that arrive together share it.
+ *
+ * Kept, measured (issue 25, bench/caches.ts): lru-cache 11's fetch hits in 162 ns against 219 here, but would need a
+ * port, an adapter, and work-arounds for a TTL of 0 ("forever" there) and expiry after the TTL rather than at it.
  */
 export class ExpiringCache<R> {
   private readonly entries = new Map<string, { readonly outcome: R; readonly expiresAt: number }>();

@@ -9,6 +9,9 @@ import { dependsOnToken, dependsOnUser, type Principal } from '../../../../domai
  *
  * Entries are keyed by the presented secret itself, which this process holds anyway while it
  * serves the request; it lives here only as long as the TTL and is never written anywhere.
+ *
+ * Kept, measured (issue 25, bench/caches.ts): lru-cache 11 with a TTL hits in 54 ns against 93 here (0.04 µs of a
+ * request), but would need a port and an adapter around the same generations and forgetting: no less code.
  */
 export class VerifiedTokenCache {
   private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();

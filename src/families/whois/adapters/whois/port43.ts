@@ -32,6 +32,9 @@ export function hostAndPort(server: string): { host: string; port: number } | un
 /**
  * The WHOIS protocol (RFC 3912): connect, send the query and CRLF, read until the server closes.
  * The text is read as UTF-8, which most registries send; a stray Latin-1 byte becomes U+FFFD.
+ *
+ * Kept, measured (issue 25): the `whois` package is as fast (391 µs a loopback lookup against 403 here) but has an
+ * idle timeout, no deadline, no size limit, no outbound guard, and decodes chunks apart (a split character is U+FFFD).
  */
 export function askPort43({ server, query, deadlineMs, maxBytes, guard }: Port43Question): Promise<Port43Answer> {
   const address = hostAndPort(server);
