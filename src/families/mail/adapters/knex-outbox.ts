@@ -27,7 +27,6 @@ import {
   type MessageRow,
 } from './outbox-rows.js';
 
-
 /** Queued messages whose attempt is due and whose lease, if any, has ended. */
 const dueMessages = (db: Knex, now: number) =>
   db(MAIL_TABLE)
