@@ -10,6 +10,7 @@ import { RouteContribution, useCasesIdentifier } from '../../composition/identif
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 
 import type { BarcodeSettings } from './barcode-settings.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 export type { BarcodeSettings };
 
 /** What the family offers a library user. */
@@ -34,29 +35,16 @@ export const barcodeModule = ({
   workers,
   queue,
 }: BarcodeSettings): ContainerModule =>
-  new ContainerModule(({ bind }) => {
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
     const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue });
-    bind(LifecycleComponent).toConstantValue(pooled);
-    bind(BarcodeRenderer).toConstantValue(
-      new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes),
-    );
-    bind(GenerateBarcode)
-      .toResolvedValue((renderer: BarcodeRenderer) => new GenerateBarcode(renderer, maxContentBytes), [BarcodeRenderer])
-      .inSingletonScope();
-    bind(ListSymbologies)
-      .toResolvedValue((renderer: BarcodeRenderer) => new ListSymbologies(renderer), [BarcodeRenderer])
-      .inSingletonScope();
-    bind(BarcodeUseCases).toResolvedValue(
-      (generateBarcode: GenerateBarcode, listSymbologies: ListSymbologies): BarcodeUseCases => ({
-        generateBarcode,
-        listSymbologies,
-      }),
-      [GenerateBarcode, ListSymbologies],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (generate: GenerateBarcode, listSymbologies: ListSymbologies): RouteContribution => ({
-        routes: barcodeRoutes({ generate, listSymbologies, maxContentBytes }),
-      }),
-      [GenerateBarcode, ListSymbologies],
-    );
+    constant(LifecycleComponent, pooled);
+    constant(BarcodeRenderer, new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes));
+    provide(BarcodeUseCases, [BarcodeRenderer], (renderer) => ({
+      generateBarcode: new GenerateBarcode(renderer, maxContentBytes),
+      listSymbologies: new ListSymbologies(renderer),
+    })).inSingletonScope();
+    provide(RouteContribution, [BarcodeUseCases], ({ generateBarcode, listSymbologies }) => ({
+      routes: barcodeRoutes({ generate: generateBarcode, listSymbologies, maxContentBytes }),
+    }));
   });

@@ -4,6 +4,7 @@ import { LibphonenumberNumbering } from './adapters/libphonenumber-numbering.js'
 import { GetPhoneDetails } from './domain/phone-details.js';
 import { PhoneNumbering } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { typedBindings } from '../../composition/typed-binding.js';
 
 /** What the family offers a library user. */
 export interface PhoneUseCases {
@@ -13,17 +14,11 @@ export const PhoneUseCases = useCasesIdentifier<PhoneUseCases>('PhoneUseCases');
 
 /** What a phone number is: its country, type and formats, from libphonenumber's metadata. */
 export const phoneModule = (): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind(PhoneNumbering).toConstantValue(new LibphonenumberNumbering());
-    bind(GetPhoneDetails)
-      .toResolvedValue((numbering: PhoneNumbering) => new GetPhoneDetails(numbering), [PhoneNumbering])
-      .inSingletonScope();
-    bind(PhoneUseCases).toResolvedValue(
-      (getPhoneDetails: GetPhoneDetails): PhoneUseCases => ({ getPhoneDetails }),
-      [GetPhoneDetails],
-    );
-    bind(RouteContribution).toResolvedValue(
-      (getPhoneDetails: GetPhoneDetails): RouteContribution => ({ routes: phoneRoutes({ getPhoneDetails }) }),
-      [GetPhoneDetails],
-    );
+  new ContainerModule((options) => {
+    const { provide, constant } = typedBindings(options);
+    constant(PhoneNumbering, new LibphonenumberNumbering());
+    provide(PhoneUseCases, [PhoneNumbering], (numbering) => ({
+      getPhoneDetails: new GetPhoneDetails(numbering),
+    })).inSingletonScope();
+    provide(RouteContribution, [PhoneUseCases], (useCases) => ({ routes: phoneRoutes(useCases) }));
   });
