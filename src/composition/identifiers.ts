@@ -8,7 +8,7 @@ import type { RouteTable } from '../platform/http/route-table.js';
 import type { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { Counters } from '../platform/rate-limit/counters.js';
 import type { Redirect, Route } from '../platform/http/route-table.js';
-import type { UpstreamCallCounter } from '../platform/upstream/upstream-client.js';
+import type { UpstreamCallCounter } from '../platform/upstream/upstream-call.js';
 
 /**
  * Identifiers of what only the composition root and transports know about. The whole AppConfig is

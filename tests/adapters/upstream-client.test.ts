@@ -4,7 +4,8 @@ import pino from 'pino';
 import { lookupFetch } from '../../src/platform/upstream/lookup-fetch.js';
 import { keepingValid } from '../../src/platform/upstream/decoders.js';
 import { cachingHostLookup } from '../../src/platform/upstream/host-lookup.js';
-import { UpstreamClient, type UpstreamSettings } from '../../src/platform/upstream/upstream-client.js';
+import { UpstreamClient } from '../../src/platform/upstream/upstream-client.js';
+import type { UpstreamSettings } from '../../src/platform/upstream/upstream-call.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 const Thing = t.type({ name: t.string, size: t.number });

@@ -5,11 +5,8 @@ import type { CallContext } from '../../../domain/call-context.js';
 import { checkText } from '../domain/content.js';
 import type { ContentSource, SourceResult } from '../domain/ports.js';
 import type { Clock } from '../../../domain/ports.js';
-import {
-  UpstreamClient,
-  type UpstreamCallCounter,
-  type UpstreamSettings,
-} from '../../../platform/upstream/upstream-client.js';
+import { UpstreamClient } from '../../../platform/upstream/upstream-client.js';
+import type { UpstreamCallCounter, UpstreamSettings } from '../../../platform/upstream/upstream-call.js';
 
 /** A text that our rules for every entry accept (1 to 1000 characters, no control characters, none XML cannot carry), trimmed. */
 const AcceptedText = new t.Type<string, string, unknown>(

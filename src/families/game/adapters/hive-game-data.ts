@@ -4,12 +4,12 @@ import type { CallContext } from '../../../domain/call-context.js';
 import type { MapEntry, PlayerGame, PlayerStats } from '../domain/game.js';
 import type { GameData, GameDataResult } from '../domain/ports.js';
 import { AbsoluteHttpUrl, keepingValid } from '../../../platform/upstream/decoders.js';
-import {
-  UpstreamClient,
-  type UpstreamDependencies,
-  type UpstreamResult,
-  type UpstreamSettings,
-} from '../../../platform/upstream/upstream-client.js';
+import { UpstreamClient } from '../../../platform/upstream/upstream-client.js';
+import type {
+  UpstreamDependencies,
+  UpstreamResult,
+  UpstreamSettings,
+} from '../../../platform/upstream/upstream-call.js';
 
 /** The Hive's map entry, exactly the four fields SPEC.md lists; anything else about it is dropped. */
 const HiveMapEntry: t.Decoder<unknown, MapEntry> = t.strict({

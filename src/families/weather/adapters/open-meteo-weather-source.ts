@@ -10,12 +10,12 @@ import {
   type Units,
   type WeatherQuery,
 } from '../domain/weather.js';
-import {
-  UpstreamClient,
-  type UpstreamDependencies,
-  type UpstreamResult,
-  type UpstreamSettings,
-} from '../../../platform/upstream/upstream-client.js';
+import { UpstreamClient } from '../../../platform/upstream/upstream-client.js';
+import type {
+  UpstreamDependencies,
+  UpstreamResult,
+  UpstreamSettings,
+} from '../../../platform/upstream/upstream-call.js';
 import {
   CURRENT_PARAMETER,
   CurrentAnswer,

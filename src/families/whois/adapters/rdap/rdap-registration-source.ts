@@ -3,11 +3,8 @@ import type { CallContext } from '../../../../domain/call-context.js';
 import type { Clock } from '../../../../domain/ports.js';
 import type { RegistrationResult, RegistrationSource } from '../../domain/ports.js';
 import type { OutboundGuard } from '../../../../platform/upstream/outbound-guard.js';
-import {
-  UpstreamClient,
-  type UpstreamCallCounter,
-  type UpstreamResult,
-} from '../../../../platform/upstream/upstream-client.js';
+import { UpstreamClient } from '../../../../platform/upstream/upstream-client.js';
+import type { UpstreamCallCounter, UpstreamResult } from '../../../../platform/upstream/upstream-call.js';
 import { RdapBootstrap, RdapDomain, type RdapServices } from './rdap-objects.js';
 
 /** IANA publishes the bootstrap file daily at most. */
