@@ -22,6 +22,7 @@ import { MemoryContentStore } from './adapters/memory-content-store.js';
 import type { ContentSettings } from './content-settings.js';
 import { identifier } from '../../domain/identifier.js';
 import { typedBindings } from '../../composition/typed-binding.js';
+import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { ContentSettings };
 
 /** Each live category, its upstream's setting and what its entries are. */
@@ -98,7 +99,6 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
       [CachedStore, ImportFileReader, Randomness, Clock, Log, UpstreamCalls],
       (store, reader, randomness, clock, logger, countCall) => {
         const randomContent = new RandomContent(store, randomness);
-        const { timeoutMs, backoffMs, failureTtlMs, hostTtlMs } = settings;
         const live = ({ upstream, url, feed }: (typeof FEEDS)[number]): [UpstreamName, LiveContent] => {
           const baseUrl = url(settings);
           const source =
@@ -106,7 +106,7 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
               ? OFF_SOURCE
               : new UpstreamContentSource(
                   upstream,
-                  { baseUrl, deadlineMs: timeoutMs, defaultBackoffMs: backoffMs, failureTtlMs, hostTtlMs },
+                  { ...upstreamTimingOf(settings), baseUrl },
                   { logger, clock, countCall },
                 );
           return [upstream, new LiveContent(feed, source, store, randomContent, clock)];

@@ -1,19 +1,18 @@
 import * as t from 'io-ts';
-import { asString, httpUrlOrOff, intInRange, type SettingsSection } from '../../platform/config/codecs.js';
+import {
+  asString,
+  httpUrlOrOff,
+  intInRange,
+  type SettingsSection,
+  upstreamCallSettings,
+} from '../../platform/config/codecs.js';
 
 export const ContentSettingsCodec = t.type({
+  ...upstreamCallSettings,
   /** Each upstream of facts and quotes: its base URL, or `off` to answer only from the store. */
   chuckNorrisUrl: httpUrlOrOff,
   kanyeUrl: httpUrlOrOff,
   ronSwansonUrl: httpUrlOrOff,
-  /** Deadline of every call, body included. */
-  timeoutMs: intInRange(100, 60_000),
-  /** How long to leave an upstream alone after its 429, or after a failure once it has answered before. */
-  backoffMs: intInRange(0, 3_600_000),
-  /** How long a failure of an upstream that never answered is remembered, so a dead one costs one deadline. */
-  failureTtlMs: intInRange(0, 3_600_000),
-  /** How long an upstream's host name is resolved for. */
-  hostTtlMs: intInRange(0, 86_400_000),
   /** How long the stored facts and quotes random answers pick from are kept in memory; writes elsewhere show within it. */
   storeCacheTtlMs: intInRange(0, 3_600_000),
 });

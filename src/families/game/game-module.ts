@@ -8,6 +8,7 @@ import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../..
 
 import type { GameSettings } from './game-settings.js';
 import { typedBindings } from '../../composition/typed-binding.js';
+import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { GameSettings };
 
 /** What the family offers a library user. */
@@ -18,16 +19,7 @@ export interface GameUseCases {
 export const GameUseCases = useCasesIdentifier<GameUseCases>('GameUseCases');
 
 /** Maps and player statistics of The Hive's games, from its public API. */
-export const gameModule = ({
-  baseUrl,
-  timeoutMs,
-  mapsTtlMs,
-  playerTtlMs,
-  cacheEntries,
-  backoffMs,
-  failureTtlMs,
-  hostTtlMs,
-}: GameSettings): ContainerModule =>
+export const gameModule = (settings: GameSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide } = typedBindings(options);
     provide(
@@ -36,14 +28,11 @@ export const gameModule = ({
       (logger, clock, countCall) =>
         new HiveGameData(
           {
-            baseUrl,
-            deadlineMs: timeoutMs,
-            mapsTtlMs,
-            playerTtlMs,
-            maxEntries: cacheEntries,
-            defaultBackoffMs: backoffMs,
-            failureTtlMs,
-            hostTtlMs,
+            ...upstreamTimingOf(settings),
+            baseUrl: settings.baseUrl,
+            mapsTtlMs: settings.mapsTtlMs,
+            playerTtlMs: settings.playerTtlMs,
+            maxEntries: settings.cacheEntries,
           },
           logger,
           { clock, countCall },

@@ -1,21 +1,20 @@
 import * as t from 'io-ts';
-import { asString, httpUrl, intInRange, type SettingsSection } from '../../platform/config/codecs.js';
+import {
+  asString,
+  httpUrl,
+  intInRange,
+  type SettingsSection,
+  upstreamCallSettings,
+} from '../../platform/config/codecs.js';
 
 export const GameSettingsCodec = t.type({
+  ...upstreamCallSettings,
   /** The Hive's public API. */
   baseUrl: httpUrl,
-  /** Deadline of every call, body included. */
-  timeoutMs: intInRange(100, 60_000),
   mapsTtlMs: intInRange(0, 86_400_000),
   playerTtlMs: intInRange(0, 86_400_000),
   /** How many games and players are kept in cache at most. */
   cacheEntries: intInRange(1, 1_000_000),
-  /** How long to leave The Hive alone after its 429 when it gives no Retry-After. */
-  backoffMs: intInRange(0, 3_600_000),
-  /** How long a failure with nothing cached is remembered, so a dead Hive costs one deadline. */
-  failureTtlMs: intInRange(0, 3_600_000),
-  /** How long The Hive's host name is resolved for. */
-  hostTtlMs: intInRange(0, 86_400_000),
 });
 export type GameSettings = t.TypeOf<typeof GameSettingsCodec>;
 

@@ -10,6 +10,7 @@ import { bindGazetteer } from '../location/location-module.js';
 
 import type { WeatherSettings } from './weather-settings.js';
 import { typedBindings } from '../../composition/typed-binding.js';
+import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { WeatherSettings };
 
 /** What the family offers a library user. */
@@ -20,32 +21,20 @@ export interface WeatherUseCases {
 export const WeatherUseCases = useCasesIdentifier<WeatherUseCases>('WeatherUseCases');
 
 /** The weather now and by day from Open-Meteo (which may be `off`), at points or at places the gazetteer finds. */
-export const weatherModule = ({
-  openMeteoUrl,
-  timeoutMs,
-  currentTtlMs,
-  forecastTtlMs,
-  cacheEntries,
-  backoffMs,
-  failureTtlMs,
-  hostTtlMs,
-}: WeatherSettings): ContainerModule =>
+export const weatherModule = (settings: WeatherSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide } = typedBindings(options);
     bindGazetteer(options);
     provide(WeatherSource, [Log, Clock, UpstreamCalls], (logger, clock, countCall) =>
-      openMeteoUrl === 'off'
+      settings.openMeteoUrl === 'off'
         ? OFF_WEATHER_SOURCE
         : new OpenMeteoWeatherSource(
             {
-              baseUrl: openMeteoUrl,
-              deadlineMs: timeoutMs,
-              currentTtlMs,
-              forecastTtlMs,
-              maxEntries: cacheEntries,
-              defaultBackoffMs: backoffMs,
-              failureTtlMs,
-              hostTtlMs,
+              ...upstreamTimingOf(settings),
+              baseUrl: settings.openMeteoUrl,
+              currentTtlMs: settings.currentTtlMs,
+              forecastTtlMs: settings.forecastTtlMs,
+              maxEntries: settings.cacheEntries,
             },
             logger,
             { clock, countCall },

@@ -1,22 +1,21 @@
 import * as t from 'io-ts';
-import { asString, httpUrlOrOff, intInRange, type SettingsSection } from '../../platform/config/codecs.js';
+import {
+  asString,
+  httpUrlOrOff,
+  intInRange,
+  type SettingsSection,
+  upstreamCallSettings,
+} from '../../platform/config/codecs.js';
 
 export const WeatherSettingsCodec = t.type({
+  ...upstreamCallSettings,
   /** Open-Meteo's forecast API, or `off`: the weather endpoints then answer 423. */
   openMeteoUrl: httpUrlOrOff,
-  /** Deadline of every call, body included. */
-  timeoutMs: intInRange(100, 60_000),
   /** How long the conditions now, and a forecast, are kept per rounded point and options. */
   currentTtlMs: intInRange(0, 86_400_000),
   forecastTtlMs: intInRange(0, 86_400_000),
   /** How many answers are kept at most. */
   cacheEntries: intInRange(1, 1_000_000),
-  /** How long to leave Open-Meteo alone after its 429 when it gives no Retry-After, or after a failure with an answer to serve meanwhile. */
-  backoffMs: intInRange(0, 3_600_000),
-  /** How long a failure with nothing cached is remembered, so a dead Open-Meteo costs one deadline. */
-  failureTtlMs: intInRange(0, 3_600_000),
-  /** How long Open-Meteo's host name is resolved for. */
-  hostTtlMs: intInRange(0, 86_400_000),
 });
 export type WeatherSettings = t.TypeOf<typeof WeatherSettingsCodec>;
 

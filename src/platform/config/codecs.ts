@@ -45,6 +45,20 @@ export const nonEmptyString = checked(
   (u): u is string => typeof u === 'string' && u.trim().length > 0,
 );
 
+/**
+ * How a family calls an upstream over the upstream client: the deadline of every call (body
+ * included); how long to leave the upstream alone after its 429 without Retry-After, or after a
+ * failure with an answer to serve meanwhile; how long a failure with nothing cached is remembered,
+ * so that a dead upstream costs one deadline; how long its host name is resolved for.
+ */
+export const upstreamCallSettings = {
+  timeoutMs: intInRange(100, 60_000),
+  backoffMs: intInRange(0, 3_600_000),
+  failureTtlMs: intInRange(0, 3_600_000),
+  hostTtlMs: intInRange(0, 86_400_000),
+};
+export type UpstreamCallSettings = t.TypeOf<t.TypeC<typeof upstreamCallSettings>>;
+
 /** How an environment variable's text becomes a setting's value, before the codec checks it. */
 export type Parse = (raw: string) => unknown;
 export const asString: Parse = (raw) => raw;

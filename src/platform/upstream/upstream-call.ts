@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
 import type { OutboundGuard } from './outbound-guard.js';
+import type { UpstreamCallSettings } from '../config/codecs.js';
 
 /**
  * What asking an upstream gives: its answer (`stale` when an expired one was served because the
@@ -73,3 +74,11 @@ export interface UpstreamCall<A> {
    */
   readonly followsRedirect?: (to: URL, from: URL) => boolean;
 }
+
+/** An upstream family's settings (`timeoutMs`, `backoffMs`, ...) as the upstream client names them. */
+export const upstreamTimingOf = ({ timeoutMs, backoffMs, failureTtlMs, hostTtlMs }: UpstreamCallSettings) => ({
+  deadlineMs: timeoutMs,
+  defaultBackoffMs: backoffMs,
+  failureTtlMs,
+  hostTtlMs,
+});
