@@ -8,7 +8,9 @@ import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
 import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
 import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
-import { HttpApp, InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
+import type Koa from 'koa';
+import { identifier } from '../domain/identifier.js';
+import { InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
 import { typedBindings } from './typed-binding.js';
 
 export interface HttpSettings {
@@ -26,6 +28,12 @@ export interface HttpSettings {
  * (health from what the other modules bind, the OpenAPI document, the change log, the reference
  * page), and the Koa app that serves it with the rate limiter and the metrics the other modules bind.
  */
+/**
+ * The Koa app serving the route table. Named here rather than among the identifiers every family
+ * reads, so that the package's declarations a family's types reach never need Koa's.
+ */
+export const HttpApp = identifier<Koa>('HttpApp');
+
 export const httpModule = ({
   maxBodyBytes,
   accessLog,

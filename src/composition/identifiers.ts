@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { identifier, type Identifier } from '../domain/identifier.js';
 import type { AccessChangeFeed } from '../domain/identity/access-changes.js';
@@ -31,7 +30,6 @@ export const SharedCounters = identifier<Counters>('Counters');
 export const Routes = identifier<RouteTable>('RouteTable');
 /** The access-change feed of the storage alone, before any other is added beside it. */
 export const StoredAccessChangeFeed = identifier<AccessChangeFeed>('StoredAccessChangeFeed');
-export const HttpApp = identifier<Koa>('HttpApp');
 /** `/livez` and `/readyz`, and the stop that makes readiness fail first. */
 export const InstanceHealth = identifier<Health>('InstanceHealth');
 /** The one OutboundGuard every connection an outside party can aim goes through. */
