@@ -130,14 +130,8 @@ export type {
   RandomContent,
   Served,
 } from '../families/content/domain/content-queries.js';
-export type {
-  ImportContent,
-  ImportFile,
-  ImportFormat,
-  ImportRecord,
-  ImportReport,
-  LineOutcome,
-} from '../families/content/domain/import-content.js';
+export type { ImportContent, ImportReport, LineOutcome } from '../families/content/domain/import-content.js';
+export type { ImportFile, ImportFormat, ImportRecord } from '../families/content/domain/import-file.js';
 export type { ManageContent } from '../families/content/domain/manage-content.js';
 export type {
   ForecastRequest,

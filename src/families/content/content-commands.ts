@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { ContentUseCases } from './content-module.js';
 import { CONTENT_KINDS } from './domain/content.js';
-import { formatOfFileName, IMPORT_FORMATS, type ImportFormat } from './domain/import-content.js';
+import { formatOfFileName, IMPORT_FORMATS, type ImportFormat } from './domain/import-file.js';
 import { asNdjson, checkKind } from './domain/manage-content.js';
 import { reasonOf } from '../../platform/failure-reason.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';

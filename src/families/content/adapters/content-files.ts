@@ -1,6 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as E from 'fp-ts/lib/Either.js';
-import { refusedAt, type ImportRecord } from '../domain/import-content.js';
+import { refusedAt } from '../domain/import-content.js';
+import type { ImportRecord } from '../domain/import-file.js';
 import type { ImportFileReader } from '../domain/ports.js';
 import { firstCharacterXmlCannotCarry, positionOf, XML_CANNOT_CARRY_RULE } from '../../../domain/text.js';
 

@@ -2,7 +2,7 @@ import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
 import type * as E from 'fp-ts/lib/Either.js';
 import type { ContentEntry, ContentKind } from './content.js';
-import type { ImportFormat, ImportRecord } from './import-content.js';
+import type { ImportFormat, ImportRecord } from './import-file.js';
 
 /** How many entries one category holds. */
 export interface CategoryCount {
