@@ -12,7 +12,7 @@ import {
 } from '../../../domain/text.js';
 import { checkCategory, contentEntry, IMPORTED_SOURCE, type ContentEntry, type ContentKind } from './content.js';
 import type { ContentStore, ImportFileReader } from './ports.js';
-import type { ImportFile, ImportFormat, ImportRecord } from './import-file.js';
+import type { ImportFile } from './import-file.js';
 
 export type LineOutcome =
   | { readonly line: number; readonly outcome: 'added'; readonly id: string }
