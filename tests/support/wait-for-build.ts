@@ -9,6 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 const STATUS_FILE = process.env.UTILITY_API_TEST_BUILD_STATUS;
 /** The files that start dist/ (the server, the CLI binary) rather than the code in this process. */
 const STARTS_THE_BUILD = /[/\\]tests[/\\](e2e[/\\]|readme-examples\.test\.ts$)/;
+/** Where `npm test` says its checks (type-check, lint, formatting) are done. */
+const CHECKS_FILE = process.env.UTILITY_API_TEST_CHECKS_DONE;
+/** The files that measure the server's own memory: they wait for the checks, which would take the cores it needs to give memory back. */
+const MEASURES_THE_SERVER = /[/\\]tests[/\\]e2e[/\\]unfinished-bodies\.test\.ts$/;
 
 interface HookContext {
   timeout(ms: number): void;
@@ -28,5 +32,7 @@ export const mochaHooks = {
     while (!existsSync(STATUS_FILE)) await new Promise((resolve) => setTimeout(resolve, 100));
     const status = readFileSync(STATUS_FILE, 'utf8').trim();
     if (status !== '0') throw new Error(`the build of dist/ failed (exit ${status}): see its output after the tests`);
+    if (CHECKS_FILE !== undefined && MEASURES_THE_SERVER.test(file))
+      while (!existsSync(CHECKS_FILE)) await new Promise((resolve) => setTimeout(resolve, 100));
   },
 };
