@@ -42,13 +42,46 @@ const kinds: { name: string; fresh: () => Promise<{ settings: DatabaseSettings; 
     : []),
 ];
 
+/**
+ * The migration of three processes together once hung past the test's 60 s under the whole suite's
+ * load, and never alone: when it takes over 20 s, what every PostgreSQL session waits on is
+ * printed, so that the next occurrence says which lock it was.
+ */
+async function withWaitsReported<A>(settings: DatabaseSettings, work: Promise<A>): Promise<A> {
+  if (settings.client !== 'postgres') return work;
+  const timer = setTimeout(() => {
+    const observer = knex({ client: 'pg', connection: settings.url, pool: { min: 0, max: 1 } });
+    void observer
+      .raw(
+        `select pid, state, wait_event_type, wait_event, left(query, 160) as query,
+                (select array_agg(l.locktype || ':' || l.mode || ':' || l.granted) from pg_locks l where l.pid = a.pid) as locks
+           from pg_stat_activity a where datname = current_database() and pid <> pg_backend_pid()`,
+      )
+      .then((result: { rows: unknown[] }) =>
+        console.error('migrations still running after 20 s:', JSON.stringify(result.rows, null, 1)),
+      )
+      .catch((error: unknown) =>
+        console.error('migrations still running after 20 s; could not read the sessions:', error),
+      )
+      .finally(() => observer.destroy());
+  }, 20_000);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 for (const kind of kinds) {
   describe(`migrations on ${kind.name}, by instances started together`, () => {
     it('migrates once: one process applies every migration, the others wait for it and start on the same tables', async () => {
       const { settings, drop } = await kind.fresh();
       const processes = [openDatabase(settings), openDatabase(settings), openDatabase(settings)];
       try {
-        const applied = await Promise.all(processes.map((db) => migrateToLatest(db, migrationsOf())));
+        const applied = await withWaitsReported(
+          settings,
+          Promise.all(processes.map((db) => migrateToLatest(db, migrationsOf()))),
+        );
         const appliers = applied.filter((names) => names.length > 0);
         expect(appliers).to.have.length(1);
         expect(appliers[0]!.length).to.be.greaterThan(5);
