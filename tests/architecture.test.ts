@@ -158,8 +158,13 @@ function layoutOffence(from: string, to: string): string | undefined {
         return undefined;
       return refuse('the platform imports no family and no composition');
     case 'composition':
-    case 'entry':
       return undefined;
+    case 'entry':
+      // The package's domain entry is still the domain: it gathers domain words, no platform or adapter.
+      if (from !== join('domain', 'index.ts')) return undefined;
+      return target.kind === 'shared domain' || target.kind === 'family domain'
+        ? undefined
+        : refuse('the package’s domain entry gathers only domain words');
   }
 }
 
@@ -339,6 +344,9 @@ describe('architecture: dependencies point inward', () => {
         at('families', 'users-and-tokens', 'domain', 'users', 'user.ts'),
       ),
     ).to.be.a('string');
+    // the package's domain entry re-exporting the platform's ports
+    expect(layoutOffence(at('domain', 'index.ts'), at('platform', 'pipeline', 'ports.ts'))).to.be.a('string');
+    expect(layoutOffence(at('domain', 'index.ts'), at('families', 'mail', 'domain', 'ports.ts'))).to.equal(undefined);
     // a route file importing an adapter
     expect(
       routeOffence(at('families', 'phone', 'phone-routes.ts'), at('families', 'phone', 'adapters', 'x.ts')),

@@ -181,14 +181,6 @@ export type {
   ImportFileReader,
   SourceResult,
 } from '../families/content/domain/ports.js';
-export type {
-  MailOutboxDepth,
-  Metrics,
-  RateLimiter,
-  RateLimitPolicy,
-  RateLimitStanding,
-} from '../platform/pipeline/ports.js';
-export type { DependencyCheck } from '../platform/health/ports.js';
 export type { DnsLookup, PublicSuffixes, RegistrationSource } from '../families/whois/domain/ports.js';
 export type { WeatherResult, WeatherSource } from '../families/weather/domain/ports.js';
 export type {
