@@ -101,7 +101,7 @@ export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefi
 
 /**
  * The composition root: config → database → family modules → transports, then background work.
- * Each family's bindings and routes live in its module (src/composition); this only orders them.
+ * Each family's bindings and routes live in its module (src/families/<family>/); this only orders them.
  */
 export async function buildApplication<Chosen extends FamilyName = FamilyName>(
   config: AppConfig,
