@@ -2,6 +2,7 @@ import type { ContainerModule } from 'inversify';
 import type { Permission } from '../domain/permissions.js';
 import type { FamilyCommands } from '../platform/cli/commands.js';
 import type { SettingsSection } from '../platform/config/codecs.js';
+import type { RouteSampleTable } from '../platform/http/route-samples.js';
 import type { PlatformSettings } from '../platform/config/platform-settings.js';
 import type { Migration } from '../platform/persistence/migrations.js';
 import type { UseCasesIdentifier } from './identifiers.js';
@@ -29,6 +30,11 @@ export interface Family<
   readonly useCases: UseCasesIdentifier<UseCases>;
   /** Its schema changes (see Migration for how names order them across families). */
   readonly migrations?: readonly Migration[];
+  /**
+   * Values for the fields of its routes, for the fuzz suite (tests/fuzz): every field a route
+   * declares needs some, or the suite stops and names it.
+   */
+  readonly samples: RouteSampleTable;
   /** Its commands of the CLI, if any, given its use cases. */
   readonly commands?: FamilyCommands<UseCases>;
 }

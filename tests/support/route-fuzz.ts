@@ -509,7 +509,7 @@ export function requestsFor(
     const sample = samples[place]?.[name];
     if (!sample)
       throw new Error(
-        `route-fuzz: no sample for ${place} ${name} of ${route.method} ${route.path}: add one to the samples`,
+        `route-fuzz: no sample for ${place} ${name} of ${route.method} ${route.path}: add one to its family's samples (src/families/<family>/<family>-samples.ts)`,
       );
     const resolved = resolve<unknown>(sample, pool);
     if (manner.kind !== 'inject' || manner.field !== `${place} ${name}`)

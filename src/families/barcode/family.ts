@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { barcodeSamples } from './barcode-samples.js';
 import { BarcodePermission } from './domain/permissions.js';
 import { barcodeModule, BarcodeUseCases } from './barcode-module.js';
 import { barcodeSettings } from './barcode-settings.js';
@@ -10,4 +11,5 @@ export const barcode = defineFamily({
   permissions: BarcodePermission,
   module: (settings) => barcodeModule(settings),
   useCases: BarcodeUseCases,
+  samples: barcodeSamples,
 });

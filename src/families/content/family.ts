@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { contentSamples } from './content-samples.js';
 import { ContentPermission } from './domain/permissions.js';
 import { contentCommands } from './content-commands.js';
 import { CONTENT_MIGRATIONS } from './adapters/migrations.js';
@@ -13,5 +14,6 @@ export const content = defineFamily({
   module: (settings) => contentModule(settings),
   commands: contentCommands,
   useCases: ContentUseCases,
+  samples: contentSamples,
   migrations: CONTENT_MIGRATIONS,
 });

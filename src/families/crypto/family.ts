@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { cryptoSamples } from './crypto-samples.js';
 import { CryptoPermission } from './domain/permissions.js';
 import { cryptoModule, CryptoUseCases } from './crypto-module.js';
 import { cryptoSettings } from './crypto-settings.js';
@@ -10,4 +11,5 @@ export const crypto = defineFamily({
   permissions: CryptoPermission,
   module: (settings, { dataDir }) => cryptoModule({ ...settings, dataDir }),
   useCases: CryptoUseCases,
+  samples: cryptoSamples,
 });

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { dictionarySamples } from './dictionary-samples.js';
 import { DictionaryPermission } from './domain/permissions.js';
 import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';
 
@@ -8,4 +9,5 @@ export const dictionary = defineFamily({
   permissions: DictionaryPermission,
   module: () => dictionaryModule(),
   useCases: DictionaryUseCases,
+  samples: dictionarySamples,
 });

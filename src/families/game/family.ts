@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { gameSamples } from './game-samples.js';
 import { GamePermission } from './domain/permissions.js';
 import { gameModule, GameUseCases } from './game-module.js';
 import { gameSettings } from './game-settings.js';
@@ -10,4 +11,5 @@ export const game = defineFamily({
   permissions: GamePermission,
   module: (settings) => gameModule(settings),
   useCases: GameUseCases,
+  samples: gameSamples,
 });

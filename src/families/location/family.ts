@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { locationSamples } from './location-samples.js';
 import { LocationPermission } from './domain/permissions.js';
 import { locationModule, LocationUseCases } from './location-module.js';
 
@@ -8,4 +9,5 @@ export const location = defineFamily({
   permissions: LocationPermission,
   module: () => locationModule(),
   useCases: LocationUseCases,
+  samples: locationSamples,
 });

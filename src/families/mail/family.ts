@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { mailSamples } from './mail-samples.js';
 import { MailPermission } from './domain/permissions.js';
 import { mailCommands } from './mail-commands.js';
 import { MAIL_MIGRATIONS } from './adapters/migrations.js';
@@ -14,5 +15,6 @@ export const mail = defineFamily({
     mailModule({ ...settings, dataDir, drainDeadlineMs: shutdown.drainDeadlineMs }),
   commands: mailCommands,
   useCases: MailUseCases,
+  samples: mailSamples,
   migrations: MAIL_MIGRATIONS,
 });

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { phoneSamples } from './phone-samples.js';
 import { PhonePermission } from './domain/permissions.js';
 import { phoneModule, PhoneUseCases } from './phone-module.js';
 
@@ -8,4 +9,5 @@ export const phone = defineFamily({
   permissions: PhonePermission,
   module: () => phoneModule(),
   useCases: PhoneUseCases,
+  samples: phoneSamples,
 });

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { usersAndTokensSamples } from './users-and-tokens-samples.js';
 import { UsersAndTokensPermission } from './domain/permissions.js';
 import { usersAndTokensCommands } from './users-and-tokens-commands.js';
 import { defaultRateLimitOf } from '../../platform/config/platform-settings.js';
@@ -14,5 +15,6 @@ export const usersAndTokens = defineFamily({
   module: (settings, platform) => usersAndTokensModule({ ...settings, defaultRateLimit: defaultRateLimitOf(platform) }),
   commands: usersAndTokensCommands,
   useCases: UsersAndTokensUseCases,
+  samples: usersAndTokensSamples,
   migrations: USERS_AND_TOKENS_MIGRATIONS,
 });

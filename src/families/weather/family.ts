@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { weatherSamples } from './weather-samples.js';
 import { WeatherPermission } from './domain/permissions.js';
 import { weatherModule, WeatherUseCases } from './weather-module.js';
 import { weatherSettings } from './weather-settings.js';
@@ -10,4 +11,5 @@ export const weather = defineFamily({
   permissions: WeatherPermission,
   module: (settings) => weatherModule(settings),
   useCases: WeatherUseCases,
+  samples: weatherSamples,
 });

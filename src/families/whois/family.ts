@@ -1,4 +1,5 @@
 import { defineFamily } from '../../composition/family.js';
+import { whoisSamples } from './whois-samples.js';
 import { WhoisPermission } from './domain/permissions.js';
 import { whoisModule, WhoisUseCases } from './whois-module.js';
 import { whoisSettings } from './whois-settings.js';
@@ -10,4 +11,5 @@ export const whois = defineFamily({
   permissions: WhoisPermission,
   module: (settings) => whoisModule(settings),
   useCases: WhoisUseCases,
+  samples: whoisSamples,
 });

@@ -1,0 +1,26 @@
+import type { RouteSampleTable } from '../../platform/http/route-samples.js';
+
+export const locationSamples: RouteSampleTable = {
+  'GET /location/coords': {
+    query: {
+      address: ['Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'],
+      limit: ['1', '5', '50', '51', '0'],
+    },
+  },
+  'GET /location/address': {
+    query: {
+      lat: ['48.85', '-33.9', '90', '91', '1e3'],
+      lon: ['2.35', '151.2', '-180', '181'],
+      limit: ['1', '5', '50'],
+    },
+  },
+  'GET /location/pluscode': {
+    query: {
+      lat: ['48.85', '-33.9', '0'],
+      lon: ['2.35', '151.2', '0'],
+      length: ['10', '8', '11', '15', '3', '16'],
+      code: ['8FW4V75V+8Q', 'V75V+8Q', '22+', '8FJFW222+', 'not+a+code'],
+      near: ['Paris', 'Paris, FR', 'nowhere at all'],
+    },
+  },
+};

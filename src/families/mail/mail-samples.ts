@@ -1,0 +1,26 @@
+import type { RouteSampleTable } from '../../platform/http/route-samples.js';
+
+/** One address or a list; now and then no address at all. */
+const recipients = {
+  often: ['ada@example.com', ['ada@example.com', 'grace@example.org'], 'grace@bücher.example'],
+  seldom: ['Ada <ada@example.com>', 'nobody', []],
+  times: 8,
+};
+
+export const mailSamples: RouteSampleTable = {
+  'POST /mail/send': {
+    headers: { 'idempotency-key': ['order-1', 'order-2', 'k'.repeat(255)] },
+    body: {
+      to: recipients,
+      subject: ['Hello', 'Order 42 ☕', 'Hello', 'Hi {{name}}'],
+      content: ['# Hello\n\nThanks for your *order*.', '<script>alert(1)</script>', 'Thanks', 'Dear {{name}}'],
+      cc: recipients,
+      bcc: recipients,
+      replyTo: ['help@example.com', ['help@example.com']],
+      fromName: ['Support', 'Zoë at Support'],
+    },
+  },
+  'GET /mail/status': {
+    query: { id: { existing: 'message', otherwise: ['00000000-0000-4000-8000-000000000000'] } },
+  },
+};

@@ -1,0 +1,66 @@
+import type { RouteSampleTable, SampleValues } from '../../platform/http/route-samples.js';
+
+const uid: SampleValues = { existing: 'user', otherwise: ['nobody'] };
+const tokenId: SampleValues = { existing: 'token', otherwise: ['00000000-0000-4000-8000-000000000000'] };
+const permissionLists: SampleValues<unknown> = {
+  existing: 'permissions',
+  otherwise: [
+    [],
+    ['*'],
+    ['Cryptography::*'],
+    ['Cryptography::Encrypt'],
+    ['Nope::Nothing'],
+    ['Cryptography::Encrypt', 'Cryptography::Encrypt'],
+  ],
+};
+/**
+ * A password the use case accepts costs tens of milliseconds of scrypt (more on a busy machine):
+ * one sampled password in 150 is one, a handful per run; the rest are refused before hashing.
+ */
+const password: SampleValues = {
+  often: ['short', '', 'nine char', 'tab\there is ok?\u0000'],
+  seldom: ['correct horse battery'],
+  times: 149,
+};
+const email = Array.from({ length: 51 }, (_, n) => `fuzz${n}@example.com`);
+
+export const usersAndTokensSamples: RouteSampleTable = {
+  'POST /user/create': {
+    body: {
+      firstname: ['Ada', 'Zoë', "Conan O'Brien", 'A'],
+      lastname: ['Lovelace', 'Li', 'x'],
+      email,
+      password,
+      username: ['ada', 'fuzz.user', 'a', 'Ada Lovelace'],
+    },
+  },
+  'GET /user/get': { headers: { 'x-uid': uid } },
+  'PATCH /user/update': {
+    headers: { 'x-uid': uid },
+    body: { displayname: ['Ada L', 'Countess'], email, password, perms: permissionLists },
+  },
+  'DELETE /user/delete': { headers: { 'x-uid': uid } },
+  'POST /token/create': {
+    body: {
+      firebaseuid: uid,
+      permissions: permissionLists,
+      name: ['ci', 'deploy key', ''],
+      expiresIn: ['30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001],
+      rateLimit: [
+        { requests: 100, perSeconds: 10 },
+        { requests: 1, perSeconds: 1 },
+        { requests: 5000, perSeconds: 1 },
+        { requests: 0, perSeconds: 10 },
+        { requests: 10 },
+        '100/10',
+      ],
+    },
+  },
+  'GET /token/info': { query: { id: tokenId } },
+  'GET /token/list': { headers: { 'x-uid': uid } },
+  'DELETE /token/delete': { query: { id: tokenId } },
+  'PATCH /token/update': {
+    query: { id: tokenId },
+    body: { disabled: [true, false, 'true', 0, null], name: ['ci', '', 'x'.repeat(101), 7] },
+  },
+};
