@@ -65,9 +65,12 @@ describe('http: a database that does not answer in time', function () {
   it('SQLite locked by another writer: a write answers 503/29 with Retry-After in time, stores nothing, and works once the lock is gone', async () => {
     const database = await freshSqlite();
     const server = await startServer({ env: database.env, overrides: { database: { timeoutMs: TIMEOUT_MS } } });
+    // Beside it, on the same database, a server left at the default deadline (2 s).
+    const byDefault = await startServer({ env: database.env });
     const locker: Knex = openDatabase(database.settings);
     try {
       const admin = await server.userWithToken(['*']);
+      const adminByDefault = await byDefault.tokenFor(['*']);
       const notYetSeen = await server.tokenFor(['Cryptography::*']);
       const before = await server.snapshot();
       const locked = await locker.transaction();
@@ -83,6 +86,25 @@ describe('http: a database that does not answer in time', function () {
             json: { ...PERSON, email: `ada${index}@example.com` },
           }),
         );
+        // The deadline is the one configured: the same write sent to both at once is answered by this
+        // server first (an order, which no load on the machine changes), by the other 1.6 s later.
+        const answered: string[] = [];
+        const [configured, atDefault] = await Promise.all(
+          [
+            [server, admin.secret, 'database.timeoutMs 400'],
+            [byDefault, adminByDefault, 'the default 2 s'],
+          ].map(async ([to, token, deadline]) => {
+            const response = await (to as TestServer).send('POST', '/api/user/create', {
+              token: token as string,
+              json: { ...PERSON, email: 'both@example.com' },
+            });
+            answered.push(deadline as string);
+            return response;
+          }),
+        );
+        await expectError(configured!, 503, 29);
+        await expectError(atDefault!, 503, 29);
+        expect(answered).to.deep.equal(['database.timeoutMs 400', 'the default 2 s']);
         // Reading goes on beside a writer (WAL): a token this server has not verified yet still works.
         expect((await server.get('/api/crypto/enc?data=x', { Authorization: `Bearer ${notYetSeen}` })).status).to.equal(
           200,
@@ -96,6 +118,7 @@ describe('http: a database that does not answer in time', function () {
     } finally {
       await locker.destroy();
       await server.close();
+      await byDefault.close();
       await database.drop();
     }
   });

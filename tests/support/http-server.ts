@@ -8,7 +8,8 @@ import { openApiDocument } from '../../src/platform/http/openapi.js';
 import { createHttpServer } from '../../src/platform/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { AnyFamily } from '../../src/composition/family.js';
-import { buildApplication, type Application } from '../../src/container.js';
+import { buildApplication, databaseSettingsOf, type Application } from '../../src/container.js';
+import { openDatabase } from '../../src/platform/persistence/database.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import type { Clock, Randomness } from '../../src/domain/ports.js';
 import type { Mailer } from '../../src/families/mail/domain/ports.js';
@@ -97,6 +98,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     return response;
   };
   const { createUser, issueToken, listUsers, tokenReader } = app.useCases.usersAndTokens;
+  const databaseSettings = databaseSettingsOf(config);
+  /** The test's own connection to the server's database, for snapshots; the server's may be made to fail. */
+  const stored = databaseSettings && openDatabase(databaseSettings);
   const userWithToken: TestServer['userWithToken'] = async (permissions, token = {}) => {
     userSequence += 1;
     const username = `user${userSequence}`;
@@ -123,9 +127,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       return checked(method, baseUrl + path, { headers: all, body });
     },
     async snapshot() {
+      // On a database, every row of the users and tokens as stored, every column: a refused request
+      // must change nothing there. Use counts are written in batches, not by the request.
+      if (stored) return { users: await stored('users').orderBy('id'), tokens: await stored('tokens').orderBy('id') };
+      // In memory, each user and token as the operator reads them, less the tokens' use count and last
+      // use, which are read with the uses counted since the last batch added in: every request a token
+      // is allowed to make counts as one, refused or not.
       const users = expectRight(await listUsers.execute(OPERATOR));
-      // Each token as the operator reads it, less its use count and last use: every request a token is
-      // allowed to make counts as one, failed or not; a failed request must change nothing else.
       const tokens = await Promise.all(
         users.map(async ({ uid }) =>
           expectRight(await tokenReader.list(OPERATOR, { uid })).map(
@@ -141,6 +149,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await stored?.destroy();
     },
   };
 }
