@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { GeoNamesGazetteer } from '../../src/families/location/adapters/geonames/geonames-gazetteer.js';
+import {
+  GeoNamesGazetteer,
+  sharedGeoNamesGazetteer,
+} from '../../src/families/location/adapters/geonames/geonames-gazetteer.js';
 import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
 import { buildNameIndex } from '../../src/families/location/adapters/geonames/name-index.js';
 import { loadPlaceTable, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
@@ -20,7 +23,8 @@ import {
 } from '../support/location-fixtures.js';
 
 /** The real adapter is built once: its data is read once per process anyway. */
-const geonames = new GeoNamesGazetteer();
+// The one the service's applications use, so that this process loads the data once.
+const geonames = sharedGeoNamesGazetteer();
 
 const adapters: { name: string; gazetteer: Gazetteer }[] = [
   { name: 'memory', gazetteer: new MemoryGazetteer([...SEEDED_PLACES, ...RANKED_ENTRIES]) },

@@ -1,5 +1,5 @@
 import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
-import { GeoNamesGazetteer } from './adapters/geonames/geonames-gazetteer.js';
+import { sharedGeoNamesGazetteer } from './adapters/geonames/geonames-gazetteer.js';
 import { locationRoutes } from './location-routes.js';
 import { LibraryPlusCodes } from './adapters/open-location-code/library-plus-codes.js';
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
@@ -20,7 +20,7 @@ export const LocationUseCases = useCasesIdentifier<LocationUseCases>('LocationUs
  * are built: its data is loaded on first use, and only one copy of it should be.
  */
 export function bindGazetteer({ bind, isBound }: Pick<ContainerModuleLoadOptions, 'bind' | 'isBound'>): void {
-  if (!isBound(Gazetteer)) bind(Gazetteer).toConstantValue(new GeoNamesGazetteer());
+  if (!isBound(Gazetteer)) bind(Gazetteer).toConstantValue(sharedGeoNamesGazetteer());
 }
 
 /** Places by name and by position (GeoNames), and plus codes. */

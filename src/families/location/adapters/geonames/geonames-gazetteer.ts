@@ -137,3 +137,13 @@ function placeOf(table: PlaceTable, id: number): Place {
     population: table.population[id]!,
   };
 }
+
+let shared: GeoNamesGazetteer | undefined;
+
+/**
+ * The gazetteer of every application built in this process. The GeoNames data is read-only and
+ * the same for all of them, and loading and indexing it costs about a second of CPU: a process
+ * that builds several (a test suite, a library user serving two configurations) loads it once.
+ * It stays loaded until the process ends, as it would in the one application a server builds.
+ */
+export const sharedGeoNamesGazetteer = (): GeoNamesGazetteer => (shared ??= new GeoNamesGazetteer());
