@@ -14,12 +14,12 @@ import {
   type FamilyName,
   type UseCasesOf,
 } from './composition/families.js';
-import type { AnyFamily } from './composition/family.js';
+import type { AnyFamily } from './wiring/family.js';
 import type { Health } from './platform/http/health.js';
 import type { RouteTable } from './platform/http/route-table.js';
 import { Mailer } from './families/mail/domain/ports.js';
 import { HttpApp, httpModule } from './composition/http-module.js';
-import { InstanceHealth, Log, Routes } from './composition/identifiers.js';
+import { InstanceHealth, Log, Routes } from './wiring/identifiers.js';
 import { Lifecycle, LifecycleComponent, type Closed } from './platform/lifecycle.js';
 import { limitsModule } from './composition/limits-module.js';
 import { accessChangeFeedModule } from './composition/access-change-feeds.js';

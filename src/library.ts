@@ -4,7 +4,7 @@ import type { AppConfig } from './config/config.js';
 import { loadConfig } from './config/load-config.js';
 import { buildApplication } from './container.js';
 import { FAMILIES, FAMILY_NAMES, type FamilyName, type UseCasesOf } from './composition/families.js';
-import type { AnyFamily } from './composition/family.js';
+import type { AnyFamily } from './wiring/family.js';
 import type { Closed } from './platform/lifecycle.js';
 
 export type { BarcodeUseCases } from './families/barcode/barcode-module.js';

@@ -95,6 +95,7 @@ type Place =
   | { readonly kind: 'family'; readonly family: string }
   | { readonly kind: 'platform' }
   | { readonly kind: 'composition' }
+  | { readonly kind: 'wiring' }
   | { readonly kind: 'entry' };
 
 function placeOf(path: string): Place {
@@ -105,6 +106,9 @@ function placeOf(path: string): Place {
   if (top === 'families' && path !== join('families', 'index.ts'))
     return below === 'domain' ? { kind: 'family domain', family: family! } : { kind: 'family', family: family! };
   if (top === 'platform') return { kind: 'platform' };
+  // What a family's module and descriptor are written with (service identifiers, typed bindings, the
+  // descriptor's shape): the composition's, kept apart from it so that no family imports the composition.
+  if (top === 'wiring') return { kind: 'wiring' };
   if (top === 'composition' || path === 'container.ts' || path === join('families', 'index.ts'))
     return { kind: 'composition' };
   return { kind: 'entry' };
@@ -116,8 +120,9 @@ const isFamilyModule = (path: string): boolean =>
   segments(path).length === 3 &&
   (path.endsWith('-module.ts') || segments(path)[2] === 'family.ts');
 
-/** The composition root: src/container.ts, src/composition and each family's module. */
-const isCompositionRoot = (path: string): boolean => placeOf(path).kind === 'composition' || isFamilyModule(path);
+/** The composition root: src/container.ts, src/composition, the wiring kit and each family's module. */
+const isCompositionRoot = (path: string): boolean =>
+  placeOf(path).kind === 'composition' || placeOf(path).kind === 'wiring' || isFamilyModule(path);
 
 /** A family's public domain entry, the only door another family may use. */
 const isPublicDomainEntry = (path: string): boolean =>
@@ -150,13 +155,19 @@ function layoutOffence(from: string, to: string): string | undefined {
     case 'family':
       if (target.kind === 'shared domain' || target.kind === 'platform' || ownFamily || otherFamilysDoor)
         return undefined;
-      if (isFamilyModule(from) && (target.kind === 'composition' || isFamilyModule(to))) return undefined;
+      if (isFamilyModule(from) && target.kind === 'wiring') return undefined;
+      // Weather binds the gazetteer the way location's module does; nothing in a family imports the composition.
+      if (isFamilyModule(from) && isFamilyModule(to)) return undefined;
       if (segments(to)[0] === 'config') return undefined;
       return refuse('a family reaches another family only through its public domain entry');
     case 'platform':
       if (target.kind === 'shared domain' || target.kind === 'platform' || segments(to)[0] === 'config')
         return undefined;
       return refuse('the platform imports no family and no composition');
+    case 'wiring':
+      return target.kind === 'shared domain' || target.kind === 'platform' || target.kind === 'wiring'
+        ? undefined
+        : refuse('the wiring kit imports no family and no composition');
     case 'composition':
       return undefined;
     case 'entry':
@@ -344,6 +355,15 @@ describe('architecture: dependencies point inward', () => {
         at('families', 'users-and-tokens', 'domain', 'users', 'user.ts'),
       ),
     ).to.be.a('string');
+    // a family's module importing the composition (the folders' circle), or the wiring kit importing a family
+    expect(layoutOffence(at('families', 'weather', 'weather-module.ts'), at('composition', 'families.ts'))).to.be.a(
+      'string',
+    );
+    expect(layoutOffence(at('families', 'weather', 'weather-module.ts'), at('wiring', 'typed-binding.ts'))).to.equal(
+      undefined,
+    );
+    expect(layoutOffence(at('wiring', 'family.ts'), at('families', 'index.ts'))).to.be.a('string');
+    expect(layoutOffence(at('wiring', 'family.ts'), at('composition', 'families.ts'))).to.be.a('string');
     // the package's domain entry re-exporting the platform's ports
     expect(layoutOffence(at('domain', 'index.ts'), at('platform', 'pipeline', 'ports.ts'))).to.be.a('string');
     expect(layoutOffence(at('domain', 'index.ts'), at('families', 'mail', 'domain', 'ports.ts'))).to.equal(undefined);

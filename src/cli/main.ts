@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { FAMILIES } from '../composition/families.js';
-import type { AnyFamily } from '../composition/family.js';
+import type { AnyFamily } from '../wiring/family.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildApplication, type Application } from '../container.js';
 import { CliFailure } from '../platform/cli/cli-failure.js';

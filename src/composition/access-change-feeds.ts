@@ -7,8 +7,8 @@ import {
   type AccessChange,
   type AccessChangeSubscription,
 } from '../domain/identity/access-changes.js';
-import { Log, StoredAccessChangeFeed } from './identifiers.js';
-import { typedBindings } from './typed-binding.js';
+import { Log, StoredAccessChangeFeed } from '../wiring/identifiers.js';
+import { typedBindings } from '../wiring/typed-binding.js';
 
 /**
  * Several feeds as one: a change is published on each and heard from each. Hearing a change twice

@@ -2,7 +2,7 @@ import type { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config.js';
 import { FAMILIES } from '../families/index.js';
 import { PLATFORM_MIGRATIONS, type Migration } from '../platform/persistence/migrations.js';
-import type { AnyFamily, UseCasesOfFamily } from './family.js';
+import type { AnyFamily, UseCasesOfFamily } from '../wiring/family.js';
 import { PermissionCatalogue, SystemPermission } from '../domain/permissions.js';
 
 export { FAMILIES };

@@ -10,8 +10,8 @@ import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-t
 import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
 import type Koa from 'koa';
 import { identifier } from '../domain/identifier.js';
-import { InstanceHealth, Log, RouteContribution, Routes } from './identifiers.js';
-import { typedBindings } from './typed-binding.js';
+import { InstanceHealth, Log, RouteContribution, Routes } from '../wiring/identifiers.js';
+import { typedBindings } from '../wiring/typed-binding.js';
 
 export interface HttpSettings {
   readonly maxBodyBytes: number;

@@ -8,8 +8,8 @@ import { RateLimiter } from '../platform/pipeline/ports.js';
 import { memoryCounters, redisCounters } from '../platform/rate-limit/counters.js';
 import { TokenRateLimiter } from '../platform/rate-limit/token-rate-limiter.js';
 import { RedisConnection } from '../platform/redis/redis-connection.js';
-import { Log, SharedCounters } from './identifiers.js';
-import { typedBindings } from './typed-binding.js';
+import { Log, SharedCounters } from '../wiring/identifiers.js';
+import { typedBindings } from '../wiring/typed-binding.js';
 
 export interface LimitsSettings {
   readonly defaultRateLimit: RateLimit | null;

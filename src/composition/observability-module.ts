@@ -6,7 +6,7 @@ import { PrometheusMetrics } from '../platform/metrics/prometheus-metrics.js';
 import { VerifiedTokenCache } from '../families/users-and-tokens/domain/auth/verified-token-cache.js';
 import { DependencyCheck } from '../platform/health/ports.js';
 import { MailOutboxDepth, Metrics } from '../platform/pipeline/ports.js';
-import { InstanceHealth, Log, RouteContribution, UpstreamCalls } from './identifiers.js';
+import { InstanceHealth, Log, RouteContribution, UpstreamCalls } from '../wiring/identifiers.js';
 
 const NO_LOOKUPS = { hits: 0, misses: 0 };
 

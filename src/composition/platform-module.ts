@@ -4,8 +4,8 @@ import { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { AppConfig } from '../config/config.js';
 import { Clock, Randomness } from '../domain/ports.js';
 import { PermissionCatalogue } from '../domain/permissions.js';
-import { OutboundConnections } from './identifiers.js';
-import { typedBindings } from './typed-binding.js';
+import { OutboundConnections } from '../wiring/identifiers.js';
+import { typedBindings } from '../wiring/typed-binding.js';
 
 /**
  * What every family may ask for: the time and chance (the system's, unless a test brings its

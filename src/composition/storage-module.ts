@@ -6,8 +6,8 @@ import { SqliteAccessChangeFeed } from '../platform/access-changes/sqlite-access
 import { databaseCheck, databaseTimeoutMs, type DatabaseSettings } from '../platform/persistence/database.js';
 import { CallDeadline, reachingInTime } from '../platform/persistence/reaching-in-time.js';
 import { DependencyCheck } from '../platform/health/ports.js';
-import { Database, Log, SqlStorage, StoredAccessChangeFeed } from './identifiers.js';
-import { typedBindings } from './typed-binding.js';
+import { Database, Log, SqlStorage, StoredAccessChangeFeed } from '../wiring/identifiers.js';
+import { typedBindings } from '../wiring/typed-binding.js';
 
 /** An open database and what it was opened from. */
 export interface OpenDatabase {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type * as E from 'fp-ts/lib/Either.js';
-import type { AnyFamily } from '../composition/family.js';
+import type { AnyFamily } from '../wiring/family.js';
 import { permissionCatalogueOf } from '../composition/families.js';
 import { FAMILIES } from '../families/index.js';
 import { environmentOf, loadSettings, type LoadSettingsOptions } from '../platform/config/load-settings.js';

@@ -7,7 +7,7 @@ import { API_PREFIX } from '../../src/platform/http/app.js';
 import { openApiDocument } from '../../src/platform/http/openapi.js';
 import { createHttpServer } from '../../src/platform/http/server.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import type { AnyFamily } from '../../src/composition/family.js';
+import type { AnyFamily } from '../../src/wiring/family.js';
 import { buildApplication, databaseSettingsOf, type Application } from '../../src/container.js';
 import { openDatabase } from '../../src/platform/persistence/database.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';

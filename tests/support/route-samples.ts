@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FAMILIES } from '../../src/families/index.js';
-import type { AnyFamily } from '../../src/composition/family.js';
+import type { AnyFamily } from '../../src/wiring/family.js';
 import { permissionCatalogueOf } from '../../src/composition/families.js';
 import type { Route } from '../../src/platform/http/route-table.js';
 import type { SampleValues } from '../../src/platform/http/route-samples.js';

@@ -6,11 +6,11 @@ import { PooledBarcodeRenderer } from './adapters/pooled-barcode-renderer.js';
 import { barcodeRoutes } from './barcode-routes.js';
 import { GenerateBarcode, ListSymbologies } from './domain/generate-barcode.js';
 import { BarcodeRenderer } from './domain/ports.js';
-import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
+import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 
 import type { BarcodeSettings } from './barcode-settings.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 export type { BarcodeSettings };
 
 /** What the family offers a library user. */

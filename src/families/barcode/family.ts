@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { barcodeSamples } from './barcode-samples.js';
 import { BarcodePermission } from './domain/permissions.js';
 import { barcodeModule, BarcodeUseCases } from './barcode-module.js';

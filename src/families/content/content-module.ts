@@ -14,14 +14,14 @@ import {
   SqlStorage,
   UpstreamCalls,
   useCasesIdentifier,
-} from '../../composition/identifiers.js';
+} from '../../wiring/identifiers.js';
 import { readBundledFacts } from './adapters/bundled-facts.js';
 import { KnexContentStore } from './adapters/knex-content-store.js';
 import { MemoryContentStore } from './adapters/memory-content-store.js';
 
 import type { ContentSettings } from './content-settings.js';
 import { identifier } from '../../domain/identifier.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { ContentSettings };
 

@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { contentSamples } from './content-samples.js';
 import { ContentPermission } from './domain/permissions.js';
 import { contentCommands } from './content-commands.js';

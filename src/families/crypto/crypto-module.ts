@@ -5,8 +5,8 @@ import { cryptoRedirects, cryptoRoutes } from './crypto-routes.js';
 import { DecryptText, EncryptText } from './domain/crypt-text.js';
 import { Cipher } from './domain/ports.js';
 import { Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { Log, RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 
 export interface CryptoSettings extends KeyRingSettings {
   readonly maxPlaintextBytes: number;

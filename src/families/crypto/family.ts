@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { cryptoSamples } from './crypto-samples.js';
 import { CryptoPermission } from './domain/permissions.js';
 import { cryptoModule, CryptoUseCases } from './crypto-module.js';

@@ -4,8 +4,8 @@ import { CachingLexicon } from './adapters/caching-lexicon.js';
 import { WordNetLexicon } from './adapters/wordnet-lexicon.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary-queries.js';
 import { Lexicon } from './domain/ports.js';
-import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 
 /** Words looked up most often, kept answered: the WordNet files are read per sense. */
 const CACHED_LOOKUPS = 500;

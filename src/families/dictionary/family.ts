@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { dictionarySamples } from './dictionary-samples.js';
 import { DictionaryPermission } from './domain/permissions.js';
 import { dictionaryModule, DictionaryUseCases } from './dictionary-module.js';

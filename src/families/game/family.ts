@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { gameSamples } from './game-samples.js';
 import { GamePermission } from './domain/permissions.js';
 import { gameModule, GameUseCases } from './game-module.js';

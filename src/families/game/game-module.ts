@@ -4,10 +4,10 @@ import { gameRoutes } from './game-routes.js';
 import { GetMaps, GetPlayerStats } from './domain/game-queries.js';
 import { GameData } from './domain/ports.js';
 import { Clock } from '../../domain/ports.js';
-import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../wiring/identifiers.js';
 
 import type { GameSettings } from './game-settings.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { GameSettings };
 

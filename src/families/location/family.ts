@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { locationSamples } from './location-samples.js';
 import { LocationPermission } from './domain/permissions.js';
 import { locationModule, LocationUseCases } from './location-module.js';

@@ -4,8 +4,8 @@ import { locationRoutes } from './location-routes.js';
 import { LibraryPlusCodes } from './adapters/open-location-code/library-plus-codes.js';
 import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
 import { Gazetteer, PlusCodes } from './domain/ports.js';
-import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 
 /** What the family offers a library user. */
 export interface LocationUseCases {

@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { mailSamples } from './mail-samples.js';
 import { MailPermission } from './domain/permissions.js';
 import { mailCommands } from './mail-commands.js';

@@ -13,13 +13,13 @@ import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
 import { SendMail } from './domain/send-mail.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, SqlStorage, useCasesIdentifier } from '../../composition/identifiers.js';
+import { Log, RouteContribution, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { KnexOutbox } from './adapters/knex-outbox.js';
 import { MemoryOutbox } from './adapters/memory-outbox.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { MailWorker } from './mail-worker.js';
 import { identifier } from '../../domain/identifier.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 
 export type MailModuleSettings = MailSettings & {
   /** Where `.eml` files go when no SMTP server is configured: `<dataDir>/mail`. */

@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { phoneSamples } from './phone-samples.js';
 import { PhonePermission } from './domain/permissions.js';
 import { phoneModule, PhoneUseCases } from './phone-module.js';

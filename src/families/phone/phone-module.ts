@@ -3,8 +3,8 @@ import { phoneRoutes } from './phone-routes.js';
 import { LibphonenumberNumbering } from './adapters/libphonenumber-numbering.js';
 import { GetPhoneDetails } from './domain/phone-details.js';
 import { PhoneNumbering } from './domain/ports.js';
-import { RouteContribution, useCasesIdentifier } from '../../composition/identifiers.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 
 /** What the family offers a library user. */
 export interface PhoneUseCases {

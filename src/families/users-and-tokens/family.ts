@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { usersAndTokensSamples } from './users-and-tokens-samples.js';
 import { UsersAndTokensPermission } from './domain/permissions.js';
 import { usersAndTokensCommands } from './users-and-tokens-commands.js';

@@ -24,8 +24,8 @@ import {
   SharedCounters,
   SqlStorage,
   useCasesIdentifier,
-} from '../../composition/identifiers.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+} from '../../wiring/identifiers.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 import { CountedLoginThrottle } from './adapters/counted-login-throttle.js';
 import { KnexTokenStore } from './adapters/knex/knex-token-store.js';
 import { KnexUserStore } from './adapters/knex/knex-user-store.js';

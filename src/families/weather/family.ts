@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { weatherSamples } from './weather-samples.js';
 import { WeatherPermission } from './domain/permissions.js';
 import { weatherModule, WeatherUseCases } from './weather-module.js';

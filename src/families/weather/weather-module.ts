@@ -5,11 +5,11 @@ import { Gazetteer } from '../location/domain/index.js';
 import { Clock } from '../../domain/ports.js';
 import { WeatherSource } from './domain/ports.js';
 import { GetCurrentWeather, GetForecast } from './domain/weather-queries.js';
-import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../composition/identifiers.js';
+import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { bindGazetteer } from '../location/location-module.js';
 
 import type { WeatherSettings } from './weather-settings.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 import { upstreamTimingOf } from '../../platform/upstream/upstream-call.js';
 export type { WeatherSettings };
 

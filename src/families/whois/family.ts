@@ -1,4 +1,4 @@
-import { defineFamily } from '../../composition/family.js';
+import { defineFamily } from '../../wiring/family.js';
 import { whoisSamples } from './whois-samples.js';
 import { WhoisPermission } from './domain/permissions.js';
 import { whoisModule, WhoisUseCases } from './whois-module.js';

@@ -7,14 +7,14 @@ import { WhoisRegistrationSource } from './adapters/whois/whois-registration-sou
 import { Clock } from '../../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from './domain/domain-lookups.js';
 import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource } from './domain/ports.js';
-import { typedBindings } from '../../composition/typed-binding.js';
+import { typedBindings } from '../../wiring/typed-binding.js';
 import {
   Log,
   OutboundConnections,
   RouteContribution,
   UpstreamCalls,
   useCasesIdentifier,
-} from '../../composition/identifiers.js';
+} from '../../wiring/identifiers.js';
 
 import type { WhoisSettings } from './whois-settings.js';
 export type { WhoisSettings };
