@@ -36,7 +36,7 @@ for (const backend of sqlDatabases) {
       const issued = await cli('token', 'create', '--username', 'alice');
       expect(issued).to.include({ status: 0, stderr: '' });
       expect(issued.stdout).to.include('permissions: Cryptography::*').and.to.include('expires:     never');
-      expect(issued.lastLine).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
+      expect(issued.lastLine).to.match(/^uapi_[0-9A-Za-z]{49}$/);
       expect((await encryptWith(database.env, issued.lastLine)).status).to.equal(200);
     });
 
