@@ -200,13 +200,15 @@ describe('domain: issuing tokens', () => {
       expect(parseRateLimit(bad), bad).to.equal(undefined);
   });
 
-  it('parses lifetimes like 90s, 15m, 12h, 30d, 2w and nothing else', () => {
+  it('parses lifetimes like 90s, 15m, 12h, 30d, 2w, 1y and nothing else, up to ten years', () => {
     expect(parseDuration('90s')).to.equal(90_000);
     expect(parseDuration('15m')).to.equal(900_000);
     expect(parseDuration('12h')).to.equal(43_200_000);
     expect(parseDuration('30d')).to.equal(2_592_000_000);
     expect(parseDuration('2w')).to.equal(1_209_600_000);
-    for (const bad of ['', '0d', '30', 'd', '1y', '-1d', '1.5h', '99999w'])
+    expect(parseDuration('1y')).to.equal(365 * 86_400_000);
+    expect(parseDuration('10y')).to.equal(3650 * 86_400_000);
+    for (const bad of ['', '0d', '30', 'd', '11y', '1Y', '0y', '-1d', '1.5h', '99999w', '1yr'])
       expect(parseDuration(bad), bad).to.equal(undefined);
   });
 });

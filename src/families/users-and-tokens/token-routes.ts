@@ -27,7 +27,7 @@ export interface TokenRouteDependencies {
 /** `"30d"`-style text, or a number of seconds; decoded to milliseconds. */
 const lifetime = described(
   new t.Type<number, number, unknown>(
-    'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
+    'a lifetime such as "12h", "90d" or "1y" (s, m, h, d, w or y) or a whole number of seconds',
     (u): u is number => typeof u === 'number',
     (u, c) => {
       const ms =

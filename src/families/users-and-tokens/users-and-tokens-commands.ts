@@ -176,7 +176,7 @@ export function usersAndTokensCommands(
           expiresInMs = parseDuration(options.expiresIn);
           if (expiresInMs === undefined)
             throw new CliFailure(
-              `--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`,
+              `--expires-in must look like 90s, 15m, 12h, 30d, 2w or 1y (at most 10 years), got "${options.expiresIn}"`,
             );
         }
         let rateLimit: RateLimit | undefined;

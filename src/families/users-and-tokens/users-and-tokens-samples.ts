@@ -45,7 +45,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
       firebaseuid: uid,
       permissions: permissionLists,
       name: ['ci', 'deploy key', ''],
-      expiresIn: ['30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001],
+      expiresIn: ['30d', '1h', '12h', '90d', '1y', '10y', '11y', '1Y', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001],
       rateLimit: [
         { requests: 100, perSeconds: 10 },
         { requests: 1, perSeconds: 1 },
