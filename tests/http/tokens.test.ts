@@ -46,6 +46,11 @@ const INFO_KEYS = [
   'disabled',
   'issuedBy',
   'rateLimit',
+  'origin',
+  'allowedAddresses',
+  'rotatedTo',
+  'rotationEndsAt',
+  'rotatedFrom',
 ];
 
 for (const backend of httpBackends) {
@@ -73,6 +78,7 @@ for (const backend of httpBackends) {
       });
       expect(Object.keys(created).sort()).to.deep.equal(
         [
+          'allowedAddresses',
           'expiresAt',
           'firebaseuid',
           'id',
