@@ -19,6 +19,8 @@ interface OutageCause {
 export type DomainError =
   | ({ readonly _tag: 'Unknown'; readonly details?: string } & OutageCause)
   | { readonly _tag: 'NotAuthorized'; readonly permission: string }
+  /** The token is bound to client networks (`allowedAddresses`) and the request came from none of them. */
+  | { readonly _tag: 'AddressNotAllowed'; readonly address: string }
   | { readonly _tag: 'Blocked' }
   | { readonly _tag: 'MissingApiKey' }
   | { readonly _tag: 'InvalidApiKey' }
@@ -119,6 +121,7 @@ export interface CatalogueEntry {
 export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = {
   Unknown: { code: 0, status: 500, message: 'An unknown error occurred' },
   NotAuthorized: { code: 1, status: 403, message: 'You are not authorized to access this resource' },
+  AddressNotAllowed: { code: 1, status: 403, message: 'You are not authorized to access this resource' },
   Blocked: { code: 2, status: 403, message: 'You are blacklisted from accessing this resource' },
   MissingApiKey: { code: 3, status: 401, message: 'No API key provided' },
   InvalidApiKey: { code: 4, status: 401, message: 'Invalid API key provided' },
@@ -173,6 +176,8 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
       return error.reason ?? `Invalid: ${error.fields.join(', ')}`;
     case 'NotAuthorized':
       return `Missing permission ${error.permission}`;
+    case 'AddressNotAllowed':
+      return `The address ${error.address} is not allowed to use this token`;
     case 'MissingQueryParameter':
     case 'MissingHeader':
     case 'MissingBodyParameter':

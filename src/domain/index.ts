@@ -79,7 +79,8 @@ export type {
   IssueTokenInput,
 } from '../families/users-and-tokens/domain/tokens/issue-token.js';
 export type { RevokeToken, TokenReader, TokenView } from '../families/users-and-tokens/domain/tokens/manage-tokens.js';
-export type { TokenRecord } from './identity/token.js';
+export type { RotatedToken, RotateToken } from '../families/users-and-tokens/domain/tokens/rotate-token.js';
+export type { TokenOrigin, TokenRecord } from './identity/token.js';
 export type { RateLimit } from './identity/rate-limit.js';
 export type { Fetched } from './fetched.js';
 export type { GetMaps, GetPlayerStats } from '../families/game/domain/game-queries.js';

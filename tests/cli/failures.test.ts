@@ -35,7 +35,7 @@ describe('cli: failures, in process', () => {
       ],
       [
         ['token', 'create', '--username', 'dave', '--expires-in', 'soon'],
-        'utility-api: --expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "soon"',
+        'utility-api: --expires-in must look like 90s, 15m, 12h, 30d, 2w or 1y (at most 10 years), got "soon"',
       ],
       [
         ['user', 'create', '--username', 'erin', '--permission', 'Cryptograpy::*'],

@@ -36,7 +36,7 @@ for (const backend of sqlDatabases) {
       const issued = await cli('token', 'create', '--username', 'alice');
       expect(issued).to.include({ status: 0, stderr: '' });
       expect(issued.stdout).to.include('permissions: Cryptography::*').and.to.include('expires:     never');
-      expect(issued.lastLine).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
+      expect(issued.lastLine).to.match(/^uapi_[0-9A-Za-z]{49}$/);
       expect((await encryptWith(database.env, issued.lastLine)).status).to.equal(200);
     });
 
@@ -201,6 +201,25 @@ for (const backend of sqlDatabases) {
         stdout: '',
         stderr: `utility-api: Unable to locate requested token: No token ${id}\n`,
       });
+    });
+
+    it('rotates a token: the new secret is alone on the last line, the old one stops after the grace', async () => {
+      await cli('user', 'create', '--username', 'rita', '--permission', 'Cryptography::*');
+      const issued = await cli('token', 'create', '--username', 'rita');
+      const id = idOf(issued);
+      expect(JSON.parse((await cli('token', 'info', '--id', id)).stdout)).to.include({ origin: 'cli' });
+      const rotated = await cli('token', 'rotate', '--id', id, '--grace-seconds', '0');
+      expect(rotated).to.include({ status: 0, stderr: '' });
+      expect(rotated.stdout).to.match(new RegExp(`^Token \\S+ replaces ${id}, which stops at \\S+Z\n`));
+      expect(rotated.lastLine).to.match(/^uapi_[0-9A-Za-z]{49}$/);
+      await expectError(await encryptWith(database.env, issued.lastLine), 401, 4);
+      expect((await encryptWith(database.env, rotated.lastLine)).status).to.equal(200);
+      expect(await cli('token', 'rotate', '--id', id)).to.include({ status: 1 });
+      for (const grace of ['-1', '604801', '1.5', 'soon'])
+        expect(await cli('token', 'rotate', '--id', id, '--grace-seconds', grace)).to.include({
+          status: 1,
+          stderr: `utility-api: --grace-seconds must be a whole number from 0 to 604800, got "${grace}"\n`,
+        });
     });
 
     it('deletes a user and their tokens', async () => {

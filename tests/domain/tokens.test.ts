@@ -22,11 +22,12 @@ import { expectLeftTag, expectRight } from '../support/either.js';
 import { SERVICE_PERMISSIONS } from '../support/permissions.js';
 
 describe('domain: issuing tokens', () => {
-  it('makes a prefixed secret of 32 random bytes and stores only its SHA-256', async () => {
+  it('makes a prefixed, checksummed secret of 32 random bytes and stores only its SHA-256', async () => {
     const f = domainFixture();
     const { secret, record } = await f.userWithToken('alice', ['Cryptography::*']);
-    expect(secret).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice('uapi_'.length), 'base64url')).to.have.length(32);
+    expect(secret).to.match(/^uapi_[0-9A-Za-z]{49}$/);
+    // 43 base62 digits hold 256 bits, no more: the largest 32-byte value needs all of them.
+    expect(BigInt(62) ** BigInt(43) > BigInt(2) ** BigInt(256)).to.equal(true);
     expect(record.secretHash)
       .to.equal(hashSecret(secret))
       .and.to.match(/^[0-9a-f]{64}$/);
@@ -84,6 +85,23 @@ describe('domain: issuing tokens', () => {
     for (const bad of ['', 'uapi_', 'uapi_short', `uapi_${'a'.repeat(43)} `, `Bearer uapi_${'a'.repeat(43)}`]) {
       expect(looksLikeSecret(bad), bad).to.equal(false);
     }
+  });
+
+  it('refuses a secret with one character changed, swapped or cut, by its checksum alone', () => {
+    for (let round = 0; round < 50; round += 1) {
+      const { secret } = issueSecret(systemRandomness);
+      const at = 5 + (round % 49);
+      const changed = secret.slice(0, at) + (secret[at] === 'a' ? 'b' : 'a') + secret.slice(at + 1);
+      const swapped = secret.slice(0, at - 1) + secret[at] + secret[at - 1] + secret.slice(at + 1);
+      expect(looksLikeSecret(changed), changed).to.equal(false);
+      if (swapped !== secret) expect(looksLikeSecret(swapped), swapped).to.equal(false);
+      expect(looksLikeSecret(secret.slice(0, -1)), 'cut').to.equal(false);
+    }
+  });
+
+  it('still recognises a secret of the shape issued before checksums', () => {
+    const legacy = `uapi_${systemRandomness.bytes(32).toString('base64url')}`;
+    expect(looksLikeSecret(legacy)).to.equal(true);
   });
 
   it('gives a token a rate limit of its own only within its issuer’s: no larger burst, no faster rate; the operator may give any', async () => {
@@ -182,13 +200,15 @@ describe('domain: issuing tokens', () => {
       expect(parseRateLimit(bad), bad).to.equal(undefined);
   });
 
-  it('parses lifetimes like 90s, 15m, 12h, 30d, 2w and nothing else', () => {
+  it('parses lifetimes like 90s, 15m, 12h, 30d, 2w, 1y and nothing else, up to ten years', () => {
     expect(parseDuration('90s')).to.equal(90_000);
     expect(parseDuration('15m')).to.equal(900_000);
     expect(parseDuration('12h')).to.equal(43_200_000);
     expect(parseDuration('30d')).to.equal(2_592_000_000);
     expect(parseDuration('2w')).to.equal(1_209_600_000);
-    for (const bad of ['', '0d', '30', 'd', '1y', '-1d', '1.5h', '99999w'])
+    expect(parseDuration('1y')).to.equal(365 * 86_400_000);
+    expect(parseDuration('10y')).to.equal(3650 * 86_400_000);
+    for (const bad of ['', '0d', '30', 'd', '11y', '1Y', '0y', '-1d', '1.5h', '99999w', '1yr'])
       expect(parseDuration(bad), bad).to.equal(undefined);
   });
 });

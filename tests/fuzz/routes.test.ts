@@ -305,6 +305,9 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         token &&
         user &&
         !token.disabled &&
+        // A caller's token rotated (it may stop at once) or bound to other addresses is made again too.
+        token.rotated_to === null &&
+        token.allowed_addresses === null &&
         !user.blocked &&
         (JSON.parse(String(user.permissions)) as string[]).includes(caller.holds);
       if (!intact) caller.secret = await server.tokenFor([caller.holds]);

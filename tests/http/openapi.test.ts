@@ -134,7 +134,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     expect(token.required).to.equal(undefined);
     expect(token.properties.permissions).to.include({ type: 'array', maxItems: 50 });
     expect(token.properties.expiresIn!.anyOf).to.deep.equal([
-      { type: 'string', pattern: '^(\\d{1,6})([smhdw])$' },
+      { type: 'string', pattern: '^(\\d{1,6})([smhdwy])$' },
       { type: 'integer', minimum: 1, maximum: 315_360_000 },
     ]);
   });

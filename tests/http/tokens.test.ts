@@ -46,6 +46,11 @@ const INFO_KEYS = [
   'disabled',
   'issuedBy',
   'rateLimit',
+  'origin',
+  'allowedAddresses',
+  'rotatedTo',
+  'rotationEndsAt',
+  'rotatedFrom',
 ];
 
 for (const backend of httpBackends) {
@@ -73,6 +78,7 @@ for (const backend of httpBackends) {
       });
       expect(Object.keys(created).sort()).to.deep.equal(
         [
+          'allowedAddresses',
           'expiresAt',
           'firebaseuid',
           'id',
@@ -86,7 +92,7 @@ for (const backend of httpBackends) {
         ].sort(),
       );
       expect(created).to.include({ username: me.username, firebaseuid: me.uid, issuedBy: null });
-      expect(created.token).to.match(/^uapi_[A-Za-z0-9_-]{43}$/);
+      expect(created.token).to.match(/^uapi_[0-9A-Za-z]{49}$/);
       expect(created.token.startsWith(created.prefix)).to.equal(true);
       expect(created.license).to.match(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
       expect(created.permissions).to.deep.equal(['Cryptography::Encrypt']);

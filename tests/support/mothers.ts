@@ -47,6 +47,11 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     issuedBy: null,
     issuedThrough: null,
     rateLimit: null,
+    origin: 'token',
+    allowedAddresses: null,
+    rotatedTo: null,
+    rotationEndsAt: null,
+    rotatedFrom: null,
     ...fields,
   };
 }

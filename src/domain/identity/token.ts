@@ -31,6 +31,29 @@ export interface TokenRecord {
   readonly issuedThrough: string | null;
   /** Its own request rate limit; null: the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
+  /** How it was issued: a password login's tokens are sessions, which a change of password ends. */
+  readonly origin: TokenOrigin;
+  /** The client networks (CIDR) it may be used from; null: from anywhere. */
+  readonly allowedAddresses: readonly string[] | null;
+  /** The token that replaced this one by rotation; it stops at `rotationEndsAt`. */
+  readonly rotatedTo: string | null;
+  /** When a rotated token stops: from then on it is unknown (401 code 4), as an expired one is. */
+  readonly rotationEndsAt: number | null;
+  /** The token this one replaced by rotation. */
+  readonly rotatedFrom: string | null;
+}
+
+/**
+ * `password`: issued to a password login (a session); `cli`: by the operator at the command line;
+ * `token`: with another token, and every token issued before origins were recorded.
+ */
+export type TokenOrigin = 'password' | 'token' | 'cli';
+export const TOKEN_ORIGINS: readonly TokenOrigin[] = ['password', 'token', 'cli'];
+
+/** The moment the token stops by itself, its expiry or the end of its rotation's grace, whichever is first. */
+export function endOf(record: TokenRecord): number | null {
+  if (record.rotationEndsAt === null) return record.expiresAt;
+  return record.expiresAt === null ? record.rotationEndsAt : Math.min(record.expiresAt, record.rotationEndsAt);
 }
 
 /** Whether the token lives by somebody's other token (or, recorded before chains were, by its issuer) rather than as its owner's own. */

@@ -3,110 +3,49 @@ import * as t from 'io-ts';
 import { callingTokenId } from '../../domain/identity/actor.js';
 import { invalidInput, missingInput, type DomainError } from '../../domain/errors.js';
 import { UsersAndTokensPermission } from './domain/permissions.js';
-import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from './domain/tokens/duration.js';
-import {
-  isRateLimit,
-  MAX_RATE_LIMIT_REQUESTS,
-  MAX_RATE_LIMIT_WINDOW_SECONDS,
-  type RateLimit,
-} from '../../domain/identity/rate-limit.js';
+import type { TokenRecord } from '../../domain/identity/token.js';
+import type { User } from '../../domain/identity/user.js';
 import type { IssuedToken, IssueToken } from './domain/tokens/issue-token.js';
 import { userNameOf, type RevokeToken, type TokenReader, type UpdateToken } from './domain/tokens/manage-tokens.js';
-import { described, jsonFlag, names, text, tokenId, userUid } from '../../platform/http/codecs.js';
+import type { RotatedToken, RotateToken } from './domain/tokens/rotate-token.js';
+import { jsonFlag, names, text, tokenId, userUid } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
+import {
+  allowedAddresses,
+  allowedAddressesOrNull,
+  graceSeconds,
+  issuedToken,
+  lifetime,
+  rateLimitField,
+  rotatedToken,
+  tokenView,
+} from './token-fields.js';
 
 export interface TokenRouteDependencies {
   readonly issueToken: IssueToken;
   readonly reader: TokenReader;
   readonly revokeToken: RevokeToken;
   readonly updateToken: UpdateToken;
+  readonly rotateToken: RotateToken;
 }
 
-/** `"30d"`-style text, or a number of seconds; decoded to milliseconds. */
-const lifetime = described(
-  new t.Type<number, number, unknown>(
-    'a lifetime such as "30d" (s, m, h, d or w) or a whole number of seconds',
-    (u): u is number => typeof u === 'number',
-    (u, c) => {
-      const ms =
-        typeof u === 'string'
-          ? parseDuration(u)
-          : typeof u === 'number' && Number.isInteger(u) && u > 0
-            ? u * 1000
-            : undefined;
-      return ms === undefined || ms > MAX_LIFETIME_MS ? t.failure(u, c) : t.success(ms);
-    },
-    t.identity,
-  ),
-  {
-    anyOf: [
-      { type: 'string', pattern: DURATION_PATTERN.source },
-      { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_MS / 1000 },
-    ],
-  },
-);
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/** Exactly `requests` and `perSeconds` in range: a stray field is refused, never dropped. */
-const isRateLimitObject = (u: unknown): u is RateLimit =>
-  typeof u === 'object' &&
-  u !== null &&
-  !Array.isArray(u) &&
-  Object.keys(u).length === 2 &&
-  isRateLimit(u as RateLimit);
-/** `{requests, perSeconds}`: whole numbers, at most a billion requests in a window of at most a day. */
-const rateLimitField = described(
-  new t.Type<RateLimit, RateLimit, unknown>(
-    `{requests: 1 to ${MAX_RATE_LIMIT_REQUESTS}, perSeconds: 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS}}`,
-    isRateLimitObject,
-    (u, c) => (isRateLimitObject(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  ),
-  {
-    type: 'object',
-    required: ['requests', 'perSeconds'],
-    additionalProperties: false,
-    properties: {
-      requests: { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_REQUESTS },
-      perSeconds: { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_WINDOW_SECONDS },
-    },
-  },
-);
-/** A token's own limit as answered, or null where the default policy applies. */
-const rateLimitView = t.union([t.strict({ requests: t.number, perSeconds: t.number }), t.null]);
-
-const userName = t.strict({ uid: t.string, username: t.string });
-
-/** Token metadata as clients see it (`TokenView`): never the secret or its hash. */
-const tokenView = t.strict({
-  id: t.string,
-  prefix: t.string,
-  license: t.string,
-  name: t.union([t.string, t.null]),
-  username: t.string,
-  associatedFirebaseUID: t.string,
-  permissions: t.readonlyArray(t.string),
-  createdAt: t.string,
-  lastUsedAt: t.union([t.string, t.null]),
-  expiresAt: t.union([t.string, t.null]),
-  uses: t.number,
-  disabled: t.boolean,
-  issuedBy: t.union([userName, t.null]),
-  rateLimit: rateLimitView,
-});
-
-const issuedToken = t.strict({
-  token: t.string,
-  id: t.string,
-  prefix: t.string,
-  license: t.string,
-  username: t.string,
-  firebaseuid: t.string,
-  permissions: t.readonlyArray(t.string),
-  expiresAt: t.union([t.string, t.null]),
-  issuedBy: t.union([userName, t.null]),
-  rateLimit: rateLimitView,
+/** A new token as its issuer sees it, the one time its secret is shown. */
+const issuedAnswer = (secret: string, record: TokenRecord, user: User, issuer: User | null) => ({
+  token: secret,
+  id: record.id,
+  prefix: record.prefix,
+  license: record.license,
+  username: user.username,
+  firebaseuid: user.uid,
+  permissions: record.scopes,
+  expiresAt: iso(record.expiresAt),
+  issuedBy: issuer && userNameOf(issuer),
+  rateLimit: record.rateLimit,
+  allowedAddresses: record.allowedAddresses,
 });
 
 const passwordForOthers = (field: 'x-uid' | 'firebaseuid'): DomainError => {
@@ -138,6 +77,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           rateLimitField,
           "the token's own request rate limit, at most your own; default: your token's own limit, if it has one, else the installation's policy",
         ),
+        allowedAddresses: optional(
+          allowedAddresses,
+          "the client networks it may be used from (403 code 1 from any other), within your token's own; default: your token's own, if it has any, else anywhere",
+        ),
       },
       status: 201,
       response: issuedToken,
@@ -168,20 +111,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           name: body.name,
           expiresInMs: body.expiresIn,
           rateLimit: body.rateLimit,
+          allowedAddresses: body.allowedAddresses,
         });
         return E.map(({ secret, record, user, issuer }: IssuedToken) =>
-          json({
-            token: secret,
-            id: record.id,
-            prefix: record.prefix,
-            license: record.license,
-            username: user.username,
-            firebaseuid: user.uid,
-            permissions: record.scopes,
-            expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
-            issuedBy: issuer && userNameOf(issuer),
-            rateLimit: record.rateLimit,
-          }),
+          json(issuedAnswer(secret, record, user, issuer)),
         )(issued);
       },
     }),
@@ -205,19 +138,56 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       path: '/token/update',
       permission: null,
       family: 'Tokens',
-      summary: `Disable, enable or rename a token: the calling token by default, any of yours, or anyone's with ${UsersAndTokensPermission.TokensUpdate}; a disabled token answers 403 code 5`,
+      summary: `Disable, enable, rename or bind to client networks a token: the calling token by default, any of yours, or anyone's with ${UsersAndTokensPermission.TokensUpdate}; a disabled token answers 403 code 5`,
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
       headers: noUidHeader,
       body: {
         disabled: optional(jsonFlag, 'true refuses the token from its next use, false serves it again'),
         name: optional(text(1, 100), 'a label to recognise the token by'),
+        allowedAddresses: optional(
+          allowedAddressesOrNull,
+          "the client networks it may be used from, within your token's own; null: from anywhere again",
+        ),
       },
       response: tokenView,
-      errors: ['MissingBodyParameter', 'TokenNotFound', 'TokenUpdateFailed'],
+      errors: ['MissingBodyParameter', 'InvalidBodyParameter', 'TokenNotFound', 'TokenUpdateFailed'],
       handle: async ({ query, body, actor }) => {
         const id = query.id ?? callingTokenId(actor);
         if (id === undefined) return E.left(missingInput('id'));
-        return jsonOf(await deps.updateToken.execute(actor, id, { disabled: body.disabled, name: body.name }));
+        const { disabled, name, allowedAddresses: networks } = body;
+        return jsonOf(await deps.updateToken.execute(actor, id, { disabled, name, allowedAddresses: networks }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/token/rotate',
+      permission: null,
+      family: 'Tokens',
+      summary:
+        `Replace a token by a new one (new id and secret, in this answer only) holding what it held: the calling token by default, ` +
+        `any of yours, or anyone's with ${UsersAndTokensPermission.TokensUpdate}. The old one keeps working for the grace, ` +
+        'then answers 401 code 4; a token already rotated answers 409 code 26',
+      query: { id: optional(tokenId, 'the token id; default: the calling token') },
+      headers: noUidHeader,
+      body: {
+        graceSeconds: optional(
+          graceSeconds,
+          'how long the old token keeps working, 0 to 604800 seconds; default 86400',
+        ),
+      },
+      status: 201,
+      response: rotatedToken,
+      errors: ['InvalidBodyParameter', 'TokenNotFound', 'Conflict', 'TokenUpdateFailed'],
+      handle: async ({ query, body, actor }) => {
+        const id = query.id ?? callingTokenId(actor);
+        if (id === undefined) return E.left(missingInput('id'));
+        return E.map(({ secret, record, previous, user, issuer }: RotatedToken) =>
+          json({
+            ...issuedAnswer(secret, record, user, issuer),
+            rotatedFrom: previous.id,
+            rotationEndsAt: iso(previous.rotationEndsAt)!,
+          }),
+        )(await deps.rotateToken.execute(actor, id, body.graceSeconds));
       },
     }),
     defineRoute({

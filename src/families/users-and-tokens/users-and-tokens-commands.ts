@@ -5,6 +5,7 @@ import type { User } from '../../domain/identity/user.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
 import { collect, type CommandTools } from '../../platform/cli/commands.js';
 import { parseDuration } from './domain/tokens/duration.js';
+import { MAX_ROTATION_GRACE_MS } from './domain/tokens/rotate-token.js';
 import { viewOfUser } from './domain/users/user-view.js';
 import { passwordFromStdin } from './password-stdin.js';
 import type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
@@ -176,7 +177,7 @@ export function usersAndTokensCommands(
           expiresInMs = parseDuration(options.expiresIn);
           if (expiresInMs === undefined)
             throw new CliFailure(
-              `--expires-in must look like 90s, 15m, 12h, 30d or 2w (at most 10 years), got "${options.expiresIn}"`,
+              `--expires-in must look like 90s, 15m, 12h, 30d, 2w or 1y (at most 10 years), got "${options.expiresIn}"`,
             );
         }
         let rateLimit: RateLimit | undefined;
@@ -247,6 +248,27 @@ export function usersAndTokensCommands(
       withUseCases(async (useCases) => {
         const revoked = orFail(await useCases.revokeToken.execute(OPERATOR, options.id));
         print(`Revoked token ${revoked.id} (${revoked.prefix}…)`);
+      }),
+    );
+
+  token
+    .command('rotate')
+    .description('replace a token by a new one holding what it held; the old one stops after the grace')
+    .requiredOption('--id <id>')
+    .option('--grace-seconds <seconds>', 'how long the old token keeps working, 0 to 604800', '86400')
+    .action((options: { id: string; graceSeconds: string }) =>
+      withUseCases(async (useCases) => {
+        const grace = /^\d{1,6}$/.test(options.graceSeconds) ? Number(options.graceSeconds) * 1000 : Infinity;
+        if (grace > MAX_ROTATION_GRACE_MS)
+          throw new CliFailure(
+            `--grace-seconds must be a whole number from 0 to 604800, got "${options.graceSeconds}"`,
+          );
+        const { record, previous, secret } = orFail(await useCases.rotateToken.execute(OPERATOR, options.id, grace));
+        print(
+          `Token ${record.id} replaces ${previous.id}, which stops at ${new Date(previous.rotationEndsAt!).toISOString()}`,
+        );
+        print('The secret below is shown only now:');
+        print(secret);
       }),
     );
 

@@ -12,6 +12,9 @@ import { PermissionCatalogue } from '../../domain/permissions.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader, UpdateToken } from './domain/tokens/manage-tokens.js';
 import { TokenStore } from './domain/tokens/ports.js';
+import { EndPasswordSessions } from './domain/tokens/password-sessions.js';
+import { RotateToken } from './domain/tokens/rotate-token.js';
+import { IpClientNetworks } from './adapters/ip-client-networks.js';
 import type { RateLimit } from '../../domain/identity/rate-limit.js';
 import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { CreateUser } from './domain/users/create-user.js';
@@ -63,6 +66,7 @@ export interface UsersAndTokensUseCases {
   readonly tokenReader: TokenReader;
   readonly revokeToken: RevokeToken;
   readonly updateToken: UpdateToken;
+  readonly rotateToken: RotateToken;
   readonly authenticate: Authenticate;
   readonly logInWithPassword: LogInWithPassword;
 }
@@ -116,11 +120,19 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
       ],
       (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness, permissions) => {
         const tokenReader = new TokenReader(tokens, users, usage);
+        const networks = new IpClientNetworks();
         return {
           createUser: new CreateUser(users, clock, randomness, passwords, permissions),
           getUser: new GetUser(users),
           listUsers: new ListUsers(users),
-          updateUser: new UpdateUser(users, clock, changes, passwords, permissions),
+          updateUser: new UpdateUser(
+            users,
+            clock,
+            changes,
+            passwords,
+            permissions,
+            new EndPasswordSessions(tokens, changes),
+          ),
           deleteUser: new DeleteUser(users, changes),
           issueToken: new IssueToken(
             users,
@@ -130,10 +142,12 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
             permissions,
             settings.defaultRateLimit,
             settings.maxTokensPerUser,
+            networks,
           ),
           tokenReader,
           revokeToken: new RevokeToken(tokens, tokenReader, changes),
-          updateToken: new UpdateToken(tokens, tokenReader, changes),
+          updateToken: new UpdateToken(tokens, tokenReader, changes, networks),
+          rotateToken: new RotateToken(tokens, users, tokenReader, changes, clock, randomness),
           authenticate: new Authenticate(tokens, users, clock, cache, usage),
           logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock),
         };

@@ -22,6 +22,11 @@ const password: SampleValues = {
   seldom: ['correct horse battery'],
   times: 149,
 };
+/** Networks a token may be bound to: loopback ones serve the fuzzer's requests, the others refuse them. */
+const allowedAddresses: SampleValues<unknown> = {
+  often: [['127.0.0.0/8'], ['127.0.0.1/32', '2001:db8::/32'], ['203.0.113.0/24'], ['::1/128', '127.0.0.0/8']],
+  seldom: [[], ['203.0.113.7/24'], ['203.0.113.0'], ['10.0.0.0/33'], '127.0.0.0/8', [7], ['0.0.0.0/0']],
+};
 const email = Array.from({ length: 51 }, (_, n) => `fuzz${n}@example.com`);
 
 export const usersAndTokensSamples: RouteSampleTable = {
@@ -45,7 +50,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
       firebaseuid: uid,
       permissions: permissionLists,
       name: ['ci', 'deploy key', ''],
-      expiresIn: ['30d', '1h', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001],
+      expiresIn: ['30d', '1h', '12h', '90d', '1y', '10y', '11y', '1Y', 3600, '0d', '600w', 0, -5, 1.5, 315_360_001],
       rateLimit: [
         { requests: 100, perSeconds: 10 },
         { requests: 1, perSeconds: 1 },
@@ -54,6 +59,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
         { requests: 10 },
         '100/10',
       ],
+      allowedAddresses,
     },
   },
   'GET /token/info': { query: { id: tokenId } },
@@ -61,6 +67,14 @@ export const usersAndTokensSamples: RouteSampleTable = {
   'DELETE /token/delete': { query: { id: tokenId } },
   'PATCH /token/update': {
     query: { id: tokenId },
-    body: { disabled: [true, false, 'true', 0, null], name: ['ci', '', 'x'.repeat(101), 7] },
+    body: {
+      disabled: [true, false, 'true', 0, null],
+      name: ['ci', '', 'x'.repeat(101), 7],
+      allowedAddresses: { often: [null, ['127.0.0.0/8'], ['203.0.113.0/24']], seldom: [[], ['bad'], 'x'] },
+    },
+  },
+  'POST /token/rotate': {
+    query: { id: tokenId },
+    body: { graceSeconds: { often: [0, 60, 86_400, 604_800], seldom: [-1, 604_801, 1.5, '60', null] } },
   },
 };

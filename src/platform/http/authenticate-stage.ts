@@ -4,6 +4,7 @@ import type { DomainError } from '../../domain/errors.js';
 import { actorFor, type Actor } from '../../domain/identity/actor.js';
 import type { Principal } from '../../domain/identity/principal.js';
 import type { PasswordAuthentication, TokenAuthentication } from '../pipeline/ports.js';
+import { addressRefusal } from './address-allowlist.js';
 import { clientAddressOf, throttledClientOf } from './client-address.js';
 import { presentedSecret, type Presented } from './credentials.js';
 import type { Route } from './route-table.js';
@@ -30,8 +31,15 @@ function passwordActor(
   return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
 }
 
-const principalActor = (verdict: Verdict<Principal>): Verdict<Actor> =>
-  E.isLeft(verdict) ? verdict : E.right(actorFor(verdict.right));
+/** The actor of a verified token, unless the token is bound to client networks the request did not come from. */
+const principalActor = (verdict: Verdict<Principal>, ctx: Context): Verdict<Actor> => {
+  if (E.isLeft(verdict)) return verdict;
+  if (verdict.right.token.allowedAddresses !== null || verdict.right.through) {
+    const refused = addressRefusal(verdict.right, clientAddressOf(ctx));
+    if (refused) return E.left(refused);
+  }
+  return E.right(actorFor(verdict.right));
+};
 
 /** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
 export function authenticator(
@@ -43,6 +51,8 @@ export function authenticator(
     if (presented.kind !== 'bearer' && presented.kind !== 'none') return passwordActor(route, presented, ctx, logIn);
     const verdict = authenticate.execute(presented.kind === 'bearer' ? presented.secret : undefined, route.permission);
     // Most requests come with a recently verified token: no promise to wait for then.
-    return verdict instanceof Promise ? verdict.then(principalActor) : principalActor(verdict);
+    return verdict instanceof Promise
+      ? verdict.then((settled) => principalActor(settled, ctx))
+      : principalActor(verdict, ctx);
   };
 }

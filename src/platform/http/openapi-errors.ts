@@ -14,6 +14,8 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'MissingApiKey',
   'InvalidApiKey',
   'NotAuthorized',
+  // A token bound to client networks, used from another address.
+  'AddressNotAllowed',
   'Blocked',
   'DisabledApiKey',
   'InvalidQueryParameter',

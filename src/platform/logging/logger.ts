@@ -81,7 +81,7 @@ const REDACTED_PATHS = [
 const SECRET_TEXT: readonly (readonly [RegExp, string])[] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]*@/gi, `$1${REDACTED}@`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
-  [/\buapi_[A-Za-z0-9_-]{43}/g, `uapi_${REDACTED}`],
+  [/\buapi_[A-Za-z0-9_-]{43,49}/g, `uapi_${REDACTED}`],
 ];
 
 export const scrubbed = (text: string): string =>

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
-import type { TokenChanges, TokenInsertResult, TokenStore, TokenUsage } from '../../domain/tokens/ports.js';
-import type { TokenRecord } from '../../../../domain/identity/token.js';
+import type {
+  TokenChanges,
+  TokenInsertResult,
+  TokenRotationResult,
+  TokenStore,
+  TokenUsage,
+} from '../../domain/tokens/ports.js';
+import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
 import {
   fromStringList,
   toBoolean,
@@ -28,6 +34,11 @@ interface TokenRow {
   issued_through: string | null;
   rate_limit_requests: number | string | null;
   rate_limit_per_seconds: number | string | null;
+  origin: string;
+  allowed_addresses: string | null;
+  rotated_to: string | null;
+  rotation_ends_at: number | string | null;
+  rotated_from: string | null;
 }
 
 const toRecord = (row: TokenRow): TokenRecord => ({
@@ -49,6 +60,35 @@ const toRecord = (row: TokenRow): TokenRecord => ({
     row.rate_limit_requests === null || row.rate_limit_per_seconds === null
       ? null
       : { requests: toNumber(row.rate_limit_requests), perSeconds: toNumber(row.rate_limit_per_seconds) },
+  origin: row.origin as TokenOrigin,
+  allowedAddresses: row.allowed_addresses === null ? null : toStringList(row.allowed_addresses),
+  rotatedTo: row.rotated_to,
+  rotationEndsAt: toNumberOrNull(row.rotation_ends_at),
+  rotatedFrom: row.rotated_from,
+});
+
+const toRow = (record: TokenRecord): TokenRow => ({
+  id: record.id,
+  user_id: record.userId,
+  secret_hash: record.secretHash,
+  prefix: record.prefix,
+  license: record.license,
+  name: record.name,
+  scopes: fromStringList(record.scopes),
+  created_at: record.createdAt,
+  expires_at: record.expiresAt,
+  last_used_at: record.lastUsedAt,
+  uses: record.uses,
+  disabled: record.disabled,
+  issued_by: record.issuedBy,
+  issued_through: record.issuedThrough,
+  rate_limit_requests: record.rateLimit?.requests ?? null,
+  rate_limit_per_seconds: record.rateLimit?.perSeconds ?? null,
+  origin: record.origin,
+  allowed_addresses: record.allowedAddresses === null ? null : fromStringList(record.allowedAddresses),
+  rotated_to: record.rotatedTo,
+  rotation_ends_at: record.rotationEndsAt,
+  rotated_from: record.rotatedFrom,
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
@@ -69,24 +109,7 @@ export class KnexTokenStore implements TokenStore {
   }
 
   async insert(record: TokenRecord, maxLiveTokens?: number): Promise<TokenInsertResult> {
-    const row: TokenRow = {
-      id: record.id,
-      user_id: record.userId,
-      secret_hash: record.secretHash,
-      prefix: record.prefix,
-      license: record.license,
-      name: record.name,
-      scopes: fromStringList(record.scopes),
-      created_at: record.createdAt,
-      expires_at: record.expiresAt,
-      last_used_at: record.lastUsedAt,
-      uses: record.uses,
-      disabled: record.disabled,
-      issued_by: record.issuedBy,
-      issued_through: record.issuedThrough,
-      rate_limit_requests: record.rateLimit?.requests ?? null,
-      rate_limit_per_seconds: record.rateLimit?.perSeconds ?? null,
-    };
+    const row = toRow(record);
     try {
       return await this.db.transaction(async (trx) => {
         // Concurrent inserts for one owner queue on the owner's row, so that each counts the others'.
@@ -135,6 +158,8 @@ export class KnexTokenStore implements TokenStore {
     const columns: Partial<TokenRow> = {};
     if (changes.disabled !== undefined) columns.disabled = changes.disabled;
     if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.allowedAddresses !== undefined)
+      columns.allowed_addresses = changes.allowedAddresses === null ? null : fromStringList(changes.allowedAddresses);
     if (Object.keys(columns).length > 0) await this.db('tokens').where({ id }).update(columns);
     return this.findById(id);
   }
@@ -155,6 +180,37 @@ export class KnexTokenStore implements TokenStore {
       const deleted = (await trx('tokens').where({ id }).delete()) > 0;
       if (deleted) await deleteHangingOn(trx, [id]);
       return deleted;
+    });
+  }
+
+  async rotate(previousId: string, replacement: TokenRecord, endsAt: number): Promise<TokenRotationResult> {
+    return this.db.transaction(async (trx) => {
+      // On PostgreSQL a second rotation at the same moment waits for this row and then finds it rotated.
+      const marked = await trx('tokens')
+        .where({ id: previousId })
+        .whereNull('rotated_to')
+        .update({ rotated_to: replacement.id, rotation_ends_at: endsAt });
+      if (marked === 0) {
+        const exists = await trx('tokens').where({ id: previousId }).first('id');
+        return { rotated: false, refused: exists === undefined ? 'notFound' : 'alreadyRotated' } as const;
+      }
+      await trx('tokens').insert(toRow(replacement));
+      const previous = await trx<TokenRow>('tokens').where({ id: previousId }).first();
+      return { rotated: true, previous: toRecord(previous!) } as const;
+    });
+  }
+
+  async deleteByOrigin(userId: string, origin: TokenOrigin): Promise<string[]> {
+    return this.db.transaction(async (trx) => {
+      if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');
+      const ids: string[] = await trx('tokens').where({ user_id: userId, origin }).pluck('id');
+      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+        await trx('tokens')
+          .whereIn('id', ids.slice(start, start + IDS_PER_STATEMENT))
+          .delete();
+      }
+      await deleteHangingOn(trx, ids);
+      return ids;
     });
   }
 

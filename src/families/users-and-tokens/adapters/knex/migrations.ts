@@ -100,4 +100,29 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
       });
     },
   },
+  {
+    name: '0011_token_rotation_addresses_origin',
+    async up(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        // Nothing recorded how the tokens before were issued: none of them is taken for a session.
+        table.string('origin', 16).notNullable().defaultTo('token');
+        // A JSON list of CIDRs; null: from anywhere, as every token was before.
+        table.text('allowed_addresses');
+        table.string('rotated_to', 36);
+        table.bigInteger('rotation_ends_at');
+        table.string('rotated_from', 36);
+        table.index(['user_id', 'origin']);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropIndex(['user_id', 'origin']);
+        table.dropColumn('origin');
+        table.dropColumn('allowed_addresses');
+        table.dropColumn('rotated_to');
+        table.dropColumn('rotation_ends_at');
+        table.dropColumn('rotated_from');
+      });
+    },
+  },
 ];

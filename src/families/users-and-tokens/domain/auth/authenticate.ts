@@ -4,7 +4,7 @@ import { orOutage, TOKEN_STORE_DOWN } from '../../../../domain/outage.js';
 import type { Clock } from '../../../../domain/ports.js';
 import type { TokenStore } from '../tokens/ports.js';
 import { hashSecret, looksLikeSecret } from '../tokens/secret.js';
-import type { TokenRecord } from '../../../../domain/identity/token.js';
+import { endOf, type TokenRecord } from '../../../../domain/identity/token.js';
 import type { TokenUsageMeter } from '../tokens/usage-meter.js';
 import type { UserStore } from '../users/ports.js';
 import type { User } from '../../../../domain/identity/user.js';
@@ -103,9 +103,11 @@ export function authorize(
   return E.right(principal);
 }
 
+/** A token up the chain has expired, or its rotation's grace has ended. */
 function expiredAlongChain(principal: Principal, now: number): boolean {
   for (let link: Principal | null | undefined = principal; link; link = link.through) {
-    if (link.token.expiresAt !== null && link.token.expiresAt <= now) return true;
+    const end = endOf(link.token);
+    if (end !== null && end <= now) return true;
   }
   return false;
 }

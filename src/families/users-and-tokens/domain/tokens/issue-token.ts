@@ -9,10 +9,10 @@ import type { UserStore } from '../users/ports.js';
 import { checkOutranks, targetUser, type UserRef } from '../users/target-user.js';
 import type { User } from '../../../../domain/identity/user.js';
 import { checkGrant, checkText } from '../users/user-rules.js';
-import type { TokenStore } from './ports.js';
+import { LISTED_NETWORKS_ONLY, type ClientNetworks, type TokenStore } from './ports.js';
 import { describeRateLimit, withinRateLimit, type RateLimit } from '../../../../domain/identity/rate-limit.js';
 import { issueLicense, issueSecret } from './secret.js';
-import { hangsOnAnother, type TokenRecord } from '../../../../domain/identity/token.js';
+import { hangsOnAnother, type TokenOrigin, type TokenRecord } from '../../../../domain/identity/token.js';
 
 export interface IssueTokenInput {
   readonly actor: Actor;
@@ -24,6 +24,8 @@ export interface IssueTokenInput {
   readonly name?: string;
   /** Its own request rate limit, never above the caller's; default: the caller token's own, if it has one. */
   readonly rateLimit?: RateLimit;
+  /** The client networks it may be used from, within the caller token's own; default: the caller token's own, if it has any. */
+  readonly allowedAddresses?: readonly string[];
 }
 
 export interface IssuedToken {
@@ -46,6 +48,7 @@ export class IssueToken {
     private readonly defaultRateLimit: RateLimit | null = null,
     /** How many unexpired tokens one user may hold, whoever issues them; null: no limit. */
     private readonly maxTokensPerUser: number | null = null,
+    private readonly networks: ClientNetworks = LISTED_NETWORKS_ONLY,
   ) {}
 
   async execute(input: IssueTokenInput): Promise<E.Either<DomainError, IssuedToken>> {
@@ -68,7 +71,8 @@ export class IssueToken {
     const refused =
       checkGrant(actor, scopes, [], this.permissions) ??
       checkText('name', input.name) ??
-      this.checkRateLimit(actor, input.rateLimit);
+      this.checkRateLimit(actor, input.rateLimit) ??
+      checkAllowedAddresses(actor, input.allowedAddresses, this.networks);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -92,6 +96,11 @@ export class IssueToken {
       issuedBy: issuer?.id ?? null,
       issuedThrough,
       rateLimit: input.rateLimit ?? ownRateLimitOf(actor),
+      origin: originOf(actor),
+      allowedAddresses: input.allowedAddresses ?? allowedAddressesOf(actor),
+      rotatedTo: null,
+      rotationEndsAt: null,
+      rotatedFrom: null,
     };
     const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), {
       _tag: 'TokenCreateFailed',
@@ -133,6 +142,27 @@ export class IssueToken {
         return actor.principal.token.rateLimit ?? this.defaultRateLimit;
     }
   }
+}
+
+/** A password login's token is a session, which a change of password ends; the operator works at the command line. */
+const originOf = (actor: Actor): TokenOrigin =>
+  actor.kind === 'password' ? 'password' : actor.kind === 'operator' ? 'cli' : 'token';
+
+/** A token bound to client networks binds the tokens it issues to them too, so none escapes them. */
+const allowedAddressesOf = (actor: Actor): readonly string[] | null =>
+  actor.kind === 'principal' ? actor.principal.token.allowedAddresses : null;
+
+/** Nobody lends a key to places they may not reach themselves: the networks asked for stay within the caller token's. */
+export function checkAllowedAddresses(
+  actor: Actor,
+  asked: readonly string[] | null | undefined,
+  networks: ClientNetworks,
+): DomainError | undefined {
+  const own = allowedAddressesOf(actor);
+  if (asked === undefined || own === null) return undefined;
+  return asked !== null && networks.within(asked, own)
+    ? undefined
+    : invalidInput('allowedAddresses', `allowedAddresses must lie within your token's own: ${own.join(', ')}`);
 }
 
 /** A token with a limit of its own passes it on to the tokens it issues, so none outpaces it. */

@@ -8,9 +8,9 @@ import { checkText } from '../users/user-rules.js';
 import type { UserStore } from '../users/ports.js';
 import type { User } from '../../../../domain/identity/user.js';
 import { targetUser, type UserRef } from '../users/target-user.js';
-import { ownsToken } from './issue-token.js';
-import type { TokenChanges, TokenStore } from './ports.js';
-import type { TokenRecord } from '../../../../domain/identity/token.js';
+import { checkAllowedAddresses, ownsToken } from './issue-token.js';
+import { LISTED_NETWORKS_ONLY, type ClientNetworks, type TokenChanges, type TokenStore } from './ports.js';
+import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
 import type { TokenUsageMeter } from './usage-meter.js';
 import type { RateLimit } from '../../../../domain/identity/rate-limit.js';
 
@@ -32,6 +32,15 @@ export interface TokenView {
   readonly issuedBy: UserName | null;
   /** Its own request rate limit, or null when the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
+  /** How it was issued: `password` (a session, ended by a change of password), `token` or `cli`. */
+  readonly origin: TokenOrigin;
+  /** The client networks it may be used from; null: from anywhere. */
+  readonly allowedAddresses: readonly string[] | null;
+  /** The token that replaced it by rotation, and when this one stops. */
+  readonly rotatedTo: string | null;
+  readonly rotationEndsAt: string | null;
+  /** The token it replaced by rotation. */
+  readonly rotatedFrom: string | null;
 }
 
 export interface UserName {
@@ -69,6 +78,11 @@ export class TokenReader {
       disabled: record.disabled,
       issuedBy: issuer && userNameOf(issuer),
       rateLimit: record.rateLimit,
+      origin: record.origin,
+      allowedAddresses: record.allowedAddresses,
+      rotatedTo: record.rotatedTo,
+      rotationEndsAt: iso(record.rotationEndsAt),
+      rotatedFrom: record.rotatedFrom,
     };
   }
 
@@ -135,18 +149,22 @@ export class TokenReader {
 
 /**
  * Disables a token (it answers 403/5 from its next use, here and, once they hear of it, on every
- * other process), enables it again, or renames it: your own, or anyone's with `Tokens::Update`.
+ * other process), enables it again, renames it, or binds it to client networks (within the
+ * caller token's own) or frees it: your own, or anyone's with `Tokens::Update`.
  */
 export class UpdateToken {
   constructor(
     private readonly tokens: TokenStore,
     private readonly reader: TokenReader,
     private readonly accessChanges: AccessChanges,
+    private readonly networks: ClientNetworks = LISTED_NETWORKS_ONLY,
   ) {}
 
   async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
-    if (changes.disabled === undefined && changes.name === undefined) return E.left(missingInput('disabled', 'name'));
-    const refused = checkText('name', changes.name);
+    if (changes.disabled === undefined && changes.name === undefined && changes.allowedAddresses === undefined)
+      return E.left(missingInput('disabled', 'name', 'allowedAddresses'));
+    const refused =
+      checkText('name', changes.name) ?? checkAllowedAddresses(actor, changes.allowedAddresses, this.networks);
     if (refused) return E.left(refused);
     const found = await this.reader.findForActor(actor, tokenId, UsersAndTokensPermission.TokensUpdate, {
       _tag: 'TokenUpdateFailed',

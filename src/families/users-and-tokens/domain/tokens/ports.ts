@@ -1,5 +1,5 @@
 import { identifier } from '../../../../domain/identifier.js';
-import type { TokenRecord } from '../../../../domain/identity/token.js';
+import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
 
 export type TokenInsertResult =
   | { readonly inserted: true }
@@ -7,11 +7,17 @@ export type TokenInsertResult =
   /** The owner already holds the most live tokens allowed, or the token it was minted through is gone. */
   | { readonly inserted: false; readonly refused: 'liveTokenLimit' | 'issuedThroughGone' };
 
-/** What may change of a token after it was issued: whether it is refused, and its label. */
+/** What may change of a token after it was issued: whether it is refused, its label, and where it may be used from. */
 export interface TokenChanges {
   readonly disabled?: boolean;
   readonly name?: string;
+  /** null: from anywhere again. */
+  readonly allowedAddresses?: readonly string[] | null;
 }
+
+export type TokenRotationResult =
+  | { readonly rotated: true; readonly previous: TokenRecord }
+  | { readonly rotated: false; readonly refused: 'notFound' | 'alreadyRotated' };
 
 /** Uses of one token since the last time they were written. */
 export interface TokenUsage {
@@ -39,7 +45,27 @@ export interface TokenStore {
   update(id: string, changes: TokenChanges): Promise<TokenRecord | undefined>;
   /** Deletes the token and, in the same step, every token minted through it, however far down; false when there was none. */
   delete(id: string): Promise<boolean>;
+  /**
+   * In one step, marks the token as replaced by `replacement` and stopping at `endsAt`, and stores
+   * the replacement; a token rotated before, or by another call at the same moment, is refused and
+   * nothing is stored. Rejects (on a duplicate id, secret hash or licence too) only as an outage would.
+   */
+  rotate(previousId: string, replacement: TokenRecord, endsAt: number): Promise<TokenRotationResult>;
+  /** Deletes the user's tokens of this origin and, in the same step, whatever hangs on them; answers the ids of those of that origin. */
+  deleteByOrigin(userId: string, origin: TokenOrigin): Promise<string[]>;
   /** Adds the uses to each token's count and moves `lastUsedAt` forward; unknown ids are skipped. */
   recordUsage(usages: readonly TokenUsage[]): Promise<void>;
 }
 export const TokenStore = identifier<TokenStore>('TokenStore');
+
+/** The address arithmetic the token rules need, which the domain leaves to an adapter. */
+export interface ClientNetworks {
+  /** Whether every network of `inner` (CIDRs, as decoded) lies inside one of `outer`. */
+  within(inner: readonly string[], outer: readonly string[]): boolean;
+}
+export const ClientNetworks = identifier<ClientNetworks>('ClientNetworks');
+
+/** Without the arithmetic at hand: a network lies within a list only if the list names it as such. */
+export const LISTED_NETWORKS_ONLY: ClientNetworks = {
+  within: (inner, outer) => inner.every((network) => outer.includes(network)),
+};

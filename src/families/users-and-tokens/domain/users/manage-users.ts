@@ -10,6 +10,7 @@ import type { Passwords, UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
+import type { EndPasswordSessions } from '../tokens/password-sessions.js';
 
 export class GetUser {
   constructor(private readonly users: UserStore) {}
@@ -46,6 +47,8 @@ export class UpdateUser {
     private readonly accessChanges: AccessChanges,
     private readonly passwords: Passwords,
     private readonly permissions: PermissionCatalogue,
+    /** Ends the user's password sessions when the password changes; none given: they stay. */
+    private readonly passwordSessions?: EndPasswordSessions,
   ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
@@ -81,7 +84,12 @@ export class UpdateUser {
     await this.accessChanges.announce({ kind: 'user', id: user.id });
     if ('conflict' in result.right && result.right.conflict)
       return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
-    return result.right.updated ? E.right(result.right.updated) : E.left({ _tag: 'UserNotFound', user: user.uid });
+    if (!result.right.updated) return E.left({ _tag: 'UserNotFound', user: user.uid });
+    if (update.password !== undefined && this.passwordSessions) {
+      const ended = await this.passwordSessions.execute(user.id);
+      if (E.isLeft(ended)) return ended;
+    }
+    return E.right(result.right.updated);
   }
 }
 
