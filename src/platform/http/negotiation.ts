@@ -1,4 +1,4 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { xmlBuilderOnFirstUse } from './xml-builder.js';
 import { stringify as toYaml } from 'yaml';
 import { oneOf } from './codecs.js';
 import { optional } from './fields.js';
@@ -79,7 +79,7 @@ export function chooseFormat(type: Format | undefined, accept: string | undefine
   return best?.format ?? 'json';
 }
 
-const xml = new XMLBuilder({ format: false, suppressEmptyNode: false });
+const xml = xmlBuilderOnFirstUse({ format: false, suppressEmptyNode: false });
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /**
@@ -108,7 +108,7 @@ export function rendered<J extends Readonly<Record<string, string | number | nul
     case 'xml':
       return {
         contentType: 'application/xml',
-        body: XML_DECLARATION + (xml.build({ [root]: value }) as string),
+        body: XML_DECLARATION + (xml().build({ [root]: value }) as string),
         ...withHeaders,
       };
     case 'yaml':

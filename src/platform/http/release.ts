@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { XMLBuilder } from 'fast-xml-parser';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { parse as parseYaml } from 'yaml';
+import { xmlBuilderOnFirstUse } from './xml-builder.js';
 
 /** The package's root, from src/ under tsx as from dist/ once built: both are two folders below it. */
 const ROOT = new URL('../../../', import.meta.url);
@@ -38,7 +38,7 @@ export function readChangelog(file: URL = new URL('CHANGELOG.yaml', ROOT)): read
   return decoded.right;
 }
 
-const rss = new XMLBuilder({ format: true, ignoreAttributes: false, suppressEmptyNode: true });
+const rss = xmlBuilderOnFirstUse({ format: true, ignoreAttributes: false, suppressEmptyNode: true });
 
 const listed = (heading: string, items: readonly string[]): string[] =>
   items.length === 0 ? [] : [`${heading}:`, ...items.map((item) => `- ${item}`)];
@@ -69,5 +69,5 @@ export function changelogFeed(entries: readonly ChangelogEntry[], feedUrl: strin
       },
     },
   };
-  return rss.build(feed) as string;
+  return rss().build(feed) as string;
 }

@@ -1,4 +1,4 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import * as E from 'fp-ts/lib/Either.js';
 import { refusedAt } from '../domain/import-content.js';
 import type { ImportRecord } from '../domain/import-file.js';
@@ -107,6 +107,8 @@ function readCsv(text: string): E.Either<string, ImportRecord[]> {
   const refused: ImportRecord[] = [];
   let rows: CsvRow[];
   try {
+    // Loaded with the first CSV import: a process that imports none starts without it.
+    const { parse: parseCsv } = createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync');
     rows = parseCsv(text, {
       columns: true,
       info: true,

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import { createRequire } from 'node:module';
+import type MailComposer from 'nodemailer/lib/mail-composer';
 import type { DeliveryOutcome, Mailer, RenderedMessage } from '../domain/ports.js';
 import { composedMessage } from './nodemailer-message.js';
 
@@ -15,7 +16,9 @@ export class EmlFileMailer implements Mailer {
   async send(message: RenderedMessage): Promise<DeliveryOutcome> {
     const file = join(this.folder, `${message.id}.eml`);
     try {
-      const root = new MailComposer(composedMessage(message)).compile();
+      // Loaded with the first message: a process that writes none (the CLI, most servers) starts without nodemailer.
+      const Composer = createRequire(import.meta.url)('nodemailer/lib/mail-composer') as typeof MailComposer;
+      const root = new Composer(composedMessage(message)).compile();
       root.keepBcc = true;
       const bytes = await root.build();
       await mkdir(this.folder, { recursive: true });
