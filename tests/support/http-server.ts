@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import type { AnyFamily } from '../../src/composition/family.js';
 import { buildApplication, type Application } from '../../src/container.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
+import type { User } from '../../src/domain/identity/user.js';
 import type { Clock, Randomness } from '../../src/domain/ports.js';
 import type { Mailer } from '../../src/families/mail/domain/ports.js';
 import type { IssueTokenInput } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
@@ -123,7 +124,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       return checked(method, baseUrl + path, { headers: all, body });
     },
     async snapshot() {
-      const users = expectRight(await listUsers.execute(OPERATOR));
+      const users: User[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = expectRight(await listUsers.execute(OPERATOR, { limit: 100, cursor }));
+        users.push(...page.users);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
       // Each token as the operator reads it, less its use count and last use: every request a token is
       // allowed to make counts as one, failed or not; a failed request must change nothing else.
       const tokens = await Promise.all(

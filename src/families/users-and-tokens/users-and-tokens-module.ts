@@ -15,7 +15,8 @@ import { TokenStore } from './domain/tokens/ports.js';
 import type { RateLimit } from '../../domain/identity/rate-limit.js';
 import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { CreateUser } from './domain/users/create-user.js';
-import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
+import { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-users.js';
+import { ListUsers } from './domain/users/list-users.js';
 import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
 import {
@@ -119,7 +120,7 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         return {
           createUser: new CreateUser(users, clock, randomness, passwords, permissions),
           getUser: new GetUser(users),
-          listUsers: new ListUsers(users),
+          listUsers: new ListUsers(users, permissions),
           updateUser: new UpdateUser(users, clock, changes, passwords, permissions),
           deleteUser: new DeleteUser(users, changes),
           issueToken: new IssueToken(

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { UserInsertResult, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import { randomBytes } from 'node:crypto';
+import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import { prefixUpperBound, searchKeysOf } from '../../domain/users/user-search.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
@@ -21,6 +23,23 @@ interface UserRow {
   updated_at: number | string;
 }
 
+/** The folded search keys beside a user's row (migration 0010), kept in step with what they are made of. */
+interface SearchColumns {
+  search_email: string | null;
+  search_full_name: string | null;
+  search_last_name: string | null;
+}
+
+const searchColumnsOf = (user: Pick<User, 'email' | 'firstName' | 'lastName'>): SearchColumns => {
+  const keys = searchKeysOf(user);
+  return { search_email: keys.email, search_full_name: keys.fullName, search_last_name: keys.lastName };
+};
+
+/** Compared and ordered as UTF-8 bytes, as SQLite's BINARY does: a prefix's range holds exactly the texts it begins. */
+export const SEARCHED_COLUMNS = ['username', 'search_email', 'search_full_name', 'search_last_name'] as const;
+export const LISTING_SECRETS_TABLE = 'listing_secrets';
+const USER_CURSORS = 'user-cursors';
+
 const toUser = (row: UserRow): User => ({
   id: row.id,
   uid: row.uid,
@@ -35,6 +54,22 @@ const toUser = (row: UserRow): User => ({
   createdAt: toNumber(row.created_at),
   updatedAt: toNumber(row.updated_at),
 });
+
+/** The columns a user is read from (not the search keys, which only queries read). */
+const USER_COLUMNS: (keyof UserRow)[] = [
+  'id',
+  'uid',
+  'username',
+  'first_name',
+  'last_name',
+  'display_name',
+  'email',
+  'password_hash',
+  'permissions',
+  'blocked',
+  'created_at',
+  'updated_at',
+];
 
 const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
   firstName: 'first_name',
@@ -52,8 +87,13 @@ export class KnexUserStore implements UserStore {
   /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
   private readonly locksRows: boolean;
 
+  /** What makes a column compare byte by byte on PostgreSQL, whose default collation may not. */
+  private readonly bytewise: string;
+  private secret: Promise<Buffer> | undefined;
+
   constructor(private readonly db: Knex) {
     this.locksRows = db.client.config.client === 'pg';
+    this.bytewise = this.locksRows ? ' collate "C"' : '';
   }
 
   async insert(user: User): Promise<UserInsertResult> {
@@ -72,7 +112,7 @@ export class KnexUserStore implements UserStore {
       updated_at: user.updatedAt,
     };
     try {
-      await this.db('users').insert(row);
+      await this.db('users').insert({ ...row, ...searchColumnsOf(user) });
       return { inserted: true };
     } catch (error) {
       const column = uniqueViolationColumn(error);
@@ -109,12 +149,52 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
-  async list(): Promise<User[]> {
-    const rows = await this.db<UserRow>('users').orderBy([
-      { column: 'created_at', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ]);
+  async listPage({ prefix, blocked, holdingAnyOf, after, limit }: UserListQuery): Promise<User[]> {
+    const { bytewise } = this;
+    const query = this.db('users').select(USER_COLUMNS);
+    if (after !== undefined) query.whereRaw(`(created_at, id${bytewise}) < (?, ?)`, [after.createdAt, after.id]);
+    if (prefix !== undefined) {
+      const bound = prefixUpperBound(prefix);
+      const ranges = SEARCHED_COLUMNS.map(
+        (column) => `(${column}${bytewise} >= ?${bound === undefined ? '' : ` and ${column}${bytewise} < ?`})`,
+      );
+      const values = SEARCHED_COLUMNS.flatMap(() => (bound === undefined ? [prefix] : [prefix, bound]));
+      query.whereRaw(`(${ranges.join(' or ')})`, values);
+    }
+    if (blocked !== undefined) query.where('blocked', blocked);
+    if (holdingAnyOf !== undefined) {
+      // Permissions are stored as a JSON list: a name held is a quoted string in it.
+      const patterns = holdingAnyOf.map((name) => `%${JSON.stringify(name).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      query.whereRaw(`(${patterns.map(() => "permissions like ? escape '\\'").join(' or ')})`, patterns);
+    }
+    const rows = (await query.orderByRaw(`created_at desc, id${bytewise} desc`).limit(limit)) as UserRow[];
     return rows.map(toUser);
+  }
+
+  listingSecret(): Promise<Buffer> {
+    // Read once per process: it never changes once made. A failed read is tried again next time.
+    this.secret ??= this.readOrMakeSecret().catch((error: unknown) => {
+      this.secret = undefined;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  private async readOrMakeSecret(): Promise<Buffer> {
+    const read = async () =>
+      (await this.db(LISTING_SECRETS_TABLE).where({ name: USER_CURSORS }).first('secret')) as
+        { secret: string } | undefined;
+    let row = await read();
+    if (row === undefined) {
+      // Instances that start together may both make one: the first stored wins, and both read it.
+      await this.db(LISTING_SECRETS_TABLE)
+        .insert({ name: USER_CURSORS, secret: randomBytes(32).toString('base64') })
+        .onConflict('name')
+        .ignore();
+      row = await read();
+    }
+    if (row === undefined) throw new Error('listing secret could not be stored');
+    return Buffer.from(row.secret, 'base64');
   }
 
   async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
@@ -125,7 +205,23 @@ export class KnexUserStore implements UserStore {
       (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
     }
     try {
-      const updatedRows = await this.db('users').where({ id }).update(row);
+      const searched = changes.email !== undefined || changes.firstName !== undefined || changes.lastName !== undefined;
+      const updatedRows = await this.db.transaction(async (trx) => {
+        if (!searched) return trx('users').where({ id }).update(row);
+        const currentRow = await (this.locksRows
+          ? trx<UserRow>('users').where({ id }).forUpdate().first()
+          : trx<UserRow>('users').where({ id }).first());
+        if (!currentRow) return 0;
+        const current = toUser(currentRow);
+        const next = {
+          email: changes.email ?? current.email,
+          firstName: changes.firstName === undefined ? current.firstName : changes.firstName,
+          lastName: changes.lastName === undefined ? current.lastName : changes.lastName,
+        };
+        return trx('users')
+          .where({ id })
+          .update({ ...row, ...searchColumnsOf(next) });
+      });
       return { updated: updatedRows === 0 ? undefined : await this.findById(id) };
     } catch (error) {
       if (uniqueViolationColumn(error) === 'email') return { updated: undefined, conflict: 'email' };
