@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
-import { prefixUpperBound, searchKeysOf } from '../../domain/users/user-search.js';
+import { searchKeysOf } from '../../domain/users/user-search.js';
+import { GATHERED_AT_MOST, listUserRows } from './knex-user-listing.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
@@ -35,8 +36,6 @@ const searchColumnsOf = (user: Pick<User, 'email' | 'firstName' | 'lastName'>): 
   return { search_email: keys.email, search_full_name: keys.fullName, search_last_name: keys.lastName };
 };
 
-/** Compared and ordered as UTF-8 bytes, as SQLite's BINARY does: a prefix's range holds exactly the texts it begins. */
-export const SEARCHED_COLUMNS = ['username', 'search_email', 'search_full_name', 'search_last_name'] as const;
 export const LISTING_SECRETS_TABLE = 'listing_secrets';
 const USER_CURSORS = 'user-cursors';
 
@@ -91,7 +90,11 @@ export class KnexUserStore implements UserStore {
   private readonly bytewise: string;
   private secret: Promise<Buffer> | undefined;
 
-  constructor(private readonly db: Knex) {
+  constructor(
+    private readonly db: Knex,
+    /** How many prefix matches are sorted before walking instead (see listUserRows); tests lower it to reach the walk. */
+    private readonly gatheredAtMost = GATHERED_AT_MOST,
+  ) {
     this.locksRows = db.client.config.client === 'pg';
     this.bytewise = this.locksRows ? ' collate "C"' : '';
   }
@@ -149,26 +152,8 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
-  async listPage({ prefix, blocked, holdingAnyOf, after, limit }: UserListQuery): Promise<User[]> {
-    const { bytewise } = this;
-    const query = this.db('users').select(USER_COLUMNS);
-    if (after !== undefined) query.whereRaw(`(created_at, id${bytewise}) < (?, ?)`, [after.createdAt, after.id]);
-    if (prefix !== undefined) {
-      const bound = prefixUpperBound(prefix);
-      const ranges = SEARCHED_COLUMNS.map(
-        (column) => `(${column}${bytewise} >= ?${bound === undefined ? '' : ` and ${column}${bytewise} < ?`})`,
-      );
-      const values = SEARCHED_COLUMNS.flatMap(() => (bound === undefined ? [prefix] : [prefix, bound]));
-      query.whereRaw(`(${ranges.join(' or ')})`, values);
-    }
-    if (blocked !== undefined) query.where('blocked', blocked);
-    if (holdingAnyOf !== undefined) {
-      // Permissions are stored as a JSON list: a name held is a quoted string in it.
-      const patterns = holdingAnyOf.map((name) => `%${JSON.stringify(name).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      query.whereRaw(`(${patterns.map(() => "permissions like ? escape '\\'").join(' or ')})`, patterns);
-    }
-    const rows = (await query.orderByRaw(`created_at desc, id${bytewise} desc`).limit(limit)) as UserRow[];
-    return rows.map(toUser);
+  async listPage(query: UserListQuery): Promise<User[]> {
+    return (await listUserRows<UserRow>(this.db, this.bytewise, USER_COLUMNS, query, this.gatheredAtMost)).map(toUser);
   }
 
   listingSecret(): Promise<Buffer> {
