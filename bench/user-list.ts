@@ -35,6 +35,8 @@ const KINDS: Record<string, (n: number) => string> = {
   'query, a whole name': (n) => `?query=${encodeURIComponent(`${pick(FIRST, n)} ${pick(LAST, n * 7)}`)}`,
   'query, one user': (n) => `?query=${encodeURIComponent(`user${(n * 7919) % USERS}@`)}`,
   'query, nobody': (n) => `?query=nobody${n}`,
+  // Thousands of matches, all among the oldest users: the walk newest first meets none for a long way.
+  'query, many old users': (n) => `?query=user${1 + (n % 5)}`,
   'blocked=true': () => '?blocked=true',
   'permission=Cryptography::Encrypt': () => '?permission=Cryptography::Encrypt',
   'query + blocked=false, limit=100': (n) =>
