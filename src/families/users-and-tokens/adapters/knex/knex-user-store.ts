@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
 import { searchKeysOf } from '../../domain/users/user-search.js';
-import { GATHERED_AT_MOST, listUserRows } from './knex-user-listing.js';
+import { WALK_WINDOW, listUserRows } from './knex-user-listing.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
@@ -92,8 +92,8 @@ export class KnexUserStore implements UserStore {
 
   constructor(
     private readonly db: Knex,
-    /** How many prefix matches are sorted before walking instead (see listUserRows); tests lower it to reach the walk. */
-    private readonly gatheredAtMost = GATHERED_AT_MOST,
+    /** How many of the newest users a search reads before the search indexes (see listUserRows); tests lower it. */
+    private readonly walkWindow = WALK_WINDOW,
   ) {
     this.locksRows = db.client.config.client === 'pg';
     this.bytewise = this.locksRows ? ' collate "C"' : '';
@@ -153,7 +153,7 @@ export class KnexUserStore implements UserStore {
   }
 
   async listPage(query: UserListQuery): Promise<User[]> {
-    return (await listUserRows<UserRow>(this.db, this.bytewise, USER_COLUMNS, query, this.gatheredAtMost)).map(toUser);
+    return (await listUserRows<UserRow>(this.db, this.bytewise, USER_COLUMNS, query, this.walkWindow)).map(toUser);
   }
 
   listingSecret(): Promise<Buffer> {

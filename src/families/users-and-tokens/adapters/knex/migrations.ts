@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Migration } from '../../../../platform/persistence/migrations.js';
 import { searchKeysOf } from '../../domain/users/user-search.js';
 import { LISTING_SECRETS_TABLE } from './knex-user-store.js';
+import { SEARCHED_COLUMNS } from './knex-user-listing.js';
 
 const BACKFILL_BATCH = 500;
 
@@ -142,16 +143,20 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
         table.string('search_last_name', 200);
       });
       await backfillSearchKeys(db);
+      // Each searched column's index holds the creation time and id beside the key (and whether
+      // the user is blocked), so that a search's matches are sorted from the index alone.
       if (db.client.config.client === 'pg') {
         // Byte order, whatever the database's collation: a prefix's range is then exactly its matches.
         await db.raw('create index users_newest on users (created_at, id collate "C")');
-        for (const column of ['username', 'search_email', 'search_full_name', 'search_last_name'])
-          await db.raw(`create index users_${column}_prefix on users (${column} collate "C")`);
+        for (const column of SEARCHED_COLUMNS)
+          await db.raw(
+            `create index users_${column}_prefix on users (${column} collate "C", created_at, id collate "C") include (blocked)`,
+          );
       } else {
         await db.schema.alterTable('users', (table) => {
           table.index(['created_at', 'id'], 'users_newest');
-          for (const column of ['search_email', 'search_full_name', 'search_last_name'])
-            table.index([column], `users_${column}_prefix`);
+          for (const column of SEARCHED_COLUMNS)
+            table.index([column, 'created_at', 'id', 'blocked'], `users_${column}_prefix`);
         });
       }
       // What list cursors are signed with, made on first use (see KnexUserStore.listingSecret).
@@ -164,8 +169,7 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
       await db.schema.dropTable(LISTING_SECRETS_TABLE);
       await db.schema.alterTable('users', (table) => {
         table.dropIndex([], 'users_newest');
-        for (const column of ['username', 'search_email', 'search_full_name', 'search_last_name'])
-          if (column !== 'username' || db.client.config.client === 'pg') table.dropIndex([], `users_${column}_prefix`);
+        for (const column of SEARCHED_COLUMNS) table.dropIndex([], `users_${column}_prefix`);
         table.dropColumn('search_email');
         table.dropColumn('search_full_name');
         table.dropColumn('search_last_name');
