@@ -65,6 +65,24 @@ for (const backend of httpBackends) {
       );
     });
 
+    it('lets anyone name themself by username or email, as by their own uid, with no permission', async () => {
+      const me = await server.userWithToken([]);
+      const email = `me${Date.now()}@example.com`;
+      const set = await server.send('PATCH', `/api/user/update?username=${me.username.toUpperCase()}`, {
+        token: me.secret,
+        json: { email },
+      });
+      expect(set.status, await set.clone().text()).to.equal(200);
+      const byEmail = await server.send('GET', `/api/user/get?email=${encodeURIComponent(email.toUpperCase())}`, {
+        token: me.secret,
+      });
+      expect(((await byEmail.json()) as UserBody).uid).to.equal(me.uid);
+      const deleted = await server.send('DELETE', `/api/user/delete?email=${encodeURIComponent(email)}`, {
+        token: me.secret,
+      });
+      expect(await deleted.json()).to.deep.equal({ deleted: true, uid: me.uid });
+    });
+
     it('refuses a user named two ways with 400/7, and others without the permission with 403/1', async () => {
       const user = await create();
       const stranger = await server.tokenFor([]);

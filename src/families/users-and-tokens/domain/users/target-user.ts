@@ -33,7 +33,7 @@ export async function targetUser(
   outage: OutageError,
 ): Promise<E.Either<DomainError, User>> {
   const ownerId = actorUser(actor)?.id;
-  const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
+  const namesOwner = 'self' in ref || namesUser(ref, actorUser(actor));
   if (namesOwner && ownerId === undefined)
     return E.left(missingInput(('self' in ref && ref.fieldNames?.uid) || UID_FIELD));
   const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
@@ -51,6 +51,15 @@ export async function targetUser(
   if (E.isLeft(found)) return found;
   if (!found.right) return E.left({ _tag: 'UserNotFound', user: nameOf(ref) });
   return E.right(found.right);
+}
+
+/** Whether `ref` names `user`, however it names them (as the stores compare usernames and emails). */
+function namesUser(ref: UserRef, user: User | undefined): boolean {
+  if (user === undefined) return false;
+  if ('uid' in ref) return ref.uid === user.uid;
+  if ('username' in ref) return ref.username.toLowerCase() === user.username;
+  if ('email' in ref) return user.email !== null && ref.email.trim().toLowerCase() === user.email;
+  return false;
 }
 
 const nameOf = (ref: UserRef): string =>
