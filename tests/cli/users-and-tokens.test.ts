@@ -151,6 +151,13 @@ for (const backend of sqlDatabases) {
       expect((await cli('user', 'list', '--limit', 'many')).stderr).to.include('Invalid --limit');
       expect((await cli('user', 'list', '--cursor', `${cursor!}x`)).stderr).to.include('Invalid --cursor');
       expect((await cli('user', 'list', '--permission', 'Nope::Nothing')).stderr).to.include('Invalid --permission');
+      expect(
+        (await cli('user', 'update', '--username', 'grace', '--first-name', 'Gracé', '--last-name', 'Murray')).status,
+      ).to.equal(0);
+      expect(JSON.parse((await cli('user', 'get', '--username', 'grace')).stdout)).to.include({
+        fullName: 'Gracé Murray',
+      });
+      expect((await cli('user', 'list', '--query', 'grace m')).stdout).to.match(/^grace [^\n]*\n$/);
 
       const updated = await cli(
         'user',
