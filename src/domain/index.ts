@@ -66,10 +66,10 @@ export type { CreateUser, CreateUserInput } from '../families/users-and-tokens/d
 export type {
   DeleteUser,
   GetUser,
-  ListUsers,
   UpdateUser,
   UserUpdate,
 } from '../families/users-and-tokens/domain/users/manage-users.js';
+export type { ListUsers, UserListing, UserPage } from '../families/users-and-tokens/domain/users/list-users.js';
 export type { UserRef } from '../families/users-and-tokens/domain/users/target-user.js';
 export type { User } from './identity/user.js';
 export { viewOfUser, type UserView } from '../families/users-and-tokens/domain/users/user-view.js';

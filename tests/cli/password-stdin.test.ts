@@ -35,7 +35,7 @@ function passwordFixture(open: () => Promise<TestDatabase>) {
       cli(['user', 'create', '--username', username, '--password-stdin'], stdin),
     storedHash: async (username: string) =>
       (await new KnexUserStore(database.db).findByUsername(username))?.passwordHash,
-    storedUsers: () => new KnexUserStore(database.db).list(),
+    storedUsers: () => new KnexUserStore(database.db).listPage({ limit: 1000 }),
   };
 }
 

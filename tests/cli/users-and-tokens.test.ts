@@ -136,8 +136,28 @@ for (const backend of sqlDatabases) {
       expect(shown).not.to.have.property('passwordHash');
       await cli('user', 'create', '--username', 'henry');
       expect((await cli('user', 'list')).stdout).to.match(
-        /^grace \(uid \S+\) permissions: \(none\)\nhenry \(uid \S+\) permissions: \(none\)\n$/,
+        /^henry \(uid \S+\) permissions: \(none\)\ngrace \(uid \S+\) permissions: \(none\)\n$/,
       );
+      expect((await cli('user', 'list', '--query', 'HOPP')).stdout).to.match(/^grace \(uid \S+\)[^\n]*\n$/);
+      expect((await cli('user', 'list', '--blocked', 'true')).stdout).to.equal('');
+      expect((await cli('user', 'list', '--permission', 'Cryptography::Encrypt')).stdout).to.equal('');
+      const firstPage = await cli('user', 'list', '--limit', '1');
+      const [firstShown, next] = firstPage.stdout.trimEnd().split('\n');
+      expect(firstShown).to.match(/^henry /);
+      const cursor = /^next page: --cursor (\S+)$/.exec(next ?? '')?.[1];
+      expect(cursor, firstPage.stdout).to.be.a('string');
+      expect((await cli('user', 'list', '--limit', '1', '--cursor', cursor!)).stdout).to.match(/^grace [^\n]*\n$/);
+      expect((await cli('user', 'list', '--limit', '0')).stderr).to.include('Invalid --limit');
+      expect((await cli('user', 'list', '--limit', 'many')).stderr).to.include('Invalid --limit');
+      expect((await cli('user', 'list', '--cursor', `${cursor!}x`)).stderr).to.include('Invalid --cursor');
+      expect((await cli('user', 'list', '--permission', 'Nope::Nothing')).stderr).to.include('Invalid --permission');
+      expect(
+        (await cli('user', 'update', '--username', 'grace', '--first-name', 'Gracé', '--last-name', 'Murray')).status,
+      ).to.equal(0);
+      expect(JSON.parse((await cli('user', 'get', '--username', 'grace')).stdout)).to.include({
+        fullName: 'Gracé Murray',
+      });
+      expect((await cli('user', 'list', '--query', 'grace m')).stdout).to.match(/^grace [^\n]*\n$/);
 
       const updated = await cli(
         'user',

@@ -10,6 +10,8 @@ import { sqlDatabases } from '../support/databases.js';
 export interface StoreUnderTest {
   readonly users: UserStore;
   readonly tokens: TokenStore;
+  /** Another user store on the same storage, as a second process would open it. */
+  again(): UserStore;
   close(): Promise<void>;
 }
 
@@ -19,14 +21,24 @@ export const storeAdapters: { name: string; open: () => Promise<StoreUnderTest> 
     name: 'memory',
     open: async () => {
       const tables = new MemoryTables();
-      return { users: new MemoryUserStore(tables), tokens: new MemoryTokenStore(tables), close: async () => {} };
+      return {
+        users: new MemoryUserStore(tables),
+        tokens: new MemoryTokenStore(tables),
+        again: () => new MemoryUserStore(tables),
+        close: async () => {},
+      };
     },
   },
   ...sqlDatabases.map(({ name, open }) => ({
     name: `Knex on ${name}`,
     open: async (): Promise<StoreUnderTest> => {
       const database = await open();
-      return { users: new KnexUserStore(database.db), tokens: new KnexTokenStore(database.db), close: database.drop };
+      return {
+        users: new KnexUserStore(database.db),
+        tokens: new KnexTokenStore(database.db),
+        again: () => new KnexUserStore(database.db),
+        close: database.drop,
+      };
     },
   })),
 ];

@@ -71,14 +71,14 @@ for (const adapter of storeAdapters) {
       });
     });
 
-    it('finds a user by uid and lists users oldest first', async () => {
+    it('finds a user by uid and lists users newest first', async () => {
       const older = aUser({ createdAt: 1_000 });
       const newer = aUser({ createdAt: 2_000 });
       await store.users.insert(newer);
       await store.users.insert(older);
       expect(await store.users.findByUid(newer.uid)).to.deep.equal(newer);
       expect(await store.users.findByUid('no-such-uid')).to.equal(undefined);
-      expect(await store.users.list()).to.deep.equal([older, newer]);
+      expect(await store.users.listPage({ limit: 10 })).to.deep.equal([newer, older]);
     });
 
     it('lists the usernames that begin with a prefix exactly, LIKE wildcards and letter case included', async () => {

@@ -11,6 +11,7 @@ import type { AnyFamily } from '../../src/wiring/family.js';
 import { buildApplication, databaseSettingsOf, type Application } from '../../src/container.js';
 import { openDatabase } from '../../src/platform/persistence/database.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
+import type { User } from '../../src/domain/identity/user.js';
 import type { Clock, Randomness } from '../../src/domain/ports.js';
 import type { Mailer } from '../../src/families/mail/domain/ports.js';
 import type { IssueTokenInput } from '../../src/families/users-and-tokens/domain/tokens/issue-token.js';
@@ -133,7 +134,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       // In memory, each user and token as the operator reads them, less the tokens' use count and last
       // use, which are read with the uses counted since the last batch added in: every request a token
       // is allowed to make counts as one, refused or not.
-      const users = expectRight(await listUsers.execute(OPERATOR));
+      const users: User[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = expectRight(await listUsers.execute(OPERATOR, { limit: 100, cursor }));
+        users.push(...page.users);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
       const tokens = await Promise.all(
         users.map(async ({ uid }) =>
           expectRight(await tokenReader.list(OPERATOR, { uid })).map(

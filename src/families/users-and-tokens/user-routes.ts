@@ -1,14 +1,25 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { missingInput } from '../../domain/errors.js';
+import { invalidInput, missingInput, type DomainError } from '../../domain/errors.js';
 import { UsersAndTokensPermission } from './domain/permissions.js';
 import type { CreateUser } from './domain/users/create-user.js';
 import type { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-users.js';
+import { DEFAULT_USER_PAGE, MAX_USER_PAGE, MAX_USER_QUERY_LENGTH, type ListUsers } from './domain/users/list-users.js';
 import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
 import type { UserRef } from './domain/users/target-user.js';
 import type { User } from '../../domain/identity/user.js';
 import { viewOfUser } from './domain/users/user-view.js';
-import { described, names, secretText, text, userUid } from '../../platform/http/codecs.js';
+import {
+  described,
+  jsonFlag,
+  matching,
+  names,
+  numberWritten,
+  secretText,
+  text,
+  trueOrFalse,
+  userUid,
+} from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, type Route } from '../../platform/http/route-table.js';
 
@@ -17,6 +28,7 @@ export interface UserRouteDependencies {
   readonly getUser: GetUser;
   readonly updateUser: UpdateUser;
   readonly deleteUser: DeleteUser;
+  readonly listUsers: ListUsers;
 }
 
 /** `x-uid` names the user acted on; without it, the caller's own user. */
@@ -24,6 +36,32 @@ export const uidHeader = { 'x-uid': optional(userUid, 'the uid of the user acted
 /** The user a request names by its `x-uid` header (the domain's uid field), or the caller's own. */
 export const refOf = (uid: string | undefined): UserRef =>
   uid === undefined ? { self: true, fieldNames: { uid: 'x-uid' } } : { uid };
+
+/** Naming a user by username or email, instead of by `x-uid`. */
+export const userNameQuery = {
+  username: optional(
+    matching(/^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$/, 'a username'),
+    'the username of the user acted on, instead of x-uid',
+  ),
+  email: optional(text(3, 320), 'the email of the user acted on (any case), instead of x-uid'),
+};
+
+/**
+ * What a request naming its user twice is refused under: the query's fault (400 code 7), as the
+ * second name can only come from there, though a body may have an `email` field of its own.
+ */
+const NAMING_FIELD = 'x-uid, username, email';
+const namingPlace = { [NAMING_FIELD]: 'query' } as const;
+
+/** The user a request names by `x-uid`, `?username=` or `?email=` (one at most), or the caller's own. */
+export function namedRef(
+  uid: string | undefined,
+  { username, email }: { username?: string; email?: string },
+): E.Either<DomainError, UserRef> {
+  const given = [uid, username, email].filter((value) => value !== undefined).length;
+  if (given > 1) return E.left(invalidInput(NAMING_FIELD, 'name the user by one of x-uid, username or email'));
+  return E.right(username !== undefined ? { username } : email !== undefined ? { email } : refOf(uid));
+}
 
 /** A value no request may give: for a header that means something elsewhere but not here. */
 const absent = (why: string) =>
@@ -50,6 +88,8 @@ export const userView = t.strict({
   createdAt: t.string,
   updatedAt: t.string,
 });
+
+const userPage = t.strict({ users: t.readonlyArray(userView), nextCursor: t.union([t.string, t.null]) });
 
 /** A user named by x-uid that does not exist; a store that cannot be written. */
 const namedUserErrors = ['UserNotFound', 'MissingHeader'] as const;
@@ -97,31 +137,46 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       family: 'Users',
       summary: `Read a user: yourself, or anyone with ${UsersAndTokensPermission.UsersRead}`,
       headers: uidHeader,
+      query: userNameQuery,
+      fieldPlaces: namingPlace,
       response: userView,
       errors: namedUserErrors,
-      handle: async ({ headers, actor }) =>
-        E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actor, refOf(headers['x-uid']))),
+      handle: async ({ headers, query, actor }) => {
+        const ref = namedRef(headers['x-uid'], query);
+        if (E.isLeft(ref)) return ref;
+        return E.map((user: User) => json(viewOfUser(user)))(await deps.getUser.execute(actor, ref.right));
+      },
     }),
     defineRoute({
       method: 'PATCH',
       path: '/user/update',
       permission: null,
       family: 'Users',
-      summary: `Update a user: yourself, or anyone with ${UsersAndTokensPermission.UsersUpdate}; perms always need ${UsersAndTokensPermission.UsersPermissions}`,
+      summary: `Update a user: yourself, or anyone with ${UsersAndTokensPermission.UsersUpdate}; perms always need ${UsersAndTokensPermission.UsersPermissions}, blocked ${UsersAndTokensPermission.UsersBlock} (alone, instead of ${UsersAndTokensPermission.UsersUpdate})`,
       headers: uidHeader,
+      query: userNameQuery,
+      fieldPlaces: namingPlace,
       body: {
+        firstname: optional(text(1, 100), 'first name (fullName follows)'),
+        lastname: optional(text(1, 100), 'last name (fullName follows)'),
         displayname: optional(text(1, 100), 'display name'),
         email: optional(text(3, 320), 'email address'),
         password: optional(secretText(MAX_PASSWORD_LENGTH), 'new password'),
         perms: optional(names(50), 'the complete new list of permissions'),
+        blocked: optional(jsonFlag, 'true blocks the user: their tokens answer 403 code 2 until false unblocks them'),
       },
       response: t.strict({ updatedUser: userView }),
       errors: [...namedUserErrors, 'MissingBodyParameter', 'Conflict', 'UserUpdateFailed'],
-      handle: async ({ headers, body, actor }) => {
+      handle: async ({ headers, query, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
-          return E.left(missingInput('displayname', 'email', 'password', 'perms'));
+          return E.left(missingInput('firstname', 'lastname', 'displayname', 'email', 'password', 'perms', 'blocked'));
         }
-        const updated = await deps.updateUser.execute(actor, refOf(headers['x-uid']), {
+        const ref = namedRef(headers['x-uid'], query);
+        if (E.isLeft(ref)) return ref;
+        const updated = await deps.updateUser.execute(actor, ref.right, {
+          firstName: body.firstname,
+          lastName: body.lastname,
+          blocked: body.blocked,
           displayName: body.displayname,
           email: body.email,
           password: body.password,
@@ -137,12 +192,46 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
       family: 'Users',
       summary: `Delete a user and all of their tokens: yourself, or anyone with ${UsersAndTokensPermission.UsersDelete}`,
       headers: uidHeader,
+      query: userNameQuery,
+      fieldPlaces: namingPlace,
       response: t.strict({ deleted: t.literal(true), uid: t.string }),
       errors: [...namedUserErrors, 'UserDeleteFailed'],
-      handle: async ({ headers, actor }) =>
-        E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(
-          await deps.deleteUser.execute(actor, refOf(headers['x-uid'])),
+      handle: async ({ headers, query, actor }) => {
+        const ref = namedRef(headers['x-uid'], query);
+        if (E.isLeft(ref)) return ref;
+        return E.map((user: { uid: string }) => json({ deleted: true as const, uid: user.uid }))(
+          await deps.deleteUser.execute(actor, ref.right),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/user/list',
+      permission: UsersAndTokensPermission.UsersRead,
+      summary:
+        'List users newest first, a page at a time, optionally found by a prefix, whether blocked, or a permission held',
+      headers: noUidHeader,
+      query: {
+        query: optional(
+          text(1, MAX_USER_QUERY_LENGTH),
+          'a prefix of the username, email, first, last or full name; letter case and accents are ignored',
         ),
+        blocked: optional(trueOrFalse, 'only blocked (true) or unblocked (false) users'),
+        permission: optional(text(1, 100), 'only users who hold this permission, by itself or through a wildcard'),
+        limit: optional(
+          numberWritten(/^[0-9]{1,3}$/, 1, MAX_USER_PAGE, `a whole number from 1 to ${MAX_USER_PAGE}`, 'integer'),
+          `users per page; default ${DEFAULT_USER_PAGE}`,
+        ),
+        cursor: optional(
+          matching(/^[A-Za-z0-9_.-]{1,400}$/, 'a cursor'),
+          'the nextCursor of the page before, with the same filters',
+        ),
+      },
+      response: userPage,
+      handle: async ({ query, actor }) =>
+        E.map(({ users, nextCursor }: { users: readonly User[]; nextCursor: string | null }) =>
+          json({ users: users.map(viewOfUser), nextCursor }),
+        )(await deps.listUsers.execute(actor, query)),
     }),
   ];
 }

@@ -9,15 +9,14 @@ import { MAX_ROTATION_GRACE_MS } from './domain/tokens/rotate-token.js';
 import { viewOfUser } from './domain/users/user-view.js';
 import { passwordFromStdin } from './password-stdin.js';
 import type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
+import { userListCommand } from './user-list-command.js';
 
 const describeUser = (user: User): string =>
   `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
 
 /** `user create|get|list|update|delete|block|unblock` and `token create|info|list|revoke|disable|enable`. */
-export function usersAndTokensCommands(
-  program: Command,
-  { io, print, printJson, orFail, withUseCases }: CommandTools<UsersAndTokensUseCases>,
-): void {
+export function usersAndTokensCommands(program: Command, tools: CommandTools<UsersAndTokensUseCases>): void {
+  const { io, print, printJson, orFail, withUseCases } = tools;
   const passwordStdinHelp =
     'read the password from the first line of standard input (never from an argument: those show in process lists)';
   const user = program.command('user').description('manage users');
@@ -68,20 +67,14 @@ export function usersAndTokensCommands(
       }),
     );
 
-  user
-    .command('list')
-    .description('list every user, oldest first')
-    .action(() =>
-      withUseCases(async (useCases) => {
-        const users = orFail(await useCases.listUsers.execute(OPERATOR));
-        for (const each of users) print(describeUser(each));
-      }),
-    );
+  userListCommand(user, tools, describeUser);
 
   user
     .command('update')
-    .description("change a user's display name, email, password or permissions")
+    .description("change a user's names, email, password or permissions")
     .requiredOption('--username <name>')
+    .option('--first-name <name>')
+    .option('--last-name <name>')
     .option('--display-name <name>')
     .option('--email <email>')
     .option('--password-stdin', passwordStdinHelp)
@@ -90,6 +83,8 @@ export function usersAndTokensCommands(
     .action(
       async (options: {
         username: string;
+        firstName?: string;
+        lastName?: string;
         displayName?: string;
         email?: string;
         passwordStdin?: true;
@@ -110,6 +105,8 @@ export function usersAndTokensCommands(
               OPERATOR,
               { username: options.username },
               {
+                firstName: options.firstName,
+                lastName: options.lastName,
                 displayName: options.displayName,
                 email: options.email,
                 password,

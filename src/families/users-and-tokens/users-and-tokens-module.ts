@@ -18,16 +18,11 @@ import { IpClientNetworks } from './adapters/ip-client-networks.js';
 import type { RateLimit } from '../../domain/identity/rate-limit.js';
 import { TokenUsageMeter } from './domain/tokens/usage-meter.js';
 import { CreateUser } from './domain/users/create-user.js';
-import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
+import { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-users.js';
+import { ListUsers } from './domain/users/list-users.js';
 import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
-import {
-  Log,
-  RouteContribution,
-  SharedCounters,
-  SqlStorage,
-  useCasesIdentifier,
-} from '../../wiring/identifiers.js';
+import { Log, RouteContribution, SharedCounters, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 import { CountedLoginThrottle } from './adapters/counted-login-throttle.js';
 import { KnexTokenStore } from './adapters/knex/knex-token-store.js';
@@ -124,7 +119,7 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         return {
           createUser: new CreateUser(users, clock, randomness, passwords, permissions),
           getUser: new GetUser(users),
-          listUsers: new ListUsers(users),
+          listUsers: new ListUsers(users, permissions),
           updateUser: new UpdateUser(
             users,
             clock,

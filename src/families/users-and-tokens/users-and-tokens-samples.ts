@@ -1,4 +1,4 @@
-import type { RouteSampleTable, SampleValues } from '../../platform/http/route-samples.js';
+import { mostly, type RouteSampleTable, type SampleValues } from '../../platform/http/route-samples.js';
 
 const uid: SampleValues = { existing: 'user', otherwise: ['nobody'] };
 const tokenId: SampleValues = { existing: 'token', otherwise: ['00000000-0000-4000-8000-000000000000'] };
@@ -27,6 +27,12 @@ const allowedAddresses: SampleValues<unknown> = {
   often: [['127.0.0.0/8'], ['127.0.0.1/32', '2001:db8::/32'], ['203.0.113.0/24'], ['::1/128', '127.0.0.0/8']],
   seldom: [[], ['203.0.113.7/24'], ['203.0.113.0'], ['10.0.0.0/33'], '127.0.0.0/8', [7], ['0.0.0.0/0']],
 };
+/** A user named by username or email instead of x-uid: taken, free, malformed. */
+const namedBy = {
+  username: mostly(['fuzz.user', 'ada', 'Nobody'], ['a', 'has space']),
+  email: mostly(['fuzz1@example.com', 'FUZZ2@Example.com', 'nobody@example.com'], ['x']),
+};
+const namingWays = [['headers x-uid'], ['query username'], ['query email']];
 const email = Array.from({ length: 51 }, (_, n) => `fuzz${n}@example.com`);
 
 export const usersAndTokensSamples: RouteSampleTable = {
@@ -39,12 +45,32 @@ export const usersAndTokensSamples: RouteSampleTable = {
       username: ['ada', 'fuzz.user', 'a', 'Ada Lovelace'],
     },
   },
-  'GET /user/get': { headers: { 'x-uid': uid } },
+  'GET /user/get': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
   'PATCH /user/update': {
     headers: { 'x-uid': uid },
-    body: { displayname: ['Ada L', 'Countess'], email, password, perms: permissionLists },
+    query: namedBy,
+    oneWayOf: namingWays,
+    body: {
+      displayname: ['Ada L', 'Countess'],
+      firstname: mostly(['Ada', 'Zoë'], ['', 'x'.repeat(101), 7]),
+      lastname: mostly(['Lovelace', "O'Brien"], ['  ', null]),
+      email,
+      password,
+      perms: permissionLists,
+      // Mostly unblocking: a run that blocked its own callers would see little but 403 code 2.
+      blocked: mostly([false], [true, 'true', 0, null]),
+    },
   },
-  'DELETE /user/delete': { headers: { 'x-uid': uid } },
+  'DELETE /user/delete': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
+  'GET /user/list': {
+    query: {
+      query: ['ada', 'ZOË', 'fuzz1', '%', '_', 'a*', '😀', ' ', 'x'.repeat(321)],
+      blocked: ['true', 'false', 'yes', '1', ''],
+      permission: ['Cryptography::Encrypt', 'Cryptography::*', '*', 'Nope::Nothing', 'Users::'],
+      limit: ['1', '20', '100', '0', '101', '-1', '1.5', 'ten'],
+      cursor: ['bm90IGEgY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA', 'x', '', 'a.b.c'],
+    },
+  },
   'POST /token/create': {
     body: {
       firebaseuid: uid,

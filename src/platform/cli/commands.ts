@@ -42,6 +42,10 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   file: 'FILE',
   status: '--status',
   limit: '--limit',
+  query: '--query',
+  cursor: '--cursor',
+  permission: '--permission',
+  blocked: '--blocked',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */

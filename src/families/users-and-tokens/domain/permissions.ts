@@ -5,6 +5,7 @@ export const UsersAndTokensPermission = {
   UsersUpdate: 'Users::Update',
   UsersDelete: 'Users::Delete',
   UsersPermissions: 'Users::Permissions',
+  UsersBlock: 'Users::Block',
   TokensCreate: 'Tokens::Create',
   TokensRead: 'Tokens::Read',
   TokensDelete: 'Tokens::Delete',

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import type { UserInsertResult, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import { randomBytes } from 'node:crypto';
+import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import { searchKeysOf } from '../../domain/users/user-search.js';
+import { WALK_WINDOW, listUserRows } from './knex-user-listing.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
@@ -21,6 +24,21 @@ interface UserRow {
   updated_at: number | string;
 }
 
+/** The folded search keys beside a user's row (migration 0010), kept in step with what they are made of. */
+interface SearchColumns {
+  search_email: string | null;
+  search_full_name: string | null;
+  search_last_name: string | null;
+}
+
+const searchColumnsOf = (user: Pick<User, 'email' | 'firstName' | 'lastName'>): SearchColumns => {
+  const keys = searchKeysOf(user);
+  return { search_email: keys.email, search_full_name: keys.fullName, search_last_name: keys.lastName };
+};
+
+export const LISTING_SECRETS_TABLE = 'listing_secrets';
+const USER_CURSORS = 'user-cursors';
+
 const toUser = (row: UserRow): User => ({
   id: row.id,
   uid: row.uid,
@@ -35,6 +53,22 @@ const toUser = (row: UserRow): User => ({
   createdAt: toNumber(row.created_at),
   updatedAt: toNumber(row.updated_at),
 });
+
+/** The columns a user is read from (not the search keys, which only queries read). */
+const USER_COLUMNS: (keyof UserRow)[] = [
+  'id',
+  'uid',
+  'username',
+  'first_name',
+  'last_name',
+  'display_name',
+  'email',
+  'password_hash',
+  'permissions',
+  'blocked',
+  'created_at',
+  'updated_at',
+];
 
 const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
   firstName: 'first_name',
@@ -52,8 +86,17 @@ export class KnexUserStore implements UserStore {
   /** PostgreSQL runs transactions side by side: they take row locks; SQLite has one writer at a time. */
   private readonly locksRows: boolean;
 
-  constructor(private readonly db: Knex) {
+  /** What makes a column compare byte by byte on PostgreSQL, whose default collation may not. */
+  private readonly bytewise: string;
+  private secret: Promise<Buffer> | undefined;
+
+  constructor(
+    private readonly db: Knex,
+    /** How many of the newest users a search reads before the search indexes (see listUserRows); tests lower it. */
+    private readonly walkWindow = WALK_WINDOW,
+  ) {
     this.locksRows = db.client.config.client === 'pg';
+    this.bytewise = this.locksRows ? ' collate "C"' : '';
   }
 
   async insert(user: User): Promise<UserInsertResult> {
@@ -72,7 +115,7 @@ export class KnexUserStore implements UserStore {
       updated_at: user.updatedAt,
     };
     try {
-      await this.db('users').insert(row);
+      await this.db('users').insert({ ...row, ...searchColumnsOf(user) });
       return { inserted: true };
     } catch (error) {
       const column = uniqueViolationColumn(error);
@@ -109,12 +152,34 @@ export class KnexUserStore implements UserStore {
     return row && toUser(row);
   }
 
-  async list(): Promise<User[]> {
-    const rows = await this.db<UserRow>('users').orderBy([
-      { column: 'created_at', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ]);
-    return rows.map(toUser);
+  async listPage(query: UserListQuery): Promise<User[]> {
+    return (await listUserRows<UserRow>(this.db, this.bytewise, USER_COLUMNS, query, this.walkWindow)).map(toUser);
+  }
+
+  listingSecret(): Promise<Buffer> {
+    // Read once per process: it never changes once made. A failed read is tried again next time.
+    this.secret ??= this.readOrMakeSecret().catch((error: unknown) => {
+      this.secret = undefined;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  private async readOrMakeSecret(): Promise<Buffer> {
+    const read = async () =>
+      (await this.db(LISTING_SECRETS_TABLE).where({ name: USER_CURSORS }).first('secret')) as
+        { secret: string } | undefined;
+    let row = await read();
+    if (row === undefined) {
+      // Instances that start together may both make one: the first stored wins, and both read it.
+      await this.db(LISTING_SECRETS_TABLE)
+        .insert({ name: USER_CURSORS, secret: randomBytes(32).toString('base64') })
+        .onConflict('name')
+        .ignore();
+      row = await read();
+    }
+    if (row === undefined) throw new Error('listing secret could not be stored');
+    return Buffer.from(row.secret, 'base64');
   }
 
   async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
@@ -125,7 +190,23 @@ export class KnexUserStore implements UserStore {
       (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
     }
     try {
-      const updatedRows = await this.db('users').where({ id }).update(row);
+      const searched = changes.email !== undefined || changes.firstName !== undefined || changes.lastName !== undefined;
+      const updatedRows = await this.db.transaction(async (trx) => {
+        if (!searched) return trx('users').where({ id }).update(row);
+        const currentRow = await (this.locksRows
+          ? trx<UserRow>('users').where({ id }).forUpdate().first()
+          : trx<UserRow>('users').where({ id }).first());
+        if (!currentRow) return 0;
+        const current = toUser(currentRow);
+        const next = {
+          email: changes.email ?? current.email,
+          firstName: changes.firstName === undefined ? current.firstName : changes.firstName,
+          lastName: changes.lastName === undefined ? current.lastName : changes.lastName,
+        };
+        return trx('users')
+          .where({ id })
+          .update({ ...row, ...searchColumnsOf(next) });
+      });
       return { updated: updatedRows === 0 ? undefined : await this.findById(id) };
     } catch (error) {
       if (uniqueViolationColumn(error) === 'email') return { updated: undefined, conflict: 'email' };

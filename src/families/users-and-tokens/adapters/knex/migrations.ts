@@ -1,4 +1,35 @@
+import type { Knex } from 'knex';
 import type { Migration } from '../../../../platform/persistence/migrations.js';
+import { searchKeysOf } from '../../domain/users/user-search.js';
+import { LISTING_SECRETS_TABLE } from './knex-user-store.js';
+import { SEARCHED_COLUMNS } from './knex-user-listing.js';
+
+const BACKFILL_BATCH = 500;
+
+/** Fills the folded search keys of the users stored before they existed, a batch at a time. */
+async function backfillSearchKeys(db: Knex): Promise<void> {
+  let lastId = '';
+  for (;;) {
+    const rows = (await db('users')
+      .select('id', 'email', 'first_name', 'last_name')
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(BACKFILL_BATCH)) as {
+      id: string;
+      email: string | null;
+      first_name: string | null;
+      last_name: string | null;
+    }[];
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      const keys = searchKeysOf({ email: row.email, firstName: row.first_name, lastName: row.last_name });
+      await db('users')
+        .where({ id: row.id })
+        .update({ search_email: keys.email, search_full_name: keys.fullName, search_last_name: keys.lastName });
+    }
+    lastId = rows.at(-1)!.id;
+  }
+}
 
 /** The users and tokens tables' schema changes, oldest first. Append only: an applied migration is never edited. */
 export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
@@ -97,6 +128,51 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
       await db.schema.alterTable('tokens', (table) => {
         table.dropIndex(['issued_through']);
         table.dropColumn('issued_through');
+      });
+    },
+  },
+  {
+    name: '0010_user_listing',
+    async up(db) {
+      // Users are listed newest first and searched by the prefix of a folded username, email or
+      // name (see foldForSearch): the keys are stored folded, and every searched column and the
+      // order have an index, so that a page is a few index ranges however many users there are.
+      await db.schema.alterTable('users', (table) => {
+        table.string('search_email', 320);
+        table.string('search_full_name', 401);
+        table.string('search_last_name', 200);
+      });
+      await backfillSearchKeys(db);
+      // Each searched column's index holds the creation time and id beside the key (and whether
+      // the user is blocked), so that a search's matches are sorted from the index alone.
+      if (db.client.config.client === 'pg') {
+        // Byte order, whatever the database's collation: a prefix's range is then exactly its matches.
+        await db.raw('create index users_newest on users (created_at, id collate "C")');
+        for (const column of SEARCHED_COLUMNS)
+          await db.raw(
+            `create index users_${column}_prefix on users (${column} collate "C", created_at, id collate "C") include (blocked)`,
+          );
+      } else {
+        await db.schema.alterTable('users', (table) => {
+          table.index(['created_at', 'id'], 'users_newest');
+          for (const column of SEARCHED_COLUMNS)
+            table.index([column, 'created_at', 'id', 'blocked'], `users_${column}_prefix`);
+        });
+      }
+      // What list cursors are signed with, made on first use (see KnexUserStore.listingSecret).
+      await db.schema.createTable(LISTING_SECRETS_TABLE, (table) => {
+        table.string('name', 64).primary();
+        table.string('secret', 64).notNullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable(LISTING_SECRETS_TABLE);
+      await db.schema.alterTable('users', (table) => {
+        table.dropIndex([], 'users_newest');
+        for (const column of SEARCHED_COLUMNS) table.dropIndex([], `users_${column}_prefix`);
+        table.dropColumn('search_email');
+        table.dropColumn('search_full_name');
+        table.dropColumn('search_last_name');
       });
     },
   },

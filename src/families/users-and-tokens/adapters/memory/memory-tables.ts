@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TokenRecord } from '../../../../domain/identity/token.js';
 import type { User } from '../../../../domain/identity/user.js';
 
@@ -9,6 +10,8 @@ export class MemoryTables {
   readonly users = new Map<string, User>();
   readonly tokens = new Map<string, TokenRecord>();
   readonly tokenIdBySecretHash = new Map<string, string>();
+  /** Lives as long as the rows: a cursor outlives neither. */
+  readonly listingSecret = randomBytes(32);
 
   /** Deletes the token and every token minted through it, however far down. */
   deleteToken(id: string): boolean {

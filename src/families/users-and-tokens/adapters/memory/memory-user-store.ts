@@ -1,4 +1,5 @@
-import type { UserInsertResult, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
+import { matchesSearch } from '../../domain/users/user-search.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { MemoryTables } from './memory-tables.js';
 
@@ -40,10 +41,23 @@ export class MemoryUserStore implements UserStore {
     return [...this.tables.users.values()].flatMap(({ username }) => (username.startsWith(prefix) ? [username] : []));
   }
 
-  async list(): Promise<User[]> {
-    return [...this.tables.users.values()].sort(
-      (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
+  async listPage({ prefix, blocked, holdingAnyOf, after, limit }: UserListQuery): Promise<User[]> {
+    const newestFirst = (a: { createdAt: number; id: string }, b: { createdAt: number; id: string }) =>
+      b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    return [...this.tables.users.values()]
+      .filter(
+        (user) =>
+          (after === undefined || newestFirst(after, user) < 0) &&
+          (prefix === undefined || matchesSearch(user, prefix)) &&
+          (blocked === undefined || user.blocked === blocked) &&
+          (holdingAnyOf === undefined || user.permissions.some((held) => holdingAnyOf.includes(held))),
+      )
+      .sort(newestFirst)
+      .slice(0, limit);
+  }
+
+  async listingSecret(): Promise<Buffer> {
+    return this.tables.listingSecret;
   }
 
   async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {

@@ -20,20 +20,16 @@ export class GetUser {
   }
 }
 
-export class ListUsers {
-  constructor(private readonly users: UserStore) {}
-
-  async execute(actor: Actor): Promise<E.Either<DomainError, User[]>> {
-    if (!actorHolds(actor, UsersAndTokensPermission.UsersRead))
-      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersRead });
-    return orOutage(this.users.list(), USER_STORE_DOWN);
-  }
-}
-
 export interface UserUpdate {
-  /** The only change that needs no rank over the user (see `checkOutranks`). */
+  /** The names are the only changes that need no rank over the user (see `checkOutranks`). */
   readonly displayName?: string;
-  /** A blocked user's tokens answer 403 code 2 everywhere. */
+  readonly firstName?: string;
+  readonly lastName?: string;
+  /**
+   * A blocked user's tokens answer 403 code 2 everywhere. Always needs `Users::Block`; an update
+   * that only blocks or unblocks somebody else needs it instead of `Users::Update`, so that a
+   * moderator can block without being able to change anything else.
+   */
   readonly blocked?: boolean;
   readonly email?: string;
   readonly password?: string;
@@ -52,16 +48,18 @@ export class UpdateUser {
   ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
-    const target = await targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersUpdate, {
-      _tag: 'UserUpdateFailed',
-    });
+    const { permissions, email, password, blocked } = update;
+    const onlyBlocks = Object.entries(update).every(([field, value]) => field === 'blocked' || value === undefined);
+    const forOthers = onlyBlocks ? UsersAndTokensPermission.UsersBlock : UsersAndTokensPermission.UsersUpdate;
+    const target = await targetUser(this.users, actor, ref, forOthers, { _tag: 'UserUpdateFailed' });
     if (E.isLeft(target)) return target;
     const user = target.right;
-    const { permissions, email, password, blocked } = update;
     if (permissions !== undefined || email !== undefined || password !== undefined || blocked !== undefined) {
       const outranked = checkOutranks(actor, user);
       if (outranked) return E.left(outranked);
     }
+    if (blocked !== undefined && !actorHolds(actor, UsersAndTokensPermission.UsersBlock))
+      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersBlock });
     if (update.permissions !== undefined) {
       if (!actorHolds(actor, UsersAndTokensPermission.UsersPermissions))
         return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersPermissions });
@@ -69,11 +67,18 @@ export class UpdateUser {
       if (refused) return E.left(refused);
     }
     const refused =
-      checkText('displayname', update.displayName) ?? checkEmail(update.email) ?? checkPassword(update.password);
+      checkText('displayname', update.displayName) ??
+      checkText('firstname', update.firstName) ??
+      checkText('lastname', update.lastName) ??
+      checkEmail(update.email) ??
+      checkPassword(update.password);
     if (refused) return E.left(refused);
 
     const changes: UserChanges = {
       displayName: update.displayName?.trim(),
+      // An empty name clears it, as a user created without one has none.
+      firstName: update.firstName === undefined ? undefined : update.firstName.trim() || null,
+      lastName: update.lastName === undefined ? undefined : update.lastName.trim() || null,
       email: update.email?.trim().toLowerCase(),
       passwordHash: update.password === undefined ? undefined : await this.passwords.hash(update.password),
       permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],

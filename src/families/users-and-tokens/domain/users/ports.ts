@@ -6,6 +6,26 @@ export type UserInsertResult =
 export type UserUpdateResult =
   { readonly updated: User } | { readonly updated: undefined; readonly conflict?: 'email' };
 
+/** Where a user stands in the newest-first order: a page goes on after the last user it showed. */
+export interface UserPosition {
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+export interface UserListQuery {
+  /**
+   * Already folded (see `foldForSearch`): users whose username, or folded email, full name or
+   * last name, begins with it, exactly.
+   */
+  readonly prefix?: string;
+  readonly blocked?: boolean;
+  /** Users whose permissions include at least one of these names, as written (no wildcard is expanded here). */
+  readonly holdingAnyOf?: readonly string[];
+  /** Only users after this position in the order, whether or not a user still stands there. */
+  readonly after?: UserPosition;
+  readonly limit: number;
+}
+
 /**
  * Where users live. Methods reject only on outages (the store could not answer);
  * expected outcomes such as "not found" or "duplicate" are values.
@@ -19,8 +39,16 @@ export interface UserStore {
   findByEmail(email: string): Promise<User | undefined>;
   /** Every username that begins with `prefix` exactly (case counts), in no particular order. */
   usernamesStartingWith(prefix: string): Promise<string[]>;
-  /** Oldest first. */
-  list(): Promise<User[]>;
+  /**
+   * Users newest first (by `createdAt`, then by `id`, both descending, so that the order is total)
+   * that pass every filter given, at most `limit` of them.
+   */
+  listPage(query: UserListQuery): Promise<User[]>;
+  /**
+   * 32 random bytes made once per store and kept with it, the same for every process that opens
+   * it: what list cursors are signed with, so that one made by any instance is honoured by all.
+   */
+  listingSecret(): Promise<Buffer>;
   /**
    * Applies the changes and stamps `updatedAt`. `updated` is undefined when the user does not
    * exist, or, with `conflict`, when the new email belongs to another user (nothing changes then).

@@ -9,13 +9,15 @@ import type { User } from '../../../../domain/identity/user.js';
 export const UID_FIELD = 'uid';
 
 /**
- * Names the user a management call acts on: by uid, by username (CLI), or yourself, when the
+ * Names the user a management call acts on: by uid, by username, by email, or yourself, when the
  * call names nobody. `fieldNames.uid` is what the caller calls the uid field (a transport may
  * give it under another name), for the error of a caller with no user of its own naming nobody.
  */
 export type UserRef =
   | { readonly uid: string }
   | { readonly username: string }
+  /** Compared as stored: lower-cased and trimmed. */
+  | { readonly email: string }
   | { readonly self: true; readonly fieldNames?: { readonly uid?: string } };
 
 /**
@@ -31,7 +33,7 @@ export async function targetUser(
   outage: OutageError,
 ): Promise<E.Either<DomainError, User>> {
   const ownerId = actorUser(actor)?.id;
-  const namesOwner = 'self' in ref || ('uid' in ref && ref.uid === actorUser(actor)?.uid);
+  const namesOwner = 'self' in ref || namesUser(ref, actorUser(actor));
   if (namesOwner && ownerId === undefined)
     return E.left(missingInput(('self' in ref && ref.fieldNames?.uid) || UID_FIELD));
   const actsAsSelf = namesOwner && actorUserId(actor) === ownerId;
@@ -42,13 +44,26 @@ export async function targetUser(
     ? users.findById(ownerId!)
     : 'uid' in ref
       ? users.findByUid(ref.uid)
-      : users.findByUsername((ref as { username: string }).username.toLowerCase());
+      : 'email' in ref
+        ? users.findByEmail(ref.email.trim().toLowerCase())
+        : users.findByUsername((ref as { username: string }).username.toLowerCase());
   const found = await orOutage(lookup, outage);
   if (E.isLeft(found)) return found;
-  if (!found.right)
-    return E.left({ _tag: 'UserNotFound', user: 'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'self' });
+  if (!found.right) return E.left({ _tag: 'UserNotFound', user: nameOf(ref) });
   return E.right(found.right);
 }
+
+/** Whether `ref` names `user`, however it names them (as the stores compare usernames and emails). */
+function namesUser(ref: UserRef, user: User | undefined): boolean {
+  if (user === undefined) return false;
+  if ('uid' in ref) return ref.uid === user.uid;
+  if ('username' in ref) return ref.username.toLowerCase() === user.username;
+  if ('email' in ref) return user.email !== null && ref.email.trim().toLowerCase() === user.email;
+  return false;
+}
+
+const nameOf = (ref: UserRef): string =>
+  'uid' in ref ? ref.uid : 'username' in ref ? ref.username : 'email' in ref ? ref.email : 'self';
 
 /**
  * Nobody acts on a user who holds more than they do: changing a user's permissions, email or

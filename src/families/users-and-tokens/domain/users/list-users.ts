@@ -1,0 +1,106 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
+import type { User } from '../../../../domain/identity/user.js';
+import { invalidInput, type DomainError } from '../../../../domain/errors.js';
+import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
+import { ALL, type PermissionCatalogue } from '../../../../domain/permissions.js';
+import { hasControlOrInvisibleCharacter, CONTROL_OR_INVISIBLE_RULE } from '../../../../domain/text.js';
+import { UsersAndTokensPermission } from '../permissions.js';
+import { makeCursor, readCursor, type ListingFilters } from './list-cursor.js';
+import type { UserStore } from './ports.js';
+import { foldForSearch } from './user-search.js';
+import { MAX_NAME_LENGTH } from './user-rules.js';
+
+export const DEFAULT_USER_PAGE = 20;
+export const MAX_USER_PAGE = 100;
+/** As long as the longest email: a search is a prefix of a username, an email or a name. */
+export const MAX_USER_QUERY_LENGTH = 320;
+
+export interface UserListing {
+  /** A prefix of the username, email, first name, last name or full name; case and accents do not count. */
+  readonly query?: string;
+  readonly blocked?: boolean;
+  /** Users who hold it, by itself or through a wildcard that covers it. */
+  readonly permission?: string;
+  readonly limit?: number;
+  /** The `nextCursor` of the page before. */
+  readonly cursor?: string;
+}
+
+export interface UserPage {
+  readonly users: readonly User[];
+  /** Null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** The names that grant `permission`: itself, its family's wildcard and `*`. */
+export function holdersOf(permission: string): string[] {
+  const family = permission.includes('::') ? permission.slice(0, permission.indexOf('::')) : undefined;
+  return [...new Set([permission, ...(family === undefined ? [] : [`${family}::*`]), ALL])];
+}
+
+export class ListUsers {
+  constructor(
+    private readonly users: UserStore,
+    private readonly permissions: PermissionCatalogue,
+  ) {}
+
+  async execute(actor: Actor, listing: UserListing = {}): Promise<E.Either<DomainError, UserPage>> {
+    if (!actorHolds(actor, UsersAndTokensPermission.UsersRead))
+      return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersRead });
+    const { query, blocked, permission, limit = DEFAULT_USER_PAGE, cursor } = listing;
+    const refused = checkListing(listing, this.permissions);
+    if (refused) return E.left(refused);
+
+    const filters: ListingFilters = {
+      prefix: query === undefined ? undefined : foldForSearch(query),
+      blocked,
+      permission,
+    };
+    const secret = await orOutage(this.users.listingSecret(), USER_STORE_DOWN);
+    if (E.isLeft(secret)) return secret;
+    const after = cursor === undefined ? undefined : readCursor(secret.right, cursor, filters);
+    if (cursor !== undefined && after === undefined)
+      return E.left(invalidInput('cursor', 'cursor must be the nextCursor of a page of this same listing'));
+
+    const found = await orOutage(
+      this.users.listPage({
+        prefix: filters.prefix,
+        blocked,
+        holdingAnyOf: permission === undefined ? undefined : holdersOf(permission),
+        after,
+        // One more than asked, to know whether another page follows without asking again.
+        limit: limit + 1,
+      }),
+      USER_STORE_DOWN,
+    );
+    if (E.isLeft(found)) return found;
+    const users = found.right.slice(0, limit);
+    const last = users.at(-1);
+    const nextCursor =
+      found.right.length > limit && last !== undefined ? makeCursor(secret.right, last, filters) : null;
+    return E.right({ users, nextCursor });
+  }
+}
+
+function checkListing(
+  { query, permission, limit }: UserListing,
+  catalogue: PermissionCatalogue,
+): DomainError | undefined {
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_USER_PAGE))
+    return invalidInput('limit', `limit must be a whole number from 1 to ${MAX_USER_PAGE}`);
+  if (
+    query !== undefined &&
+    (query.trim() === '' ||
+      [...query].length > MAX_USER_QUERY_LENGTH ||
+      hasControlOrInvisibleCharacter(query) ||
+      /\p{Cs}/u.test(query))
+  )
+    return invalidInput(
+      'query',
+      `query must be 1 to ${MAX_USER_QUERY_LENGTH} characters without ${CONTROL_OR_INVISIBLE_RULE} or lone surrogates`,
+    );
+  if (permission !== undefined && !catalogue.isGrantable(permission))
+    return invalidInput('permission', `Unknown permission: ${permission.slice(0, MAX_NAME_LENGTH)}`);
+  return undefined;
+}
