@@ -8,13 +8,7 @@ import { ImportContent } from './domain/import-content.js';
 import { ManageContent } from './domain/manage-content.js';
 import { ContentStore, ImportFileReader } from './domain/ports.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import {
-  Log,
-  RouteContribution,
-  SqlStorage,
-  UpstreamCalls,
-  useCasesIdentifier,
-} from '../../wiring/identifiers.js';
+import { Log, RouteContribution, SqlStorage, UpstreamCalls, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { readBundledFacts } from './adapters/bundled-facts.js';
 import { KnexContentStore } from './adapters/knex-content-store.js';
 import { MemoryContentStore } from './adapters/memory-content-store.js';
