@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import { sqlDatabases } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
 import { startServer, type TestServer } from '../support/http-server.js';
+import { SteppedClock } from '../support/manual-clock.js';
 import { usageOf } from '../support/usage.js';
 
 /** A flush interval no test waits for: counts reach the database only at the stop. */
 const NEVER_MS = 3_600_000;
+
+const DAY_MS = 86_400_000;
 
 const encrypt = async (server: TestServer, secret: string, times: number) => {
   for (let i = 0; i < times; i++)
@@ -68,6 +71,36 @@ for (const { name, open } of sqlDatabases) {
         ]);
       } finally {
         await second.close();
+        await database.drop();
+      }
+    });
+
+    it('sums the hours older than usage.retentionDays into days: by day they still count, by hour they are gone', async () => {
+      const database = await open();
+      const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+      const day = `from=${new Date(today).toISOString()}&to=${new Date(today + DAY_MS).toISOString()}`;
+      const first = await startServer({ env: database.env, overrides: { usage: { flushIntervalMs: NEVER_MS } } });
+      let user: { uid: string; secret: string };
+      try {
+        user = await first.userWithToken(['Cryptography::Encrypt']);
+        await encrypt(first, user.secret, 3);
+      } finally {
+        await first.close();
+      }
+      // Three days on, at a retention of one day: the start compacts, as every hour after does.
+      const clock = new SteppedClock();
+      clock.advance(3 * DAY_MS);
+      const later = await startServer({ env: { ...database.env, UTILITY_API_USAGE_RETENTION_DAYS: '1' }, clock });
+      try {
+        const admin = await later.tokenFor(['Users::Read']);
+        const headers = { 'x-uid': user.uid };
+        await eventually(async () =>
+          expect((await usageOf(later, `/api/user/usage?${day}&by=hour`, admin, headers)).series).to.deep.equal([]),
+        );
+        const byDay = await usageOf(later, `/api/user/usage?${day}&by=day&group=status`, admin, headers);
+        expect(byDay.series).to.deep.equal([{ at: new Date(today).toISOString(), status: '2xx', count: 3 }]);
+      } finally {
+        await later.close();
         await database.drop();
       }
     });
