@@ -137,8 +137,8 @@ for (const adapter of adapters) {
       const scope = { tokenId: TOKEN_A };
       const twoDays = { from: DAY0, to: DAY0 + 2 * DAY_MS };
       const byDay = await history.series({ scope, ...twoDays, by: 'day', group: 'status' });
-      expect(await history.compact(DAY0 + DAY_MS)).to.equal(3);
-      expect(await opened.another().compact(DAY0 + DAY_MS)).to.equal(0);
+      expect(await history.compact(DAY0 + DAY_MS, 100)).to.equal(3);
+      expect(await opened.another().compact(DAY0 + DAY_MS, 100)).to.equal(0);
       expect(await history.series({ scope, ...twoDays, by: 'day', group: 'status' })).to.deep.equal(byDay);
       expect(await history.series({ scope: { userId: 'user-1' }, ...twoDays, by: 'day' })).to.deep.equal([
         { at: DAY0, count: 6 },
@@ -147,10 +147,21 @@ for (const adapter of adapters) {
       expect(await history.series({ scope, ...twoDays, by: 'hour' })).to.deep.equal([{ at: DAY0 + DAY_MS, count: 4 }]);
       // A late count of a compacted day joins its day at the next compaction.
       await history.record([aCount({ hour: DAY0 + HOUR_MS, count: 10 })]);
-      expect(await history.compact(DAY0 + DAY_MS)).to.equal(1);
+      expect(await history.compact(DAY0 + DAY_MS, 100)).to.equal(1);
       expect(await history.series({ scope, ...twoDays, by: 'day' })).to.deep.equal([
         { at: DAY0, count: 16 },
         { at: DAY0 + DAY_MS, count: 4 },
+      ]);
+    });
+
+    it('compacts at most `limit` hours a step, the day summed whole once every step is done', async () => {
+      const operations = Array.from({ length: 25 }, (_, i) => `GET /op/${i}`);
+      await history.record(operations.map((operation, i) => aCount({ operation, hour: DAY0 + (i % 24) * HOUR_MS })));
+      const steps: number[] = [];
+      for (let removed = -1; removed !== 0;) steps.push((removed = await history.compact(DAY0 + DAY_MS, 10)));
+      expect(steps).to.deep.equal([10, 10, 5, 0]);
+      expect(await history.series({ scope: { tokenId: TOKEN_A }, ...wholeDay, by: 'day' })).to.deep.equal([
+        { at: DAY0, count: 25 },
       ]);
     });
 

@@ -62,6 +62,41 @@ describe('usage history: the meter', () => {
     expect(await history.series(query)).to.deep.equal([{ at: T0, count: 2 }]);
   });
 
+  it('writes in batches of the size given, and keeps only what a failed batch and those after it held', async () => {
+    const history = new FlakyHistory();
+    let writes = 0;
+    const counting: UsageHistory = {
+      record: async (counts) => {
+        writes += 1;
+        if (writes === 2) history.down = true;
+        await history.record(counts);
+      },
+      series: (query) => history.series(query),
+      compact: (before, limit) => history.compact(before, limit),
+    };
+    const meter = new UsageMeter(counting, new ManualClock(T0));
+    for (const operation of ['GET /a', 'GET /b', 'GET /c', 'GET /d', 'GET /e'])
+      meter.record(TOKEN, 'user-1', operation, 200);
+    await meter.flush(2).catch(() => {});
+    expect(meter.unwrittenCounts).to.equal(3);
+    history.down = false;
+    await meter.flush(2);
+    const query = {
+      scope: { tokenId: TOKEN },
+      from: T0,
+      to: T0 + HOUR_MS,
+      by: 'hour' as const,
+      group: 'operation' as const,
+    };
+    expect((await history.series(query)).map(({ operation, count }) => `${operation} ${count}`)).to.deep.equal([
+      'GET /a 1',
+      'GET /b 1',
+      'GET /c 1',
+      'GET /d 1',
+      'GET /e 1',
+    ]);
+  });
+
   it('names status classes 1xx to 5xx, a client gone (499) among the 4xx', () => {
     expect([100, 200, 204, 304, 400, 499, 500, 503].map(statusClassOf)).to.deep.equal([
       '1xx',

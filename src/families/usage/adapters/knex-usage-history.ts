@@ -9,6 +9,15 @@ const ROWS_PER_INSERT = 500;
 const DAY_OF_HOUR = `(hour - hour % ${DAY_MS})`;
 const GROUP_COLUMN = { operation: 'operation', status: 'status_class' } as const;
 
+interface HourRow {
+  readonly token_id: string;
+  readonly user_id: string;
+  readonly operation: string;
+  readonly status_class: string;
+  readonly hour: string | number;
+  count: string | number;
+}
+
 interface SeriesRow {
   readonly at: string | number;
   readonly grouped?: string;
@@ -68,51 +77,36 @@ export class KnexUsageHistory implements UsageHistory {
     );
   }
 
-  async compact(before: number): Promise<number> {
-    return this.db.client.config.client === 'pg'
-      ? this.compactInOneStatement(before)
-      : this.compactInTransaction(before);
-  }
-
   /**
-   * PostgreSQL: the hours are deleted and their sums added to the days by one statement, so that
-   * an instance compacting at the same time waits for these rows and then finds them gone.
+   * Deletes up to `limit` old hours, answering them, and adds their sums to the days, in one
+   * transaction: an instance compacting at the same time waits for the rows deleted here and then
+   * finds them gone (PostgreSQL), or waits for the file's one writer (SQLite).
    */
-  private async compactInOneStatement(before: number): Promise<number> {
-    const result = await this.db.raw(
-      `with moved as (
-         delete from ?? where hour < ?
-         returning token_id, user_id, operation, status_class, hour, count
-       ), added as (
-         insert into ?? (token_id, user_id, operation, status_class, day, count)
-         select token_id, min(user_id), operation, status_class, ${DAY_OF_HOUR}, sum(count)
-         from moved group by token_id, operation, status_class, ${DAY_OF_HOUR}
-         on conflict (token_id, day, operation, status_class)
-         do update set count = ??.count + excluded.count
-         returning 1
-       )
-       select (select count(*) from moved) as removed, (select count(*) from added) as added`,
-      [USAGE_HOURS_TABLE, before, USAGE_DAYS_TABLE, USAGE_DAYS_TABLE],
-    );
-    return Number((result as { rows: { removed: string }[] }).rows[0]!.removed);
-  }
-
-  /** SQLite: one writer at a time, so a transaction reads, adds and deletes as one step. */
-  private async compactInTransaction(before: number): Promise<number> {
+  async compact(before: number, limit: number): Promise<number> {
+    const row = this.db.client.config.client === 'pg' ? 'ctid' : 'rowid';
     return this.db.transaction(async (trx) => {
-      const sums = (await trx(USAGE_HOURS_TABLE)
-        .select('token_id', 'operation', 'status_class', trx.raw(`${DAY_OF_HOUR} as day`))
-        .min({ user_id: 'user_id' })
-        .sum({ count: 'count' })
-        .where('hour', '<', before)
-        .groupByRaw(`token_id, operation, status_class, ${DAY_OF_HOUR}`)) as Record<string, string | number>[];
-      for (let start = 0; start < sums.length; start += ROWS_PER_INSERT) {
+      const deleted = await trx.raw(
+        `delete from ?? where ${row} in (select ${row} from ?? where hour < ? limit ?)
+         returning token_id, user_id, operation, status_class, hour, count`,
+        [USAGE_HOURS_TABLE, USAGE_HOURS_TABLE, before, limit],
+      );
+      const hours = (Array.isArray(deleted) ? deleted : (deleted as { rows: unknown[] }).rows) as HourRow[];
+      const days = new Map<string, HourRow & { day: number }>();
+      for (const hour of hours) {
+        const day = Number(hour.hour) - (Number(hour.hour) % DAY_MS);
+        const key = `${hour.token_id}\u0000${hour.operation}\u0000${hour.status_class}\u0000${day}`;
+        const earlier = days.get(key);
+        if (earlier) earlier.count = Number(earlier.count) + Number(hour.count);
+        else days.set(key, { ...hour, day, count: Number(hour.count) });
+      }
+      const rows = [...days.values()].map(({ hour: _hour, ...rest }) => rest);
+      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
         await trx(USAGE_DAYS_TABLE)
-          .insert(sums.slice(start, start + ROWS_PER_INSERT))
+          .insert(rows.slice(start, start + ROWS_PER_INSERT))
           .onConflict(['token_id', 'day', 'operation', 'status_class'])
           .merge({ count: trx.raw('?? + excluded.??', [`${USAGE_DAYS_TABLE}.count`, 'count']) });
       }
-      return Number(await trx(USAGE_HOURS_TABLE).where('hour', '<', before).delete());
+      return hours.length;
     });
   }
 }

@@ -46,9 +46,10 @@ export class MemoryUsageHistory implements UsageHistory {
     return mergePoints(points);
   }
 
-  async compact(before: number): Promise<number> {
+  async compact(before: number, limit: number): Promise<number> {
     let removed = 0;
     for (const [key, row] of this.hours) {
+      if (removed === limit) break;
       if (row.at >= before) continue;
       add(this.days, { ...row, at: bucketStart(row.at, DAY_MS) });
       this.hours.delete(key);

@@ -17,9 +17,11 @@ export interface UsageHistory {
    */
   series(query: UsageQuery): Promise<UsagePoint[]>;
   /**
-   * Sums every hour before `before` (a day's start) into its day, removing the hours, in one step
-   * that two instances may run at once without counting anything twice; answers the hours removed.
+   * Sums at most `limit` hourly rows from before `before` (a day's start) into their days,
+   * removing them, in one step that another instance may run at once without counting anything
+   * twice; answers how many were removed (fewer than `limit`: none are left). A step is bounded
+   * so that it keeps within the database's call deadline however much history waits.
    */
-  compact(before: number): Promise<number>;
+  compact(before: number, limit: number): Promise<number>;
 }
 export const UsageHistory = identifier<UsageHistory>('UsageHistory');

@@ -2,6 +2,9 @@ import type { Clock } from '../../../domain/ports.js';
 import type { UsageHistory } from './ports.js';
 import { bucketStart, HOUR_MS, statusClassOf, type StatusClass, type UsageCount } from './usage.js';
 
+/** Counts one write of a flush takes: about a quarter of a second's work for the database. */
+export const FLUSH_BATCH_COUNTS = 5_000;
+
 interface Counting {
   readonly tokenId: string;
   readonly userId: string;
@@ -39,21 +42,27 @@ export class UsageMeter {
     return this.pending.size;
   }
 
-  /** Writes what was counted; if the store fails, the counts are kept for the next flush and the failure thrown. */
-  async flush(): Promise<void> {
+  /**
+   * Writes what was counted, in batches of at most `batchSize` so that each write keeps within
+   * the database's call deadline; if the store fails, what was not written is kept for the next
+   * flush and the failure thrown.
+   */
+  async flush(batchSize = FLUSH_BATCH_COUNTS): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = this.pending;
+    const entries = [...this.pending];
     this.pending = new Map();
-    const counts: UsageCount[] = [...batch.values()].map((counting) => ({ ...counting }));
-    try {
-      await this.history.record(counts);
-    } catch (error) {
-      for (const [key, counting] of batch) {
-        const later = this.pending.get(key);
-        if (later) later.count += counting.count;
-        else this.pending.set(key, counting);
+    for (let start = 0; start < entries.length; start += batchSize) {
+      const batch = entries.slice(start, start + batchSize);
+      try {
+        await this.history.record(batch.map(([, counting]): UsageCount => ({ ...counting })));
+      } catch (error) {
+        for (const [key, counting] of entries.slice(start)) {
+          const later = this.pending.get(key);
+          if (later) later.count += counting.count;
+          else this.pending.set(key, counting);
+        }
+        throw error;
       }
-      throw error;
     }
   }
 }
