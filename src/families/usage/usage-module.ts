@@ -28,6 +28,9 @@ export const UsageUseCases = useCasesIdentifier<UsageUseCases>('UsageUseCases');
  */
 export const usageModule = (settings: UsageSettings): ContainerModule =>
   new ContainerModule((options) => {
+    // Whose a token is comes from users and tokens, whose module the list of families loads first.
+    if (!options.isBound(TokenStore) || !options.isBound(UserStore))
+      throw new Error('usage history needs the usersAndTokens family, which knows whose each token is: build both');
     const { provide } = typedBindings(options);
     provide(UsageHistory, [SqlStorage], (sql) =>
       sql ? sql.inTime(new KnexUsageHistory(sql.db)) : new MemoryUsageHistory(),
