@@ -48,10 +48,11 @@ export const usageModule = (settings: UsageSettings): ContainerModule =>
       [UsageUseCases, Log],
       ({ meter }, logger) => new UsageHistoryFlush(meter, settings.flushIntervalMs, logger),
     ).inSingletonScope();
-    provide(
-      LifecycleComponent,
-      [UsageHistory, Clock, Log],
-      (history, clock, logger) => new UsageCompaction(history, clock, settings.retentionDays, logger),
-    ).inSingletonScope();
+    if (settings.compaction)
+      provide(
+        LifecycleComponent,
+        [UsageHistory, Clock, Log],
+        (history, clock, logger) => new UsageCompaction(history, clock, settings.retentionDays, logger),
+      ).inSingletonScope();
     provide(RouteContribution, [UsageUseCases], ({ readUsage }) => ({ routes: usageRoutes(readUsage) }));
   });
