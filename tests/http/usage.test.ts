@@ -123,7 +123,7 @@ for (const backend of httpBackends) {
       expect((await server.send('GET', `/api/token/usage?id=${id}`, { token: admin })).status).to.equal(200);
     });
 
-    it('refuses every malformed parameter (400 code 7) and a malformed x-uid (400 code 9)', async () => {
+    it('refuses every malformed parameter (400 code 7), a malformed x-uid, and one where no user is named (400 code 9)', async () => {
       const secret = await server.tokenFor([]);
       const refused = [
         'from=2026-11-27&to=2026-11-26',
@@ -146,6 +146,11 @@ for (const backend of httpBackends) {
         if (!query.startsWith('id='))
           await expectError(await server.send('GET', `/api/user/usage?${query}`, { token: secret }), 400, 7);
       }
+      await expectError(
+        await server.send('GET', '/api/token/usage', { token: secret, headers: { 'x-uid': 'someone' } }),
+        400,
+        9,
+      );
       await expectError(
         await server.send('GET', '/api/user/usage', { token: secret, headers: { 'x-uid': 'not a uid!' } }),
         400,

@@ -5,7 +5,7 @@ import { tokenId, userUid } from '../../platform/http/codecs.js';
 import { optional } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 import type { ReadUsage } from './domain/read-usage.js';
-import { granularity, grouping, isoInstant, usageView } from './usage-fields.js';
+import { granularity, grouping, isoInstant, noUidHeader, usageView } from './usage-fields.js';
 
 const rangeFields = {
   from: optional(
@@ -30,6 +30,7 @@ export function usageRoutes(readUsage: ReadUsage): Route[] {
       family: 'Tokens',
       summary: `A token's requests over time: the calling token by default, any of yours, or anyone's with Tokens::Read; ${ANSWER}`,
       query: { id: optional(tokenId, 'the token id; default: the calling token'), ...rangeFields },
+      headers: noUidHeader,
       response: usageView,
       errors: ['MissingQueryParameter', 'TokenNotFound'],
       handle: async ({ query: { id, ...request }, actor }) => {

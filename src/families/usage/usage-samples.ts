@@ -23,6 +23,7 @@ const range = {
 export const usageSamples: RouteSampleTable = {
   'GET /token/usage': {
     query: { id: ['00000000-0000-4000-8000-000000000000', 'not-a-token-id'], ...range },
+    headers: { 'x-uid': ['someone'] },
   },
   'GET /user/usage': {
     query: range,
