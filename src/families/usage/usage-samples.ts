@@ -1,4 +1,10 @@
-import type { RouteSampleTable } from '../../platform/http/route-samples.js';
+import type { RouteSampleTable, SampleValues } from '../../platform/http/route-samples.js';
+
+const tokenId: SampleValues = {
+  existing: 'token',
+  otherwise: ['00000000-0000-4000-8000-000000000000', 'not-a-token-id'],
+};
+const uid: SampleValues = { existing: 'user', otherwise: ['nobody', 'not a uid!'] };
 
 /** Instants well-formed and not: dates, times with offsets, impossible days, no offset, other notations. */
 const instant = [
@@ -22,11 +28,10 @@ const range = {
 
 export const usageSamples: RouteSampleTable = {
   'GET /token/usage': {
-    query: { id: ['00000000-0000-4000-8000-000000000000', 'not-a-token-id'], ...range },
-    headers: { 'x-uid': ['someone'] },
+    query: { id: tokenId, ...range },
   },
   'GET /user/usage': {
     query: range,
-    headers: { 'x-uid': ['someone', 'not a uid!'] },
+    headers: { 'x-uid': uid },
   },
 };
