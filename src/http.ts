@@ -10,5 +10,6 @@ export type {
   RateLimiter,
   RateLimitPolicy,
   RateLimitStanding,
+  TokenRequestObserver,
 } from './platform/pipeline/ports.js';
 export type { DependencyCheck } from './platform/health/ports.js';

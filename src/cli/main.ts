@@ -24,9 +24,15 @@ export function buildCli(io: CliIo = processIo()): Command {
     const level = io.env.LOG_LEVEL ? config.right.log.level : 'warn';
     let app: Application;
     try {
-      // The CLI never delivers mail: a command would take messages and stop before sending them.
+      // The CLI never delivers mail: a command would take messages and stop before sending them;
+      // nor does it compact usage history, which the servers do: a command has other work for the database.
       app = await buildApplication(
-        { ...config.right, log: { level }, mail: { ...config.right.mail, worker: false } },
+        {
+          ...config.right,
+          log: { level },
+          mail: { ...config.right.mail, worker: false },
+          usage: { ...config.right.usage, compaction: false },
+        },
         { logFd: 2 },
       );
     } catch (error) {

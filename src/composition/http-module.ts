@@ -7,11 +7,11 @@ import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-ta
 import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
 import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
-import { Metrics, RateLimiter } from '../platform/pipeline/ports.js';
+import { Metrics, RateLimiter, TokenRequestObserver } from '../platform/pipeline/ports.js';
 import type Koa from 'koa';
+import type { Logger } from 'pino';
 import { identifier } from '../domain/identifier.js';
 import { InstanceHealth, Log, RouteContribution, Routes } from '../wiring/identifiers.js';
-import { typedBindings } from '../wiring/typed-binding.js';
 
 export interface HttpSettings {
   readonly maxBodyBytes: number;
@@ -42,7 +42,6 @@ export const httpModule = ({
   trustedProxies,
 }: HttpSettings): ContainerModule =>
   new ContainerModule((options) => {
-    const { provide } = typedBindings(options);
     // The families' contributions, however many: a multiple injection, which the typed bindings do not take.
     options
       .bind(Routes)
@@ -61,23 +60,41 @@ export const httpModule = ({
         [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )
       .inSingletonScope();
-    provide(
-      HttpApp,
-      [Routes, UsersAndTokensUseCases, Log, RateLimiter, Metrics],
-      (table, users, logger, rateLimiter, metrics) => {
-        const app = createApp({
-          table,
-          authenticate: users.authenticate,
-          logIn: users.logInWithPassword,
-          logger,
-          accessLog,
-          maxBodyBytes,
-          rateLimiter,
-          metrics,
-          cors,
-        });
-        trustProxies(app, trustedProxies);
-        return app;
-      },
-    ).inSingletonScope();
+    // Any number of token request observers (usage history binds one): a multiple, optional injection.
+    options
+      .bind(HttpApp)
+      .toResolvedValue(
+        (
+          table: RouteTable,
+          users: UsersAndTokensUseCases,
+          logger: Logger,
+          rateLimiter: RateLimiter,
+          metrics: Metrics,
+          tokenRequests: TokenRequestObserver[] | undefined,
+        ) => {
+          const app = createApp({
+            table,
+            authenticate: users.authenticate,
+            logIn: users.logInWithPassword,
+            logger,
+            accessLog,
+            maxBodyBytes,
+            rateLimiter,
+            metrics,
+            tokenRequests: tokenRequests ?? [],
+            cors,
+          });
+          trustProxies(app, trustedProxies);
+          return app;
+        },
+        [
+          Routes,
+          UsersAndTokensUseCases,
+          Log,
+          RateLimiter,
+          Metrics,
+          { serviceIdentifier: TokenRequestObserver, isMultiple: true, optional: true },
+        ],
+      )
+      .inSingletonScope();
   });

@@ -6,6 +6,7 @@ import { game } from './game/family.js';
 import { location } from './location/family.js';
 import { mail } from './mail/family.js';
 import { phone } from './phone/family.js';
+import { usage } from './usage/family.js';
 import { usersAndTokens } from './users-and-tokens/family.js';
 import { weather } from './weather/family.js';
 import { whois } from './whois/family.js';
@@ -27,4 +28,5 @@ export const FAMILIES = [
   whois,
   content,
   mail,
+  usage,
 ] as const;

@@ -4,7 +4,14 @@ import type { Logger } from 'pino';
 import { catalogueEntryOf, outageCauseOf, type CatalogueError } from '../../domain/errors.js';
 import type { AccessLog } from '../logging/logger.js';
 import { NO_METRICS, UNMATCHED_OPERATION } from '../pipeline/metrics.js';
-import type { Metrics, PasswordAuthentication, RateLimiter, TokenAuthentication } from '../pipeline/ports.js';
+import type { Principal } from '../../domain/identity/principal.js';
+import type {
+  Metrics,
+  PasswordAuthentication,
+  RateLimiter,
+  TokenAuthentication,
+  TokenRequestObserver,
+} from '../pipeline/ports.js';
 import { ADMIT_EVERY_REQUEST } from '../pipeline/rate-limiter.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { endpoint, type Stages } from './endpoint.js';
@@ -55,6 +62,8 @@ export interface AppDependencies {
   readonly rateLimiter?: RateLimiter;
   /** Told of every answered request; records nothing unless given. */
   readonly metrics?: Metrics;
+  /** Told of every answered request a token was let in on; none unless given. */
+  readonly tokenRequests?: readonly TokenRequestObserver[];
   /** Which browser pages may call the API; none unless given. */
   readonly cors?: CorsSettings;
 }
@@ -73,6 +82,7 @@ export function createApp({
   maxBodyBytes,
   rateLimiter = ADMIT_EVERY_REQUEST,
   metrics = NO_METRICS,
+  tokenRequests = [],
   cors,
 }: AppDependencies): Koa {
   const app = new Koa();
@@ -108,7 +118,10 @@ export function createApp({
     const status = ctx.req.socket?.destroyed ? CLIENT_GONE : ctx.status;
     // The query string is never logged: it carries the data users encrypt.
     accessLog({ requestId, method: ctx.req.method!, path: ctx.path, status, ms: Math.round(elapsed * 10) / 10 });
-    metrics.observe((ctx.state.operation as string | undefined) ?? UNMATCHED_OPERATION, status, elapsed);
+    const operation = (ctx.state.operation as string | undefined) ?? UNMATCHED_OPERATION;
+    metrics.observe(operation, status, elapsed);
+    const principal = ctx.state.principal as Principal | undefined;
+    if (principal) for (const observer of tokenRequests) observer.observe(principal, operation, status);
   };
 
   app.use(async (ctx: Context, next: Next) => {

@@ -84,6 +84,8 @@ function guardedEndpoint(route: Route, stages: Stages): (ctx: Context) => Promis
     const identified = identify(ctx);
     const actor = identified instanceof Promise ? await identified : identified;
     if (E.isLeft(actor)) return fail(ctx, actor.left, acceptsPassword);
+    // For the token request observers of the last stage.
+    if (actor.right.kind === 'principal') ctx.state.principal = actor.right.principal;
     const admitted = rateLimiter.admit(operation, actor.right, clientAddressOf(ctx));
     const standing = admitted instanceof Promise ? await admitted : admitted;
     if (standing) {

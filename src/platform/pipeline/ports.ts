@@ -62,6 +62,18 @@ export interface Metrics {
 export const Metrics = identifier<Metrics>('Metrics');
 
 /**
+ * Told of every answered request a token was let in on (authenticated, whatever the answer
+ * after: a refusal by the rate limit or of bad input counts too), with the token's principal:
+ * per-token usage history listens here. Called on every such request, after `Metrics`: it must
+ * return at once and never throw.
+ */
+export interface TokenRequestObserver {
+  /** `operation` as `Metrics` names it; `status` the answer's status code. */
+  observe(principal: Principal, operation: string, status: number): void;
+}
+export const TokenRequestObserver = identifier<TokenRequestObserver>('TokenRequestObserver');
+
+/**
  * The hook for whoever keeps a mail outbox: how many messages it holds by status (`queued`,
  * `sending`, `sent`, `failed`, ...), read at each metrics scrape for the `mail_outbox_messages`
  * gauge. Bind one under this identifier and the gauge appears; with none bound it is absent.
