@@ -2,42 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
 import type { LifecycleComponent } from '../../platform/lifecycle.js';
 import type { UsageHistory } from './domain/ports.js';
-import type { UsageMeter } from './domain/usage-meter.js';
 import { bucketStart, DAY_MS, HOUR_MS } from './domain/usage.js';
-
-/** Usage counts are written in batches, and once more at the stop so that a clean stop loses none. */
-export class UsageHistoryFlush implements LifecycleComponent {
-  readonly name = 'usage history flush';
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly meter: UsageMeter,
-    private readonly intervalMs: number,
-    private readonly logger: Logger,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.flushNow(), this.intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    try {
-      await this.meter.flush();
-    } catch (error) {
-      throw new Error('could not write usage history counts at close; they are lost', { cause: error });
-    }
-  }
-
-  private async flushNow(): Promise<void> {
-    try {
-      await this.meter.flush();
-    } catch (error) {
-      this.logger.error({ err: error }, 'could not write usage history counts; will retry');
-    }
-  }
-}
 
 /** Hourly rows one compaction step moves: a step keeps well within the database's call deadline. */
 export const COMPACTION_STEP_ROWS = 10_000;

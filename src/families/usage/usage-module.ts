@@ -10,7 +10,8 @@ import { MemoryUsageHistory } from './adapters/memory-usage-history.js';
 import { UsageHistory } from './domain/ports.js';
 import { ReadUsage } from './domain/read-usage.js';
 import { UsageMeter } from './domain/usage-meter.js';
-import { UsageCompaction, UsageHistoryFlush } from './usage-jobs.js';
+import { UsageCompaction } from './usage-jobs.js';
+import { PeriodicFlush } from '../../platform/periodic-flush.js';
 import { usageRoutes } from './usage-routes.js';
 import type { UsageSettings } from './usage-settings.js';
 
@@ -46,7 +47,8 @@ export const usageModule = (settings: UsageSettings): ContainerModule =>
     provide(
       LifecycleComponent,
       [UsageUseCases, Log],
-      ({ meter }, logger) => new UsageHistoryFlush(meter, settings.flushIntervalMs, logger),
+      ({ meter }, logger) =>
+        new PeriodicFlush('usage history flush', 'usage history counts', meter, settings.flushIntervalMs, logger),
     ).inSingletonScope();
     if (settings.compaction)
       provide(

@@ -33,7 +33,7 @@ import { MemoryUserStore } from './adapters/memory/memory-user-store.js';
 import { loginThrottlePolicies, policyOfKey } from './domain/auth/login-throttle.js';
 import { AccessChangeListener } from './access-change-listener.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
-import { UsageFlush } from './usage-flush.js';
+import { PeriodicFlush } from '../../platform/periodic-flush.js';
 
 export interface UsersAndTokensSettings {
   readonly verifiedTokenTtlMs: number;
@@ -156,7 +156,8 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
     provide(
       LifecycleComponent,
       [TokenUsageMeter, Log],
-      (meter, logger) => new UsageFlush(meter, settings.usageFlushIntervalMs, logger),
+      (meter, logger) =>
+        new PeriodicFlush('token usage flush', 'token usage counts', meter, settings.usageFlushIntervalMs, logger),
     ).inSingletonScope();
     provide(RouteContribution, [UsersAndTokensUseCases], (useCases) => ({
       routes: [...userRoutes(useCases), ...tokenRoutes({ ...useCases, reader: useCases.tokenReader })],
