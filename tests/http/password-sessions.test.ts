@@ -3,7 +3,13 @@ import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { sqlDatabases } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { eventually } from '../support/eventually.js';
-import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import {
+  expectError,
+  httpBackends,
+  serverForSuite,
+  type TestServer,
+  twoInstancesForSuite,
+} from '../support/http-server.js';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'another horse, stapled';
@@ -93,28 +99,15 @@ for (const backend of httpBackends) {
 
 for (const database of sqlDatabases) {
   describe(`http: a change of password reaches another instance's cached sessions (${database.name})`, () => {
-    let shared: Awaited<ReturnType<typeof database.open>>;
-    let one: TestServer;
-    let other: TestServer;
-    before(async () => {
-      shared = await database.open();
-      // A cache that outlives the test: only the announcement can make the other instance read the token again.
-      const options = { env: shared.env, overrides: { auth: { verifiedTokenTtlMs: 600_000 } } };
-      one = await startServer(options);
-      other = await startServer(options);
-    });
-    after(async () => {
-      await one?.close();
-      await other?.close();
-      await shared?.drop();
-    });
+    // A token cache longer than the test: only the access-change announcement tells the other instance.
+    const instances = twoInstancesForSuite(database, { verifiedTokenTtlMs: 600_000 });
 
     it('refuses the session on the other instance once the password changed on this one', async () => {
-      const me = await userWithEveryOrigin(one);
-      expect((await other.get(ENC, bearer(me.session))).status).to.equal(200);
-      expect((await changePassword(one, me.withToken, { password: NEW_PASSWORD })).status).to.equal(200);
-      await eventually(async () => expect((await other.get(ENC, bearer(me.session))).status).to.equal(401));
-      expect((await other.get(ENC, bearer(me.withToken))).status).to.equal(200);
+      const me = await userWithEveryOrigin(instances.one);
+      expect((await instances.other.get(ENC, bearer(me.session))).status).to.equal(200);
+      expect((await changePassword(instances.one, me.withToken, { password: NEW_PASSWORD })).status).to.equal(200);
+      await eventually(async () => expect((await instances.other.get(ENC, bearer(me.session))).status).to.equal(401));
+      expect((await instances.other.get(ENC, bearer(me.withToken))).status).to.equal(200);
     });
   });
 }

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { sqlDatabases } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
-import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import {
+  expectError,
+  httpBackends,
+  serverForSuite,
+  type TestServer,
+  twoInstancesForSuite,
+} from '../support/http-server.js';
 
 interface Created {
   token: string;
@@ -220,36 +226,24 @@ for (const backend of httpBackends) {
 
 for (const database of sqlDatabases) {
   describe(`http: a change to any link reaches another instance’s cached tokens down the chain (${database.name})`, () => {
-    let shared: Awaited<ReturnType<typeof database.open>>;
-    let one: TestServer;
-    let other: TestServer;
-    before(async () => {
-      shared = await database.open();
-      const options = { env: shared.env, overrides: { auth: { verifiedTokenTtlMs: CACHE_TTL_MS } } };
-      one = await startServer(options);
-      other = await startServer(options);
-    });
-    after(async () => {
-      await one?.close();
-      await other?.close();
-      await shared?.drop();
-    });
+    // A token cache longer than the test: only the access-change announcement tells the other instance.
+    const instances = twoInstancesForSuite(database, { verifiedTokenTtlMs: CACHE_TTL_MS });
 
     /** Asks `other` until the secret gets the answer, well within the cache TTL: only the announcement can change it. */
     const eventually = async (secret: string, expected: Answer) => {
       const deadline = Date.now() + 10_000;
-      let [last] = await answers(other, ENC, secret);
+      let [last] = await answers(instances.other, ENC, secret);
       while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        [last] = await answers(other, ENC, secret);
+        [last] = await answers(instances.other, ENC, secret);
       }
       expect(last).to.deep.equal(expected);
     };
 
     it('refuses T3 on the other instance once L is blocked, T1 disabled, L demoted, or T1 revoked on this one', async () => {
-      const { a, l, t1, t3 } = await chainOfThree(one);
-      expect(await answers(other, ENC, t3.token)).to.deep.equal([OK]);
-      const updateUser = one.app.useCases.usersAndTokens.updateUser;
+      const { a, l, t1, t3 } = await chainOfThree(instances.one);
+      expect(await answers(instances.other, ENC, t3.token)).to.deep.equal([OK]);
+      const updateUser = instances.one.app.useCases.usersAndTokens.updateUser;
 
       expectRight(await updateUser.execute(OPERATOR, { uid: l.uid }, { blocked: true }));
       await eventually(t3.token, [403, 5]);
@@ -257,20 +251,26 @@ for (const database of sqlDatabases) {
       await eventually(t3.token, OK);
 
       const setDisabled = (disabled: boolean) =>
-        one.send('PATCH', `/api/token/update?id=${t1.id}`, { token: a.secret, json: { disabled } });
+        instances.one.send('PATCH', `/api/token/update?id=${t1.id}`, { token: a.secret, json: { disabled } });
       expect((await setDisabled(true)).status).to.equal(200);
       await eventually(t3.token, [403, 5]);
       expect((await setDisabled(false)).status).to.equal(200);
       await eventually(t3.token, OK);
 
       const demote = (perms: string[]) =>
-        one.send('PATCH', '/api/user/update', { token: a.secret, headers: { 'x-uid': l.uid }, json: { perms } });
+        instances.one.send('PATCH', '/api/user/update', {
+          token: a.secret,
+          headers: { 'x-uid': l.uid },
+          json: { perms },
+        });
       expect((await demote(['Tokens::Create', 'Users::Read', 'Cryptography::Decrypt'])).status).to.equal(200);
       await eventually(t3.token, [403, 1]);
       expect((await demote(LENDER)).status).to.equal(200);
       await eventually(t3.token, OK);
 
-      expect((await one.send('DELETE', `/api/token/delete?id=${t1.id}`, { token: a.secret })).status).to.equal(200);
+      expect(
+        (await instances.one.send('DELETE', `/api/token/delete?id=${t1.id}`, { token: a.secret })).status,
+      ).to.equal(200);
       await eventually(t3.token, [401, 4]);
     });
   });

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { sqlDatabases } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
-import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import {
+  expectError,
+  httpBackends,
+  serverForSuite,
+  type TestServer,
+  twoInstancesForSuite,
+} from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const ENC = '/api/crypto/enc?data=hello';
@@ -159,31 +165,18 @@ for (const backend of httpBackends) {
 for (const database of sqlDatabases) {
   describe(`http: a rotation's end reaches another instance's cached token (${database.name})`, () => {
     const clock = new ManualClock(Date.now());
-    let shared: Awaited<ReturnType<typeof database.open>>;
-    let one: TestServer;
-    let other: TestServer;
-    before(async () => {
-      shared = await database.open();
-      // A cache that outlives the test: only the announcement can make the other instance read the token again.
-      const options = { env: shared.env, clock, overrides: { auth: { verifiedTokenTtlMs: 600_000 } } };
-      one = await startServer(options);
-      other = await startServer(options);
-    });
-    after(async () => {
-      await one?.close();
-      await other?.close();
-      await shared?.drop();
-    });
+    // A token cache longer than the test: only the access-change announcement tells the other instance.
+    const instances = twoInstancesForSuite(database, { verifiedTokenTtlMs: 600_000, clock });
 
     it('refuses the old token on the other instance once its grace has ended', async () => {
-      const secret = await one.tokenFor(['*']);
-      expect(await statusOf(other, secret)).to.equal(200);
-      const rotated = (await (await rotate(one, secret, { graceSeconds: 60 })).json()) as Rotated;
+      const secret = await instances.one.tokenFor(['*']);
+      expect(await statusOf(instances.other, secret)).to.equal(200);
+      const rotated = (await (await rotate(instances.one, secret, { graceSeconds: 60 })).json()) as Rotated;
       clock.advance(60_000);
       await eventually(async () =>
-        expect((await other.get(ENC, { Authorization: `Bearer ${secret}` })).status).to.equal(401),
+        expect((await instances.other.get(ENC, { Authorization: `Bearer ${secret}` })).status).to.equal(401),
       );
-      expect(await statusOf(other, rotated.token)).to.equal(200);
+      expect(await statusOf(instances.other, rotated.token)).to.equal(200);
     });
   });
 }

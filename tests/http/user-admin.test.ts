@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { sqlDatabases } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
-import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
+import {
+  expectError,
+  httpBackends,
+  serverForSuite,
+  type TestServer,
+  twoInstancesForSuite,
+} from '../support/http-server.js';
 
 interface UserBody {
   uid: string;
@@ -223,29 +229,20 @@ for (const backend of httpBackends) {
 
 for (const database of sqlDatabases) {
   describe(`http: a user blocked on one instance is refused on another (${database.name})`, () => {
-    let shared: Awaited<ReturnType<typeof database.open>>;
-    let one: TestServer;
-    let other: TestServer;
-    before(async () => {
-      shared = await database.open();
-      // A token cache far longer than the test: only the access-change announcement can refuse the token in time.
-      const options = { env: shared.env, overrides: { auth: { verifiedTokenTtlMs: 600_000 } } };
-      one = await startServer(options);
-      other = await startServer(options);
-    });
-    after(async () => {
-      await one?.close();
-      await other?.close();
-      await shared?.drop();
-    });
+    // A token cache longer than the test: only the access-change announcement tells the other instance.
+    const instances = twoInstancesForSuite(database, { verifiedTokenTtlMs: 600_000 });
 
     it('refuses the blocked user’s token on the other instance soon after, and serves it again once unblocked', async () => {
-      const target = await one.userWithToken(['Cryptography::Encrypt']);
-      const moderator = await one.tokenFor(['Users::Block', 'Cryptography::Encrypt']);
-      const statusOnOther = async () => (await other.get(ENCRYPT, { Authorization: `Bearer ${target.secret}` })).status;
+      const target = await instances.one.userWithToken(['Cryptography::Encrypt']);
+      const moderator = await instances.one.tokenFor(['Users::Block', 'Cryptography::Encrypt']);
+      const statusOnOther = async () =>
+        (await instances.other.get(ENCRYPT, { Authorization: `Bearer ${target.secret}` })).status;
       expect(await statusOnOther()).to.equal(200);
       const block = (blocked: boolean) =>
-        one.send('PATCH', `/api/user/update?username=${target.username}`, { token: moderator, json: { blocked } });
+        instances.one.send('PATCH', `/api/user/update?username=${target.username}`, {
+          token: moderator,
+          json: { blocked },
+        });
       expect((await block(true)).status).to.equal(200);
       await eventually(async () => expect(await statusOnOther()).to.equal(403));
       expect((await block(false)).status).to.equal(200);

@@ -237,3 +237,30 @@ export function serverForSuite(
   });
   return suite;
 }
+
+/**
+ * Two servers on one fresh database of the suite's, made before its tests and closed after: one
+ * where a change is made, the other that must hear of it. Their verified-token cache is
+ * `verifiedTokenTtlMs` long; far longer than the test, only the access-change announcement can
+ * make the other read a token again.
+ */
+export function twoInstancesForSuite(
+  database: { open: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }> },
+  { verifiedTokenTtlMs, ...options }: Omit<ServerOptions, 'env' | 'overrides'> & { verifiedTokenTtlMs: number },
+): { one: TestServer; other: TestServer } {
+  const suite = {} as { one: TestServer; other: TestServer };
+  let drop: () => Promise<void> = async () => {};
+  before(async () => {
+    const shared = await database.open();
+    drop = shared.drop;
+    const settings = { ...options, env: shared.env, overrides: { auth: { verifiedTokenTtlMs } } };
+    suite.one = await startServer(settings);
+    suite.other = await startServer(settings);
+  });
+  after(async () => {
+    await suite.one?.close();
+    await suite.other?.close();
+    await drop();
+  });
+  return suite;
+}
