@@ -7,6 +7,7 @@ import type { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-user
 import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
 import type { UserRef } from './domain/users/target-user.js';
 import type { User } from '../../domain/identity/user.js';
+import { quotaOrNull, quotaView } from './quota-fields.js';
 import { viewOfUser } from './domain/users/user-view.js';
 import { described, names, secretText, text, userUid } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
@@ -47,6 +48,7 @@ export const userView = t.strict({
   email: t.union([t.string, t.null]),
   permissions: t.readonlyArray(t.string),
   blocked: t.boolean,
+  quota: quotaView,
   createdAt: t.string,
   updatedAt: t.string,
 });
@@ -114,18 +116,23 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         email: optional(text(3, 320), 'email address'),
         password: optional(secretText(MAX_PASSWORD_LENGTH), 'new password'),
         perms: optional(names(50), 'the complete new list of permissions'),
+        quota: optional(
+          quotaOrNull,
+          `requests a UTC day or calendar month shared by all of the user's tokens, within your own; needs ${UsersAndTokensPermission.UsersUpdate} even on yourself; null: none`,
+        ),
       },
       response: t.strict({ updatedUser: userView }),
-      errors: [...namedUserErrors, 'MissingBodyParameter', 'Conflict', 'UserUpdateFailed'],
+      errors: [...namedUserErrors, 'MissingBodyParameter', 'InvalidBodyParameter', 'Conflict', 'UserUpdateFailed'],
       handle: async ({ headers, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
-          return E.left(missingInput('displayname', 'email', 'password', 'perms'));
+          return E.left(missingInput('displayname', 'email', 'password', 'perms', 'quota'));
         }
         const updated = await deps.updateUser.execute(actor, refOf(headers['x-uid']), {
           displayName: body.displayname,
           email: body.email,
           password: body.password,
           permissions: body.perms,
+          quota: body.quota,
         });
         return E.map((user: User) => json({ updatedUser: viewOfUser(user) }))(updated);
       },

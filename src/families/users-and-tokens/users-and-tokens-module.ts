@@ -21,13 +21,7 @@ import { CreateUser } from './domain/users/create-user.js';
 import { DeleteUser, GetUser, ListUsers, UpdateUser } from './domain/users/manage-users.js';
 import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
-import {
-  Log,
-  RouteContribution,
-  SharedCounters,
-  SqlStorage,
-  useCasesIdentifier,
-} from '../../wiring/identifiers.js';
+import { Log, RouteContribution, SharedCounters, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 import { CountedLoginThrottle } from './adapters/counted-login-throttle.js';
 import { KnexTokenStore } from './adapters/knex/knex-token-store.js';
@@ -146,7 +140,7 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
           ),
           tokenReader,
           revokeToken: new RevokeToken(tokens, tokenReader, changes),
-          updateToken: new UpdateToken(tokens, tokenReader, changes, networks),
+          updateToken: new UpdateToken(tokens, tokenReader, changes, users, networks),
           rotateToken: new RotateToken(tokens, users, tokenReader, changes, clock, randomness),
           authenticate: new Authenticate(tokens, users, clock, cache, usage),
           logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock),
