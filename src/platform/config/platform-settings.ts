@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { parseRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
 import {
   asInteger,
+  asJson,
   asList,
   asString,
   checked,
@@ -39,6 +40,14 @@ export const LogLevel = t.keyof(
 /** The platform's settings, with the permission families a feature switch may name. */
 export const platformSettingsCodec = (permissionFamilies: readonly string[]) => {
   /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
+  /** A permission, as routes name it (`Barcode::Generate`), of a family this installation has. */
+  const permissionName = checked(
+    'a permission such as "Barcode::Generate" of one of the families',
+    (u): u is string =>
+      typeof u === 'string' &&
+      /^[A-Z][A-Za-z]*::[A-Z][A-Za-z]*$/.test(u) &&
+      permissionFamilies.includes(u.split('::')[0]!),
+  );
   const permissionFamily = checked(
     `one of ${permissionFamilies.join(', ')}`,
     (u): u is string => typeof u === 'string' && permissionFamilies.includes(u),
@@ -88,6 +97,13 @@ export const platformSettingsCodec = (permissionFamilies: readonly string[]) => 
     rateLimit: t.type({
       /** Requests per token per window unless the token has a limit of its own; `off`: such tokens are not limited. */
       defaultPolicy: RateLimitPolicy,
+    }),
+    quota: t.type({
+      /**
+       * What a request costs against a token's or a user's quota, by the permission its operation
+       * needs (`{"Barcode::Generate": 5}`); every operation not named costs 1.
+       */
+      costs: t.record(permissionName, intInRange(1, 1_000_000)),
     }),
     redis: t.type({
       /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
@@ -156,6 +172,7 @@ export const PLATFORM_ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'UTILITY_API_TRUSTED_PROXIES', path: 'http.trustedProxies', parse: asList },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
   { name: 'UTILITY_API_RATE_LIMIT', path: 'rateLimit.defaultPolicy', parse: asString },
+  { name: 'UTILITY_API_QUOTA_COSTS', path: 'quota.costs', parse: asJson },
   { name: 'REDIS_URL', path: 'redis.url', parse: asString },
   { name: 'UTILITY_API_REDIS_KEY_PREFIX', path: 'redis.keyPrefix', parse: asString },
   { name: 'UTILITY_API_REDIS_TIMEOUT_MS', path: 'redis.commandTimeoutMs', parse: asInteger },
