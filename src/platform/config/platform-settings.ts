@@ -12,6 +12,9 @@ import {
   type EnvironmentVariable,
 } from './codecs.js';
 
+/** The most one operation may cost against a quota. */
+const MAX_QUOTA_COST = 1_000_000;
+
 /** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
 const RateLimitPolicy = checked(
   '"<requests>/<seconds>" such as "1000/10" (at most 1000000000 requests, 86400 s), or "off"',
@@ -39,15 +42,20 @@ export const LogLevel = t.keyof(
 /** The settings of the platform: the process, storage, HTTP, logging, limits, Redis, switches and stopping. */
 /** The platform's settings, with the permission families a feature switch may name. */
 export const platformSettingsCodec = (permissionFamilies: readonly string[]) => {
-  /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
   /** A permission, as routes name it (`Barcode::Generate`), of a family this installation has. */
-  const permissionName = checked(
-    'a permission such as "Barcode::Generate" of one of the families',
-    (u): u is string =>
-      typeof u === 'string' &&
-      /^[A-Z][A-Za-z]*::[A-Z][A-Za-z]*$/.test(u) &&
-      permissionFamilies.includes(u.split('::')[0]!),
+  const isPermissionName = (u: string): boolean =>
+    /^[A-Z][A-Za-z]*::[A-Z][A-Za-z]*$/.test(u) && permissionFamilies.includes(u.split('::')[0]!);
+  const isCost = (u: unknown): boolean => Number.isInteger(u) && (u as number) >= 1 && (u as number) <= MAX_QUOTA_COST;
+  /** Checked whole: io-ts's records drop the keys their domain refuses rather than refuse them. */
+  const quotaCosts = checked(
+    `an object of permissions of the families (such as "Barcode::Generate") to whole numbers from 1 to ${MAX_QUOTA_COST}`,
+    (u): u is Record<string, number> =>
+      typeof u === 'object' &&
+      u !== null &&
+      !Array.isArray(u) &&
+      Object.entries(u).every(([permission, cost]) => isPermissionName(permission) && isCost(cost)),
   );
+  /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
   const permissionFamily = checked(
     `one of ${permissionFamilies.join(', ')}`,
     (u): u is string => typeof u === 'string' && permissionFamilies.includes(u),
@@ -103,7 +111,7 @@ export const platformSettingsCodec = (permissionFamilies: readonly string[]) => 
        * What a request costs against a token's or a user's quota, by the permission its operation
        * needs (`{"Barcode::Generate": 5}`); every operation not named costs 1.
        */
-      costs: t.record(permissionName, intInRange(1, 1_000_000)),
+      costs: quotaCosts,
     }),
     redis: t.type({
       /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
