@@ -4,7 +4,13 @@ import {
   redisQuotaCounter,
   type QuotaCounter,
 } from '../../src/platform/rate-limit/quota-counter.js';
+import { eventually } from '../support/eventually.js';
 import { openTestRedis, REDIS_URL, type TestRedis } from '../support/redis.js';
+
+/** A refund is not awaited: it is seen by the next count soon after, not necessarily at once. */
+async function eventuallyEqual(read: () => Promise<unknown>, expected: unknown): Promise<void> {
+  await eventually(async () => expect(await read()).to.deep.equal(expected));
+}
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const END = Date.UTC(2026, 10, 27);
@@ -55,6 +61,17 @@ for (const adapter of adapters) {
       expect(await spend([token, user])).to.deep.equal({ admitted: true, used: [2, 2] });
       expect(await spend([token, user])).to.deep.equal({ admitted: false, used: [2, 2] });
       expect(await spend([token])).to.deep.equal({ admitted: true, used: [3] });
+    });
+
+    it('gives back what a request refused after all had spent', async () => {
+      const charges = [
+        { key: 'quota:token:f:day:1', limit: 2, endsAt: END },
+        { key: 'quota:user:f:day:1', limit: 5, endsAt: END },
+      ];
+      expect(await spend(charges, 2)).to.deep.equal({ admitted: true, used: [2, 2] });
+      under.counter.refund(charges, 2);
+      await eventuallyEqual(() => spend(charges, 0), { admitted: true, used: [0, 0] });
+      expect(await spend(charges, 2)).to.deep.equal({ admitted: true, used: [2, 2] });
     });
 
     it('counts each key alone', async () => {

@@ -20,6 +20,8 @@ export interface QuotaSpend {
  */
 export interface QuotaCounter {
   spend(charges: readonly QuotaCharge[], cost: number, now: number): QuotaSpend | Promise<QuotaSpend>;
+  /** Gives back what an admitted `spend` of the same charges added, for a request refused after all; never rejects. */
+  refund(charges: readonly QuotaCharge[], cost: number): void;
 }
 
 /** Counts in a map, each forgotten once its period has ended; ended periods are swept once a minute at most. */
@@ -29,21 +31,33 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   spend(charges: readonly QuotaCharge[], cost: number, now: number): QuotaSpend {
     if (now >= this.nextSweepAt) this.sweep(now);
+    // Plain loops: this runs on every request of a token or user with a quota.
     let admitted = true;
-    const used = charges.map(({ key, limit, endsAt }) => {
-      const count = this.counts.get(key);
-      const spent = count === undefined || count.endsAt <= now || count.endsAt !== endsAt ? 0 : count.used;
+    const found: ({ used: number; readonly endsAt: number } | undefined)[] = [];
+    const used: number[] = [];
+    for (const { key, limit, endsAt } of charges) {
+      let count = this.counts.get(key);
+      if (count !== undefined && (count.endsAt <= now || count.endsAt !== endsAt)) count = undefined;
+      const spent = count === undefined ? 0 : count.used;
       if (spent + cost > limit) admitted = false;
-      return spent;
-    });
+      found.push(count);
+      used.push(spent);
+    }
     if (!admitted) return { admitted, used };
-    charges.forEach(({ key, endsAt }, i) => {
-      const count = this.counts.get(key);
+    for (let i = 0; i < charges.length; i++) {
+      const count = found[i];
       used[i] = used[i]! + cost;
-      if (count !== undefined && count.endsAt === endsAt) count.used = used[i];
-      else this.counts.set(key, { used: used[i], endsAt });
-    });
+      if (count !== undefined) count.used = used[i]!;
+      else this.counts.set(charges[i]!.key, { used: used[i]!, endsAt: charges[i]!.endsAt });
+    }
     return { admitted, used };
+  }
+
+  refund(charges: readonly QuotaCharge[], cost: number): void {
+    for (const { key, endsAt } of charges) {
+      const count = this.counts.get(key);
+      if (count !== undefined && count.endsAt === endsAt) count.used = Math.max(count.used - cost, 0);
+    }
   }
 
   private sweep(now: number): void {
@@ -100,6 +114,12 @@ export function redisQuotaCounter(redis: Redis, keyPrefix: string): QuotaCounter
         ([admitted, ...used]) => ({ admitted: admitted === 1, used: used.map(Number) }),
         () => insurance.spend(charges, cost, now),
       );
+    },
+    refund(charges, cost) {
+      // Where it was spent is not known for sure: wherever the count is found, a little too much is better than a lost request.
+      insurance.refund(charges, cost);
+      if (redis.status !== 'ready') return;
+      for (const { key } of charges) redis.decrby(`${keyPrefix}${key}`, cost).catch(() => {});
     },
   };
 }

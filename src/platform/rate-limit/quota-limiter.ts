@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/identity/actor.js';
-import { describeQuota, quotaPeriodAt, type Quota } from '../../domain/identity/quota.js';
+import { describeQuota, quotaPeriodAt, type Quota, type QuotaPeriod } from '../../domain/identity/quota.js';
 import type { Clock } from '../../domain/ports.js';
 import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
 import type { QuotaCharge, QuotaCounter, QuotaSpend } from './quota-counter.js';
@@ -8,17 +8,26 @@ import type { QuotaCharge, QuotaCounter, QuotaSpend } from './quota-counter.js';
 export const QUOTA_POLICY = 'quota';
 
 type Standing = RateLimitStanding | undefined;
+/** A period with the end of the keys that count in it, made once a period rather than once a request. */
+interface Period {
+  readonly startsAt: number;
+  readonly endsAt: number;
+  readonly keySuffix: string;
+  readonly perSeconds: number;
+}
 
 interface Charged {
   readonly quota: Quota;
   readonly charge: QuotaCharge;
+  /** The period's length in whole seconds, as the policy announces it. */
+  readonly perSeconds: number;
 }
 
 const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
 
 /**
  * Counts each request against the quotas of its token and of its user (shared by all of that
- * user's tokens), by UTC day or calendar month, after the rate limit `inner` has admitted it: the
+ * user's tokens), by UTC day or calendar month, unless the rate limit `inner` refuses it: the
  * tighter quota is announced as a second policy beside the rate limit's, and a request either
  * quota has no room for is refused (429 code 25) until its period ends, spending nothing.
  *
@@ -26,7 +35,9 @@ const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
  */
 export class QuotaCountingLimiter implements RateLimiter {
   /** One policy object per quota and period length, so that its announced field is made once. */
-  private readonly policies = new Map<string, RateLimitPolicy>();
+  /** By requests, then by period length: no number is written out on a request's way. */
+  private readonly policies = new Map<number, Map<number, RateLimitPolicy>>();
+  private readonly periods: { day?: Period; month?: Period } = {};
 
   constructor(
     private readonly inner: RateLimiter,
@@ -42,22 +53,23 @@ export class QuotaCountingLimiter implements RateLimiter {
     const userQuota = user?.quota ?? null;
     const limited = this.inner.admit(operation, actor, clientAddress);
     if (tokenQuota === null && userQuota === null) return limited;
-    const quotas = (rate: Standing): Standing | Promise<Standing> => {
-      if (rate?.refusal) return rate;
-      const now = this.clock.now();
-      const charged: Charged[] = [];
-      if (tokenQuota !== null && actor.kind === 'principal')
-        charged.push(chargeOf(`quota:token:${actor.principal.token.id}`, tokenQuota, now));
-      if (userQuota !== null) charged.push(chargeOf(`quota:user:${user!.id}`, userQuota, now));
-      const spent = this.counter.spend(
-        charged.map(({ charge }) => charge),
-        this.costs.get(operation) ?? 1,
-        now,
-      );
-      if (!(spent instanceof Promise)) return this.beside(rate, charged, spent, now);
-      return spent.then((settled) => this.beside(rate, charged, settled, now));
-    };
-    return limited instanceof Promise ? limited.then(quotas) : quotas(limited);
+    if (!(limited instanceof Promise) && limited?.refusal) return limited;
+    const now = this.clock.now();
+    const charged: Charged[] = [];
+    if (tokenQuota !== null && actor.kind === 'principal')
+      charged.push(this.chargeOf(`quota:token:${actor.principal.token.id}`, tokenQuota, now));
+    if (userQuota !== null) charged.push(this.chargeOf(`quota:user:${user!.id}`, userQuota, now));
+    const charges = charged.map(({ charge }) => charge);
+    const cost = this.costs.get(operation) ?? 1;
+    const spent = this.counter.spend(charges, cost, now);
+    if (!(limited instanceof Promise) && !(spent instanceof Promise)) return this.beside(limited, charged, spent, now);
+    // Both counts asked at once, so that shared counters cost one wait, not two; what the rate
+    // limit then refuses is given back to the quotas, as if never counted.
+    return Promise.all([limited, spent]).then(([rate, settled]) => {
+      if (!rate?.refusal) return this.beside(rate, charged, settled, now);
+      if (settled.admitted) this.counter.refund(charges, cost);
+      return rate;
+    });
   }
 
   /** The rate limit's standing with the tighter quota's beside it (or the quota's alone), refused when a quota had no room. */
@@ -65,10 +77,10 @@ export class QuotaCountingLimiter implements RateLimiter {
     let tightest = 0;
     const left = charged.map(({ quota }, i) => Math.max(quota.requests - used[i]!, 0));
     for (let i = 1; i < charged.length; i++) if (left[i]! < left[tightest]!) tightest = i;
-    const { quota, charge } = charged[tightest]!;
+    const { quota, charge, perSeconds } = charged[tightest]!;
     const resetSeconds = Math.max(wholeSeconds(charge.endsAt - now), 1);
     const standing: RateLimitStanding = {
-      policy: this.policyOf(quota, charge),
+      policy: this.policyOf(quota, perSeconds),
       remaining: left[tightest]!,
       resetSeconds,
       refusal: admitted
@@ -79,23 +91,37 @@ export class QuotaCountingLimiter implements RateLimiter {
             details: `The quota of ${describeQuota(quota)} has no room for this request; it starts again at ${new Date(charge.endsAt).toISOString()}`,
           },
     };
-    return rate === undefined ? standing : { ...rate, also: standing, refusal: standing.refusal };
+    if (rate === undefined) return standing;
+    // Spelled out: spreading a standing into a new object costs a request microseconds, not nanoseconds.
+    const { policy, remaining } = rate;
+    return { policy, remaining, resetSeconds: rate.resetSeconds, refusal: standing.refusal, also: standing };
   }
 
-  private policyOf(quota: Quota, { endsAt }: QuotaCharge): RateLimitPolicy {
-    const perSeconds = (endsAt - quotaPeriodAt(endsAt - 1, quota.per).startsAt) / 1000;
-    const id = `${quota.requests}/${perSeconds}`;
-    let policy = this.policies.get(id);
+  /** The key names the period it counts, so that a new day or month starts from nothing wherever it is counted. */
+  private chargeOf(owner: string, quota: Quota, now: number): Charged {
+    const { endsAt, keySuffix, perSeconds } = this.periodAt(now, quota.per);
+    return { quota, charge: { key: owner + keySuffix, limit: quota.requests, endsAt }, perSeconds };
+  }
+
+  /** The current day and month, worked out again only once they end (or the clock goes back). */
+  private periodAt(now: number, per: QuotaPeriod): Period {
+    let period = this.periods[per];
+    if (period === undefined || now >= period.endsAt || now < period.startsAt) {
+      const { startsAt, endsAt } = quotaPeriodAt(now, per);
+      period = { startsAt, endsAt, keySuffix: `:${per}:${startsAt}`, perSeconds: (endsAt - startsAt) / 1000 };
+      this.periods[per] = period;
+    }
+    return period;
+  }
+
+  private policyOf(quota: Quota, perSeconds: number): RateLimitPolicy {
+    let byLength = this.policies.get(quota.requests);
+    if (byLength === undefined) this.policies.set(quota.requests, (byLength = new Map()));
+    let policy = byLength.get(perSeconds);
     if (policy === undefined) {
       policy = { name: QUOTA_POLICY, requests: quota.requests, perSeconds };
-      this.policies.set(id, policy);
+      byLength.set(perSeconds, policy);
     }
     return policy;
   }
-}
-
-/** The key names the period it counts, so that a new day or month starts from nothing wherever it is counted. */
-function chargeOf(owner: string, quota: Quota, now: number): Charged {
-  const { startsAt, endsAt } = quotaPeriodAt(now, quota.per);
-  return { quota, charge: { key: `${owner}:${quota.per}:${startsAt}`, limit: quota.requests, endsAt } };
 }
