@@ -102,7 +102,28 @@ export async function startProduct(
 
   const baseUrl = `http://${HOST}:${port}`;
   const headers = { authorization: `Bearer ${token}` };
-  return { server: await serve(pinning, env, baseUrl + readyPath, headers, check), baseUrl, headers, env };
+  const server = await serve(pinning, env, baseUrl + readyPath, headers, check);
+  await withBenchQuota(baseUrl, headers);
+  return { server, baseUrl, headers, env };
+}
+
+/**
+ * `BENCH_QUOTA=<requests>/<day|month>` gives the bench's token that quota (through the token's
+ * own `PATCH /api/token/update`), so that every request is counted against it as well as the
+ * rate limit; unset, the token has none. A billion a day is beyond any run's reach.
+ */
+async function withBenchQuota(baseUrl: string, headers: Record<string, string>): Promise<void> {
+  const asked = process.env.BENCH_QUOTA;
+  if (asked === undefined || asked === '') return;
+  const match = /^(\d+)\/(day|month)$/.exec(asked);
+  if (!match) throw new ServerFailure(`BENCH_QUOTA must look like 1000000000/day, got "${asked}"`);
+  const answer = await fetch(`${baseUrl}/api/token/update`, {
+    method: 'PATCH',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ quota: { requests: Number(match[1]), per: match[2] } }),
+  });
+  if (answer.status !== 200)
+    throw new ServerFailure(`giving the bench token its quota answered ${answer.status}: ${await answer.text()}`);
 }
 
 async function serve(

@@ -151,6 +151,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
       storageModule(db && settings ? { db, settings } : undefined),
       limitsModule({
         defaultRateLimit: defaultRateLimitOf(config),
+        quotaCosts: config.quota.costs,
         redis: config.redis,
       }),
       accessChangeFeedModule(config.redis),

@@ -47,6 +47,7 @@ export type DomainError =
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
   /** A user's messages have had as many recipients as an hour or a day allows (`mail.maxRecipientsPer…`). */
   | { readonly _tag: 'MailQuotaExceeded'; readonly retryAfterSeconds: number; readonly details: string }
+  | { readonly _tag: 'QuotaExceeded'; readonly retryAfterSeconds: number; readonly details: string }
   | { readonly _tag: 'Conflict'; readonly details?: string }
   /** The owner already holds the most unexpired tokens one user may (`auth.maxTokensPerUser`). */
   | { readonly _tag: 'TooManyTokens'; readonly limit: number }
@@ -151,6 +152,7 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   NotImplemented: { code: 24, status: 501, message: 'This endpoint has not been implemented yet' },
   RateLimited: { code: 25, status: 429, message: 'Too many requests, slow down' },
   MailQuotaExceeded: { code: 25, status: 429, message: 'Mail quota exceeded, try again later' },
+  QuotaExceeded: { code: 25, status: 429, message: 'Request quota exceeded, try again when the period ends' },
   Conflict: { code: 26, status: 409, message: 'The resource already exists' },
   IdempotencyKeyReused: { code: 26, status: 409, message: 'The idempotency key was used with another request' },
   MessageNotRetryable: { code: 26, status: 409, message: 'Only a failed message can be retried' },
@@ -213,6 +215,7 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
     case 'UpstreamTimeout':
     case 'ServiceBusy':
     case 'MailQuotaExceeded':
+    case 'QuotaExceeded':
       return error.details;
     default:
       return undefined;

@@ -82,6 +82,7 @@ export type { RevokeToken, TokenReader, TokenView } from '../families/users-and-
 export type { RotatedToken, RotateToken } from '../families/users-and-tokens/domain/tokens/rotate-token.js';
 export type { TokenOrigin, TokenRecord } from './identity/token.js';
 export type { RateLimit } from './identity/rate-limit.js';
+export type { Quota, QuotaPeriod } from './identity/quota.js';
 export type { Fetched } from './fetched.js';
 export type { GetMaps, GetPlayerStats } from '../families/game/domain/game-queries.js';
 export type { MapEntry, PlayerStats } from '../families/game/domain/game.js';

@@ -290,6 +290,16 @@ describe('config: loading and decoding', () => {
     expect(errorsOf({ UTILITY_API_RATE_LIMIT: '10/86401' })).to.have.length(1);
   });
 
+  it('prices no operation by default; takes quota.costs as JSON from the environment, and refuses a permission of no family, a cost below 1 or text that is not JSON', () => {
+    expect(expectRight(loadConfig({ env: {} })).quota).to.deep.equal({ costs: {} });
+    const priced = expectRight(loadConfig({ env: { UTILITY_API_QUOTA_COSTS: '{"Barcode::Generate": 5}' } }));
+    expect(priced.quota.costs).to.deep.equal({ 'Barcode::Generate': 5 });
+    for (const bad of ['{"Nothing::Here": 2}', '{"Barcode::Generate": 0}', '{"Barcode::Generate": 1.5}', 'five', '[5]'])
+      expect(errorsOf({ UTILITY_API_QUOTA_COSTS: bad }), bad)
+        .to.have.length(1)
+        .and.satisfy((lines: string[]) => lines[0]!.startsWith('Invalid setting quota.costs'));
+  });
+
   it('turns no family off by default; takes the families to turn off from the environment, and refuses a name that is no permission family', () => {
     expect(expectRight(loadConfig({ env: {} })).features.disabled).to.deep.equal([]);
     expect(

@@ -24,6 +24,7 @@ const USER_KEYS = [
   'email',
   'permissions',
   'blocked',
+  'quota',
   'createdAt',
   'updatedAt',
 ];

@@ -22,6 +22,7 @@ export function aUser(fields: Partial<User> = {}): User {
     passwordHash: null,
     permissions: ['Cryptography::Encrypt'],
     blocked: false,
+    quota: null,
     createdAt: T0 + sequence,
     updatedAt: T0 + sequence,
     ...fields,
@@ -52,6 +53,7 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     rotatedTo: null,
     rotationEndsAt: null,
     rotatedFrom: null,
+    quota: null,
     ...fields,
   };
 }

@@ -1,3 +1,4 @@
+import type { Quota } from './quota.js';
 import type { RateLimit } from './rate-limit.js';
 
 export interface TokenRecord {
@@ -31,6 +32,8 @@ export interface TokenRecord {
   readonly issuedThrough: string | null;
   /** Its own request rate limit; null: the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
+  /** How many requests it may make a day or a month (its user's quota counts them too); null: none of its own. */
+  readonly quota: Quota | null;
   /** How it was issued: a password login's tokens are sessions, which a change of password ends. */
   readonly origin: TokenOrigin;
   /** The client networks (CIDR) it may be used from; null: from anywhere. */

@@ -1,3 +1,5 @@
+import type { Quota } from './quota.js';
+
 export interface User {
   /** Internal identifier, stable for the life of the record. */
   readonly id: string;
@@ -12,12 +14,14 @@ export interface User {
   readonly passwordHash: string | null;
   readonly permissions: readonly string[];
   readonly blocked: boolean;
+  /** How many requests all of the user's tokens together may make a day or a month; null: no quota. */
+  readonly quota: Quota | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
 
 export type UserChanges = Partial<
-  Pick<User, 'firstName' | 'lastName' | 'displayName' | 'email' | 'passwordHash' | 'permissions' | 'blocked'>
+  Pick<User, 'firstName' | 'lastName' | 'displayName' | 'email' | 'passwordHash' | 'permissions' | 'blocked' | 'quota'>
 >;
 
 /** Usernames are what people type in the CLI: short, lower-case, no spaces. */

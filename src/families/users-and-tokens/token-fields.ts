@@ -6,6 +6,7 @@ import {
   MAX_RATE_LIMIT_WINDOW_SECONDS,
   type RateLimit,
 } from '../../domain/identity/rate-limit.js';
+import { quotaView } from './quota-fields.js';
 import { Network } from '../../platform/config/codecs.js';
 import { described } from '../../platform/http/codecs.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from './domain/tokens/duration.js';
@@ -83,6 +84,7 @@ export const tokenView = t.strict({
   disabled: t.boolean,
   issuedBy: t.union([userName, t.null]),
   rateLimit: rateLimitView,
+  quota: quotaView,
   origin: t.union([t.literal(TOKEN_ORIGINS[0]!), t.literal(TOKEN_ORIGINS[1]!), t.literal(TOKEN_ORIGINS[2]!)]),
   allowedAddresses: t.union([t.readonlyArray(t.string), t.null]),
   rotatedTo: t.union([t.string, t.null]),
@@ -101,6 +103,7 @@ export const issuedToken = t.strict({
   expiresAt: t.union([t.string, t.null]),
   issuedBy: t.union([userName, t.null]),
   rateLimit: rateLimitView,
+  quota: quotaView,
   allowedAddresses: t.union([t.readonlyArray(t.string), t.null]),
 });
 

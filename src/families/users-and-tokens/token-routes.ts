@@ -12,6 +12,7 @@ import { jsonFlag, names, text, tokenId, userUid } from '../../platform/http/cod
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 import { noUidHeader, refOf, uidHeader } from './user-routes.js';
+import { quotaField, quotaOrNull } from './quota-fields.js';
 import {
   allowedAddresses,
   allowedAddressesOrNull,
@@ -45,6 +46,7 @@ const issuedAnswer = (secret: string, record: TokenRecord, user: User, issuer: U
   expiresAt: iso(record.expiresAt),
   issuedBy: issuer && userNameOf(issuer),
   rateLimit: record.rateLimit,
+  quota: record.quota,
   allowedAddresses: record.allowedAddresses,
 });
 
@@ -81,6 +83,10 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           allowedAddresses,
           "the client networks it may be used from (403 code 1 from any other), within your token's own; default: your token's own, if it has any, else anywhere",
         ),
+        quota: optional(
+          quotaField,
+          "the token's own quota of requests a UTC day or calendar month (its user's quota counts them too), within your token's and your user's and the owner's; default: your token's own, if it has one",
+        ),
       },
       status: 201,
       response: issuedToken,
@@ -112,6 +118,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           expiresInMs: body.expiresIn,
           rateLimit: body.rateLimit,
           allowedAddresses: body.allowedAddresses,
+          quota: body.quota,
         });
         return E.map(({ secret, record, user, issuer }: IssuedToken) =>
           json(issuedAnswer(secret, record, user, issuer)),
@@ -148,14 +155,18 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
           allowedAddressesOrNull,
           "the client networks it may be used from, within your token's own; null: from anywhere again",
         ),
+        quota: optional(
+          quotaOrNull,
+          "the token's own quota, within your token's and your user's and the owner's; null: none",
+        ),
       },
       response: tokenView,
       errors: ['MissingBodyParameter', 'InvalidBodyParameter', 'TokenNotFound', 'TokenUpdateFailed'],
       handle: async ({ query, body, actor }) => {
         const id = query.id ?? callingTokenId(actor);
         if (id === undefined) return E.left(missingInput('id'));
-        const { disabled, name, allowedAddresses: networks } = body;
-        return jsonOf(await deps.updateToken.execute(actor, id, { disabled, name, allowedAddresses: networks }));
+        const { disabled, name, allowedAddresses: networks, quota } = body;
+        return jsonOf(await deps.updateToken.execute(actor, id, { disabled, name, allowedAddresses: networks, quota }));
       },
     }),
     defineRoute({

@@ -8,6 +8,7 @@ import { DEFAULT_USER_PAGE, MAX_USER_PAGE, MAX_USER_QUERY_LENGTH, type ListUsers
 import { MAX_PASSWORD_LENGTH } from './domain/users/password.js';
 import type { UserRef } from './domain/users/target-user.js';
 import type { User } from '../../domain/identity/user.js';
+import { quotaOrNull, quotaView } from './quota-fields.js';
 import { viewOfUser } from './domain/users/user-view.js';
 import {
   described,
@@ -85,6 +86,7 @@ export const userView = t.strict({
   email: t.union([t.string, t.null]),
   permissions: t.readonlyArray(t.string),
   blocked: t.boolean,
+  quota: quotaView,
   createdAt: t.string,
   updatedAt: t.string,
 });
@@ -164,12 +166,18 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         password: optional(secretText(MAX_PASSWORD_LENGTH), 'new password'),
         perms: optional(names(50), 'the complete new list of permissions'),
         blocked: optional(jsonFlag, 'true blocks the user: their tokens answer 403 code 2 until false unblocks them'),
+        quota: optional(
+          quotaOrNull,
+          `requests a UTC day or calendar month shared by all of the user's tokens, within your own; needs ${UsersAndTokensPermission.UsersUpdate} even on yourself; null: none`,
+        ),
       },
       response: t.strict({ updatedUser: userView }),
-      errors: [...namedUserErrors, 'MissingBodyParameter', 'Conflict', 'UserUpdateFailed'],
+      errors: [...namedUserErrors, 'MissingBodyParameter', 'InvalidBodyParameter', 'Conflict', 'UserUpdateFailed'],
       handle: async ({ headers, query, body, actor }) => {
         if (Object.values(body).every((value) => value === undefined)) {
-          return E.left(missingInput('firstname', 'lastname', 'displayname', 'email', 'password', 'perms', 'blocked'));
+          return E.left(
+            missingInput('firstname', 'lastname', 'displayname', 'email', 'password', 'perms', 'blocked', 'quota'),
+          );
         }
         const ref = namedRef(headers['x-uid'], query);
         if (E.isLeft(ref)) return ref;
@@ -181,6 +189,7 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
           email: body.email,
           password: body.password,
           permissions: body.perms,
+          quota: body.quota,
         });
         return E.map((user: User) => json({ updatedUser: viewOfUser(user) }))(updated);
       },

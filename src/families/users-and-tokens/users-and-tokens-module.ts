@@ -141,7 +141,7 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
           ),
           tokenReader,
           revokeToken: new RevokeToken(tokens, tokenReader, changes),
-          updateToken: new UpdateToken(tokens, tokenReader, changes, networks),
+          updateToken: new UpdateToken(tokens, tokenReader, changes, users, networks),
           rotateToken: new RotateToken(tokens, users, tokenReader, changes, clock, randomness),
           authenticate: new Authenticate(tokens, users, clock, cache, usage),
           logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock),

@@ -23,6 +23,22 @@ const password: SampleValues = {
   times: 149,
 };
 /** Networks a token may be bound to: loopback ones serve the fuzzer's requests, the others refuse them. */
+/** Quotas as token and user routes take them: good ones often, every way of getting one wrong seldom. */
+const quotas = (orNull: boolean): SampleValues<unknown> => ({
+  // Large enough that no fuzz run spends them: a caller given one must go on being served.
+  often: [{ requests: 1_000_000, per: 'day' }, { requests: 30_000_000, per: 'month' }, ...(orNull ? [null] : [])],
+  seldom: [
+    'x',
+    { requests: 0, per: 'day' },
+    { requests: -1, per: 'day' },
+    { requests: 1.5, per: 'month' },
+    { requests: 10, per: 'week' },
+    { requests: 10 },
+    { requests: 10, per: 'day', burst: 1 },
+    ...(orNull ? [] : [null]),
+  ],
+});
+
 const allowedAddresses: SampleValues<unknown> = {
   often: [['127.0.0.0/8'], ['127.0.0.1/32', '2001:db8::/32'], ['203.0.113.0/24'], ['::1/128', '127.0.0.0/8']],
   seldom: [[], ['203.0.113.7/24'], ['203.0.113.0'], ['10.0.0.0/33'], '127.0.0.0/8', [7], ['0.0.0.0/0']],
@@ -59,6 +75,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
       perms: permissionLists,
       // Mostly unblocking: a run that blocked its own callers would see little but 403 code 2.
       blocked: mostly([false], [true, 'true', 0, null]),
+      quota: quotas(true),
     },
   },
   'DELETE /user/delete': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
@@ -88,6 +105,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
         '100/10',
       ],
       allowedAddresses,
+      quota: quotas(false),
     },
   },
   'GET /token/info': { query: { id: tokenId } },
@@ -99,6 +117,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
       disabled: [true, false, 'true', 0, null],
       name: ['ci', '', 'x'.repeat(101), 7],
       allowedAddresses: { often: [null, ['127.0.0.0/8'], ['203.0.113.0/24']], seldom: [[], ['bad'], 'x'] },
+      quota: quotas(true),
     },
   },
   'POST /token/rotate': {

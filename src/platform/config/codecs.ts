@@ -68,6 +68,14 @@ export const asInteger: Parse = (raw) => (/^-?\d+$/.test(raw.trim()) ? Number(ra
 export const asIntegerOrOff: Parse = (raw) => (raw.trim() === 'off' ? null : asInteger(raw));
 /** `true` or `false`; anything else stays a string for the codec to name. */
 export const asBoolean: Parse = (raw) => (raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : raw);
+/** JSON text; text that does not parse stays a string, so the codec names the setting and the bad value. */
+export const asJson: Parse = (raw) => {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+};
 export const asList: Parse = (raw) =>
   raw
     .split(',')

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { parseRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
 import {
   asInteger,
+  asJson,
   asList,
   asString,
   checked,
@@ -10,6 +11,9 @@ import {
   nonEmptyString,
   type EnvironmentVariable,
 } from './codecs.js';
+
+/** The most one operation may cost against a quota. */
+const MAX_QUOTA_COST = 1_000_000;
 
 /** A rate limit policy as `<requests>/<seconds>` (`1000/10`), or `off`. */
 const RateLimitPolicy = checked(
@@ -38,6 +42,19 @@ export const LogLevel = t.keyof(
 /** The settings of the platform: the process, storage, HTTP, logging, limits, Redis, switches and stopping. */
 /** The platform's settings, with the permission families a feature switch may name. */
 export const platformSettingsCodec = (permissionFamilies: readonly string[]) => {
+  /** A permission, as routes name it (`Barcode::Generate`), of a family this installation has. */
+  const isPermissionName = (u: string): boolean =>
+    /^[A-Z][A-Za-z]*::[A-Z][A-Za-z]*$/.test(u) && permissionFamilies.includes(u.split('::')[0]!);
+  const isCost = (u: unknown): boolean => Number.isInteger(u) && (u as number) >= 1 && (u as number) <= MAX_QUOTA_COST;
+  /** Checked whole: io-ts's records drop the keys their domain refuses rather than refuse them. */
+  const quotaCosts = checked(
+    `an object of permissions of the families (such as "Barcode::Generate") to whole numbers from 1 to ${MAX_QUOTA_COST}`,
+    (u): u is Record<string, number> =>
+      typeof u === 'object' &&
+      u !== null &&
+      !Array.isArray(u) &&
+      Object.entries(u).every(([permission, cost]) => isPermissionName(permission) && isCost(cost)),
+  );
   /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
   const permissionFamily = checked(
     `one of ${permissionFamilies.join(', ')}`,
@@ -88,6 +105,13 @@ export const platformSettingsCodec = (permissionFamilies: readonly string[]) => 
     rateLimit: t.type({
       /** Requests per token per window unless the token has a limit of its own; `off`: such tokens are not limited. */
       defaultPolicy: RateLimitPolicy,
+    }),
+    quota: t.type({
+      /**
+       * What a request costs against a token's or a user's quota, by the permission its operation
+       * needs (`{"Barcode::Generate": 5}`); every operation not named costs 1.
+       */
+      costs: quotaCosts,
     }),
     redis: t.type({
       /** Where instances share their rate-limit and login-failure counters; null: each counts in its own memory. */
@@ -156,6 +180,7 @@ export const PLATFORM_ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'UTILITY_API_TRUSTED_PROXIES', path: 'http.trustedProxies', parse: asList },
   { name: 'LOG_LEVEL', path: 'log.level', parse: asString },
   { name: 'UTILITY_API_RATE_LIMIT', path: 'rateLimit.defaultPolicy', parse: asString },
+  { name: 'UTILITY_API_QUOTA_COSTS', path: 'quota.costs', parse: asJson },
   { name: 'REDIS_URL', path: 'redis.url', parse: asString },
   { name: 'UTILITY_API_REDIS_KEY_PREFIX', path: 'redis.keyPrefix', parse: asString },
   { name: 'UTILITY_API_REDIS_TIMEOUT_MS', path: 'redis.commandTimeoutMs', parse: asInteger },

@@ -38,6 +38,7 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
     case 'RateLimited':
       return error.retryAfterSeconds === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterSeconds) };
     case 'MailQuotaExceeded':
+    case 'QuotaExceeded':
       return { 'Retry-After': String(error.retryAfterSeconds) };
     case 'StorageUnavailable':
       return STORAGE_RETRY;

@@ -25,8 +25,9 @@ const EVERY_ENDPOINT: readonly CatalogueTag[] = [
   'RequestTooLarge',
   'RequestTimeout',
   'Unknown',
-  // The request pipeline's rate limit stage may refuse any authenticated request.
+  // The request pipeline's rate limit stage may refuse any authenticated request, by its rate limit or a quota.
   'RateLimited',
+  'QuotaExceeded',
   // Every request's token is verified against the store, which may not answer in time.
   'StorageUnavailable',
 ];

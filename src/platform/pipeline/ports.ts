@@ -4,7 +4,7 @@ import type { Principal } from '../../domain/identity/principal.js';
 import type { Actor } from '../../domain/identity/actor.js';
 import type { DomainError } from '../../domain/errors.js';
 
-export type RateLimitRefusal = Extract<DomainError, { readonly _tag: 'RateLimited' }>;
+export type RateLimitRefusal = Extract<DomainError, { readonly _tag: 'RateLimited' | 'QuotaExceeded' }>;
 
 /** The policy a request was counted under, as announced to its client. */
 export interface RateLimitPolicy {
@@ -23,6 +23,8 @@ export interface RateLimitStanding {
   readonly resetSeconds: number;
   /** Present when this request is refused: it says in whole seconds, at least 1, when to come back. */
   readonly refusal?: RateLimitRefusal;
+  /** A second policy the request was counted under (a quota beside the rate limit), announced after this one. */
+  readonly also?: RateLimitStanding;
 }
 
 /**

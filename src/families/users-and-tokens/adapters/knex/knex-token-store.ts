@@ -14,6 +14,7 @@ import {
   toNumberOrNull,
   toStringList,
 } from '../../../../platform/persistence/columns.js';
+import { quotaColumns, toQuota } from './quota-columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
 
@@ -39,6 +40,8 @@ interface TokenRow {
   rotated_to: string | null;
   rotation_ends_at: number | string | null;
   rotated_from: string | null;
+  quota_requests: number | string | null;
+  quota_per: string | null;
 }
 
 const toRecord = (row: TokenRow): TokenRecord => ({
@@ -65,6 +68,7 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   rotatedTo: row.rotated_to,
   rotationEndsAt: toNumberOrNull(row.rotation_ends_at),
   rotatedFrom: row.rotated_from,
+  quota: toQuota(row.quota_requests, row.quota_per),
 });
 
 const toRow = (record: TokenRecord): TokenRow => ({
@@ -89,6 +93,7 @@ const toRow = (record: TokenRecord): TokenRow => ({
   rotated_to: record.rotatedTo,
   rotation_ends_at: record.rotationEndsAt,
   rotated_from: record.rotatedFrom,
+  ...quotaColumns(record.quota),
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;
@@ -160,6 +165,7 @@ export class KnexTokenStore implements TokenStore {
     if (changes.name !== undefined) columns.name = changes.name;
     if (changes.allowedAddresses !== undefined)
       columns.allowed_addresses = changes.allowedAddresses === null ? null : fromStringList(changes.allowedAddresses);
+    if (changes.quota !== undefined) Object.assign(columns, quotaColumns(changes.quota));
     if (Object.keys(columns).length > 0) await this.db('tokens').where({ id }).update(columns);
     return this.findById(id);
   }

@@ -6,6 +6,7 @@ import { WALK_WINDOW, listUserRows } from './knex-user-listing.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
+import { quotaColumns, toQuota } from './quota-columns.js';
 import { deleteHangingOn } from './knex-token-store.js';
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
 
@@ -20,6 +21,8 @@ interface UserRow {
   password_hash: string | null;
   permissions: string;
   blocked: boolean | number;
+  quota_requests: number | string | null;
+  quota_per: string | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -50,6 +53,7 @@ const toUser = (row: UserRow): User => ({
   passwordHash: row.password_hash,
   permissions: toStringList(row.permissions),
   blocked: toBoolean(row.blocked),
+  quota: toQuota(row.quota_requests, row.quota_per),
   createdAt: toNumber(row.created_at),
   updatedAt: toNumber(row.updated_at),
 });
@@ -66,11 +70,13 @@ const USER_COLUMNS: (keyof UserRow)[] = [
   'password_hash',
   'permissions',
   'blocked',
+  'quota_requests',
+  'quota_per',
   'created_at',
   'updated_at',
 ];
 
-const COLUMN_OF: { readonly [K in keyof UserChanges]-?: keyof UserRow } = {
+const COLUMN_OF: { readonly [K in keyof Omit<UserChanges, 'quota'>]-?: keyof UserRow } = {
   firstName: 'first_name',
   lastName: 'last_name',
   displayName: 'display_name',
@@ -111,6 +117,7 @@ export class KnexUserStore implements UserStore {
       password_hash: user.passwordHash,
       permissions: fromStringList(user.permissions),
       blocked: user.blocked,
+      ...quotaColumns(user.quota),
       created_at: user.createdAt,
       updated_at: user.updatedAt,
     };
@@ -186,6 +193,10 @@ export class KnexUserStore implements UserStore {
     const row: Partial<UserRow> = { updated_at: updatedAt };
     for (const [key, value] of Object.entries(changes) as [keyof UserChanges, unknown][]) {
       if (value === undefined) continue;
+      if (key === 'quota') {
+        Object.assign(row, quotaColumns(changes.quota!));
+        continue;
+      }
       const column = COLUMN_OF[key];
       (row as Record<string, unknown>)[column] = key === 'permissions' ? fromStringList(value as string[]) : value;
     }

@@ -201,4 +201,22 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
       });
     },
   },
+  {
+    name: '0013_quotas',
+    async up(db) {
+      // Null in both: no quota, as for every user and token before.
+      for (const name of ['users', 'tokens'])
+        await db.schema.alterTable(name, (table) => {
+          table.bigInteger('quota_requests');
+          table.string('quota_per', 8);
+        });
+    },
+    async down(db) {
+      for (const name of ['users', 'tokens'])
+        await db.schema.alterTable(name, (table) => {
+          table.dropColumn('quota_requests');
+          table.dropColumn('quota_per');
+        });
+    },
+  },
 ];

@@ -33,6 +33,7 @@ export class MemoryTokenStore implements TokenStore {
       ...record,
       scopes: [...record.scopes],
       rateLimit: record.rateLimit && { ...record.rateLimit },
+      quota: record.quota && { ...record.quota },
       allowedAddresses: record.allowedAddresses && [...record.allowedAddresses],
     });
     this.tables.tokenIdBySecretHash.set(record.secretHash, record.id);
@@ -62,6 +63,7 @@ export class MemoryTokenStore implements TokenStore {
         changes.allowedAddresses === undefined
           ? record.allowedAddresses
           : changes.allowedAddresses && [...changes.allowedAddresses],
+      quota: changes.quota === undefined ? record.quota : changes.quota && { ...changes.quota },
     };
     this.tables.tokens.set(id, updated);
     return updated;

@@ -11,6 +11,8 @@ import type { User } from '../../../../domain/identity/user.js';
 import { checkGrant, checkText } from '../users/user-rules.js';
 import { LISTED_NETWORKS_ONLY, type ClientNetworks, type TokenStore } from './ports.js';
 import { describeRateLimit, withinRateLimit, type RateLimit } from '../../../../domain/identity/rate-limit.js';
+import type { Quota } from '../../../../domain/identity/quota.js';
+import { checkQuota, ownQuotaOf } from '../quota-rules.js';
 import { issueLicense, issueSecret } from './secret.js';
 import { hangsOnAnother, type TokenOrigin, type TokenRecord } from '../../../../domain/identity/token.js';
 
@@ -26,6 +28,8 @@ export interface IssueTokenInput {
   readonly rateLimit?: RateLimit;
   /** The client networks it may be used from, within the caller token's own; default: the caller token's own, if it has any. */
   readonly allowedAddresses?: readonly string[];
+  /** Its own quota, within the caller's and its owner's; default: the caller token's own, if it has one. */
+  readonly quota?: Quota;
 }
 
 export interface IssuedToken {
@@ -72,7 +76,8 @@ export class IssueToken {
       checkGrant(actor, scopes, [], this.permissions) ??
       checkText('name', input.name) ??
       this.checkRateLimit(actor, input.rateLimit) ??
-      checkAllowedAddresses(actor, input.allowedAddresses, this.networks);
+      checkAllowedAddresses(actor, input.allowedAddresses, this.networks) ??
+      checkQuota(actor, input.quota, user);
     if (refused) return E.left(refused);
     const beyondOwner = scopes.find((p) => !grantedBy(user.permissions, p));
     if (beyondOwner !== undefined) return E.left({ _tag: 'NotAuthorized', permission: beyondOwner });
@@ -101,6 +106,7 @@ export class IssueToken {
       rotatedTo: null,
       rotationEndsAt: null,
       rotatedFrom: null,
+      quota: input.quota ?? ownQuotaOf(actor),
     };
     const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), {
       _tag: 'TokenCreateFailed',

@@ -12,6 +12,8 @@ import { checkAllowedAddresses, ownsToken } from './issue-token.js';
 import { LISTED_NETWORKS_ONLY, type ClientNetworks, type TokenChanges, type TokenStore } from './ports.js';
 import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
 import type { TokenUsageMeter } from './usage-meter.js';
+import type { Quota } from '../../../../domain/identity/quota.js';
+import { checkQuota } from '../quota-rules.js';
 import type { RateLimit } from '../../../../domain/identity/rate-limit.js';
 
 /** Token metadata as clients see it: never the secret or its hash. */
@@ -32,6 +34,8 @@ export interface TokenView {
   readonly issuedBy: UserName | null;
   /** Its own request rate limit, or null when the installation's default policy applies. */
   readonly rateLimit: RateLimit | null;
+  /** Its own quota, or null when only its user's (if any) counts its requests. */
+  readonly quota: Quota | null;
   /** How it was issued: `password` (a session, ended by a change of password), `token` or `cli`. */
   readonly origin: TokenOrigin;
   /** The client networks it may be used from; null: from anywhere. */
@@ -78,6 +82,7 @@ export class TokenReader {
       disabled: record.disabled,
       issuedBy: issuer && userNameOf(issuer),
       rateLimit: record.rateLimit,
+      quota: record.quota,
       origin: record.origin,
       allowedAddresses: record.allowedAddresses,
       rotatedTo: record.rotatedTo,
@@ -157,12 +162,14 @@ export class UpdateToken {
     private readonly tokens: TokenStore,
     private readonly reader: TokenReader,
     private readonly accessChanges: AccessChanges,
+    /** Where a token's owner is read, for the quota rule. */
+    private readonly users: UserStore,
     private readonly networks: ClientNetworks = LISTED_NETWORKS_ONLY,
   ) {}
 
   async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
-    if (changes.disabled === undefined && changes.name === undefined && changes.allowedAddresses === undefined)
-      return E.left(missingInput('disabled', 'name', 'allowedAddresses'));
+    if (Object.values(changes).every((value) => value === undefined))
+      return E.left(missingInput('disabled', 'name', 'allowedAddresses', 'quota'));
     const refused =
       checkText('name', changes.name) ?? checkAllowedAddresses(actor, changes.allowedAddresses, this.networks);
     if (refused) return E.left(refused);
@@ -170,6 +177,12 @@ export class UpdateToken {
       _tag: 'TokenUpdateFailed',
     });
     if (E.isLeft(found)) return found;
+    if (changes.quota !== undefined) {
+      const owner = await orOutage(this.users.findById(found.right.userId), { _tag: 'TokenUpdateFailed' });
+      if (E.isLeft(owner)) return owner;
+      const beyond = checkQuota(actor, changes.quota, owner.right);
+      if (beyond) return E.left(beyond);
+    }
     const updated = await orOutage(this.tokens.update(tokenId, changes), { _tag: 'TokenUpdateFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(updated)) return updated;

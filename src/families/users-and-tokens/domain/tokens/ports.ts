@@ -1,4 +1,5 @@
 import { identifier } from '../../../../domain/identifier.js';
+import type { Quota } from '../../../../domain/identity/quota.js';
 import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
 
 export type TokenInsertResult =
@@ -13,6 +14,8 @@ export interface TokenChanges {
   readonly name?: string;
   /** null: from anywhere again. */
   readonly allowedAddresses?: readonly string[] | null;
+  /** null: no quota of its own any more. */
+  readonly quota?: Quota | null;
 }
 
 export type TokenRotationResult =

@@ -107,6 +107,7 @@ export class CreateUser {
       passwordHash: input.password === undefined ? null : await this.passwords.hash(input.password),
       permissions,
       blocked: false,
+      quota: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -10,6 +10,8 @@ import type { Passwords, UserStore } from './ports.js';
 import { checkOutranks, targetUser, type UserRef } from './target-user.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
+import type { Quota } from '../../../../domain/identity/quota.js';
+import { checkQuota } from '../quota-rules.js';
 import type { EndPasswordSessions } from '../tokens/password-sessions.js';
 
 export class GetUser {
@@ -34,6 +36,8 @@ export interface UserUpdate {
   readonly email?: string;
   readonly password?: string;
   readonly permissions?: readonly string[];
+  /** Shared by all of the user's tokens; null removes it. Even on oneself it needs `Users::Update`. */
+  readonly quota?: Quota | null;
 }
 
 export class UpdateUser {
@@ -66,6 +70,12 @@ export class UpdateUser {
       const refused = checkGrant(actor, update.permissions, user.permissions, this.permissions, 'perms');
       if (refused) return E.left(refused);
     }
+    if (update.quota !== undefined) {
+      if (!actorHolds(actor, UsersAndTokensPermission.UsersUpdate))
+        return E.left({ _tag: 'NotAuthorized', permission: UsersAndTokensPermission.UsersUpdate });
+      const beyond = checkOutranks(actor, user) ?? checkQuota(actor, update.quota);
+      if (beyond) return E.left(beyond);
+    }
     const refused =
       checkText('displayname', update.displayName) ??
       checkText('firstname', update.firstName) ??
@@ -83,6 +93,7 @@ export class UpdateUser {
       passwordHash: update.password === undefined ? undefined : await this.passwords.hash(update.password),
       permissions: update.permissions === undefined ? undefined : [...new Set(update.permissions)],
       blocked: update.blocked,
+      quota: update.quota,
     };
     const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
     if (E.isLeft(result)) return result;

@@ -1,3 +1,4 @@
+import type { Quota } from '../../../../domain/identity/quota.js';
 import type { User } from '../../../../domain/identity/user.js';
 
 /** A user as clients see it: never the password or its hash. */
@@ -10,6 +11,8 @@ export interface UserView {
   readonly email: string | null;
   readonly permissions: readonly string[];
   readonly blocked: boolean;
+  /** Shared by all of the user's tokens; null: none. */
+  readonly quota: Quota | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -25,6 +28,7 @@ export function viewOfUser(user: User): UserView {
     email: user.email,
     permissions: user.permissions,
     blocked: user.blocked,
+    quota: user.quota,
     createdAt: new Date(user.createdAt).toISOString(),
     updatedAt: new Date(user.updatedAt).toISOString(),
   };

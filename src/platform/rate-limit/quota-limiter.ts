@@ -1,0 +1,127 @@
+import type { Actor } from '../../domain/identity/actor.js';
+import { describeQuota, quotaPeriodAt, type Quota, type QuotaPeriod } from '../../domain/identity/quota.js';
+import type { Clock } from '../../domain/ports.js';
+import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
+import type { QuotaCharge, QuotaCounter, QuotaSpend } from './quota-counter.js';
+
+/** The policy name the RateLimit fields announce a quota under. */
+export const QUOTA_POLICY = 'quota';
+
+type Standing = RateLimitStanding | undefined;
+/** A period with the end of the keys that count in it, made once a period rather than once a request. */
+interface Period {
+  readonly startsAt: number;
+  readonly endsAt: number;
+  readonly keySuffix: string;
+  readonly perSeconds: number;
+}
+
+interface Charged {
+  readonly quota: Quota;
+  readonly charge: QuotaCharge;
+  /** The period's length in whole seconds, as the policy announces it. */
+  readonly perSeconds: number;
+}
+
+const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
+
+/**
+ * Counts each request against the quotas of its token and of its user (shared by all of that
+ * user's tokens), by UTC day or calendar month, unless the rate limit `inner` refuses it: the
+ * tighter quota is announced as a second policy beside the rate limit's, and a request either
+ * quota has no room for is refused (429 code 25) until its period ends, spending nothing.
+ *
+ * A request with no quota to count is passed through as `inner` answered it, at no cost.
+ */
+export class QuotaCountingLimiter implements RateLimiter {
+  /** One policy object per quota and period length, so that its announced field is made once. */
+  /** By requests, then by period length: no number is written out on a request's way. */
+  private readonly policies = new Map<number, Map<number, RateLimitPolicy>>();
+  private readonly periods: { day?: Period; month?: Period } = {};
+
+  constructor(
+    private readonly inner: RateLimiter,
+    private readonly counter: QuotaCounter,
+    private readonly clock: Clock,
+    /** What an operation costs (`METHOD /path`); 1 when not named. */
+    private readonly costs: ReadonlyMap<string, number> = new Map(),
+  ) {}
+
+  admit(operation: string, actor: Actor, clientAddress: string): Standing | Promise<Standing> {
+    const tokenQuota = actor.kind === 'principal' ? actor.principal.token.quota : null;
+    const user = actor.kind === 'principal' ? actor.principal.user : actor.kind === 'password' ? actor.user : null;
+    const userQuota = user?.quota ?? null;
+    const limited = this.inner.admit(operation, actor, clientAddress);
+    if (tokenQuota === null && userQuota === null) return limited;
+    if (!(limited instanceof Promise) && limited?.refusal) return limited;
+    const now = this.clock.now();
+    const charged: Charged[] = [];
+    if (tokenQuota !== null && actor.kind === 'principal')
+      charged.push(this.chargeOf(`quota:token:${actor.principal.token.id}`, tokenQuota, now));
+    if (userQuota !== null) charged.push(this.chargeOf(`quota:user:${user!.id}`, userQuota, now));
+    const charges = charged.map(({ charge }) => charge);
+    const cost = this.costs.get(operation) ?? 1;
+    const spent = this.counter.spend(charges, cost, now);
+    if (!(limited instanceof Promise) && !(spent instanceof Promise)) return this.beside(limited, charged, spent, now);
+    // Both counts asked at once, so that shared counters cost one wait, not two; what the rate
+    // limit then refuses is given back to the quotas, as if never counted.
+    return Promise.all([limited, spent]).then(([rate, settled]) => {
+      if (!rate?.refusal) return this.beside(rate, charged, settled, now);
+      if (settled.admitted) this.counter.refund(charges, cost);
+      return rate;
+    });
+  }
+
+  /** The rate limit's standing with the tighter quota's beside it (or the quota's alone), refused when a quota had no room. */
+  private beside(rate: Standing, charged: readonly Charged[], { admitted, used }: QuotaSpend, now: number): Standing {
+    let tightest = 0;
+    const left = charged.map(({ quota }, i) => Math.max(quota.requests - used[i]!, 0));
+    for (let i = 1; i < charged.length; i++) if (left[i]! < left[tightest]!) tightest = i;
+    const { quota, charge, perSeconds } = charged[tightest]!;
+    const resetSeconds = Math.max(wholeSeconds(charge.endsAt - now), 1);
+    const standing: RateLimitStanding = {
+      policy: this.policyOf(quota, perSeconds),
+      remaining: left[tightest]!,
+      resetSeconds,
+      refusal: admitted
+        ? undefined
+        : {
+            _tag: 'QuotaExceeded',
+            retryAfterSeconds: resetSeconds,
+            details: `The quota of ${describeQuota(quota)} has no room for this request; it starts again at ${new Date(charge.endsAt).toISOString()}`,
+          },
+    };
+    if (rate === undefined) return standing;
+    // Spelled out: spreading a standing into a new object costs a request microseconds, not nanoseconds.
+    const { policy, remaining } = rate;
+    return { policy, remaining, resetSeconds: rate.resetSeconds, refusal: standing.refusal, also: standing };
+  }
+
+  /** The key names the period it counts, so that a new day or month starts from nothing wherever it is counted. */
+  private chargeOf(owner: string, quota: Quota, now: number): Charged {
+    const { endsAt, keySuffix, perSeconds } = this.periodAt(now, quota.per);
+    return { quota, charge: { key: owner + keySuffix, limit: quota.requests, endsAt }, perSeconds };
+  }
+
+  /** The current day and month, worked out again only once they end (or the clock goes back). */
+  private periodAt(now: number, per: QuotaPeriod): Period {
+    let period = this.periods[per];
+    if (period === undefined || now >= period.endsAt || now < period.startsAt) {
+      const { startsAt, endsAt } = quotaPeriodAt(now, per);
+      period = { startsAt, endsAt, keySuffix: `:${per}:${startsAt}`, perSeconds: (endsAt - startsAt) / 1000 };
+      this.periods[per] = period;
+    }
+    return period;
+  }
+
+  private policyOf(quota: Quota, perSeconds: number): RateLimitPolicy {
+    let byLength = this.policies.get(quota.requests);
+    if (byLength === undefined) this.policies.set(quota.requests, (byLength = new Map()));
+    let policy = byLength.get(perSeconds);
+    if (policy === undefined) {
+      policy = { name: QUOTA_POLICY, requests: quota.requests, perSeconds };
+      byLength.set(perSeconds, policy);
+    }
+    return policy;
+  }
+}
