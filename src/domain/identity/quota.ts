@@ -16,6 +16,16 @@ export const isQuota = (quota: Quota): boolean =>
   quota.requests <= MAX_QUOTA_REQUESTS &&
   QUOTA_PERIODS.includes(quota.per);
 
+const QUOTA_PATTERN = /^([1-9][0-9]{0,9})\/(day|month)$/;
+
+/** A quota as the CLI takes it, `1000/day` or `50000/month`; undefined when it is not one. */
+export function parseQuota(text: string): Quota | undefined {
+  const match = QUOTA_PATTERN.exec(text);
+  if (!match) return undefined;
+  const quota = { requests: Number(match[1]), per: match[2] as QuotaPeriod };
+  return isQuota(quota) ? quota : undefined;
+}
+
 export const describeQuota = ({ requests, per }: Quota): string => `${requests} requests per ${per}`;
 
 /** The most days a calendar month has: a daily quota is within a monthly one only if 31 such days are. */

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OPERATOR } from '../../domain/identity/actor.js';
+import { describeQuota, parseQuota, type Quota } from '../../domain/identity/quota.js';
 import { describeRateLimit, parseRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
 import type { User } from '../../domain/identity/user.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
@@ -10,6 +11,14 @@ import { viewOfUser } from './domain/users/user-view.js';
 import { passwordFromStdin } from './password-stdin.js';
 import type { UsersAndTokensUseCases } from './users-and-tokens-module.js';
 import { userListCommand } from './user-list-command.js';
+
+/** `--quota` as given: read before the database is opened, so that a mistyped one costs nothing. */
+function quotaOption(text: string): Quota {
+  const quota = parseQuota(text);
+  if (quota === undefined)
+    throw new CliFailure(`--quota must look like 1000/day or 50000/month (at most 1000000000 requests), got "${text}"`);
+  return quota;
+}
 
 const describeUser = (user: User): string =>
   `${user.username} (uid ${user.uid}) permissions: ${user.permissions.length > 0 ? user.permissions.join(', ') : '(none)'}${user.blocked ? ' [blocked]' : ''}`;
@@ -80,6 +89,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
     .option('--password-stdin', passwordStdinHelp)
     .option('--permission <permission>', 'replace the permissions with these (repeatable)', collect)
     .option('--no-permissions', 'remove every permission')
+    .option('--quota <requests/period>', "the user's quota over all their tokens, such as 50000/month, or none")
     .action(
       async (options: {
         username: string;
@@ -90,6 +100,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
         passwordStdin?: true;
         permission?: string[];
         permissions: boolean;
+        quota?: string;
       }) => {
         // It was read before --password-stdin existed; ignored, it would leave the old password in place unnoticed.
         if (io.env.UTILITY_API_NEW_PASSWORD !== undefined) {
@@ -97,6 +108,8 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
             'UTILITY_API_NEW_PASSWORD is no longer read; give the password on standard input with --password-stdin',
           );
         }
+        const quota =
+          options.quota === undefined ? undefined : options.quota === 'none' ? null : quotaOption(options.quota);
         const password = options.passwordStdin ? await passwordFromStdin(io.stdin) : undefined;
         await withUseCases(async (useCases) => {
           const permissions = options.permissions === false ? [] : options.permission;
@@ -111,6 +124,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
                 email: options.email,
                 password,
                 permissions,
+                quota,
               },
             ),
           );
@@ -166,8 +180,16 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
         "the token's own request rate limit, such as 100/10; default: the installation's policy",
       ),
     )
+    .option('--quota <requests/period>', 'requests the token may make each UTC day or calendar month, such as 1000/day')
     .action(
-      (options: { username: string; permission?: string[]; expiresIn?: string; name?: string; rateLimit?: string }) => {
+      (options: {
+        username: string;
+        permission?: string[];
+        expiresIn?: string;
+        name?: string;
+        rateLimit?: string;
+        quota?: string;
+      }) => {
         // Flags are read before the database is opened: a mistyped one costs nothing.
         let expiresInMs: number | undefined;
         if (options.expiresIn !== undefined) {
@@ -185,6 +207,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
               `--rate-limit must look like 100/10 (requests/seconds: at most 1000000000 requests, 86400 s), got "${options.rateLimit}"`,
             );
         }
+        const quota = options.quota === undefined ? undefined : quotaOption(options.quota);
         return withUseCases(async (useCases) => {
           const issued = orFail(
             await useCases.issueToken.execute({
@@ -194,6 +217,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
               expiresInMs,
               name: options.name,
               rateLimit,
+              quota,
             }),
           );
           const { record, user: owner, secret } = issued;
@@ -209,6 +233,7 @@ export function usersAndTokensCommands(program: Command, tools: CommandTools<Use
           print(
             `  rate limit:  ${record.rateLimit === null ? "the installation's policy" : describeRateLimit(record.rateLimit)}`,
           );
+          if (record.quota) print(`  quota:       ${describeQuota(record.quota)}`);
           print('The secret below is shown only now:');
           print(secret);
         });
