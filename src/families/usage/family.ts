@@ -1,6 +1,7 @@
 import { defineFamily } from '../../wiring/family.js';
 import { USAGE_MIGRATIONS } from './adapters/migrations.js';
 import { UsagePermission } from './domain/permissions.js';
+import { usageCommands } from './usage-commands.js';
 import { usageModule, UsageUseCases } from './usage-module.js';
 import { usageSamples } from './usage-samples.js';
 import { usageSettings } from './usage-settings.js';
@@ -12,6 +13,7 @@ export const usage = defineFamily({
   permissions: UsagePermission,
   module: (settings) => usageModule(settings),
   useCases: UsageUseCases,
+  commands: usageCommands,
   samples: usageSamples,
   migrations: USAGE_MIGRATIONS,
 });
