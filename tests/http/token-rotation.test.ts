@@ -9,20 +9,12 @@ import {
   twoInstancesForSuite,
 } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
+import type { CreatedToken } from '../support/token-answers.js';
 
 const ENC = '/api/crypto/enc?data=hello';
 const DAY_MS = 86_400_000;
 
-interface Rotated {
-  token: string;
-  id: string;
-  prefix: string;
-  license: string;
-  username: string;
-  firebaseuid: string;
-  permissions: string[];
-  expiresAt: string | null;
-  issuedBy: { uid: string; username: string } | null;
+interface Rotated extends CreatedToken {
   rateLimit: { requests: number; perSeconds: number } | null;
   allowedAddresses: string[] | null;
   rotatedFrom: string;

@@ -4,18 +4,8 @@ import { freshSqlite } from '../support/databases.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 import { SteppedClock } from '../support/manual-clock.js';
+import type { CreatedToken } from '../support/token-answers.js';
 
-interface Created {
-  token: string;
-  id: string;
-  prefix: string;
-  license: string;
-  username: string;
-  firebaseuid: string;
-  permissions: string[];
-  expiresAt: string | null;
-  issuedBy: { uid: string; username: string } | null;
-}
 interface Info {
   id: string;
   prefix: string;
@@ -67,7 +57,7 @@ for (const backend of httpBackends) {
     const createToken = async (token: string, json: unknown) => {
       const response = await server.send('POST', '/api/token/create', { token, json });
       expect(response.status, await response.clone().text()).to.equal(201);
-      return (await response.json()) as Created;
+      return (await response.json()) as CreatedToken;
     };
 
     it('issues a token for yourself: 201 with the secret once, narrowed and expiring as asked', async () => {
@@ -235,14 +225,14 @@ for (const backend of httpBackends) {
         json: {},
       });
       expect(byHeader.status).to.equal(201);
-      expect(((await byHeader.json()) as Created).firebaseuid).to.equal(other.uid);
+      expect(((await byHeader.json()) as CreatedToken).firebaseuid).to.equal(other.uid);
       const both = await server.send('POST', '/api/token/create', {
         token: admin,
         headers: { 'x-uid': other.uid },
         json: { firebaseuid: other.uid },
       });
       expect(both.status).to.equal(201);
-      expect(((await both.json()) as Created).firebaseuid).to.equal(other.uid);
+      expect(((await both.json()) as CreatedToken).firebaseuid).to.equal(other.uid);
 
       const adminUser = await server.userWithToken(['Tokens::Create', 'Cryptography::*']);
       const before = await server.snapshot();
@@ -584,7 +574,7 @@ describe('http: a token issued for someone else is no master key', () => {
       json: { firebaseuid: admin.uid, permissions: [] },
     });
     expect(issued.status).to.equal(201);
-    const borrowed = ((await issued.json()) as Created).token;
+    const borrowed = ((await issued.json()) as CreatedToken).token;
     const before = await server.snapshot();
 
     await expectError(await server.send('DELETE', '/api/user/delete', { token: borrowed }), 403, 1);
@@ -608,7 +598,7 @@ describe('http: a token issued for someone else is no master key', () => {
           token: lender,
           json: { firebaseuid: admin.uid, permissions: ['Tokens::Create', 'Users::Read'] },
         })
-      ).json()) as Created
+      ).json()) as CreatedToken
     ).token;
     const snapshotWithLent = await server.snapshot();
     const refused = await expectError(

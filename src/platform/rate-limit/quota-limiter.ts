@@ -34,8 +34,10 @@ const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
  * A request with no quota to count is passed through as `inner` answered it, at no cost.
  */
 export class QuotaCountingLimiter implements RateLimiter {
-  /** One policy object per quota and period length, so that its announced field is made once. */
-  /** By requests, then by period length: no number is written out on a request's way. */
+  /**
+   * One policy object per quota and period length, so that its announced field is made once; by
+   * requests, then by period length, so that no number is written out on a request's way.
+   */
   private readonly policies = new Map<number, Map<number, RateLimitPolicy>>();
   private readonly periods: { day?: Period; month?: Period } = {};
 
