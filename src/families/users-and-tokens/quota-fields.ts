@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isQuota, MAX_QUOTA_REQUESTS, QUOTA_PERIODS, type Quota } from '../../domain/identity/quota.js';
-import { described } from '../../platform/http/codecs.js';
+import { checked } from '../../platform/config/codecs.js';
+import { described, orNull } from '../../platform/http/codecs.js';
 
 /** The codecs of a quota, as token and user routes take and answer it. */
 
@@ -26,26 +27,10 @@ const quotaSchema = {
 const QUOTA_TEXT = `{requests: 1 to ${MAX_QUOTA_REQUESTS}, per: "day" or "month"}`;
 
 /** `{requests, per}`: a whole number of requests in each UTC day or calendar month. */
-export const quotaField = described(
-  new t.Type<Quota, Quota, unknown>(
-    QUOTA_TEXT,
-    isQuotaObject,
-    (u, c) => (isQuotaObject(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  ),
-  quotaSchema,
-);
+export const quotaField = described(checked(QUOTA_TEXT, isQuotaObject), quotaSchema);
 
 /** As `quotaField`, or null: no quota any more. */
-export const quotaOrNull = described(
-  new t.Type<Quota | null, Quota | null, unknown>(
-    `null, or ${QUOTA_TEXT}`,
-    (u): u is Quota | null => u === null || isQuotaObject(u),
-    (u, c) => (u === null || isQuotaObject(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  ),
-  { anyOf: [quotaSchema, { type: 'null' }] },
-);
+export const quotaOrNull = orNull(quotaField);
 
 /** A quota as answered, or null where there is none. */
 export const quotaView = t.union([

@@ -7,8 +7,8 @@ import {
   type RateLimit,
 } from '../../domain/identity/rate-limit.js';
 import { quotaView } from './quota-fields.js';
-import { Network } from '../../platform/config/codecs.js';
-import { described } from '../../platform/http/codecs.js';
+import { checked, Network } from '../../platform/config/codecs.js';
+import { described, orNull } from '../../platform/http/codecs.js';
 import { DURATION_PATTERN, MAX_LIFETIME_MS, parseDuration } from './domain/tokens/duration.js';
 import { MAX_ROTATION_GRACE_MS } from './domain/tokens/rotate-token.js';
 
@@ -47,11 +47,9 @@ const isRateLimitObject = (u: unknown): u is RateLimit =>
   isRateLimit(u as RateLimit);
 /** `{requests, perSeconds}`: whole numbers, at most a billion requests in a window of at most a day. */
 export const rateLimitField = described(
-  new t.Type<RateLimit, RateLimit, unknown>(
+  checked(
     `{requests: 1 to ${MAX_RATE_LIMIT_REQUESTS}, perSeconds: 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS}}`,
     isRateLimitObject,
-    (u, c) => (isRateLimitObject(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
   ),
   {
     type: 'object',
@@ -128,25 +126,15 @@ const networkListSchema = {
 
 /** 1 to 50 IPv4 or IPv6 networks in CIDR notation, each written as its first address (`203.0.113.0/24`). */
 export const allowedAddresses = described(
-  new t.Type<readonly string[], readonly string[], unknown>(
+  checked(
     `1 to ${MAX_ALLOWED_ADDRESSES} networks such as "203.0.113.0/24" or "2001:db8::/32" (CIDR, each its first address)`,
     isNetworkList,
-    (u, c) => (isNetworkList(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
   ),
   networkListSchema,
 );
 
 /** As `allowedAddresses`, or null: usable from anywhere again. */
-export const allowedAddressesOrNull = described(
-  new t.Type<readonly string[] | null, readonly string[] | null, unknown>(
-    `null, or ${allowedAddresses.name}`,
-    (u): u is readonly string[] | null => u === null || isNetworkList(u),
-    (u, c) => (u === null || isNetworkList(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  ),
-  { anyOf: [networkListSchema, { type: 'null' }] },
-);
+export const allowedAddressesOrNull = orNull(allowedAddresses);
 
 const MAX_GRACE_SECONDS = MAX_ROTATION_GRACE_MS / 1000;
 const isGrace = (u: unknown): u is number =>

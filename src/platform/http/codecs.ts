@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { characterCount, trimWhiteSpace } from '../../domain/text.js';
+import { checked } from '../config/codecs.js';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for one value. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -14,6 +15,13 @@ export type Described<C> = C & { readonly jsonSchema: JsonSchema };
 export const described = <C extends t.Decoder<never, unknown>>(codec: C, jsonSchema: JsonSchema): Described<C> =>
   Object.assign(codec, { jsonSchema });
 export const isDescribed = (codec: object): codec is Described<t.Decoder<never, unknown>> => 'jsonSchema' in codec;
+
+/** As `codec`, or null: how a body field of an update says "none any more". */
+export const orNull = <A>(codec: Described<t.Type<A, A, unknown>>): Described<t.Type<A | null, A | null, unknown>> =>
+  described(
+    checked(`null, or ${codec.name}`, (u): u is A | null => u === null || codec.is(u)),
+    { anyOf: [codec.jsonSchema, { type: 'null' }] },
+  );
 
 /** Text of at most `maxBytes` bytes once encoded as UTF-8. */
 export const utf8UpTo = (maxBytes: number): Described<t.Type<string, string, unknown>> =>
@@ -88,10 +96,7 @@ export const jsonFlag = described(t.boolean, { type: 'boolean' });
 /** Text that must be one of `values`, exactly. */
 export const oneOf = <V extends string>(values: readonly V[], name: string): Described<t.Type<V, string, unknown>> => {
   const is = (u: unknown): u is V => typeof u === 'string' && (values as readonly string[]).includes(u);
-  return described(
-    new t.Type<V, string, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity),
-    { type: 'string', enum: values },
-  );
+  return described(checked(name, is), { type: 'string', enum: values });
 };
 
 /**
@@ -123,18 +128,7 @@ export const text = (min: number, max: number): Described<t.Type<string, string,
 /** A secret as typed: never trimmed (its spaces are part of it), at most `max` characters (code points). */
 export const secretText = (max: number): Described<t.Type<string, string, unknown>> => {
   const ok = (u: unknown): u is string => typeof u === 'string' && characterCount(u) <= max;
-  return described(
-    new t.Type<string, string, unknown>(
-      `a string of at most ${max} characters`,
-      ok,
-      (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
-      t.identity,
-    ),
-    {
-      type: 'string',
-      maxLength: max,
-    },
-  );
+  return described(checked(`a string of at most ${max} characters`, ok), { type: 'string', maxLength: max });
 };
 
 const MAX_LISTED_NAME_LENGTH = 100;
@@ -145,19 +139,11 @@ export const names = (max: number): Described<t.Type<string[], string[], unknown
     Array.isArray(u) &&
     u.length <= max &&
     u.every((s) => typeof s === 'string' && characterCount(s) <= MAX_LISTED_NAME_LENGTH);
-  return described(
-    new t.Type<string[], string[], unknown>(
-      `a list of at most ${max} names`,
-      ok,
-      (u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
-      t.identity,
-    ),
-    {
-      type: 'array',
-      maxItems: max,
-      items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
-    },
-  );
+  return described(checked(`a list of at most ${max} names`, ok), {
+    type: 'array',
+    maxItems: max,
+    items: { type: 'string', maxLength: MAX_LISTED_NAME_LENGTH },
+  });
 };
 
 /** Plain decimal notation: no exponent, hex, "NaN" or "Infinity", nothing empty. */
