@@ -11,7 +11,7 @@ import type { User } from '../../domain/identity/user.js';
 import { quotaOrNull, quotaView } from './quota-fields.js';
 import { viewOfUser } from './domain/users/user-view.js';
 import {
-  described,
+  absent,
   jsonFlag,
   matching,
   names,
@@ -63,18 +63,6 @@ export function namedRef(
   if (given > 1) return E.left(invalidInput(NAMING_FIELD, 'name the user by one of x-uid, username or email'));
   return E.right(username !== undefined ? { username } : email !== undefined ? { email } : refOf(uid));
 }
-
-/** A value no request may give: for a header that means something elsewhere but not here. */
-const absent = (why: string) =>
-  described(
-    new t.Type<never, string, unknown>(
-      `absent (${why})`,
-      (_u): _u is never => false,
-      (u, c) => t.failure(u, c),
-      (never) => never,
-    ),
-    { not: {} },
-  );
 
 /** A user as clients see it (`UserView`): never the password or its hash. */
 export const userView = t.strict({

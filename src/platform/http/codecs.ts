@@ -16,6 +16,18 @@ export const described = <C extends t.Decoder<never, unknown>>(codec: C, jsonSch
   Object.assign(codec, { jsonSchema });
 export const isDescribed = (codec: object): codec is Described<t.Decoder<never, unknown>> => 'jsonSchema' in codec;
 
+/** A value no request may give: for a header that means something elsewhere but not here. */
+export const absent = (why: string) =>
+  described(
+    new t.Type<never, string, unknown>(
+      `absent (${why})`,
+      (_u): _u is never => false,
+      (u, c) => t.failure(u, c),
+      (never) => never,
+    ),
+    { not: {} },
+  );
+
 /** As `codec`, or null: how a body field of an update says "none any more". */
 export const orNull = <A>(codec: Described<t.Type<A, A, unknown>>): Described<t.Type<A | null, A | null, unknown>> =>
   described(
