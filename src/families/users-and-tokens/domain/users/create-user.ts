@@ -8,6 +8,7 @@ import type { Clock, Randomness } from '../../../../domain/ports.js';
 import type { Passwords, UserStore } from './ports.js';
 import { USERNAME_PATTERN, type User } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
+import { foldForSearch } from './user-search.js';
 
 export interface CreateUserInput {
   readonly actor: Actor;
@@ -53,12 +54,7 @@ function withRandomSuffix(base: string, randomness: Randomness): string {
 
 /** "Zoë O'Brien" → "zoe.obrien": what a person would type, from what they are called. */
 export function usernameFromName(firstName: string | undefined, lastName: string | undefined): string {
-  const part = (text: string | undefined) =>
-    (text ?? '')
-      .normalize('NFKD')
-      .replace(/\p{Diacritic}/gu, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '');
+  const part = (text: string | undefined) => foldForSearch(text ?? '').replace(/[^a-z0-9]+/g, '');
   const base = [part(firstName), part(lastName)]
     .filter((p) => p !== '')
     .join('.')
