@@ -25,13 +25,15 @@ export function buildCli(io: CliIo = processIo()): Command {
     let app: Application;
     try {
       // The CLI never delivers mail: a command would take messages and stop before sending them;
-      // nor does it compact usage history, which the servers do: a command has other work for the database.
+      // nor does it compact usage history or prune the audit trail, which the servers do: a command
+      // has other work for the database.
       app = await buildApplication(
         {
           ...config.right,
           log: { level },
           mail: { ...config.right.mail, worker: false },
           usage: { ...config.right.usage, compaction: false },
+          audit: { ...config.right.audit, pruning: false },
         },
         { logFd: 2 },
       );

@@ -6,7 +6,10 @@ import { SqliteAccessChangeFeed } from '../platform/access-changes/sqlite-access
 import { databaseCheck, databaseTimeoutMs, type DatabaseSettings } from '../platform/persistence/database.js';
 import { CallDeadline, reachingInTime } from '../platform/persistence/reaching-in-time.js';
 import { DependencyCheck } from '../platform/health/ports.js';
-import { Database, Log, SqlStorage, StoredAccessChangeFeed } from '../wiring/identifiers.js';
+import { Database, InMemoryAuditTrail, Log, SqlStorage, StoredAccessChangeFeed } from '../wiring/identifiers.js';
+import { AuditTrail } from '../domain/audit.js';
+import { KnexAuditTrail } from '../platform/audit/knex-audit-trail.js';
+import { MemoryAuditTrail } from '../platform/audit/memory-audit-trail.js';
 import { typedBindings } from '../wiring/typed-binding.js';
 
 /** An open database and what it was opened from. */
@@ -17,7 +20,8 @@ export interface OpenDatabase {
 
 /**
  * The open database (or none, on memory storage) that each family's stores are made on, with the
- * deadline their calls keep, and the feed of access changes between the processes sharing it.
+ * deadline their calls keep, the feed of access changes between the processes sharing it, and
+ * the audit trail the stores write their changes' entries to.
  * Each family binds its own stores in its module.
  */
 export const storageModule = (database: OpenDatabase | undefined): ContainerModule =>
@@ -26,6 +30,9 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
     if (!database) {
       constant(SqlStorage, null);
       constant(StoredAccessChangeFeed, new MemoryAccessChangeFeed());
+      const trail = new MemoryAuditTrail();
+      constant(InMemoryAuditTrail, trail);
+      constant(AuditTrail, trail);
       return;
     }
     const { db, settings } = database;
@@ -35,6 +42,8 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
     // answered beside a writer waiting for the lock, must not lengthen that writer's wait.
     if (settings.client === 'postgres') db.on('query-response', () => deadline.answered());
     constant(SqlStorage, { db, inTime: (store) => reachingInTime(store, deadline) });
+    constant(InMemoryAuditTrail, null);
+    constant(AuditTrail, reachingInTime(new KnexAuditTrail(db), deadline));
     provide(StoredAccessChangeFeed, [Log], (logger) =>
       settings.client === 'sqlite'
         ? new SqliteAccessChangeFeed(db, logger)

@@ -1,3 +1,4 @@
+import { audit } from './audit/family.js';
 import { barcode } from './barcode/family.js';
 import { content } from './content/family.js';
 import { crypto } from './crypto/family.js';
@@ -29,4 +30,5 @@ export const FAMILIES = [
   content,
   mail,
   usage,
+  audit,
 ] as const;

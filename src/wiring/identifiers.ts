@@ -8,6 +8,7 @@ import type { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { Counters } from '../platform/rate-limit/counters.js';
 import type { Redirect, Route } from '../platform/http/route-table.js';
 import type { UpstreamCallCounter } from '../platform/upstream/upstream-call.js';
+import type { MemoryAuditTrail } from '../platform/audit/memory-audit-trail.js';
 
 /**
  * Identifiers of what only the composition root and transports know about. The whole AppConfig is
@@ -25,6 +26,11 @@ export interface SqlStorage {
   inTime<Store extends object>(store: Store): Store;
 }
 export const SqlStorage = identifier<SqlStorage | null>('SqlStorage');
+/**
+ * The audit trail the in-memory stores append their entries to, in the step of their change; null
+ * on SQL storage, where the Knex stores write them in their transactions.
+ */
+export const InMemoryAuditTrail = identifier<MemoryAuditTrail | null>('InMemoryAuditTrail');
 /** The counters rate limits and the login throttle count in: this process's memory, or Redis. */
 export const SharedCounters = identifier<Counters>('Counters');
 export const Routes = identifier<RouteTable>('RouteTable');

@@ -1,3 +1,6 @@
+import type { AuditTrail } from '../../src/domain/audit.js';
+import { KnexAuditTrail } from '../../src/platform/audit/knex-audit-trail.js';
+import { MemoryAuditTrail } from '../../src/platform/audit/memory-audit-trail.js';
 import { KnexTokenStore } from '../../src/families/users-and-tokens/adapters/knex/knex-token-store.js';
 import { KnexUserStore } from '../../src/families/users-and-tokens/adapters/knex/knex-user-store.js';
 import { MemoryTables } from '../../src/families/users-and-tokens/adapters/memory/memory-tables.js';
@@ -10,6 +13,8 @@ import { sqlDatabases } from '../support/databases.js';
 export interface StoreUnderTest {
   readonly users: UserStore;
   readonly tokens: TokenStore;
+  /** The audit trail the stores write their entries to. */
+  readonly trail: AuditTrail;
   /** Another user store on the same storage, as a second process would open it. */
   again(): UserStore;
   close(): Promise<void>;
@@ -21,9 +26,11 @@ export const storeAdapters: { name: string; open: () => Promise<StoreUnderTest> 
     name: 'memory',
     open: async () => {
       const tables = new MemoryTables();
+      const trail = new MemoryAuditTrail();
       return {
-        users: new MemoryUserStore(tables),
-        tokens: new MemoryTokenStore(tables),
+        users: new MemoryUserStore(tables, trail),
+        tokens: new MemoryTokenStore(tables, trail),
+        trail,
         again: () => new MemoryUserStore(tables),
         close: async () => {},
       };
@@ -36,6 +43,7 @@ export const storeAdapters: { name: string; open: () => Promise<StoreUnderTest> 
       return {
         users: new KnexUserStore(database.db),
         tokens: new KnexTokenStore(database.db),
+        trail: new KnexAuditTrail(database.db),
         again: () => new KnexUserStore(database.db),
         close: database.drop,
       };

@@ -64,6 +64,30 @@ for (const adapter of storeAdapters) {
       });
     });
 
+    it('refuses a rotation that would leave the owner more than maxLiveTokens live tokens, the replaced one not counted, storing nothing', async () => {
+      const [first, second] = [aToken(userId, { createdAt: 1_000 }), aToken(userId, { createdAt: 1_000 })];
+      await store.tokens.insert(first);
+      await store.tokens.insert(second);
+      const replacement = aToken(userId, { createdAt: 2_000, rotatedFrom: first.id });
+      expect(await store.tokens.rotate(first.id, replacement, 10_000, undefined, 2)).to.deep.include({ rotated: true });
+      // first is ending but live until 10,000: replacing second now would make three.
+      const over = aToken(userId, { createdAt: 3_000, rotatedFrom: second.id });
+      expect(await store.tokens.rotate(second.id, over, 10_000, undefined, 2)).to.deep.equal({
+        rotated: false,
+        refused: 'liveTokenLimit',
+      });
+      expect(await store.tokens.findById(over.id)).to.equal(undefined);
+      expect((await store.tokens.findById(second.id))!.rotatedTo).to.equal(null);
+      // Past first's end it no longer counts, for a rotation or an insert.
+      const later = aToken(userId, { createdAt: 10_000, rotatedFrom: second.id });
+      expect(await store.tokens.rotate(second.id, later, 20_000, undefined, 2)).to.deep.include({ rotated: true });
+      expect(await store.tokens.insert(aToken(userId, { createdAt: 20_000 }), 3)).to.deep.equal({ inserted: true });
+      expect(await store.tokens.insert(aToken(userId, { createdAt: 20_000 }), 3)).to.deep.equal({
+        inserted: false,
+        refused: 'liveTokenLimit',
+      });
+    });
+
     it('lets exactly one of concurrent rotations of one token pass', async () => {
       for (let round = 0; round < 10; round += 1) {
         const previous = aToken(userId);
@@ -77,7 +101,7 @@ for (const adapter of storeAdapters) {
       }
     });
 
-    it('deletes a user’s tokens of one origin and what hangs on them, and nobody else’s', async () => {
+    it('a new password hash ends the user’s password sessions and what hangs on them, and nothing else', async () => {
       const other = aUser();
       await store.users.insert(other);
       const session = aToken(userId, { origin: 'password' });
@@ -85,11 +109,13 @@ for (const adapter of storeAdapters) {
       const kept = [aToken(userId, { origin: 'token' }), aToken(userId, { origin: 'cli' })];
       const othersSession = aToken(other.id, { origin: 'password' });
       for (const token of [session, minted, ...kept, othersSession]) await store.tokens.insert(token);
-      expect(await store.tokens.deleteByOrigin(userId, 'password')).to.deep.equal([session.id]);
+      await store.users.update(userId, { displayName: 'renamed', blocked: false }, 2_000);
+      expect(await store.tokens.findById(session.id)).to.deep.equal(session);
+      await store.users.update(userId, { passwordHash: 'another hash' }, 3_000);
+      expect(await store.tokens.findById(session.id)).to.equal(undefined);
       expect(await store.tokens.findById(minted.id)).to.equal(undefined);
       expect(await store.tokens.listByUser(userId)).to.have.deep.members(kept);
       expect(await store.tokens.findById(othersSession.id)).to.deep.equal(othersSession);
-      expect(await store.tokens.deleteByOrigin(userId, 'password')).to.deep.equal([]);
     });
   });
 }

@@ -8,6 +8,7 @@ import { CountedLoginThrottle } from '../../src/families/users-and-tokens/adapte
 import { memoryCounters } from '../../src/platform/rate-limit/counters.js';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { LogInWithPassword } from '../../src/families/users-and-tokens/domain/auth/log-in-with-password.js';
+import { MemoryAuditTrail } from '../../src/platform/audit/memory-audit-trail.js';
 import {
   ACCOUNT_SLOWDOWN,
   loginThrottlePolicies,
@@ -37,7 +38,8 @@ const TEST_COST = 10;
 function loginFixture() {
   const clock = new ManualClock();
   const tables = new MemoryTables();
-  const users = new MemoryUserStore(tables);
+  const trail = new MemoryAuditTrail();
+  const users = new MemoryUserStore(tables, trail);
   const verifier = new WatchedPasswords(TEST_COST);
   const pauses: number[] = [];
   const throttle = new CountedLoginThrottle(memoryCounters, policyOfKey(loginThrottlePolicies(10)));
@@ -46,6 +48,7 @@ function loginFixture() {
     throttle,
     verifier,
     clock,
+    trail,
     ACCOUNT_SLOWDOWN,
     async (ms) => void pauses.push(ms),
   );
@@ -59,7 +62,7 @@ function loginFixture() {
   );
   const attempt = (login: string, password: string, clientAddress = '192.0.2.1') =>
     logIn.execute({ login, password, clientAddress });
-  return { clock, users, verifier, createUser, issueToken, attempt, pauses };
+  return { clock, users, verifier, createUser, issueToken, attempt, pauses, trail, logIn };
 }
 
 /** scheme, N, r and p of a stored hash: what decides what verifying against it costs. */
@@ -117,6 +120,70 @@ describe('domain: logging in with a password', () => {
     await f.users.update(ada.id, { blocked: true }, f.clock.now());
     expectLeftTag(await f.attempt('ada', 'not the password'), 'InvalidApiKey');
     expectLeftTag(await f.attempt('ada', PASSWORD), 'Blocked');
+  });
+
+  it('writes each attempt whose password was checked to the audit trail, but none the throttle refused before checking', async () => {
+    const f = loginFixture();
+    const ada = expectRight(await f.createUser.execute({ actor: OPERATOR, username: 'ada', password: PASSWORD }));
+    const origin = { address: '203.0.113.9', requestId: 'r-1' };
+    const login = (name: string, password: string) =>
+      f.logIn.execute({ login: name, password, clientAddress: '203.0.113.9', origin });
+    expect(expectRight(await login('ADA', PASSWORD))).to.deep.equal({ kind: 'password', user: ada, origin });
+    expectLeftTag(await login('ada', 'not the password'), 'InvalidApiKey');
+    expectLeftTag(await login('Nobody', PASSWORD), 'InvalidApiKey');
+    await f.users.update(ada.id, { blocked: true }, f.clock.now());
+    expectLeftTag(await login('ada', PASSWORD), 'Blocked');
+    const nobody = { uid: null, username: null, tokenId: null, via: 'http' };
+    const proved = { uid: ada.uid, username: 'ada', tokenId: null, via: 'http' };
+    const entries = (await f.trail.list({ limit: 10, action: 'login.password' })).reverse();
+    expect(
+      entries.map(({ actor, target, outcome, address, requestId, concerns, at }) => ({
+        actor,
+        target,
+        outcome,
+        address,
+        requestId,
+        concerns,
+        at,
+      })),
+    ).to.deep.equal([
+      {
+        actor: proved,
+        target: { type: 'user', id: ada.uid, label: 'ada' },
+        outcome: 'success',
+        ...origin,
+        concerns: ada.id,
+        at: f.clock.now(),
+      },
+      {
+        actor: nobody,
+        target: { type: 'user', id: ada.uid, label: 'ada' },
+        outcome: 'failure',
+        ...origin,
+        concerns: ada.id,
+        at: f.clock.now(),
+      },
+      {
+        actor: nobody,
+        target: { type: 'user', id: null, label: 'nobody' },
+        outcome: 'failure',
+        ...origin,
+        concerns: null,
+        at: f.clock.now(),
+      },
+      {
+        actor: proved,
+        target: { type: 'user', id: ada.uid, label: 'ada' },
+        outcome: 'failure',
+        ...origin,
+        concerns: ada.id,
+        at: f.clock.now(),
+      },
+    ]);
+    for (let i = 0; i < 5; i++) await login('ada', 'wrong again');
+    const written = (await f.trail.list({ limit: 100 })).length;
+    expectLeftTag(await login('ada', PASSWORD), 'RateLimited');
+    expect(await f.trail.list({ limit: 100 })).to.have.length(written);
   });
 
   it('makes an account wait after 5 failures from one address, without verifying again; from other addresses it is slowed down, never refused', async () => {

@@ -62,6 +62,7 @@ describe('domain: permissions', () => {
       'Facts',
       'Quotes',
       'Mail',
+      'Audit',
       'System',
     ]);
   });

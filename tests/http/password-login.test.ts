@@ -74,6 +74,13 @@ for (const backend of httpBackends) {
       server = suite.server;
     });
 
+    /** The password logins the audit trail holds, newest first, written after the entry `afterId` if given. */
+    const loginEntries = async (afterId = '0') =>
+      expectRight(
+        await server.app.useCases.audit.readAudit.list(OPERATOR, { action: 'login.password', limit: 100 }),
+      ).entries.filter((entry) => Number(entry.id) > Number(afterId));
+    const lastEntryId = async () => (await loginEntries())[0]?.id ?? '0';
+
     let userSequence = 0;
     const userWithPassword = async (permissions: string[], password: string | null = PASSWORD) => {
       userSequence += 1;
@@ -141,7 +148,8 @@ for (const backend of httpBackends) {
       const from = newClientAddress();
       const user = await userWithPassword(['Cryptography::Encrypt']);
       const passwordless = await userWithPassword(['Cryptography::Encrypt'], null);
-      const before = await server.snapshot();
+      const before = await server.snapshot({ audit: false });
+      const lastBefore = await lastEntryId();
       const refusals = [];
       for (const authorization of [
         basic(user.username, 'not the password'),
@@ -161,7 +169,20 @@ for (const backend of httpBackends) {
         refusals.push(await expectError(await createFrom(server, newClientAddress(), authorization), 401, 4));
       }
       expect(new Set(refusals.map((body) => JSON.stringify(body))).size).to.equal(1);
-      expect(await server.snapshot()).to.deep.equal(before);
+      expect(await server.snapshot({ audit: false })).to.deep.equal(before);
+      // Each is in the audit trail as a failure from where it came; an unreadable Basic value as the login ":", which no username can be.
+      expect(
+        (await loginEntries(lastBefore)).map((entry) => [entry.outcome, entry.target.label, entry.address]),
+      ).to.deep.equal([
+        ...Array.from({ length: 5 }, (_, index) => [
+          'failure',
+          ':',
+          `127.0.0.${Number(from.split('.')[3]) + 5 - index}`,
+        ]),
+        ['failure', passwordless.username, from],
+        ['failure', 'nobody-here', from],
+        ['failure', user.username, from],
+      ]);
     });
 
     it('tells a blocked user 403/2 once the password is right', async () => {
@@ -170,17 +191,22 @@ for (const backend of httpBackends) {
       expectRight(
         await server.app.useCases.usersAndTokens.updateUser.execute(OPERATOR, { uid: user.uid }, { blocked: true }),
       );
-      const before = await server.snapshot();
+      const before = await server.snapshot({ audit: false });
+      const lastBefore = await lastEntryId();
       await expectError(await createFrom(server, from, basic(user.username, 'not the password')), 401, 4);
       await expectError(await createFrom(server, from, basic(user.username, PASSWORD)), 403, 2);
-      expect(await server.snapshot()).to.deep.equal(before);
+      expect(await server.snapshot({ audit: false })).to.deep.equal(before);
+      expect((await loginEntries(lastBefore)).map((entry) => [entry.outcome, entry.actor.uid])).to.deep.equal([
+        ['failure', user.uid],
+        ['failure', null],
+      ]);
     });
 
     it('issues to yourself only: another user named by firebaseuid is 400/11, by x-uid 400/9', async () => {
       const from = newClientAddress();
       const user = await userWithPassword(['*']);
       const other = await userWithPassword([]);
-      const before = await server.snapshot();
+      const before = await server.snapshot({ audit: false });
       const byBody = await expectError(
         await createFrom(server, from, basic(user.username, PASSWORD), { json: { firebaseuid: other.uid } }),
         400,
@@ -193,7 +219,8 @@ for (const backend of httpBackends) {
         9,
       );
       expect(byHeader.details).to.include('x-uid');
-      expect(await server.snapshot()).to.deep.equal(before);
+      // Both logins succeeded (and are in the trail); the tokens were refused.
+      expect(await server.snapshot({ audit: false })).to.deep.equal(before);
       const self = await createFrom(server, from, basic(user.username, PASSWORD), {
         json: { firebaseuid: user.uid },
         headers: { 'x-uid': user.uid },

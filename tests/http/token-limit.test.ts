@@ -52,6 +52,27 @@ for (const backend of httpBackends) {
       expect((await create(user.secret)).status).to.equal(201);
     });
 
+    it('counts a rotation’s new token, not the one it replaces, and a replaced token no more once its grace is over', async () => {
+      const user = await server.userWithToken(['Tokens::*', 'Cryptography::*']);
+      for (let i = 1; i < LIMIT; i += 1) expect((await create(user.secret)).status).to.equal(201);
+      const rotate = (json: unknown) => server.send('POST', '/api/token/rotate', { token: user.secret, json });
+      // At the limit, a token may still be replaced: the one it replaces is ending.
+      const first = await rotate({ graceSeconds: 60 });
+      expect(first.status).to.equal(201);
+      const { token: replacement } = (await first.json()) as { token: string };
+      // But the one replaced counts while its grace lasts: rotating again would hold one more.
+      const refused = await expectError(
+        await server.send('POST', '/api/token/rotate', { token: replacement, json: { graceSeconds: 60 } }),
+        409,
+        26,
+      );
+      expect(refused.details).to.include(`at most ${LIMIT}`);
+      await expectError(await create(replacement), 409, 26);
+      // Once the first grace is over, the token it replaced is no longer live (though stored, refused).
+      clock.advance(61_000);
+      expect((await server.send('POST', '/api/token/rotate', { token: replacement, json: {} })).status).to.equal(201);
+    });
+
     it('applies to a password login', async () => {
       const user = expectRight(
         await server.app.useCases.usersAndTokens.createUser.execute({

@@ -31,8 +31,12 @@ export interface TestServer {
    * body its schema accepts: the test fails otherwise.
    */
   send(method: string, path: string, options: SendOptions): Promise<Response>;
-  /** Every user and token in the store, to check that a failed request changed nothing. */
-  snapshot(): Promise<unknown>;
+  /**
+   * Every user and token in the store and the audit trail's entries, to check that a failed
+   * request changed nothing; `audit: false` leaves the trail out, for a request that fails after
+   * a password login, which the trail records.
+   */
+  snapshot(options?: { readonly audit?: boolean }): Promise<unknown>;
   /** Creates a user through the same use cases as the CLI and issues it a token. */
   userWithToken(
     permissions: string[],
@@ -127,10 +131,16 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       }
       return checked(method, baseUrl + path, { headers: all, body });
     },
-    async snapshot() {
+    async snapshot({ audit: withAudit = true } = {}) {
       // On a database, every row of the users and tokens as stored, every column: a refused request
       // must change nothing there. Use counts are written in batches, not by the request.
-      if (stored) return { users: await stored('users').orderBy('id'), tokens: await stored('tokens').orderBy('id') };
+      // The audit trail too: a refused change writes no entry.
+      if (stored)
+        return {
+          users: await stored('users').orderBy('id'),
+          tokens: await stored('tokens').orderBy('id'),
+          audit: withAudit ? await stored('audit_entries').orderBy('id') : undefined,
+        };
       // In memory, each user and token as the operator reads them, less the tokens' use count and last
       // use, which are read with the uses counted since the last batch added in: every request a token
       // is allowed to make counts as one, refused or not.
@@ -148,7 +158,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
           ),
         ),
       );
-      return { users, tokens };
+      // Absent when a test builds the server without the audit family.
+      const reader = (app.useCases as Partial<typeof app.useCases>).audit?.readAudit;
+      const audit = withAudit && reader && expectRight(await reader.list(OPERATOR, { limit: 100 }));
+      return { users, tokens, audit };
     },
     userWithToken,
     tokenFor: async (permissions, token) => (await userWithToken(permissions, token)).secret,

@@ -2,6 +2,7 @@ import { grantedBy } from '../permissions.js';
 import { hangsOnAnother } from './token.js';
 import type { User } from './user.js';
 import type { Principal } from './principal.js';
+import type { RequestOrigin } from '../audit.js';
 
 /**
  * Who asks a management use case: a token holder over HTTP, a user who has just proved their
@@ -9,12 +10,17 @@ import type { Principal } from './principal.js';
  * installation itself and holds every permission.
  */
 export type Actor =
-  | { readonly kind: 'principal'; readonly principal: Principal }
-  | { readonly kind: 'password'; readonly user: User }
+  | { readonly kind: 'principal'; readonly principal: Principal; readonly origin?: RequestOrigin }
+  | { readonly kind: 'password'; readonly user: User; readonly origin?: RequestOrigin }
   | { readonly kind: 'operator' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
-export const actorFor = (principal: Principal): Actor => ({ kind: 'principal', principal });
+/** `origin`: where the request came from, for the audit trail. */
+export const actorFor = (principal: Principal, origin?: RequestOrigin): Actor => ({
+  kind: 'principal',
+  principal,
+  origin,
+});
 
 /**
  * A token holder holds a permission when the token's scopes, its user and, for a token issued by

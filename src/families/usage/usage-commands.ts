@@ -5,7 +5,7 @@ import { CliFailure } from '../../platform/cli/cli-failure.js';
 import type { CommandTools } from '../../platform/cli/commands.js';
 import { GRANULARITIES, GROUPINGS, type Granularity, type Grouping } from './domain/usage.js';
 import type { UsageRequest } from './domain/read-usage.js';
-import { isoInstant } from './usage-fields.js';
+import { isoInstant } from '../../platform/http/codecs.js';
 import type { UsageUseCases } from './usage-module.js';
 
 interface RangeOptions {

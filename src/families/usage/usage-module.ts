@@ -10,7 +10,7 @@ import { MemoryUsageHistory } from './adapters/memory-usage-history.js';
 import { UsageHistory } from './domain/ports.js';
 import { ReadUsage } from './domain/read-usage.js';
 import { UsageMeter } from './domain/usage-meter.js';
-import { UsageCompaction } from './usage-jobs.js';
+import { usageCompaction } from './usage-jobs.js';
 import { PeriodicFlush } from '../../platform/periodic-flush.js';
 import { usageRoutes } from './usage-routes.js';
 import type { UsageSettings } from './usage-settings.js';
@@ -51,10 +51,8 @@ export const usageModule = (settings: UsageSettings): ContainerModule =>
         new PeriodicFlush('usage history flush', 'usage history counts', meter, settings.flushIntervalMs, logger),
     ).inSingletonScope();
     if (settings.compaction)
-      provide(
-        LifecycleComponent,
-        [UsageHistory, Clock, Log],
-        (history, clock, logger) => new UsageCompaction(history, clock, settings.retentionDays, logger),
+      provide(LifecycleComponent, [UsageHistory, Clock, Log], (history, clock, logger) =>
+        usageCompaction(history, clock, settings.retentionDays, logger),
       ).inSingletonScope();
     provide(RouteContribution, [UsageUseCases], ({ readUsage }) => ({ routes: usageRoutes(readUsage) }));
   });

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { callingTokenId } from '../../domain/identity/actor.js';
 import { missingInput } from '../../domain/errors.js';
-import { tokenId, userUid } from '../../platform/http/codecs.js';
+import { isoInstant, tokenId, userUid } from '../../platform/http/codecs.js';
 import { optional } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 import type { ReadUsage } from './domain/read-usage.js';
-import { granularity, grouping, isoInstant, noUidHeader, usageView } from './usage-fields.js';
+import { granularity, grouping, noUidHeader, usageView } from './usage-fields.js';
 
 const rangeFields = {
   from: optional(

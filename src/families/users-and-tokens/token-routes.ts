@@ -177,7 +177,8 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       summary:
         `Replace a token by a new one (new id and secret, in this answer only) holding what it held: the calling token by default, ` +
         `any of yours, or anyone's with ${UsersAndTokensPermission.TokensUpdate}. The old one keeps working for the grace, ` +
-        'then answers 401 code 4; a token already rotated answers 409 code 26',
+        'then answers 401 code 4; a token already rotated answers 409 code 26, and so does a rotation that would leave ' +
+        'the owner more than auth.maxTokensPerUser live tokens (the token replaced not counted)',
       query: { id: optional(tokenId, 'the token id; default: the calling token') },
       headers: noUidHeader,
       body: {
@@ -188,7 +189,7 @@ export function tokenRoutes(deps: TokenRouteDependencies): Route[] {
       },
       status: 201,
       response: rotatedToken,
-      errors: ['InvalidBodyParameter', 'TokenNotFound', 'Conflict', 'TokenUpdateFailed'],
+      errors: ['InvalidBodyParameter', 'TokenNotFound', 'Conflict', 'TooManyTokens', 'TokenUpdateFailed'],
       handle: async ({ query, body, actor }) => {
         const id = query.id ?? callingTokenId(actor);
         if (id === undefined) return E.left(missingInput('id'));

@@ -12,7 +12,6 @@ import { PermissionCatalogue } from '../../domain/permissions.js';
 import { IssueToken } from './domain/tokens/issue-token.js';
 import { RevokeToken, TokenReader, UpdateToken } from './domain/tokens/manage-tokens.js';
 import { TokenStore } from './domain/tokens/ports.js';
-import { EndPasswordSessions } from './domain/tokens/password-sessions.js';
 import { RotateToken } from './domain/tokens/rotate-token.js';
 import { IpClientNetworks } from './adapters/ip-client-networks.js';
 import type { RateLimit } from '../../domain/identity/rate-limit.js';
@@ -22,7 +21,15 @@ import { DeleteUser, GetUser, UpdateUser } from './domain/users/manage-users.js'
 import { ListUsers } from './domain/users/list-users.js';
 import { ScryptPasswords } from './adapters/scrypt-passwords.js';
 import { Passwords, UserStore } from './domain/users/ports.js';
-import { Log, RouteContribution, SharedCounters, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
+import {
+  InMemoryAuditTrail,
+  Log,
+  RouteContribution,
+  SharedCounters,
+  SqlStorage,
+  useCasesIdentifier,
+} from '../../wiring/identifiers.js';
+import { AuditTrail } from '../../domain/audit.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 import { CountedLoginThrottle } from './adapters/counted-login-throttle.js';
 import { KnexTokenStore } from './adapters/knex/knex-token-store.js';
@@ -75,11 +82,12 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
     const tables = new MemoryTables();
-    provide(UserStore, [SqlStorage], (sql) =>
-      sql ? sql.inTime(new KnexUserStore(sql.db)) : new MemoryUserStore(tables),
+    // On memory storage the stores append their changes' entries to the shared in-memory trail.
+    provide(UserStore, [SqlStorage, InMemoryAuditTrail], (sql, trail) =>
+      sql ? sql.inTime(new KnexUserStore(sql.db)) : new MemoryUserStore(tables, trail ?? undefined),
     ).inSingletonScope();
-    provide(TokenStore, [SqlStorage], (sql) =>
-      sql ? sql.inTime(new KnexTokenStore(sql.db)) : new MemoryTokenStore(tables),
+    provide(TokenStore, [SqlStorage, InMemoryAuditTrail], (sql, trail) =>
+      sql ? sql.inTime(new KnexTokenStore(sql.db)) : new MemoryTokenStore(tables, trail ?? undefined),
     ).inSingletonScope();
     provide(
       LoginThrottle,
@@ -112,23 +120,17 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         Clock,
         Randomness,
         PermissionCatalogue,
+        AuditTrail,
       ],
-      (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness, permissions) => {
+      (users, tokens, throttle, passwords, cache, changes, usage, clock, randomness, permissions, trail) => {
         const tokenReader = new TokenReader(tokens, users, usage);
         const networks = new IpClientNetworks();
         return {
           createUser: new CreateUser(users, clock, randomness, passwords, permissions),
           getUser: new GetUser(users),
           listUsers: new ListUsers(users, permissions),
-          updateUser: new UpdateUser(
-            users,
-            clock,
-            changes,
-            passwords,
-            permissions,
-            new EndPasswordSessions(tokens, changes),
-          ),
-          deleteUser: new DeleteUser(users, changes),
+          updateUser: new UpdateUser(users, clock, changes, passwords, permissions),
+          deleteUser: new DeleteUser(users, changes, clock),
           issueToken: new IssueToken(
             users,
             tokens,
@@ -140,11 +142,19 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
             networks,
           ),
           tokenReader,
-          revokeToken: new RevokeToken(tokens, tokenReader, changes),
-          updateToken: new UpdateToken(tokens, tokenReader, changes, users, networks),
-          rotateToken: new RotateToken(tokens, users, tokenReader, changes, clock, randomness),
+          revokeToken: new RevokeToken(tokens, tokenReader, changes, clock),
+          updateToken: new UpdateToken(tokens, tokenReader, changes, users, clock, networks),
+          rotateToken: new RotateToken(
+            tokens,
+            users,
+            tokenReader,
+            changes,
+            clock,
+            randomness,
+            settings.maxTokensPerUser,
+          ),
           authenticate: new Authenticate(tokens, users, clock, cache, usage),
-          logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock),
+          logInWithPassword: new LogInWithPassword(users, throttle, passwords, clock, trail),
         };
       },
     ).inSingletonScope();

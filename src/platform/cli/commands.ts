@@ -46,6 +46,11 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   cursor: '--cursor',
   permission: '--permission',
   blocked: '--blocked',
+  from: '--from',
+  to: '--to',
+  actor: '--actor',
+  target: '--target',
+  action: '--action',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */

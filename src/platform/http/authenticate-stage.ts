@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
+import type { RequestOrigin } from '../../domain/audit.js';
 import type { DomainError } from '../../domain/errors.js';
 import { actorFor, type Actor } from '../../domain/identity/actor.js';
 import type { Principal } from '../../domain/identity/principal.js';
@@ -26,6 +27,7 @@ function passwordActor(
       login: presented.login,
       password: presented.password,
       clientAddress: throttledClientOf(clientAddressOf(ctx)),
+      origin: originOf(ctx),
     });
   }
   return Promise.resolve(E.left({ _tag: 'InvalidApiKey' }));
@@ -38,8 +40,25 @@ const principalActor = (verdict: Verdict<Principal>, ctx: Context): Verdict<Acto
     const refused = addressRefusal(verdict.right, clientAddressOf(ctx));
     if (refused) return E.left(refused);
   }
-  return E.right(actorFor(verdict.right));
+  return E.right(actorFor(verdict.right, originOf(ctx)));
 };
+
+/**
+ * Where the request came from, as the audit trail records it: read only when an entry is written,
+ * as most requests write none.
+ */
+class RequestOriginOf implements RequestOrigin {
+  constructor(private readonly ctx: Context) {}
+
+  get address(): string {
+    return clientAddressOf(this.ctx);
+  }
+
+  get requestId(): string | null {
+    return (this.ctx.state.requestId as string | undefined) ?? null;
+  }
+}
+const originOf = (ctx: Context): RequestOrigin => new RequestOriginOf(ctx);
 
 /** The authenticate stage of a route: who asks, by bearer token or, where the route takes one, by password. */
 export function authenticator(

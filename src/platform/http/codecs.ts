@@ -192,3 +192,33 @@ export const placeName = text(1, 200);
 /** The `x-uid` header and the `firebaseuid` field: a user's public id. */
 export const userUid = matching(/^[A-Za-z0-9_-]{1,64}$/, 'a user uid');
 export const tokenId = matching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a token id');
+
+/** A date (`2026-11-26`, midnight UTC) or a date and time with its offset (`2026-11-26T13:00:00Z`, `…+01:00`). */
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,3})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
+/** The instant the text names, or undefined: a day that its month lacks (`02-30`) is no date. */
+function instantOf(u: unknown): number | undefined {
+  if (typeof u !== 'string') return undefined;
+  const match = ISO_INSTANT.exec(u);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (year < 1970 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  const ms = Date.parse(u);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** An instant in ISO 8601, decoded to milliseconds since the epoch. */
+export const isoInstant = described(
+  new t.Type<number, string, unknown>(
+    'an ISO 8601 date (2026-11-26) or date and time with offset (2026-11-26T13:00:00Z)',
+    (u): u is number => typeof u === 'number',
+    (u, c) => {
+      const ms = instantOf(u);
+      return ms === undefined ? t.failure(u, c) : t.success(ms);
+    },
+    (ms) => new Date(ms).toISOString(),
+  ),
+  { type: 'string', pattern: ISO_INSTANT.source },
+);

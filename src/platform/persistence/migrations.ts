@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ACCESS_CHANGES_TABLE } from '../access-changes/sqlite-access-change-feed.js';
+import { AUDIT_MIGRATION } from '../audit/knex-audit-trail.js';
 
 /**
  * One schema change. Each family brings its own (its descriptor's `migrations`); the platform
@@ -31,6 +32,7 @@ export const PLATFORM_MIGRATIONS: readonly Migration[] = [
       await db.schema.dropTable(ACCESS_CHANGES_TABLE);
     },
   },
+  AUDIT_MIGRATION,
 ];
 
 /**

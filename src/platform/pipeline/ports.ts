@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '../../domain/audit.js';
 import { identifier } from '../../domain/identifier.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Principal } from '../../domain/identity/principal.js';
@@ -105,5 +106,7 @@ export interface PasswordAuthentication {
     readonly password: string;
     /** Where the attempt came from, for the per-client throttle. */
     readonly clientAddress: string;
+    /** Where the request came from, for the audit trail. */
+    readonly origin?: RequestOrigin;
   }): Promise<Either<DomainError, Actor>>;
 }

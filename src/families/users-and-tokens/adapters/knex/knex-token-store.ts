@@ -17,6 +17,8 @@ import {
 import { quotaColumns, toQuota } from './quota-columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
+import type { AuditEntry } from '../../../../domain/audit.js';
+import { appendAuditEntry } from '../../../../platform/audit/knex-audit-trail.js';
 
 interface TokenRow {
   id: string;
@@ -113,7 +115,7 @@ export class KnexTokenStore implements TokenStore {
     this.locksRows = db.client.config.client === 'pg';
   }
 
-  async insert(record: TokenRecord, maxLiveTokens?: number): Promise<TokenInsertResult> {
+  async insert(record: TokenRecord, maxLiveTokens?: number, audit?: AuditEntry): Promise<TokenInsertResult> {
     const row = toRow(record);
     try {
       return await this.db.transaction(async (trx) => {
@@ -130,14 +132,9 @@ export class KnexTokenStore implements TokenStore {
           if ((await through.first()) === undefined)
             throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
         }
-        if (maxLiveTokens !== undefined) {
-          const [counted] = await trx('tokens')
-            .where({ user_id: record.userId })
-            .andWhere((live) => void live.whereNull('expires_at').orWhere('expires_at', '>', record.createdAt))
-            .count({ live: '*' });
-          if (toNumber(counted!.live as number | string) > maxLiveTokens)
-            throw new InsertRefused({ inserted: false, refused: 'liveTokenLimit' });
-        }
+        if (maxLiveTokens !== undefined && (await liveTokensOf(trx, record.userId, record.createdAt)) > maxLiveTokens)
+          throw new InsertRefused({ inserted: false, refused: 'liveTokenLimit' });
+        await appendAuditEntry(trx, audit);
         return { inserted: true } as const;
       });
     } catch (error) {
@@ -159,15 +156,21 @@ export class KnexTokenStore implements TokenStore {
     return row && toRecord(row);
   }
 
-  async update(id: string, changes: TokenChanges): Promise<TokenRecord | undefined> {
+  async update(id: string, changes: TokenChanges, audit?: AuditEntry): Promise<TokenRecord | undefined> {
     const columns: Partial<TokenRow> = {};
     if (changes.disabled !== undefined) columns.disabled = changes.disabled;
     if (changes.name !== undefined) columns.name = changes.name;
     if (changes.allowedAddresses !== undefined)
       columns.allowed_addresses = changes.allowedAddresses === null ? null : fromStringList(changes.allowedAddresses);
     if (changes.quota !== undefined) Object.assign(columns, quotaColumns(changes.quota));
-    if (Object.keys(columns).length > 0) await this.db('tokens').where({ id }).update(columns);
-    return this.findById(id);
+    // Nothing to change is no change: nothing is written, the entry included.
+    if (Object.keys(columns).length === 0) return this.findById(id);
+    return this.db.transaction(async (trx) => {
+      if ((await trx('tokens').where({ id }).update(columns)) === 0) return undefined;
+      await appendAuditEntry(trx, audit);
+      const row = await trx<TokenRow>('tokens').where({ id }).first();
+      return row && toRecord(row);
+    });
   }
 
   async listByUser(userId: string): Promise<TokenRecord[]> {
@@ -180,44 +183,54 @@ export class KnexTokenStore implements TokenStore {
     return rows.map(toRecord);
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, audit?: AuditEntry): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');
       const deleted = (await trx('tokens').where({ id }).delete()) > 0;
-      if (deleted) await deleteHangingOn(trx, [id]);
+      if (deleted) {
+        await deleteHangingOn(trx, [id]);
+        await appendAuditEntry(trx, audit);
+      }
       return deleted;
     });
   }
 
-  async rotate(previousId: string, replacement: TokenRecord, endsAt: number): Promise<TokenRotationResult> {
-    return this.db.transaction(async (trx) => {
-      // On PostgreSQL a second rotation at the same moment waits for this row and then finds it rotated.
-      const marked = await trx('tokens')
-        .where({ id: previousId })
-        .whereNull('rotated_to')
-        .update({ rotated_to: replacement.id, rotation_ends_at: endsAt });
-      if (marked === 0) {
-        const exists = await trx('tokens').where({ id: previousId }).first('id');
-        return { rotated: false, refused: exists === undefined ? 'notFound' : 'alreadyRotated' } as const;
-      }
-      await trx('tokens').insert(toRow(replacement));
-      const previous = await trx<TokenRow>('tokens').where({ id: previousId }).first();
-      return { rotated: true, previous: toRecord(previous!) } as const;
-    });
-  }
-
-  async deleteByOrigin(userId: string, origin: TokenOrigin): Promise<string[]> {
-    return this.db.transaction(async (trx) => {
-      if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');
-      const ids: string[] = await trx('tokens').where({ user_id: userId, origin }).pluck('id');
-      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-        await trx('tokens')
-          .whereIn('id', ids.slice(start, start + IDS_PER_STATEMENT))
-          .delete();
-      }
-      await deleteHangingOn(trx, ids);
-      return ids;
-    });
+  async rotate(
+    previousId: string,
+    replacement: TokenRecord,
+    endsAt: number,
+    audit?: AuditEntry,
+    maxLiveTokens?: number,
+  ): Promise<TokenRotationResult> {
+    const refused = Symbol('over the live-token limit');
+    return this.db
+      .transaction(async (trx) => {
+        // Rotations and inserts for one owner queue on the owner's row, so that each counts the others'.
+        if (maxLiveTokens !== undefined && this.locksRows)
+          await trx('users').where({ id: replacement.userId }).select('id').forUpdate();
+        // On PostgreSQL a second rotation at the same moment waits for this row and then finds it rotated.
+        const marked = await trx('tokens')
+          .where({ id: previousId })
+          .whereNull('rotated_to')
+          .update({ rotated_to: replacement.id, rotation_ends_at: endsAt });
+        if (marked === 0) {
+          const exists = await trx('tokens').where({ id: previousId }).first('id');
+          return { rotated: false, refused: exists === undefined ? 'notFound' : 'alreadyRotated' } as const;
+        }
+        await trx('tokens').insert(toRow(replacement));
+        if (
+          maxLiveTokens !== undefined &&
+          (await liveTokensOf(trx, replacement.userId, replacement.createdAt, previousId)) > maxLiveTokens
+        )
+          throw refused;
+        await appendAuditEntry(trx, audit);
+        const previous = await trx<TokenRow>('tokens').where({ id: previousId }).first();
+        return { rotated: true, previous: toRecord(previous!) } as const;
+      })
+      .catch((error: unknown) => {
+        if (error === refused) return { rotated: false, refused: 'liveTokenLimit' } as const;
+        throw error;
+      });
   }
 
   async recordUsage(usages: readonly TokenUsage[]): Promise<void> {
@@ -236,6 +249,39 @@ export class KnexTokenStore implements TokenStore {
       }
     });
   }
+}
+
+/**
+ * How many of the user's tokens are live at `at`: neither expired nor past the end of a rotation's
+ * grace (a rotated token stays stored, refused, until it expires), `except` not counted.
+ */
+async function liveTokensOf(trx: Knex.Transaction, userId: string, at: number, except?: string): Promise<number> {
+  const [counted] = await trx('tokens')
+    .where({ user_id: userId })
+    .andWhere((live) => void live.whereNull('expires_at').orWhere('expires_at', '>', at))
+    .andWhere((live) => void live.whereNull('rotation_ends_at').orWhere('rotation_ends_at', '>', at))
+    .modify((query) => void (except === undefined ? query : query.whereNot({ id: except })))
+    .count({ live: '*' });
+  return toNumber(counted!.live as number | string);
+}
+
+/**
+ * Deletes the user's tokens of this origin and whatever hangs on them, in the caller's transaction
+ * (which on PostgreSQL holds the token-chain lock); answers the ids of those of that origin.
+ */
+export async function deleteTokensOfOrigin(
+  trx: Knex.Transaction,
+  userId: string,
+  origin: TokenOrigin,
+): Promise<string[]> {
+  const ids: string[] = await trx('tokens').where({ user_id: userId, origin }).pluck('id');
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    await trx('tokens')
+      .whereIn('id', ids.slice(start, start + IDS_PER_STATEMENT))
+      .delete();
+  }
+  await deleteHangingOn(trx, ids);
+  return ids;
 }
 
 /** Bound parameters per statement, well below every database's limit. */

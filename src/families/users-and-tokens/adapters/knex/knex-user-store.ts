@@ -7,7 +7,9 @@ import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { fromStringList, toBoolean, toNumber, toStringList } from '../../../../platform/persistence/columns.js';
 import { uniqueViolationColumn } from '../../../../platform/persistence/database.js';
 import { quotaColumns, toQuota } from './quota-columns.js';
-import { deleteHangingOn } from './knex-token-store.js';
+import { deleteHangingOn, deleteTokensOfOrigin } from './knex-token-store.js';
+import type { AuditEntry } from '../../../../domain/audit.js';
+import { appendAuditEntry, insertWithAuditEntry } from '../../../../platform/audit/knex-audit-trail.js';
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
 
 interface UserRow {
@@ -105,7 +107,7 @@ export class KnexUserStore implements UserStore {
     this.bytewise = this.locksRows ? ' collate "C"' : '';
   }
 
-  async insert(user: User): Promise<UserInsertResult> {
+  async insert(user: User, audit?: AuditEntry): Promise<UserInsertResult> {
     const row: UserRow = {
       id: user.id,
       uid: user.uid,
@@ -122,7 +124,7 @@ export class KnexUserStore implements UserStore {
       updated_at: user.updatedAt,
     };
     try {
-      await this.db('users').insert({ ...row, ...searchColumnsOf(user) });
+      await insertWithAuditEntry(this.db, (db) => db('users').insert({ ...row, ...searchColumnsOf(user) }), audit);
       return { inserted: true };
     } catch (error) {
       const column = uniqueViolationColumn(error);
@@ -189,7 +191,7 @@ export class KnexUserStore implements UserStore {
     return Buffer.from(row.secret, 'base64');
   }
 
-  async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
+  async update(id: string, changes: UserChanges, updatedAt: number, audit?: AuditEntry): Promise<UserUpdateResult> {
     const row: Partial<UserRow> = { updated_at: updatedAt };
     for (const [key, value] of Object.entries(changes) as [keyof UserChanges, unknown][]) {
       if (value === undefined) continue;
@@ -203,20 +205,29 @@ export class KnexUserStore implements UserStore {
     try {
       const searched = changes.email !== undefined || changes.firstName !== undefined || changes.lastName !== undefined;
       const updatedRows = await this.db.transaction(async (trx) => {
-        if (!searched) return trx('users').where({ id }).update(row);
+        // The user's row first, as token inserts for them lock it first: the two queue, never deadlock.
         const currentRow = await (this.locksRows
           ? trx<UserRow>('users').where({ id }).forUpdate().first()
           : trx<UserRow>('users').where({ id }).first());
         if (!currentRow) return 0;
-        const current = toUser(currentRow);
-        const next = {
-          email: changes.email ?? current.email,
-          firstName: changes.firstName === undefined ? current.firstName : changes.firstName,
-          lastName: changes.lastName === undefined ? current.lastName : changes.lastName,
-        };
-        return trx('users')
+        let searchColumns: SearchColumns | undefined;
+        if (searched) {
+          const current = toUser(currentRow);
+          searchColumns = searchColumnsOf({
+            email: changes.email ?? current.email,
+            firstName: changes.firstName === undefined ? current.firstName : changes.firstName,
+            lastName: changes.lastName === undefined ? current.lastName : changes.lastName,
+          });
+        }
+        const updated = await trx('users')
           .where({ id })
-          .update({ ...row, ...searchColumnsOf(next) });
+          .update({ ...row, ...searchColumns });
+        if (changes.passwordHash !== undefined) {
+          if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');
+          await deleteTokensOfOrigin(trx, id, 'password');
+        }
+        await appendAuditEntry(trx, audit);
+        return updated;
       });
       return { updated: updatedRows === 0 ? undefined : await this.findById(id) };
     } catch (error) {
@@ -225,7 +236,7 @@ export class KnexUserStore implements UserStore {
     }
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, audit?: AuditEntry): Promise<boolean> {
     // Tokens go with their user in the same transaction, whether or not the database enforces
     // the foreign key's ON DELETE CASCADE (SQLite needs it switched on per connection); so do the
     // tokens the user issued for others, which live only as long as their issuer, and whatever
@@ -239,7 +250,9 @@ export class KnexUserStore implements UserStore {
       const theirs = await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).pluck('id');
       await trx('tokens').where({ user_id: id }).orWhere({ issued_by: id }).delete();
       await deleteHangingOn(trx, theirs);
-      return (await trx('users').where({ id }).delete()) > 0;
+      const deleted = (await trx('users').where({ id }).delete()) > 0;
+      if (deleted) await appendAuditEntry(trx, audit);
+      return deleted;
     });
   }
 }

@@ -2,12 +2,17 @@ import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } fro
 import { matchesSearch } from '../../domain/users/user-search.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { MemoryTables } from './memory-tables.js';
+import type { AuditEntry } from '../../../../domain/audit.js';
+import { MemoryAuditTrail } from '../../../../platform/audit/memory-audit-trail.js';
 
 /** Users in a Map: for tests and for running with `storage: "memory"`. */
 export class MemoryUserStore implements UserStore {
-  constructor(private readonly tables = new MemoryTables()) {}
+  constructor(
+    private readonly tables = new MemoryTables(),
+    private readonly trail = new MemoryAuditTrail(),
+  ) {}
 
-  async insert(user: User): Promise<UserInsertResult> {
+  async insert(user: User, audit?: AuditEntry): Promise<UserInsertResult> {
     if (this.tables.users.has(user.id)) return { inserted: false, conflict: 'id' };
     for (const other of this.tables.users.values()) {
       if (other.uid === user.uid) return { inserted: false, conflict: 'uid' };
@@ -15,6 +20,7 @@ export class MemoryUserStore implements UserStore {
       if (user.email !== null && other.email === user.email) return { inserted: false, conflict: 'email' };
     }
     this.tables.users.set(user.id, { ...user, permissions: [...user.permissions] });
+    this.trail.append(audit);
     return { inserted: true };
   }
 
@@ -60,7 +66,7 @@ export class MemoryUserStore implements UserStore {
     return this.tables.listingSecret;
   }
 
-  async update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult> {
+  async update(id: string, changes: UserChanges, updatedAt: number, audit?: AuditEntry): Promise<UserUpdateResult> {
     const current = this.tables.users.get(id);
     if (!current) return { updated: undefined };
     if (changes.email) {
@@ -71,14 +77,19 @@ export class MemoryUserStore implements UserStore {
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const updated: User = { ...current, ...defined, updatedAt };
     this.tables.users.set(id, updated);
+    if (changes.passwordHash !== undefined)
+      for (const token of [...this.tables.tokens.values()])
+        if (token.userId === id && token.origin === 'password') this.tables.deleteToken(token.id);
+    this.trail.append(audit);
     return { updated };
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, audit?: AuditEntry): Promise<boolean> {
     if (!this.tables.users.delete(id)) return false;
     // deleteToken takes what hangs on each with it: a token already taken is simply not found again.
     for (const token of [...this.tables.tokens.values()])
       if (token.userId === id || token.issuedBy === id) this.tables.deleteToken(token.id);
+    this.trail.append(audit);
     return true;
   }
 }

@@ -1,5 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../../../../domain/ports.js';
+import type { AuditOutcome, AuditTrail, RequestOrigin } from '../../../../domain/audit.js';
+import { userTarget } from '../audit-views.js';
 import { characterCount } from '../../../../domain/text.js';
 import type { DomainError, OutageError } from '../../../../domain/errors.js';
 import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
@@ -25,6 +27,8 @@ export interface PasswordLogin {
   readonly password: string;
   /** Where the attempt came from, for the per-client throttle. */
   readonly clientAddress: string;
+  /** Where the request came from, for the audit trail. */
+  readonly origin?: RequestOrigin;
 }
 
 const THROTTLE_DOWN: OutageError = { _tag: 'Unknown', details: 'login throttle unavailable' };
@@ -48,6 +52,8 @@ export class LogInWithPassword {
     private readonly throttle: LoginThrottle,
     private readonly passwords: Passwords,
     private readonly clock: Clock,
+    /** Where each checked attempt is written, whatever its outcome. */
+    private readonly trail: AuditTrail,
     private readonly slowdown: AccountSlowdown = ACCOUNT_SLOWDOWN,
     private readonly pause: (ms: number) => Promise<void> = pauseFor,
   ) {}
@@ -55,7 +61,8 @@ export class LogInWithPassword {
   /** The last check-and-count queued per client address. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  async execute({ login, password, clientAddress }: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
+  async execute(tried: PasswordLogin): Promise<E.Either<DomainError, Actor>> {
+    const { login, password, clientAddress } = tried;
     if (
       login.length === 0 ||
       characterCount(login) > MAX_EMAIL_LENGTH ||
@@ -99,7 +106,10 @@ export class LogInWithPassword {
       password,
       user?.passwordHash ?? (await this.passwords.hashNobodyKnows()),
     );
-    if (!user || user.passwordHash === null || !verified) return E.left({ _tag: 'InvalidApiKey' });
+    if (!user || user.passwordHash === null || !verified) {
+      const written = await this.written(tried, user, 'failure', false);
+      return E.isLeft(written) ? written : E.left({ _tag: 'InvalidApiKey' });
+    }
     // The pair's count is cleared; the address's and the account's lose this attempt only: an
     // owner's success must not give whoever is guessing a fresh start.
     const cleared = await orOutage(
@@ -107,7 +117,45 @@ export class LogInWithPassword {
       THROTTLE_DOWN,
     );
     if (E.isLeft(cleared)) return cleared;
-    return user.blocked ? E.left({ _tag: 'Blocked' }) : E.right({ kind: 'password', user });
+    const written = await this.written(tried, user, user.blocked ? 'failure' : 'success', true);
+    if (E.isLeft(written)) return written;
+    if (user.blocked) return E.left({ _tag: 'Blocked' });
+    return E.right(
+      tried.origin === undefined ? { kind: 'password', user } : { kind: 'password', user, origin: tried.origin },
+    );
+  }
+
+  /**
+   * Writes the attempt whose password was checked to the audit trail: the account it named (as
+   * typed when there is none), and, once proved, who made it. Attempts the throttle refuses before
+   * any check are not written: each would be a row anybody could add for free.
+   */
+  private async written(
+    { login, origin }: PasswordLogin,
+    user: User | undefined,
+    outcome: AuditOutcome,
+    /** Whether the password was right: then the attempt was the user's own. */
+    proved: boolean,
+  ): Promise<E.Either<DomainError, void>> {
+    return orOutage(
+      this.trail.record({
+        at: this.clock.now(),
+        action: 'login.password',
+        actor: {
+          uid: proved && user ? user.uid : null,
+          username: proved && user ? user.username : null,
+          tokenId: null,
+          via: 'http',
+        },
+        target: user ? userTarget(user) : { type: 'user', id: null, label: login.toLowerCase() },
+        changes: {},
+        address: origin?.address ?? null,
+        requestId: origin?.requestId ?? null,
+        outcome,
+        concerns: user?.id ?? null,
+      }),
+      USER_STORE_DOWN,
+    );
   }
 
   /** Runs `work` once the work queued before it under `key` has finished, whatever its outcome. */

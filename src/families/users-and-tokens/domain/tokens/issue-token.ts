@@ -1,3 +1,5 @@
+import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import { tokenAuditFields, tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../../domain/errors.js';
@@ -108,7 +110,14 @@ export class IssueToken {
       rotatedFrom: null,
       quota: input.quota ?? ownQuotaOf(actor),
     };
-    const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined), {
+    const entry = new AuditEntries(this.clock).of(
+      actor,
+      'token.create',
+      tokenTarget(record),
+      user.id,
+      changesBetween({}, tokenAuditFields(record)),
+    );
+    const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined, entry), {
       _tag: 'TokenCreateFailed',
     });
     if (E.isLeft(inserted)) return inserted;

@@ -1,3 +1,6 @@
+import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import type { Clock } from '../../../../domain/ports.js';
+import { tokenAuditFields, tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import type { AccessChanges } from '../auth/access-changes.js';
@@ -164,8 +167,13 @@ export class UpdateToken {
     private readonly accessChanges: AccessChanges,
     /** Where a token's owner is read, for the quota rule. */
     private readonly users: UserStore,
+    clock: Clock,
     private readonly networks: ClientNetworks = LISTED_NETWORKS_ONLY,
-  ) {}
+  ) {
+    this.audit = new AuditEntries(clock);
+  }
+
+  private readonly audit: AuditEntries;
 
   async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
     if (Object.values(changes).every((value) => value === undefined))
@@ -183,7 +191,19 @@ export class UpdateToken {
       const beyond = checkQuota(actor, changes.quota, owner.right);
       if (beyond) return E.left(beyond);
     }
-    const updated = await orOutage(this.tokens.update(tokenId, changes), { _tag: 'TokenUpdateFailed' });
+    const entry = this.audit.of(
+      actor,
+      'token.update',
+      tokenTarget(found.right),
+      found.right.userId,
+      changesBetween(tokenAuditFields(found.right), {
+        disabled: changes.disabled,
+        name: changes.name,
+        allowedAddresses: changes.allowedAddresses && [...changes.allowedAddresses],
+        quota: changes.quota && { ...changes.quota },
+      }),
+    );
+    const updated = await orOutage(this.tokens.update(tokenId, changes, entry), { _tag: 'TokenUpdateFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(updated)) return updated;
     return updated.right ? this.reader.info(actor, tokenId) : E.left({ _tag: 'TokenNotFound', token: tokenId });
@@ -196,14 +216,20 @@ export class RevokeToken {
     private readonly tokens: TokenStore,
     private readonly reader: TokenReader,
     private readonly accessChanges: AccessChanges,
-  ) {}
+    clock: Clock,
+  ) {
+    this.audit = new AuditEntries(clock);
+  }
+
+  private readonly audit: AuditEntries;
 
   async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await this.reader.findForActor(actor, tokenId, UsersAndTokensPermission.TokensDelete, {
       _tag: 'TokenDeleteFailed',
     });
     if (E.isLeft(found)) return found;
-    const deleted = await orOutage(this.tokens.delete(tokenId), { _tag: 'TokenDeleteFailed' });
+    const entry = this.audit.of(actor, 'token.delete', tokenTarget(found.right), found.right.userId);
+    const deleted = await orOutage(this.tokens.delete(tokenId, entry), { _tag: 'TokenDeleteFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(deleted)) return deleted;
     return deleted.right ? E.right(found.right) : E.left({ _tag: 'TokenNotFound', token: tokenId });

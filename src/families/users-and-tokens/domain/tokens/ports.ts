@@ -1,6 +1,7 @@
+import type { AuditEntry } from '../../../../domain/audit.js';
 import { identifier } from '../../../../domain/identifier.js';
 import type { Quota } from '../../../../domain/identity/quota.js';
-import type { TokenOrigin, TokenRecord } from '../../../../domain/identity/token.js';
+import type { TokenRecord } from '../../../../domain/identity/token.js';
 
 export type TokenInsertResult =
   | { readonly inserted: true }
@@ -20,7 +21,7 @@ export interface TokenChanges {
 
 export type TokenRotationResult =
   | { readonly rotated: true; readonly previous: TokenRecord }
-  | { readonly rotated: false; readonly refused: 'notFound' | 'alreadyRotated' };
+  | { readonly rotated: false; readonly refused: 'notFound' | 'alreadyRotated' | 'liveTokenLimit' };
 
 /** Uses of one token since the last time they were written. */
 export interface TokenUsage {
@@ -31,31 +32,42 @@ export interface TokenUsage {
 
 /**
  * Where token records live. Methods reject only on outages; "not found" and "duplicate"
- * are values.
+ * are values. A method that changes something takes the audit entry that reports the change and
+ * writes it in the same step, when and only when the change is made.
  */
 export interface TokenStore {
   /**
-   * Stores the token unless, in the same step, its owner already holds `maxLiveTokens` tokens that
-   * have not expired at its `createdAt` (two concurrent inserts for one owner never both pass), or
+   * Stores the token unless, in the same step, its owner already holds `maxLiveTokens` live tokens
+   * at its `createdAt`, neither expired nor past the end of a rotation's grace (two concurrent
+   * inserts for one owner never both pass), or
    * the token it was minted through no longer exists (nothing ever hangs on a deleted token).
    */
-  insert(record: TokenRecord, maxLiveTokens?: number): Promise<TokenInsertResult>;
+  insert(record: TokenRecord, maxLiveTokens?: number, audit?: AuditEntry): Promise<TokenInsertResult>;
   findBySecretHash(secretHash: string): Promise<TokenRecord | undefined>;
   findById(id: string): Promise<TokenRecord | undefined>;
   /** Newest first. */
   listByUser(userId: string): Promise<TokenRecord[]>;
-  /** Changes what is given and answers the record as it now is; undefined for an unknown id. */
-  update(id: string, changes: TokenChanges): Promise<TokenRecord | undefined>;
+  /**
+   * Changes what is given and answers the record as it now is; undefined for an unknown id. No
+   * change given: nothing is written, the entry included.
+   */
+  update(id: string, changes: TokenChanges, audit?: AuditEntry): Promise<TokenRecord | undefined>;
   /** Deletes the token and, in the same step, every token minted through it, however far down; false when there was none. */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, audit?: AuditEntry): Promise<boolean>;
   /**
    * In one step, marks the token as replaced by `replacement` and stopping at `endsAt`, and stores
    * the replacement; a token rotated before, or by another call at the same moment, is refused and
-   * nothing is stored. Rejects (on a duplicate id, secret hash or licence too) only as an outage would.
+   * nothing is stored, and so is a replacement that would make its owner hold more than
+   * `maxLiveTokens` live tokens, the token it replaces not counted (it is ending). Rejects (on a
+   * duplicate id, secret hash or licence too) only as an outage would.
    */
-  rotate(previousId: string, replacement: TokenRecord, endsAt: number): Promise<TokenRotationResult>;
-  /** Deletes the user's tokens of this origin and, in the same step, whatever hangs on them; answers the ids of those of that origin. */
-  deleteByOrigin(userId: string, origin: TokenOrigin): Promise<string[]>;
+  rotate(
+    previousId: string,
+    replacement: TokenRecord,
+    endsAt: number,
+    audit?: AuditEntry,
+    maxLiveTokens?: number,
+  ): Promise<TokenRotationResult>;
   /** Adds the uses to each token's count and moves `lastUsedAt` forward; unknown ids are skipped. */
   recordUsage(usages: readonly TokenUsage[]): Promise<void>;
 }

@@ -1,3 +1,5 @@
+import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import { tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../../../domain/identity/actor.js';
 import type { DomainError, OutageError } from '../../../../domain/errors.js';
@@ -44,6 +46,8 @@ export class RotateToken {
     private readonly accessChanges: AccessChanges,
     private readonly clock: Clock,
     private readonly randomness: Randomness,
+    /** How many live tokens one user may hold; the token replaced is not counted. null: no limit. */
+    private readonly maxTokensPerUser: number | null = null,
   ) {}
 
   async execute(
@@ -81,13 +85,28 @@ export class RotateToken {
       rotationEndsAt: null,
       rotatedFrom: previous.id,
     };
-    const rotated = await orOutage(this.tokens.rotate(previous.id, record, now + graceMs), UPDATE_FAILED);
+    const endsAt = now + graceMs;
+    const entry = new AuditEntries(this.clock).of(
+      actor,
+      'token.rotate',
+      tokenTarget(previous),
+      previous.userId,
+      changesBetween(
+        { rotatedTo: null, rotationEndsAt: null },
+        { rotatedTo: record.id, rotationEndsAt: new Date(endsAt).toISOString() },
+      ),
+    );
+    const rotated = await orOutage(
+      this.tokens.rotate(previous.id, record, endsAt, entry, this.maxTokensPerUser ?? undefined),
+      UPDATE_FAILED,
+    );
     // Every process forgets the old token, so that each reads when it stops.
     await this.accessChanges.announce({ kind: 'token', id: previous.id });
     if (E.isLeft(rotated)) return rotated;
     const outcome = rotated.right;
     if (!outcome.rotated) {
       if (outcome.refused === 'notFound') return E.left({ _tag: 'TokenNotFound', token: tokenId });
+      if (outcome.refused === 'liveTokenLimit') return E.left({ _tag: 'TooManyTokens', limit: this.maxTokensPerUser! });
       const again = await orOutage(this.tokens.findById(previous.id), UPDATE_FAILED);
       return E.isLeft(again) ? again : E.left(alreadyRotated(again.right?.rotatedTo ?? null));
     }

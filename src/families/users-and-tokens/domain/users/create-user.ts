@@ -1,3 +1,5 @@
+import { AuditEntries, changesBetween, SECRET_CHANGED, type AuditEntry } from '../../../../domain/audit.js';
+import { userAuditFields, userTarget } from '../audit-views.js';
 import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
@@ -69,7 +71,11 @@ export class CreateUser {
     private readonly randomness: Randomness,
     private readonly passwords: Passwords,
     private readonly permissions: PermissionCatalogue,
-  ) {}
+  ) {
+    this.audit = new AuditEntries(clock);
+  }
+
+  private readonly audit: AuditEntries;
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
     if (!actorHolds(input.actor, UsersAndTokensPermission.UsersCreate))
@@ -108,8 +114,16 @@ export class CreateUser {
       updatedAt: now,
     };
     const record = (username: string): User => ({ ...base, username });
+    const insert = (user: User) =>
+      this.insert(
+        user,
+        this.audit.of(input.actor, 'user.create', userTarget(user), user.id, {
+          ...changesBetween({}, userAuditFields(user)),
+          ...(input.password === undefined ? {} : { password: SECRET_CHANGED }),
+        }),
+      );
     if (explicit !== undefined) {
-      const inserted = await this.insert(record(explicit));
+      const inserted = await insert(record(explicit));
       return inserted === 'username taken' ? E.left(conflictOn('username')) : inserted;
     }
 
@@ -118,7 +132,7 @@ export class CreateUser {
     const derived = usernameFromName(input.firstName, input.lastName);
     let candidate = derived;
     for (let attempt = 1; attempt <= NUMBERED_ATTEMPTS + RANDOM_ATTEMPTS; attempt++) {
-      const inserted = await this.insert(record(candidate));
+      const inserted = await insert(record(candidate));
       if (inserted !== 'username taken') return inserted;
       let numbered: string | undefined;
       if (attempt < NUMBERED_ATTEMPTS) {
@@ -135,8 +149,8 @@ export class CreateUser {
   }
 
   /** Stores the user; a taken username is told apart, for the caller to decide what it means. */
-  private async insert(user: User): Promise<E.Either<DomainError, User> | 'username taken'> {
-    const inserted = await orOutage(this.users.insert(user), { _tag: 'UserCreateFailed' });
+  private async insert(user: User, entry: AuditEntry): Promise<E.Either<DomainError, User> | 'username taken'> {
+    const inserted = await orOutage(this.users.insert(user, entry), { _tag: 'UserCreateFailed' });
     if (E.isLeft(inserted)) return inserted;
     if (inserted.right.inserted) return E.right(user);
     return inserted.right.conflict === 'username' ? 'username taken' : E.left(conflictOn(inserted.right.conflict));

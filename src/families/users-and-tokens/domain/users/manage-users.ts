@@ -12,7 +12,8 @@ import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 import type { Quota } from '../../../../domain/identity/quota.js';
 import { checkQuota } from '../quota-rules.js';
-import type { EndPasswordSessions } from '../tokens/password-sessions.js';
+import { AuditEntries, changesBetween, SECRET_CHANGED } from '../../../../domain/audit.js';
+import { userAuditFields, userTarget } from '../audit-views.js';
 
 export class GetUser {
   constructor(private readonly users: UserStore) {}
@@ -47,9 +48,11 @@ export class UpdateUser {
     private readonly accessChanges: AccessChanges,
     private readonly passwords: Passwords,
     private readonly permissions: PermissionCatalogue,
-    /** Ends the user's password sessions when the password changes; none given: they stay. */
-    private readonly passwordSessions?: EndPasswordSessions,
-  ) {}
+  ) {
+    this.audit = new AuditEntries(clock);
+  }
+
+  private readonly audit: AuditEntries;
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
     const { permissions, email, password, blocked } = update;
@@ -95,16 +98,27 @@ export class UpdateUser {
       blocked: update.blocked,
       quota: update.quota,
     };
-    const result = await orOutage(this.users.update(user.id, changes, this.clock.now()), { _tag: 'UserUpdateFailed' });
+    const entry = this.audit.of(actor, 'user.update', userTarget(user), user.id, {
+      ...changesBetween(userAuditFields(user), {
+        firstname: changes.firstName,
+        lastname: changes.lastName,
+        displayname: changes.displayName,
+        email: changes.email,
+        permissions: changes.permissions,
+        blocked: changes.blocked,
+        quota: changes.quota && { ...changes.quota },
+      }),
+      ...(update.password === undefined ? {} : { password: SECRET_CHANGED }),
+    });
+    // A new password ends the user's password sessions in the same step (see UserStore.update).
+    const result = await orOutage(this.users.update(user.id, changes, this.clock.now(), entry), {
+      _tag: 'UserUpdateFailed',
+    });
     if (E.isLeft(result)) return result;
     await this.accessChanges.announce({ kind: 'user', id: user.id });
     if ('conflict' in result.right && result.right.conflict)
       return E.left({ _tag: 'Conflict', details: 'A user with this email already exists' });
     if (!result.right.updated) return E.left({ _tag: 'UserNotFound', user: user.uid });
-    if (update.password !== undefined && this.passwordSessions) {
-      const ended = await this.passwordSessions.execute(user.id);
-      if (E.isLeft(ended)) return ended;
-    }
     return E.right(result.right.updated);
   }
 }
@@ -114,7 +128,12 @@ export class DeleteUser {
   constructor(
     private readonly users: UserStore,
     private readonly accessChanges: AccessChanges,
-  ) {}
+    clock: Clock,
+  ) {
+    this.audit = new AuditEntries(clock);
+  }
+
+  private readonly audit: AuditEntries;
 
   async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
     const target = await targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersDelete, {
@@ -123,7 +142,8 @@ export class DeleteUser {
     if (E.isLeft(target)) return target;
     const outranked = checkOutranks(actor, target.right);
     if (outranked) return E.left(outranked);
-    const deleted = await orOutage(this.users.delete(target.right.id), { _tag: 'UserDeleteFailed' });
+    const entry = this.audit.of(actor, 'user.delete', userTarget(target.right), target.right.id);
+    const deleted = await orOutage(this.users.delete(target.right.id, entry), { _tag: 'UserDeleteFailed' });
     await this.accessChanges.announce({ kind: 'user', id: target.right.id });
     if (E.isLeft(deleted)) return deleted;
     return deleted.right ? E.right(target.right) : E.left({ _tag: 'UserNotFound', user: target.right.uid });

@@ -1,3 +1,4 @@
+import type { AuditEntry } from '../../../../domain/audit.js';
 import { identifier } from '../../../../domain/identifier.js';
 import type { User, UserChanges } from '../../../../domain/identity/user.js';
 
@@ -28,10 +29,13 @@ export interface UserListQuery {
 
 /**
  * Where users live. Methods reject only on outages (the store could not answer);
- * expected outcomes such as "not found" or "duplicate" are values.
+ * expected outcomes such as "not found" or "duplicate" are values. A method that changes something
+ * takes the audit entry that reports the change and writes it in the same step, when and only when
+ * the change is made (a refused or failed change writes none, an entry that cannot be written fails
+ * the change).
  */
 export interface UserStore {
-  insert(user: User): Promise<UserInsertResult>;
+  insert(user: User, audit?: AuditEntry): Promise<UserInsertResult>;
   findById(id: string): Promise<User | undefined>;
   findByUid(uid: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
@@ -52,14 +56,16 @@ export interface UserStore {
   /**
    * Applies the changes and stamps `updatedAt`. `updated` is undefined when the user does not
    * exist, or, with `conflict`, when the new email belongs to another user (nothing changes then).
+   * A new password hash ends the user's password sessions in the same step: their tokens of origin
+   * `password` are deleted, with whatever hangs on them.
    */
-  update(id: string, changes: UserChanges, updatedAt: number): Promise<UserUpdateResult>;
+  update(id: string, changes: UserChanges, updatedAt: number, audit?: AuditEntry): Promise<UserUpdateResult>;
   /**
    * Deletes the user and, in the same step, every token of theirs, every token they issued for
    * somebody else, and every token minted through any of those, however far down (nothing of a
    * deleted user is kept, nor anything that hung on them); false when there was none.
    */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, audit?: AuditEntry): Promise<boolean>;
 }
 export const UserStore = identifier<UserStore>('UserStore');
 
