@@ -128,6 +128,13 @@ export class MemoryRequestCounter implements RequestCounter {
  *
  * Returns each window's count and milliseconds left, then, when the quotas were read, 1 if they
  * were charged (else 0) and what each has used.
+ *
+ * Written here rather than counting with rate-limiter-flexible's limiter and a second script for
+ * the quotas, for what a round trip costs the product: with a quota, that was two scripts a
+ * request. Measured on 2026-11-26 (a busy 2-core machine, `bench/crypto.ts` with `BENCH_QUOTA`,
+ * three alternating pairs of runs): the server CPU per request counting in Redis went from 1.44–
+ * 1.57× that counting in memory to 1.02–1.30×; in one process against a Redis of its own, 50
+ * requests at a time, the limiter's own CPU per request went from 28–36 µs to 17–22 µs.
  */
 const COUNT_SCRIPT = `
 local windows = tonumber(ARGV[1])
