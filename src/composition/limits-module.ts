@@ -7,14 +7,8 @@ import { LifecycleComponent } from '../platform/lifecycle.js';
 import { RateLimiter } from '../platform/pipeline/ports.js';
 import { memoryCounters, redisCounters } from '../platform/rate-limit/counters.js';
 import { TokenRateLimiter } from '../platform/rate-limit/token-rate-limiter.js';
-import {
-  MemoryQuotaCounter,
-  redisQuotaCounter,
-  type QuotaCounter as QuotaCounterPort,
-} from '../platform/rate-limit/quota-counter.js';
-import { QuotaCountingLimiter } from '../platform/rate-limit/quota-limiter.js';
+import { Quotas } from '../platform/rate-limit/quotas.js';
 import { servedPath, type Route } from '../platform/http/route-table.js';
-import { identifier } from '../domain/identifier.js';
 import { RedisConnection } from '../platform/redis/redis-connection.js';
 import { Log, Routes, SharedCounters } from '../wiring/identifiers.js';
 import { typedBindings } from '../wiring/typed-binding.js';
@@ -25,9 +19,6 @@ export interface LimitsSettings {
   readonly quotaCosts: Readonly<Record<string, number>>;
   readonly redis: AppConfig['redis'];
 }
-
-/** Where tokens' and users' quotas are counted: this process's memory, or Redis beside the rate limits. */
-const QuotaCounter = identifier<QuotaCounterPort>('QuotaCounter');
 
 /** The operations (`METHOD /path`, as the pipeline names them) whose permission the operator priced. */
 function costsByOperation(routes: readonly Route[], costs: Readonly<Record<string, number>>): Map<string, number> {
@@ -51,7 +42,6 @@ export const limitsModule = ({ defaultRateLimit, quotaCosts, redis }: LimitsSett
     const { provide, constant } = typedBindings(options);
     if (redis.url === null) {
       constant(SharedCounters, memoryCounters);
-      constant(QuotaCounter, new MemoryQuotaCounter());
     } else {
       const { url, commandTimeoutMs, keyPrefix } = redis;
       provide(
@@ -64,19 +54,17 @@ export const limitsModule = ({ defaultRateLimit, quotaCosts, redis }: LimitsSett
       provide(SharedCounters, [RedisConnection], (connection) =>
         redisCounters(connection.client, keyPrefix),
       ).inSingletonScope();
-      provide(QuotaCounter, [RedisConnection], (connection) =>
-        redisQuotaCounter(connection.client, keyPrefix),
-      ).inSingletonScope();
     }
     provide(
       RateLimiter,
-      [SharedCounters, QuotaCounter, Log, Clock, Routes],
-      (counters, quotaCounter, logger, clock, table) =>
-        new QuotaCountingLimiter(
-          new TokenRateLimiter(counters, defaultRateLimit, logger, clock),
-          quotaCounter,
+      [SharedCounters, Log, Clock, Routes],
+      (counters, logger, clock, table) =>
+        new TokenRateLimiter(
+          counters,
+          defaultRateLimit,
+          logger,
           clock,
-          costsByOperation(table.routes, quotaCosts),
+          new Quotas(clock, costsByOperation(table.routes, quotaCosts)),
         ),
     ).inSingletonScope();
   });

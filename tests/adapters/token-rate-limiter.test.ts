@@ -1,15 +1,12 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import {
-  memoryCounters,
-  MemoryRequestWindow,
-  redisCounters,
-  type Counters,
-} from '../../src/platform/rate-limit/counters.js';
+import { memoryCounters, redisCounters, type Counters } from '../../src/platform/rate-limit/counters.js';
+import { MemoryRequestWindow } from '../../src/platform/rate-limit/request-counter.js';
 import { TokenRateLimiter } from '../../src/platform/rate-limit/token-rate-limiter.js';
+import { Quotas } from '../../src/platform/rate-limit/quotas.js';
 import { RedisConnection } from '../../src/platform/redis/redis-connection.js';
 import { actorFor, OPERATOR, type Actor } from '../../src/domain/identity/actor.js';
-import type { RateLimiter } from '../../src/platform/pipeline/ports.js';
+import type { RateLimiter, RateLimitStanding } from '../../src/platform/pipeline/ports.js';
 import type { RateLimit } from '../../src/domain/identity/rate-limit.js';
 import { GENEROUS_MS, settlesWithin } from '../support/eventually.js';
 import { aToken, aUser } from '../support/mothers.js';
@@ -18,6 +15,7 @@ import {
   closedPort,
   deleteKeys,
   HAS_REDIS_SERVER,
+  openTestRedis,
   REDIS_URL,
   testKeyPrefix,
   ThrowawayRedis,
@@ -188,7 +186,7 @@ describe('adapter: TokenRateLimiter', () => {
     const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
     const down: Counters = {
       ...memoryCounters,
-      requestWindow: () => ({ consume: () => Promise.reject(new Error('nothing can count')) }),
+      requestCounter: () => ({ count: () => Promise.reject(new Error('nothing can count')) }),
     };
     const clock = new ManualClock();
     const limiter = new TokenRateLimiter(down, { requests: 3, perSeconds: 60 }, logger, clock);
@@ -259,3 +257,136 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Prom
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Two hours before a UTC midnight, in November (30 days). */
+const EVENING = Date.UTC(2026, 10, 26, 22);
+
+/** A standing as the RateLimit fields tell it: each policy's name, what is left, and the refusal's tag. */
+const told = (standing: RateLimitStanding | undefined): unknown[] =>
+  standing === undefined
+    ? []
+    : [standing.policy.name, standing.remaining, standing.refusal?._tag, ...told(standing.also)];
+
+const quotaCounters: { name: string; open(): Promise<{ counters: Counters; close(): Promise<void> }> }[] = [
+  { name: 'in memory', open: async () => ({ counters: memoryCounters, close: async () => {} }) },
+  ...(REDIS_URL
+    ? [
+        {
+          name: 'in Redis',
+          async open() {
+            const redis = await openTestRedis();
+            return { counters: redisCounters(redis.client, redis.keyPrefix), close: () => redis.close() };
+          },
+        },
+      ]
+    : []),
+];
+
+for (const { name, open } of quotaCounters) {
+  describe(`adapter: TokenRateLimiter with quotas, counted ${name}`, () => {
+    let counters: Counters;
+    let close: () => Promise<void>;
+    beforeEach(async () => {
+      ({ counters, close } = await open());
+    });
+    afterEach(async () => close());
+
+    it('announces the tighter quota beside the rate limit, spends no quota on what a window refuses, and counts in the windows what a quota refuses', async () => {
+      const limiter = new TokenRateLimiter(
+        counters,
+        { requests: 5, perSeconds: 60 },
+        silent,
+        new ManualClock(EVENING),
+        new Quotas(new ManualClock(EVENING)),
+      );
+      const user = aUser({ quota: { requests: 10, per: 'month' } });
+      const own = actorFor({
+        token: aToken(user.id, { rateLimit: { requests: 2, perSeconds: 60 }, quota: { requests: 3, per: 'day' } }),
+        user,
+        issuer: null,
+      });
+      const other = actorFor({ token: aToken(user.id, { quota: { requests: 1, per: 'day' } }), user, issuer: null });
+      const verdicts: unknown[][] = [];
+      for (const actor of [own, own, own, other, other, other])
+        verdicts.push(told(await limiter.admit(OPERATION, actor, '127.0.0.1')));
+      expect(verdicts).to.deep.equal([
+        ['token', 1, undefined, 'quota', 2, undefined],
+        ['token', 0, undefined, 'quota', 1, undefined],
+        // The user's count took it, its quotas did not.
+        ['token', 0, 'RateLimited'],
+        ['default', 1, undefined, 'quota', 0, undefined],
+        // Refused by the token's quota, counted by the user's window all the same.
+        ['default', 0, 'QuotaExceeded', 'quota', 0, 'QuotaExceeded'],
+        ['default', 0, 'RateLimited'],
+      ]);
+      const byPassword = await limiter.admit(OPERATION, { kind: 'password', user }, '127.0.0.1');
+      expect(told(byPassword)).to.deep.equal(['default', 0, 'RateLimited']);
+      // A limit above the default is counted alone: the user's quota has spent 3 of 10 before it, what the windows refused spent nothing.
+      const generous = actorFor({
+        token: aToken(user.id, { rateLimit: { requests: 10, perSeconds: 60 } }),
+        user,
+        issuer: null,
+      });
+      expect(told(await limiter.admit(OPERATION, generous, '127.0.0.1'))).to.deep.equal([
+        'token',
+        9,
+        undefined,
+        'quota',
+        6,
+        undefined,
+      ]);
+    });
+  });
+}
+
+(HAS_REDIS_SERVER ? describe : describe.skip)('adapter: TokenRateLimiter with quotas on a Redis of its own', () => {
+  let redis: ThrowawayRedis;
+  let connection: RedisConnection;
+  before(async () => {
+    redis = await ThrowawayRedis.start();
+    connection = new RedisConnection({ url: redis.url, commandTimeoutMs: 1_000 }, silent);
+    await connection.start();
+  });
+  after(async () => {
+    await connection.stop();
+    await redis.stop();
+  });
+
+  /** Scripts Redis has run (EVALSHA, and EVAL when it did not know the script yet) since it started. */
+  async function scriptsRun(): Promise<number> {
+    const stats = await connection.client.info('commandstats');
+    return [...stats.matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce(
+      (sum, [, calls]) => sum + Number(calls),
+      0,
+    );
+  }
+
+  it('asks Redis once a request, however many windows and quotas count it, and not at all once a window is spent', async () => {
+    const limiter = new TokenRateLimiter(
+      redisCounters(connection.client, testKeyPrefix()),
+      { requests: 4, perSeconds: 60 },
+      silent,
+      new ManualClock(EVENING),
+      new Quotas(new ManualClock(EVENING)),
+    );
+    const user = aUser({ quota: { requests: 100, per: 'month' } });
+    const actor = actorFor({
+      token: aToken(user.id, { rateLimit: { requests: 3, perSeconds: 60 }, quota: { requests: 50, per: 'day' } }),
+      user,
+      issuer: null,
+    });
+    const before = await scriptsRun();
+    const verdicts = [];
+    for (let i = 0; i < 5; i++) verdicts.push(told(await limiter.admit(OPERATION, actor, '127.0.0.1')));
+    expect(verdicts.map(([, , refusal]) => refusal)).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      'RateLimited',
+      'RateLimited',
+    ]);
+    // One script each for the three admitted; the token's window, spent by the third, refuses the
+    // fourth here, which is still counted in the user's window (one script), spent by it in turn.
+    expect((await scriptsRun()) - before).to.equal(4);
+  });
+});

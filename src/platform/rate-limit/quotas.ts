@@ -1,8 +1,9 @@
 import type { Actor } from '../../domain/identity/actor.js';
 import { describeQuota, quotaPeriodAt, type Quota, type QuotaPeriod } from '../../domain/identity/quota.js';
 import type { Clock } from '../../domain/ports.js';
-import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
-import type { QuotaCharge, QuotaCounter, QuotaSpend } from './quota-counter.js';
+import type { RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
+import type { QuotaCharge, QuotaSpend } from './quota-counter.js';
+import type { QuotaRequest } from './request-counter.js';
 
 /** The policy name the RateLimit fields announce a quota under. */
 export const QUOTA_POLICY = 'quota';
@@ -23,17 +24,22 @@ interface Charged {
   readonly perSeconds: number;
 }
 
+/** A request's quota charges, with the quotas they stand for so that its standing can be told. */
+export interface QuotasDue extends QuotaRequest {
+  readonly charged: readonly Charged[];
+}
+
 const wholeSeconds = (ms: number): number => Math.max(Math.ceil(ms / 1000), 0);
 
 /**
- * Counts each request against the quotas of its token and of its user (shared by all of that
- * user's tokens), by UTC day or calendar month, unless the rate limit `inner` refuses it: the
- * tighter quota is announced as a second policy beside the rate limit's, and a request either
- * quota has no room for is refused (429 code 25) until its period ends, spending nothing.
- *
- * A request with no quota to count is passed through as `inner` answered it, at no cost.
+ * The quotas of tokens and of users (shared by all of that user's tokens), by UTC day or calendar
+ * month: what a request is charged against them, and where that leaves it. The tighter quota is
+ * announced as a second policy beside the rate limit's, and a request either quota has no room
+ * for is refused (429 code 25) until its period ends, spending nothing. The rate limiter counts
+ * a request's quotas in the same step as its windows (see `RequestCounter`), and not at all when
+ * a window refuses it.
  */
-export class QuotaCountingLimiter implements RateLimiter {
+export class Quotas {
   /**
    * One policy object per quota and period length, so that its announced field is made once; by
    * requests, then by period length, so that no number is written out on a request's way.
@@ -42,40 +48,32 @@ export class QuotaCountingLimiter implements RateLimiter {
   private readonly periods: { day?: Period; month?: Period } = {};
 
   constructor(
-    private readonly inner: RateLimiter,
-    private readonly counter: QuotaCounter,
     private readonly clock: Clock,
     /** What an operation costs (`METHOD /path`); 1 when not named. */
     private readonly costs: ReadonlyMap<string, number> = new Map(),
   ) {}
 
-  admit(operation: string, actor: Actor, clientAddress: string): Standing | Promise<Standing> {
+  /** What `actor` asking for `operation` is charged against its token's and its user's quotas; undefined when neither has one. */
+  due(operation: string, actor: Actor): QuotasDue | undefined {
     const tokenQuota = actor.kind === 'principal' ? actor.principal.token.quota : null;
     const user = actor.kind === 'principal' ? actor.principal.user : actor.kind === 'password' ? actor.user : null;
     const userQuota = user?.quota ?? null;
-    const limited = this.inner.admit(operation, actor, clientAddress);
-    if (tokenQuota === null && userQuota === null) return limited;
-    if (!(limited instanceof Promise) && limited?.refusal) return limited;
+    if (tokenQuota === null && userQuota === null) return undefined;
     const now = this.clock.now();
     const charged: Charged[] = [];
     if (tokenQuota !== null && actor.kind === 'principal')
       charged.push(this.chargeOf(`quota:token:${actor.principal.token.id}`, tokenQuota, now));
     if (userQuota !== null) charged.push(this.chargeOf(`quota:user:${user!.id}`, userQuota, now));
-    const charges = charged.map(({ charge }) => charge);
-    const cost = this.costs.get(operation) ?? 1;
-    const spent = this.counter.spend(charges, cost, now);
-    if (!(limited instanceof Promise) && !(spent instanceof Promise)) return this.beside(limited, charged, spent, now);
-    // Both counts asked at once, so that shared counters cost one wait, not two; what the rate
-    // limit then refuses is given back to the quotas, as if never counted.
-    return Promise.all([limited, spent]).then(([rate, settled]) => {
-      if (!rate?.refusal) return this.beside(rate, charged, settled, now);
-      if (settled.admitted) this.counter.refund(charges, cost);
-      return rate;
-    });
+    return {
+      charges: charged.map(({ charge }) => charge),
+      cost: this.costs.get(operation) ?? 1,
+      now,
+      charged,
+    };
   }
 
   /** The rate limit's standing with the tighter quota's beside it (or the quota's alone), refused when a quota had no room. */
-  private beside(rate: Standing, charged: readonly Charged[], { admitted, used }: QuotaSpend, now: number): Standing {
+  beside(rate: Standing, { charged, now }: QuotasDue, { admitted, used }: QuotaSpend): RateLimitStanding {
     let tightest = 0;
     const left = charged.map(({ quota }, i) => Math.max(quota.requests - used[i]!, 0));
     for (let i = 1; i < charged.length; i++) if (left[i]! < left[tightest]!) tightest = i;
