@@ -23,6 +23,7 @@ for (const adapter of storeAdapters) {
         rotatedTo: UNKNOWN,
         rotationEndsAt: Date.UTC(2027, 0, 1),
         rotatedFrom: '11111111-1111-4111-8111-111111111111',
+        lineage: '22222222-2222-4222-8222-222222222222',
       });
       expect(await store.tokens.insert(token)).to.deep.equal({ inserted: true });
       expect(await store.tokens.findBySecretHash(token.secretHash)).to.deep.equal(token);

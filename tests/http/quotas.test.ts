@@ -67,6 +67,27 @@ for (const backend of httpBackends) {
       clock.advance(-7200_000);
     });
 
+    it('keeps counting a token’s quota across its rotations: a rotated token starts with what the one it replaced had left', async () => {
+      const token = await server.tokenFor(['Cryptography::Encrypt', 'Tokens::Update'], {
+        quota: { requests: 10, per: 'day' },
+      });
+      const remainingAfter = async (answered: Promise<Response>) => quotaStanding(await answered)[0];
+      // Each rotation is a request of the token's too.
+      const rotate = async (secret: string) => {
+        const answered = await server.send('POST', '/api/token/rotate', { token: secret, json: { graceSeconds: 600 } });
+        expect(answered.status).to.equal(201);
+        return ((await answered.json()) as { token: string }).token;
+      };
+      expect(await remainingAfter(encrypt(server, token))).to.equal(9);
+      const second = await rotate(token);
+      expect(await remainingAfter(encrypt(server, second))).to.equal(7);
+      const third = await rotate(second);
+      expect(await remainingAfter(encrypt(server, third))).to.equal(5);
+      // The old ones, still in their grace, count against the same quota.
+      expect(await remainingAfter(encrypt(server, token))).to.equal(4);
+      expect(await remainingAfter(encrypt(server, second))).to.equal(3);
+    });
+
     it("shares a user's quota between the user's tokens, the tighter quota answering, and shows it in user/get and token/info", async () => {
       const admin = await server.tokenFor(['*']);
       const owner = await server.userWithToken(['Cryptography::Encrypt', 'Tokens::Read']);

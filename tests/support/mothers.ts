@@ -53,6 +53,7 @@ export function aToken(userId: string, fields: Partial<TokenRecord> = {}): Token
     rotatedTo: null,
     rotationEndsAt: null,
     rotatedFrom: null,
+    lineage: null,
     quota: null,
     ...fields,
   };

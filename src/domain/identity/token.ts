@@ -44,7 +44,15 @@ export interface TokenRecord {
   readonly rotationEndsAt: number | null;
   /** The token this one replaced by rotation. */
   readonly rotatedFrom: string | null;
+  /**
+   * The first token of the rotations this one came from (null when it replaced none): its quota is
+   * counted under that one's id, so that rotating a token does not give it a fresh count.
+   */
+  readonly lineage: string | null;
 }
+
+/** The id a token's own quota is counted under: the first of the rotations it came from. */
+export const lineageOf = (record: TokenRecord): string => record.lineage ?? record.id;
 
 /**
  * `password`: issued to a password login (a session); `cli`: by the operator at the command line;

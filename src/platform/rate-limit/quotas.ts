@@ -1,3 +1,4 @@
+import { lineageOf } from '../../domain/identity/token.js';
 import type { Actor } from '../../domain/identity/actor.js';
 import { describeQuota, quotaPeriodAt, type Quota, type QuotaPeriod } from '../../domain/identity/quota.js';
 import type { Clock } from '../../domain/ports.js';
@@ -62,7 +63,7 @@ export class Quotas {
     const now = this.clock.now();
     const charged: Charged[] = [];
     if (tokenQuota !== null && actor.kind === 'principal')
-      charged.push(this.chargeOf(`quota:token:${actor.principal.token.id}`, tokenQuota, now));
+      charged.push(this.chargeOf(`quota:token:${lineageOf(actor.principal.token)}`, tokenQuota, now));
     if (userQuota !== null) charged.push(this.chargeOf(`quota:user:${user!.id}`, userQuota, now));
     return {
       charges: charged.map(({ charge }) => charge),

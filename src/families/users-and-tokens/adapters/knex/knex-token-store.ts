@@ -44,6 +44,7 @@ interface TokenRow {
   rotated_from: string | null;
   quota_requests: number | string | null;
   quota_per: string | null;
+  lineage: string | null;
 }
 
 const toRecord = (row: TokenRow): TokenRecord => ({
@@ -71,6 +72,7 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   rotationEndsAt: toNumberOrNull(row.rotation_ends_at),
   rotatedFrom: row.rotated_from,
   quota: toQuota(row.quota_requests, row.quota_per),
+  lineage: row.lineage,
 });
 
 const toRow = (record: TokenRecord): TokenRow => ({
@@ -96,6 +98,7 @@ const toRow = (record: TokenRecord): TokenRow => ({
   rotation_ends_at: record.rotationEndsAt,
   rotated_from: record.rotatedFrom,
   ...quotaColumns(record.quota),
+  lineage: record.lineage,
 });
 
 const CONFLICTS = { id: 'id', secret_hash: 'secretHash', license: 'license' } as const;

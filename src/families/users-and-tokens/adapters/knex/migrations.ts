@@ -219,4 +219,18 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
         });
     },
   },
+  {
+    name: '0015_token_lineage',
+    async up(db) {
+      // Null: the token replaced none, as every token rotated before counted its quota afresh.
+      await db.schema.alterTable('tokens', (table) => {
+        table.string('lineage', 36);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('tokens', (table) => {
+        table.dropColumn('lineage');
+      });
+    },
+  },
 ];

@@ -108,6 +108,7 @@ export class IssueToken {
       rotatedTo: null,
       rotationEndsAt: null,
       rotatedFrom: null,
+      lineage: null,
       quota: input.quota ?? ownQuotaOf(actor),
     };
     const entry = new AuditEntries(this.clock).of(

@@ -3,7 +3,7 @@ import { tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../../../domain/identity/actor.js';
 import type { DomainError, OutageError } from '../../../../domain/errors.js';
-import type { TokenRecord } from '../../../../domain/identity/token.js';
+import { lineageOf, type TokenRecord } from '../../../../domain/identity/token.js';
 import type { User } from '../../../../domain/identity/user.js';
 import { orOutage } from '../../../../domain/outage.js';
 import type { Clock, Randomness } from '../../../../domain/ports.js';
@@ -84,6 +84,7 @@ export class RotateToken {
       rotatedTo: null,
       rotationEndsAt: null,
       rotatedFrom: previous.id,
+      lineage: lineageOf(previous),
     };
     const endsAt = now + graceMs;
     const entry = new AuditEntries(this.clock).of(
