@@ -1,3 +1,5 @@
+import { AuditTrail } from './domain/audit.js';
+import { recordFeatureSwitches } from './platform/audit/feature-switches.js';
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { join } from 'node:path';
@@ -27,7 +29,7 @@ import { observabilityModule } from './composition/observability-module.js';
 import { platformModule } from './composition/platform-module.js';
 import { storageModule } from './composition/storage-module.js';
 import { defaultRateLimitOf, type AppConfig } from './config/config.js';
-import type { Clock, Randomness } from './domain/ports.js';
+import { Clock, type Randomness } from './domain/ports.js';
 import { systemRandomness } from './platform/randomness/system-randomness.js';
 
 export type { Closed } from './platform/lifecycle.js';
@@ -81,6 +83,12 @@ export interface BuildOptions<Chosen extends FamilyName = FamilyName> {
    * it stops, as it would its own.
    */
   readonly mailer?: Mailer;
+  /**
+   * Whether this process writes a change of feature switches to the audit trail (default true):
+   * a server does, when it starts with switches other than those last recorded; the CLI does not,
+   * as the shell it runs in may not have the servers' configuration.
+   */
+  readonly recordsFeatureSwitches?: boolean;
 }
 
 export function databaseSettingsOf(config: AppConfig): DatabaseSettings | undefined {
@@ -178,6 +186,8 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
       const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
       logger.error({ err: cause, component }, error instanceof Error ? error.message : `could not stop ${component}`);
     });
+    if (options.recordsFeatureSwitches !== false)
+      await recordFeatureSwitches(container.get(AuditTrail), config.features.disabled, container.get(Clock));
     await lifecycle.start();
   } catch (error) {
     await closeDatabase();

@@ -35,7 +35,7 @@ export function buildCli(io: CliIo = processIo()): Command {
           usage: { ...config.right.usage, compaction: false },
           audit: { ...config.right.audit, pruning: false },
         },
-        { logFd: 2 },
+        { logFd: 2, recordsFeatureSwitches: false },
       );
     } catch (error) {
       throw new CliFailure(`cannot start: ${reasonOf(error)}`);

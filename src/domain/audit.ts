@@ -8,8 +8,11 @@ export interface RequestOrigin {
   readonly requestId: string | null;
 }
 
-/** How an actor reached the service: over HTTP, or as the operator at the command line. */
-export type AuditVia = 'http' | 'cli';
+/**
+ * How an actor reached the service: over HTTP, as the operator at the command line, or through
+ * the configuration a server started with (feature switches).
+ */
+export type AuditVia = 'http' | 'cli' | 'config';
 
 export interface AuditActor {
   /** Null for the operator, and for a login attempt nobody has been proved to make. */
@@ -20,7 +23,7 @@ export interface AuditActor {
   readonly via: AuditVia;
 }
 
-export type AuditTargetType = 'user' | 'token';
+export type AuditTargetType = 'user' | 'token' | 'features';
 
 export interface AuditTarget {
   readonly type: AuditTargetType;
@@ -43,7 +46,7 @@ export type AuditOutcome = 'success' | 'failure';
 /**
  * What the audit trail keeps of a change or a login attempt. The names of its actions:
  * `user.create`, `user.update`, `user.delete`, `token.create`, `token.update`, `token.delete`,
- * `token.rotate` and `login.password`.
+ * `token.rotate`, `login.password` and `features.update`.
  */
 export interface AuditEntry {
   readonly at: number;
@@ -71,6 +74,7 @@ export const AUDIT_ACTIONS = [
   'token.delete',
   'token.rotate',
   'login.password',
+  'features.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,6 +4,8 @@ import { openDatabase } from '../../src/platform/persistence/database.js';
 import { databaseSettingsOf } from '../../src/container.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { expectRight } from '../support/either.js';
+import { freshSqlite, type TestDatabase } from '../support/databases.js';
+import { cliOn } from '../cli/run-cli.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 interface Entry {
@@ -344,3 +346,45 @@ for (const backend of httpBackends.filter((candidate) => candidate.name !== 'mem
     });
   });
 }
+
+describe('http: a change of feature switches is in the audit trail, written by the first server to start with it', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await freshSqlite();
+  });
+  afterEach(() => database.drop());
+
+  const startWith = (disabled: string) =>
+    startServer({ env: { ...database.env, UTILITY_API_DISABLED_FAMILIES: disabled } });
+  const switchesIn = async (server: TestServer) => {
+    const admin = await server.tokenFor(['Audit::Read']);
+    return (await audit(server, admin, '?action=features.update')).entries.map(({ actor, target, changes }) => ({
+      actor,
+      target,
+      changes,
+    }));
+  };
+  const change = (old: string[], next: string[]) => ({
+    actor: { uid: null, username: null, tokenId: null, via: 'config' },
+    target: { type: 'features', id: null, label: 'features.disabled' },
+    changes: { disabled: { old, new: next } },
+  });
+
+  it('records nothing while nothing is switched off, then each change of the set once, the CLI never', async () => {
+    for (const disabled of ['', 'Weather,Game', 'Game,Weather']) {
+      const server = await startWith(disabled);
+      await server.close();
+    }
+    // The CLI, started from a shell without the servers' setting, writes nothing.
+    expect((await cliOn(database.env)('audit', 'list', '--action', 'features.update')).status).to.equal(0);
+    const server = await startWith('Game');
+    try {
+      expect(await switchesIn(server)).to.deep.equal([
+        change(['Weather', 'Game'], ['Game']),
+        change([], ['Weather', 'Game']),
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -16,9 +16,13 @@ const auditEntryView = t.strict({
     uid: nullableString,
     username: nullableString,
     tokenId: nullableString,
-    via: t.keyof({ http: null, cli: null }),
+    via: t.keyof({ http: null, cli: null, config: null }),
   }),
-  target: t.strict({ type: t.keyof({ user: null, token: null }), id: nullableString, label: nullableString }),
+  target: t.strict({
+    type: t.keyof({ user: null, token: null, features: null }),
+    id: nullableString,
+    label: nullableString,
+  }),
   changes: t.record(
     t.string,
     t.union([t.strict({ old: t.unknown, new: t.unknown }), t.strict({ changed: t.literal(true) })]),
