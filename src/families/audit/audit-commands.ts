@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
-import * as E from 'fp-ts/lib/Either.js';
 import { AUDIT_ACTIONS, type AuditAction } from '../../domain/audit.js';
 import { OPERATOR } from '../../domain/identity/actor.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
 import type { CommandTools } from '../../platform/cli/commands.js';
-import { isoInstant } from '../../platform/http/codecs.js';
+import { instantFlag } from '../../platform/cli/instant-flag.js';
 import type { AuditUseCases } from './audit-module.js';
 import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './domain/read-audit.js';
 
@@ -17,15 +16,6 @@ interface ListOptions {
   readonly limit?: string;
   readonly cursor?: string;
 }
-
-/** `--from` and `--to` as the HTTP route reads them, refused in one line before the database is opened. */
-const instant = (flag: string, text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined;
-  const decoded = isoInstant.decode(text);
-  if (E.isLeft(decoded))
-    throw new CliFailure(`${flag} must be an ISO 8601 date (2026-11-26) or date and time with offset, got "${text}"`);
-  return decoded.right;
-};
 
 const pageSize = (text: string | undefined): number | undefined => {
   if (text === undefined) return undefined;
@@ -56,8 +46,8 @@ export function auditCommands(
         actor: options.actor,
         target: options.target,
         action: options.action,
-        from: instant('--from', options.from),
-        to: instant('--to', options.to),
+        from: instantFlag('--from', options.from),
+        to: instantFlag('--to', options.to),
         limit: pageSize(options.limit),
         cursor: options.cursor,
       };

@@ -1,11 +1,9 @@
 import { Option, type Command } from 'commander';
-import * as E from 'fp-ts/lib/Either.js';
 import { OPERATOR } from '../../domain/identity/actor.js';
-import { CliFailure } from '../../platform/cli/cli-failure.js';
 import type { CommandTools } from '../../platform/cli/commands.js';
 import { GRANULARITIES, GROUPINGS, type Granularity, type Grouping } from './domain/usage.js';
 import type { UsageRequest } from './domain/read-usage.js';
-import { isoInstant } from '../../platform/http/codecs.js';
+import { instantFlag } from '../../platform/cli/instant-flag.js';
 import type { UsageUseCases } from './usage-module.js';
 
 interface RangeOptions {
@@ -17,14 +15,7 @@ interface RangeOptions {
 
 /** `--from` and `--to` as the HTTP routes read them, refused in one line before the database is opened. */
 function requestOf({ from, to, by, group }: RangeOptions): UsageRequest {
-  const instant = (flag: string, text: string | undefined): number | undefined => {
-    if (text === undefined) return undefined;
-    const decoded = isoInstant.decode(text);
-    if (E.isLeft(decoded))
-      throw new CliFailure(`${flag} must be an ISO 8601 date (2026-11-26) or date and time with offset, got "${text}"`);
-    return decoded.right;
-  };
-  return { from: instant('--from', from), to: instant('--to', to), by, group };
+  return { from: instantFlag('--from', from), to: instantFlag('--to', to), by, group };
 }
 
 const withRange = (command: Command): Command =>
