@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { expectRight } from '../support/either.js';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { cliOn } from '../cli/run-cli.js';
+import { eventually } from '../support/eventually.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { expectError, httpBackends, serverForSuite, startServer, type TestServer } from '../support/http-server.js';
 
 interface Entry {
@@ -385,6 +387,41 @@ describe('http: a change of feature switches is in the audit trail, written by t
       ]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('http: audit entries older than audit.retentionDays are removed by the servers', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await freshSqlite();
+  });
+  afterEach(() => database.drop());
+
+  it('removes them at a server’s start, keeping the newer ones; a server with audit.pruning false leaves them', async () => {
+    const DAY_MS = 86_400_000;
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const first = await startServer({ env: database.env, clock });
+    const admin = await first.tokenFor(['Audit::Read']);
+    await first.close();
+    clock.advance(2 * DAY_MS);
+    const env = { ...database.env, UTILITY_API_AUDIT_RETENTION_DAYS: '1' };
+    const keeping = await startServer({ env: { ...env, UTILITY_API_AUDIT_PRUNING: 'false' }, clock });
+    try {
+      await keeping.tokenFor([]);
+      expect((await audit(keeping, admin, '?limit=100')).entries.map((entry) => entry.at)).to.have.length(4);
+    } finally {
+      await keeping.close();
+    }
+    const pruning = await startServer({ env, clock });
+    try {
+      await eventually(async () => {
+        const left = (await audit(pruning, admin, '?limit=100')).entries;
+        expect(left.map((entry) => entry.action)).to.deep.equal(['token.create', 'user.create']);
+        expect(left.every((entry) => Date.parse(entry.at) === clock.now())).to.equal(true);
+      });
+    } finally {
+      await pruning.close();
     }
   });
 });
