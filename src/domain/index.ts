@@ -21,6 +21,7 @@ import { PhonePermission } from '../families/phone/domain/permissions.js';
 import { UsersAndTokensPermission } from '../families/users-and-tokens/domain/permissions.js';
 import { WeatherPermission } from '../families/weather/domain/permissions.js';
 import { WhoisPermission } from '../families/whois/domain/permissions.js';
+import { AuditPermission } from '../families/audit/domain/permissions.js';
 
 /** Every permission of the service's families and the platform, by the names code uses (`Permission.WeatherCurrent`). */
 export const Permission = {
@@ -35,6 +36,7 @@ export const Permission = {
   ...WhoisPermission,
   ...ContentPermission,
   ...MailPermission,
+  ...AuditPermission,
   ...SystemPermission,
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
@@ -162,10 +164,24 @@ export type { Accepted, SendMail, SendMailInput } from '../families/mail/domain/
 export type { MessageReader, MessageStatusView, RetryMessage } from '../families/mail/domain/manage-mail.js';
 export type { CheckedMail, MailRequest, MessageStatus } from '../families/mail/domain/message.js';
 export type { VariableValue, Variables } from '../families/mail/domain/variables.js';
+export type { AuditEntryView, AuditPage, AuditRequest, ReadAudit } from '../families/audit/domain/read-audit.js';
+export type {
+  AuditAction,
+  AuditActor,
+  AuditChange,
+  AuditEntry,
+  AuditOutcome,
+  AuditTarget,
+  AuditValue,
+  AuditVia,
+  RequestOrigin,
+  StoredAuditEntry,
+} from './audit.js';
 export type { CallContext } from './call-context.js';
 
 // The ports.
 export type { Clock, Randomness } from './ports.js';
+export type { AuditQuery, AuditTrail } from './audit.js';
 export type { Cipher, CipherError } from '../families/crypto/domain/ports.js';
 export type { Passwords, UserStore } from '../families/users-and-tokens/domain/users/ports.js';
 export type { TokenStore, TokenUsage } from '../families/users-and-tokens/domain/tokens/ports.js';
