@@ -154,8 +154,14 @@ for (const adapter of storeAdapters) {
       await store.tokens.update(token.id, { disabled: true }, anEntry({ action: 'token.update' }));
       await store.tokens.update('00000000-0000-4000-8000-000000000000', { disabled: true }, anEntry({ at: T0 + 5 }));
       const next = aToken(user.id, { rotatedFrom: token.id });
-      await store.tokens.rotate(token.id, next, T0 + 10, anEntry({ action: 'token.rotate' }));
-      await store.tokens.rotate(token.id, aToken(user.id), T0 + 10, anEntry({ action: 'token.rotate', at: T0 + 6 }));
+      await store.tokens.rotate(token.id, next, T0 + 10, undefined, anEntry({ action: 'token.rotate' }));
+      await store.tokens.rotate(
+        token.id,
+        aToken(user.id),
+        T0 + 10,
+        undefined,
+        anEntry({ action: 'token.rotate', at: T0 + 6 }),
+      );
       await store.tokens.delete(next.id, anEntry({ action: 'token.delete' }));
       await store.tokens.delete(next.id, anEntry({ action: 'token.delete', at: T0 + 7 }));
       await store.users.delete(user.id, anEntry({ action: 'user.delete' }));

@@ -70,10 +70,10 @@ for (const adapter of storeAdapters) {
       await store.tokens.insert(first);
       await store.tokens.insert(second);
       const replacement = aToken(userId, { createdAt: 2_000, rotatedFrom: first.id });
-      expect(await store.tokens.rotate(first.id, replacement, 10_000, undefined, 2)).to.deep.include({ rotated: true });
+      expect(await store.tokens.rotate(first.id, replacement, 10_000, 2)).to.deep.include({ rotated: true });
       // first is ending but live until 10,000: replacing second now would make three.
       const over = aToken(userId, { createdAt: 3_000, rotatedFrom: second.id });
-      expect(await store.tokens.rotate(second.id, over, 10_000, undefined, 2)).to.deep.equal({
+      expect(await store.tokens.rotate(second.id, over, 10_000, 2)).to.deep.equal({
         rotated: false,
         refused: 'liveTokenLimit',
       });
@@ -81,7 +81,7 @@ for (const adapter of storeAdapters) {
       expect((await store.tokens.findById(second.id))!.rotatedTo).to.equal(null);
       // Past first's end it no longer counts, for a rotation or an insert.
       const later = aToken(userId, { createdAt: 10_000, rotatedFrom: second.id });
-      expect(await store.tokens.rotate(second.id, later, 20_000, undefined, 2)).to.deep.include({ rotated: true });
+      expect(await store.tokens.rotate(second.id, later, 20_000, 2)).to.deep.include({ rotated: true });
       expect(await store.tokens.insert(aToken(userId, { createdAt: 20_000 }), 3)).to.deep.equal({ inserted: true });
       expect(await store.tokens.insert(aToken(userId, { createdAt: 20_000 }), 3)).to.deep.equal({
         inserted: false,

@@ -202,8 +202,8 @@ export class KnexTokenStore implements TokenStore {
     previousId: string,
     replacement: TokenRecord,
     endsAt: number,
-    audit?: AuditEntry,
     maxLiveTokens?: number,
+    audit?: AuditEntry,
   ): Promise<TokenRotationResult> {
     const refused = Symbol('over the live-token limit');
     return this.db

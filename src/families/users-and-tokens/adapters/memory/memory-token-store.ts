@@ -93,8 +93,8 @@ export class MemoryTokenStore implements TokenStore {
     previousId: string,
     replacement: TokenRecord,
     endsAt: number,
-    audit?: AuditEntry,
     maxLiveTokens?: number,
+    audit?: AuditEntry,
   ): Promise<TokenRotationResult> {
     const previous = this.tables.tokens.get(previousId);
     if (!previous) return { rotated: false, refused: 'notFound' };

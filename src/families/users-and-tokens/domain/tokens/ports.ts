@@ -65,8 +65,8 @@ export interface TokenStore {
     previousId: string,
     replacement: TokenRecord,
     endsAt: number,
-    audit?: AuditEntry,
     maxLiveTokens?: number,
+    audit?: AuditEntry,
   ): Promise<TokenRotationResult>;
   /** Adds the uses to each token's count and moves `lastUsedAt` forward; unknown ids are skipped. */
   recordUsage(usages: readonly TokenUsage[]): Promise<void>;

@@ -98,7 +98,7 @@ export class RotateToken {
       ),
     );
     const rotated = await orOutage(
-      this.tokens.rotate(previous.id, record, endsAt, entry, this.maxTokensPerUser ?? undefined),
+      this.tokens.rotate(previous.id, record, endsAt, this.maxTokensPerUser ?? undefined, entry),
       UPDATE_FAILED,
     );
     // Every process forgets the old token, so that each reads when it stops.
