@@ -129,3 +129,28 @@ function firstBadUtf8Offset(bytes: Uint8Array): number | undefined {
   }
   return undefined;
 }
+
+/** Lower-case letters that Unicode does not decompose into a base letter and a mark, as people spell them without it. */
+const UNDECOMPOSED_LETTERS_SPELLED: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  ı: 'i',
+  þ: 'th',
+  ħ: 'h',
+};
+/** The letters `foldUndecomposedLetters` spells out. */
+export const UNDECOMPOSED_LETTERS: readonly string[] = Object.keys(UNDECOMPOSED_LETTERS_SPELLED);
+const UNDECOMPOSED = new RegExp(`[${UNDECOMPOSED_LETTERS.join('')}]`, 'g');
+
+/**
+ * Lower-case text with its undecomposable letters spelled as people type them without the
+ * special key ("søren" → "soren", "straße" → "strasse"): what a search that drops accents must
+ * also do, since these letters carry no mark to drop.
+ */
+export const foldUndecomposedLetters = (lowerCase: string): string =>
+  lowerCase.replace(UNDECOMPOSED, (letter) => UNDECOMPOSED_LETTERS_SPELLED[letter] ?? letter);

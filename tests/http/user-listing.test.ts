@@ -95,6 +95,15 @@ for (const backend of httpBackends) {
       expect(usernames(await list(`?query=${word.slice(1)}`))).to.deep.equal([]);
     });
 
+    it('finds the letters that carry no accent as people type them without the key: ø as o, ß as ss, ł as l', async () => {
+      const word = uniqueWord();
+      const soren = await create(`Søren${word}`, `Straße${word}`, `${word}.ł@example.com`);
+      // The username made from the name spells them out too (cut to 28 characters).
+      expect(`soren${word}.strasse${word}`.startsWith(soren.username)).to.equal(true);
+      for (const query of [`soren${word}`, `SØREN${word}`, `strasse${word}`, `STRASSE${word}`, `${word}.l@`])
+        expect(usernames(await list(`?query=${encodeURIComponent(query)}`)), query).to.deep.equal([soren.username]);
+    });
+
     it('filters by blocked and by a permission held, wildcards counted', async () => {
       const word = uniqueWord();
       const admin = await server.tokenFor(['*']);

@@ -1,3 +1,5 @@
+import { foldUndecomposedLetters } from '../../../domain/text.js';
+
 /** A populated place of the gazetteer, as the API shows it. */
 export interface Place {
   readonly name: string;
@@ -41,20 +43,6 @@ export interface PlaceQualifier {
 /** Shortest key for which places whose name starts with it are offered after exact matches. */
 export const MIN_PREFIX_KEY_LENGTH = 3;
 
-/** Letters that Unicode does not decompose into a base letter and a mark. */
-const FOLDED_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  ı: 'i',
-  þ: 'th',
-  ħ: 'h',
-};
-
 /**
  * The form names are compared in: accents and case dropped, special letters folded, and hyphens,
  * apostrophes, dots and runs of spaces made one space, so "Saint-Étienne", "saint etienne" and
@@ -63,11 +51,12 @@ const FOLDED_LETTERS: Readonly<Record<string, string>> = {
 export function placeNameKey(name: string): string {
   // Most names are plain ASCII; they skip the Unicode work (a gazetteer keys 135k names at once).
   const folded = /[^ -~]/.test(name)
-    ? name
-        .normalize('NFD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase()
-        .replace(/[ßæœøđðłıþħ]/g, (letter) => FOLDED_LETTERS[letter] ?? letter)
+    ? foldUndecomposedLetters(
+        name
+          .normalize('NFD')
+          .replace(/\p{M}+/gu, '')
+          .toLowerCase(),
+      )
     : name.toLowerCase();
   return SEPARATED.test(folded) ? folded.replace(SEPARATORS, ' ').trim() : folded;
 }

@@ -1,18 +1,23 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../../../../platform/persistence/migrations.js';
 import { searchKeysOf } from '../../domain/users/user-search.js';
+import { UNDECOMPOSED_LETTERS } from '../../../../domain/text.js';
 import { LISTING_SECRETS_TABLE } from './knex-user-store.js';
 import { SEARCHED_COLUMNS } from './knex-user-listing.js';
 
 const BACKFILL_BATCH = 500;
 
-/** Fills the folded search keys of the users stored before they existed, a batch at a time. */
-async function backfillSearchKeys(db: Knex): Promise<void> {
+/**
+ * Fills the folded search keys of the users stored before they existed, or before they were
+ * folded as they are now, a batch at a time; `which` narrows the users to those that need it.
+ */
+async function backfillSearchKeys(db: Knex, which?: (query: Knex.QueryBuilder) => void): Promise<void> {
   let lastId = '';
   for (;;) {
     const rows = (await db('users')
       .select('id', 'email', 'first_name', 'last_name')
       .where('id', '>', lastId)
+      .modify((query) => which?.(query))
       .orderBy('id')
       .limit(BACKFILL_BATCH)) as {
       id: string;
@@ -231,6 +236,23 @@ export const USERS_AND_TOKENS_MIGRATIONS: readonly Migration[] = [
       await db.schema.alterTable('tokens', (table) => {
         table.dropColumn('lineage');
       });
+    },
+  },
+  {
+    name: '0016_search_keys_spell_out_letters',
+    async up(db) {
+      // The search keys now spell out the letters that carry no accent (ø as o, ß as ss): only the
+      // users whose stored keys hold one of them are folded again.
+      await backfillSearchKeys(db, (query) => {
+        void query.where((holding) => {
+          for (const letter of UNDECOMPOSED_LETTERS)
+            for (const column of ['search_email', 'search_full_name', 'search_last_name'])
+              void holding.orWhere(column, 'like', `%${letter}%`);
+        });
+      });
+    },
+    async down() {
+      // Keys folded further still find what they found: nothing to undo.
     },
   },
 ];

@@ -1,15 +1,19 @@
 import type { User } from '../../../../domain/identity/user.js';
+import { foldUndecomposedLetters } from '../../../../domain/text.js';
 
 /**
- * Text as a user search compares it: compatibility forms unfolded, accents dropped, lower-case
- * ("Zoë" and "ZOE" both read "zoe"). Every store compares what this gives, never its own folding,
+ * Text as a user search compares it: compatibility forms unfolded, accents dropped, lower-case,
+ * and the letters that carry no accent to drop spelled as people type them ("Zoë" and "ZOE" both
+ * read "zoe", "Søren" reads "soren"). Every store compares what this gives, never its own folding,
  * so that a search finds the same users on each.
  */
 export function foldForSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
+  return foldUndecomposedLetters(
+    text
+      .normalize('NFKD')
+      .replace(/\p{Diacritic}/gu, '')
+      .toLowerCase(),
+  );
 }
 
 /**
