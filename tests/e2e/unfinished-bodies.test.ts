@@ -148,7 +148,9 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     expect(Object.fromEntries(statuses)).to.deep.equal({ '408 9': HELD });
     await until(() => socketsOf(pid) <= before.sockets, 10_000);
     const goneMs = performance.now() - opening;
-    const rssSettledMs = await until(() => rssOf(pid) <= before.rss * 1.1, 30_000).catch(() => Number.NaN);
+    // V8 and the allocator give the memory back over the next idle seconds: 11 to 19 s alone here,
+    // past 30 s in one CI run while the type-check had kept both cores busy.
+    const rssSettledMs = await until(() => rssOf(pid) <= before.rss * 1.1, 60_000).catch(() => Number.NaN);
     const after = { sockets: socketsOf(pid), rss: rssOf(pid) };
     if (process.env.REPORT_FIGURES) {
       const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
