@@ -1,6 +1,5 @@
 import { identifier } from './identifier.js';
 import type { Actor } from './identity/actor.js';
-import type { Clock } from './ports.js';
 
 /** Where a request came from, as the audit trail records it: the client address and the request id. */
 export interface RequestOrigin {
@@ -153,29 +152,25 @@ export function changesBetween(
 /** The change of a secret: that it changed, never its value nor its hash. */
 export const SECRET_CHANGED: AuditChange = { changed: true };
 
-/** Writes the entries of one kind of actor's changes: when, by whom, from where. */
-export class AuditEntries {
-  constructor(private readonly clock: Clock) {}
-
-  of(
-    actor: Actor,
-    action: AuditAction,
-    target: AuditTarget,
-    concerns: string | null,
-    changes: AuditChanges = {},
-    outcome: AuditOutcome = 'success',
-  ): AuditEntry {
-    const origin = actor.kind === 'operator' ? undefined : actor.origin;
-    return {
-      at: this.clock.now(),
-      action,
-      actor: auditActorOf(actor),
-      target,
-      changes,
-      address: origin?.address ?? null,
-      requestId: origin?.requestId ?? null,
-      outcome,
-      concerns,
-    };
-  }
+/** The entry of a change `actor` made at `at`: by whom and from where, as the request tells. */
+export function auditEntry(
+  actor: Actor,
+  at: number,
+  action: AuditAction,
+  target: AuditTarget,
+  concerns: string | null,
+  changes: AuditChanges = {},
+): AuditEntry {
+  const origin = actor.kind === 'operator' ? undefined : actor.origin;
+  return {
+    at,
+    action,
+    actor: auditActorOf(actor),
+    target,
+    changes,
+    address: origin?.address ?? null,
+    requestId: origin?.requestId ?? null,
+    outcome: 'success',
+    concerns,
+  };
 }

@@ -1,4 +1,4 @@
-import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import { tokenAuditFields, tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUserId, callingTokenId, type Actor } from '../../../../domain/identity/actor.js';
@@ -111,8 +111,9 @@ export class IssueToken {
       lineage: null,
       quota: input.quota ?? ownQuotaOf(actor),
     };
-    const entry = new AuditEntries(this.clock).of(
+    const entry = auditEntry(
       actor,
+      this.clock.now(),
       'token.create',
       tokenTarget(record),
       user.id,

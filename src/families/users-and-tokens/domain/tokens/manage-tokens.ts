@@ -1,4 +1,4 @@
-import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import type { Clock } from '../../../../domain/ports.js';
 import { tokenAuditFields, tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
@@ -167,13 +167,9 @@ export class UpdateToken {
     private readonly accessChanges: AccessChanges,
     /** Where a token's owner is read, for the quota rule. */
     private readonly users: UserStore,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly networks: ClientNetworks = LISTED_NETWORKS_ONLY,
-  ) {
-    this.audit = new AuditEntries(clock);
-  }
-
-  private readonly audit: AuditEntries;
+  ) {}
 
   async execute(actor: Actor, tokenId: string, changes: TokenChanges): Promise<E.Either<DomainError, TokenView>> {
     if (Object.values(changes).every((value) => value === undefined))
@@ -191,8 +187,9 @@ export class UpdateToken {
       const beyond = checkQuota(actor, changes.quota, owner.right);
       if (beyond) return E.left(beyond);
     }
-    const entry = this.audit.of(
+    const entry = auditEntry(
       actor,
+      this.clock.now(),
       'token.update',
       tokenTarget(found.right),
       found.right.userId,
@@ -216,19 +213,15 @@ export class RevokeToken {
     private readonly tokens: TokenStore,
     private readonly reader: TokenReader,
     private readonly accessChanges: AccessChanges,
-    clock: Clock,
-  ) {
-    this.audit = new AuditEntries(clock);
-  }
-
-  private readonly audit: AuditEntries;
+    private readonly clock: Clock,
+  ) {}
 
   async execute(actor: Actor, tokenId: string): Promise<E.Either<DomainError, TokenRecord>> {
     const found = await this.reader.findForActor(actor, tokenId, UsersAndTokensPermission.TokensDelete, {
       _tag: 'TokenDeleteFailed',
     });
     if (E.isLeft(found)) return found;
-    const entry = this.audit.of(actor, 'token.delete', tokenTarget(found.right), found.right.userId);
+    const entry = auditEntry(actor, this.clock.now(), 'token.delete', tokenTarget(found.right), found.right.userId);
     const deleted = await orOutage(this.tokens.delete(tokenId, entry), { _tag: 'TokenDeleteFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(deleted)) return deleted;

@@ -1,4 +1,4 @@
-import { AuditEntries, changesBetween } from '../../../../domain/audit.js';
+import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import { tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../../../domain/identity/actor.js';
@@ -87,8 +87,9 @@ export class RotateToken {
       lineage: lineageOf(previous),
     };
     const endsAt = now + graceMs;
-    const entry = new AuditEntries(this.clock).of(
+    const entry = auditEntry(
       actor,
+      this.clock.now(),
       'token.rotate',
       tokenTarget(previous),
       previous.userId,

@@ -1,4 +1,4 @@
-import { AuditEntries, changesBetween, SECRET_CHANGED, type AuditEntry } from '../../../../domain/audit.js';
+import { auditEntry, changesBetween, SECRET_CHANGED, type AuditEntry } from '../../../../domain/audit.js';
 import { userAuditFields, userTarget } from '../audit-views.js';
 import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import * as E from 'fp-ts/lib/Either.js';
@@ -71,11 +71,7 @@ export class CreateUser {
     private readonly randomness: Randomness,
     private readonly passwords: Passwords,
     private readonly permissions: PermissionCatalogue,
-  ) {
-    this.audit = new AuditEntries(clock);
-  }
-
-  private readonly audit: AuditEntries;
+  ) {}
 
   async execute(input: CreateUserInput): Promise<E.Either<DomainError, User>> {
     if (!actorHolds(input.actor, UsersAndTokensPermission.UsersCreate))
@@ -117,7 +113,7 @@ export class CreateUser {
     const insert = (user: User) =>
       this.insert(
         user,
-        this.audit.of(input.actor, 'user.create', userTarget(user), user.id, {
+        auditEntry(input.actor, this.clock.now(), 'user.create', userTarget(user), user.id, {
           ...changesBetween({}, userAuditFields(user)),
           ...(input.password === undefined ? {} : { password: SECRET_CHANGED }),
         }),

@@ -12,7 +12,7 @@ import type { User, UserChanges } from '../../../../domain/identity/user.js';
 import { checkEmail, checkGrant, checkPassword, checkText } from './user-rules.js';
 import type { Quota } from '../../../../domain/identity/quota.js';
 import { checkQuota } from '../quota-rules.js';
-import { AuditEntries, changesBetween, SECRET_CHANGED } from '../../../../domain/audit.js';
+import { auditEntry, changesBetween, SECRET_CHANGED } from '../../../../domain/audit.js';
 import { userAuditFields, userTarget } from '../audit-views.js';
 
 export class GetUser {
@@ -48,11 +48,7 @@ export class UpdateUser {
     private readonly accessChanges: AccessChanges,
     private readonly passwords: Passwords,
     private readonly permissions: PermissionCatalogue,
-  ) {
-    this.audit = new AuditEntries(clock);
-  }
-
-  private readonly audit: AuditEntries;
+  ) {}
 
   async execute(actor: Actor, ref: UserRef, update: UserUpdate): Promise<E.Either<DomainError, User>> {
     const { permissions, email, password, blocked } = update;
@@ -98,7 +94,7 @@ export class UpdateUser {
       blocked: update.blocked,
       quota: update.quota,
     };
-    const entry = this.audit.of(actor, 'user.update', userTarget(user), user.id, {
+    const entry = auditEntry(actor, this.clock.now(), 'user.update', userTarget(user), user.id, {
       ...changesBetween(userAuditFields(user), {
         firstname: changes.firstName,
         lastname: changes.lastName,
@@ -128,12 +124,8 @@ export class DeleteUser {
   constructor(
     private readonly users: UserStore,
     private readonly accessChanges: AccessChanges,
-    clock: Clock,
-  ) {
-    this.audit = new AuditEntries(clock);
-  }
-
-  private readonly audit: AuditEntries;
+    private readonly clock: Clock,
+  ) {}
 
   async execute(actor: Actor, ref: UserRef): Promise<E.Either<DomainError, User>> {
     const target = await targetUser(this.users, actor, ref, UsersAndTokensPermission.UsersDelete, {
@@ -142,7 +134,7 @@ export class DeleteUser {
     if (E.isLeft(target)) return target;
     const outranked = checkOutranks(actor, target.right);
     if (outranked) return E.left(outranked);
-    const entry = this.audit.of(actor, 'user.delete', userTarget(target.right), target.right.id);
+    const entry = auditEntry(actor, this.clock.now(), 'user.delete', userTarget(target.right), target.right.id);
     const deleted = await orOutage(this.users.delete(target.right.id, entry), { _tag: 'UserDeleteFailed' });
     await this.accessChanges.announce({ kind: 'user', id: target.right.id });
     if (E.isLeft(deleted)) return deleted;
