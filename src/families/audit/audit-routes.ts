@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS } from '../../domain/audit.js';
 import { isoInstant, matching, numberWritten, oneOf, text } from '../../platform/http/codecs.js';
 import { optional } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
-import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE, type ReadAudit } from './domain/read-audit.js';
+import { AUDIT_CURSOR, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE, type ReadAudit } from './domain/read-audit.js';
 
 const nullableString = t.union([t.string, t.null]);
 
@@ -59,7 +59,7 @@ export function auditRoutes(readAudit: ReadAudit): Route[] {
           `entries per page; default ${DEFAULT_AUDIT_PAGE}`,
         ),
         cursor: optional(
-          matching(/^[1-9][0-9]{0,15}$/, 'a cursor'),
+          matching(AUDIT_CURSOR, 'a cursor'),
           'the nextCursor of the page before, with the same filters',
         ),
       },

@@ -33,7 +33,7 @@ export interface AuditPage {
 const AUDIT_TRAIL_DOWN: OutageError = { _tag: 'Unknown', details: 'audit trail unavailable' };
 
 /** A cursor is the id of the last entry of the page before: the trail numbers entries as it writes them. */
-const CURSOR = /^[1-9][0-9]{0,15}$/;
+export const AUDIT_CURSOR = /^[1-9][0-9]{0,15}$/;
 
 export const viewOfAuditEntry = ({ concerns: _concerns, at, ...entry }: StoredAuditEntry): AuditEntryView => ({
   ...entry,
@@ -52,7 +52,7 @@ export class ReadAudit {
     const limit = request.limit ?? DEFAULT_AUDIT_PAGE;
     if (request.from !== undefined && request.to !== undefined && request.from >= request.to)
       return E.left(invalidInput('from', 'from must be before to'));
-    if (request.cursor !== undefined && !CURSOR.test(request.cursor))
+    if (request.cursor !== undefined && !AUDIT_CURSOR.test(request.cursor))
       return E.left(invalidInput('cursor', 'cursor must be the nextCursor of a page before'));
     let ownedBy: AuditQuery['ownedBy'];
     if (!actorHolds(actor, AuditPermission.AuditRead)) {
