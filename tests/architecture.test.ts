@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -98,10 +98,18 @@ type Place =
   | { readonly kind: 'wiring' }
   | { readonly kind: 'entry' };
 
+/**
+ * The package's `utility-api/domain` entry: its shared words (index.ts) and its file of one
+ * `export *` line per family's public domain entry (family-entries.ts), which index.ts gathers.
+ */
+const PACKAGE_DOMAIN_ENTRY = join('domain', 'index.ts');
+const FAMILY_ENTRIES = join('domain', 'family-entries.ts');
+const isPackageDomainEntry = (path: string): boolean => path === PACKAGE_DOMAIN_ENTRY || path === FAMILY_ENTRIES;
+
 function placeOf(path: string): Place {
   const [top, family, below] = segments(path);
   // The package's `utility-api/domain` entry gathers every family's public words: an entry, not the shared domain.
-  if (path === join('domain', 'index.ts')) return { kind: 'entry' };
+  if (isPackageDomainEntry(path)) return { kind: 'entry' };
   if (top === 'domain') return { kind: 'shared domain' };
   if (top === 'families' && path !== join('families', 'index.ts'))
     return below === 'domain' ? { kind: 'family domain', family: family! } : { kind: 'family', family: family! };
@@ -171,12 +179,42 @@ function layoutOffence(from: string, to: string): string | undefined {
     case 'composition':
       return undefined;
     case 'entry':
-      // The package's domain entry is still the domain: it gathers domain words, no platform or adapter.
-      if (from !== join('domain', 'index.ts')) return undefined;
-      return target.kind === 'shared domain' || target.kind === 'family domain'
+      // The package's domain entry is still the domain: it gathers domain words, no platform or
+      // adapter, and reaches each family as other families do, through its public domain entry.
+      if (!isPackageDomainEntry(from)) return undefined;
+      return target.kind === 'shared domain' || isPublicDomainEntry(to) || isPackageDomainEntry(to)
         ? undefined
-        : refuse('the package’s domain entry gathers only domain words');
+        : refuse('the package’s domain entry gathers the shared domain and the families’ public domain entries');
   }
+}
+
+/** The modules a text re-exports whole, one `export * from '…'` line each. */
+const starExportsOf = (text: string): string[] =>
+  [...text.matchAll(/^export \* from ['"]([^'"]+)['"];$/gm)].map((match) => match[1]!);
+
+/**
+ * What keeps a family's words from library users, if anything: a family folder with no public
+ * domain entry, or an entry the package's domain entry does not gather exactly once; and a line
+ * there for a family that has no folder. `gathered` holds the paths below src/ of what
+ * family-entries.ts re-exports whole.
+ */
+function familyEntryOffences(
+  families: readonly string[],
+  hasEntry: (family: string) => boolean,
+  gathered: readonly string[],
+): string[] {
+  const entryOf = (family: string): string => join('families', family, 'domain', 'index.ts');
+  const missing = families.flatMap((family) => {
+    if (!hasEntry(family)) return [`${family} has no public domain entry, src/${entryOf(family)}`];
+    const lines = gathered.filter((path) => path === entryOf(family)).length;
+    if (lines === 0)
+      return [`src/${FAMILY_ENTRIES} does not gather ${family}: add export * from its src/${entryOf(family)}`];
+    return lines === 1 ? [] : [`src/${FAMILY_ENTRIES} gathers src/${entryOf(family)} ${lines} times, not once`];
+  });
+  const strays = gathered
+    .filter((path) => !families.some((family) => path === entryOf(family)))
+    .map((path) => `src/${FAMILY_ENTRIES} gathers src/${path}, which is no family's public domain entry`);
+  return [...missing, ...strays];
 }
 
 /** Why a route file's import is refused, if it is: routes know the domain and the platform, never an adapter. */
@@ -220,6 +258,23 @@ describe('architecture: dependencies point inward', () => {
         .flatMap((specifier) => layoutOffence(below(file), targetOf(file, specifier)) ?? []),
     );
     expect(offences).to.deep.equal([]);
+  });
+
+  it('every family has its public domain entry, and the package’s domain entry gathers each with one export * line', () => {
+    const gathered = starExportsOf(readFileSync(join(SRC, FAMILY_ENTRIES), 'utf8')).map((specifier) =>
+      targetOf(join(SRC, FAMILY_ENTRIES), specifier),
+    );
+    const offences = familyEntryOffences(
+      familyNames,
+      (family) => existsSync(join(SRC, 'families', family, 'domain', 'index.ts')),
+      gathered,
+    );
+    expect(offences).to.deep.equal([]);
+    expect(
+      starExportsOf(readFileSync(join(SRC, PACKAGE_DOMAIN_ENTRY), 'utf8')).map((specifier) =>
+        targetOf(join(SRC, PACKAGE_DOMAIN_ENTRY), specifier),
+      ),
+    ).to.deep.equal([FAMILY_ENTRIES]);
   });
 
   it('the domain refuses input by its fields, never by where a transport put them (query, header, body)', () => {
@@ -364,9 +419,15 @@ describe('architecture: dependencies point inward', () => {
     );
     expect(layoutOffence(at('wiring', 'family.ts'), at('families', 'index.ts'))).to.be.a('string');
     expect(layoutOffence(at('wiring', 'family.ts'), at('composition', 'families.ts'))).to.be.a('string');
-    // the package's domain entry re-exporting the platform's ports
+    // the package's domain entry re-exporting the platform's ports, or a family's file past its public entry
     expect(layoutOffence(at('domain', 'index.ts'), at('platform', 'pipeline', 'ports.ts'))).to.be.a('string');
-    expect(layoutOffence(at('domain', 'index.ts'), at('families', 'mail', 'domain', 'ports.ts'))).to.equal(undefined);
+    expect(layoutOffence(at('domain', 'family-entries.ts'), at('families', 'mail', 'domain', 'ports.ts'))).to.be.a(
+      'string',
+    );
+    expect(layoutOffence(at('domain', 'family-entries.ts'), at('families', 'mail', 'domain', 'index.ts'))).to.equal(
+      undefined,
+    );
+    expect(layoutOffence(at('domain', 'index.ts'), at('domain', 'family-entries.ts'))).to.equal(undefined);
     // a route file importing an adapter
     expect(
       routeOffence(at('families', 'phone', 'phone-routes.ts'), at('families', 'phone', 'adapters', 'x.ts')),
@@ -374,6 +435,22 @@ describe('architecture: dependencies point inward', () => {
     expect(routeOffence(at('families', 'phone', 'phone-routes.ts'), at('platform', 'http', 'fields.ts'))).to.equal(
       undefined,
     );
+  });
+
+  it('the family entries check finds a family with no entry, one not gathered or gathered twice, and a stray line', () => {
+    const entry = (family: string): string => join('families', family, 'domain', 'index.ts');
+    const everyEntry = (): boolean => true;
+    expect(familyEntryOffences(['mail', 'phone'], everyEntry, [entry('mail'), entry('phone')])).to.deep.equal([]);
+    expect(familyEntryOffences(['mail', 'phone'], (family) => family !== 'phone', [entry('mail')])).to.have.length(1);
+    expect(familyEntryOffences(['mail', 'phone'], everyEntry, [entry('mail')])).to.have.length(1);
+    expect(familyEntryOffences(['mail'], everyEntry, [entry('mail'), entry('mail')])).to.have.length(1);
+    expect(familyEntryOffences(['mail'], everyEntry, [entry('mail'), entry('fax')])).to.have.length(1);
+    expect(familyEntryOffences(['mail'], everyEntry, [join('families', 'mail', 'domain', 'ports.ts')])).to.have.length(
+      2,
+    );
+    expect(
+      starExportsOf("export * from './a.js';\nexport { b } from './b.js';\nexport * from './c.js';"),
+    ).to.deep.equal(['./a.js', './c.js']);
   });
 
   it('the header check finds a header name in any literal of code, and none in comments', () => {
