@@ -32,8 +32,25 @@ const run = promisify(execFile);
 /** A TypeScript user's code, type-checked against the installed declarations, never run. */
 const CONSUMER = `
 import { buildUseCases, InvalidSettings } from 'utility-api';
-import { OPERATOR, type DomainError, type User } from 'utility-api/domain';
+import {
+  CryptoPermission,
+  knownPermissions,
+  OPERATOR,
+  Permission,
+  type DomainError,
+  type Place,
+  type User,
+} from 'utility-api/domain';
 import { createHttpApp } from 'utility-api/http';
+
+// Permission's type is read from the families' entries: it knows each name and no other.
+const encrypt: 'Cryptography::Encrypt' = Permission.CryptographyEncrypt;
+const metrics: Permission = Permission.SystemMetrics;
+// @ts-expect-error no such permission
+void Permission.CryptographyErase;
+const first: Permission | undefined = knownPermissions[0];
+const place: Place | undefined = undefined;
+void [encrypt, metrics, first, place, CryptoPermission.CryptographyDecrypt];
 
 const api = await buildUseCases({ families: ['crypto', 'usersAndTokens'], storage: 'memory' });
 const encrypted = api.useCases.crypto.encryptText.execute('hello');
