@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 
 /**
- * PostgreSQL's transaction-level advisory locks, each under a key of its own, all listed here so
- * that no two uses share one by accident. Each is held until its transaction ends.
+ * PostgreSQL's advisory locks, each under a key of its own, all listed here so that no two uses
+ * share one by accident. Each is held until its transaction ends, but `migrations`, which a
+ * session holds for as long as it migrates.
  */
 export const ADVISORY_LOCKS = {
   /**
@@ -17,6 +18,13 @@ export const ADVISORY_LOCKS = {
    * deadlocked on a chain whose middle link had been used (its row rewritten further on).
    */
   tokenChainDeletes: 0x746f6b6e,
+  /**
+   * One process at a time runs Knex's migrator on a schema (the second key is the schema's name,
+   * hashed): Knex creates its bookkeeping tables and the lock row unguarded, and two processes
+   * started together on a fresh schema could both insert the row; every later lock then found two
+   * rows and failed, and each start waited out its minute (see migrateToLatest).
+   */
+  migrations: 0x6d696772,
 } as const;
 
 export async function holdAdvisoryLock(trx: Knex.Transaction, lock: keyof typeof ADVISORY_LOCKS): Promise<void> {

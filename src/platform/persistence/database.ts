@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { DependencyCheck } from '../health/ports.js';
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { migrationSourceOf, type Migration } from './migrations.js';
 
 export type DatabaseSettings = (
@@ -91,6 +92,7 @@ export async function migrateToLatest(
   lockWaitMs = MIGRATION_LOCK_WAIT_MS,
 ): Promise<string[]> {
   const migrationSource = migrationSourceOf(migrations);
+  const turn = await migrationTurn(db, lockWaitMs);
   const migrator = migrationConnection(db, lockWaitMs);
   const deadline = Date.now() + lockWaitMs;
   try {
@@ -112,6 +114,31 @@ export async function migrateToLatest(
     }
   } finally {
     if (migrator !== db) await migrator.destroy();
+    await turn?.destroy();
+  }
+}
+
+/**
+ * On PostgreSQL, waits until no other process migrates this schema, and holds the turn on a
+ * connection of its own until destroyed (or until the process dies, which ends its session).
+ * Knex's own lock cannot stand in for it: Knex creates that lock's table and row before taking it,
+ * unguarded, and two processes that both found the table empty inserted a row each, after which
+ * every attempt to lock updated two rows and gave up (seen as a start that waited a minute and
+ * failed, under the test suite's load). SQLite is left to Knex's lock: several processes starting
+ * at once on one fresh SQLite file are rare, and no such failure has been seen there.
+ */
+async function migrationTurn(db: Knex, lockWaitMs: number): Promise<Knex | undefined> {
+  const config = db.client.config as Knex.Config;
+  if (config.client !== 'pg') return undefined;
+  const turn = migrationConnection(db, lockWaitMs);
+  if (turn === db) return undefined;
+  try {
+    await turn.raw('SELECT pg_advisory_lock(?, hashtext(current_schema()))', [ADVISORY_LOCKS.migrations]);
+    return turn;
+  } catch (error) {
+    await turn.destroy();
+    const why = `another process has been migrating the database for ${lockWaitMs / 1000} s, or it did not answer`;
+    throw new Error(why, { cause: error });
   }
 }
 
