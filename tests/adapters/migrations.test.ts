@@ -43,9 +43,10 @@ const kinds: { name: string; fresh: () => Promise<{ settings: DatabaseSettings; 
 ];
 
 /**
- * The migration of three processes together once hung past the test's 60 s under the whole suite's
- * load, and never alone: when it takes over 20 s, what every PostgreSQL session waits on is
- * printed, so that the next occurrence says which lock it was.
+ * The migration of three processes together hung past the test's 60 s about once in 24 runs under
+ * load, never alone: Knex's lock table had got a row from each of two processes (see
+ * migrationTurn in src/platform/persistence/database.ts). Should it hang again, what every
+ * PostgreSQL session waits on after 20 s is printed, to say where.
  */
 async function withWaitsReported<A>(settings: DatabaseSettings, work: Promise<A>): Promise<A> {
   if (settings.client !== 'postgres') return work;
