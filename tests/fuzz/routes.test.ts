@@ -139,8 +139,35 @@ function send(port: number, fuzzed: FuzzRequest, authorization: string | undefin
   });
 }
 
+/**
+ * The last success of each open row and what was found of it: an open row's success takes no
+ * input, so the same bytes come back every time, and the OpenAPI document (700 KB) was decoded and
+ * parsed again for each of the hundred-odd times the fuzzer asks for it.
+ */
+const openSuccesses = new Map<
+  Route,
+  { readonly method: string; readonly answer: Answer; readonly breach: string | undefined }
+>();
+
 /** What is wrong with an answer under the error contract, or undefined. */
 function contractBreach(fuzzed: FuzzRequest, answer: Answer): string | undefined {
+  const { route } = fuzzed;
+  if (!route.open || answer.status >= 300) return breachOf(fuzzed, answer);
+  const last = openSuccesses.get(route);
+  if (
+    last &&
+    last.answer.status === answer.status &&
+    last.answer.headers['content-type'] === answer.headers['content-type'] &&
+    last.method === fuzzed.method &&
+    last.answer.body.equals(answer.body)
+  )
+    return last.breach;
+  const breach = breachOf(fuzzed, answer);
+  openSuccesses.set(route, { method: fuzzed.method, answer, breach });
+  return breach;
+}
+
+function breachOf(fuzzed: FuzzRequest, answer: Answer): string | undefined {
   const { route } = fuzzed;
   const type = answer.headers['content-type'];
   const text = type === 'image/png' ? '' : answer.body.toString('utf8');
