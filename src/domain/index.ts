@@ -22,6 +22,7 @@ import { UsersAndTokensPermission } from '../families/users-and-tokens/domain/pe
 import { WeatherPermission } from '../families/weather/domain/permissions.js';
 import { WhoisPermission } from '../families/whois/domain/permissions.js';
 import { AuditPermission } from '../families/audit/domain/permissions.js';
+import { WebhooksPermission } from '../families/webhooks/domain/permissions.js';
 
 /** Every permission of the service's families and the platform, by the names code uses (`Permission.WeatherCurrent`). */
 export const Permission = {
@@ -37,6 +38,7 @@ export const Permission = {
   ...ContentPermission,
   ...MailPermission,
   ...AuditPermission,
+  ...WebhooksPermission,
   ...SystemPermission,
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
