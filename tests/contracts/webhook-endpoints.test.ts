@@ -50,6 +50,7 @@ function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
     scope: 'own',
     secrets: { current: `whsec_${'A'.repeat(43)}=`, previous: null, previousUntil: null },
     disabled: false,
+    failingSince: null,
     createdAt: created,
     updatedAt: created,
     ...overrides,
@@ -75,6 +76,7 @@ for (const adapter of adapters) {
           previousUntil: T0 + 86_400_000,
         },
         disabled: true,
+        failingSince: T0 - 5,
       });
       await store.insert(every);
       await store.insert(rotated);
@@ -117,6 +119,7 @@ for (const adapter of adapters) {
         description: null,
         disabled: true,
         secrets: { current: `whsec_${'D'.repeat(43)}=`, previous: endpoint.secrets.current, previousUntil: T0 + 9 },
+        failingSince: T0 + 3,
         updatedAt: T0 + 6,
       });
       const expected: WebhookEndpoint = {
@@ -126,6 +129,7 @@ for (const adapter of adapters) {
         description: null,
         disabled: true,
         secrets: { current: `whsec_${'D'.repeat(43)}=`, previous: endpoint.secrets.current, previousUntil: T0 + 9 },
+        failingSince: T0 + 3,
         updatedAt: T0 + 6,
       };
       expect(all).to.deep.equal(expected);

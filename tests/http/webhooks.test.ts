@@ -1,11 +1,14 @@
 import { expect } from 'chai';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { freshSqlite, type TestDatabase } from '../support/databases.js';
 import { SteppedClock } from '../support/manual-clock.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
+import {
+  signatureHeadersOf,
+  startWebhookReceiver as startReceiver,
+  type WebhookReceiver as Receiver,
+} from '../support/webhook-receiver.js';
 
 /**
  * Webhook endpoints against loopback receivers. The "public" internet is 127.0.0.2, the one
@@ -15,57 +18,6 @@ import { expectError, startServer, type TestServer } from '../support/http-serve
 
 const PUBLIC = '127.0.0.2';
 const HOUR = 3_600_000;
-
-interface Received {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-}
-
-interface Receiver {
-  readonly url: string;
-  readonly received: Received[];
-  /** The status each request is answered with, and where a 3xx points. */
-  status: number;
-  location?: string;
-  close(): Promise<void>;
-}
-
-async function startReceiver(host: string): Promise<Receiver> {
-  const receiver = { received: [] as Received[], status: 200 } as Receiver & { url: string };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      receiver.received.push({
-        method: request.method!,
-        path: request.url!,
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      response.writeHead(receiver.status, receiver.location ? { location: receiver.location } : {});
-      response.end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(receiver, {
-    url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-}
-
-/** The Standard Webhooks headers of a delivery, as a receiver's library takes them. */
-const signatureHeadersOf = (received: Received): Record<string, string> => ({
-  'webhook-id': String(received.headers['webhook-id']),
-  'webhook-timestamp': String(received.headers['webhook-timestamp']),
-  'webhook-signature': String(received.headers['webhook-signature']),
-});
 
 interface Endpoint {
   id: string;
@@ -108,7 +60,7 @@ describe('http: webhook endpoints (loopback receivers, SQLite)', () => {
       env: database.env,
       clock,
       overrides: {
-        webhooks: { allowHttp: true, dnsServers: [dns.server] },
+        webhooks: { allowHttp: true, dnsServers: [dns.server], worker: false },
         outbound: { allowedNetworks: [`${PUBLIC}/32`] },
       },
     });
@@ -122,6 +74,7 @@ describe('http: webhook endpoints (loopback receivers, SQLite)', () => {
   });
   beforeEach(() => {
     receiver.status = 200;
+    receiver.answers.length = 0;
     receiver.location = undefined;
     receiver.received.length = 0;
     internal.received.length = 0;
@@ -395,7 +348,10 @@ describe('http: webhook endpoints (loopback receivers, SQLite)', () => {
   it('checks again at every connection: an endpoint stored where another instance allowed it is refused by one that does not', async () => {
     const { secret: token } = await server.userWithToken(['Webhooks::Manage']);
     const endpoint = await created(token);
-    const strict = await startServer({ env: database.env, overrides: { webhooks: { allowHttp: true } } });
+    const strict = await startServer({
+      env: database.env,
+      overrides: { webhooks: { allowHttp: true, worker: false } },
+    });
     try {
       const response = await strict.send('POST', `/api/webhook/test?id=${endpoint.id}`, { token });
       const outcome = (await response.json()) as TestOutcome;

@@ -1,17 +1,30 @@
 import { ContainerModule } from 'inversify';
+import { randomUUID } from 'node:crypto';
+import { EventLog } from '../../domain/events.js';
 import { Clock, Randomness } from '../../domain/ports.js';
+import { LifecycleComponent } from '../../platform/lifecycle.js';
 import { cachingHostLookup, serversResolve } from '../../platform/upstream/host-lookup.js';
-import { OutboundConnections, RouteContribution, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
+import {
+  Log,
+  OutboundConnections,
+  RouteContribution,
+  SqlStorage,
+  useCasesIdentifier,
+} from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 import { GuardedDestinations } from './adapters/guarded-destinations.js';
 import { GuardedWebhookSender } from './adapters/guarded-webhook-sender.js';
+import { KnexWebhookDeliveries } from './adapters/knex-webhook-deliveries.js';
 import { KnexWebhookEndpoints } from './adapters/knex-webhook-endpoints.js';
+import { MemoryWebhookDeliveries } from './adapters/memory-webhook-deliveries.js';
 import { MemoryWebhookEndpoints } from './adapters/memory-webhook-endpoints.js';
+import { DeliverWebhooks } from './domain/deliver-webhooks.js';
 import { ManageWebhooks } from './domain/manage-webhooks.js';
-import { WebhookDestinations, WebhookEndpoints, WebhookSender } from './domain/ports.js';
+import { WebhookDeliveries, WebhookDestinations, WebhookEndpoints, WebhookSender } from './domain/ports.js';
 import { TestWebhook } from './domain/test-webhook.js';
 import { webhookRoutes } from './webhooks-routes.js';
 import type { WebhooksSettings } from './webhooks-settings.js';
+import { WebhookWorker } from './webhook-worker.js';
 
 /** What the family offers a library user: managing endpoints, and testing one. */
 export interface WebhooksUseCases {
@@ -22,6 +35,10 @@ export const WebhooksUseCases = useCasesIdentifier<WebhooksUseCases>('WebhooksUs
 
 /** How long an endpoint's host's addresses are used before it is resolved again; the guard checks each connection anyway. */
 const HOST_TTL_MS = 30_000;
+/** Attempts in flight at once per instance. */
+const CONCURRENCY = 16;
+/** A stop's wait for attempts in flight before their deliveries are handed back. */
+const STOP_GRACE_MS = 2000;
 
 /**
  * Webhooks: endpoints in the storage, their URLs checked and their deliveries sent through the
@@ -36,6 +53,9 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
     });
     provide(WebhookEndpoints, [SqlStorage], (sql) =>
       sql ? sql.inTime(new KnexWebhookEndpoints(sql.db)) : new MemoryWebhookEndpoints(),
+    ).inSingletonScope();
+    provide(WebhookDeliveries, [SqlStorage], (sql) =>
+      sql ? sql.inTime(new KnexWebhookDeliveries(sql.db)) : new MemoryWebhookDeliveries(),
     ).inSingletonScope();
     provide(WebhookDestinations, [OutboundConnections], (guard) => new GuardedDestinations(guard, lookup));
     provide(
@@ -53,6 +73,29 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
         return { manageWebhooks, testWebhook: new TestWebhook(manageWebhooks, sender, clock, randomness) };
       },
     ).inSingletonScope();
+    if (settings.worker) {
+      provide(
+        WebhookWorker,
+        [EventLog, WebhookEndpoints, WebhookDeliveries, WebhookSender, Clock, Randomness, Log],
+        (events, endpoints, deliveries, sender, clock, randomness, logger) =>
+          new WebhookWorker(
+            new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings),
+            deliveries,
+            clock,
+            logger,
+            {
+              // The process's name in leases, never shown.
+              id: randomUUID(),
+              concurrency: CONCURRENCY,
+              // An attempt ends by the time-out; the lease outlasts it twice over.
+              leaseMs: 2 * settings.timeoutMs + 5000,
+              pollIntervalMs: settings.pollIntervalMs,
+              stopGraceMs: STOP_GRACE_MS,
+            },
+          ),
+      ).inSingletonScope();
+      provide(LifecycleComponent, [WebhookWorker], (worker) => worker);
+    }
     provide(RouteContribution, [WebhooksUseCases], ({ manageWebhooks, testWebhook }) => ({
       routes: webhookRoutes({ manage: manageWebhooks, test: testWebhook }),
     }));

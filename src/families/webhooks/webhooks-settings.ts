@@ -20,6 +20,13 @@ export const WebhooksSettingsCodec = t.type({
   allowHttp: trueOrFalse,
   /** The resolvers that endpoints' hosts are looked up with; none means the system's. */
   dnsServers: t.array(DnsServer),
+  /** Whether this process hands events on and delivers them (the CLI never does). */
+  worker: trueOrFalse,
+  /** How often an idle worker looks for events and due deliveries. */
+  pollIntervalMs: intInRange(10, 3_600_000),
+  /** The wait after a first failed attempt, doubled after each further one (with jitter), up to retryMaxMs. */
+  retryBaseMs: intInRange(1, 86_400_000),
+  retryMaxMs: intInRange(1, 86_400_000),
 });
 export type WebhooksSettings = t.TypeOf<typeof WebhooksSettingsCodec>;
 
@@ -33,6 +40,10 @@ export const webhooksSettings: SettingsSection<'webhooks', WebhooksSettings> = {
     disableAfterDays: 5,
     allowHttp: false,
     dnsServers: [],
+    worker: true,
+    pollIntervalMs: 1000,
+    retryBaseMs: 30_000,
+    retryMaxMs: 3_600_000,
   },
   environment: [
     { name: 'UTILITY_API_WEBHOOKS_TIMEOUT_MS', path: 'timeoutMs', parse: asInteger },
@@ -40,5 +51,12 @@ export const webhooksSettings: SettingsSection<'webhooks', WebhooksSettings> = {
     { name: 'UTILITY_API_WEBHOOKS_DISABLE_AFTER_DAYS', path: 'disableAfterDays', parse: asInteger },
     { name: 'UTILITY_API_WEBHOOKS_ALLOW_HTTP', path: 'allowHttp', parse: asBoolean },
     { name: 'UTILITY_API_WEBHOOKS_DNS_SERVERS', path: 'dnsServers', parse: asList },
+    { name: 'UTILITY_API_WEBHOOKS_WORKER', path: 'worker', parse: asBoolean },
   ],
+  check: ({ retryBaseMs, retryMaxMs }) =>
+    retryMaxMs < retryBaseMs
+      ? [
+          `Invalid setting webhooks.retryMaxMs: expected at least webhooks.retryBaseMs (${retryBaseMs}), got ${retryMaxMs}`,
+        ]
+      : [],
 };

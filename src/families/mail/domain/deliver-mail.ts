@@ -1,3 +1,4 @@
+import { chanceFrom, retryDelay } from '../../../domain/retry.js';
 import type { Clock, Randomness } from '../../../domain/ports.js';
 import type {
   DeliveryOutcome,
@@ -57,22 +58,7 @@ export interface DeliverySettings {
   readonly retryMaxMs: number;
 }
 
-/**
- * The wait before attempt `attempts + 1` after `attempts` failed ones: exponential, capped, with
- * "equal jitter" (half of it fixed, half random), so that messages failed together by one outage
- * do not all come back together.
- */
-export function retryDelay(
-  attempts: number,
-  { retryBaseMs, retryMaxMs }: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
-  chance: number,
-): number {
-  const ceiling = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempts - 1, 40));
-  return Math.round(ceiling / 2 + (ceiling / 2) * chance);
-}
-
-/** A number from 0 (included) to 1 (excluded) from the randomness port. */
-const chanceFrom = (randomness: Randomness): number => randomness.bytes(4).readUInt32BE(0) / 2 ** 32;
+export { retryDelay };
 
 /** What one attempt came to, for the worker's log: the outcome and what was written of it. */
 export interface AttemptReport {

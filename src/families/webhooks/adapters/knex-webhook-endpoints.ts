@@ -17,6 +17,7 @@ interface EndpointRow {
   previous_secret: string | null;
   previous_secret_until: number | string | null;
   disabled: boolean | number;
+  failing_since: number | string | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -34,6 +35,7 @@ const endpointOf = (row: EndpointRow): WebhookEndpoint => ({
     previousUntil: toNumberOrNull(row.previous_secret_until),
   },
   disabled: toBoolean(row.disabled),
+  failingSince: toNumberOrNull(row.failing_since),
   createdAt: toNumber(row.created_at),
   updatedAt: toNumber(row.updated_at),
 });
@@ -49,6 +51,7 @@ const rowOf = (endpoint: WebhookEndpoint): EndpointRow => ({
   previous_secret: endpoint.secrets.previous,
   previous_secret_until: endpoint.secrets.previousUntil,
   disabled: endpoint.disabled,
+  failing_since: endpoint.failingSince,
   created_at: endpoint.createdAt,
   updated_at: endpoint.updatedAt,
 });
@@ -93,6 +96,7 @@ export class KnexWebhookEndpoints implements WebhookEndpoints {
     if (changes.events !== undefined) columns.events = JSON.stringify(changes.events);
     if (changes.description !== undefined) columns.description = changes.description;
     if (changes.disabled !== undefined) columns.disabled = changes.disabled;
+    if (changes.failingSince !== undefined) columns.failing_since = changes.failingSince;
     if (changes.secrets !== undefined) {
       columns.secret = changes.secrets.current;
       columns.previous_secret = changes.secrets.previous;

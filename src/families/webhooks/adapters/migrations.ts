@@ -1,4 +1,5 @@
 import type { Migration } from '../../../platform/persistence/migrations.js';
+import { DELIVERIES_TABLE } from './knex-webhook-deliveries.js';
 import { ENDPOINTS_TABLE } from './knex-webhook-endpoints.js';
 
 /** The webhooks family's schema changes, oldest first. Append only: an applied migration is never edited. */
@@ -28,6 +29,42 @@ export const WEBHOOK_MIGRATIONS: readonly Migration[] = [
     },
     async down(db) {
       await db.schema.dropTable(ENDPOINTS_TABLE);
+    },
+  },
+  {
+    name: '0019_webhook_deliveries',
+    async up(db) {
+      await db.schema.createTable(DELIVERIES_TABLE, (table) => {
+        // msg_ and a UUID: the webhook-id of every attempt.
+        table.string('id', 40).primary();
+        // No foreign key: a deleted endpoint's deliveries fail at their next attempt, then go with it.
+        table.string('endpoint_id', 36).notNullable();
+        table.string('event_id', 20).notNullable();
+        table.string('event_type', 32).notNullable();
+        table.text('payload').notNullable();
+        table.string('status', 9).notNullable();
+        // A JSON list of {at, status, error, durationMs}.
+        table.text('attempts').notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('next_attempt_at').notNullable();
+        table.text('last_error');
+        table.string('lease_owner', 36);
+        table.bigInteger('lease_until');
+        // One delivery per event and endpoint, however many instances hand the event on.
+        table.unique(['endpoint_id', 'event_id']);
+        // A claim walks this index in its order (due first) and stops after `limit` rows.
+        table.index(['status', 'next_attempt_at', 'created_at']);
+        table.index(['endpoint_id', 'created_at']);
+        table.index(['lease_owner']);
+      });
+      await db.schema.alterTable(ENDPOINTS_TABLE, (table) => {
+        // Since when every attempt to it has failed; null while its last attempt delivered.
+        table.bigInteger('failing_since');
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable(ENDPOINTS_TABLE, (table) => table.dropColumn('failing_since'));
+      await db.schema.dropTable(DELIVERIES_TABLE);
     },
   },
 ];

@@ -29,6 +29,8 @@ export interface WebhookEndpoint {
   readonly scope: WebhookScope;
   readonly secrets: SigningSecrets;
   readonly disabled: boolean;
+  /** Since when every attempt to it has failed; null while its last attempt delivered (or none was made). */
+  readonly failingSince: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -40,6 +42,7 @@ export interface EndpointChanges {
   readonly description?: string | null;
   readonly disabled?: boolean;
   readonly secrets?: SigningSecrets;
+  readonly failingSince?: number | null;
   readonly updatedAt: number;
 }
 

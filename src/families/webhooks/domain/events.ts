@@ -1,21 +1,11 @@
+import { EVENT_TYPES, type EventType } from '../../../domain/events.js';
+
 /**
- * The events an endpoint may subscribe to, by name. `webhook.test` is not among them: it is sent
+ * The events an endpoint may subscribe to, by name: every event the service announces. `webhook.test` is not among them: it is sent
  * only by POST /webhook/test, to the one endpoint asked, whatever it subscribes to.
  */
-export const WEBHOOK_EVENT_TYPES = [
-  'token.created',
-  'token.rotated',
-  'token.disabled',
-  'token.deleted',
-  'token.expiring',
-  'quota.threshold',
-  'user.blocked',
-  'user.unblocked',
-  'user.deleted',
-  'mail.delivered',
-  'mail.failed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
+export type WebhookEventType = EventType;
 
 /** What a test sends. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -130,6 +130,7 @@ export class ManageWebhooks {
       scope,
       secrets: { current: secret, previous: null, previousUntil: null },
       disabled: false,
+      failingSince: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,4 +1,5 @@
 import { identifier } from '../../../domain/identifier.js';
+import type { DeliverySettlement, DeliveryStatus, NewDelivery, WebhookDelivery } from './delivery.js';
 import type { EndpointChanges, WebhookEndpoint } from './endpoint.js';
 
 /**
@@ -53,3 +54,40 @@ export interface WebhookSender {
   send(request: WebhookRequest): Promise<AttemptOutcome>;
 }
 export const WebhookSender = identifier<WebhookSender>('WebhookSender');
+
+/** What a worker asks of the queue: who, when, until when, how many. */
+export interface DeliveryClaim {
+  readonly worker: string;
+  readonly now: number;
+  readonly leaseUntil: number;
+  readonly limit: number;
+}
+
+/** Which of an endpoint's deliveries a page lists: newest first, before `before` (a delivery id), of one status or all. */
+export interface DeliveryFilter {
+  readonly endpointId: string;
+  readonly status?: DeliveryStatus;
+  readonly limit: number;
+  readonly before?: { readonly createdAt: number; readonly id: string };
+}
+
+/**
+ * The durable queue of webhook deliveries, claimed with leases as the mail outbox is (the
+ * platform's lease queue): a delivery a worker holds when it dies is claimed again once its lease
+ * ends. Every method rejects only on outages.
+ */
+export interface WebhookDeliveries {
+  /** Queues deliveries due at their creation; one already queued for the same event and endpoint is left as it is. Answers how many were queued. */
+  enqueue(deliveries: readonly NewDelivery[]): Promise<number>;
+  /** Due deliveries, oldest due first, leased to `worker` until `leaseUntil`. */
+  claim(claim: DeliveryClaim): Promise<readonly WebhookDelivery[]>;
+  /** Records an attempt of a delivery the worker holds, ending its lease; false when the worker no longer holds it. */
+  settle(id: string, worker: string, settlement: DeliverySettlement): Promise<boolean>;
+  /** Hands back the worker's deliveries (those of `ids`, or all) to be claimed at once. */
+  release(worker: string, ids?: readonly string[]): Promise<number>;
+  find(id: string): Promise<WebhookDelivery | undefined>;
+  list(filter: DeliveryFilter): Promise<readonly WebhookDelivery[]>;
+  /** Queues a delivery that is not queued again, due `now`, keeping its id and attempts; false when there is none of that id. */
+  requeue(id: string, now: number): Promise<boolean>;
+}
+export const WebhookDeliveries = identifier<WebhookDeliveries>('WebhookDeliveries');

@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import { eventually } from '../support/eventually.js';
+import { httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
+import {
+  signatureHeadersOf,
+  startWebhookReceiver,
+  type Received,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js';
+
+/**
+ * Events delivered: each written with the change that causes it, handed on by the server's
+ * worker to the endpoints that hear it, signed, and retried with the same webhook-id. Receivers
+ * listen on 127.0.0.2, the one network the servers allow.
+ */
+
+const PUBLIC = '127.0.0.2';
+
+interface Payload {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+const settings = {
+  webhooks: { allowHttp: true, pollIntervalMs: 20, retryBaseMs: 50, retryMaxMs: 200 },
+  outbound: { allowedNetworks: [`${PUBLIC}/32`] },
+};
+
+/** The deliveries a receiver got, each verified with the secret by the standardwebhooks package. */
+const verified = (received: readonly Received[], secret: string): (Payload & { webhookId: string })[] =>
+  received.map((delivery) => ({
+    ...(new Webhook(secret).verify(delivery.body, signatureHeadersOf(delivery)) as Payload),
+    webhookId: String(delivery.headers['webhook-id']),
+  }));
+
+for (const backend of httpBackends) {
+  describe(`http: webhook events delivered (${backend.name})`, () => {
+    const suite = serverForSuite(backend, { overrides: settings });
+    let receiver: WebhookReceiver;
+    before(async () => {
+      receiver = await startWebhookReceiver(PUBLIC);
+    });
+    after(() => receiver?.close());
+    beforeEach(() => {
+      receiver.received.length = 0;
+      receiver.answers.length = 0;
+      receiver.status = 200;
+    });
+
+    const endpointFor = async (
+      server: TestServer,
+      token: string,
+      json: Record<string, unknown>,
+    ): Promise<{ id: string; secret: string }> => {
+      const response = await server.send('POST', '/api/webhook/create', {
+        token,
+        json: { url: `${receiver.url}/in`, ...json },
+      });
+      expect(response.status, await response.clone().text()).to.equal(201);
+      return (await response.json()) as { id: string; secret: string };
+    };
+
+    it("sends the owner's token events once each, signed, with the token as token/info shows it, and nobody else's", async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const stranger = await server.userWithToken(['Tokens::Create']);
+      const endpoint = await endpointFor(server, owner.secret, {
+        events: ['token.created', 'token.disabled', 'token.rotated', 'token.deleted'],
+      });
+      const create = await server.send('POST', '/api/token/create', { token: owner.secret, json: { name: 'ci' } });
+      const { id, token: secret } = (await create.json()) as { id: string; token: string };
+      await server.send('POST', '/api/token/create', { token: stranger.secret, json: {} });
+      const info = await (await server.send('GET', `/api/token/info?id=${id}`, { token: owner.secret })).json();
+      await server.send('PATCH', `/api/token/update?id=${id}`, { token: owner.secret, json: { disabled: true } });
+      const rotation = await server.send('POST', `/api/token/rotate?id=${id}`, { token: owner.secret, json: {} });
+      const rotated = (await rotation.json()) as { id: string };
+      await server.send('DELETE', `/api/token/delete?id=${rotated.id}`, { token: owner.secret });
+
+      const events = await eventually(() => {
+        const all = verified(receiver.received, endpoint.secret);
+        expect(all.map((event) => event.type)).to.have.members([
+          'token.created',
+          'token.disabled',
+          'token.rotated',
+          'token.deleted',
+        ]);
+        return all;
+      });
+      const byType = new Map(events.map((event) => [event.type, event]));
+      expect(byType.get('token.created')!.data).to.deep.equal(info);
+      expect(byType.get('token.disabled')!.data).to.deep.include({ id, disabled: true });
+      expect(byType.get('token.rotated')!.data).to.deep.include({ id: rotated.id, rotatedFrom: id });
+      expect(byType.get('token.deleted')!.data).to.deep.include({ id: rotated.id });
+      for (const event of events) {
+        expect(JSON.stringify(event.data))
+          .not.to.include(secret)
+          .and.not.match(/secret|hash/i);
+        expect(Math.abs(Date.parse(event.timestamp) - Date.now())).to.be.below(60_000);
+      }
+      expect(new Set(events.map((event) => event.webhookId)).size).to.equal(4);
+      expect(receiver.received.every((delivery) => delivery.path === '/in')).to.equal(true);
+    });
+
+    it('sends every user event to an endpoint of scope "all", with the user as user/get shows them', async () => {
+      const server = suite.server;
+      const admin = await server.userWithToken(['Webhooks::*', 'Users::*']);
+      const endpoint = await endpointFor(server, admin.secret, {
+        events: ['user.blocked', 'user.unblocked', 'user.deleted'],
+        scope: 'all',
+      });
+      const someone = await server.userWithToken([]);
+      const update = (json: Record<string, unknown>) =>
+        server.send('PATCH', `/api/user/update?username=${someone.username}`, { token: admin.secret, json });
+      const blockedAnswer = await update({ blocked: true });
+      expect(blockedAnswer.status, await blockedAnswer.clone().text()).to.equal(200);
+      await update({ blocked: false });
+      const shown = await (
+        await server.send('GET', `/api/user/get?username=${someone.username}`, { token: admin.secret })
+      ).json();
+      await server.send('DELETE', `/api/user/delete?username=${someone.username}`, { token: admin.secret });
+      const events = await eventually(() => {
+        const all = verified(receiver.received, endpoint.secret);
+        expect(all.map((event) => event.type)).to.have.members(['user.blocked', 'user.unblocked', 'user.deleted']);
+        return all;
+      });
+      const blocked = events.find((event) => event.type === 'user.blocked')!;
+      expect(blocked.data).to.deep.include({ uid: someone.uid, blocked: true });
+      expect(events.find((event) => event.type === 'user.deleted')!.data).to.deep.equal(shown);
+    });
+
+    it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const endpoint = await endpointFor(server, owner.secret, { events: ['token.created'] });
+      receiver.answers.push(500, 429, 503);
+      await server.send('POST', '/api/token/create', { token: owner.secret, json: {} });
+      await eventually(() => expect(receiver.received).to.have.length(4));
+      const events = verified(receiver.received, endpoint.secret);
+      expect(new Set(events.map((event) => event.webhookId)).size).to.equal(1);
+      expect(new Set(receiver.received.map((delivery) => delivery.body)).size).to.equal(1);
+      // Delivered: no further attempt.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).to.have.length(4);
+    });
+
+    it('disables an endpoint that answers 410, and fails without retrying a delivery answered 404', async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const gone = await endpointFor(server, owner.secret, { events: ['token.created'] });
+      receiver.answers.push(410);
+      await server.send('POST', '/api/token/create', { token: owner.secret, json: {} });
+      await eventually(async () => {
+        const info = await server.send('GET', `/api/webhook/info?id=${gone.id}`, { token: owner.secret });
+        expect(await info.json()).to.deep.include({ disabled: true });
+      });
+      expect(receiver.received).to.have.length(1);
+
+      receiver.received.length = 0;
+      const other = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      await endpointFor(server, other.secret, { events: ['token.created'] });
+      receiver.answers.push(404);
+      await server.send('POST', '/api/token/create', { token: other.secret, json: {} });
+      await eventually(() => expect(receiver.received).to.have.length(1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).to.have.length(1);
+    });
+  });
+}
