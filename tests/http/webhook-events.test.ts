@@ -145,6 +145,75 @@ for (const backend of httpBackends) {
       expect(receiver.received).to.have.length(4);
     });
 
+    it('lists deliveries with every attempt, pages them, and queues one again with the same webhook-id', async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const endpoint = await endpointFor(server, owner.secret, { events: ['token.created'] });
+      receiver.answers.push(500, 404);
+      await server.send('POST', '/api/token/create', { token: owner.secret, json: { name: 'first' } });
+      await eventually(() => expect(receiver.received).to.have.length(2));
+      await server.send('POST', '/api/token/create', { token: owner.secret, json: { name: 'second' } });
+      await eventually(() => expect(receiver.received).to.have.length(3));
+      type Page = {
+        deliveries: {
+          id: string;
+          event: { id: string; type: string };
+          status: string;
+          attempts: { at: string; status: number | null; error: string | null; durationMs: number }[];
+          nextAttemptAt: string | null;
+          lastError: string | null;
+        }[];
+        nextCursor: string | null;
+      };
+      const page = async (query: string, token = owner.secret): Promise<Page> => {
+        const response = await server.send('GET', `/api/webhook/deliveries?id=${endpoint.id}${query}`, { token });
+        expect(response.status, await response.clone().text()).to.equal(200);
+        return (await response.json()) as Page;
+      };
+      const all = await eventually(async () => {
+        const listed = await page('');
+        expect(listed.deliveries.map((delivery) => delivery.status)).to.deep.equal(['delivered', 'failed']);
+        return listed;
+      });
+      const [second, first] = all.deliveries;
+      expect(first!.attempts.map((attempt) => attempt.status)).to.deep.equal([500, 404]);
+      expect(first).to.deep.include({ nextAttemptAt: null, lastError: 'answered 404', event: first!.event });
+      expect(first!.event.type).to.equal('token.created');
+      expect(first!.id).to.equal(receiver.received[0]!.headers['webhook-id']);
+      expect(second!.attempts.map((attempt) => attempt.status)).to.deep.equal([200]);
+      const one = await page('&limit=1');
+      expect(one.deliveries.map((delivery) => delivery.id)).to.deep.equal([second!.id]);
+      const rest = await page(`&limit=1&cursor=${one.nextCursor}`);
+      expect(rest).to.deep.equal({ deliveries: [first], nextCursor: null });
+      expect((await page('&status=failed')).deliveries.map((delivery) => delivery.id)).to.deep.equal([first!.id]);
+
+      const redeliver = await server.send('POST', `/api/webhook/redeliver?id=${endpoint.id}&delivery=${first!.id}`, {
+        token: owner.secret,
+      });
+      expect(redeliver.status).to.equal(202);
+      expect(await redeliver.json()).to.deep.equal({ id: first!.id, status: 'queued' });
+      await eventually(() => expect(receiver.received).to.have.length(4));
+      expect(receiver.received[3]!.headers['webhook-id']).to.equal(first!.id);
+      expect(verified([receiver.received[3]!], endpoint.secret)[0]!.type).to.equal('token.created');
+      await eventually(async () =>
+        expect((await page('')).deliveries[1]!.attempts.map((attempt) => attempt.status)).to.deep.equal([
+          500, 404, 200,
+        ]),
+      );
+
+      const stranger = await server.userWithToken(['Webhooks::Manage']);
+      const strangers = await server.send('GET', `/api/webhook/deliveries?id=${endpoint.id}`, {
+        token: stranger.secret,
+      });
+      expect(strangers.status).to.equal(404);
+      const unknown = await server.send(
+        'POST',
+        `/api/webhook/redeliver?id=${endpoint.id}&delivery=msg_0f8fad5b-d9cb-469f-a165-70867728950e`,
+        { token: owner.secret },
+      );
+      expect(unknown.status).to.equal(404);
+    });
+
     it('disables an endpoint that answers 410, and fails without retrying a delivery answered 404', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);

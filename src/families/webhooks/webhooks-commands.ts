@@ -3,6 +3,8 @@ import { OPERATOR } from '../../domain/identity/actor.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
 import { collect, type CommandTools } from '../../platform/cli/commands.js';
 import { ENDPOINT_ID, ENDPOINT_ID_RULE, WEBHOOK_SCOPES, type WebhookScope } from './domain/endpoint.js';
+import { DELIVERY_STATUSES } from './domain/delivery.js';
+import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from './domain/read-deliveries.js';
 import type { WebhooksUseCases } from './webhooks-module.js';
 
 /** The id as typed, or one line saying what an id looks like. */
@@ -120,6 +122,39 @@ export function webhooksCommands(
     .action((id: string) =>
       withUseCases(async ({ manageWebhooks }) =>
         printJson(orFail(await manageWebhooks.rotateSecret(OPERATOR, endpointId(id)))),
+      ),
+    );
+
+  webhook
+    .command('deliveries')
+    .description("an endpoint's deliveries, newest first, as JSON ({deliveries, nextCursor})")
+    .argument('<id>', 'as webhook list shows it')
+    .addOption(new Option('--status <status>', 'only deliveries of this status').choices([...DELIVERY_STATUSES]))
+    .option('--limit <n>', `deliveries per page, 1 to ${MAX_DELIVERY_PAGE}; default ${DEFAULT_DELIVERY_PAGE}`)
+    .option('--cursor <cursor>', 'the nextCursor of the page before')
+    .action((id: string, options: { status?: string; limit?: string; cursor?: string }) =>
+      withUseCases(async ({ readDeliveries }) =>
+        printJson(
+          orFail(
+            await readDeliveries.list(OPERATOR, endpointId(id), {
+              status: options.status,
+              limit:
+                options.limit === undefined ? undefined : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN,
+              cursor: options.cursor,
+            }),
+          ),
+        ),
+      ),
+    );
+
+  webhook
+    .command('redeliver')
+    .description('queue a delivery again, due now, with the same webhook-id')
+    .argument('<id>', 'the endpoint, as webhook list shows it')
+    .argument('<delivery>', 'as webhook deliveries shows it')
+    .action((id: string, delivery: string) =>
+      withUseCases(async ({ readDeliveries }) =>
+        printJson(orFail(await readDeliveries.redeliver(OPERATOR, endpointId(id), delivery))),
       ),
     );
 

@@ -21,6 +21,7 @@ import { MemoryWebhookEndpoints } from './adapters/memory-webhook-endpoints.js';
 import { DeliverWebhooks } from './domain/deliver-webhooks.js';
 import { ManageWebhooks } from './domain/manage-webhooks.js';
 import { WebhookDeliveries, WebhookDestinations, WebhookEndpoints, WebhookSender } from './domain/ports.js';
+import { ReadDeliveries } from './domain/read-deliveries.js';
 import { TestWebhook } from './domain/test-webhook.js';
 import { webhookRoutes } from './webhooks-routes.js';
 import type { WebhooksSettings } from './webhooks-settings.js';
@@ -30,6 +31,7 @@ import { WebhookWorker } from './webhook-worker.js';
 export interface WebhooksUseCases {
   readonly manageWebhooks: ManageWebhooks;
   readonly testWebhook: TestWebhook;
+  readonly readDeliveries: ReadDeliveries;
 }
 export const WebhooksUseCases = useCasesIdentifier<WebhooksUseCases>('WebhooksUseCases');
 
@@ -65,12 +67,16 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
     ).inSingletonScope();
     provide(
       WebhooksUseCases,
-      [WebhookEndpoints, WebhookDestinations, WebhookSender, Clock, Randomness],
-      (endpoints, destinations, sender, clock, randomness) => {
+      [WebhookEndpoints, WebhookDestinations, WebhookSender, WebhookDeliveries, Clock, Randomness],
+      (endpoints, destinations, sender, deliveries, clock, randomness) => {
         const manageWebhooks = new ManageWebhooks(endpoints, destinations, clock, randomness, {
           allowHttp: settings.allowHttp,
         });
-        return { manageWebhooks, testWebhook: new TestWebhook(manageWebhooks, sender, clock, randomness) };
+        return {
+          manageWebhooks,
+          testWebhook: new TestWebhook(manageWebhooks, sender, clock, randomness),
+          readDeliveries: new ReadDeliveries(manageWebhooks, deliveries, clock),
+        };
       },
     ).inSingletonScope();
     if (settings.worker) {
@@ -96,7 +102,7 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
       ).inSingletonScope();
       provide(LifecycleComponent, [WebhookWorker], (worker) => worker);
     }
-    provide(RouteContribution, [WebhooksUseCases], ({ manageWebhooks, testWebhook }) => ({
-      routes: webhookRoutes({ manage: manageWebhooks, test: testWebhook }),
+    provide(RouteContribution, [WebhooksUseCases], ({ manageWebhooks, testWebhook, readDeliveries }) => ({
+      routes: webhookRoutes({ manage: manageWebhooks, test: testWebhook, deliveries: readDeliveries }),
     }));
   });

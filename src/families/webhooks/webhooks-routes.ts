@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { checked } from '../../platform/config/codecs.js';
-import { described, jsonFlag, matching, oneOf, orNull, text } from '../../platform/http/codecs.js';
+import { described, jsonFlag, matching, numberWritten, oneOf, orNull, text } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 import {
@@ -16,10 +16,19 @@ import { EVERY_EVENT, WEBHOOK_EVENT_TYPES } from './domain/events.js';
 import type { ManageWebhooks } from './domain/manage-webhooks.js';
 import { WebhooksPermission } from './domain/permissions.js';
 import type { TestWebhook } from './domain/test-webhook.js';
+import { DELIVERY_STATUSES } from './domain/delivery.js';
+import {
+  DEFAULT_DELIVERY_PAGE,
+  DELIVERY_CURSOR,
+  DELIVERY_ID,
+  MAX_DELIVERY_PAGE,
+  type ReadDeliveries,
+} from './domain/read-deliveries.js';
 
 export interface WebhookRouteDependencies {
   readonly manage: ManageWebhooks;
   readonly test: TestWebhook;
+  readonly deliveries: ReadDeliveries;
 }
 
 const MAX_EVENTS = WEBHOOK_EVENT_TYPES.length + 1;
@@ -71,10 +80,23 @@ const testOutcome = t.strict({
   durationMs: t.number,
 });
 
+const deliveryView = t.strict({
+  id: t.string,
+  event: t.strict({ id: t.string, type: t.string }),
+  status: oneOf(DELIVERY_STATUSES, DELIVERY_STATUSES.join(', ')),
+  attempts: t.readonlyArray(
+    t.strict({ at: t.string, status: t.union([t.number, t.null]), error: nullableString, durationMs: t.number }),
+  ),
+  createdAt: t.string,
+  nextAttemptAt: nullableString,
+  lastError: nullableString,
+});
+const deliveryPage = t.strict({ deliveries: t.readonlyArray(deliveryView), nextCursor: nullableString });
+
 const idQuery = { id: required(endpointId, 'the endpoint id POST /webhook/create answered') };
 const OWN_ONLY = 'Your own endpoints only: anyone else’s answers 404 code 22, as an unknown one does';
 
-export function webhookRoutes({ manage, test }: WebhookRouteDependencies): Route[] {
+export function webhookRoutes({ manage, test, deliveries }: WebhookRouteDependencies): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -168,6 +190,51 @@ export function webhookRoutes({ manage, test }: WebhookRouteDependencies): Route
       response: testOutcome,
       errors: ['WebhookNotFound'],
       handle: async ({ actor, query }) => jsonOf(await test.execute(actor, query.id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/webhook/deliveries',
+      permission: WebhooksPermission.WebhooksManage,
+      summary:
+        "An endpoint's deliveries, newest first: each with its event, every attempt (time, the receiver's status or why it " +
+        `did not answer, duration) and the next attempt's time. ${OWN_ONLY}`,
+      query: {
+        ...idQuery,
+        status: optional(oneOf(DELIVERY_STATUSES, DELIVERY_STATUSES.join(', ')), 'only deliveries of this status'),
+        limit: optional(
+          numberWritten(
+            /^[0-9]{1,3}$/,
+            1,
+            MAX_DELIVERY_PAGE,
+            `a whole number from 1 to ${MAX_DELIVERY_PAGE}`,
+            'integer',
+          ),
+          `deliveries per page; default ${DEFAULT_DELIVERY_PAGE}`,
+        ),
+        cursor: optional(
+          matching(DELIVERY_CURSOR, 'a cursor'),
+          'the nextCursor of the page before, with the same filters',
+        ),
+      },
+      response: deliveryPage,
+      errors: ['WebhookNotFound'],
+      handle: async ({ actor, query: { id, ...request } }) => jsonOf(await deliveries.list(actor, id, request)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhook/redeliver',
+      permission: WebhooksPermission.WebhooksManage,
+      summary:
+        'Queue a delivery of the endpoint again, due now, with the same webhook-id (one still queued stays as it is); ' +
+        `answered once it is queued. ${OWN_ONLY}`,
+      query: {
+        ...idQuery,
+        delivery: required(matching(DELIVERY_ID, 'a delivery id'), 'the delivery, as GET /webhook/deliveries lists it'),
+      },
+      status: 202,
+      response: t.strict({ id: t.string, status: t.literal('queued') }),
+      errors: ['WebhookNotFound'],
+      handle: async ({ actor, query }) => jsonOf(await deliveries.redeliver(actor, query.id, query.delivery)),
     }),
   ];
 }

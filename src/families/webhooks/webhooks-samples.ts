@@ -42,4 +42,15 @@ export const webhooksSamples: RouteSampleTable = {
   'DELETE /webhook/delete': { query: { id } },
   'POST /webhook/rotate-secret': { query: { id } },
   'POST /webhook/test': { query: { id } },
+  'GET /webhook/deliveries': {
+    query: {
+      id,
+      status: mostly(['queued', 'delivered', 'failed'], ['sent', '']),
+      limit: mostly(['1', '20', '100'], ['0', '101', 'ten']),
+      cursor: ['1764208800000.msg_0f8fad5b-d9cb-469f-a165-70867728950e', 'x', ''],
+    },
+  },
+  'POST /webhook/redeliver': {
+    query: { id, delivery: ['msg_0f8fad5b-d9cb-469f-a165-70867728950e', 'msg_x', ''] },
+  },
 };

@@ -56,6 +56,7 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   description: '--description',
   scope: '--scope',
   disabled: '--disable',
+  delivery: 'DELIVERY',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */
