@@ -26,6 +26,7 @@ interface Payload {
 const settings = {
   webhooks: { allowHttp: true, pollIntervalMs: 20, retryBaseMs: 50, retryMaxMs: 200 },
   outbound: { allowedNetworks: [`${PUBLIC}/32`] },
+  mail: { smtpUrl: 'memory', pollIntervalMs: 20 },
 };
 
 /** The deliveries a receiver got, each verified with the secret by the standardwebhooks package. */
@@ -128,6 +129,25 @@ for (const backend of httpBackends) {
       const blocked = events.find((event) => event.type === 'user.blocked')!;
       expect(blocked.data).to.deep.include({ uid: someone.uid, blocked: true });
       expect(events.find((event) => event.type === 'user.deleted')!.data).to.deep.equal(shown);
+    });
+
+    it("sends mail.delivered, written with the outbox's outcome, with the message as mail/status shows it", async () => {
+      const server = suite.server;
+      const sender = await server.userWithToken(['Webhooks::Manage', 'Mail::Send']);
+      const endpoint = await endpointFor(server, sender.secret, { events: ['mail.delivered', 'mail.failed'] });
+      const sent = await server.send('POST', '/api/mail/send', {
+        token: sender.secret,
+        json: { to: 'ada@example.com', subject: 'Hello', content: 'Hi **Ada**' },
+      });
+      const { id } = (await sent.json()) as { id: string };
+      const [event] = await eventually(() => {
+        const all = verified(receiver.received, endpoint.secret);
+        expect(all.map((one) => one.type)).to.deep.equal(['mail.delivered']);
+        return all;
+      });
+      const status = await (await server.send('GET', `/api/mail/status?id=${id}`, { token: sender.secret })).json();
+      expect(event!.data).to.deep.equal(status);
+      expect(event!.data).to.deep.include({ status: 'sent' });
     });
 
     it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {

@@ -13,7 +13,13 @@ import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
 import { SendMail } from './domain/send-mail.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
+import {
+  InMemoryAuditTrail,
+  Log,
+  RouteContribution,
+  SqlStorage,
+  useCasesIdentifier,
+} from '../../wiring/identifiers.js';
 import { KnexOutbox } from './adapters/knex-outbox.js';
 import { MemoryOutbox } from './adapters/memory-outbox.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
@@ -52,8 +58,8 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
-    provide(Outbox, [SqlStorage], (sql) =>
-      sql ? sql.inTime(new KnexOutbox(sql.db)) : new MemoryOutbox(),
+    provide(Outbox, [SqlStorage, InMemoryAuditTrail], (sql, trail) =>
+      sql ? sql.inTime(new KnexOutbox(sql.db)) : new MemoryOutbox(trail?.events),
     ).inSingletonScope();
     const limits = {
       from: settings.from,

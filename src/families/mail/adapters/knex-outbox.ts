@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { NewDomainEvent } from '../../../domain/events.js';
+import { appendEvents } from '../../../platform/events/knex-event-log.js';
 import type { MessageStatus } from '../domain/message.js';
 import {
   oldestDueFirst,
@@ -168,11 +170,13 @@ export class KnexOutbox implements Outbox {
     }, 'relaxed');
   }
 
-  settle(id: string, worker: string, settlement: Settlement): Promise<boolean> {
+  settle(id: string, worker: string, settlement: Settlement, events?: readonly NewDomainEvent[]): Promise<boolean> {
     return this.writes.run(async (trx) => {
       const updated = await trx(MAIL_TABLE)
         .where({ id, lease_owner: worker, status: 'queued' })
         .update({ ...settlementColumns(settlement), ...NO_LEASE });
+      // Its events stand or fall with the outcome: a worker that no longer holds the message announces nothing.
+      if (updated > 0) await appendEvents(trx, events);
       return updated > 0;
     }, 'relaxed');
   }
