@@ -29,6 +29,11 @@ export interface NewDomainEvent {
   readonly concerns: string | null;
   /** What it is about, as the API shows it (`token/info`, `user/get`, `mail/status`). */
   readonly data: Readonly<Record<string, unknown>>;
+  /**
+   * For an event announced once whoever notices it and however often (a token about to expire):
+   * the log keeps one event per key, written by the first to append it.
+   */
+  readonly key?: string;
 }
 
 /** An event as the log keeps it, by an id that grows with every event written. */
@@ -45,7 +50,7 @@ export interface EventLog {
   /** Events not yet handed on, oldest first, at most `limit`. */
   unhandled(limit: number): Promise<readonly DomainEvent[]>;
   markHandled(ids: readonly string[]): Promise<void>;
-  /** Writes events on their own, for a cause whose change is nothing stored (a time reached, a quota passed). */
+  /** Writes events on their own, for a cause whose change is nothing stored (a time reached, a quota passed); one of a key already written is left out. */
   append(events: readonly NewDomainEvent[]): Promise<void>;
 }
 export const EventLog = identifier<EventLog>('EventLog');

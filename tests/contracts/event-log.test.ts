@@ -70,7 +70,7 @@ const entryWith = (events: readonly NewDomainEvent[]): AuditEntry => ({
   events,
 });
 const withoutIds = (events: readonly NewDomainEvent[]) =>
-  events.map(({ type, at, concerns, data }) => ({ type, at, concerns, data }));
+  events.map(({ id: _, ...event }: NewDomainEvent & { id?: string }) => event);
 
 for (const adapter of adapters) {
   describe(`contract: the event log (${adapter.name})`, () => {
@@ -92,6 +92,18 @@ for (const adapter of adapters) {
       expect(withoutIds(await opened.log.unhandled(10))).to.deep.equal([b]);
       await opened.log.markHandled([]);
       expect(await opened.log.unhandled(10)).to.have.length(1);
+    });
+
+    it('writes an event of a key once, whoever appends it again and however often, handled or not', async () => {
+      const notice = event(1, { type: 'token.expiring', key: 'token.expiring:7d:token-1' });
+      await opened.log.append([notice, event(2)]);
+      await opened.log.append([{ ...notice, at: T0 + 9 }]);
+      expect(withoutIds(await opened.log.unhandled(10))).to.deep.equal([notice, event(2)]);
+      await opened.log.markHandled((await opened.log.unhandled(10)).map((one) => one.id));
+      await opened.log.append([notice, event(3, { key: 'token.expiring:1d:token-1' })]);
+      expect(withoutIds(await opened.log.unhandled(10))).to.deep.equal([
+        event(3, { key: 'token.expiring:1d:token-1' }),
+      ]);
     });
 
     it('gives later events greater ids', async () => {

@@ -150,6 +150,37 @@ for (const backend of httpBackends) {
       expect(event!.data).to.deep.include({ status: 'sent' });
     });
 
+    it('announces token.expiring a week before and a day before, once each, with the token as token/info shows it', async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const endpoint = await endpointFor(server, owner.secret, { events: ['token.expiring'] });
+      const create = async (expiresIn: string) =>
+        (
+          (await (
+            await server.send('POST', '/api/token/create', { token: owner.secret, json: { expiresIn } })
+          ).json()) as {
+            id: string;
+          }
+        ).id;
+      const inDays = await create('3d');
+      const inHours = await create('12h');
+      await create('30d');
+      const events = await eventually(() => {
+        const all = verified(receiver.received, endpoint.secret);
+        expect(all).to.have.length(2);
+        return all;
+      });
+      const byToken = new Map(events.map((event) => [event.data.id, event]));
+      const week = byToken.get(inDays)!;
+      expect(week.type).to.equal('token.expiring');
+      const info = await (await server.send('GET', `/api/token/info?id=${inDays}`, { token: owner.secret })).json();
+      expect(week.data).to.deep.equal({ ...(info as object), noticeDays: 7 });
+      expect(byToken.get(inHours)!.data).to.deep.include({ noticeDays: 1 });
+      // Every instance looks again and again (every 60 polls): the log keeps one notice each.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.received).to.have.length(2);
+    });
+
     it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);

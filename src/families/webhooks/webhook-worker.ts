@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
 import type { LifecycleComponent } from '../../platform/lifecycle.js';
 import type { DeliverWebhooks } from './domain/deliver-webhooks.js';
+import type { ExpiryNotices } from './domain/expiry-notices.js';
 import type { WebhookDeliveries } from './domain/ports.js';
 
 export interface WebhookWorkerSettings {
@@ -12,6 +13,8 @@ export interface WebhookWorkerSettings {
   /** How long a claimed delivery is this worker's alone: longer than an attempt can take. */
   readonly leaseMs: number;
   readonly pollIntervalMs: number;
+  /** How often it looks for tokens about to expire. */
+  readonly expiryScanMs: number;
   /** How long a stop waits for the attempts in flight before handing their deliveries back. */
   readonly stopGraceMs: number;
 }
@@ -20,7 +23,7 @@ export interface WebhookWorkerSettings {
 const EVENTS_PER_ROUND = 200;
 
 /**
- * The background worker that hands events on to endpoints and attempts due deliveries, up to
+ * The background worker that announces tokens about to expire, hands events on to endpoints and attempts due deliveries, up to
  * `concurrency` at once, claiming more as they finish. Idle, it looks again every poll interval.
  * Stopping takes no new work, waits for the attempts in flight up to the grace, then hands back
  * what it still holds, to be claimed at once by another instance (or this one after a restart).
@@ -31,9 +34,11 @@ export class WebhookWorker implements LifecycleComponent {
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private wakeUp: (() => void) | undefined;
+  private nextExpiryScan = 0;
 
   constructor(
     private readonly deliver: DeliverWebhooks,
+    private readonly expiry: ExpiryNotices,
     private readonly deliveries: WebhookDeliveries,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -69,6 +74,10 @@ export class WebhookWorker implements LifecycleComponent {
     while (this.running) {
       let busy = false;
       try {
+        if (this.clock.now() >= this.nextExpiryScan) {
+          this.nextExpiryScan = this.clock.now() + this.settings.expiryScanMs;
+          await this.expiry.announce();
+        }
         busy = (await this.deliver.fanOut(EVENTS_PER_ROUND)) > 0;
         const free = this.settings.concurrency - this.inFlight.size;
         if (free > 0 && this.running) {

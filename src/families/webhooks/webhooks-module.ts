@@ -19,6 +19,8 @@ import { KnexWebhookEndpoints } from './adapters/knex-webhook-endpoints.js';
 import { MemoryWebhookDeliveries } from './adapters/memory-webhook-deliveries.js';
 import { MemoryWebhookEndpoints } from './adapters/memory-webhook-endpoints.js';
 import { DeliverWebhooks } from './domain/deliver-webhooks.js';
+import { ExpiryNotices } from './domain/expiry-notices.js';
+import { TokenStore, UserStore } from '../users-and-tokens/domain/index.js';
 import { ManageWebhooks } from './domain/manage-webhooks.js';
 import { WebhookDeliveries, WebhookDestinations, WebhookEndpoints, WebhookSender } from './domain/ports.js';
 import { ReadDeliveries } from './domain/read-deliveries.js';
@@ -82,10 +84,11 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
     if (settings.worker) {
       provide(
         WebhookWorker,
-        [EventLog, WebhookEndpoints, WebhookDeliveries, WebhookSender, Clock, Randomness, Log],
-        (events, endpoints, deliveries, sender, clock, randomness, logger) =>
+        [EventLog, WebhookEndpoints, WebhookDeliveries, WebhookSender, Clock, Randomness, Log, TokenStore, UserStore],
+        (events, endpoints, deliveries, sender, clock, randomness, logger, tokens, users) =>
           new WebhookWorker(
             new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings),
+            new ExpiryNotices(tokens, users, events, clock),
             deliveries,
             clock,
             logger,
@@ -96,6 +99,8 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
               // An attempt ends by the time-out; the lease outlasts it twice over.
               leaseMs: 2 * settings.timeoutMs + 5000,
               pollIntervalMs: settings.pollIntervalMs,
+              // A token's notice is due to the day: every 60 polls (a minute by default) is soon enough.
+              expiryScanMs: 60 * settings.pollIntervalMs,
               stopGraceMs: STOP_GRACE_MS,
             },
           ),

@@ -12,6 +12,7 @@ interface EventRow {
   concerns: string | null;
   data: string;
   handled: boolean | number;
+  key: string | null;
 }
 
 export const EVENTS_MIGRATION: Migration = {
@@ -24,6 +25,8 @@ export const EVENTS_MIGRATION: Migration = {
       table.string('concerns', 36);
       table.text('data').notNullable();
       table.boolean('handled').notNullable().defaultTo(false);
+      // One event per key, for those announced once (a token about to expire); null for the others.
+      table.string('key', 100).unique();
       // Listeners read the unhandled ones oldest first.
       table.index(['handled', 'id']);
     });
@@ -34,6 +37,7 @@ export const EVENTS_MIGRATION: Migration = {
 };
 
 const rowOf = (event: NewDomainEvent): Omit<EventRow, 'id' | 'handled'> => ({
+  key: event.key ?? null,
   type: event.type,
   at: event.at,
   concerns: event.concerns,
@@ -46,6 +50,7 @@ const eventOf = (row: EventRow): DomainEvent => ({
   at: toNumber(row.at),
   concerns: row.concerns,
   data: JSON.parse(row.data) as Record<string, unknown>,
+  ...(row.key !== null && { key: row.key }),
 });
 
 /** Writes events with whatever `db` is: a store's open transaction, so that they stand or fall with their cause. */
@@ -53,7 +58,8 @@ export async function appendEvents(
   db: Knex | Knex.Transaction,
   events: readonly NewDomainEvent[] | undefined,
 ): Promise<void> {
-  if (events !== undefined && events.length > 0) await db(EVENTS_TABLE).insert(events.map(rowOf));
+  if (events !== undefined && events.length > 0)
+    await db(EVENTS_TABLE).insert(events.map(rowOf)).onConflict('key').ignore();
 }
 
 /** The event log in the service's database, beside the rows whose changes it reports. */

@@ -4,10 +4,16 @@ import type { DomainEvent, EventLog, NewDomainEvent } from '../../domain/events.
 export class MemoryEventLog implements EventLog {
   private readonly events: (DomainEvent & { handled: boolean })[] = [];
   private lastId = 0;
+  /** The keys of every event written, handled or not: a key is written once. */
+  private readonly keys = new Set<string>();
 
   /** Appends at once, for a store to call in the step that makes its change. */
   appendNow(events: readonly NewDomainEvent[] | undefined): void {
     for (const event of events ?? []) {
+      if (event.key !== undefined) {
+        if (this.keys.has(event.key)) continue;
+        this.keys.add(event.key);
+      }
       this.lastId += 1;
       this.events.push({ ...structuredClone(event), id: String(this.lastId), handled: false });
     }

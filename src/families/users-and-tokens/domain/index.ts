@@ -8,3 +8,4 @@ export { ownsToken } from './tokens/issue-token.js';
 export { UserStore } from './users/ports.js';
 export { targetUser, type UserRef } from './users/target-user.js';
 export { UsersAndTokensPermission } from './permissions.js';
+export { tokenEvent } from './events.js';
