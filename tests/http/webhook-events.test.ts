@@ -181,6 +181,32 @@ for (const backend of httpBackends) {
       expect(receiver.received).to.have.length(2);
     });
 
+    it("announces quota.threshold at 80 % and 100 % of a token's quota, once each in its period", async () => {
+      const server = suite.server;
+      const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
+      const endpoint = await endpointFor(server, owner.secret, { events: ['quota.threshold'] });
+      const created = await server.send('POST', '/api/token/create', {
+        token: owner.secret,
+        json: { quota: { requests: 5, per: 'day' }, permissions: ['Webhooks::Manage'] },
+      });
+      const { id, token: limited } = (await created.json()) as { id: string; token: string };
+      const statuses = [];
+      for (let n = 0; n < 7; n += 1)
+        statuses.push((await server.send('GET', '/api/webhook/list', { token: limited })).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429]);
+      const events = await eventually(() => {
+        const all = verified(receiver.received, endpoint.secret);
+        expect(all).to.have.length(2);
+        return all;
+      });
+      expect(events.map((event) => event.data.percent).sort()).to.deep.equal([100, 80]);
+      const eighty = events.find((event) => event.data.percent === 80)!;
+      expect(eighty.type).to.equal('quota.threshold');
+      expect(eighty.data).to.deep.include({ scope: 'token', id, quota: { requests: 5, per: 'day' }, used: 4 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.received).to.have.length(2);
+    });
+
     it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
