@@ -19,11 +19,18 @@ export interface WebhookReceiver {
   readonly answers: number[];
   /** Where a 3xx points. */
   location?: string;
+  /** How long each answer is held back, so that deliveries are in flight for a while. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(host: string): Promise<WebhookReceiver> {
-  const receiver = { received: [] as Received[], status: 200, answers: [] as number[] } as WebhookReceiver & {
+  const receiver = {
+    received: [] as Received[],
+    status: 200,
+    answers: [] as number[],
+    delayMs: 0,
+  } as WebhookReceiver & {
     url: string;
   };
   const server: Server = createServer((request, response) => {
@@ -37,8 +44,12 @@ export async function startWebhookReceiver(host: string): Promise<WebhookReceive
         body: Buffer.concat(chunks).toString('utf8'),
       });
       const status = receiver.answers.shift() ?? receiver.status;
-      response.writeHead(status, receiver.location ? { location: receiver.location } : {});
-      response.end('thanks');
+      const answer = () => {
+        response.writeHead(status, receiver.location ? { location: receiver.location } : {});
+        response.end('thanks');
+      };
+      if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
