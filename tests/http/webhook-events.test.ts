@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../support/eventually.js';
 import { httpBackends, serverForSuite, type TestServer } from '../support/http-server.js';
+import { SteppedClock } from '../support/manual-clock.js';
+import { OPERATOR } from '../../src/domain/identity/actor.js';
+import { expectRight } from '../support/either.js';
 import {
   signatureHeadersOf,
   startWebhookReceiver,
@@ -24,7 +27,7 @@ interface Payload {
 }
 
 const settings = {
-  webhooks: { allowHttp: true, pollIntervalMs: 20, retryBaseMs: 50, retryMaxMs: 200 },
+  webhooks: { allowHttp: true, pollIntervalMs: 20, retryBaseMs: 50, retryMaxMs: 200, disableAfterDays: 1 },
   outbound: { allowedNetworks: [`${PUBLIC}/32`] },
   mail: { smtpUrl: 'memory', pollIntervalMs: 20 },
 };
@@ -38,7 +41,9 @@ const verified = (received: readonly Received[], secret: string): (Payload & { w
 
 for (const backend of httpBackends) {
   describe(`http: webhook events delivered (${backend.name})`, () => {
-    const suite = serverForSuite(backend, { overrides: settings });
+    // The system's time, which the last test moves a day on.
+    const clock = new SteppedClock();
+    const suite = serverForSuite(backend, { overrides: settings, clock });
     let receiver: WebhookReceiver;
     before(async () => {
       receiver = await startWebhookReceiver(PUBLIC);
@@ -311,6 +316,45 @@ for (const backend of httpBackends) {
       await eventually(() => expect(receiver.received).to.have.length(1));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).to.have.length(1);
+    });
+
+    // Last: it moves the server's clock a day on.
+    it('disables an endpoint that has failed every attempt for webhooks.disableAfterDays, and mails its owner', async () => {
+      const server = suite.server;
+      const { createUser, issueToken } = server.app.useCases.usersAndTokens;
+      const username = `failing${backend.name.length}${Date.now() % 100000}`;
+      expectRight(
+        await createUser.execute({
+          actor: OPERATOR,
+          username,
+          email: `${username}@example.com`,
+          permissions: ['Webhooks::Manage', 'Tokens::Create'],
+        }),
+      );
+      const { secret } = expectRight(await issueToken.execute({ actor: OPERATOR, owner: { username } }));
+      const endpoint = await endpointFor(server, secret, { events: ['token.created'] });
+      receiver.status = 500;
+      await server.send('POST', '/api/token/create', { token: secret, json: {} });
+      await eventually(() => expect(receiver.received.length).to.be.at.least(2));
+      const info = async () =>
+        (await (await server.send('GET', `/api/webhook/info?id=${endpoint.id}`, { token: secret })).json()) as {
+          disabled: boolean;
+        };
+      expect((await info()).disabled).to.equal(false);
+      clock.advance(25 * 60 * 60 * 1000);
+      await eventually(async () => expect((await info()).disabled).to.equal(true));
+      const { messageReader } = server.app.useCases.mail;
+      const mailed = await eventually(async () => {
+        const messages = expectRight(await messageReader.list(OPERATOR, { limit: 100 }));
+        const found = messages.find((message) => message.to.includes(`${username}@example.com`));
+        expect(found).to.not.equal(undefined);
+        return found!;
+      });
+      expect(mailed.subject).to.equal('Your webhook endpoint was disabled');
+      expect(mailed.variables).to.deep.include({ endpointId: endpoint.id, endpointUrl: `${receiver.url}/in` });
+      const attempts = receiver.received.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.received.length).to.equal(attempts);
     });
   });
 }

@@ -12,6 +12,7 @@ import { DeliverMail } from './domain/deliver-mail.js';
 import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
 import { SendMail } from './domain/send-mail.js';
+import { MailSending } from './domain/index.js';
 import { Clock, Randomness } from '../../domain/ports.js';
 import {
   InMemoryAuditTrail,
@@ -100,6 +101,7 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
       messageReader: new MessageReader(outbox),
       retryMessage: new RetryMessage(outbox, clock, wake),
     })).inSingletonScope();
+    provide(MailSending, [MailUseCases], ({ sendMail }) => sendMail);
     // The outbox's depth by status, for the metrics of whoever scrapes them.
     provide(MailOutboxDepth, [Outbox], (outbox) => ({ byStatus: () => outbox.countByStatus() }));
     provide(RouteContribution, [MailUseCases], ({ sendMail, messageReader }) => ({

@@ -22,7 +22,15 @@ import { DeliverWebhooks } from './domain/deliver-webhooks.js';
 import { ExpiryNotices } from './domain/expiry-notices.js';
 import { TokenStore, UserStore } from '../users-and-tokens/domain/index.js';
 import { ManageWebhooks } from './domain/manage-webhooks.js';
-import { WebhookDeliveries, WebhookDestinations, WebhookEndpoints, WebhookSender } from './domain/ports.js';
+import {
+  OwnerNotices,
+  WebhookDeliveries,
+  WebhookDestinations,
+  WebhookEndpoints,
+  WebhookSender,
+} from './domain/ports.js';
+import { LoggedOwnerNotices, MailedOwnerNotices } from './adapters/mailed-owner-notices.js';
+import { MailSending } from '../mail/domain/index.js';
 import { ReadDeliveries } from './domain/read-deliveries.js';
 import { TestWebhook } from './domain/test-webhook.js';
 import { webhookRoutes } from './webhooks-routes.js';
@@ -82,12 +90,36 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
       },
     ).inSingletonScope();
     if (settings.worker) {
+      // Tokens about to expire and the owners of endpoints are read from users and tokens, whose module the list of families loads first.
+      if (!options.isBound(TokenStore) || !options.isBound(UserStore))
+        throw new Error(
+          'webhook delivery needs the usersAndTokens family: build both, or set webhooks.worker to false',
+        );
+      // The mail family, when built, mails the owner of an endpoint it disables.
+      if (options.isBound(MailSending))
+        provide(
+          OwnerNotices,
+          [UserStore, MailSending, Log],
+          (users, sendMail, logger) => new MailedOwnerNotices(users, sendMail, logger),
+        );
+      else provide(OwnerNotices, [Log], (logger) => new LoggedOwnerNotices(logger));
       provide(
         WebhookWorker,
-        [EventLog, WebhookEndpoints, WebhookDeliveries, WebhookSender, Clock, Randomness, Log, TokenStore, UserStore],
-        (events, endpoints, deliveries, sender, clock, randomness, logger, tokens, users) =>
+        [
+          EventLog,
+          WebhookEndpoints,
+          WebhookDeliveries,
+          WebhookSender,
+          Clock,
+          Randomness,
+          Log,
+          TokenStore,
+          UserStore,
+          OwnerNotices,
+        ],
+        (events, endpoints, deliveries, sender, clock, randomness, logger, tokens, users, notices) =>
           new WebhookWorker(
-            new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings),
+            new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings, notices),
             new ExpiryNotices(tokens, users, events, clock),
             deliveries,
             clock,

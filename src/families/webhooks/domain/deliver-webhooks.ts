@@ -4,7 +4,7 @@ import { chanceFrom, retryDelay, type RetrySchedule } from '../../../domain/retr
 import type { DeliverySettlement, NewDelivery, WebhookDelivery } from './delivery.js';
 import type { WebhookEndpoint } from './endpoint.js';
 import { subscribes, type WebhookPayload } from './events.js';
-import type { AttemptOutcome, WebhookDeliveries, WebhookEndpoints, WebhookSender } from './ports.js';
+import type { AttemptOutcome, OwnerNotices, WebhookDeliveries, WebhookEndpoints, WebhookSender } from './ports.js';
 import { signatureHeaders, signingSecretsAt } from './signing.js';
 import { WEBHOOK_ID_PREFIX } from './test-webhook.js';
 
@@ -78,6 +78,7 @@ export class DeliverWebhooks {
     private readonly clock: Clock,
     private readonly randomness: Randomness,
     private readonly settings: DeliverySettings,
+    private readonly notices: OwnerNotices,
   ) {}
 
   /** Hands on up to `limit` events from the log; answers how many events it took. */
@@ -166,11 +167,17 @@ export class DeliverWebhooks {
       return;
     }
     const failingSince = endpoint.failingSince ?? at;
-    const disable =
-      (verdict.kind === 'fail' && verdict.disableEndpoint) ||
-      at - failingSince >= this.settings.disableAfterDays * DAY_MS;
-    if (disable) await this.endpoints.update(endpoint.id, { disabled: true, failingSince, updatedAt: at });
-    else if (endpoint.failingSince === null)
+    const gone = verdict.kind === 'fail' && verdict.disableEndpoint;
+    const failingTooLong = at - failingSince >= this.settings.disableAfterDays * DAY_MS;
+    if (gone || failingTooLong) {
+      await this.endpoints.update(endpoint.id, { disabled: true, failingSince, updatedAt: at });
+      await this.notices.endpointDisabled(
+        endpoint,
+        gone
+          ? 'it answered 410 Gone'
+          : `every attempt to deliver to it has failed since ${new Date(failingSince).toISOString()} (${this.settings.disableAfterDays} days or more); the last: ${verdict.error}`,
+      );
+    } else if (endpoint.failingSince === null)
       await this.endpoints.update(endpoint.id, { failingSince, updatedAt: endpoint.updatedAt });
   }
 }

@@ -55,6 +55,15 @@ export interface WebhookSender {
 }
 export const WebhookSender = identifier<WebhookSender>('WebhookSender');
 
+/**
+ * Tells an endpoint's owner that it was disabled and why. Never rejects: a notice that cannot be
+ * given is the adapter's to log, not the delivery's to fail.
+ */
+export interface OwnerNotices {
+  endpointDisabled(endpoint: WebhookEndpoint, why: string): Promise<void>;
+}
+export const OwnerNotices = identifier<OwnerNotices>('WebhookOwnerNotices');
+
 /** What a worker asks of the queue: who, when, until when, how many. */
 export interface DeliveryClaim {
   readonly worker: string;
