@@ -52,5 +52,11 @@ export interface EventLog {
   markHandled(ids: readonly string[]): Promise<void>;
   /** Writes events on their own, for a cause whose change is nothing stored (a time reached, a quota passed); one of a key already written is left out. */
   append(events: readonly NewDomainEvent[]): Promise<void>;
+  /**
+   * Forgets up to `limit` handed-on events that happened before `before`, keys and all (a key is
+   * of no more use once what it stands for is over: a token expired, a quota's period ended).
+   * Answers how many it forgot.
+   */
+  removeHandledBefore(before: number, limit: number): Promise<number>;
 }
 export const EventLog = identifier<EventLog>('EventLog');

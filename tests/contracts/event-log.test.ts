@@ -106,6 +106,28 @@ for (const adapter of adapters) {
       ]);
     });
 
+    it('forgets handed-on events before a time, keys and all, and never one that waits', async () => {
+      const notice = event(1, { type: 'token.expiring', key: 'token.expiring:1d:token-1' });
+      const waiting = event(2, { key: 'token.expiring:1d:token-2' });
+      await opened.log.append([notice, event(3)]);
+      await opened.log.markHandled((await opened.log.unhandled(10)).map((one) => one.id));
+      await opened.log.append([waiting]);
+      await opened.log.removeHandledBefore(T0 + 100, 100);
+      expect(withoutIds(await opened.log.unhandled(10))).to.deep.equal([waiting]);
+      // Forgotten: the same key is written anew; the waiting one's is still kept.
+      await opened.log.append([notice, waiting]);
+      expect(withoutIds(await opened.log.unhandled(10))).to.deep.equal([waiting, notice]);
+    });
+
+    it('keeps handed-on events of and after the time given', async () => {
+      const notice = event(50, { key: 'quota.threshold:user:u:0:80' });
+      await opened.log.append([notice]);
+      await opened.log.markHandled((await opened.log.unhandled(10)).map((one) => one.id));
+      await opened.log.removeHandledBefore(T0 + 50, 100);
+      await opened.log.append([notice]);
+      expect(await opened.log.unhandled(10)).to.deep.equal([]);
+    });
+
     it('gives later events greater ids', async () => {
       await opened.log.append([event(1)]);
       await opened.log.append([event(2)]);

@@ -15,6 +15,8 @@ export interface WebhookWorkerSettings {
   readonly pollIntervalMs: number;
   /** How often it looks for tokens about to expire. */
   readonly expiryScanMs: number;
+  /** How often it forgets old events. */
+  readonly forgetEveryMs: number;
   /** How long a stop waits for the attempts in flight before handing their deliveries back. */
   readonly stopGraceMs: number;
 }
@@ -35,6 +37,7 @@ export class WebhookWorker implements LifecycleComponent {
   private readonly inFlight = new Set<Promise<void>>();
   private wakeUp: (() => void) | undefined;
   private nextExpiryScan = 0;
+  private nextForget = 0;
 
   constructor(
     private readonly deliver: DeliverWebhooks,
@@ -77,6 +80,10 @@ export class WebhookWorker implements LifecycleComponent {
         if (this.clock.now() >= this.nextExpiryScan) {
           this.nextExpiryScan = this.clock.now() + this.settings.expiryScanMs;
           await this.expiry.announce();
+        }
+        if (this.clock.now() >= this.nextForget) {
+          this.nextForget = this.clock.now() + this.settings.forgetEveryMs;
+          await this.deliver.forgetOldEvents();
         }
         busy = (await this.deliver.fanOut(EVENTS_PER_ROUND)) > 0;
         const free = this.settings.concurrency - this.inFlight.size;

@@ -133,6 +133,8 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
               pollIntervalMs: settings.pollIntervalMs,
               // A token's notice is due to the day: every 60 polls (a minute by default) is soon enough.
               expiryScanMs: 60 * settings.pollIntervalMs,
+              // Old events are forgotten about every hour (3,600 polls by default).
+              forgetEveryMs: 3600 * settings.pollIntervalMs,
               stopGraceMs: STOP_GRACE_MS,
             },
           ),

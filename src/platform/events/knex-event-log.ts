@@ -78,4 +78,9 @@ export class KnexEventLog implements EventLog {
   append(events: readonly NewDomainEvent[]): Promise<void> {
     return appendEvents(this.db, events);
   }
+
+  removeHandledBefore(before: number, limit: number): Promise<number> {
+    const oldest = this.db(EVENTS_TABLE).select('id').where({ handled: true }).andWhere('at', '<', before).limit(limit);
+    return this.db(EVENTS_TABLE).whereIn('id', oldest).delete();
+  }
 }

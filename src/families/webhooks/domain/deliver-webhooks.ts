@@ -10,6 +10,7 @@ import { WEBHOOK_ID_PREFIX } from './test-webhook.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+const EVENTS_KEPT_MS = 35 * DAY_MS;
 
 export interface DeliverySettings extends RetrySchedule {
   /** How long a delivery that keeps failing for a passing reason is retried. */
@@ -105,6 +106,14 @@ export class DeliverWebhooks {
     await this.deliveries.enqueue(deliveries);
     await this.events.markHandled(events.map((event) => event.id));
     return events.length;
+  }
+
+  /**
+   * Forgets events handed on more than 35 days ago: every key they hold stands for something over
+   * by then (a token's notices end with it, a quota's period lasts a month at most).
+   */
+  forgetOldEvents(): Promise<number> {
+    return this.events.removeHandledBefore(this.clock.now() - EVENTS_KEPT_MS, 10_000);
   }
 
   /** One attempt of a delivery `worker` holds, and what it leaves on the delivery and its endpoint. */
