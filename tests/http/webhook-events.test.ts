@@ -212,6 +212,48 @@ for (const backend of httpBackends) {
       expect(receiver.received).to.have.length(2);
     });
 
+    it('sends nothing more to an endpoint whose owner lost Webhooks::All (scope all) or was blocked', async () => {
+      const server = suite.server;
+      const admin = await server.userWithToken(['Users::*', 'Webhooks::*', 'Tokens::*']);
+      const watcher = await server.userWithToken(['Webhooks::Manage', 'Webhooks::All']);
+      const someone = await server.userWithToken([]);
+      const endpoint = await endpointFor(server, watcher.secret, { events: ['token.created'], scope: 'all' });
+      const issue = () =>
+        server.app.useCases.usersAndTokens.issueToken.execute({
+          actor: OPERATOR,
+          owner: { username: someone.username },
+        });
+      expectRight(await issue());
+      // What the watcher's endpoint got (the suite's other endpoints hear the block, as user.blocked).
+      const heard = () =>
+        receiver.received.filter((delivery) => delivery.path === '/in' && delivery.body.includes('"token.created"'));
+      await eventually(() => expect(heard()).to.have.length(1));
+      expect(verified(heard(), endpoint.secret)[0]!.data).to.deep.include({ username: someone.username });
+      const demoted = await server.send('PATCH', `/api/user/update?username=${watcher.username}`, {
+        token: admin.secret,
+        json: { perms: ['Webhooks::Manage'] },
+      });
+      expect(demoted.status, await demoted.clone().text()).to.equal(200);
+      expectRight(await issue());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(heard()).to.have.length(1);
+      // Webhooks::All again, then blocked: nothing either.
+      await server.send('PATCH', `/api/user/update?username=${watcher.username}`, {
+        token: admin.secret,
+        json: { perms: ['Webhooks::Manage', 'Webhooks::All'] },
+      });
+      expectRight(await issue());
+      await eventually(() => expect(heard()).to.have.length(2));
+      const blocked = await server.send('PATCH', `/api/user/update?username=${watcher.username}`, {
+        token: admin.secret,
+        json: { blocked: true },
+      });
+      expect(blocked.status, await blocked.clone().text()).to.equal(200);
+      expectRight(await issue());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(heard()).to.have.length(2);
+    });
+
     it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);

@@ -119,7 +119,7 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
         ],
         (events, endpoints, deliveries, sender, clock, randomness, logger, tokens, users, notices) =>
           new WebhookWorker(
-            new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings, notices),
+            new DeliverWebhooks(events, endpoints, deliveries, sender, clock, randomness, settings, notices, users),
             new ExpiryNotices(tokens, users, events, clock),
             deliveries,
             clock,

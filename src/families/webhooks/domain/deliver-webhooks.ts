@@ -3,6 +3,10 @@ import type { Clock, Randomness } from '../../../domain/ports.js';
 import { chanceFrom, retryDelay, type RetrySchedule } from '../../../domain/retry.js';
 import type { DeliverySettlement, NewDelivery, WebhookDelivery } from './delivery.js';
 import type { WebhookEndpoint } from './endpoint.js';
+import { WebhooksPermission } from './permissions.js';
+import { grantedBy } from '../../../domain/permissions.js';
+import type { User } from '../../../domain/identity/user.js';
+import type { UserStore } from '../../users-and-tokens/domain/index.js';
 import { subscribes, type WebhookPayload } from './events.js';
 import type { AttemptOutcome, OwnerNotices, WebhookDeliveries, WebhookEndpoints, WebhookSender } from './ports.js';
 import { signatureHeaders, signingSecretsAt } from './signing.js';
@@ -80,13 +84,14 @@ export class DeliverWebhooks {
     private readonly randomness: Randomness,
     private readonly settings: DeliverySettings,
     private readonly notices: OwnerNotices,
+    private readonly users: UserStore,
   ) {}
 
   /** Hands on up to `limit` events from the log; answers how many events it took. */
   async fanOut(limit: number): Promise<number> {
     const events = await this.events.unhandled(limit);
     if (events.length === 0) return 0;
-    const endpoints = await this.endpoints.listAll();
+    const endpoints = await this.listening(await this.endpoints.listAll());
     const deliveries: NewDelivery[] = [];
     const now = this.clock.now();
     for (const event of events) {
@@ -106,6 +111,30 @@ export class DeliverWebhooks {
     await this.deliveries.enqueue(deliveries);
     await this.events.markHandled(events.map((event) => event.id));
     return events.length;
+  }
+
+  /**
+   * The endpoints whose owners may still hear what they subscribe to: not blocked, holding
+   * Webhooks::Manage, and Webhooks::All for an endpoint of scope all. An owner who lost a
+   * permission, was blocked or deleted is sent nothing more; the operator's endpoints always hear.
+   */
+  private async listening(endpoints: readonly WebhookEndpoint[]): Promise<readonly WebhookEndpoint[]> {
+    const owners = new Map<string, Promise<User | undefined>>();
+    const ownerOf = (id: string) => {
+      let owner = owners.get(id);
+      if (owner === undefined) owners.set(id, (owner = this.users.findById(id)));
+      return owner;
+    };
+    const allowed = await Promise.all(
+      endpoints.map(async (endpoint) => {
+        if (endpoint.disabled) return false;
+        if (endpoint.ownerUserId === null) return true;
+        const owner = await ownerOf(endpoint.ownerUserId);
+        const needed = endpoint.scope === 'all' ? WebhooksPermission.WebhooksAll : WebhooksPermission.WebhooksManage;
+        return owner !== undefined && !owner.blocked && grantedBy(owner.permissions, needed);
+      }),
+    );
+    return endpoints.filter((_, index) => allowed[index]);
   }
 
   /**
