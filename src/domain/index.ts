@@ -168,6 +168,22 @@ export type { CheckedMail, MailRequest, MessageStatus } from '../families/mail/d
 export type { VariableValue, Variables } from '../families/mail/domain/variables.js';
 export type { AuditEntryView, AuditPage, AuditRequest, ReadAudit } from '../families/audit/domain/read-audit.js';
 export type {
+  CreatedEndpoint,
+  EndpointUpdate,
+  ManageWebhooks,
+  NewEndpointInput,
+  RotatedSecret,
+  WebhookEndpointView,
+} from '../families/webhooks/domain/manage-webhooks.js';
+export type { TestOutcome, TestWebhook } from '../families/webhooks/domain/test-webhook.js';
+export type {
+  DeliveryPage,
+  DeliveryRequest,
+  DeliveryView,
+  ReadDeliveries,
+} from '../families/webhooks/domain/read-deliveries.js';
+export type { DomainEvent, EventType, NewDomainEvent } from './events.js';
+export type {
   AuditAction,
   AuditActor,
   AuditChange,
@@ -213,3 +229,13 @@ export type {
   RenderedMessage,
   Settlement,
 } from '../families/mail/domain/ports.js';
+export type { EventLog } from './events.js';
+export type {
+  AttemptOutcome,
+  OwnerNotices,
+  WebhookDeliveries,
+  WebhookDestinations,
+  WebhookEndpoints,
+  WebhookRequest,
+  WebhookSender,
+} from '../families/webhooks/domain/ports.js';
