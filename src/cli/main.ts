@@ -25,7 +25,7 @@ export function buildCli(io: CliIo = processIo()): Command {
     let app: Application;
     try {
       // The CLI never delivers mail: a command would take messages and stop before sending them;
-      // nor does it compact usage history or prune the audit trail, which the servers do: a command
+      // nor does it compact usage history, prune the audit trail or deliver webhooks, which the servers do: a command
       // has other work for the database.
       app = await buildApplication(
         {
@@ -34,6 +34,7 @@ export function buildCli(io: CliIo = processIo()): Command {
           mail: { ...config.right.mail, worker: false },
           usage: { ...config.right.usage, compaction: false },
           audit: { ...config.right.audit, pruning: false },
+          webhooks: { ...config.right.webhooks, worker: false },
         },
         { logFd: 2, recordsFeatureSwitches: false },
       );

@@ -1,3 +1,5 @@
+import { EventLog } from '../domain/events.js';
+import { announceQuotaThresholds } from '../platform/rate-limit/quota-thresholds.js';
 import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config.js';
 import type { RateLimit } from '../domain/identity/rate-limit.js';
@@ -57,14 +59,15 @@ export const limitsModule = ({ defaultRateLimit, quotaCosts, redis }: LimitsSett
     }
     provide(
       RateLimiter,
-      [SharedCounters, Log, Clock, Routes],
-      (counters, logger, clock, table) =>
+      [SharedCounters, Log, Clock, Routes, EventLog],
+      (counters, logger, clock, table, events) =>
         new TokenRateLimiter(
           counters,
           defaultRateLimit,
           logger,
           clock,
           new Quotas(clock, costsByOperation(table.routes, quotaCosts)),
+          announceQuotaThresholds(events, clock, logger),
         ),
     ).inSingletonScope();
   });

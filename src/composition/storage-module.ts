@@ -8,6 +8,8 @@ import { CallDeadline, reachingInTime } from '../platform/persistence/reaching-i
 import { DependencyCheck } from '../platform/health/ports.js';
 import { Database, InMemoryAuditTrail, Log, SqlStorage, StoredAccessChangeFeed } from '../wiring/identifiers.js';
 import { AuditTrail } from '../domain/audit.js';
+import { EventLog } from '../domain/events.js';
+import { KnexEventLog } from '../platform/events/knex-event-log.js';
 import { KnexAuditTrail } from '../platform/audit/knex-audit-trail.js';
 import { MemoryAuditTrail } from '../platform/audit/memory-audit-trail.js';
 import { typedBindings } from '../wiring/typed-binding.js';
@@ -33,6 +35,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
       const trail = new MemoryAuditTrail();
       constant(InMemoryAuditTrail, trail);
       constant(AuditTrail, trail);
+      constant(EventLog, trail.events);
       return;
     }
     const { db, settings } = database;
@@ -44,6 +47,7 @@ export const storageModule = (database: OpenDatabase | undefined): ContainerModu
     constant(SqlStorage, { db, inTime: (store) => reachingInTime(store, deadline) });
     constant(InMemoryAuditTrail, null);
     constant(AuditTrail, reachingInTime(new KnexAuditTrail(db), deadline));
+    constant(EventLog, reachingInTime(new KnexEventLog(db), deadline));
     provide(StoredAccessChangeFeed, [Log], (logger) =>
       settings.client === 'sqlite'
         ? new SqliteAccessChangeFeed(db, logger)

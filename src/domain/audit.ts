@@ -1,5 +1,6 @@
 import { identifier } from './identifier.js';
 import type { Actor } from './identity/actor.js';
+import type { NewDomainEvent } from './events.js';
 
 /** Where a request came from, as the audit trail records it: the client address and the request id. */
 export interface RequestOrigin {
@@ -62,6 +63,8 @@ export interface AuditEntry {
    * reads the entries they made or that are about them.
    */
   readonly concerns: string | null;
+  /** The events the change announces, written in its transaction with this entry (see events.ts). */
+  readonly events?: readonly NewDomainEvent[];
 }
 
 export const AUDIT_ACTIONS = [

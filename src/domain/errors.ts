@@ -42,6 +42,7 @@ export type DomainError =
   | ({ readonly _tag: 'TokenDeleteFailed' } & OutageCause)
   | { readonly _tag: 'InformationNotFound'; readonly details?: string }
   | { readonly _tag: 'MessageNotFound'; readonly id: string }
+  | { readonly _tag: 'WebhookNotFound'; readonly id: string }
   | { readonly _tag: 'EndpointDisabled'; readonly details?: string }
   | { readonly _tag: 'NotImplemented' }
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds?: number }
@@ -148,6 +149,7 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
   InformationNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
   // The specification's text for code 22, as every "not found" of ours that has no code of its own.
   MessageNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
+  WebhookNotFound: { code: 22, status: 404, message: 'Unable to retrieve requested information' },
   EndpointDisabled: { code: 23, status: 423, message: 'This endpoint is currently disabled' },
   NotImplemented: { code: 24, status: 501, message: 'This endpoint has not been implemented yet' },
   RateLimited: { code: 25, status: 429, message: 'Too many requests, slow down' },
@@ -194,6 +196,8 @@ export function detailsOf(error: DomainError | CatalogueError): string | undefin
       return `No token ${error.token}`;
     case 'MessageNotFound':
       return `No message ${error.id}`;
+    case 'WebhookNotFound':
+      return `No webhook endpoint ${error.id}`;
     case 'IdempotencyKeyReused':
       return `The Idempotency-Key ${error.key} was used in the last 24 hours with a request other than this one`;
     case 'MessageNotRetryable':

@@ -17,3 +17,4 @@ export * from '../families/usage/domain/index.js';
 export * from '../families/users-and-tokens/domain/index.js';
 export * from '../families/weather/domain/index.js';
 export * from '../families/whois/domain/index.js';
+export * from '../families/webhooks/domain/index.js';

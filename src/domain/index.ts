@@ -68,6 +68,7 @@ export type { TokenOrigin, TokenRecord } from './identity/token.js';
 export type { RateLimit } from './identity/rate-limit.js';
 export type { Quota, QuotaPeriod } from './identity/quota.js';
 export type { Fetched } from './fetched.js';
+export type { DomainEvent, EventType, NewDomainEvent } from './events.js';
 export type {
   AuditAction,
   AuditActor,
@@ -85,3 +86,4 @@ export type { CallContext } from './call-context.js';
 // The ports every family uses.
 export type { Clock, Randomness } from './ports.js';
 export type { AuditQuery, AuditTrail } from './audit.js';
+export type { EventLog } from './events.js';

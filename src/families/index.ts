@@ -10,6 +10,7 @@ import { phone } from './phone/family.js';
 import { usage } from './usage/family.js';
 import { usersAndTokens } from './users-and-tokens/family.js';
 import { weather } from './weather/family.js';
+import { webhooks } from './webhooks/family.js';
 import { whois } from './whois/family.js';
 
 /**
@@ -31,4 +32,5 @@ export const FAMILIES = [
   mail,
   usage,
   audit,
+  webhooks,
 ] as const;

@@ -291,6 +291,30 @@ for (const { name, open } of quotaCounters) {
     });
     afterEach(async () => close());
 
+    it("tells of each quota's 80 % and 100 % once, on the request that passes it, for the token's and the user's quota alike", async () => {
+      const passed: string[] = [];
+      const limiter = new TokenRateLimiter(
+        counters,
+        null,
+        silent,
+        new ManualClock(EVENING),
+        new Quotas(new ManualClock(EVENING)),
+        (thresholds) => passed.push(...thresholds.map(({ scope, percent, used }) => `${scope} ${percent} at ${used}`)),
+      );
+      const user = aUser({ quota: { requests: 10, per: 'month' } });
+      const actor = actorFor({ token: aToken(user.id, { quota: { requests: 5, per: 'day' } }), user, issuer: null });
+      const seen: string[][] = [];
+      for (let n = 0; n < 7; n += 1) {
+        await limiter.admit(OPERATION, actor, '127.0.0.1');
+        seen.push(passed.splice(0));
+      }
+      expect(seen).to.deep.equal([[], [], [], ['token 80 at 4'], ['token 100 at 5'], [], []]);
+      // The user's quota counts the other token's requests too: 8 of 10 is its 80 %.
+      const other = actorFor({ token: aToken(user.id), user, issuer: null });
+      for (let n = 0; n < 3; n += 1) await limiter.admit(OPERATION, other, '127.0.0.1');
+      expect(passed).to.deep.equal(['user 80 at 8']);
+    });
+
     it('announces the tighter quota beside the rate limit, spends no quota on what a window refuses, and counts in the windows what a quota refuses', async () => {
       const limiter = new TokenRateLimiter(
         counters,

@@ -1,3 +1,6 @@
+import type { EventLog } from '../../src/domain/events.js';
+import { KnexEventLog } from '../../src/platform/events/knex-event-log.js';
+import { MemoryEventLog } from '../../src/platform/events/memory-event-log.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { KnexOutbox } from '../../src/families/mail/adapters/knex-outbox.js';
@@ -8,6 +11,8 @@ import { sqlDatabases } from '../support/databases.js';
 
 interface OpenedOutbox {
   readonly outbox: Outbox;
+  /** Where the outbox writes the events of its settlements. */
+  readonly events: EventLog;
   /** Another instance over the same storage, as another process has it (the memory outbox has only itself). */
   another(): Outbox;
   close(): Promise<void>;
@@ -18,15 +23,21 @@ const adapters: { name: string; open: () => Promise<OpenedOutbox> }[] = [
   {
     name: 'memory',
     open: async () => {
-      const outbox = new MemoryOutbox();
-      return { outbox, another: () => outbox, close: async () => {} };
+      const events = new MemoryEventLog();
+      const outbox = new MemoryOutbox(events);
+      return { outbox, events, another: () => outbox, close: async () => {} };
     },
   },
   ...sqlDatabases.map(({ name, open }) => ({
     name: `Knex on ${name}`,
     open: async (): Promise<OpenedOutbox> => {
       const database = await open();
-      return { outbox: new KnexOutbox(database.db), another: () => new KnexOutbox(database.db), close: database.drop };
+      return {
+        outbox: new KnexOutbox(database.db),
+        events: new KnexEventLog(database.db),
+        another: () => new KnexOutbox(database.db),
+        close: database.drop,
+      };
     },
   })),
 ];
@@ -197,6 +208,19 @@ for (const adapter of adapters) {
       expect(
         await outbox.claim({ worker: 'w1', now: now + 10_000, leaseUntil: now + 20_000, limit: 10 }),
       ).to.deep.equal([]);
+    });
+
+    it("writes a settlement's events with it, and none when the worker no longer holds the message", async () => {
+      const message = aMessage();
+      await outbox.enqueue(message);
+      const now = created + 1;
+      await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 1 });
+      const delivered = { type: 'mail.delivered' as const, at: now, concerns: 'user-1', data: { id: message.id } };
+      const sent = { status: 'sent' as const, attempts: 1, at: now, recipients: [] };
+      expect(await outbox.settle(message.id, 'w2', sent, [delivered])).to.equal(false);
+      expect(await opened.events.unhandled(10)).to.deep.equal([]);
+      expect(await outbox.settle(message.id, 'w1', sent, [delivered])).to.equal(true);
+      expect((await opened.events.unhandled(10)).map(({ id: _, ...event }) => event)).to.deep.equal([delivered]);
     });
 
     it('does not let a worker whose lease ran out and was taken record its outcome', async () => {

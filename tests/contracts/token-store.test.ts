@@ -63,6 +63,22 @@ for (const adapter of storeAdapters) {
       expect(await store.tokens.listByUser('00000000-0000-4000-8000-000000000000')).to.deep.equal([]);
     });
 
+    it('lists tokens in use expiring within a span, soonest first, at most `limit`: none disabled, rotated away or outside it', async () => {
+      const at = (day: number) => Date.UTC(2026, 10, day);
+      const soon = aToken(userId, { expiresAt: at(3) });
+      const later = aToken(userId, { expiresAt: at(5) });
+      const sameTime = aToken(userId, { expiresAt: at(5) });
+      const disabled = aToken(userId, { expiresAt: at(4), disabled: true });
+      const past = aToken(userId, { expiresAt: at(1) });
+      const beyond = aToken(userId, { expiresAt: at(20) });
+      const never = aToken(userId, { expiresAt: null });
+      for (const token of [later, soon, disabled, past, beyond, never, sameTime]) await store.tokens.insert(token);
+      const byIdThenTime = [soon, ...[later, sameTime].sort((a, b) => (a.id < b.id ? -1 : 1))];
+      expect(await store.tokens.expiringBetween(at(2), at(10), 10)).to.deep.equal(byIdThenTime);
+      expect(await store.tokens.expiringBetween(at(2), at(10), 1)).to.deep.equal([soon]);
+      expect(await store.tokens.expiringBetween(at(3), at(5), 10)).to.deep.equal(byIdThenTime.slice(1));
+    });
+
     it('disables, enables and renames a token, leaving the rest as it was; an unknown id is undefined', async () => {
       const token = aToken(userId, { name: 'ci' });
       await store.tokens.insert(token);

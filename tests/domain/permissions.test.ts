@@ -63,6 +63,7 @@ describe('domain: permissions', () => {
       'Quotes',
       'Mail',
       'Audit',
+      'Webhooks',
       'System',
     ]);
   });

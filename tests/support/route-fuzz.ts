@@ -22,17 +22,27 @@ export interface LivePool {
   readonly tokenIds: readonly string[];
   /** Messages in the mail outbox. */
   readonly messageIds: readonly string[];
+  /** Webhook endpoints. */
+  readonly webhookIds: readonly string[];
 }
 
-const REFERENCE = /pool(Uid|Token|Message)(\d+)x/g;
+const REFERENCE = /pool(Uid|Token|Message|Webhook)(\d+)x/g;
 export const uidReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolUid${n}x`);
 export const tokenIdReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolToken${n}x`);
 export const messageIdReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolMessage${n}x`);
+export const webhookIdReference: fc.Arbitrary<string> = fc.nat({ max: 15 }).map((n) => `poolWebhook${n}x`);
 
 /** Text with each reference replaced by the live user, token or message it points at (an unknown one when there are none). */
 export function resolveReferences(text: string, live: LivePool): string {
   return text.replace(REFERENCE, (_, kind: string, n: string) => {
-    const list = kind === 'Uid' ? live.uids : kind === 'Token' ? live.tokenIds : live.messageIds;
+    const list =
+      kind === 'Uid'
+        ? live.uids
+        : kind === 'Token'
+          ? live.tokenIds
+          : kind === 'Webhook'
+            ? live.webhookIds
+            : live.messageIds;
     return list.length === 0 ? `gone${n}` : list[Number(n) % list.length]!;
   });
 }

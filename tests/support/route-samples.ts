@@ -6,6 +6,7 @@ import type { Route } from '../../src/platform/http/route-table.js';
 import type { SampleValues } from '../../src/platform/http/route-samples.js';
 import {
   messageIdReference,
+  webhookIdReference,
   tokenIdReference,
   uidReference,
   type FuzzPool,
@@ -20,7 +21,12 @@ import {
  * (the system endpoints) need none.
  */
 
-const REFERENCES = { user: uidReference, token: tokenIdReference, message: messageIdReference } as const;
+const REFERENCES = {
+  user: uidReference,
+  token: tokenIdReference,
+  message: messageIdReference,
+  webhook: webhookIdReference,
+} as const;
 
 // Array.isArray does not narrow a readonly array.
 const isList = <T>(values: SampleValues<T>): values is readonly T[] => Array.isArray(values);

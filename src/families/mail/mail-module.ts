@@ -12,8 +12,15 @@ import { DeliverMail } from './domain/deliver-mail.js';
 import { MessageReader, RetryMessage } from './domain/manage-mail.js';
 import { Mailer, MarkdownRenderer, Outbox } from './domain/ports.js';
 import { SendMail } from './domain/send-mail.js';
+import { MailSending } from './domain/index.js';
 import { Clock, Randomness } from '../../domain/ports.js';
-import { Log, RouteContribution, SqlStorage, useCasesIdentifier } from '../../wiring/identifiers.js';
+import {
+  InMemoryAuditTrail,
+  Log,
+  RouteContribution,
+  SqlStorage,
+  useCasesIdentifier,
+} from '../../wiring/identifiers.js';
 import { KnexOutbox } from './adapters/knex-outbox.js';
 import { MemoryOutbox } from './adapters/memory-outbox.js';
 import { LifecycleComponent } from '../../platform/lifecycle.js';
@@ -52,8 +59,8 @@ function mailerFor({ smtpUrl, smtpConnections, leaseMs, dataDir }: MailModuleSet
 export const mailModule = (settings: MailModuleSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
-    provide(Outbox, [SqlStorage], (sql) =>
-      sql ? sql.inTime(new KnexOutbox(sql.db)) : new MemoryOutbox(),
+    provide(Outbox, [SqlStorage, InMemoryAuditTrail], (sql, trail) =>
+      sql ? sql.inTime(new KnexOutbox(sql.db)) : new MemoryOutbox(trail?.events),
     ).inSingletonScope();
     const limits = {
       from: settings.from,
@@ -94,6 +101,7 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
       messageReader: new MessageReader(outbox),
       retryMessage: new RetryMessage(outbox, clock, wake),
     })).inSingletonScope();
+    provide(MailSending, [MailUseCases], ({ sendMail }) => sendMail);
     // The outbox's depth by status, for the metrics of whoever scrapes them.
     provide(MailOutboxDepth, [Outbox], (outbox) => ({ byStatus: () => outbox.countByStatus() }));
     provide(RouteContribution, [MailUseCases], ({ sendMail, messageReader }) => ({

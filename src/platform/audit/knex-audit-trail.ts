@@ -11,6 +11,7 @@ import type {
   StoredAuditEntry,
 } from '../../domain/audit.js';
 import { toNumber } from '../persistence/columns.js';
+import { appendEvents } from '../events/knex-event-log.js';
 
 export const AUDIT_TABLE = 'audit_entries';
 
@@ -67,7 +68,9 @@ const toEntry = (row: AuditRow): StoredAuditEntry => ({
  * falls with the change it reports.
  */
 export async function appendAuditEntry(db: Knex | Knex.Transaction, entry: AuditEntry | undefined): Promise<void> {
-  if (entry !== undefined) await db(AUDIT_TABLE).insert(toRow(entry));
+  if (entry === undefined) return;
+  await db(AUDIT_TABLE).insert(toRow(entry));
+  await appendEvents(db, entry.events);
 }
 
 /**
@@ -86,7 +89,8 @@ export async function insertWithAuditEntry(
     await insert(db);
     return;
   }
-  if (db.client.config.client !== 'pg') {
+  // An entry announcing events is written in a transaction with them: the one statement below writes one row.
+  if (db.client.config.client !== 'pg' || (entry.events?.length ?? 0) > 0) {
     await db.transaction(async (trx) => {
       await insert(trx);
       await appendAuditEntry(trx, entry);

@@ -1,4 +1,5 @@
 import type { AuditEntry, AuditQuery, AuditTrail, StoredAuditEntry } from '../../domain/audit.js';
+import { MemoryEventLog } from '../events/memory-event-log.js';
 
 /**
  * The audit trail in memory, for tests and for running with `storage: "memory"`. The in-memory
@@ -8,11 +9,16 @@ export class MemoryAuditTrail implements AuditTrail {
   private readonly entries: StoredAuditEntry[] = [];
   private lastId = 0;
 
+  /** `events`: where the events an entry announces go, in the same step. */
+  constructor(readonly events: MemoryEventLog = new MemoryEventLog()) {}
+
   /** Appends at once, for a store to call in the step that makes its change. */
   append(entry: AuditEntry | undefined): void {
     if (entry === undefined) return;
     this.lastId += 1;
-    this.entries.push(structuredClone({ ...entry, id: String(this.lastId) }));
+    const { events, ...written } = entry;
+    this.entries.push(structuredClone({ ...written, id: String(this.lastId) }));
+    this.events.appendNow(events);
   }
 
   async record(entry: AuditEntry): Promise<void> {

@@ -51,6 +51,12 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   actor: '--actor',
   target: '--target',
   action: '--action',
+  url: '--url',
+  events: '--event',
+  description: '--description',
+  scope: '--scope',
+  disabled: '--disable',
+  delivery: 'DELIVERY',
 };
 
 /** The use case's result, or a one-line failure naming the catalogue error, or the flag at fault. */

@@ -31,6 +31,15 @@ export const Network = checked(
   },
 );
 
+/** A DNS server as Node's resolver takes it: an IP address, optionally with a port (`[v6]:port` for IPv6). */
+export const DnsServer = checked('an IP address, optionally with :port ([v6]:port for IPv6)', (u): u is string => {
+  if (typeof u !== 'string') return false;
+  const match = /^(?:\[([0-9a-f:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$|^([0-9a-f:.]+)$/i.exec(u);
+  if (!match) return false;
+  const port = match[3] === undefined ? 53 : Number(match[3]);
+  return isIP(match[1] ?? match[2] ?? match[4]!) !== 0 && port >= 1 && port <= 65_535;
+});
+
 export const httpUrl = checked(
   'an http(s) URL',
   (u): u is string => typeof u === 'string' && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),

@@ -11,7 +11,7 @@
  * - a list of values, each as likely;
  * - `often` values four times (or `times` times) as likely as `seldom` ones;
  * - `existing`: the id of something the run made and may since have deleted (a user's uid, a
- *   token's id, a queued message's id, a ciphertext the service made), nine times in ten, or one
+ *   token's id, a queued message's id, a webhook endpoint's id, a ciphertext the service made), nine times in ten, or one
  *   of `otherwise`; `permissions` draws lists of up to three of the service's permissions, or one
  *   of `otherwise`, half and half.
  */
@@ -19,7 +19,7 @@ export type SampleValues<T = string> =
   | readonly T[]
   | { readonly often: readonly T[]; readonly seldom: readonly T[]; readonly times?: number }
   | {
-      readonly existing: 'user' | 'token' | 'message' | 'ciphertext' | 'permissions';
+      readonly existing: 'user' | 'token' | 'message' | 'webhook' | 'ciphertext' | 'permissions';
       readonly otherwise: readonly T[];
     };
 

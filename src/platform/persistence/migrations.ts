@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ACCESS_CHANGES_TABLE } from '../access-changes/sqlite-access-change-feed.js';
 import { AUDIT_MIGRATION } from '../audit/knex-audit-trail.js';
+import { EVENTS_MIGRATION } from '../events/knex-event-log.js';
 
 /**
  * One schema change. Each family brings its own (its descriptor's `migrations`); the platform
@@ -33,6 +34,7 @@ export const PLATFORM_MIGRATIONS: readonly Migration[] = [
     },
   },
   AUDIT_MIGRATION,
+  EVENTS_MIGRATION,
 ];
 
 /**

@@ -6,6 +6,25 @@ import type { RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
 import type { QuotaCharge, QuotaSpend } from './quota-counter.js';
 import type { QuotaRequest } from './request-counter.js';
 
+/** The shares of a quota whose passing is announced (quota.threshold). */
+export const QUOTA_THRESHOLDS = [80, 100] as const;
+
+/** A quota's count passing one of QUOTA_THRESHOLDS in a period. */
+export interface QuotaThreshold {
+  readonly scope: 'token' | 'user';
+  /** The token (the first of its rotations) or user whose quota it is. */
+  readonly id: string;
+  /** The user it concerns: the token's owner, or the user. */
+  readonly userId: string;
+  readonly quota: Quota;
+  readonly used: number;
+  readonly percent: (typeof QUOTA_THRESHOLDS)[number];
+  readonly startsAt: number;
+  readonly endsAt: number;
+}
+
+const NONE_CROSSED: readonly QuotaThreshold[] = [];
+
 /** The policy name the RateLimit fields announce a quota under. */
 export const QUOTA_POLICY = 'quota';
 
@@ -21,6 +40,9 @@ interface Period {
 interface Charged {
   readonly quota: Quota;
   readonly charge: QuotaCharge;
+  /** Whose quota it is: a token's (by the first token of its rotations) or a user's, and the user it concerns. */
+  readonly owner: { readonly scope: 'token' | 'user'; readonly id: string; readonly userId: string };
+  readonly startsAt: number;
   /** The period's length in whole seconds, as the policy announces it. */
   readonly perSeconds: number;
 }
@@ -62,9 +84,15 @@ export class Quotas {
     if (tokenQuota === null && userQuota === null) return undefined;
     const now = this.clock.now();
     const charged: Charged[] = [];
-    if (tokenQuota !== null && actor.kind === 'principal')
-      charged.push(this.chargeOf(`quota:token:${lineageOf(actor.principal.token)}`, tokenQuota, now));
-    if (userQuota !== null) charged.push(this.chargeOf(`quota:user:${user!.id}`, userQuota, now));
+    if (tokenQuota !== null && actor.kind === 'principal') {
+      const { token } = actor.principal;
+      const owner = { scope: 'token' as const, id: lineageOf(token), userId: token.userId };
+      charged.push(this.chargeOf(`quota:token:${owner.id}`, tokenQuota, now, owner));
+    }
+    if (userQuota !== null)
+      charged.push(
+        this.chargeOf(`quota:user:${user!.id}`, userQuota, now, { scope: 'user', id: user!.id, userId: user!.id }),
+      );
     return {
       charges: charged.map(({ charge }) => charge),
       cost: this.costs.get(operation) ?? 1,
@@ -99,9 +127,30 @@ export class Quotas {
   }
 
   /** The key names the period it counts, so that a new day or month starts from nothing wherever it is counted. */
-  private chargeOf(owner: string, quota: Quota, now: number): Charged {
-    const { endsAt, keySuffix, perSeconds } = this.periodAt(now, quota.per);
-    return { quota, charge: { key: owner + keySuffix, limit: quota.requests, endsAt }, perSeconds };
+  private chargeOf(key: string, quota: Quota, now: number, owner: Charged['owner']): Charged {
+    const { startsAt, endsAt, keySuffix, perSeconds } = this.periodAt(now, quota.per);
+    return { quota, charge: { key: key + keySuffix, limit: quota.requests, endsAt }, perSeconds, owner, startsAt };
+  }
+
+  /**
+   * The thresholds (80 % and 100 % of a quota) this request's count passed: the one request of a
+   * period whose cost took the count from below a threshold to it or past it, wherever it was
+   * counted. Nothing when it was refused (it spent nothing).
+   */
+  crossed({ charged, cost }: QuotasDue, { admitted, used }: QuotaSpend): readonly QuotaThreshold[] {
+    if (!admitted) return NONE_CROSSED;
+    let crossed: QuotaThreshold[] | undefined;
+    for (let i = 0; i < charged.length; i++) {
+      const { quota, charge, owner, startsAt } = charged[i]!;
+      const after = used[i]!;
+      const before = after - cost;
+      for (const percent of QUOTA_THRESHOLDS) {
+        const mark = Math.ceil((quota.requests * percent) / 100);
+        if (before < mark && after >= mark)
+          (crossed ??= []).push({ ...owner, quota, used: after, percent, startsAt, endsAt: charge.endsAt });
+      }
+    }
+    return crossed ?? NONE_CROSSED;
   }
 
   /** The current day and month, worked out again only once they end (or the clock goes back). */

@@ -5,7 +5,7 @@ import { SystemClock } from '../clock/system-clock.js';
 import type { RateLimiter, RateLimitPolicy, RateLimitStanding } from '../pipeline/ports.js';
 import { withinRateLimit, type RateLimit } from '../../domain/identity/rate-limit.js';
 import type { Counters } from './counters.js';
-import type { QuotasDue, Quotas } from './quotas.js';
+import type { QuotasDue, Quotas, QuotaThreshold } from './quotas.js';
 import type { Count, RequestCount, RequestCounter, RequestWindow } from './request-counter.js';
 
 /** The policy names the RateLimit fields announce. */
@@ -56,6 +56,8 @@ export class TokenRateLimiter implements RateLimiter {
     /** When a failure of the counters was last logged; the windows keep their own time (see request-counter.ts). */
     private readonly clock: Clock = new SystemClock(),
     private readonly quotas: Quotas | null = null,
+    /** Told of every quota threshold a request passes; it must not wait on anything. */
+    private readonly onThresholds: (thresholds: readonly QuotaThreshold[]) => void = () => {},
   ) {
     this.counter = counters.requestCounter();
     if (defaultLimit === null) this.defaultWindows = NO_WINDOWS;
@@ -91,6 +93,8 @@ export class TokenRateLimiter implements RateLimiter {
     let rate: Standing;
     for (let i = 0; i < policies.length; i++) rate = bothOf(rate, standingOf(policies[i]!, counted.windows[i]!));
     if (quotas === undefined || counted.quotas === undefined) return rate;
+    const crossed = this.quotas!.crossed(quotas, counted.quotas);
+    if (crossed.length > 0) this.onThresholds(crossed);
     return this.quotas!.beside(rate, quotas, counted.quotas);
   }
 

@@ -1,5 +1,6 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { Resolver } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Clock } from '../../domain/ports.js';
 import { SystemClock } from '../clock/system-clock.js';
 
@@ -14,6 +15,30 @@ export interface HostLookupOptions {
 }
 
 const systemResolve: ResolveHost = (hostname) => dns.lookup(hostname, { all: true });
+
+/**
+ * Resolution by the given DNS servers (`host` or `host:port`) instead of the system's: A and AAAA
+ * asked together, a name with neither failing as ENOTFOUND. An address given as the name is
+ * answered as itself, as getaddrinfo does. For a family whose operator names its resolvers.
+ */
+export function serversResolve(servers: readonly string[], timeoutMs: number): ResolveHost {
+  return async (hostname) => {
+    const family = isIP(hostname);
+    if (family !== 0) return [{ address: hostname, family }];
+    const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+    resolver.setServers([...servers]);
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const addresses: LookupAddress[] = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (addresses.length > 0) return addresses;
+    const failure = [v4, v6].find((outcome) => outcome.status === 'rejected' && outcome.reason?.code !== 'ENODATA');
+    throw failure?.status === 'rejected'
+      ? failure.reason
+      : Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
+  };
+}
 const systemClock: Clock = new SystemClock();
 
 /**

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { NewDomainEvent } from '../../../domain/events.js';
+import { appendEvents } from '../../../platform/events/knex-event-log.js';
 import type { MessageStatus } from '../domain/message.js';
 import {
   oldestDueFirst,
@@ -17,9 +19,15 @@ import { toNumber } from '../../../platform/persistence/columns.js';
 import { GroupCommit } from '../../../platform/persistence/group-commit.js';
 import { holdAdvisoryLock } from '../../../platform/persistence/advisory-locks.js';
 import {
+  anyDue,
+  claimDue,
+  NO_LEASE,
+  releaseLeases,
+  type LeaseQueue,
+} from '../../../platform/persistence/lease-queue.js';
+import {
   MAIL_KEYS_TABLE,
   MAIL_TABLE,
-  NO_LEASE,
   settlementColumns,
   toMessage,
   toOutcomes,
@@ -27,12 +35,14 @@ import {
   type MessageRow,
 } from './outbox-rows.js';
 
-/** Queued messages whose attempt is due and whose lease, if any, has ended. */
-const dueMessages = (db: Knex, now: number) =>
-  db(MAIL_TABLE)
-    .where({ status: 'queued' })
-    .andWhere('next_attempt_at', '<=', now)
-    .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<=', now));
+/** The outbox as a queue of the platform's kit: queued messages, due first, then oldest. */
+const MAIL_QUEUE: LeaseQueue = {
+  table: MAIL_TABLE,
+  status: 'status',
+  waiting: 'queued',
+  dueAt: 'next_attempt_at',
+  order: ['created_at'],
+};
 
 /**
  * The outbox in two tables (SQLite or PostgreSQL): `mail_messages`, and `mail_idempotency_keys`
@@ -43,9 +53,8 @@ const dueMessages = (db: Knex, now: number) =>
  * waiting for the disk: lost to a power cut, a lease is taken again and a sent message sent again
  * (at least once, as after any crash).
  *
- * A claim is one `UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *`; on PostgreSQL the
- * SELECT takes its rows `FOR UPDATE SKIP LOCKED`, so instances claiming at once pass over each
- * other's rows instead of waiting for them or taking them twice. SQLite has one writer at a time.
+ * A claim is the platform's lease queue's (persistence/lease-queue.ts), which webhook deliveries
+ * share: one statement, `FOR UPDATE SKIP LOCKED` on PostgreSQL.
  */
 export class KnexOutbox implements Outbox {
   private readonly writes: GroupCommit;
@@ -153,37 +162,27 @@ export class KnexOutbox implements Outbox {
   async claim({ worker, now, leaseUntil, limit }: ClaimRequest): Promise<readonly OutboxMessage[]> {
     // An idle worker asks every poll interval: a read answers it, without taking the write lock
     // (SQLite's one writer) or a transaction.
-    if ((await dueMessages(this.db, now).first('id')) === undefined) return [];
+    if (!(await anyDue(this.db, MAIL_QUEUE, now))) return [];
     return this.writes.run(async (trx) => {
-      const due = dueMessages(trx, now)
-        .select('id')
-        .orderBy([{ column: 'next_attempt_at' }, { column: 'created_at' }])
-        .limit(limit);
-      if (this.skipsLocked) void due.forUpdate().skipLocked();
-      const rows = (await trx(MAIL_TABLE)
-        .whereIn('id', due)
-        .update({ lease_owner: worker, lease_until: leaseUntil })
-        .returning('*')) as MessageRow[];
+      const rows = await claimDue<MessageRow>(trx, MAIL_QUEUE, { worker, now, leaseUntil, limit });
       // RETURNING gives rows in no particular order: oldest due first, as claimed.
       return rows.map(toMessage).sort(oldestDueFirst);
     }, 'relaxed');
   }
 
-  settle(id: string, worker: string, settlement: Settlement): Promise<boolean> {
+  settle(id: string, worker: string, settlement: Settlement, events?: readonly NewDomainEvent[]): Promise<boolean> {
     return this.writes.run(async (trx) => {
       const updated = await trx(MAIL_TABLE)
         .where({ id, lease_owner: worker, status: 'queued' })
         .update({ ...settlementColumns(settlement), ...NO_LEASE });
+      // Its events stand or fall with the outcome: a worker that no longer holds the message announces nothing.
+      if (updated > 0) await appendEvents(trx, events);
       return updated > 0;
     }, 'relaxed');
   }
 
   release(worker: string, ids?: readonly string[]): Promise<number> {
-    return this.writes.run((trx) => {
-      const held = trx(MAIL_TABLE).where({ lease_owner: worker });
-      if (ids !== undefined) void held.whereIn('id', ids);
-      return held.update(NO_LEASE);
-    }, 'relaxed');
+    return this.writes.run((trx) => releaseLeases(trx, MAIL_QUEUE, worker, ids), 'relaxed');
   }
 
   async find(id: string): Promise<OutboxMessage | undefined> {

@@ -1,8 +1,11 @@
+import type { NewDomainEvent } from '../../../domain/events.js';
+import type { MemoryEventLog } from '../../../platform/events/memory-event-log.js';
 import type { MessageStatus } from '../domain/message.js';
 import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../domain/quota.js';
 import { recipientCount, reopenRefused } from '../domain/recipients.js';
 import {
   oldestDueFirst,
+  settledMessage,
   type ClaimRequest,
   type EnqueueOutcome,
   type IdempotencyClaim,
@@ -33,6 +36,9 @@ export class MemoryOutbox implements Outbox {
   private readonly messages = new Map<string, { message: OutboxMessage }>();
   private readonly leases = new Map<string, Lease>();
   private readonly keys = new Map<string, StoredKey>();
+
+  /** `events`: where the events of a settlement go, in its step (the storage's memory event log). */
+  constructor(private readonly events?: MemoryEventLog) {}
 
   async enqueue(
     message: NewMessage,
@@ -94,39 +100,17 @@ export class MemoryOutbox implements Outbox {
     return due;
   }
 
-  async settle(id: string, worker: string, settlement: Settlement): Promise<boolean> {
+  async settle(
+    id: string,
+    worker: string,
+    settlement: Settlement,
+    events?: readonly NewDomainEvent[],
+  ): Promise<boolean> {
     const entry = this.messages.get(id);
     if (!entry || entry.message.status !== 'queued' || this.leases.get(id)?.worker !== worker) return false;
     this.leases.delete(id);
-    const message = { ...entry.message, recipientOutcomes: settlement.recipients };
-    switch (settlement.status) {
-      case 'sent':
-        entry.message = {
-          ...message,
-          status: 'sent',
-          attempts: settlement.attempts,
-          sentAt: settlement.at,
-          nextAttemptAt: settlement.at,
-          lastError: settlement.reason ?? message.lastError,
-        };
-        break;
-      case 'failed':
-        entry.message = {
-          ...message,
-          status: 'failed',
-          attempts: settlement.attempts,
-          lastError: settlement.reason,
-          nextAttemptAt: settlement.at,
-        };
-        break;
-      case 'queued':
-        entry.message = {
-          ...message,
-          attempts: settlement.attempts,
-          lastError: settlement.reason,
-          nextAttemptAt: settlement.nextAttemptAt,
-        };
-    }
+    entry.message = settledMessage(entry.message, settlement);
+    this.events?.appendNow(events);
     return true;
   }
 

@@ -83,8 +83,6 @@ export const toRow = (message: NewMessage): MessageRow => ({
   recipient_count: recipientCount(message),
 });
 
-export const NO_LEASE = { lease_owner: null, lease_until: null };
-
 /** The columns a settlement writes: its status, the attempts, and when it was sent, failed or is due again. */
 export function settlementColumns(settlement: Settlement): Partial<MessageRow> {
   const recipient_outcomes = JSON.stringify(settlement.recipients);

@@ -1,13 +1,17 @@
+import type { NewDomainEvent } from '../../../domain/events.js';
+import { statusViewOf } from './manage-mail.js';
+import { chanceFrom, retryDelay } from '../../../domain/retry.js';
 import type { Clock, Randomness } from '../../../domain/ports.js';
-import type {
-  DeliveryOutcome,
-  Mailer,
-  MarkdownRenderer,
-  Outbox,
-  OutboxMessage,
-  RecipientOutcome,
-  RenderedMessage,
-  Settlement,
+import {
+  settledMessage,
+  type DeliveryOutcome,
+  type Mailer,
+  type MarkdownRenderer,
+  type Outbox,
+  type OutboxMessage,
+  type RecipientOutcome,
+  type RenderedMessage,
+  type Settlement,
 } from './ports.js';
 import { recipientsOf } from './recipients.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from './send-mail.js';
@@ -57,22 +61,7 @@ export interface DeliverySettings {
   readonly retryMaxMs: number;
 }
 
-/**
- * The wait before attempt `attempts + 1` after `attempts` failed ones: exponential, capped, with
- * "equal jitter" (half of it fixed, half random), so that messages failed together by one outage
- * do not all come back together.
- */
-export function retryDelay(
-  attempts: number,
-  { retryBaseMs, retryMaxMs }: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
-  chance: number,
-): number {
-  const ceiling = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(attempts - 1, 40));
-  return Math.round(ceiling / 2 + (ceiling / 2) * chance);
-}
-
-/** A number from 0 (included) to 1 (excluded) from the randomness port. */
-const chanceFrom = (randomness: Randomness): number => randomness.bytes(4).readUInt32BE(0) / 2 ** 32;
+export { retryDelay };
 
 /** What one attempt came to, for the worker's log: the outcome and what was written of it. */
 export interface AttemptReport {
@@ -118,7 +107,7 @@ export class DeliverMail {
   /** Records what an attempt came to, if `worker` still holds the message. Rejects on an outbox outage. */
   async record(worker: string, message: OutboxMessage, outcome: DeliveryOutcome): Promise<AttemptReport> {
     const settlement = this.settlementOf(message, outcome);
-    const recorded = await this.outbox.settle(message.id, worker, settlement);
+    const recorded = await this.outbox.settle(message.id, worker, settlement, eventsOf(message, settlement));
     return { id: message.id, outcome, settlement, recorded };
   }
 
@@ -170,6 +159,19 @@ export class DeliverMail {
     }
     return doneWith(recipients, attempts, at, reason);
   }
+}
+
+/** What a settlement announces: mail.delivered or mail.failed once the message is done, with it as mail/status shows it. */
+function eventsOf(message: OutboxMessage, settlement: Settlement): readonly NewDomainEvent[] {
+  if (settlement.status === 'queued') return [];
+  return [
+    {
+      type: settlement.status === 'sent' ? 'mail.delivered' : 'mail.failed',
+      at: settlement.at,
+      concerns: message.senderUserId,
+      data: { ...statusViewOf(settledMessage(message, settlement)) },
+    },
+  ];
 }
 
 /** A message no recipient of which is pending any more: sent if one of them has it, else failed. */

@@ -1,3 +1,4 @@
+import type { NewDomainEvent } from '../../../domain/events.js';
 import { identifier } from '../../../domain/identifier.js';
 import type { MessageStatus, RecipientStatus } from './message.js';
 import type { QuotaRefusal, QuotaWindow } from './quota.js';
@@ -108,6 +109,25 @@ export type Settlement =
       readonly recipients: readonly RecipientOutcome[];
     };
 
+/** A message as a settlement leaves it. */
+export function settledMessage(message: OutboxMessage, settlement: Settlement): OutboxMessage {
+  const recorded = { ...message, attempts: settlement.attempts, recipientOutcomes: settlement.recipients };
+  switch (settlement.status) {
+    case 'sent':
+      return {
+        ...recorded,
+        status: 'sent',
+        sentAt: settlement.at,
+        nextAttemptAt: settlement.at,
+        lastError: settlement.reason ?? message.lastError,
+      };
+    case 'failed':
+      return { ...recorded, status: 'failed', lastError: settlement.reason, nextAttemptAt: settlement.at };
+    case 'queued':
+      return { ...recorded, lastError: settlement.reason, nextAttemptAt: settlement.nextAttemptAt };
+  }
+}
+
 export interface OutboxFilter {
   readonly status?: MessageStatus;
   readonly limit: number;
@@ -131,7 +151,7 @@ export interface Outbox {
   /** Leases up to `limit` due messages (queued, due, not leased or lease run out) to the worker, oldest due first. */
   claim(request: ClaimRequest): Promise<readonly OutboxMessage[]>;
   /** Records an attempt and ends the worker's lease; false (nothing written) when the worker no longer holds it. */
-  settle(id: string, worker: string, settlement: Settlement): Promise<boolean>;
+  settle(id: string, worker: string, settlement: Settlement, events?: readonly NewDomainEvent[]): Promise<boolean>;
   /** Ends every lease the worker holds (of those messages only, when `ids` are given), its messages due again as they were; how many. */
   release(worker: string, ids?: readonly string[]): Promise<number>;
   find(id: string): Promise<OutboxMessage | undefined>;

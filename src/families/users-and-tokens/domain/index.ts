@@ -22,3 +22,4 @@ export type { RotatedToken, RotateToken } from './tokens/rotate-token.js';
 export { TokenStore } from './tokens/ports.js';
 export type { TokenUsage } from './tokens/ports.js';
 export { UsersAndTokensPermission } from './permissions.js';
+export { tokenEvent } from './events.js';

@@ -186,6 +186,17 @@ export class KnexTokenStore implements TokenStore {
     return rows.map(toRecord);
   }
 
+  async expiringBetween(after: number, until: number, limit: number): Promise<TokenRecord[]> {
+    const rows = await this.db<TokenRow>('tokens')
+      .where({ disabled: false })
+      .whereNull('rotated_to')
+      .andWhere('expires_at', '>', after)
+      .andWhere('expires_at', '<=', until)
+      .orderBy([{ column: 'expires_at' }, { column: 'id' }])
+      .limit(limit);
+    return rows.map(toRecord);
+  }
+
   async delete(id: string, audit?: AuditEntry): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       if (this.locksRows) await holdAdvisoryLock(trx, 'tokenChainDeletes');

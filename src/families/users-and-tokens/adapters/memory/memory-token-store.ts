@@ -64,6 +64,16 @@ export class MemoryTokenStore implements TokenStore {
     return [...this.tables.tokens.values()].filter((t) => t.userId === userId).sort(newestFirst);
   }
 
+  async expiringBetween(after: number, until: number, limit: number): Promise<TokenRecord[]> {
+    return [...this.tables.tokens.values()]
+      .filter(
+        (t) =>
+          !t.disabled && t.rotatedTo === null && t.expiresAt !== null && t.expiresAt > after && t.expiresAt <= until,
+      )
+      .sort((a, b) => a.expiresAt! - b.expiresAt! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+  }
+
   async update(id: string, changes: TokenChanges, audit?: AuditEntry): Promise<TokenRecord | undefined> {
     const record = this.tables.tokens.get(id);
     if (!record) return undefined;

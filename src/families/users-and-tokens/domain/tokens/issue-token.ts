@@ -1,3 +1,4 @@
+import { tokenEvent } from '../events.js';
 import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import { tokenAuditFields, tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
@@ -111,14 +112,17 @@ export class IssueToken {
       lineage: null,
       quota: input.quota ?? ownQuotaOf(actor),
     };
-    const entry = auditEntry(
-      actor,
-      this.clock.now(),
-      'token.create',
-      tokenTarget(record),
-      user.id,
-      changesBetween({}, tokenAuditFields(record)),
-    );
+    const entry = {
+      ...auditEntry(
+        actor,
+        this.clock.now(),
+        'token.create',
+        tokenTarget(record),
+        user.id,
+        changesBetween({}, tokenAuditFields(record)),
+      ),
+      events: [tokenEvent('token.created', now, record, user, issuer)],
+    };
     const inserted = await orOutage(this.tokens.insert(record, this.maxTokensPerUser ?? undefined, entry), {
       _tag: 'TokenCreateFailed',
     });

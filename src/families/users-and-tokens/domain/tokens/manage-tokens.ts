@@ -1,3 +1,5 @@
+import type { NewDomainEvent } from '../../../../domain/events.js';
+import { describedTokenEvent } from '../events.js';
 import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import type { Clock } from '../../../../domain/ports.js';
 import { tokenAuditFields, tokenTarget } from '../audit-views.js';
@@ -59,6 +61,38 @@ export const userNameOf = (user: UserName): UserName => ({ uid: user.uid, userna
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** A token as clients see it, with the uses counted in memory but not yet written, if any, added in. */
+export function tokenViewOf(
+  record: TokenRecord,
+  owner: UserName,
+  issuer: UserName | null,
+  unwritten?: { readonly uses: number; readonly lastUsedAt: number },
+): TokenView {
+  const lastUsedAt = Math.max(record.lastUsedAt ?? 0, unwritten?.lastUsedAt ?? 0);
+  return {
+    id: record.id,
+    prefix: record.prefix,
+    license: record.license,
+    name: record.name,
+    username: owner.username,
+    associatedFirebaseUID: owner.uid,
+    permissions: record.scopes,
+    createdAt: iso(record.createdAt)!,
+    lastUsedAt: lastUsedAt === 0 ? null : iso(lastUsedAt),
+    expiresAt: iso(record.expiresAt),
+    uses: record.uses + (unwritten?.uses ?? 0),
+    disabled: record.disabled,
+    issuedBy: issuer && userNameOf(issuer),
+    rateLimit: record.rateLimit,
+    quota: record.quota,
+    origin: record.origin,
+    allowedAddresses: record.allowedAddresses,
+    rotatedTo: record.rotatedTo,
+    rotationEndsAt: iso(record.rotationEndsAt),
+    rotatedFrom: record.rotatedFrom,
+  };
+}
+
 /** Reads tokens with the uses counted in memory but not yet written added in. */
 export class TokenReader {
   constructor(
@@ -68,30 +102,20 @@ export class TokenReader {
   ) {}
 
   view(record: TokenRecord, owner: UserName, issuer: UserName | null): TokenView {
-    const unwritten = this.meter.unwritten(record.id);
-    const lastUsedAt = Math.max(record.lastUsedAt ?? 0, unwritten?.lastUsedAt ?? 0);
-    return {
-      id: record.id,
-      prefix: record.prefix,
-      license: record.license,
-      name: record.name,
-      username: owner.username,
-      associatedFirebaseUID: owner.uid,
-      permissions: record.scopes,
-      createdAt: iso(record.createdAt)!,
-      lastUsedAt: lastUsedAt === 0 ? null : iso(lastUsedAt),
-      expiresAt: iso(record.expiresAt),
-      uses: record.uses + (unwritten?.uses ?? 0),
-      disabled: record.disabled,
-      issuedBy: issuer && userNameOf(issuer),
-      rateLimit: record.rateLimit,
-      quota: record.quota,
-      origin: record.origin,
-      allowedAddresses: record.allowedAddresses,
-      rotatedTo: record.rotatedTo,
-      rotationEndsAt: iso(record.rotationEndsAt),
-      rotatedFrom: record.rotatedFrom,
-    };
+    return tokenViewOf(record, owner, issuer, this.meter.unwritten(record.id));
+  }
+
+  /**
+   * A token as `info` shows it, its owner and issuer read: for an event about it. Undefined when
+   * its owner or issuer is gone.
+   */
+  async described(record: TokenRecord): Promise<E.Either<DomainError, TokenView | undefined>> {
+    const owner = await orOutage(this.users.findById(record.userId), USER_STORE_DOWN);
+    if (E.isLeft(owner)) return owner;
+    const issuers = await this.issuersOf([record]);
+    if (E.isLeft(issuers)) return issuers;
+    const issuer = issuers.right(record);
+    return E.right(owner.right && issuer !== undefined ? this.view(record, owner.right, issuer) : undefined);
   }
 
   /** One token: your own, or anyone's with `Tokens::Read`; 404 for an unknown id or one you may not see. */
@@ -187,9 +211,18 @@ export class UpdateToken {
       const beyond = checkQuota(actor, changes.quota, owner.right);
       if (beyond) return E.left(beyond);
     }
-    const entry = auditEntry(
+    const now = this.clock.now();
+    // Disabling announces token.disabled, with the token as it will be.
+    let events: readonly NewDomainEvent[] = [];
+    if (changes.disabled === true && !found.right.disabled) {
+      const described = await this.reader.described({ ...found.right, disabled: true });
+      if (E.isLeft(described)) return described;
+      if (described.right !== undefined)
+        events = [describedTokenEvent('token.disabled', now, found.right.userId, described.right)];
+    }
+    const audited = auditEntry(
       actor,
-      this.clock.now(),
+      now,
       'token.update',
       tokenTarget(found.right),
       found.right.userId,
@@ -200,6 +233,7 @@ export class UpdateToken {
         quota: changes.quota && { ...changes.quota },
       }),
     );
+    const entry = events.length === 0 ? audited : { ...audited, events };
     const updated = await orOutage(this.tokens.update(tokenId, changes, entry), { _tag: 'TokenUpdateFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(updated)) return updated;
@@ -221,7 +255,14 @@ export class RevokeToken {
       _tag: 'TokenDeleteFailed',
     });
     if (E.isLeft(found)) return found;
-    const entry = auditEntry(actor, this.clock.now(), 'token.delete', tokenTarget(found.right), found.right.userId);
+    const now = this.clock.now();
+    const described = await this.reader.described(found.right);
+    if (E.isLeft(described)) return described;
+    const audited = auditEntry(actor, now, 'token.delete', tokenTarget(found.right), found.right.userId);
+    const entry =
+      described.right === undefined
+        ? audited
+        : { ...audited, events: [describedTokenEvent('token.deleted', now, found.right.userId, described.right)] };
     const deleted = await orOutage(this.tokens.delete(tokenId, entry), { _tag: 'TokenDeleteFailed' });
     await this.accessChanges.announce({ kind: 'token', id: tokenId });
     if (E.isLeft(deleted)) return deleted;

@@ -48,6 +48,12 @@ export interface TokenStore {
   /** Newest first. */
   listByUser(userId: string): Promise<TokenRecord[]>;
   /**
+   * Tokens still in use (neither disabled nor replaced by a rotation) whose expiry falls after
+   * `after` and at or before `until`, soonest first (then by id), at most `limit`: for the notices
+   * of tokens about to expire.
+   */
+  expiringBetween(after: number, until: number, limit: number): Promise<TokenRecord[]>;
+  /**
    * Changes what is given and answers the record as it now is; undefined for an unknown id. No
    * change given: nothing is written, the entry included.
    */

@@ -1,3 +1,4 @@
+import { tokenEvent } from '../events.js';
 import { auditEntry, changesBetween } from '../../../../domain/audit.js';
 import { tokenTarget } from '../audit-views.js';
 import * as E from 'fp-ts/lib/Either.js';
@@ -87,17 +88,21 @@ export class RotateToken {
       lineage: lineageOf(previous),
     };
     const endsAt = now + graceMs;
-    const entry = auditEntry(
-      actor,
-      this.clock.now(),
-      'token.rotate',
-      tokenTarget(previous),
-      previous.userId,
-      changesBetween(
-        { rotatedTo: null, rotationEndsAt: null },
-        { rotatedTo: record.id, rotationEndsAt: new Date(endsAt).toISOString() },
+    const entry = {
+      ...auditEntry(
+        actor,
+        this.clock.now(),
+        'token.rotate',
+        tokenTarget(previous),
+        previous.userId,
+        changesBetween(
+          { rotatedTo: null, rotationEndsAt: null },
+          { rotatedTo: record.id, rotationEndsAt: new Date(endsAt).toISOString() },
+        ),
       ),
-    );
+      // The replacement, which names the token it replaced in rotatedFrom.
+      events: [tokenEvent('token.rotated', now, record, user, issuer)],
+    };
     const rotated = await orOutage(
       this.tokens.rotate(previous.id, record, endsAt, this.maxTokensPerUser ?? undefined, entry),
       UPDATE_FAILED,

@@ -1,3 +1,4 @@
+import { userEvent } from '../events.js';
 import type { PermissionCatalogue } from '../../../../domain/permissions.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
@@ -94,7 +95,8 @@ export class UpdateUser {
       blocked: update.blocked,
       quota: update.quota,
     };
-    const entry = auditEntry(actor, this.clock.now(), 'user.update', userTarget(user), user.id, {
+    const now = this.clock.now();
+    const audited = auditEntry(actor, now, 'user.update', userTarget(user), user.id, {
       ...changesBetween(userAuditFields(user), {
         firstname: changes.firstName,
         lastname: changes.lastName,
@@ -106,6 +108,14 @@ export class UpdateUser {
       }),
       ...(update.password === undefined ? {} : { password: SECRET_CHANGED }),
     });
+    // Blocking and unblocking announce the user as they will be.
+    const blockedChanged = changes.blocked !== undefined && changes.blocked !== user.blocked;
+    const entry = blockedChanged
+      ? {
+          ...audited,
+          events: [userEvent(changes.blocked ? 'user.blocked' : 'user.unblocked', now, userAfter(user, changes, now))],
+        }
+      : audited;
     // A new password ends the user's password sessions in the same step (see UserStore.update).
     const result = await orOutage(this.users.update(user.id, changes, this.clock.now(), entry), {
       _tag: 'UserUpdateFailed',
@@ -117,6 +127,12 @@ export class UpdateUser {
     if (!result.right.updated) return E.left({ _tag: 'UserNotFound', user: user.uid });
     return E.right(result.right.updated);
   }
+}
+
+/** The user as an update leaves them: each change given replaces its field. */
+function userAfter(user: User, changes: UserChanges, now: number): User {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  return { ...user, ...given, updatedAt: now };
 }
 
 /** Deletes a user and every token of theirs at once; what is kept of them is nothing. */
@@ -134,7 +150,11 @@ export class DeleteUser {
     if (E.isLeft(target)) return target;
     const outranked = checkOutranks(actor, target.right);
     if (outranked) return E.left(outranked);
-    const entry = auditEntry(actor, this.clock.now(), 'user.delete', userTarget(target.right), target.right.id);
+    const now = this.clock.now();
+    const entry = {
+      ...auditEntry(actor, now, 'user.delete', userTarget(target.right), target.right.id),
+      events: [userEvent('user.deleted', now, target.right)],
+    };
     const deleted = await orOutage(this.users.delete(target.right.id, entry), { _tag: 'UserDeleteFailed' });
     await this.accessChanges.announce({ kind: 'user', id: target.right.id });
     if (E.isLeft(deleted)) return deleted;
