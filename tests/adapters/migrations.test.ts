@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import knex from 'knex';
 import { migrateToLatest, openDatabase, type DatabaseSettings } from '../../src/platform/persistence/database.js';
 import { migrationSourceOf } from '../../src/platform/persistence/migrations.js';
+import { ADVISORY_LOCKS } from '../../src/platform/persistence/advisory-locks.js';
 import { migrationsOf } from '../../src/composition/families.js';
 import { POSTGRES_URL } from '../support/databases.js';
 
@@ -112,6 +113,36 @@ for (const kind of kinds) {
         await drop();
       }
     });
+
+    if (kind.name === 'PostgreSQL')
+      it('waits its turn while another process migrates the same schema, and says so when the turn does not come', async () => {
+        const { settings, drop } = await kind.fresh();
+        const db = openDatabase(settings);
+        // Another process's turn, held on a session of its own for as long as it migrates.
+        const other = openDatabase(settings);
+        const holder = await other.client.acquireConnection();
+        try {
+          const { rows } = (await other.raw('SELECT hashtext(current_schema()) AS key').connection(holder)) as {
+            rows: { key: number }[];
+          };
+          const key = rows[0]!.key;
+          await other.raw('SELECT pg_advisory_lock(?, ?)', [ADVISORY_LOCKS.migrations, key]).connection(holder);
+          let refusal: unknown;
+          await migrateToLatest(db, migrationsOf(), 300).catch((error: unknown) => (refusal = error));
+          expect(String(refusal)).to.match(/another process has been migrating the database for 0\.3 s/);
+          expect(await db.schema.hasTable('users'), 'nothing migrated meanwhile').to.equal(false);
+
+          const waited = migrateToLatest(db, migrationsOf());
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await other.raw('SELECT pg_advisory_unlock(?, ?)', [ADVISORY_LOCKS.migrations, key]).connection(holder);
+          expect((await waited).length).to.be.greaterThan(5);
+        } finally {
+          await other.client.releaseConnection(holder);
+          await other.destroy();
+          await db.destroy();
+          await drop();
+        }
+      });
 
     it('waits for another process holding the migration lock for longer than the database deadline, then migrates', async () => {
       const { settings, drop } = await kind.fresh();

@@ -137,6 +137,9 @@ async function migrationTurn(db: Knex, lockWaitMs: number): Promise<Knex | undef
     return turn;
   } catch (error) {
     await turn.destroy();
+    // pg's query_timeout: the turn was not given within the wait. Any other failure (the database
+    // unreachable, say) is told as it is.
+    if (!(error instanceof Error && /Query read timeout/.test(error.message))) throw error;
     const why = `another process has been migrating the database for ${lockWaitMs / 1000} s, or it did not answer`;
     throw new Error(why, { cause: error });
   }
