@@ -36,10 +36,10 @@ function productEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...overrides };
 }
 
-async function runCli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<string> {
+async function runCli(env: NodeJS.ProcessEnv, args: readonly string[], root: string): Promise<string> {
   try {
     const { stdout } = await execFileAsync(process.execPath, ['bin/utility-api.js', ...args], {
-      cwd: ROOT,
+      cwd: root,
       env,
       timeout: CLI_TIMEOUT_MS,
     });
@@ -59,6 +59,8 @@ export interface Product {
   readonly headers: Record<string, string>;
   /** Its environment: its data folder, port and settings. */
   readonly env: NodeJS.ProcessEnv;
+  /** The checkout it runs from: this one, or another build to compare with. */
+  readonly root: string;
 }
 
 /**
@@ -72,6 +74,8 @@ export async function startProduct(
   check: (body: string) => string | undefined,
   /** More of the product's settings (`UTILITY_API_*`), such as where its outside services are. */
   settings: Readonly<Record<string, string>> = {},
+  /** Another built checkout to run instead of this one (an earlier version, to compare with in the same run). */
+  root: string = ROOT,
 ): Promise<Product> {
   const dataDir = mkdtempSync(join(tmpdir(), 'utility-api-bench-'));
   temporaryDirs.add(dataDir);
@@ -88,23 +92,21 @@ export async function startProduct(
     ...settings,
   });
 
-  await runCli(env, [
-    'user',
-    'create',
-    '--username',
-    'bench',
-    ...permissions.flatMap((permission) => ['--permission', permission]),
-  ]);
-  const issued = await runCli(env, ['token', 'create', '--username', 'bench']);
+  await runCli(
+    env,
+    ['user', 'create', '--username', 'bench', ...permissions.flatMap((permission) => ['--permission', permission])],
+    root,
+  );
+  const issued = await runCli(env, ['token', 'create', '--username', 'bench'], root);
   const token = issued.trim().split('\n').at(-1)?.trim() ?? '';
   if (token === '' || /\s/.test(token))
     throw new ServerFailure(`utility-api token create printed no token on its last line:\n${issued}`);
 
   const baseUrl = `http://${HOST}:${port}`;
   const headers = { authorization: `Bearer ${token}` };
-  const server = await serve(pinning, env, baseUrl + readyPath, headers, check);
+  const server = await serve(pinning, env, baseUrl + readyPath, headers, check, root);
   await withBenchQuota(baseUrl, headers);
-  return { server, baseUrl, headers, env };
+  return { server, baseUrl, headers, env, root };
 }
 
 /**
@@ -132,12 +134,13 @@ async function serve(
   readyUrl: string,
   headers: Record<string, string>,
   check: (body: string) => string | undefined,
+  root: string,
 ): Promise<ServerProcess> {
   // Started as `npm start` starts it (Node's options and the allocator's setting), so that the bench measures what users run.
   const launch = startScriptLaunch();
   const server = new ServerProcess(
     'product (dist/main.js)',
-    nodeCommand(pinning, [...launch.nodeOptions, 'dist/main.js']),
+    nodeCommand(pinning, [...launch.nodeOptions, join(root, 'dist', 'main.js')]),
     { ...env, ...launch.env },
   );
   servers.add(server);
@@ -157,7 +160,11 @@ export async function startAgain(
   settings: Readonly<Record<string, string>>,
 ): Promise<Product> {
   const env = { ...stopped.env, ...settings };
-  return { ...stopped, env, server: await serve(pinning, env, stopped.baseUrl + readyPath, stopped.headers, check) };
+  return {
+    ...stopped,
+    env,
+    server: await serve(pinning, env, stopped.baseUrl + readyPath, stopped.headers, check, stopped.root),
+  };
 }
 
 /** Asks `product` each path once, so that its caches hold their answers; any answer but 200 stops the run. */
