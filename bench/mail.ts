@@ -5,12 +5,11 @@
  * many it delivers per second to an SMTP server on loopback, and what the outbox does to its
  * memory. See bench/README.md.
  */
-import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { pinSelf } from './cpu-pinning.js';
-import { CONNECTIONS, cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { startAgain, startProduct, type Product } from './product.js';
+import { cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
+import { postMany, startAgain, startProduct } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
@@ -68,22 +67,6 @@ async function startSink(): Promise<{
     messageIds,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Queues `count` messages with the worker off, `CONNECTIONS` requests at a time; every one must be a 202. */
-async function queue(product: Product, count: number): Promise<void> {
-  const result = await autocannon({
-    url: `${product.baseUrl}/api/mail/send`,
-    method: 'POST',
-    headers: { ...product.headers, 'content-type': 'application/json' },
-    body: MESSAGE,
-    connections: CONNECTIONS,
-    amount: count,
-  });
-  if (result['2xx'] !== count)
-    throw new ServerFailure(
-      `queueing ${count} messages: ${result['2xx']} accepted, ${result.non2xx} refused, ${result.errors} errors`,
-    );
 }
 
 await runBenchmark(async (settings) => {
@@ -152,7 +135,7 @@ await runBenchmark(async (settings) => {
       ...delivery,
       UTILITY_API_MAIL_WORKER: 'false',
     });
-    await queue(filling, MESSAGES);
+    await postMany(filling, '/api/mail/send', MESSAGE, MESSAGES);
     await filling.server.stop();
     const draining = await startAgain(pinning, filling, '/api/openapi.json', () => undefined, {
       ...delivery,

@@ -1,6 +1,7 @@
 /**
  * The product started as a user runs it, with a user and a token made through its CLI.
  */
+import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -19,7 +20,7 @@ import {
   temporaryDirs,
   waitUntilReady,
 } from './server-processes.js';
-import type { Target } from './measurement.js';
+import { CONNECTIONS, type Target } from './measurement.js';
 import { startScriptLaunch } from '../tests/support/program.js';
 
 const execFileAsync = promisify(execFile);
@@ -208,3 +209,22 @@ export const targetsBesideCrypto = (
     paths: endpoint.paths,
   })),
 ];
+
+/**
+ * Makes `count` POSTs of a JSON `body` to `path` as the product's bench user, `CONNECTIONS` at a
+ * time, to fill it before a measurement (messages queued, tokens made); every one must succeed.
+ */
+export async function postMany(product: Product, path: string, body: string, count: number): Promise<void> {
+  const result = await autocannon({
+    url: product.baseUrl + path,
+    method: 'POST',
+    headers: { ...product.headers, 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    amount: count,
+  });
+  if (result['2xx'] !== count)
+    throw new ServerFailure(
+      `${count} POSTs to ${path}: ${result['2xx']} succeeded, ${result.non2xx} refused, ${result.errors} errors`,
+    );
+}

@@ -7,12 +7,11 @@
  * delivered after a restart to a receiver on loopback, with the server's memory while they wait
  * and as they go. See bench/README.md.
  */
-import autocannon from 'autocannon';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pinSelf } from './cpu-pinning.js';
-import { CONNECTIONS, cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { startAgain, startProduct, type Product } from './product.js';
+import { cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
+import { postMany, startAgain, startProduct } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
@@ -54,21 +53,6 @@ async function startReceiver(): Promise<{ url: string; arrivals: number[]; ids: 
     ids,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function createTokens(product: Product, count: number): Promise<void> {
-  const result = await autocannon({
-    url: `${product.baseUrl}/api/token/create`,
-    method: 'POST',
-    headers: { ...product.headers, 'content-type': 'application/json' },
-    body: TOKEN_BODY,
-    connections: CONNECTIONS,
-    amount: count,
-  });
-  if (result['2xx'] !== count)
-    throw new ServerFailure(
-      `creating ${count} tokens: ${result['2xx']} created, ${result.non2xx} refused, ${result.errors} errors`,
-    );
 }
 
 await runBenchmark(async (settings) => {
@@ -149,7 +133,7 @@ await runBenchmark(async (settings) => {
     });
     if (created.status !== 201)
       throw new ServerFailure(`webhook/create answered ${created.status}: ${await created.text()}`);
-    await createTokens(filling, EVENTS);
+    await postMany(filling, '/api/token/create', TOKEN_BODY, EVENTS);
     await filling.server.stop();
     const draining = await startAgain(pinning, filling, '/api/openapi.json', () => undefined, {
       ...MANY_TOKENS,
