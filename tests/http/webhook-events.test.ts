@@ -49,9 +49,12 @@ for (const backend of httpBackends) {
       receiver = await startWebhookReceiver(PUBLIC);
     });
     after(() => receiver?.close());
+    /** What one path got: a test whose endpoint has a path of its own is not thrown by another test's late delivery. */
+    const at = (path: string) => receiver.received.filter((delivery) => delivery.path === path);
     beforeEach(() => {
       receiver.received.length = 0;
       receiver.answers.length = 0;
+      receiver.answersByPath.clear();
       receiver.status = 200;
     });
 
@@ -257,27 +260,33 @@ for (const backend of httpBackends) {
     it('retries a receiver that answers 500 and 429, then 200, keeping the webhook-id; each attempt signed', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
-      const endpoint = await endpointFor(server, owner.secret, { events: ['token.created'] });
-      receiver.answers.push(500, 429, 503);
+      const endpoint = await endpointFor(server, owner.secret, {
+        events: ['token.created'],
+        url: `${receiver.url}/retrying`,
+      });
+      receiver.answersByPath.set('/retrying', [500, 429, 503]);
       await server.send('POST', '/api/token/create', { token: owner.secret, json: {} });
-      await eventually(() => expect(receiver.received).to.have.length(4));
-      const events = verified(receiver.received, endpoint.secret);
+      await eventually(() => expect(at('/retrying')).to.have.length(4));
+      const events = verified(at('/retrying'), endpoint.secret);
       expect(new Set(events.map((event) => event.webhookId)).size).to.equal(1);
-      expect(new Set(receiver.received.map((delivery) => delivery.body)).size).to.equal(1);
+      expect(new Set(at('/retrying').map((delivery) => delivery.body)).size).to.equal(1);
       // Delivered: no further attempt.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(receiver.received).to.have.length(4);
+      expect(at('/retrying')).to.have.length(4);
     });
 
     it('lists deliveries with every attempt, pages them, and queues one again with the same webhook-id', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
-      const endpoint = await endpointFor(server, owner.secret, { events: ['token.created'] });
-      receiver.answers.push(500, 404);
+      const endpoint = await endpointFor(server, owner.secret, {
+        events: ['token.created'],
+        url: `${receiver.url}/listed`,
+      });
+      receiver.answersByPath.set('/listed', [500, 404]);
       await server.send('POST', '/api/token/create', { token: owner.secret, json: { name: 'first' } });
-      await eventually(() => expect(receiver.received).to.have.length(2));
+      await eventually(() => expect(at('/listed')).to.have.length(2));
       await server.send('POST', '/api/token/create', { token: owner.secret, json: { name: 'second' } });
-      await eventually(() => expect(receiver.received).to.have.length(3));
+      await eventually(() => expect(at('/listed')).to.have.length(3));
       type Page = {
         deliveries: {
           id: string;
@@ -303,7 +312,7 @@ for (const backend of httpBackends) {
       expect(first!.attempts.map((attempt) => attempt.status)).to.deep.equal([500, 404]);
       expect(first).to.deep.include({ nextAttemptAt: null, lastError: 'answered 404', event: first!.event });
       expect(first!.event.type).to.equal('token.created');
-      expect(first!.id).to.equal(receiver.received[0]!.headers['webhook-id']);
+      expect(first!.id).to.equal(at('/listed')[0]!.headers['webhook-id']);
       expect(second!.attempts.map((attempt) => attempt.status)).to.deep.equal([200]);
       const one = await page('&limit=1');
       expect(one.deliveries.map((delivery) => delivery.id)).to.deep.equal([second!.id]);
@@ -316,9 +325,9 @@ for (const backend of httpBackends) {
       });
       expect(redeliver.status).to.equal(202);
       expect(await redeliver.json()).to.deep.equal({ id: first!.id, status: 'queued' });
-      await eventually(() => expect(receiver.received).to.have.length(4));
-      expect(receiver.received[3]!.headers['webhook-id']).to.equal(first!.id);
-      expect(verified([receiver.received[3]!], endpoint.secret)[0]!.type).to.equal('token.created');
+      await eventually(() => expect(at('/listed')).to.have.length(4));
+      expect(at('/listed')[3]!.headers['webhook-id']).to.equal(first!.id);
+      expect(verified([at('/listed')[3]!], endpoint.secret)[0]!.type).to.equal('token.created');
       await eventually(async () =>
         expect((await page('')).deliveries[1]!.attempts.map((attempt) => attempt.status)).to.deep.equal([
           500, 404, 200,
@@ -341,23 +350,24 @@ for (const backend of httpBackends) {
     it('disables an endpoint that answers 410, and fails without retrying a delivery answered 404', async () => {
       const server = suite.server;
       const owner = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
-      const gone = await endpointFor(server, owner.secret, { events: ['token.created'] });
-      receiver.answers.push(410);
+      // Paths of their own: a late delivery of an earlier test's endpoint neither counts here nor takes their answers.
+      const gone = await endpointFor(server, owner.secret, { events: ['token.created'], url: `${receiver.url}/gone` });
+      receiver.answersByPath.set('/gone', [410]);
       await server.send('POST', '/api/token/create', { token: owner.secret, json: {} });
       await eventually(async () => {
         const info = await server.send('GET', `/api/webhook/info?id=${gone.id}`, { token: owner.secret });
         expect(await info.json()).to.deep.include({ disabled: true });
       });
-      expect(receiver.received).to.have.length(1);
+      expect(at('/gone')).to.have.length(1);
 
-      receiver.received.length = 0;
       const other = await server.userWithToken(['Webhooks::Manage', 'Tokens::Create']);
-      await endpointFor(server, other.secret, { events: ['token.created'] });
-      receiver.answers.push(404);
+      await endpointFor(server, other.secret, { events: ['token.created'], url: `${receiver.url}/refusing` });
+      receiver.answersByPath.set('/refusing', [404]);
       await server.send('POST', '/api/token/create', { token: other.secret, json: {} });
-      await eventually(() => expect(receiver.received).to.have.length(1));
+      await eventually(() => expect(at('/refusing')).to.have.length(1));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(receiver.received).to.have.length(1);
+      expect(at('/refusing')).to.have.length(1);
+      expect(at('/gone'), 'nothing more to the disabled endpoint').to.have.length(1);
     });
 
     // Last: it moves the server's clock a day on.

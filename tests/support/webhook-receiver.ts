@@ -17,6 +17,11 @@ export interface WebhookReceiver {
   /** The status of the next answers; `answers`, when not empty, is used first, one per request. */
   status: number;
   readonly answers: number[];
+  /**
+   * Answers for the requests to one path, used before `answers`: a test that owns a path is not
+   * thrown by a late delivery of another test's endpoint taking its answer.
+   */
+  readonly answersByPath: Map<string, number[]>;
   /** Where a 3xx points. */
   location?: string;
   /** How long each answer is held back, so that deliveries are in flight for a while. */
@@ -29,6 +34,7 @@ export async function startWebhookReceiver(host: string): Promise<WebhookReceive
     received: [] as Received[],
     status: 200,
     answers: [] as number[],
+    answersByPath: new Map<string, number[]>(),
     delayMs: 0,
   } as WebhookReceiver & {
     url: string;
@@ -43,7 +49,7 @@ export async function startWebhookReceiver(host: string): Promise<WebhookReceive
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       });
-      const status = receiver.answers.shift() ?? receiver.status;
+      const status = receiver.answersByPath.get(request.url!)?.shift() ?? receiver.answers.shift() ?? receiver.status;
       const answer = () => {
         response.writeHead(status, receiver.location ? { location: receiver.location } : {});
         response.end('thanks');
