@@ -63,6 +63,9 @@ for (const backend of httpBackends) {
       token: string,
       json: Record<string, unknown>,
     ): Promise<{ id: string; secret: string }> => {
+      // An endpoint hears what happened from the millisecond it was made on: its owner's first
+      // token, made just before by userWithToken, must be older, or it is heard too.
+      await new Promise((resolve) => setTimeout(resolve, 2));
       const response = await server.send('POST', '/api/webhook/create', {
         token,
         json: { url: `${receiver.url}/in`, ...json },
