@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/ports.js';
 import type { AttemptReport, DeliverMail } from './domain/deliver-mail.js';
 import type { Mailer, OutboxMessage } from './domain/ports.js';
 import type { LifecycleComponent } from '../../platform/lifecycle.js';
+import { Wakeup } from '../../platform/wakeup.js';
 
 export const MAIL_WORKER = 'mail delivery';
 
@@ -19,34 +20,6 @@ export interface MailWorkerSettings {
   readonly pollIntervalMs: number;
   /** How long from the beginning of a stop the messages being sent have to finish before they are handed back. */
   readonly stopGraceMs: number;
-}
-
-/** What the loop waits on until something may have changed; a ring while nobody waits is kept for the next wait. */
-class Wakeup {
-  private resolve: (() => void) | undefined;
-  private rung = false;
-
-  /** Resolves at the next `ring` (at once if one came since the last wait), or after `ms` when given. */
-  wait(ms?: number): Promise<void> {
-    if (this.rung) {
-      this.rung = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = ms === undefined ? undefined : setTimeout(() => this.ring(), ms);
-      this.resolve = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
-  ring(): void {
-    const resolve = this.resolve;
-    this.resolve = undefined;
-    if (resolve) resolve();
-    else this.rung = true;
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/ports.js';
 import type { LifecycleComponent } from '../../platform/lifecycle.js';
+import { Wakeup } from '../../platform/wakeup.js';
 import type { DeliverWebhooks } from './domain/deliver-webhooks.js';
 import type { ExpiryNotices } from './domain/expiry-notices.js';
 import type { WebhookDeliveries } from './domain/ports.js';
@@ -35,7 +36,7 @@ export class WebhookWorker implements LifecycleComponent {
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
-  private wakeUp: (() => void) | undefined;
+  private readonly wakeup = new Wakeup();
   private nextExpiryScan = 0;
   private nextForget = 0;
 
@@ -56,7 +57,7 @@ export class WebhookWorker implements LifecycleComponent {
 
   drain(): void {
     this.running = false;
-    this.wakeUp?.();
+    this.wakeup.ring();
   }
 
   async stop(): Promise<void> {
@@ -103,7 +104,7 @@ export class WebhookWorker implements LifecycleComponent {
         // The storage is down or late: nothing is lost (leases end), so the worker waits and looks again.
         this.logger.warn({ err: error }, 'webhook delivery round failed; trying again');
       }
-      if (this.running && !busy) await this.sleep(this.settings.pollIntervalMs);
+      if (this.running && !busy) await this.wakeup.wait(this.settings.pollIntervalMs);
     }
   }
 
@@ -121,21 +122,7 @@ export class WebhookWorker implements LifecycleComponent {
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
       // A slot is free: claim again now rather than at the next poll.
-      this.wakeUp?.();
-    });
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
+      this.wakeup.ring();
     });
   }
 }
