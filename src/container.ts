@@ -31,6 +31,7 @@ import { storageModule } from './composition/storage-module.js';
 import { defaultRateLimitOf, type AppConfig } from './config/config.js';
 import { Clock, type Randomness } from './domain/ports.js';
 import { systemRandomness } from './platform/randomness/system-randomness.js';
+import type { RouteSampleTable } from './platform/http/route-samples.js';
 
 export type { Closed } from './platform/lifecycle.js';
 
@@ -171,6 +172,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
         cors: config.cors,
         disabledFamilies: config.features.disabled,
         trustedProxies: config.http.trustedProxies,
+        samples: Object.assign({}, ...families.map((family) => family.samples)) as RouteSampleTable,
       }),
     );
     if (options.mailer) container.rebind(Mailer).toConstantValue(options.mailer);

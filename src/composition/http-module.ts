@@ -3,7 +3,8 @@ import { createApp } from '../platform/http/app.js';
 import { trustProxies } from '../platform/http/client-address.js';
 import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
-import { withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
+import type { RouteSampleTable } from '../platform/http/route-samples.js';
+import { tableOfSections, withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
 import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
 import { UsersAndTokensUseCases } from '../families/users-and-tokens/users-and-tokens-module.js';
@@ -21,6 +22,8 @@ export interface HttpSettings {
   readonly disabledFamilies: readonly string[];
   /** The proxies whose X-Forwarded-For names the client (`http.trustedProxies`). */
   readonly trustedProxies: readonly string[];
+  /** The families' samples, whose well-formed values are the reference's examples. */
+  readonly samples?: RouteSampleTable;
 }
 
 /**
@@ -40,6 +43,7 @@ export const httpModule = ({
   cors,
   disabledFamilies,
   trustedProxies,
+  samples,
 }: HttpSettings): ContainerModule =>
   new ContainerModule((options) => {
     // The families' contributions, however many: a multiple injection, which the typed bindings do not take.
@@ -47,16 +51,7 @@ export const httpModule = ({
       .bind(Routes)
       .toResolvedValue(
         (contributions: RouteContribution[], health: Health): RouteTable =>
-          withOpenRoutes(
-            withFamiliesDisabled(
-              {
-                routes: contributions.flatMap((each) => each.routes),
-                redirects: contributions.flatMap((each) => each.redirects ?? []),
-              },
-              disabledFamilies,
-            ),
-            health,
-          ),
+          withOpenRoutes(withFamiliesDisabled(tableOfSections(contributions), disabledFamilies), health, samples),
         [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )
       .inSingletonScope();

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { Health, READINESS_DEADLINE_MS } from '../platform/http/health.js';
-import { systemRoutes } from '../platform/http/system-routes.js';
+import { SYSTEM_SECTION, systemRoutes } from '../platform/http/system-routes.js';
 import { PrometheusMetrics } from '../platform/metrics/prometheus-metrics.js';
 import { VerifiedTokenCache } from '../families/users-and-tokens/domain/auth/verified-token-cache.js';
 import { DependencyCheck } from '../platform/health/ports.js';
@@ -45,6 +45,7 @@ export const observabilityModule = (): ContainerModule =>
     );
     bind(RouteContribution).toResolvedValue(
       (metrics: PrometheusMetrics): RouteContribution => ({
+        section: SYSTEM_SECTION,
         routes: systemRoutes({ metricsText: () => metrics.exposition() }),
       }),
       [PrometheusMetrics],

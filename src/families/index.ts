@@ -15,22 +15,22 @@ import { whois } from './whois/family.js';
 
 /**
  * Every family the service is built from. A new family is its folder and one line here; this
- * order is that of the route table and of the start of background work (stopped in reverse),
- * whatever order a library user names them in.
+ * order is that of the docs, of the route table and the reference's sections, and of the start
+ * of background work (stopped in reverse), whatever order a library user names them in.
  */
 export const FAMILIES = [
   crypto,
   usersAndTokens,
+  usage,
+  audit,
   game,
-  barcode,
   phone,
   location,
   weather,
   dictionary,
-  whois,
   content,
+  barcode,
+  whois,
   mail,
-  usage,
-  audit,
   webhooks,
 ] as const;

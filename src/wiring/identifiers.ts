@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import { identifier, type Identifier } from '../domain/identifier.js';
 import type { AccessChangeFeed } from '../domain/identity/access-changes.js';
 import type { Health } from '../platform/http/health.js';
-import type { RouteTable } from '../platform/http/route-table.js';
+import type { ReferenceSection, Redirect, Route, RouteTable } from '../platform/http/route-table.js';
 import type { OutboundGuard } from '../platform/upstream/outbound-guard.js';
 import type { Counters } from '../platform/rate-limit/counters.js';
-import type { Redirect, Route } from '../platform/http/route-table.js';
 import type { UpstreamCallCounter } from '../platform/upstream/upstream-call.js';
 import type { MemoryAuditTrail } from '../platform/audit/memory-audit-trail.js';
 
@@ -46,6 +45,8 @@ export type UpstreamCalls = UpstreamCallCounter;
 
 /** What one family adds to the HTTP route table; every family module binds one. */
 export interface RouteContribution {
+  /** Where the reference lists its operations: the family's name and what it is for. */
+  readonly section: ReferenceSection;
   readonly routes: readonly Route[];
   readonly redirects?: readonly Redirect[];
 }

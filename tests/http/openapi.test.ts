@@ -29,9 +29,12 @@ interface Operation {
     { content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, unknown> }
   >;
   readonly deprecated?: boolean;
+  readonly tags?: readonly string[];
 }
 interface Document {
   readonly openapi: string;
+  readonly info: { readonly description: string };
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
   readonly servers: readonly { url: string }[];
   readonly paths: Record<string, Record<string, Operation>>;
 }
@@ -103,6 +106,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
       required: true,
       description: 'the game, e.g. hide, dr, wars (a game id of 1 to 32 characters a-z, 0-9, _ or -)',
       schema: { type: 'string', pattern: '^[a-z0-9_-]{1,32}$' },
+      example: 'hide',
     });
   });
 
@@ -222,11 +226,82 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     expect(Object.keys(document.paths['/api/token/create']!.post!.responses)).to.include('429');
   });
 
+  it('lists each operation under its family, the families in the order of the docs, each said in one line', () => {
+    expect(document.tags.map((tag) => tag.name)).to.deep.equal([
+      'Cryptography',
+      'Users and tokens',
+      'Usage history',
+      'Audit trail',
+      'Game network (The Hive)',
+      'Phone numbers',
+      'Location',
+      'Weather',
+      'Dictionary',
+      'Facts and quotes',
+      'Barcodes',
+      'Domain lookup',
+      'Mail',
+      'Webhooks',
+      'System',
+    ]);
+    for (const tag of document.tags) expect(tag.description, tag.name).to.match(/^[A-Z][^\n]{20,160}\.$/);
+    const sections = new Map(document.tags.map((tag) => [tag.name, [] as string[]]));
+    for (const [path, operations] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.tags, `${method} ${path}`).to.have.length(1);
+        sections.get(operation.tags![0]!)!.push(`${method.toUpperCase()} ${path}`);
+      }
+    expect(sections.get('Cryptography')).to.deep.equal([
+      'GET /api/crypto/enc',
+      'GET /api/crypto/dec',
+      'GET /api/crypt/enc',
+      'GET /api/crypt/decr',
+    ]);
+    expect(sections.get('Usage history')).to.deep.equal(['GET /api/token/usage', 'GET /api/user/usage']);
+    expect(sections.get('System')).to.deep.equal([
+      'GET /metrics',
+      'GET /api/openapi.json',
+      'GET /api/changelog',
+      'GET /livez',
+      'GET /readyz',
+    ]);
+    for (const [name, listed] of sections) expect(listed, name).not.to.deep.equal([]);
+  });
+
+  it('opens with what every operation shares: authentication, errors, rate limits and quotas', () => {
+    for (const heading of ['**Authentication.**', '**Errors.**', '**Rate limits.**', '**Quotas.**'])
+      expect(document.info.description).to.include(heading);
+    expect(document.info.description).to.include('Authorization: Bearer <token>');
+    expect(document.info.description).to.include('RateLimit-Policy');
+  });
+
+  it('gives each parameter the example "Try it out" fills in, one way of naming a thing at a time', () => {
+    const parameters = (path: string, method = 'get') =>
+      Object.fromEntries(
+        (document.paths[path]![method]!.parameters ?? []).map((parameter) => [
+          parameter.name,
+          (parameter as { example?: unknown }).example,
+        ]),
+      );
+    expect(parameters('/api/crypto/enc')).to.deep.equal({ data: 'hello' });
+    // A ciphertext of this server's key cannot be written in advance: no example.
+    expect(parameters('/api/crypto/dec')).to.deep.equal({ data: undefined });
+    // lat and lon, and none of the other ways of giving a place.
+    expect(parameters('/api/weather/current')).to.include({ lat: '52.52', lon: '13.41', city: undefined });
+    expect(parameters('/api/weather/current')['x-city']).to.equal(undefined);
+    const mail = document.paths['/api/mail/send']!.post!.requestBody!.content['application/json'] as {
+      example: Record<string, unknown>;
+    };
+    expect(mail.example).to.include({ to: 'ada@example.com', subject: 'Your order' });
+  });
+
   it('asks for a bearer token on every operation, and also takes a password where the route does', () => {
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const operation of Object.values(operations)) {
-        if (operation.deprecated || ['/api/openapi.json', '/api/changelog', '/livez', '/readyz'].includes(path))
+        if (['/api/openapi.json', '/api/changelog', '/livez', '/readyz'].includes(path))
           expect(operation.security, path).to.deep.equal([]);
+        // A moved path asks for nothing itself; a client that follows it sends the new place its token.
+        else if (operation.deprecated) expect(operation.security, path).to.deep.equal([{}, { bearer: [] }]);
         else if (path === '/api/token/create')
           expect(operation.security).to.deep.equal([{ bearer: [] }, { basic: [] }]);
         else expect(operation.security, path).to.deep.equal([{ bearer: [] }]);

@@ -27,5 +27,8 @@ export const auditModule = (settings: AuditSettings): ContainerModule =>
       provide(LifecycleComponent, [AuditTrail, Clock, Log], (trail, clock, logger) =>
         auditPruning(trail, clock, settings.retentionDays, logger),
       ).inSingletonScope();
-    provide(RouteContribution, [AuditUseCases], ({ readAudit }) => ({ routes: auditRoutes(readAudit) }));
+    provide(RouteContribution, [AuditUseCases], ({ readAudit }) => ({
+      section: { name: 'Audit trail', description: 'Who changed which user or token, what changed and from where.' },
+      routes: auditRoutes(readAudit),
+    }));
   });

@@ -4,6 +4,7 @@ const instant = ['2026-11-26', '2026-11-26T13:00:00Z', '2026-02-30', '2026-11-26
 
 export const auditSamples: RouteSampleTable = {
   'GET /audit': {
+    example: { query: { action: 'token.create', limit: '20' } },
     query: {
       actor: { existing: 'user', otherwise: ['nobody', '', 'x'.repeat(65)] },
       target: { existing: 'token', otherwise: ['00000000-0000-4000-8000-000000000000', ''] },

@@ -45,6 +45,7 @@ export const barcodeModule = ({
       listSymbologies: new ListSymbologies(renderer),
     })).inSingletonScope();
     provide(RouteContribution, [BarcodeUseCases], ({ generateBarcode, listSymbologies }) => ({
+      section: { name: 'Barcodes', description: 'Draw a barcode or QR code of any bwip-js symbology as PNG or SVG.' },
       routes: barcodeRoutes({ generate: generateBarcode, listSymbologies, maxContentBytes }),
     }));
   });

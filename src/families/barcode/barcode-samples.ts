@@ -4,6 +4,7 @@ export const barcodeSamples: RouteSampleTable = {
   'GET /barcode/codecs': {},
   // Nine fields, each with values it refuses: the valid ones come more often, so that some requests succeed.
   'GET /barcode/gen/:codec': {
+    example: { params: { codec: 'qrcode' }, query: { content: 'https://example.com', format: 'png' } },
     params: { codec: mostly(['qrcode', 'code128', 'ean13', 'datamatrix', 'pdf417', 'QRCODE'], ['nope']) },
     query: {
       content: ['Hello', '5901234123457', '12345', 'café', '中文'],

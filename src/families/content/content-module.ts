@@ -117,6 +117,11 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
       },
     ).inSingletonScope();
     provide(RouteContribution, [ContentUseCases], ({ randomContent, chuckNorris, kanye, ronSwanson }) => ({
+      section: {
+        name: 'Facts and quotes',
+        description:
+          "A random fact or quote, from the installation's store or an upstream, as JSON, text, XML or YAML.",
+      },
       routes: contentRoutes({ random: randomContent, chuckNorris, kanye, ronSwanson }),
     }));
   });

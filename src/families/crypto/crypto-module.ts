@@ -32,6 +32,10 @@ export const cryptoModule = (settings: CryptoSettings): ContainerModule =>
       decryptText: new DecryptText(cipher),
     })).inSingletonScope();
     provide(RouteContribution, [CryptoUseCases, Cipher], ({ encryptText, decryptText }, cipher) => ({
+      section: {
+        name: 'Cryptography',
+        description: "Encrypt a text with the installation's key and decrypt what it encrypted (AES-256-GCM).",
+      },
       routes: cryptoRoutes({
         encrypt: encryptText,
         decrypt: decryptText,

@@ -28,5 +28,11 @@ export const dictionaryModule = (): ContainerModule =>
       findSynonyms: new FindSynonyms(lexicon),
       findAntonyms: new FindAntonyms(lexicon),
     })).inSingletonScope();
-    provide(RouteContribution, [DictionaryUseCases], (useCases) => ({ routes: dictionaryRoutes(useCases) }));
+    provide(RouteContribution, [DictionaryUseCases], (useCases) => ({
+      section: {
+        name: 'Dictionary',
+        description: 'Definitions, synonyms and antonyms of English words (WordNet 3.1).',
+      },
+      routes: dictionaryRoutes(useCases),
+    }));
   });

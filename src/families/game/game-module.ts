@@ -42,5 +42,8 @@ export const gameModule = (settings: GameSettings): ContainerModule =>
       getMaps: new GetMaps(games),
       getPlayerStats: new GetPlayerStats(games),
     })).inSingletonScope();
-    provide(RouteContribution, [GameUseCases], (useCases) => ({ routes: gameRoutes(useCases) }));
+    provide(RouteContribution, [GameUseCases], (useCases) => ({
+      section: { name: 'Game network (The Hive)', description: 'Maps and player statistics of The Hive, cached.' },
+      routes: gameRoutes(useCases),
+    }));
   });

@@ -34,5 +34,8 @@ export const locationModule = (): ContainerModule =>
       findNearbyPlaces: new FindNearbyPlaces(gazetteer),
       lookUpPlusCode: new LookUpPlusCode(plusCodes, gazetteer),
     })).inSingletonScope();
-    provide(RouteContribution, [LocationUseCases], (useCases) => ({ routes: locationRoutes(useCases) }));
+    provide(RouteContribution, [LocationUseCases], (useCases) => ({
+      section: { name: 'Location', description: 'Places by name or by point (GeoNames), and plus codes.' },
+      routes: locationRoutes(useCases),
+    }));
   });

@@ -15,6 +15,7 @@ export const locationSamples: RouteSampleTable = {
     },
   },
   'GET /location/pluscode': {
+    example: { query: { lat: '48.8584', lon: '2.2945' } },
     query: {
       lat: ['48.85', '-33.9', '0'],
       lon: ['2.35', '151.2', '0'],

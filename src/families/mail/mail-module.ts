@@ -105,6 +105,10 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
     // The outbox's depth by status, for the metrics of whoever scrapes them.
     provide(MailOutboxDepth, [Outbox], (outbox) => ({ byStatus: () => outbox.countByStatus() }));
     provide(RouteContribution, [MailUseCases], ({ sendMail, messageReader }) => ({
+      section: {
+        name: 'Mail',
+        description: "Send a message through the installation's outbox and follow its delivery.",
+      },
       routes: mailRoutes({ sendMail, reader: messageReader }, settings),
     }));
   });

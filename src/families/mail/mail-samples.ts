@@ -9,6 +9,14 @@ const recipients = {
 
 export const mailSamples: RouteSampleTable = {
   'POST /mail/send': {
+    example: {
+      headers: { 'idempotency-key': 'order-1042' },
+      body: {
+        to: 'ada@example.com',
+        subject: 'Your order',
+        content: '# Thank you\n\nYour order *1042* is on its way.',
+      },
+    },
     headers: { 'idempotency-key': ['order-1', 'order-2', 'k'.repeat(255)] },
     body: {
       to: recipients,

@@ -20,5 +20,8 @@ export const phoneModule = (): ContainerModule =>
     provide(PhoneUseCases, [PhoneNumbering], (numbering) => ({
       getPhoneDetails: new GetPhoneDetails(numbering),
     })).inSingletonScope();
-    provide(RouteContribution, [PhoneUseCases], (useCases) => ({ routes: phoneRoutes(useCases) }));
+    provide(RouteContribution, [PhoneUseCases], (useCases) => ({
+      section: { name: 'Phone numbers', description: 'Parse, validate and format a phone number (libphonenumber).' },
+      routes: phoneRoutes(useCases),
+    }));
   });

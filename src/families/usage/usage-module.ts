@@ -54,5 +54,11 @@ export const usageModule = (settings: UsageSettings): ContainerModule =>
       provide(LifecycleComponent, [UsageHistory, Clock, Log], (history, clock, logger) =>
         usageCompaction(history, clock, settings.retentionDays, logger),
       ).inSingletonScope();
-    provide(RouteContribution, [UsageUseCases], ({ readUsage }) => ({ routes: usageRoutes(readUsage) }));
+    provide(RouteContribution, [UsageUseCases], ({ readUsage }) => ({
+      section: {
+        name: 'Usage history',
+        description: 'How many requests each token made, by operation, status class and hour or day.',
+      },
+      routes: usageRoutes(readUsage),
+    }));
   });

@@ -170,6 +170,10 @@ export const usersAndTokensModule = (settings: UsersAndTokensSettings): Containe
         new PeriodicFlush('token usage flush', 'token usage counts', meter, settings.usageFlushIntervalMs, logger),
     ).inSingletonScope();
     provide(RouteContribution, [UsersAndTokensUseCases], (useCases) => ({
+      section: {
+        name: 'Users and tokens',
+        description: 'Users, their API tokens and permissions: create, find, block, rotate and revoke.',
+      },
       routes: [...userRoutes(useCases), ...tokenRoutes({ ...useCases, reader: useCases.tokenReader })],
     }));
   });

@@ -53,6 +53,15 @@ const email = Array.from({ length: 51 }, (_, n) => `fuzz${n}@example.com`);
 
 export const usersAndTokensSamples: RouteSampleTable = {
   'POST /user/create': {
+    example: {
+      body: {
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'correct horse battery staple',
+        username: 'ada',
+      },
+    },
     body: {
       firstname: ['Ada', 'Zoë', "Conan O'Brien", 'A'],
       lastname: ['Lovelace', 'Li', 'x'],
@@ -63,6 +72,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
   },
   'GET /user/get': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
   'PATCH /user/update': {
+    example: { body: { firstname: 'Ada', lastname: 'King', displayname: 'Ada King' } },
     headers: { 'x-uid': uid },
     query: namedBy,
     oneWayOf: namingWays,
@@ -80,6 +90,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
   },
   'DELETE /user/delete': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
   'GET /user/list': {
+    example: { query: { query: 'ada', limit: '20' } },
     query: {
       // Mostly well-formed, so that a listing succeeds now and then: no sample can be a real cursor,
       // and an honest request gives one three times in four.
@@ -91,6 +102,14 @@ export const usersAndTokensSamples: RouteSampleTable = {
     },
   },
   'POST /token/create': {
+    example: {
+      body: {
+        name: 'ci',
+        permissions: ['Cryptography::*'],
+        expiresIn: '30d',
+        rateLimit: { requests: 100, perSeconds: 10 },
+      },
+    },
     body: {
       firebaseuid: uid,
       permissions: permissionLists,
@@ -112,6 +131,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
   'GET /token/list': { headers: { 'x-uid': uid } },
   'DELETE /token/delete': { query: { id: tokenId } },
   'PATCH /token/update': {
+    example: { body: { name: 'ci runner' } },
     query: { id: tokenId },
     body: {
       disabled: [true, false, 'true', 0, null],
@@ -121,6 +141,7 @@ export const usersAndTokensSamples: RouteSampleTable = {
     },
   },
   'POST /token/rotate': {
+    example: { body: { graceSeconds: 86_400 } },
     query: { id: tokenId },
     body: { graceSeconds: { often: [0, 60, 86_400, 604_800], seldom: [-1, 604_801, 1.5, '60', null] } },
   },

@@ -44,5 +44,8 @@ export const weatherModule = (settings: WeatherSettings): ContainerModule =>
       getCurrentWeather: new GetCurrentWeather(source, gazetteer),
       getForecast: new GetForecast(source, gazetteer),
     })).inSingletonScope();
-    provide(RouteContribution, [WeatherUseCases], (useCases) => ({ routes: weatherRoutes(useCases) }));
+    provide(RouteContribution, [WeatherUseCases], (useCases) => ({
+      section: { name: 'Weather', description: 'The weather now and the days ahead, from Open-Meteo.' },
+      routes: weatherRoutes(useCases),
+    }));
   });

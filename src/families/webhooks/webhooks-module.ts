@@ -142,6 +142,10 @@ export const webhooksModule = (settings: WebhooksSettings): ContainerModule =>
       provide(LifecycleComponent, [WebhookWorker], (worker) => worker);
     }
     provide(RouteContribution, [WebhooksUseCases], ({ manageWebhooks, testWebhook, readDeliveries }) => ({
+      section: {
+        name: 'Webhooks',
+        description: 'Endpoints that receive signed events: what happened to tokens, users, mail and quotas.',
+      },
       routes: webhookRoutes({ manage: manageWebhooks, test: testWebhook, deliveries: readDeliveries }),
     }));
   });

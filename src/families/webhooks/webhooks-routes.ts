@@ -9,7 +9,6 @@ import {
   ENDPOINT_ID_RULE,
   MAX_DESCRIPTION_CHARACTERS,
   MAX_ENDPOINTS_PER_OWNER,
-  MAX_URL_LENGTH,
   WEBHOOK_SCOPES,
 } from './domain/endpoint.js';
 import { EVERY_EVENT, WEBHOOK_EVENT_TYPES } from './domain/events.js';
@@ -33,8 +32,12 @@ export interface WebhookRouteDependencies {
 
 const MAX_EVENTS = WEBHOOK_EVENT_TYPES.length + 1;
 
-/** A URL as sent, without white space; what it may be (https, where it leads) is the domain's rule. */
-const endpointUrl = matching(new RegExp(`^\\S{1,${MAX_URL_LENGTH}}$`), 'an absolute https URL');
+/**
+ * A URL as sent, without white space; what it may be (https, where it leads, at most
+ * MAX_URL_LENGTH long) is the domain's rule. The length is not in the pattern: a bound counts
+ * UTF-16 units without the `u` flag and code points with it, and the document's reader may use either.
+ */
+const endpointUrl = matching(/^\S+$/, 'an absolute https URL');
 
 /**
  * Event names as sent: the domain checks each against the list (and says which is unknown); the

@@ -31,11 +31,19 @@ const description = mostly<unknown>(['billing alerts', 'Zoë’s keys ☕'], [''
 
 export const webhooksSamples: RouteSampleTable = {
   'POST /webhook/create': {
+    example: {
+      body: {
+        url: 'https://example.com/hooks/utility-api',
+        events: ['token.created', 'token.deleted'],
+        description: 'key changes',
+      },
+    },
     body: { url, events, description, scope: mostly<unknown>(['own', 'all'], ['everyone', '']) },
   },
   'GET /webhook/list': {},
   'GET /webhook/info': { query: { id } },
   'PATCH /webhook/update': {
+    example: { body: { events: ['token.created', 'token.rotated', 'token.deleted'] } },
     query: { id },
     body: { url, events, description: mostly<unknown>(['renamed', null], ['']), disabled: [true, false, 'yes'] },
   },
@@ -43,6 +51,7 @@ export const webhooksSamples: RouteSampleTable = {
   'POST /webhook/rotate-secret': { query: { id } },
   'POST /webhook/test': { query: { id } },
   'GET /webhook/deliveries': {
+    example: { query: { limit: '20' } },
     query: {
       id,
       status: mostly(['queued', 'delivered', 'failed'], ['sent', '']),

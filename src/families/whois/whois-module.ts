@@ -77,5 +77,11 @@ export const whoisModule = ({
         return { lookUpDns, lookUpRegistration, lookUpDomain: new LookUpDomain(lookUpDns, lookUpRegistration) };
       },
     ).inSingletonScope();
-    provide(RouteContribution, [WhoisUseCases], (useCases) => ({ routes: whoisRoutes(useCases) }));
+    provide(RouteContribution, [WhoisUseCases], (useCases) => ({
+      section: {
+        name: 'Domain lookup',
+        description: "A domain's DNS records and its registration (RDAP, then WHOIS).",
+      },
+      routes: whoisRoutes(useCases),
+    }));
   });

@@ -15,7 +15,19 @@ const domain = [
 ];
 
 export const whoisSamples: RouteSampleTable = {
-  'GET /whois/dns': { query: { domain }, headers: { 'x-domain': domain } },
-  'GET /whois/whois': { query: { domain, raw: ['true', 'false', 'yes'] }, headers: { 'x-domain': domain } },
-  'GET /whois/full': { query: { domain }, headers: { 'x-domain': domain } },
+  'GET /whois/dns': {
+    example: { query: { domain: 'example.com' } },
+    query: { domain },
+    headers: { 'x-domain': domain },
+  },
+  'GET /whois/whois': {
+    example: { query: { domain: 'example.com' } },
+    query: { domain, raw: ['true', 'false', 'yes'] },
+    headers: { 'x-domain': domain },
+  },
+  'GET /whois/full': {
+    example: { query: { domain: 'example.com' } },
+    query: { domain },
+    headers: { 'x-domain': domain },
+  },
 };

@@ -13,14 +13,24 @@ const describedField = (field: Field<never, unknown>): JsonSchema => ({
   ...jsonSchemaOf(field.codec),
 });
 
-const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined) =>
-  Object.entries(schema ?? {}).map(([name, field]) => ({
-    name,
-    in: where,
-    required: where === 'path' || field.required,
-    description: `${field.description} (${field.codec.name})`,
-    schema: jsonSchemaOf(field.codec),
-  }));
+/** A route's example request by field, as `exampleRequestOf` gives it (`"query lat"`). */
+type Examples = ReadonlyMap<string, unknown>;
+
+/** Where a field is given, as the samples name it. */
+const SAMPLE_PLACE = { path: 'params', query: 'query', header: 'headers' } as const;
+
+const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined, examples: Examples) =>
+  Object.entries(schema ?? {}).map(([name, field]) => {
+    const example = examples.get(`${SAMPLE_PLACE[where]} ${name}`);
+    return {
+      name,
+      in: where,
+      required: where === 'path' || field.required,
+      description: `${field.description} (${field.codec.name})`,
+      schema: jsonSchemaOf(field.codec),
+      ...(example !== undefined && { example }),
+    };
+  });
 
 const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined): JsonSchema => {
   const required = Object.entries(body)
@@ -39,15 +49,20 @@ const bodySchema = (body: Schema<never>, additional: AdditionalBody | undefined)
   };
 };
 
-/** The JSON body an operation reads, with the size it may have where the route sets its own. */
-const requestBody = (route: Route, body: Schema<never>): Record<string, unknown> => ({
-  required: hasRequired(body),
-  ...(route.maxBodyBytes !== undefined && {
-    description: `A JSON object of at most ${route.maxBodyBytes} bytes`,
-    'x-max-body-bytes': route.maxBodyBytes,
-  }),
-  content: { 'application/json': { schema: bodySchema(body, route.additionalBody) } },
-});
+/** The JSON body an operation reads, with the size it may have where the route sets its own, and an example. */
+const requestBody = (route: Route, body: Schema<never>, examples: Examples): Record<string, unknown> => {
+  const example = Object.fromEntries(
+    Object.keys(body).flatMap((name) => (examples.has(`body ${name}`) ? [[name, examples.get(`body ${name}`)]] : [])),
+  );
+  return {
+    required: hasRequired(body),
+    ...(route.maxBodyBytes !== undefined && {
+      description: `A JSON object of at most ${route.maxBodyBytes} bytes`,
+      'x-max-body-bytes': route.maxBodyBytes,
+    }),
+    content: { 'application/json': { schema: bodySchema(body, route.additionalBody), example } },
+  };
+};
 
 const contentTypesOf = (route: Route): readonly ContentType[] =>
   typeof route.produces === 'string' ? [route.produces] : route.produces;
@@ -94,18 +109,26 @@ function successes(route: Route): Record<string, unknown> {
   );
 }
 
-/** One row as an operation of the document. */
-export function operation(route: Route): Record<string, unknown> {
+/** One row as an operation of the document, with its example request (see `exampleRequestOf`). */
+export function operation(route: Route, examples: Examples = new Map()): Record<string, unknown> {
   const responses = { ...successes(route), ...errorResponses(route) };
   const listed = [
-    ...parameters('path', route.params),
-    ...parameters('query', route.query),
-    ...parameters('header', route.headers),
+    ...parameters('path', route.params, examples),
+    ...parameters('query', route.query, examples),
+    ...parameters('header', route.headers, examples),
   ];
+  const tags = route.section !== undefined && { tags: [route.section] };
   // Asked without a token: no permission to name, no scheme to offer, parameters only if it takes some.
   if (route.open)
-    return { summary: route.summary, security: [], ...(listed.length > 0 && { parameters: listed }), responses };
+    return {
+      ...tags,
+      summary: route.summary,
+      security: [],
+      ...(listed.length > 0 && { parameters: listed }),
+      responses,
+    };
   return {
+    ...tags,
     summary: route.summary,
     'x-permission': route.permission,
     // Turned off here (features.disabled): every call answers 423 code 23.
@@ -113,7 +136,7 @@ export function operation(route: Route): Record<string, unknown> {
     security: route.passwordLogin ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
     parameters: listed,
     // No body at all reads as `{}`: it is required only where a field is.
-    ...(route.body && { requestBody: requestBody(route, route.body) }),
+    ...(route.body && { requestBody: requestBody(route, route.body, examples) }),
     responses,
   };
 }

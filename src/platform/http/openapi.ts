@@ -1,25 +1,46 @@
 import { errorCatalogue } from '../../domain/errors.js';
 import { errorResponsesOf, REQUEST_ID_HEADER } from './openapi-errors.js';
+import { REFERENCE_INTRODUCTION } from './openapi-introduction.js';
 import { openApiPath, operation } from './openapi-operation.js';
 import { PACKAGE_VERSION } from './release.js';
+import { exampleRequestOf, type RouteSampleTable } from './route-samples.js';
 import { servedPath, type Route, type RouteTable } from './route-table.js';
 
 /**
  * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
- * the document cannot drift from what is served. `x-permission` names what each operation needs.
+ * the document cannot drift from what is served. `x-permission` names what each operation needs;
+ * the families' samples give each operation its example request.
  */
-export function openApiDocument(table: RouteTable, prefix: string): Record<string, unknown> {
+export function openApiDocument(
+  table: RouteTable,
+  prefix: string,
+  samples: RouteSampleTable = {},
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const describe = (route: Route): void => {
-    (paths[openApiPath(servedPath(route))] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath(servedPath(route))] ??= {})[route.method.toLowerCase()] = operation(
+      route,
+      exampleRequestOf(samples[`${route.method} ${route.path}`]),
+    );
   };
   table.routes.filter((route) => !route.open).forEach(describe);
   for (const redirect of table.redirects) {
     const operations = (paths[prefix + openApiPath(redirect.from)] ??= {});
+    const target = table.routes.find((route) => route.method === redirect.method && route.path === redirect.to);
+    // The query string goes along: the new place's query parameters, so that "Try it out" reaches it whole.
+    const query =
+      target &&
+      (operation(target, exampleRequestOf(samples[`${target.method} ${target.path}`])) as {
+        parameters?: { in: string }[];
+      });
+    const parameters = (query?.parameters ?? []).filter((parameter) => parameter.in === 'query');
     operations[redirect.method.toLowerCase()] = {
+      ...(redirect.section !== undefined && { tags: [redirect.section] }),
       summary: `Moved to ${prefix}${redirect.to}`,
       deprecated: true,
-      security: [],
+      // Asked without a token; a client that follows the redirect sends the new place the token it asks for.
+      security: target && !target.open ? [{}, { bearer: [] }] : [],
+      ...(parameters.length > 0 && { parameters }),
       responses: {
         308: {
           description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
@@ -37,8 +58,10 @@ export function openApiDocument(table: RouteTable, prefix: string): Record<strin
   table.routes.filter((route) => route.open && !route.undocumented).forEach(describe);
   return {
     openapi: '3.1.0',
-    info: { title: 'utility-api', version: PACKAGE_VERSION },
+    info: { title: 'utility-api', version: PACKAGE_VERSION, description: REFERENCE_INTRODUCTION },
     servers: [{ url: '/', description: 'the server that serves this document' }],
+    // One per family, in the order of the docs: Swagger UI lists the operations under them.
+    tags: (table.sections ?? []).map(({ name, description }) => ({ name, description })),
     paths,
     components: {
       securitySchemes: {

@@ -34,6 +34,17 @@ export interface RouteSamples {
    * request gives the fields of one way, chosen at random, and none of the others'.
    */
   readonly oneWayOf?: readonly (readonly string[])[];
+  /**
+   * The request the reference shows (and "Try it out" sends), where the first well-formed value
+   * of each field would not make a realistic one (a password too short, a forged cursor, two ways
+   * of naming the same thing at once): it replaces those values whole.
+   */
+  readonly example?: {
+    readonly params?: Readonly<Record<string, string>>;
+    readonly query?: Readonly<Record<string, string>>;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly body?: Readonly<Record<string, unknown>>;
+  };
 }
 
 /** Samples by route, keyed `"<METHOD> <path>"` as the route table writes them (`"GET /crypto/enc"`). */
@@ -41,3 +52,37 @@ export type RouteSampleTable = Readonly<Record<string, RouteSamples>>;
 
 /** Well-formed values, and now and then ones the route refuses. */
 export const mostly = <T>(often: readonly T[], seldom: readonly T[]): SampleValues<T> => ({ often, seldom });
+
+/**
+ * The value the reference shows for a field, and "Try it out" fills in: the first well-formed
+ * sample. A field that names something stored (a user's uid, a token's id) has none: no value
+ * written here names something on the reader's server.
+ */
+export function exampleOf<T>(values: SampleValues<T> | undefined): T | undefined {
+  if (values === undefined) return undefined;
+  if ('existing' in values) return undefined;
+  if ('often' in values) return values.often[0];
+  return values[0];
+}
+
+/**
+ * A route's example request, field by field (`"query lat"`, `"body to"`): the one its samples
+ * write, else each field's example, and for a route that takes one thing in one of several ways, the fields of its first way only,
+ * so that the request the reference shows is one the route accepts.
+ */
+export function exampleRequestOf(samples: RouteSamples | undefined): ReadonlyMap<string, unknown> {
+  const examples = new Map<string, unknown>();
+  if (samples === undefined) return examples;
+  if (samples.example !== undefined) {
+    for (const [place, fields] of Object.entries(samples.example))
+      for (const [name, value] of Object.entries(fields)) examples.set(`${place} ${name}`, value);
+    return examples;
+  }
+  const otherWays = new Set((samples.oneWayOf ?? []).slice(1).flat());
+  for (const place of ['params', 'query', 'headers', 'body'] as const)
+    for (const [name, values] of Object.entries(samples[place] ?? {})) {
+      const example = exampleOf<unknown>(values);
+      if (example !== undefined && !otherWays.has(`${place} ${name}`)) examples.set(`${place} ${name}`, example);
+    }
+  return examples;
+}

@@ -117,6 +117,8 @@ export interface Route<
    */
   readonly passwordLogin?: true;
   readonly summary: string;
+  /** The section of the reference it is listed under (its family's name): given when the table is assembled. */
+  readonly section?: string;
   /** Path parameters (`:name` in the path); absent when the path has none. */
   readonly params?: P;
   readonly query: Q;
@@ -171,11 +173,36 @@ export interface Redirect {
   readonly method: HttpMethod;
   readonly from: string;
   readonly to: string;
+  /** As `Route.section`. */
+  readonly section?: string;
+}
+
+/** One part of the reference: a family's operations, under its name and what it is for, in one line. */
+export interface ReferenceSection {
+  readonly name: string;
+  readonly description: string;
 }
 
 export interface RouteTable {
   readonly routes: readonly Route[];
   readonly redirects: readonly Redirect[];
+  /** The reference's sections, in the order it shows them; each route and redirect names one. */
+  readonly sections?: readonly ReferenceSection[];
+}
+
+/** The routes and redirects of each section, marked with it, as one table whose sections come in the order given. */
+export function tableOfSections(
+  parts: readonly { section: ReferenceSection; routes: readonly Route[]; redirects?: readonly Redirect[] }[],
+): RouteTable {
+  const sections = new Map<string, ReferenceSection>();
+  for (const { section } of parts) if (!sections.has(section.name)) sections.set(section.name, section);
+  return {
+    routes: parts.flatMap(({ section, routes }) => routes.map((route) => ({ ...route, section: section.name }))),
+    redirects: parts.flatMap(({ section, redirects }) =>
+      (redirects ?? []).map((redirect) => ({ ...redirect, section: section.name })),
+    ),
+    sections: [...sections.values()],
+  };
 }
 
 /**

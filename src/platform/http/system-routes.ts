@@ -14,12 +14,28 @@ import {
 import { openApiDocument } from './openapi.js';
 import { changelogFeed, readChangelog } from './release.js';
 import { jsonBytes } from './respond.js';
-import { API_PREFIX, defineOpenRoute, defineRoute, text, type Route, type RouteTable } from './route-table.js';
+import type { RouteSampleTable } from './route-samples.js';
+import {
+  API_PREFIX,
+  defineOpenRoute,
+  defineRoute,
+  text,
+  type ReferenceSection,
+  type Route,
+  type RouteTable,
+} from './route-table.js';
 
 export interface SystemRouteDependencies {
   /** The Prometheus text exposition of the instance's metrics. */
   readonly metricsText: () => Promise<string>;
 }
+
+/** Where the reference lists what is not a family's: monitoring, health, this reference and the change log. */
+export const SYSTEM_SECTION: ReferenceSection = {
+  name: 'System',
+  description:
+    "What operators' tools and readers of this reference ask: metrics, health, this document and the change log; all but metrics without a token.",
+};
 
 /** What operators' tools read, served where they look for it rather than below /api. */
 export function systemRoutes({ metricsText }: SystemRouteDependencies): Route[] {
@@ -64,9 +80,9 @@ const answerHealth = (document: HealthDocument) =>
  * orchestrators (draft-inadarei-api-health-check), the table's OpenAPI description, the change
  * log, and the reference page that shows the description.
  */
-export function withOpenRoutes(table: RouteTable, health: Health): RouteTable {
+export function withOpenRoutes(table: RouteTable, health: Health, samples: RouteSampleTable = {}): RouteTable {
   // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
-  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX)));
+  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples)));
   const changelog = makeOnce(() => readChangelog());
   const open: Route[] = [
     defineOpenRoute({
@@ -115,6 +131,10 @@ export function withOpenRoutes(table: RouteTable, health: Health): RouteTable {
     }),
     ...docsRoutes(),
   ];
-  const whole: RouteTable = { ...table, routes: [...table.routes, ...open] };
+  const whole: RouteTable = {
+    ...table,
+    routes: [...table.routes, ...open.map((route) => ({ ...route, section: SYSTEM_SECTION.name }))],
+    sections: [...(table.sections ?? []).filter(({ name }) => name !== SYSTEM_SECTION.name), SYSTEM_SECTION],
+  };
   return whole;
 }
