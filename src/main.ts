@@ -46,7 +46,7 @@ try {
 }
 server.on('error', (error) => logger.error({ err: error }, 'server error'));
 const { port } = server.address() as AddressInfo;
-logger.info({ port, storage: settings.storage }, `listening on http://localhost:${port}/api`);
+logger.info({ port, storage: settings.storage }, `listening on http://localhost:${port}/`);
 application.flushLogs();
 
 let stopping = false;

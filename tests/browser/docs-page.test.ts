@@ -1,27 +1,15 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { authorizeReference, describeInBrowser, launchBrowser, policyRefusalsOf } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
-/** Debian's chromium, which .ci/run installs; the flags keep it from reaching anything but loopback. */
-const CHROMIUM = '/usr/bin/chromium';
-const QUIET_CHROMIUM = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-(existsSync(CHROMIUM) ? describe : describe.skip)('browser: GET /docs, the interactive reference', function () {
+describeInBrowser('browser: GET /docs, the interactive reference', function () {
   this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   before(async () => {
     server = await startServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: QUIET_CHROMIUM });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -38,16 +26,7 @@ const QUIET_CHROMIUM = [
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => void requested.push(request.url()));
-    // What the page's Content-Security-Policy refused, as the page saw it and as the console said it.
-    const refusedByPolicy: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content.Security.Policy|CSP violation/i.test(message.text()))
-        refusedByPolicy.push(message.text());
-    });
-    await page.addInitScript({
-      content:
-        "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));",
-    });
+    const refusedByPolicy = await policyRefusalsOf(page);
     const served = await page.goto(`${server.baseUrl}/docs`);
     expect(served!.headers()['content-security-policy']).to.include("frame-ancestors 'none'");
     await page
@@ -56,10 +35,7 @@ const QUIET_CHROMIUM = [
       .waitFor();
     expect(await page.locator('.opblock').count()).to.equal(operations);
 
-    await page.locator('button.authorize').first().click();
-    await page.locator('.auth-container input').first().fill(token);
-    await page.locator('.auth-btn-wrapper button.authorize').first().click();
-    await page.locator('.auth-btn-wrapper button.btn-done').first().click();
+    await authorizeReference(page, token);
 
     const encrypt = page.locator('.opblock-get', { has: page.locator('[data-path="/api/crypto/enc"]') });
     await encrypt.locator('.opblock-summary').first().click();

@@ -39,6 +39,18 @@ interface Document {
   readonly paths: Record<string, Record<string, Operation>>;
 }
 
+/** The document with each shared error answer written where an operation points to it, for the checks that read them. */
+function withSharedResponsesInPlace(document: Document): Document {
+  const shared = (document as unknown as { components: { responses: Record<string, unknown> } }).components.responses;
+  for (const operations of Object.values(document.paths))
+    for (const operation of Object.values(operations))
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const ref = (response as { $ref?: string }).$ref;
+        if (ref) (operation.responses as Record<string, unknown>)[status] = shared[ref.split('/').pop()!];
+      }
+  return document;
+}
+
 const codesOf = (operation: Operation, status: number): number[] => {
   const schema = operation.responses[status]!.content!['application/json']!.schema as {
     allOf: [unknown, { oneOf: { properties: { code: { const: number } } }[] }];
@@ -56,7 +68,23 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     const response = await server.get('/api/openapi.json');
     expect(response.status).to.equal(200);
     text = await response.text();
-    document = JSON.parse(text) as Document;
+    document = withSharedResponsesInPlace(JSON.parse(text) as Document);
+  });
+
+  it('writes each error answer once, under components, named by its status and codes, and points every operation there', () => {
+    const raw = JSON.parse(text) as Document & { components: { responses: Record<string, unknown> } };
+    const shared = raw.components.responses;
+    expect(Object.keys(shared)).to.include.members(['Error401-3-4', 'Error429-25']);
+    for (const [path, operations] of Object.entries(raw.paths))
+      for (const operation of Object.values(operations))
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const ref = (response as { $ref?: string }).$ref;
+          if (Number(status) >= 400 && !(path === '/readyz' || path === '/livez'))
+            expect(ref, `${path} ${status}`).to.match(new RegExp(`^#/components/responses/Error${status}(-\\d+)+(-v\\d+)?$`));
+          if (ref) expect(shared, ref).to.have.property(ref.split('/').pop()!);
+        }
+    // Far fewer than the operations that give them.
+    expect(Object.keys(shared).length).to.be.lessThan(50);
   });
 
   it('is valid for an independent validator of OpenAPI 3.1', async () => {
@@ -289,7 +317,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     // lat and lon, and none of the other ways of giving a place.
     expect(parameters('/api/weather/current')).to.include({ lat: '52.52', lon: '13.41', city: undefined });
     expect(parameters('/api/weather/current')['x-city']).to.equal(undefined);
-    const mail = document.paths['/api/mail/send']!.post!.requestBody!.content['application/json'] as {
+    const mail = document.paths['/api/mail/send']!.post!.requestBody!.content['application/json'] as unknown as {
       example: Record<string, unknown>;
     };
     expect(mail.example).to.include({ to: 'ada@example.com', subject: 'Your order' });

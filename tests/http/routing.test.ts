@@ -16,7 +16,7 @@ describe('http: routing, request ids, oversized requests and junk', () => {
   it('answers an unknown path with JSON 404/22', async () => {
     const body = await expectError(await server.get('/api/nope', { Authorization: `Bearer ${token}` }), 404, 22);
     expect(body.details).to.equal('No endpoint GET /api/nope');
-    await expectError(await server.get('/'), 404, 22);
+    await expectError(await server.get('/home'), 404, 22);
   });
 
   it('answers a known path with another method with JSON 405/28 and an Allow header', async () => {
@@ -174,6 +174,7 @@ describe('http: the OpenAPI description', () => {
       required: true,
       description: 'the text to encrypt (text of at most 8192 UTF-8 bytes)',
       schema: { type: 'string', maxLength: 8192 },
+      example: 'hello',
     });
     expect(document.paths['/api/crypt/decr']!.get!.deprecated).to.equal(true);
   });

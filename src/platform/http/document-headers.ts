@@ -14,10 +14,19 @@ export const INERT_DOCUMENT_HEADERS: Readonly<Record<string, string>> = Object.f
 
 /**
  * The docs page: Swagger UI's script and style sheet, and the API it describes and lets one try,
- * from this origin only; its icons are `data:` images inside the style sheet.
+ * from this origin only; its icons are `data:` images inside the style sheet, and an image an
+ * operation answers (a barcode) is shown from a `blob:` the page makes of the bytes it fetched.
  */
 export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': NOSNIFF,
   'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+});
+
+/** Our own pages (the home page, the change log to read): their style sheet from this origin, nothing else. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': NOSNIFF,
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 });

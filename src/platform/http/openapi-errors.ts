@@ -87,7 +87,11 @@ export function errorResponsesOf(tags: readonly CatalogueTag[]): Record<string, 
             description: sorted.map((entry) => `${entry.code}: ${entry.message}`).join('; '),
             headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...(ERROR_HEADERS[status] ?? {}) },
             content: {
-              'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] } },
+              // The first code's answer as the example: the reference shows it as written, not one made up from the schema.
+              'application/json': {
+                schema: { allOf: [{ $ref: '#/components/schemas/Error' }, oneOfTheCodes] },
+                example: { code: sorted[0]!.code, message: sorted[0]!.message },
+              },
             },
           },
         ];

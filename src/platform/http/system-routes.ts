@@ -12,7 +12,8 @@ import {
   type HealthDocument,
 } from './health.js';
 import { openApiDocument } from './openapi.js';
-import { changelogFeed, readChangelog } from './release.js';
+import { pageRoutes } from './pages.js';
+import { changelogFeed, PACKAGE_VERSION, readChangelog } from './release.js';
 import { jsonBytes } from './respond.js';
 import type { RouteSampleTable } from './route-samples.js';
 import {
@@ -130,6 +131,7 @@ export function withOpenRoutes(table: RouteTable, health: Health, samples: Route
       handle: async () => answerHealth(await health.ready()),
     }),
     ...docsRoutes(),
+    ...pageRoutes(PACKAGE_VERSION, changelog),
   ];
   const whole: RouteTable = {
     ...table,

@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium, which .ci/run installs. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** `describe` where chromium is installed, `describe.skip` where it is not (npm test elsewhere than CI). */
+export const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
+
+/** Headless, and kept from reaching anything but loopback: this machine's network is closed. */
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+/**
+ * Every Content-Security-Policy refusal the page meets, as the page saw it and as the console
+ * said it: a page whose script or style the policy refuses looks fine to a test that only clicks.
+ */
+export async function policyRefusalsOf(page: Page): Promise<string[]> {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content.Security.Policy|CSP violation/i.test(message.text()))
+      refused.push(message.text());
+  });
+  await page.addInitScript({
+    content:
+      "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));",
+  });
+  return refused;
+}
+
+/** Signs the reference page in with a bearer token, as a person does through "Authorize". */
+export async function authorizeReference(page: Page, token: string): Promise<void> {
+  await page.locator('button.authorize').first().click();
+  await page.locator('.auth-container input').first().fill(token);
+  await page.locator('.auth-btn-wrapper button.authorize').first().click();
+  await page.locator('.auth-btn-wrapper button.btn-done').first().click();
+}
