@@ -80,7 +80,9 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
         for (const [status, response] of Object.entries(operation.responses)) {
           const ref = (response as { $ref?: string }).$ref;
           if (Number(status) >= 400 && !(path === '/readyz' || path === '/livez'))
-            expect(ref, `${path} ${status}`).to.match(new RegExp(`^#/components/responses/Error${status}(-\\d+)+(-v\\d+)?$`));
+            expect(ref, `${path} ${status}`).to.match(
+              new RegExp(`^#/components/responses/Error${status}(-\\d+)+(-v\\d+)?$`),
+            );
           if (ref) expect(shared, ref).to.have.property(ref.split('/').pop()!);
         }
     // Far fewer than the operations that give them.
