@@ -38,6 +38,7 @@ export interface Success<Data> extends Standings {
   readonly data: Data;
   readonly status: number;
   readonly headers: Headers;
+  readonly retryAfterSeconds?: undefined;
   readonly error?: undefined;
   readonly failure?: undefined;
 }
@@ -72,11 +73,17 @@ export type Failure =
       readonly body: string;
     };
 
+/** No status, headers or standings: the fields are there, undefined, so that any answer can be asked for them. */
 export interface Failed {
   readonly ok: false;
   readonly failure: Failure;
   readonly data?: undefined;
   readonly error?: undefined;
+  readonly status?: undefined;
+  readonly headers?: undefined;
+  readonly rateLimit?: undefined;
+  readonly quota?: undefined;
+  readonly retryAfterSeconds?: undefined;
 }
 
 export type Answer<Data, Error extends CatalogueError = CatalogueError> = Success<Data> | Refusal<Error> | Failed;

@@ -6,7 +6,6 @@
  */
 import createFetchClient, {
   mergeHeaders,
-  type FetchResponse,
   type HeadersOptions,
   type ParamsOption,
   type RequestBodyOption,
@@ -49,11 +48,19 @@ export type CallInit<Op> = ParamsOption<Op> &
 /** The init is optional when the operation needs no parameter and no body. */
 type InitArgument<Op> = object extends CallInit<Op> ? [init?: CallInit<Op>] : [init: CallInit<Op>];
 
-type Fetched<Op> = FetchResponse<Op & Record<string | number, unknown>, object, `${string}/${string}`>;
+type ResponsesOf<Op> = Op extends { responses: infer Responses } ? Responses : never;
+/** What a response carries, by each content type it documents. */
+type BodyOf<Response> = Response extends { content: infer Content } ? Content[keyof Content] : never;
+/** The bodies of the operation's responses whose status starts with `First` (2 for successes). */
+type BodiesWithStatus<Op, First extends string> = {
+  [Status in keyof ResponsesOf<Op>]: `${Status & (string | number)}` extends `${First}${string}`
+    ? BodyOf<ResponsesOf<Op>[Status]>
+    : never;
+}[keyof ResponsesOf<Op>];
 /** The body of any success of the operation, by each content type it documents. */
-export type DataOf<Op> = Exclude<Fetched<Op>['data'], undefined>;
+export type DataOf<Op> = BodiesWithStatus<Op, '2'>;
 /** The error object of any error the operation documents, its code narrowed to theirs. */
-export type ErrorOf<Op> = Extract<Exclude<Fetched<Op>['error'], undefined>, CatalogueError>;
+export type ErrorOf<Op> = Extract<BodiesWithStatus<Op, '4' | '5'>, CatalogueError>;
 
 /** What `M` of `P` answers. */
 export type AnswerOf<P extends keyof paths, M extends Method> = Answer<
