@@ -25,12 +25,15 @@ interface Made {
 
 /** What a call must answer: a success, or the catalogue error the operation documents for this situation. */
 type Expected = 'success' | { readonly status: number; readonly code: number };
-interface Call {
+interface Call<Data = unknown> {
   readonly expected: Expected;
-  readonly call: (api: Client, made: Made) => Promise<Answer<unknown>>;
-  /** Keeps what a later call needs. */
-  readonly keep?: (data: never, made: Made) => void;
+  readonly call: (api: Client, made: Made) => Promise<Answer<Data>>;
+  /** Keeps what a later call needs, from the body its success is typed with. */
+  readonly keep?: (data: Data, made: Made) => void;
 }
+
+/** A call whose `keep` reads the body of its own success, as the client types it. */
+const op = <Data>(call: Call<Data>): Call => call as Call;
 
 /** Unreachable upstreams, as the catalogue answers for them. */
 const UPSTREAM_DOWN = { status: 502, code: 29 } as const;
@@ -44,11 +47,11 @@ const REDIRECTED_WITHOUT_DATA = { status: 400, code: 6 } as const;
 const CALLS: readonly (readonly [string, Call])[] = [
   [
     'GET /api/crypto/enc',
-    {
+    op({
       expected: 'success',
       call: (api) => api.GET('/api/crypto/enc', { params: { query: { data: 'hello' } } }),
-      keep: (data: string, made) => void (made.ciphertext = data),
-    },
+      keep: (data, made) => void (made.ciphertext = data),
+    }),
   ],
   [
     'GET /api/crypto/dec',
@@ -59,7 +62,7 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ],
   [
     'POST /api/user/create',
-    {
+    op({
       expected: 'success',
       call: (api) =>
         api.POST('/api/user/create', {
@@ -71,11 +74,11 @@ const CALLS: readonly (readonly [string, Call])[] = [
             username: 'ada',
           },
         }),
-      keep: (data: { username: string; firebaseuid: string }, made) => {
+      keep: (data, made) => {
         made.username = data.username;
-        made.uid = data.firebaseuid;
+        made.uid = data.uid;
       },
-    },
+    }),
   ],
   [
     'GET /api/user/get',
@@ -101,12 +104,12 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ],
   [
     'POST /api/token/create',
-    {
+    op({
       expected: 'success',
       call: (api, made) =>
         api.POST('/api/token/create', { body: { firebaseuid: made.uid, name: 'for the client test' } }),
-      keep: (data: { id: string }, made) => void (made.tokenId = data.id),
-    },
+      keep: (data, made) => void (made.tokenId = data.id),
+    }),
   ],
   [
     'GET /api/token/info',
@@ -125,12 +128,12 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ],
   [
     'POST /api/token/rotate',
-    {
+    op({
       expected: 'success',
       call: (api, made) =>
         api.POST('/api/token/rotate', { params: { query: { id: made.tokenId } }, body: { graceSeconds: 0 } }),
-      keep: (data: { id: string }, made) => void (made.tokenId = data.id),
-    },
+      keep: (data, made) => void (made.tokenId = data.id),
+    }),
   ],
   ['GET /api/token/list', { expected: 'success', call: (api) => api.GET('/api/token/list') }],
   [
@@ -290,15 +293,15 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ['GET /api/quotes/ronswanson', { expected: NOTHING_STORED, call: (api) => api.GET('/api/quotes/ronswanson') }],
   [
     'POST /api/mail/send',
-    {
+    op({
       expected: 'success',
       call: (api) =>
         api.POST('/api/mail/send', {
           params: { header: { 'idempotency-key': 'client-test-1' } },
           body: { to: 'ada@example.com', subject: 'Hello', content: 'Thanks for your *order*.' },
         }),
-      keep: (data: { id: string }, made) => void (made.messageId = data.id),
-    },
+      keep: (data, made) => void (made.messageId = data.id),
+    }),
   ],
   [
     'GET /api/mail/status',
@@ -309,12 +312,12 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ],
   [
     'POST /api/webhook/create',
-    {
+    op({
       expected: 'success',
       call: (api) =>
         api.POST('/api/webhook/create', { body: { url: 'http://127.0.0.2:1/hooks', events: ['token.created'] } }),
-      keep: (data: { id: string }, made) => void (made.webhookId = data.id),
-    },
+      keep: (data, made) => void (made.webhookId = data.id),
+    }),
   ],
   ['GET /api/webhook/list', { expected: 'success', call: (api) => api.GET('/api/webhook/list') }],
   [
@@ -433,7 +436,7 @@ describe('client: every operation of the route table, through utility-api/client
         wrong.push(`${operation}: ${JSON.stringify(seen)} (${answer.error ? answer.error.details : ''})`);
       else if (answer.ok) {
         expect(answer.data, operation).to.not.equal(undefined);
-        keep?.(answer.data as never, made);
+        keep?.(answer.data, made);
       }
     }
     expect(wrong).to.deep.equal([]);
