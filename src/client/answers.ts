@@ -115,13 +115,16 @@ export function standingsOf(headers: Headers): Standings {
   return { ...(rateLimit && { rateLimit }), ...(quota && { quota }) };
 }
 
+/** The HTTP date's one form a sender may use (RFC 9110 §5.6.7): `Fri, 27 Nov 2026 12:00:30 GMT`. */
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /** `Retry-After` in seconds: whole seconds (what this server sends) or an HTTP date. */
 export function retryAfterSecondsOf(headers: Headers, now: number): number | undefined {
   const value = headers.get('Retry-After')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+  if (!IMF_FIXDATE.test(value)) return undefined;
+  return Math.max(0, Math.ceil((Date.parse(value) - now) / 1000));
 }
 
 const isJson = (contentType: string | null): boolean =>
