@@ -35,6 +35,7 @@ const SLOWEST_FIRST = [
   'tests/http/password-login.test.ts', // 9.2
   'tests/e2e/mail.test.ts', // 8.5
   'tests/browser/docs-page.test.ts', // 7.5
+  'tests/browser/client.test.ts', // 5 (bundles dist/client/: waits for the build)
   'tests/http/rate-limit.test.ts', // 7.1
   'tests/cli/users-and-tokens.test.ts', // 6.7
   'tests/http/barcode.test.ts', // 6.4

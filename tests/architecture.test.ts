@@ -88,6 +88,15 @@ const DOMAIN_MAY_IMPORT = (specifier: string): boolean => {
   return specifier === 'fp-ts' || specifier.startsWith('fp-ts/');
 };
 
+/**
+ * What the client's files may import: each other, and openapi-fetch, the one library it is built on.
+ * It runs in browsers, so nothing of the server, no framework and no node: module.
+ */
+const CLIENT_MAY_IMPORT = (file: string, specifier: string): boolean =>
+  specifier.startsWith('.')
+    ? segments(relative(SRC, resolve(file, '..', specifier)))[0] === 'client'
+    : specifier === 'openapi-fetch';
+
 /** Where a file stands in the layout, by its path below src/. */
 type Place =
   | { readonly kind: 'shared domain' }
@@ -463,6 +472,39 @@ describe('architecture: dependencies point inward', () => {
     expect(
       headerNamesIn("const ace = 'xn--mnchen-3ya.de'; const box = 'inbox-x'; const max = 'max-age';"),
     ).to.deep.equal([]);
+  });
+
+  it('the client (utility-api/client) imports nothing of the server: only its own folder and openapi-fetch, never a node: module', () => {
+    const clientDir = join(SRC, 'client');
+    const clientFiles = sourceFiles(clientDir);
+    expect(clientFiles.map(below)).to.include(join('client', 'index.ts'));
+    const offences = clientFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => !CLIENT_MAY_IMPORT(file, specifier))
+        .map((specifier) => `${below(file)} imports ${specifier}`),
+    );
+    expect(offences).to.deep.equal([]);
+    // Nor does the server import the client: it is a package entry of its own, for browsers too.
+    const intoClient = allFiles
+      .filter((file) => !file.startsWith(clientDir + sep))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.') && segments(targetOf(file, specifier))[0] === 'client')
+          .map((specifier) => `${below(file)} imports ${specifier}`),
+      );
+    expect(intoClient).to.deep.equal([]);
+  });
+
+  it('the client rule refuses the server, node: modules and other packages, and allows its own folder and openapi-fetch', () => {
+    const file = join(SRC, 'client', 'index.ts');
+    expect(CLIENT_MAY_IMPORT(file, './answers.js')).to.equal(true);
+    expect(CLIENT_MAY_IMPORT(file, './generated/api.js')).to.equal(true);
+    expect(CLIENT_MAY_IMPORT(file, 'openapi-fetch')).to.equal(true);
+    expect(CLIENT_MAY_IMPORT(file, '../domain/errors.js')).to.equal(false);
+    expect(CLIENT_MAY_IMPORT(file, '../platform/http/rate-limit-fields.js')).to.equal(false);
+    expect(CLIENT_MAY_IMPORT(file, 'node:buffer')).to.equal(false);
+    expect(CLIENT_MAY_IMPORT(file, 'io-ts')).to.equal(false);
+    expect(CLIENT_MAY_IMPORT(file, 'koa')).to.equal(false);
   });
 
   it('the checker itself catches a forbidden import', () => {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { CLIENT_MISTAKES, clientExample, misspeltExample } from '../support/client-example.js';
 import { cleanEnv, ROOT } from '../support/program.js';
 
 /**
@@ -102,7 +103,7 @@ describe('the packed package, installed and used from plain JavaScript', functio
       symlinkSync(realpathSync(join(ROOT, 'node_modules', dependency)), link, 'dir');
     }
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    for (const script of ['example.mjs', 'entries.mjs'])
+    for (const script of ['example.mjs', 'entries.mjs', 'client.mjs'])
       copyFileSync(join(import.meta.dirname, script), join(scratch, script));
   });
 
@@ -185,6 +186,52 @@ describe('the packed package, installed and used from plain JavaScript', functio
         .map(({ fileName }) => `${file.fileName.slice(scratch.length)} imports ${fileName}`),
     );
     expect(untyped).to.deep.equal([]);
+  });
+
+  it('calls a server through utility-api/client: a password login, typed answers, a catalogue error, a failure', async () => {
+    const seen = JSON.parse((await node('client.mjs')).stdout);
+    expect(seen).to.deep.equal({
+      encrypted: { ok: true, type: 'string', rateLimit: 'default' },
+      refused: {
+        status: 403,
+        error: {
+          code: 1,
+          message: 'You are not authorized to access this resource',
+          details: 'Missing permission Cryptography::Decrypt',
+        },
+      },
+      anonymous: { status: 401, code: 3 },
+      gone: 'network',
+    });
+  });
+
+  it("types docs/client.md's example against utility-api/client's declarations, and refuses a misspelt name", () => {
+    const options: ts.CompilerOptions = {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+    };
+    const errorsOf = (source: string): string[] => {
+      const file = join(scratch, 'client-example.ts');
+      writeFileSync(file, source);
+      return ts
+        .getPreEmitDiagnostics(ts.createProgram([file], options))
+        .map(
+          (diagnostic) =>
+            `${diagnostic.file ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start!).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+        );
+    };
+    const example = clientExample();
+    expect(example).to.include("from 'utility-api/client'");
+    expect(errorsOf(example + CLIENT_MISTAKES)).to.deep.equal([]);
+    const misspelt = errorsOf(misspeltExample(example));
+    expect(misspelt).to.have.length.greaterThan(0);
+    expect(misspelt.join('\n')).to.match(/'dat'/);
   });
 
   it('serves the built families over HTTP from utility-api/http, and keeps what is not exported out', async () => {

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// `npm run build` (and `npm ci`, through `prepare`): the client's types from the OpenAPI document
+// the routes being built describe (scripts/client-types.ts), then the compiler over src/ into
+// dist/. Arguments are the compiler's (`--noCheck` where the type-check runs on its own).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const run = (args) => {
+  const { status, signal } = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? (signal ? 1 : 0));
+};
+run(['--import', 'tsx', join(root, 'scripts', 'client-types.ts')]);
+run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', ...process.argv.slice(2)]);
