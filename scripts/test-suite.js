@@ -6,8 +6,8 @@
 // processes keep both cores busy where two left them idle. The slowest files start first so that
 // none is left running alone at the end. `.mocharc.json` holds the settings every run shares, so
 // that files named on the command line (`npx mocha tests/http/crypto.test.ts`) run alone, in one
-// process. The file that measures the server's memory runs after all the others, alone (see
-// MEASURES_MEMORY). Arguments given to this script (`npm test -- --grep login`) are passed on to
+// process. The files that drive /docs at length run after all the others (see RENDERS_AT_LENGTH),
+// and the file that measures the server's memory after them, alone (see MEASURES_MEMORY). Arguments given to this script (`npm test -- --grep login`) are passed on to
 // mocha; TEST_JOBS sets the number of processes.
 //
 // The build of dist/ (when src/ changed since the last one) starts with mocha: only the files that start the built program wait for it
@@ -68,11 +68,24 @@ const testFiles = (folder) =>
  */
 const MEASURES_MEMORY = ['tests/e2e/unfinished-bodies.test.ts'];
 
-const all = testFiles('tests').sort();
-const suite = [
-  ...SLOWEST_FIRST.filter((file) => all.includes(file) && !MEASURES_MEMORY.includes(file)),
-  ...all.filter((file) => !SLOWEST_FIRST.includes(file) && !MEASURES_MEMORY.includes(file)),
+/**
+ * Files that keep Chromium's renderer busy for over a minute (Swagger UI takes 1.5 to 3.5 s of a
+ * core to open each operation of /docs: 90 core-s for one of these files). Beside the others they
+ * starved them: a full run took 357 s instead of about 170, and a test that gives the database
+ * 2 s saw it time out. They run next, the two at once, once the others are done.
+ */
+const RENDERS_AT_LENGTH = [
+  'tests/browser/docs-try-it-out-utilities.test.ts',
+  'tests/browser/docs-try-it-out-accounts.test.ts',
 ];
+
+const all = testFiles('tests').sort();
+const later = [...MEASURES_MEMORY, ...RENDERS_AT_LENGTH];
+const suite = [
+  ...SLOWEST_FIRST.filter((file) => all.includes(file) && !later.includes(file)),
+  ...all.filter((file) => !SLOWEST_FIRST.includes(file) && !later.includes(file)),
+];
+const rendering = RENDERS_AT_LENGTH.filter((file) => all.includes(file));
 const alone = MEASURES_MEMORY.filter((file) => all.includes(file));
 
 // Where the build says how it ended, for the files that wait for it: written whole, then renamed.
@@ -138,9 +151,10 @@ const runMocha = (files, jobs) =>
   });
 
 const together = await runMocha(suite, Number(process.env.TEST_JOBS ?? 4));
+const rendered = rendering.length > 0 ? await runMocha(rendering, rendering.length) : 0;
 const measured = alone.length > 0 ? await runMocha(alone, 1) : 0;
 
 const results = await Promise.all([build, ...checks]);
 process.stdout.write('\n');
 for (const { summary, output } of results) process.stdout.write(summary + output);
-process.exit(together === 0 && measured === 0 && results.every(({ ok }) => ok) ? 0 : 1);
+process.exit(together === 0 && rendered === 0 && measured === 0 && results.every(({ ok }) => ok) ? 0 : 1);

@@ -33,7 +33,7 @@ const PAGES = readingOrder();
 /** Blocks the story does not run, each with why; a listed block found on no page fails the test. */
 const NOT_RUN: readonly { readonly firstLine: string; readonly why: string }[] = [
   {
-    firstLine: 'npm install && npm start   # serves http://localhost:3000/api on SQLite under ./data',
+    firstLine: 'npm install && npm start   # serves http://localhost:3000/ (its API below /api) on SQLite under ./data',
     why: 'installs and starts the server: what CI itself runs',
   },
   {

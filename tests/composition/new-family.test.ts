@@ -53,6 +53,7 @@ const greeting = defineFamily({
       const greet: Greet = { execute: (name) => E.right({ text: `${word}, ${name}` }) };
       bind(GreetingUseCases).toConstantValue({ greet });
       bind(RouteContribution).toConstantValue({
+        section: { name: 'Greetings', description: 'A greeting for whoever asks, in the word the operator chose.' },
         routes: [
           defineRoute({
             method: 'GET',

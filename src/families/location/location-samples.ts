@@ -23,5 +23,10 @@ export const locationSamples: RouteSampleTable = {
       code: ['8FW4V75V+8Q', 'V75V+8Q', '22+', '8FJFW222+', 'not+a+code'],
       near: ['Paris', 'Paris, FR', 'nowhere at all'],
     },
+    // A point to encode, or a code to decode (a short one near a place).
+    oneWayOf: [
+      ['query lat', 'query lon', 'query length'],
+      ['query code', 'query near'],
+    ],
   },
 };
