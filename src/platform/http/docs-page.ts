@@ -43,11 +43,13 @@ const fromPackage = (file: string) => makeOnce(() => readFileSync(join(SWAGGER_U
 /** Kept an hour by browsers, and allowed to run the page's own script and style only. */
 const HEADERS = { 'Cache-Control': 'public, max-age=3600', ...DOCS_PAGE_HEADERS };
 
-const served = (
+/** A file served to browsers as it is, outside /api and the document: a page, its script or its style sheet. */
+export const servedFile = (
   path: string,
   contentType: 'text/html' | 'text/javascript' | 'text/css',
   summary: string,
-  body: () => Buffer,
+  body: () => string | Buffer,
+  headers: Readonly<Record<string, string>>,
 ): Route =>
   defineOpenRoute({
     method: 'GET',
@@ -57,23 +59,19 @@ const served = (
     summary,
     produces: contentType,
     response: t.string,
-    handle: () => E.right({ contentType, body: body(), prepared: true, headers: HEADERS }),
+    handle: () => E.right({ contentType, body: body(), prepared: true, headers }),
   });
 
 /** `GET /docs`: an interactive reference of `/api/openapi.json`, served whole from this server. */
 export const docsRoutes = (): Route[] => [
-  served(
-    '/docs',
-    'text/html',
-    'The reference page',
-    makeOnce(() => Buffer.from(PAGE)),
-  ),
-  served(
-    '/docs/start.js',
+  servedFile('/docs', 'text/html', 'The reference page', () => PAGE, HEADERS),
+  servedFile('/docs/start.js', 'text/javascript', 'What starts the reference page', () => START, HEADERS),
+  servedFile('/docs/swagger-ui.css', 'text/css', "Swagger UI's style", fromPackage('swagger-ui.css'), HEADERS),
+  servedFile(
+    '/docs/swagger-ui-bundle.js',
     'text/javascript',
-    'What starts the reference page',
-    makeOnce(() => Buffer.from(START)),
+    'Swagger UI',
+    fromPackage('swagger-ui-bundle.js'),
+    HEADERS,
   ),
-  served('/docs/swagger-ui.css', 'text/css', "Swagger UI's style", fromPackage('swagger-ui.css')),
-  served('/docs/swagger-ui-bundle.js', 'text/javascript', 'Swagger UI', fromPackage('swagger-ui-bundle.js')),
 ];

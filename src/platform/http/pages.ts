@@ -1,9 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js';
-import * as t from 'io-ts';
 import { makeOnce } from '../caching/load-once.js';
 import { PAGE_HEADERS } from './document-headers.js';
 import type { ChangelogEntry } from './release.js';
-import { defineOpenRoute, type Route } from './route-table.js';
+import { servedFile } from './docs-page.js';
+import type { Route } from './route-table.js';
 
 /** Text as HTML shows it: nothing in it can open a tag or an entity. */
 const escaped = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -92,34 +91,13 @@ li { margin: 0.35rem 0; }
 /** Kept an hour by browsers, like the reference page's own files. */
 const HEADERS = { 'Cache-Control': 'public, max-age=3600', ...PAGE_HEADERS };
 
-const html = (path: string, summary: string, body: () => string): Route =>
-  defineOpenRoute({
-    method: 'GET',
-    path,
-    outsideApi: true,
-    undocumented: true,
-    summary,
-    produces: 'text/html',
-    response: t.string,
-    handle: () => E.right({ contentType: 'text/html', body: body(), prepared: true, headers: HEADERS }),
-  });
-
 /** The pages a person opens: the server's home, the change log to read, and their style sheet. */
 export function pageRoutes(version: string, changelog: () => readonly ChangelogEntry[]): Route[] {
   const home = makeOnce(() => homePage(version));
   const history = makeOnce(() => changelogPage(changelog()));
   return [
-    html('/', "Where to go from the server's address", home),
-    html('/changelog', 'What changed, as a page', history),
-    defineOpenRoute({
-      method: 'GET',
-      path: '/pages.css',
-      outsideApi: true,
-      undocumented: true,
-      summary: 'The style of those pages',
-      produces: 'text/css',
-      response: t.string,
-      handle: () => E.right({ contentType: 'text/css', body: STYLE, prepared: true, headers: HEADERS }),
-    }),
+    servedFile('/', 'text/html', "Where to go from the server's address", home, HEADERS),
+    servedFile('/changelog', 'text/html', 'What changed, as a page', history, HEADERS),
+    servedFile('/pages.css', 'text/css', 'The style of those pages', () => STYLE, HEADERS),
   ];
 }
