@@ -9,7 +9,7 @@
 import { createDecipheriv, randomBytes, randomInt } from 'node:crypto';
 import { nodeCommand, pinSelf, type Pinning } from './cpu-pinning.js';
 import { CONNECTIONS, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { startProduct, type Product } from './product.js';
+import { reached, startProduct, type Product } from './product.js';
 import { startRedis } from './redis.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
@@ -92,16 +92,12 @@ await runBenchmark(async (settings) => {
     {
       id: 'c',
       label: 'product /api/crypto/enc, limits in memory',
-      url: memory.baseUrl + encPath,
-      headers: memory.headers,
-      server: memory.server,
+      ...reached(memory, encPath),
     },
     {
       id: 'd',
       label: 'product /api/crypto/enc, limits in Redis',
-      url: shared.baseUrl + encPath,
-      headers: shared.headers,
-      server: shared.server,
+      ...reached(shared, encPath),
     },
   ];
   console.log('Servers are up.\n');

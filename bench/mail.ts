@@ -9,7 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { pinSelf } from './cpu-pinning.js';
 import { cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { postMany, startAgain, startProduct } from './product.js';
+import { postMany, reached, startAgain, startProduct } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
@@ -87,24 +87,18 @@ await runBenchmark(async (settings) => {
     {
       id: 'c',
       label: 'crypto enc (reference)',
-      url: full.baseUrl + CRYPTO_PATH,
-      headers: full.headers,
-      server: full.server,
+      ...reached(full, CRYPTO_PATH),
     },
     {
       id: 'mf',
       label: 'mail send, synchronous=full',
-      url: `${full.baseUrl}/api/mail/send`,
-      headers: full.headers,
-      server: full.server,
+      ...reached(full, '/api/mail/send'),
       jsonBody: MESSAGE,
     },
     {
       id: 'mn',
       label: 'mail send, synchronous=normal',
-      url: `${normal.baseUrl}/api/mail/send`,
-      headers: normal.headers,
-      server: normal.server,
+      ...reached(normal, '/api/mail/send'),
       jsonBody: MESSAGE,
     },
   ];

@@ -180,6 +180,13 @@ export async function fillCaches(product: Product, paths: readonly string[]): Pr
   }
 }
 
+/** What a measurement of `path` on `product` is sent to and watches: its URL, its token's headers, its process. */
+export const reached = (product: Product, path: string): Pick<Target, 'url' | 'headers' | 'server'> => ({
+  url: product.baseUrl + path,
+  headers: product.headers,
+  server: product.server,
+});
+
 /** An endpoint measured against crypto: what it is called and the paths it is asked, in turn. */
 export interface MeasuredEndpoint {
   readonly id: string;
@@ -196,16 +203,12 @@ export const targetsBesideCrypto = (
   {
     id: 'c',
     label: 'crypto enc (reference)',
-    url: product.baseUrl + cryptoPath,
-    headers: product.headers,
-    server: product.server,
+    ...reached(product, cryptoPath),
   },
   ...endpoints.map((endpoint) => ({
     id: endpoint.id,
     label: endpoint.label,
-    url: product.baseUrl + endpoint.paths[0]!,
-    headers: product.headers,
-    server: product.server,
+    ...reached(product, endpoint.paths[0]!),
     paths: endpoint.paths,
   })),
 ];

@@ -12,7 +12,7 @@ import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import { pinSelf } from './cpu-pinning.js';
 import { describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { startProduct, type Product } from './product.js';
+import { reached, startProduct, type Product } from './product.js';
 import { fixed, printResults, table, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
@@ -233,16 +233,12 @@ await runBenchmark(async (settings) => {
     {
       id: 'c',
       label: 'crypto enc (reference)',
-      url: product.baseUrl + cryptoPath,
-      headers: product.headers,
-      server: product.server,
+      ...reached(product, cryptoPath),
     },
     ...ENDPOINTS.map((endpoint) => ({
       id: endpoint.id,
       label: endpoint.label,
-      url: product.baseUrl + endpoint.paths[0]!,
-      headers: product.headers,
-      server: product.server,
+      ...reached(product, endpoint.paths[0]!),
       paths: endpoint.everyRequestNew ?? endpoint.paths,
     })),
   ];

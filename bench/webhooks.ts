@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pinSelf } from './cpu-pinning.js';
 import { cpuSecondsOf, describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
-import { postMany, startAgain, startProduct } from './product.js';
+import { postMany, reached, startAgain, startProduct } from './product.js';
 import { fixed, printResults, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
@@ -77,16 +77,12 @@ await runBenchmark(async (settings) => {
     {
       id: 'c',
       label: 'crypto enc (reference)',
-      url: current.baseUrl + CRYPTO_PATH,
-      headers: current.headers,
-      server: current.server,
+      ...reached(current, CRYPTO_PATH),
     },
     {
       id: 't',
       label: 'token create, with its event',
-      url: `${current.baseUrl}/api/token/create`,
-      headers: current.headers,
-      server: current.server,
+      ...reached(current, '/api/token/create'),
       jsonBody: TOKEN_BODY,
     },
     ...(baseline === undefined
@@ -95,9 +91,7 @@ await runBenchmark(async (settings) => {
           {
             id: 'b',
             label: 'token create, before webhooks',
-            url: `${baseline.baseUrl}/api/token/create`,
-            headers: baseline.headers,
-            server: baseline.server,
+            ...reached(baseline, '/api/token/create'),
             jsonBody: TOKEN_BODY,
           },
         ]),
