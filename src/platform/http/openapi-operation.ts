@@ -1,7 +1,13 @@
 import type { Field, Schema, AdditionalBody } from './fields.js';
 import type { JsonSchema } from './codecs.js';
 import { jsonSchemaOf, type Tagged } from './json-schema.js';
-import { errorResponsesOf, errorsOf, hasRequired, REQUEST_ID_HEADER } from './openapi-errors.js';
+import {
+  errorResponsesOf,
+  errorsOf,
+  hasRequired,
+  REQUEST_ID_HEADER,
+  type SharedErrorResponses,
+} from './openapi-errors.js';
 import { RATE_LIMIT_HEADERS } from './rate-limit-fields.js';
 import type { ContentType, Route } from './route-table.js';
 
@@ -14,12 +20,13 @@ const describedField = (field: Field<never, unknown>): JsonSchema => ({
 });
 
 /** A route's example request by field, as `exampleRequestOf` gives it (`"query lat"`). */
-type Examples = ReadonlyMap<string, unknown>;
+export type Examples = ReadonlyMap<string, unknown>;
 
 /** Where a field is given, as the samples name it. */
 const SAMPLE_PLACE = { path: 'params', query: 'query', header: 'headers' } as const;
 
-const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined, examples: Examples) =>
+/** A route's parameters of one place, as the document lists them, each with its example. */
+export const parameters = (where: 'query' | 'header' | 'path', schema: Schema<never> | undefined, examples: Examples) =>
   Object.entries(schema ?? {}).map(([name, field]) => {
     const example = examples.get(`${SAMPLE_PLACE[where]} ${name}`);
     return {
@@ -76,9 +83,6 @@ const successSchema = (route: Route, type: ContentType): JsonSchema => {
   return schema;
 };
 
-/** Per status, the error object with the codes this route can answer with it. */
-const errorResponses = (route: Route): Record<string, unknown> => errorResponsesOf(errorsOf(route));
-
 /** What a success carries: its request id, its rate-limit standing unless the row is open (never limited), its own. */
 const successHeaders = (route: Route): Record<string, unknown> => ({
   ...REQUEST_ID_HEADER,
@@ -110,8 +114,9 @@ function successes(route: Route): Record<string, unknown> {
 }
 
 /** One row as an operation of the document, with its example request (see `exampleRequestOf`). */
-export function operation(route: Route, examples: Examples = new Map()): Record<string, unknown> {
-  const responses = { ...successes(route), ...errorResponses(route) };
+export function operation(route: Route, examples: Examples, shared: SharedErrorResponses): Record<string, unknown> {
+  // Per status, the error object with the codes this route can answer with it.
+  const responses = { ...successes(route), ...errorResponsesOf(errorsOf(route), shared) };
   const listed = [
     ...parameters('path', route.params, examples),
     ...parameters('query', route.query, examples),

@@ -1,7 +1,7 @@
 import { errorCatalogue } from '../../domain/errors.js';
-import { errorResponsesOf, REQUEST_ID_HEADER } from './openapi-errors.js';
+import { errorResponsesOf, REQUEST_ID_HEADER, SharedErrorResponses } from './openapi-errors.js';
 import { REFERENCE_INTRODUCTION } from './openapi-introduction.js';
-import { openApiPath, operation } from './openapi-operation.js';
+import { openApiPath, operation, parameters } from './openapi-operation.js';
 import { PACKAGE_VERSION } from './release.js';
 import { exampleRequestOf, type RouteSampleTable } from './route-samples.js';
 import { servedPath, type Route, type RouteTable } from './route-table.js';
@@ -17,10 +17,13 @@ export function openApiDocument(
   samples: RouteSampleTable = {},
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const shared = new SharedErrorResponses();
+  const examplesOf = (route: Route) => exampleRequestOf(samples[`${route.method} ${route.path}`]);
   const describe = (route: Route): void => {
     (paths[openApiPath(servedPath(route))] ??= {})[route.method.toLowerCase()] = operation(
       route,
-      exampleRequestOf(samples[`${route.method} ${route.path}`]),
+      examplesOf(route),
+      shared,
     );
   };
   table.routes.filter((route) => !route.open).forEach(describe);
@@ -28,19 +31,14 @@ export function openApiDocument(
     const operations = (paths[prefix + openApiPath(redirect.from)] ??= {});
     const target = table.routes.find((route) => route.method === redirect.method && route.path === redirect.to);
     // The query string goes along: the new place's query parameters, so that "Try it out" reaches it whole.
-    const query =
-      target &&
-      (operation(target, exampleRequestOf(samples[`${target.method} ${target.path}`])) as {
-        parameters?: { in: string }[];
-      });
-    const parameters = (query?.parameters ?? []).filter((parameter) => parameter.in === 'query');
+    const passedOn = target ? parameters('query', target.query, examplesOf(target)) : [];
     operations[redirect.method.toLowerCase()] = {
       ...(redirect.section !== undefined && { tags: [redirect.section] }),
       summary: `Moved to ${prefix}${redirect.to}`,
       deprecated: true,
       // Asked without a token; a client that follows the redirect sends the new place the token it asks for.
       security: target && !target.open ? [{}, { bearer: [] }] : [],
-      ...(parameters.length > 0 && { parameters }),
+      ...(passedOn.length > 0 && { parameters: passedOn }),
       responses: {
         308: {
           description: `Permanent redirect to ${prefix}${redirect.to}, query string kept`,
@@ -50,13 +48,12 @@ export function openApiDocument(
           },
         },
         // A query so long that the new place would not fit in a header a client reads.
-        ...errorResponsesOf(['RedirectTargetTooLong']),
+        ...errorResponsesOf(['RedirectTargetTooLong'], shared),
       },
     };
   }
   // Those asked without a token after the rest, where the document has always listed them.
   table.routes.filter((route) => route.open && !route.undocumented).forEach(describe);
-  const responses = sharedErrorResponses(paths);
   return {
     openapi: '3.1.0',
     info: { title: 'utility-api', version: PACKAGE_VERSION, description: REFERENCE_INTRODUCTION },
@@ -73,7 +70,7 @@ export function openApiDocument(
           description: 'username or email, and password: only where an operation lists it',
         },
       },
-      responses,
+      responses: shared.responses,
       headers: {
         RequestId: {
           required: true,
@@ -97,44 +94,4 @@ export function openApiDocument(
       },
     },
   };
-}
-
-/**
- * Each error answer written once, under components, and named by its status and codes
- * (`Error400-7-11`), with every operation that can give it pointing there. Many operations give the
- * same ones (401, 403, 429, 503 are everyone's): the document is a fraction of the size, and
- * Swagger UI, which resolves an operation's whole subtree when a reader opens it, opened one in
- * about 1 s instead of 2.3 s on this 2-core machine (measured with Chromium on the same page,
- * the shared form against the repeated one, four operations each).
- */
-function sharedErrorResponses(paths: Record<string, Record<string, unknown>>): Record<string, unknown> {
-  const shared: Record<string, unknown> = {};
-  const names = new Map<string, string>();
-  for (const operations of Object.values(paths))
-    for (const operation of Object.values(operations) as { responses: Record<string, unknown> }[])
-      for (const [status, response] of Object.entries(operation.responses)) {
-        const codes = codesOf(response);
-        if (Number(status) < 400 || codes === undefined) continue;
-        const written = JSON.stringify(response);
-        let name = names.get(written);
-        if (name === undefined) {
-          // Two answers of one status and codes may still differ (429 code 25: a rate limit, a quota, or both).
-          const base = `Error${status}-${[...new Set(codes)].join('-')}`;
-          name = base;
-          for (let variant = 2; name in shared; variant += 1) name = `${base}-v${variant}`;
-          names.set(written, name);
-          shared[name] = response;
-        }
-        operation.responses[status] = { $ref: `#/components/responses/${name}` };
-      }
-  return shared;
-}
-
-/** The codes an error answer lists, as errorResponsesOf writes them; undefined for another answer (readiness's 503). */
-function codesOf(response: unknown): number[] | undefined {
-  const schema = (response as { content?: Record<string, { schema?: { allOf?: unknown[] } }> }).content?.[
-    'application/json'
-  ]?.schema;
-  const oneOf = (schema?.allOf?.[1] as { oneOf?: { properties: { code: { const: number } } }[] } | undefined)?.oneOf;
-  return oneOf?.map((entry) => entry.properties.code.const);
 }
