@@ -208,7 +208,23 @@ describe('domain: issuing tokens', () => {
     expect(parseDuration('2w')).to.equal(1_209_600_000);
     expect(parseDuration('1y')).to.equal(365 * 86_400_000);
     expect(parseDuration('10y')).to.equal(3650 * 86_400_000);
-    for (const bad of ['', '0d', '30', 'd', '11y', '1Y', '0y', '-1d', '1.5h', '99999w', '1yr'])
+    // Refused, not trimmed: the rule reads the text as sent (a byte-order mark once passed as 90d).
+    for (const bad of [
+      '',
+      '0d',
+      '30',
+      'd',
+      '11y',
+      '1Y',
+      '0y',
+      '-1d',
+      '1.5h',
+      '99999w',
+      '1yr',
+      ' 30d',
+      '30d\n',
+      '\ufeff90d',
+    ])
       expect(parseDuration(bad), bad).to.equal(undefined);
   });
 });

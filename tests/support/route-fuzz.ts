@@ -61,6 +61,8 @@ export interface RouteSamples {
    * request gives the fields of one way, chosen at random, and none of the others'.
    */
   readonly oneWayOf?: readonly (readonly string[])[];
+  /** Optional fields no sample gives well-formed: an honest request gives them seldom (see src/platform/http/route-samples.ts). */
+  readonly rarelyGiven?: readonly string[];
 }
 
 /** Who the request claims to be: the fuzzer's `*` user, a user holding one permission, nobody, or garbage. */
@@ -394,9 +396,9 @@ function bodyPlan(route: Route, fieldSample: FieldSample, honest: boolean): fc.A
     );
   }
   const fields = Object.keys(schema).map((name) => {
-    const { sample, always } = fieldSample('body', name);
+    const { sample, always, rarely } = fieldSample('body', name);
     const entry = fc.tuple(fc.constant(name), bodyValue(sample, honest));
-    return honest && (schema[name]!.required || always) ? entry : fc.option(entry, { freq: 3, nil: undefined });
+    return honest && (schema[name]!.required || always) ? entry : optionally(entry, undefined, honest && rarely);
   });
   if (honest)
     return fc.tuple(...fields).map((chosen) => ({
@@ -473,7 +475,18 @@ const callers: fc.Arbitrary<Caller> = fc.oneof(
 
 type Place = 'params' | 'query' | 'headers' | 'body';
 /** A field's well-formed values, and whether an honest request always carries it. */
-type FieldSample = (place: Place, name: string) => { sample: fc.Arbitrary<never>; always: boolean };
+/** A field's sample; `always` given, even when optional; `rarely` given, when optional (RouteSamples.rarelyGiven). */
+type FieldSample = (place: Place, name: string) => { sample: fc.Arbitrary<never>; always: boolean; rarely: boolean };
+
+/**
+ * An optional field of an honest request: given two times in three, or one in eight where no
+ * sample of it is well-formed (a cursor only the server can sign), so that the route's successes
+ * do not hang on the seed.
+ */
+const optionally = <T, Nil>(given: fc.Arbitrary<T>, nil: Nil, rarely: boolean): fc.Arbitrary<T | Nil> =>
+  rarely
+    ? fc.oneof({ weight: 7, arbitrary: fc.constant(nil) }, { weight: 1, arbitrary: given })
+    : fc.option(given, { freq: 3, nil });
 
 /**
  * How a request is made: as a client reading the documentation would, as an attacker would, or
@@ -529,11 +542,12 @@ export function requestsFor(
         `route-fuzz: no sample for ${place} ${name} of ${route.method} ${route.path}: add one to its family's samples (src/families/<family>/<family>-samples.ts)`,
       );
     const resolved = resolve<unknown>(sample, pool);
+    const rarely = samples.rarelyGiven?.includes(`${place} ${name}`) ?? false;
     if (manner.kind !== 'inject' || manner.field !== `${place} ${name}`)
-      return { sample: resolved as fc.Arbitrary<never>, always: false };
+      return { sample: resolved as fc.Arbitrary<never>, always: false, rarely };
     const inject = (value: unknown) =>
       typeof value === 'string' ? insertAt(value, manner.at, manner.character) : value;
-    return { sample: resolved.map(inject) as fc.Arbitrary<never>, always: true };
+    return { sample: resolved.map(inject) as fc.Arbitrary<never>, always: true, rarely };
   };
   const ways = honest ? (samples.oneWayOf ?? []) : [];
   const inAWay = (field: string) => ways.some((way) => way.includes(field));
@@ -548,12 +562,12 @@ export function requestsFor(
     return urlValue(fieldSample('params', name).sample, honest).map((value) => ({ ...value, name }));
   });
   const declaredQuery = Object.keys(route.query).map((name) => {
-    const { sample, always } = fieldSample('query', name);
+    const { sample, always, rarely } = fieldSample('query', name);
     const once = urlValue(sample, honest).map((value) => [[name, value]] as [string, UrlValue][]);
     if (honest)
       return route.query[name]!.required || always || inAWay(`query ${name}`)
         ? once
-        : fc.option(once, { freq: 3, nil: [] });
+        : optionally(once, [] as [string, UrlValue][], rarely);
     // Absent, once, or repeated (a repeated parameter is refused, never reduced to one of its values).
     return fc.oneof(
       { weight: 2, arbitrary: fc.constant([] as [string, UrlValue][]) },
@@ -583,11 +597,11 @@ export function requestsFor(
     },
   );
   const declaredHeaders = Object.keys(route.headers).map((name) => {
-    const { sample, always } = fieldSample('headers', name);
+    const { sample, always, rarely } = fieldSample('headers', name);
     const given = headerValue(sample, honest).map((value) => [name, value] as const);
     return honest && (route.headers[name]!.required || always || inAWay(`headers ${name}`))
       ? given
-      : fc.option(given, { freq: 3, nil: undefined });
+      : optionally(given, undefined, honest && rarely);
   });
   // Headers the route does not take: never silently reinterpreted.
   const strangerHeaders = fc.oneof(

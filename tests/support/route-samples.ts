@@ -80,6 +80,7 @@ export function samplesFrom(families: readonly AnyFamily[] = FAMILIES): (route: 
       headers: { ...everywhere, ...arbitrariesOf(samples.headers, permissions) },
       body: arbitrariesOf(samples.body, permissions),
       oneWayOf: samples.oneWayOf,
+      rarelyGiven: samples.rarelyGiven,
     };
   };
 }

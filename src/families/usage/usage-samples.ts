@@ -1,4 +1,4 @@
-import type { RouteSampleTable, SampleValues } from '../../platform/http/route-samples.js';
+import { mostly, type RouteSampleTable, type SampleValues } from '../../platform/http/route-samples.js';
 
 const tokenId: SampleValues = {
   existing: 'token',
@@ -19,11 +19,12 @@ const instant = [
   '1764162000000',
   'yesterday',
 ];
+// Well-formed values mostly: a range is refused when any of its four fields is.
 const range = {
-  from: instant,
-  to: instant,
-  by: ['hour', 'day', 'week', 'HOUR'],
-  group: ['operation', 'status', 'token', ''],
+  from: mostly(instant.slice(0, 5), instant.slice(5)),
+  to: mostly(instant.slice(0, 5), instant.slice(5)),
+  by: mostly(['hour', 'day', 'week'], ['HOUR']),
+  group: mostly(['operation', 'status', 'token'], ['']),
 };
 
 export const usageSamples: RouteSampleTable = {

@@ -87,19 +87,22 @@ export const usersAndTokensSamples: RouteSampleTable = {
       blocked: mostly([false], [true, 'true', 0, null]),
       quota: quotas(true),
     },
+    // Nearly every sampled password is refused (a good one costs scrypt's time), as is an address already taken.
+    rarelyGiven: ['body password', 'body email'],
   },
   'DELETE /user/delete': { headers: { 'x-uid': uid }, query: namedBy, oneWayOf: namingWays },
   'GET /user/list': {
     example: { query: { query: 'ada', limit: '20' } },
     query: {
       // Mostly well-formed, so that a listing succeeds now and then: no sample can be a real cursor,
-      // and an honest request gives one three times in four.
+      // so an honest request gives one seldom (rarelyGiven).
       query: mostly(['ada', 'ZOË', 'fuzz1', '%', '_', 'a*', '😀'], [' ', 'x'.repeat(321)]),
       blocked: mostly(['true', 'false'], ['yes', '1', '']),
       permission: mostly(['Cryptography::Encrypt', 'Cryptography::*', '*'], ['Nope::Nothing', 'Users::']),
       limit: mostly(['1', '20', '100'], ['0', '101', '-1', '1.5', 'ten']),
       cursor: ['bm90IGEgY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA', 'x', '', 'a.b.c'],
     },
+    rarelyGiven: ['query cursor'],
   },
   'POST /token/create': {
     example: {

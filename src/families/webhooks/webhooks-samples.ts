@@ -56,7 +56,7 @@ export const webhooksSamples: RouteSampleTable = {
       id,
       status: mostly(['queued', 'delivered', 'failed'], ['sent', '']),
       limit: mostly(['1', '20', '100'], ['0', '101', 'ten']),
-      cursor: ['1764208800000.msg_0f8fad5b-d9cb-469f-a165-70867728950e', 'x', ''],
+      cursor: mostly(['1764208800000.msg_0f8fad5b-d9cb-469f-a165-70867728950e'], ['x', '']),
     },
   },
   'POST /webhook/redeliver': {

@@ -35,6 +35,13 @@ export interface RouteSamples {
    */
   readonly oneWayOf?: readonly (readonly string[])[];
   /**
+   * Optional fields (`"query cursor"`, `"body password"`) that samples seldom give well-formed (a
+   * signed cursor only the server makes, a password good enough to cost scrypt's time): an honest
+   * request gives one of them one time in eight rather than two in three, so that the route's
+   * successes are not left to the seed.
+   */
+  readonly rarelyGiven?: readonly string[];
+  /**
    * The request the reference shows (and "Try it out" sends), where the first well-formed value
    * of each field would not make a realistic one (a password too short, a forged cursor, two ways
    * of naming the same thing at once): it replaces those values whole.

@@ -15,7 +15,7 @@ export const DURATION_PATTERN = /^(\d{1,6})([smhdwy])$/;
 
 /** Parses `90s`, `15m`, `12h`, `30d`, `2w`, `1y`; undefined for anything else or out of range. */
 export function parseDuration(text: string): number | undefined {
-  const match = DURATION_PATTERN.exec(text.trim());
+  const match = DURATION_PATTERN.exec(text);
   if (!match) return undefined;
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
   return ms > 0 && ms <= MAX_LIFETIME_MS ? ms : undefined;
