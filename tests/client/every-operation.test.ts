@@ -315,6 +315,10 @@ const CALLS: readonly (readonly [string, Call])[] = [
     },
   ],
   [
+    'GET /api/mail/list',
+    { expected: 'success', call: (api) => api.GET('/api/mail/list', { params: { query: { limit: 10 } } }) },
+  ],
+  [
     'POST /api/webhook/create',
     op({
       expected: 'success',

@@ -432,6 +432,35 @@ for (const adapter of adapters) {
       expect(await outbox.list({ status: 'failed', limit: 10 })).to.deep.equal([]);
     });
 
+    it("lists one sender's messages, and a page after a message, ties on the same millisecond broken by id", async () => {
+      const ada = [aMessage({ senderUserId: 'ada' }), aMessage({ senderUserId: 'ada' })];
+      const grace = aMessage({ senderUserId: 'grace' });
+      const anonymous = aMessage({ senderUserId: null });
+      // Two more of Ada's in one millisecond: the page ends between them, and the id orders them.
+      const [low, high] = [randomUUID(), randomUUID()].sort();
+      const at = created + 1;
+      const sameTime = [low!, high!].map((id) => aMessage({ senderUserId: 'ada', id, createdAt: at }));
+      for (const message of [...ada, grace, anonymous, ...sameTime]) await outbox.enqueue(message);
+
+      expect(ids(await outbox.list({ senderUserId: 'ada', limit: 10 }))).to.deep.equal([
+        high,
+        low,
+        ada[1]!.id,
+        ada[0]!.id,
+      ]);
+      expect(ids(await outbox.list({ senderUserId: 'grace', limit: 10 }))).to.deep.equal([grace.id]);
+      expect(ids(await outbox.list({ senderUserId: 'nobody', limit: 10 }))).to.deep.equal([]);
+      expect(ids(await outbox.list({ before: { createdAt: at, id: high! }, limit: 3 }))).to.deep.equal([
+        low,
+        anonymous.id,
+        grace.id,
+      ]);
+      expect(
+        ids(await outbox.list({ senderUserId: 'ada', before: { createdAt: at, id: low! }, limit: 10 })),
+      ).to.deep.equal([ada[1]!.id, ada[0]!.id]);
+      expect(await outbox.list({ before: { createdAt: T0, id: ada[0]!.id }, limit: 10 })).to.deep.equal([]);
+    });
+
     it('counts its messages by status, every status named even at zero', async () => {
       expect(await outbox.countByStatus()).to.deep.equal({ queued: 0, sent: 0, failed: 0 });
       const [sent, failed, waiting, leased] = [aMessage(), aMessage(), aMessage(), aMessage()];

@@ -257,6 +257,50 @@ for (const backend of httpBackends) {
       await expectError(await statusOf(server, token, 'not-an-id'), 400, 7);
       await expectError(await server.get('/api/mail/status', { Authorization: `Bearer ${token}` }), 400, 6);
     });
+
+    it("lists a sender's own messages newest first, page by page; everyone's to Mail::Read holders", async () => {
+      const sender = await server.tokenFor(['Mail::Send']);
+      const sent: string[] = [];
+      for (const subject of ['first', 'second', 'third'])
+        sent.unshift((await accepted(await send(server, sender, { ...A_MAIL, subject }))).id);
+      const othersId = (await accepted(await send(server, token, A_MAIL))).id;
+      const list = async (who: string, query: string) => {
+        const response = await server.get(`/api/mail/list${query}`, { Authorization: `Bearer ${who}` });
+        expect(response.status, await response.clone().text()).to.equal(200);
+        return (await response.json()) as { messages: StatusBody[]; nextCursor: string | null };
+      };
+
+      // Newest first; messages of one millisecond in the order of their ids, which a test cannot choose.
+      const all = (await list(sender, '')).messages;
+      expect(all.map(({ id }) => id)).to.have.members(sent);
+      const times = all.map(({ createdAt }) => Date.parse(createdAt));
+      expect(times).to.deep.equal([...times].sort((a, b) => b - a));
+      expect(Object.keys(all[0]!)).to.deep.equal(
+        Object.keys((await (await statusOf(server, sender, sent[0]!)).json()) as object),
+      );
+
+      const first = await list(sender, '?limit=2');
+      expect(first.nextCursor).to.be.a('string');
+      const second = await list(sender, `?limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`);
+      expect(second.nextCursor).to.equal(null);
+      expect([...first.messages, ...second.messages].map(({ id }) => id)).to.deep.equal(all.map(({ id }) => id));
+      for (const id of sent) await eventually(server, sender, id, 'sent');
+      expect((await list(sender, '?status=sent')).messages.map(({ id }) => id)).to.have.members(sent);
+      expect((await list(sender, '?status=queued')).messages).to.deep.equal([]);
+
+      const everyone = (await list(await server.tokenFor(['Mail::Read']), '?limit=100')).messages.map(({ id }) => id);
+      expect(everyone).to.include.members([othersId, ...sent]);
+      expect((await list(await server.tokenFor(['Mail::Send']), '')).messages).to.deep.equal([]);
+
+      const asked = (query: string, who = sender) =>
+        server.get(`/api/mail/list${query}`, { Authorization: `Bearer ${who}` });
+      await expectError(await asked('?cursor=forged'), 400, 7);
+      await expectError(await asked('?limit=0'), 400, 7);
+      await expectError(await asked('?limit=101'), 400, 7);
+      await expectError(await asked('?status=bounced'), 400, 7);
+      await expectError(await asked('', await server.tokenFor(['Cryptography::Encrypt'])), 403, 1);
+      await expectError(await server.get('/api/mail/list'), 401, 3);
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { MessageReader } from './domain/manage-mail.js';
+import { DEFAULT_MESSAGE_PAGE, MAX_MESSAGE_PAGE, MESSAGE_CURSOR, type MessageReader } from './domain/manage-mail.js';
 import {
   FROM_NAME_ADDRESS_LIKE,
   MAX_FROM_NAME_CHARACTERS,
@@ -14,7 +14,7 @@ import {
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from './domain/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from './domain/variables.js';
 import { MailPermission } from './domain/permissions.js';
-import { described, matching, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
+import { described, matching, numberWritten, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
@@ -70,6 +70,8 @@ const messageStatus = t.strict({
     }),
   ),
 });
+
+const messagePage = t.strict({ messages: t.readonlyArray(messageStatus), nextCursor: t.union([t.string, t.null]) });
 
 /** What a replay says of itself (IETF httpapi's Idempotency-Key draft, as Stripe answers). */
 const REPLAYED = { 'Idempotent-Replayed': 'true' } as const;
@@ -159,6 +161,28 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       response: messageStatus,
       errors: ['MessageNotFound'],
       handle: async ({ actor, query: { id } }) => jsonOf(await deps.reader.status(actor, id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/mail/list',
+      permission: null,
+      family: 'Mail',
+      summary:
+        `Messages newest first, as GET /mail/status shows each: your own with ${MailPermission.MailSend}, ` +
+        `everyone's with ${MailPermission.MailRead}`,
+      query: {
+        status: optional(oneOf(MESSAGE_STATUSES, MESSAGE_STATUSES.join(', ')), 'only messages of this status'),
+        limit: optional(
+          numberWritten(/^[0-9]{1,3}$/, 1, MAX_MESSAGE_PAGE, `a whole number from 1 to ${MAX_MESSAGE_PAGE}`, 'integer'),
+          `messages per page; default ${DEFAULT_MESSAGE_PAGE}`,
+        ),
+        cursor: optional(
+          matching(MESSAGE_CURSOR, 'a cursor'),
+          'the nextCursor of the page before, with the same filters',
+        ),
+      },
+      response: messagePage,
+      handle: async ({ actor, query }) => jsonOf(await deps.reader.page(actor, query)),
     }),
   ];
 }

@@ -31,4 +31,13 @@ export const mailSamples: RouteSampleTable = {
   'GET /mail/status': {
     query: { id: { existing: 'message', otherwise: ['00000000-0000-4000-8000-000000000000'] } },
   },
+  'GET /mail/list': {
+    // A first page, as a person asks for one: no status, no cursor.
+    example: { query: { limit: '20' } },
+    query: {
+      status: { often: ['sent', 'queued', 'failed'], seldom: ['bounced', ''] },
+      limit: { often: ['20', '1', '100'], seldom: ['0', '101', 'ten'] },
+      cursor: ['1767225600000.00000000-0000-4000-8000-000000000000', 'not a cursor'],
+    },
+  },
 };

@@ -190,7 +190,7 @@ export class KnexOutbox implements Outbox {
     return row ? toMessage(row) : undefined;
   }
 
-  async list({ status, limit }: OutboxFilter): Promise<readonly OutboxMessage[]> {
+  async list({ status, limit, senderUserId, before }: OutboxFilter): Promise<readonly OutboxMessage[]> {
     const query = this.db(MAIL_TABLE)
       .select<MessageRow[]>()
       .orderBy([
@@ -199,6 +199,13 @@ export class KnexOutbox implements Outbox {
       ])
       .limit(limit);
     if (status !== undefined) void query.where({ status });
+    if (senderUserId !== undefined) void query.where({ sender_user_id: senderUserId });
+    if (before !== undefined)
+      void query.andWhere((older) =>
+        older
+          .where('created_at', '<', before.createdAt)
+          .orWhere((same) => same.where('created_at', before.createdAt).andWhere('id', '<', before.id)),
+      );
     return (await query).map(toMessage);
   }
 

@@ -134,10 +134,15 @@ export class MemoryOutbox implements Outbox {
     return counts;
   }
 
-  async list({ status, limit }: OutboxFilter): Promise<readonly OutboxMessage[]> {
+  async list({ status, limit, senderUserId, before }: OutboxFilter): Promise<readonly OutboxMessage[]> {
     return [...this.messages.values()]
       .map((entry) => entry.message)
-      .filter((message) => status === undefined || message.status === status)
+      .filter(
+        (message) =>
+          (status === undefined || message.status === status) &&
+          (senderUserId === undefined || message.senderUserId === senderUserId) &&
+          (before === undefined || newestFirst(message, { ...message, ...before }) > 0),
+      )
       .sort(newestFirst)
       .slice(0, limit);
   }

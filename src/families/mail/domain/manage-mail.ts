@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { actorHolds, actorUser, type Actor } from '../../../domain/identity/actor.js';
+import { actorHolds, actorUser, actorUserId, type Actor } from '../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { orOutage } from '../../../domain/outage.js';
 import { MailPermission } from './permissions.js';
@@ -39,6 +39,22 @@ export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
   lastError: message.lastError,
   recipients: recipientsOf(message),
 });
+
+export const DEFAULT_MESSAGE_PAGE = 20;
+export const MAX_MESSAGE_PAGE = 100;
+/** Where a page ends: the last message's creation (ms) and id. */
+export const MESSAGE_CURSOR = /^(\d{1,15})\.([0-9a-f-]{36})$/;
+
+export interface MessagePageRequest {
+  readonly status?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface MessagePage {
+  readonly messages: readonly MessageStatusView[];
+  readonly nextCursor: string | null;
+}
 
 const checkId = (id: string): E.Either<DomainError, string> =>
   MESSAGE_ID.test(id) ? E.right(id) : E.left(invalidInput('id', `id must be ${MESSAGE_ID_RULE}`));
@@ -81,6 +97,43 @@ export class MessageReader {
     if (!Number.isInteger(filter.limit) || filter.limit < 1)
       return E.left(invalidInput('limit', 'limit must be a whole number of at least 1'));
     return orOutage(this.outbox.list({ status: status.right, limit: filter.limit }), OUTBOX_DOWN);
+  }
+
+  /**
+   * A page of the outbox, newest first: everybody's messages for a holder of Mail::Read, the
+   * caller's own for a sender (Mail::Send), as each may read them one by one.
+   */
+  async page(actor: Actor, request: MessagePageRequest): Promise<E.Either<DomainError, MessagePage>> {
+    const readsOthers = actorHolds(actor, MailPermission.MailRead);
+    if (!readsOthers && !actorHolds(actor, MailPermission.MailSend))
+      return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailSend });
+    const { limit = DEFAULT_MESSAGE_PAGE, cursor } = request;
+    const status = request.status === undefined ? E.right(undefined) : checkStatus(request.status);
+    if (E.isLeft(status)) return status;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MESSAGE_PAGE)
+      return E.left(invalidInput('limit', `limit must be a whole number from 1 to ${MAX_MESSAGE_PAGE}`));
+    const before = cursor === undefined ? undefined : MESSAGE_CURSOR.exec(cursor);
+    if (before === null) return E.left(invalidInput('cursor', 'cursor must be the nextCursor of the page before'));
+    // A sender with no user of its own (the operator's key file) sent nothing it could list as its own.
+    const sender = readsOthers ? undefined : (actorUserId(actor) ?? null);
+    if (sender === null) return E.right({ messages: [], nextCursor: null });
+    const listed = await orOutage(
+      this.outbox.list({
+        status: status.right,
+        senderUserId: sender,
+        // One more than asked says whether another page follows.
+        limit: limit + 1,
+        before: before && { createdAt: Number(before[1]), id: before[2]! },
+      }),
+      OUTBOX_DOWN,
+    );
+    if (E.isLeft(listed)) return listed;
+    const shown = listed.right.slice(0, limit);
+    const last = shown.at(-1);
+    return E.right({
+      messages: shown.map(statusViewOf),
+      nextCursor: listed.right.length > limit && last ? `${last.createdAt}.${last.id}` : null,
+    });
   }
 
   private async visible(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {

@@ -131,6 +131,10 @@ export function settledMessage(message: OutboxMessage, settlement: Settlement): 
 export interface OutboxFilter {
   readonly status?: MessageStatus;
   readonly limit: number;
+  /** Only the messages this user sent. */
+  readonly senderUserId?: string;
+  /** Only the messages after this one in the list's order (older, or as old with a smaller id): where a page ended. */
+  readonly before?: { readonly createdAt: number; readonly id: string };
 }
 
 /**
