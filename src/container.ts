@@ -32,6 +32,7 @@ import { defaultRateLimitOf, type AppConfig } from './config/config.js';
 import { Clock, type Randomness } from './domain/ports.js';
 import { systemRandomness } from './platform/randomness/system-randomness.js';
 import type { RouteSampleTable } from './platform/http/route-samples.js';
+import { RECORDED_ANSWERS } from './composition/recorded-answers.js';
 
 export type { Closed } from './platform/lifecycle.js';
 
@@ -173,6 +174,7 @@ export async function buildApplication<Chosen extends FamilyName = FamilyName>(
         disabledFamilies: config.features.disabled,
         trustedProxies: config.http.trustedProxies,
         samples: Object.assign({}, ...families.map((family) => family.samples)) as RouteSampleTable,
+        answers: RECORDED_ANSWERS,
       }),
     );
     if (options.mailer) container.rebind(Mailer).toConstantValue(options.mailer);

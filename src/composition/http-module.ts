@@ -3,7 +3,7 @@ import { createApp } from '../platform/http/app.js';
 import { trustProxies } from '../platform/http/client-address.js';
 import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
-import type { RouteSampleTable } from '../platform/http/route-samples.js';
+import type { AnswerExampleTable, RouteSampleTable } from '../platform/http/route-samples.js';
 import { tableOfSections, withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
 import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
@@ -24,6 +24,8 @@ export interface HttpSettings {
   readonly trustedProxies: readonly string[];
   /** The families' samples, whose well-formed values are the reference's examples. */
   readonly samples?: RouteSampleTable;
+  /** What each route answered its example request, for the reference (src/composition/recorded-answers.ts). */
+  readonly answers?: AnswerExampleTable;
 }
 
 /**
@@ -44,6 +46,7 @@ export const httpModule = ({
   disabledFamilies,
   trustedProxies,
   samples,
+  answers,
 }: HttpSettings): ContainerModule =>
   new ContainerModule((options) => {
     // The families' contributions, however many: a multiple injection, which the typed bindings do not take.
@@ -51,7 +54,10 @@ export const httpModule = ({
       .bind(Routes)
       .toResolvedValue(
         (contributions: RouteContribution[], health: Health): RouteTable =>
-          withOpenRoutes(withFamiliesDisabled(tableOfSections(contributions), disabledFamilies), health, samples),
+          withOpenRoutes(withFamiliesDisabled(tableOfSections(contributions), disabledFamilies), health, {
+            samples,
+            answers,
+          }),
         [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )
       .inSingletonScope();

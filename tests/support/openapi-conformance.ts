@@ -181,3 +181,34 @@ export function conformanceTo(documentText: string): Conformance {
   compiled.set(documentText, conformance);
   return conformance;
 }
+
+/**
+ * The examples of a document's successes that their own schema does not describe, one line each
+ * (`GET /api/crypto/enc 200 text/plain: …`): none, for a document whose examples a client can trust.
+ */
+export function examplesBeyondTheirSchema(documentText: string): string[] {
+  const resolved = new Validator().resolveRefs({
+    specification: JSON.parse(documentText) as Record<string, unknown>,
+  }) as unknown as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        { responses: Record<string, { content?: Record<string, { schema?: object; example?: unknown }> }> }
+      >
+    >;
+  };
+  return Object.entries(resolved.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).flatMap(([method, { responses }]) =>
+      Object.entries(responses).flatMap(([status, { content = {} }]) =>
+        Object.entries(content).flatMap(([type, { schema = {}, example }]) => {
+          if (example === undefined) return [];
+          const validate = validatorOf(schema);
+          return validate(example)
+            ? []
+            : [`${method.toUpperCase()} ${path} ${status} ${type}: ${JSON.stringify(validate.errors)}`];
+        }),
+      ),
+    ),
+  );
+}

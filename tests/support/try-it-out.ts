@@ -1,14 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startContentFixture, contentUpstreamsAt, type ContentFixture } from './content-fixture.js';
 import { authorizeReference, describeInBrowser, launchBrowser, policyRefusalsOf } from './browser.js';
-import { startDnsFixture, type DnsFixture } from './dns-fixture.js';
-import { ZONE } from './dns-zone.js';
-import { startHiveFixture, type HiveFixture } from './hive-fixture.js';
-import { expectRight } from './either.js';
-import { startServer, type TestServer } from './http-server.js';
-import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from './open-meteo-fixture.js';
-import { startRegistries, type Registries } from './registry-fixtures.js';
+import type { TestServer } from './http-server.js';
+import { openReferenceWorld, type ReferenceWorld } from './reference-world.js';
 
 interface Parameter {
   readonly name: string;
@@ -51,41 +45,18 @@ export function describeTryItOut(sections: string, takes: (section: string) => b
     `browser: "Try it out" on every GET operation of /docs, with its example values: ${sections}`,
     function () {
       this.timeout(600_000);
+      let world: ReferenceWorld;
       let server: TestServer;
       let browser: Browser;
-      let hive: HiveFixture;
-      let weather: OpenMeteoFixture;
-      let content: ContentFixture;
-      let dns: DnsFixture;
-      let registries: Registries;
 
       before(async () => {
-        [hive, weather, content, dns, registries] = await Promise.all([
-          startHiveFixture(),
-          startOpenMeteoFixture(),
-          startContentFixture(),
-          startDnsFixture(ZONE),
-          startRegistries(),
-        ]);
-        server = await startServer({
-          env: { ...openMeteoAt(weather), ...contentUpstreamsAt(content) },
-          overrides: {
-            hive: { baseUrl: hive.url },
-            whois: {
-              dnsServers: [dns.server],
-              rdapBootstrapUrl: registries.rdap.bootstrapUrl,
-              whoisServer: registries.root.server,
-            },
-            // The registries and the webhook's receiver are on loopback too.
-            outbound: { allowedNetworks: ['127.0.0.0/8'] },
-          },
-        });
+        world = await openReferenceWorld();
+        server = world.server;
         browser = await launchBrowser();
       });
       after(async () => {
         await browser?.close();
-        await server?.close();
-        await Promise.all([hive?.close(), weather?.close(), content?.close(), dns?.close(), registries?.close()]);
+        await world?.close();
       });
 
       /** The operation's block on the page, opened, in "Try it out". */
@@ -130,14 +101,6 @@ export function describeTryItOut(sections: string, takes: (section: string) => b
         made['/api/webhook/info'] = { id: endpoint };
         made['/api/webhook/deliveries'] = { id: endpoint };
 
-        // Quotes of real people come from an operator's import (none are bundled): one, as the CLI imports it.
-        const imported = expectRight(
-          await server.app.useCases.content.importContent.execute('quote', 'library', {
-            content: 'text,author\n"Simple things should be simple, complex things should be possible.",Alan Kay\n',
-            format: 'csv',
-          }),
-        );
-        expect(imported).to.deep.include({ added: 1, refused: 0 });
         const document = (await (await server.get('/api/openapi.json')).json()) as {
           paths: Record<string, Record<string, Operation>>;
         };

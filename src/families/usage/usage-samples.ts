@@ -29,9 +29,12 @@ const range = {
 
 export const usageSamples: RouteSampleTable = {
   'GET /token/usage': {
+    // The last seven days (the default range), a day at a time.
+    example: { query: { by: 'day' } },
     query: { id: tokenId, ...range },
   },
   'GET /user/usage': {
+    example: { query: { by: 'day', group: 'operation' } },
     query: range,
     headers: { 'x-uid': uid },
   },

@@ -99,24 +99,39 @@ const successHeaders = (route: Route): Record<string, unknown> => ({
   ),
 });
 
-/** Each status a success may have, with what it means (by default the row's status, "Success"). */
-function successes(route: Route): Record<string, unknown> {
+/**
+ * Each status a success may have, with what it means (by default the row's status, "Success"),
+ * and what the route answered its example request with that status, in each content type it was recorded in.
+ */
+function successes(route: Route, answered: Readonly<Record<string, unknown>>): Record<string, unknown> {
   if ((route.response as unknown as Tagged)._tag === 'NeverType') return {};
-  const content = Object.fromEntries(
-    contentTypesOf(route).map((type) => [type, { schema: successSchema(route, type) }]),
-  );
+  const contentOf = (status: string) =>
+    Object.fromEntries(
+      contentTypesOf(route).map((type) => {
+        const example = answered[`${status} ${type}`];
+        return [type, { schema: successSchema(route, type), ...(example !== undefined && { example }) }];
+      }),
+    );
   return Object.fromEntries(
     Object.entries(route.answers ?? { [route.status]: 'Success' }).map(([status, description]) => [
       status,
-      { description, headers: successHeaders(route), content },
+      { description, headers: successHeaders(route), content: contentOf(status) },
     ]),
   );
 }
 
-/** One row as an operation of the document, with its example request (see `exampleRequestOf`). */
-export function operation(route: Route, examples: Examples, shared: SharedErrorResponses): Record<string, unknown> {
+/**
+ * One row as an operation of the document, with its example request (see `exampleRequestOf`) and
+ * the answers recorded for it (see `AnswerExampleTable`).
+ */
+export function operation(
+  route: Route,
+  examples: Examples,
+  answered: Readonly<Record<string, unknown>>,
+  shared: SharedErrorResponses,
+): Record<string, unknown> {
   // Per status, the error object with the codes this route can answer with it.
-  const responses = { ...successes(route), ...errorResponsesOf(errorsOf(route), shared) };
+  const responses = { ...successes(route, answered), ...errorResponsesOf(errorsOf(route), shared) };
   const listed = [
     ...parameters('path', route.params, examples),
     ...parameters('query', route.query, examples),

@@ -3,18 +3,19 @@ import { errorResponsesOf, REQUEST_ID_HEADER, SharedErrorResponses } from './ope
 import { REFERENCE_INTRODUCTION } from './openapi-introduction.js';
 import { openApiPath, operation, parameters } from './openapi-operation.js';
 import { PACKAGE_VERSION } from './release.js';
-import { exampleRequestOf, type RouteSampleTable } from './route-samples.js';
+import { exampleRequestOf, type AnswerExampleTable, type RouteSampleTable } from './route-samples.js';
 import { servedPath, type Route, type RouteTable } from './route-table.js';
 
 /**
  * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
  * the document cannot drift from what is served. `x-permission` names what each operation needs;
- * the families' samples give each operation its example request.
+ * the families' samples give each operation its example request, and `answers` what it answered.
  */
 export function openApiDocument(
   table: RouteTable,
   prefix: string,
   samples: RouteSampleTable = {},
+  answers: AnswerExampleTable = {},
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const shared = new SharedErrorResponses();
@@ -23,6 +24,7 @@ export function openApiDocument(
     (paths[openApiPath(servedPath(route))] ??= {})[route.method.toLowerCase()] = operation(
       route,
       examplesOf(route),
+      answers[`${route.method} ${route.path}`] ?? {},
       shared,
     );
   };

@@ -57,6 +57,14 @@ export interface RouteSamples {
 /** Samples by route, keyed `"<METHOD> <path>"` as the route table writes them (`"GET /crypto/enc"`). */
 export type RouteSampleTable = Readonly<Record<string, RouteSamples>>;
 
+/**
+ * What each route answered its example request, as the reference shows it beside each success:
+ * keyed like the samples (`"GET /crypto/enc"`), then by status and content type
+ * (`"200 text/plain"`). Recorded from a server on loopback fixtures, never written by hand
+ * (`npm run docs:answers`); a test records them again and fails when one has drifted.
+ */
+export type AnswerExampleTable = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
 /** Well-formed values, and now and then ones the route refuses. */
 export const mostly = <T>(often: readonly T[], seldom: readonly T[]): SampleValues<T> => ({ often, seldom });
 

@@ -15,7 +15,7 @@ import { openApiDocument } from './openapi.js';
 import { pageRoutes } from './pages.js';
 import { changelogFeed, PACKAGE_VERSION, readChangelog } from './release.js';
 import { jsonBytes } from './respond.js';
-import type { RouteSampleTable } from './route-samples.js';
+import type { AnswerExampleTable, RouteSampleTable } from './route-samples.js';
 import {
   API_PREFIX,
   defineOpenRoute,
@@ -76,14 +76,24 @@ const HEALTH_ANSWERS = {
 const answerHealth = (document: HealthDocument) =>
   E.right({ contentType: HEALTH_CONTENT_TYPE, body: document, status: statusCodeOf(document) } as const);
 
+/** What the reference shows as each operation's example: the request (the families' samples) and what it answered. */
+export interface ReferenceExamples {
+  readonly samples?: RouteSampleTable;
+  readonly answers?: AnswerExampleTable;
+}
+
 /**
  * The endpoints asked without a token, after the table's own: health for load balancers and
  * orchestrators (draft-inadarei-api-health-check), the table's OpenAPI description, the change
  * log, and the reference page that shows the description.
  */
-export function withOpenRoutes(table: RouteTable, health: Health, samples: RouteSampleTable = {}): RouteTable {
+export function withOpenRoutes(
+  table: RouteTable,
+  health: Health,
+  { samples = {}, answers = {} }: ReferenceExamples = {},
+): RouteTable {
   // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
-  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples)));
+  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples, answers)));
   const changelog = makeOnce(() => readChangelog());
   const open: Route[] = [
     defineOpenRoute({
