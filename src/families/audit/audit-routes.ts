@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { AUDIT_ACTIONS } from '../../domain/audit.js';
-import { isoInstant, matching, numberWritten, oneOf, text } from '../../platform/http/codecs.js';
-import { optional } from '../../platform/http/fields.js';
+import { isoInstant, oneOf, text } from '../../platform/http/codecs.js';
+import { optional, pageQuery } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 import { AUDIT_CURSOR, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE, type ReadAudit } from './domain/read-audit.js';
 
@@ -54,14 +54,7 @@ export function auditRoutes(readAudit: ReadAudit): Route[] {
         action: optional(oneOf(AUDIT_ACTIONS, AUDIT_ACTIONS.join(', ')), 'only this action'),
         from: optional(isoInstant, 'only entries at or after this instant'),
         to: optional(isoInstant, 'only entries before this instant'),
-        limit: optional(
-          numberWritten(/^[0-9]{1,3}$/, 1, MAX_AUDIT_PAGE, `a whole number from 1 to ${MAX_AUDIT_PAGE}`, 'integer'),
-          `entries per page; default ${DEFAULT_AUDIT_PAGE}`,
-        ),
-        cursor: optional(
-          matching(AUDIT_CURSOR, 'a cursor'),
-          'the nextCursor of the page before, with the same filters',
-        ),
+        ...pageQuery('entries', { max: MAX_AUDIT_PAGE, byDefault: DEFAULT_AUDIT_PAGE, cursor: AUDIT_CURSOR }),
       },
       response: auditPage,
       handle: async ({ query, actor }) => jsonOf(await readAudit.list(actor, query)),

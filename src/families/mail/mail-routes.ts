@@ -14,8 +14,8 @@ import {
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from './domain/send-mail.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from './domain/variables.js';
 import { MailPermission } from './domain/permissions.js';
-import { described, matching, numberWritten, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
-import { optional, required } from '../../platform/http/fields.js';
+import { described, matching, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
+import { optional, pageQuery, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface MailRouteDependencies {
@@ -172,14 +172,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
         `everyone's with ${MailPermission.MailRead}`,
       query: {
         status: optional(oneOf(MESSAGE_STATUSES, MESSAGE_STATUSES.join(', ')), 'only messages of this status'),
-        limit: optional(
-          numberWritten(/^[0-9]{1,3}$/, 1, MAX_MESSAGE_PAGE, `a whole number from 1 to ${MAX_MESSAGE_PAGE}`, 'integer'),
-          `messages per page; default ${DEFAULT_MESSAGE_PAGE}`,
-        ),
-        cursor: optional(
-          matching(MESSAGE_CURSOR, 'a cursor'),
-          'the nextCursor of the page before, with the same filters',
-        ),
+        ...pageQuery('messages', { max: MAX_MESSAGE_PAGE, byDefault: DEFAULT_MESSAGE_PAGE, cursor: MESSAGE_CURSOR }),
       },
       response: messagePage,
       handle: async ({ actor, query }) => jsonOf(await deps.reader.page(actor, query)),

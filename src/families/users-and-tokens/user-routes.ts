@@ -15,13 +15,12 @@ import {
   jsonFlag,
   matching,
   names,
-  numberWritten,
   secretText,
   text,
   trueOrFalse,
   userUid,
 } from '../../platform/http/codecs.js';
-import { optional, required } from '../../platform/http/fields.js';
+import { optional, pageQuery, required } from '../../platform/http/fields.js';
 import { defineRoute, json, type Route } from '../../platform/http/route-table.js';
 
 export interface UserRouteDependencies {
@@ -215,14 +214,8 @@ export function userRoutes(deps: UserRouteDependencies): Route[] {
         ),
         blocked: optional(trueOrFalse, 'only blocked (true) or unblocked (false) users'),
         permission: optional(text(1, 100), 'only users who hold this permission, by itself or through a wildcard'),
-        limit: optional(
-          numberWritten(/^[0-9]{1,3}$/, 1, MAX_USER_PAGE, `a whole number from 1 to ${MAX_USER_PAGE}`, 'integer'),
-          `users per page; default ${DEFAULT_USER_PAGE}`,
-        ),
-        cursor: optional(
-          matching(/^[A-Za-z0-9_.-]{1,400}$/, 'a cursor'),
-          'the nextCursor of the page before, with the same filters',
-        ),
+        // The cursor is signed (list-cursor.ts): its form here, its signature by the use case.
+        ...pageQuery('users', { max: MAX_USER_PAGE, byDefault: DEFAULT_USER_PAGE, cursor: /^[A-Za-z0-9_.-]{1,400}$/ }),
       },
       response: userPage,
       handle: async ({ query, actor }) =>

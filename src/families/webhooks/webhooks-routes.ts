@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { checked } from '../../platform/config/codecs.js';
-import { described, jsonFlag, matching, numberWritten, oneOf, orNull, text } from '../../platform/http/codecs.js';
-import { optional, required } from '../../platform/http/fields.js';
+import { described, jsonFlag, matching, oneOf, orNull, text } from '../../platform/http/codecs.js';
+import { optional, pageQuery, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 import {
   ENDPOINT_ID,
@@ -204,20 +204,11 @@ export function webhookRoutes({ manage, test, deliveries }: WebhookRouteDependen
       query: {
         ...idQuery,
         status: optional(oneOf(DELIVERY_STATUSES, DELIVERY_STATUSES.join(', ')), 'only deliveries of this status'),
-        limit: optional(
-          numberWritten(
-            /^[0-9]{1,3}$/,
-            1,
-            MAX_DELIVERY_PAGE,
-            `a whole number from 1 to ${MAX_DELIVERY_PAGE}`,
-            'integer',
-          ),
-          `deliveries per page; default ${DEFAULT_DELIVERY_PAGE}`,
-        ),
-        cursor: optional(
-          matching(DELIVERY_CURSOR, 'a cursor'),
-          'the nextCursor of the page before, with the same filters',
-        ),
+        ...pageQuery('deliveries', {
+          max: MAX_DELIVERY_PAGE,
+          byDefault: DEFAULT_DELIVERY_PAGE,
+          cursor: DELIVERY_CURSOR,
+        }),
       },
       response: deliveryPage,
       errors: ['WebhookNotFound'],

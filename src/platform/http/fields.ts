@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { matching, numberWritten } from './codecs.js';
 import type { InputError, PlacedInputError } from '../../domain/errors.js';
 
 /**
@@ -38,6 +39,21 @@ export const required = <I, A>(codec: t.Decoder<I, A>, description: string) =>
   ({ codec, required: true, description }) as const;
 export const optional = <I, A>(codec: t.Decoder<I, A>, description: string) =>
   ({ codec, required: false, description }) as const;
+
+/**
+ * The query fields of a list read a page at a time (src/domain/paging.ts): `limit`, 1 to `max`
+ * (at most 999) of `what`, and `cursor`, the `nextCursor` of the page before.
+ */
+export const pageQuery = (
+  what: string,
+  { max, byDefault, cursor }: { max: number; byDefault: number; cursor: RegExp },
+) => ({
+  limit: optional(
+    numberWritten(/^[0-9]{1,3}$/, 1, max, `a whole number from 1 to ${max}`, 'integer'),
+    `${what} per page; default ${byDefault}`,
+  ),
+  cursor: optional(matching(cursor, 'a cursor'), 'the nextCursor of the page before, with the same filters'),
+});
 
 /** Where a field of a request came from, as far as the catalogue's codes tell them apart. */
 export type InputPlace = keyof typeof FIELD_ERRORS;

@@ -3,6 +3,7 @@ import type { AuditAction, AuditQuery, AuditTrail, StoredAuditEntry } from '../.
 import { invalidInput, type DomainError, type OutageError } from '../../../domain/errors.js';
 import { actorHolds, actorUser, type Actor } from '../../../domain/identity/actor.js';
 import { orOutage } from '../../../domain/outage.js';
+import { checkPageLimit, pageOf, withLookahead } from '../../../domain/paging.js';
 import { AuditPermission } from './permissions.js';
 
 export const DEFAULT_AUDIT_PAGE = 20;
@@ -50,6 +51,8 @@ export class ReadAudit {
 
   async list(actor: Actor, request: AuditRequest): Promise<E.Either<DomainError, AuditPage>> {
     const limit = request.limit ?? DEFAULT_AUDIT_PAGE;
+    const wrongLimit = checkPageLimit(limit, MAX_AUDIT_PAGE);
+    if (wrongLimit) return E.left(wrongLimit);
     if (request.from !== undefined && request.to !== undefined && request.from >= request.to)
       return E.left(invalidInput('from', 'from must be before to'));
     if (request.cursor !== undefined && !AUDIT_CURSOR.test(request.cursor))
@@ -70,16 +73,12 @@ export class ReadAudit {
         to: request.to,
         ownedBy,
         before: request.cursor,
-        limit: limit + 1,
+        limit: withLookahead(limit),
       }),
       AUDIT_TRAIL_DOWN,
     );
     if (E.isLeft(found)) return found;
-    const page = found.right.slice(0, limit);
-    const last = page[page.length - 1];
-    return E.right({
-      entries: page.map(viewOfAuditEntry),
-      nextCursor: found.right.length > limit && last !== undefined ? last.id : null,
-    });
+    const { rows, nextCursor } = pageOf(found.right, limit, (last) => last.id);
+    return E.right({ entries: rows.map(viewOfAuditEntry), nextCursor });
   }
 }

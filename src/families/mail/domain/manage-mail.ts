@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { actorHolds, actorUser, actorUserId, type Actor } from '../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { orOutage } from '../../../domain/outage.js';
+import { checkPageLimit, pageOf, withLookahead } from '../../../domain/paging.js';
 import { MailPermission } from './permissions.js';
 import type { Clock } from '../../../domain/ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
@@ -110,8 +111,8 @@ export class MessageReader {
     const { limit = DEFAULT_MESSAGE_PAGE, cursor } = request;
     const status = request.status === undefined ? E.right(undefined) : checkStatus(request.status);
     if (E.isLeft(status)) return status;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MESSAGE_PAGE)
-      return E.left(invalidInput('limit', `limit must be a whole number from 1 to ${MAX_MESSAGE_PAGE}`));
+    const wrongLimit = checkPageLimit(limit, MAX_MESSAGE_PAGE);
+    if (wrongLimit) return E.left(wrongLimit);
     const before = cursor === undefined ? undefined : MESSAGE_CURSOR.exec(cursor);
     if (before === null) return E.left(invalidInput('cursor', 'cursor must be the nextCursor of the page before'));
     // A sender with no user of its own (the operator's key file) sent nothing it could list as its own.
@@ -121,19 +122,14 @@ export class MessageReader {
       this.outbox.list({
         status: status.right,
         senderUserId: sender,
-        // One more than asked says whether another page follows.
-        limit: limit + 1,
+        limit: withLookahead(limit),
         before: before && { createdAt: Number(before[1]), id: before[2]! },
       }),
       OUTBOX_DOWN,
     );
     if (E.isLeft(listed)) return listed;
-    const shown = listed.right.slice(0, limit);
-    const last = shown.at(-1);
-    return E.right({
-      messages: shown.map(statusViewOf),
-      nextCursor: listed.right.length > limit && last ? `${last.createdAt}.${last.id}` : null,
-    });
+    const { rows, nextCursor } = pageOf(listed.right, limit, (last) => `${last.createdAt}.${last.id}`);
+    return E.right({ messages: rows.map(statusViewOf), nextCursor });
   }
 
   private async visible(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../../domain/identity/actor.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { orOutage } from '../../../domain/outage.js';
+import { checkPageLimit, pageOf, withLookahead } from '../../../domain/paging.js';
 import type { Clock } from '../../../domain/ports.js';
 import { DELIVERY_STATUSES, type DeliveryStatus, type WebhookDelivery } from './delivery.js';
 import { WEBHOOK_STORE_DOWN, type ManageWebhooks } from './manage-webhooks.js';
@@ -71,27 +72,22 @@ export class ReadDeliveries {
     const { status, limit = DEFAULT_DELIVERY_PAGE, cursor } = request;
     if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status))
       return E.left(invalidInput('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`));
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_PAGE)
-      return E.left(invalidInput('limit', `limit must be a whole number from 1 to ${MAX_DELIVERY_PAGE}`));
+    const wrongLimit = checkPageLimit(limit, MAX_DELIVERY_PAGE);
+    if (wrongLimit) return E.left(wrongLimit);
     const before = cursor === undefined ? undefined : DELIVERY_CURSOR.exec(cursor);
     if (before === null) return E.left(invalidInput('cursor', 'cursor must be the nextCursor of the page before'));
     const page = await orOutage(
       this.deliveries.list({
         endpointId,
         status: status as DeliveryStatus | undefined,
-        // One more than asked says whether another page follows.
-        limit: limit + 1,
+        limit: withLookahead(limit),
         before: before && { createdAt: Number(before[1]), id: before[2]! },
       }),
       WEBHOOK_STORE_DOWN,
     );
     if (E.isLeft(page)) return page;
-    const shown = page.right.slice(0, limit);
-    const last = shown.at(-1);
-    return E.right({
-      deliveries: shown.map(deliveryViewOf),
-      nextCursor: page.right.length > limit && last ? `${last.createdAt}.${last.id}` : null,
-    });
+    const { rows, nextCursor } = pageOf(page.right, limit, (last) => `${last.createdAt}.${last.id}`);
+    return E.right({ deliveries: rows.map(deliveryViewOf), nextCursor });
   }
 
   /** Queues a delivery of the endpoint again, due now, with the same webhook-id; one still queued stays as it is. */

@@ -3,6 +3,7 @@ import { actorHolds, type Actor } from '../../../../domain/identity/actor.js';
 import type { User } from '../../../../domain/identity/user.js';
 import { invalidInput, type DomainError } from '../../../../domain/errors.js';
 import { orOutage, USER_STORE_DOWN } from '../../../../domain/outage.js';
+import { checkPageLimit, pageOf, withLookahead } from '../../../../domain/paging.js';
 import { ALL, type PermissionCatalogue } from '../../../../domain/permissions.js';
 import { hasControlOrInvisibleCharacter, CONTROL_OR_INVISIBLE_RULE } from '../../../../domain/text.js';
 import { UsersAndTokensPermission } from '../permissions.js';
@@ -69,16 +70,12 @@ export class ListUsers {
         blocked,
         holdingAnyOf: permission === undefined ? undefined : holdersOf(permission),
         after,
-        // One more than asked, to know whether another page follows without asking again.
-        limit: limit + 1,
+        limit: withLookahead(limit),
       }),
       USER_STORE_DOWN,
     );
     if (E.isLeft(found)) return found;
-    const users = found.right.slice(0, limit);
-    const last = users.at(-1);
-    const nextCursor =
-      found.right.length > limit && last !== undefined ? makeCursor(secret.right, last, filters) : null;
+    const { rows: users, nextCursor } = pageOf(found.right, limit, (last) => makeCursor(secret.right, last, filters));
     return E.right({ users, nextCursor });
   }
 }
@@ -87,8 +84,8 @@ function checkListing(
   { query, permission, limit }: UserListing,
   catalogue: PermissionCatalogue,
 ): DomainError | undefined {
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_USER_PAGE))
-    return invalidInput('limit', `limit must be a whole number from 1 to ${MAX_USER_PAGE}`);
+  const wrongLimit = limit === undefined ? undefined : checkPageLimit(limit, MAX_USER_PAGE);
+  if (wrongLimit) return wrongLimit;
   if (
     query !== undefined &&
     (query.trim() === '' ||
