@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { SystemPermission } from '../../domain/permissions.js';
 import { makeOnce } from '../caching/load-once.js';
 import { described } from './codecs.js';
+import { consoleRoutes } from './console-page.js';
 import { docsRoutes } from './docs-page.js';
 import {
   HEALTH_CONTENT_TYPE,
@@ -79,9 +80,14 @@ const answerHealth = (document: HealthDocument) =>
 /**
  * The endpoints asked without a token, after the table's own: health for load balancers and
  * orchestrators (draft-inadarei-api-health-check), the table's OpenAPI description, the change
- * log, and the reference page that shows the description.
+ * log, the reference page that shows the description, and the console unless it is turned off.
  */
-export function withOpenRoutes(table: RouteTable, health: Health, samples: RouteSampleTable = {}): RouteTable {
+export function withOpenRoutes(
+  table: RouteTable,
+  health: Health,
+  samples: RouteSampleTable = {},
+  { consoleOn = true }: { readonly consoleOn?: boolean } = {},
+): RouteTable {
   // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
   const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples)));
   const changelog = makeOnce(() => readChangelog());
@@ -131,7 +137,8 @@ export function withOpenRoutes(table: RouteTable, health: Health, samples: Route
       handle: async () => answerHealth(await health.ready()),
     }),
     ...docsRoutes(),
-    ...pageRoutes(PACKAGE_VERSION, changelog),
+    ...pageRoutes(PACKAGE_VERSION, changelog, consoleOn),
+    ...consoleRoutes(consoleOn),
   ];
   const whole: RouteTable = {
     ...table,
