@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm run build` (and `npm ci`, through `prepare`): the client's types from the OpenAPI document
-// the routes being built describe (scripts/client-types.ts), then the compiler over src/ into
-// dist/. Arguments are the compiler's (`--noCheck` where the type-check runs on its own).
+// the routes being built describe (scripts/client-types.ts), the console's bundle
+// (scripts/console-bundle.js), then the compiler over src/ into dist/. Arguments are the
+// compiler's (`--noCheck` where the type-check runs on its own).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { bundleConsole } from './console-bundle.js';
 
 const root = join(import.meta.dirname, '..');
 const run = (args) => {
@@ -11,4 +13,5 @@ const run = (args) => {
   if (status !== 0) process.exit(status ?? (signal ? 1 : 0));
 };
 run(['--import', 'tsx', join(root, 'scripts', 'client-types.ts')]);
+await bundleConsole(root);
 run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', ...process.argv.slice(2)]);

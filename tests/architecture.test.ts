@@ -97,6 +97,26 @@ const CLIENT_MAY_IMPORT = (file: string, specifier: string): boolean =>
     ? segments(relative(SRC, resolve(file, '..', specifier)))[0] === 'client'
     : specifier === 'openapi-fetch';
 
+/**
+ * What the console's files (src/console/, a page bundled for browsers) may import: each other,
+ * the client (its only way to the server: nothing the API cannot do), its view library and its
+ * charts. Nothing of the server, no node: module.
+ */
+const CONSOLE_MAY_IMPORT = (file: string, specifier: string): boolean =>
+  specifier.startsWith('.')
+    ? ['console', 'client'].includes(segments(relative(SRC, resolve(file, '..', specifier)))[0]!)
+    : /^(preact|uplot)(\/|$)/.test(specifier);
+
+/** The console's source, scripts and components alike (.ts and .tsx). */
+const consoleFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? consoleFiles(join(dir, entry.name))
+      : /\.tsx?$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
+  );
+
 /** Where a file stands in the layout, by its path below src/. */
 type Place =
   | { readonly kind: 'shared domain' }
@@ -233,7 +253,9 @@ function routeOffence(from: string, to: string): string | undefined {
 }
 
 describe('architecture: dependencies point inward', () => {
-  const allFiles = sourceFiles(SRC);
+  const CONSOLE_DIR = join(SRC, 'console');
+  /** The server's files: the console is a browser page of its own, held to its own rule below. */
+  const allFiles = sourceFiles(SRC).filter((file) => !file.startsWith(CONSOLE_DIR + sep));
   const below = (file: string): string => relative(SRC, file);
   /** The shared domain and every family's domain: the files that must stay free of frameworks and I/O. */
   const domainFiles = allFiles.filter((file) => {
@@ -505,6 +527,36 @@ describe('architecture: dependencies point inward', () => {
     expect(CLIENT_MAY_IMPORT(file, 'node:buffer')).to.equal(false);
     expect(CLIENT_MAY_IMPORT(file, 'io-ts')).to.equal(false);
     expect(CLIENT_MAY_IMPORT(file, 'koa')).to.equal(false);
+  });
+
+  it('the console (src/console/) imports only itself, the client, Preact and uPlot; nothing of the server imports it', () => {
+    const files = consoleFiles(CONSOLE_DIR);
+    expect(files.map(below)).to.include(join('console', 'main.tsx'));
+    const offences = files.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => !CONSOLE_MAY_IMPORT(file, specifier))
+        .map((specifier) => `${below(file)} imports ${specifier}`),
+    );
+    expect(offences).to.deep.equal([]);
+    const intoConsole = allFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.') && segments(targetOf(file, specifier))[0] === 'console')
+        .map((specifier) => `${below(file)} imports ${specifier}`),
+    );
+    expect(intoConsole).to.deep.equal([]);
+  });
+
+  it('the console rule refuses the server, node: modules and other packages', () => {
+    const file = join(SRC, 'console', 'pages', 'tokens.tsx');
+    expect(CONSOLE_MAY_IMPORT(file, '../components/dialog.js')).to.equal(true);
+    expect(CONSOLE_MAY_IMPORT(file, '../../client/index.js')).to.equal(true);
+    expect(CONSOLE_MAY_IMPORT(file, 'preact/hooks')).to.equal(true);
+    expect(CONSOLE_MAY_IMPORT(file, 'uplot')).to.equal(true);
+    expect(CONSOLE_MAY_IMPORT(file, '../../domain/permissions.js')).to.equal(false);
+    expect(CONSOLE_MAY_IMPORT(file, '../../platform/http/console-page.js')).to.equal(false);
+    expect(CONSOLE_MAY_IMPORT(file, 'node:fs')).to.equal(false);
+    expect(CONSOLE_MAY_IMPORT(file, 'preactive')).to.equal(false);
+    expect(CONSOLE_MAY_IMPORT(file, 'react')).to.equal(false);
   });
 
   it('the checker itself catches a forbidden import', () => {

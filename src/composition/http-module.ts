@@ -4,6 +4,7 @@ import { trustProxies } from '../platform/http/client-address.js';
 import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
 import type { AnswerExampleTable, RouteSampleTable } from '../platform/http/route-samples.js';
+import { CONSOLE_SWITCH } from '../platform/config/platform-settings.js';
 import { tableOfSections, withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
 import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
@@ -18,7 +19,7 @@ export interface HttpSettings {
   readonly maxBodyBytes: number;
   readonly accessLog: AccessLog;
   readonly cors: CorsSettings;
-  /** Permission families turned off on this installation (`features.disabled`). */
+  /** Permission families turned off on this installation, and the console (`features.disabled`). */
   readonly disabledFamilies: readonly string[];
   /** The proxies whose X-Forwarded-For names the client (`http.trustedProxies`). */
   readonly trustedProxies: readonly string[];
@@ -57,6 +58,7 @@ export const httpModule = ({
           withOpenRoutes(withFamiliesDisabled(tableOfSections(contributions), disabledFamilies), health, {
             samples,
             answers,
+            consoleOn: !disabledFamilies.includes(CONSOLE_SWITCH),
           }),
         [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
       )

@@ -47,11 +47,18 @@ describeInBrowser('browser: the home page and the change log page', function () 
       await screenshot(page, `home-${colorScheme}`);
 
       const reached: (string | null)[] = [];
-      for (let step = 0; step < 5; step += 1) {
+      for (let step = 0; step < 6; step += 1) {
         await page.keyboard.press('Tab');
         reached.push(await focusedLink(page));
       }
-      expect(reached).to.deep.equal(['/docs', '/api/openapi.json', '/changelog', '/api/changelog', '/readyz']);
+      expect(reached).to.deep.equal([
+        '/console',
+        '/docs',
+        '/api/openapi.json',
+        '/changelog',
+        '/api/changelog',
+        '/readyz',
+      ]);
       // Back to the first link, and Enter follows it.
       for (let step = 0; step < 4; step += 1) await page.keyboard.press('Shift+Tab');
       expect(await focusedLink(page)).to.equal('/docs');

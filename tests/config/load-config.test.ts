@@ -300,15 +300,16 @@ describe('config: loading and decoding', () => {
         .and.satisfy((lines: string[]) => lines[0]!.startsWith('Invalid setting quota.costs'));
   });
 
-  it('turns no family off by default; takes the families to turn off from the environment, and refuses a name that is no permission family', () => {
+  it('turns no family off by default; takes the families (and the console) to turn off from the environment, and refuses a name that is neither', () => {
     expect(expectRight(loadConfig({ env: {} })).features.disabled).to.deep.equal([]);
     expect(
-      expectRight(loadConfig({ env: { UTILITY_API_DISABLED_FAMILIES: 'Weather, Mail' } })).features.disabled,
-    ).to.deep.equal(['Weather', 'Mail']);
+      expectRight(loadConfig({ env: { UTILITY_API_DISABLED_FAMILIES: 'Weather, Mail, Console' } })).features.disabled,
+    ).to.deep.equal(['Weather', 'Mail', 'Console']);
     const [refused] = errorsOf({ UTILITY_API_DISABLED_FAMILIES: 'Weather,weather' });
     expect(refused).to.match(
-      /^Invalid setting features\.disabled \(from env UTILITY_API_DISABLED_FAMILIES\): expected one of Cryptography, Users, Tokens, .*System, got "weather"$/,
+      /^Invalid setting features\.disabled \(from env UTILITY_API_DISABLED_FAMILIES\): expected one of Cryptography, Users, Tokens, .*System, Console, got "weather"$/,
     );
+    expect(errorsOf({ UTILITY_API_DISABLED_FAMILIES: 'console' })[0]).to.match(/got "console"$/);
   });
 
   it('refuses production without a key, and postgres without a URL', () => {

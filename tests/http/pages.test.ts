@@ -11,7 +11,7 @@ const STRICT_POLICY =
 describe('http: the pages a person opens, GET / and GET /changelog', () => {
   const suite = serverForSuite();
 
-  it('answers GET / with a page that leads to the reference, the document and the change log, without a token', async () => {
+  it('answers GET / with a page that leads to the console, the reference, the document and the change log, without a token', async () => {
     const response = await suite.server.get('/');
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('text/html; charset=utf-8');
@@ -19,7 +19,14 @@ describe('http: the pages a person opens, GET / and GET /changelog', () => {
     expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
     expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
     const html = await response.text();
-    expect(linksOf(html)).to.deep.equal(['/docs', '/api/openapi.json', '/changelog', '/api/changelog', '/readyz']);
+    expect(linksOf(html)).to.deep.equal([
+      '/console',
+      '/docs',
+      '/api/openapi.json',
+      '/changelog',
+      '/api/changelog',
+      '/readyz',
+    ]);
     // Every place it links to answers, without a token.
     for (const link of linksOf(html)) expect((await suite.server.get(link)).status, link).to.equal(200);
     expect(html).to.match(/<html lang="en">/);

@@ -7,8 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
  * UTILITY_API_TEST_BUILD_STATUS), dist/ is the developer's and nothing waits.
  */
 const STATUS_FILE = process.env.UTILITY_API_TEST_BUILD_STATUS;
-/** The files that start dist/ (the server, the CLI binary) or load it (the client, bundled for a browser) rather than the code in this process. */
-const STARTS_THE_BUILD = /[/\\]tests[/\\](e2e[/\\]|readme-examples\.test\.ts$|browser[/\\]client\.test\.ts$)/;
+/**
+ * The files that start dist/ (the server, the CLI binary) or load it (the client, bundled for a
+ * browser; the console's bundle in dist/console/, which the server serves) rather than the code in
+ * this process.
+ */
+const STARTS_THE_BUILD =
+  /[/\\]tests[/\\](e2e[/\\]|readme-examples\.test\.ts$|browser[/\\](client|console-[\w-]+)\.test\.ts$|http[/\\]console\.test\.ts$)/;
 /** Where `npm test` says its checks (type-check, lint, formatting) are done. */
 const CHECKS_FILE = process.env.UTILITY_API_TEST_CHECKS_DONE;
 /** The files that measure the server's own memory: they wait for the checks, which would take the cores it needs to give memory back. */

@@ -39,6 +39,9 @@ export const LogLevel = t.keyof(
   'one of fatal, error, warn, info, debug, trace, silent',
 );
 
+/** What `features.disabled` names to turn the console (`/console`) off, beside the permission families. */
+export const CONSOLE_SWITCH = 'Console';
+
 /** The settings of the platform: the process, storage, HTTP, logging, limits, Redis, switches and stopping. */
 /** The platform's settings, with the permission families a feature switch may name. */
 export const platformSettingsCodec = (permissionFamilies: readonly string[]) => {
@@ -55,10 +58,11 @@ export const platformSettingsCodec = (permissionFamilies: readonly string[]) => 
       !Array.isArray(u) &&
       Object.entries(u).every(([permission, cost]) => isPermissionName(permission) && isCost(cost)),
   );
-  /** A permission family, as permissions name it (`Weather` for `Weather::Current`). */
-  const permissionFamily = checked(
-    `one of ${permissionFamilies.join(', ')}`,
-    (u): u is string => typeof u === 'string' && permissionFamilies.includes(u),
+  /** What a feature switch turns off: a permission family, as permissions name it (`Weather` for `Weather::Current`), or the console. */
+  const switchable = [...permissionFamilies, CONSOLE_SWITCH];
+  const switchName = checked(
+    `one of ${switchable.join(', ')}`,
+    (u): u is string => typeof u === 'string' && switchable.includes(u),
   );
   return t.type({
     port: intInRange(0, 65535),
@@ -122,8 +126,8 @@ export const platformSettingsCodec = (permissionFamilies: readonly string[]) => 
       commandTimeoutMs: intInRange(10, 10_000),
     }),
     features: t.type({
-      /** Permission families whose endpoints answer 423 code 23 on this installation (`Weather`, `Mail`). */
-      disabled: t.array(permissionFamily),
+      /** Permission families whose endpoints answer 423 code 23 on this installation (`Weather`, `Mail`), and `Console`. */
+      disabled: t.array(switchName),
     }),
     cors: t.type({
       /** The origins whose pages may call the API from a browser; none by default. */

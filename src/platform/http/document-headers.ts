@@ -30,3 +30,15 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Security-Policy':
     "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 });
+
+/**
+ * The console (`/console`, docs/console.md): its bundled script and style sheet and the API, from
+ * this origin only. No inline script or style, and no address of the console sent on to anyone
+ * as a referrer.
+ */
+export const CONSOLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': NOSNIFF,
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+});

@@ -26,6 +26,12 @@ const asAnswered = (error: DomainError | PlacedInputError, placeOf: (field: stri
     ? placed(error, placeOf(error.fields[0] ?? ''))
     : error;
 
+/** What a part of the service turned off on this installation answers (423 code 23). */
+export const turnedOff = (family: string): DomainError => ({
+  _tag: 'EndpointDisabled',
+  details: `The ${family} endpoints are turned off on this installation (features.disabled)`,
+});
+
 /** One endpoint of the table: an open row's, or one that asks who calls (see `guardedEndpoint`). */
 export const endpoint = (route: Route, stages: Stages): ((ctx: Context) => Promise<void>) =>
   route.open ? openEndpoint(route, stages) : guardedEndpoint(route, stages);
@@ -70,13 +76,10 @@ function guardedEndpoint(route: Route, stages: Stages): (ctx: Context) => Promis
   const fail = (ctx: Context, error: DomainError | PlacedInputError, offerBasic = false): void =>
     stages.fail(ctx, asAnswered(error, placeOf), offerBasic);
   if (route.disabled) {
-    const turnedOff: DomainError = {
-      _tag: 'EndpointDisabled',
-      details: `The ${familyOfRoute(route)} endpoints are turned off on this installation (features.disabled)`,
-    };
+    const refusal = turnedOff(familyOfRoute(route));
     return async (ctx: Context): Promise<void> => {
       ctx.state.operation = operation;
-      fail(ctx, turnedOff);
+      fail(ctx, refusal);
     };
   }
   return async (ctx: Context): Promise<void> => {

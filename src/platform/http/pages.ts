@@ -23,10 +23,13 @@ ${body}
 `;
 
 /**
- * `GET /`: where a person who opens the server's address finds their way, to the reference, the
- * document a client is generated from, and what changed.
+ * `GET /`: where a person who opens the server's address finds their way, to the console (unless
+ * it is turned off), the reference, the document a client is generated from, and what changed.
  */
-export function homePage(version: string): string {
+export function homePage(version: string, consoleOn = true): string {
+  const console = consoleOn
+    ? '<li><a href="/console">The console</a>: sign in to manage your tokens and see their usage</li>\n'
+    : '';
   return page(
     'utility-api',
     `<main>
@@ -35,7 +38,7 @@ export function homePage(version: string): string {
 operation is below <code>/api</code> and takes <code>Authorization: Bearer &lt;token&gt;</code>.</p>
 <nav aria-label="Where to go">
 <ul>
-<li><a href="/docs">The API reference</a>: every operation, with "Try it out"</li>
+${console}<li><a href="/docs">The API reference</a>: every operation, with "Try it out"</li>
 <li><a href="/api/openapi.json">The OpenAPI 3.1 document</a>, for clients and code generators</li>
 <li><a href="/changelog">What changed</a>, version by version (also <a href="/api/changelog">as an RSS feed</a>)</li>
 <li><a href="/readyz">Readiness</a> of this instance, as load balancers ask it</li>
@@ -92,8 +95,8 @@ li { margin: 0.35rem 0; }
 const HEADERS = { 'Cache-Control': 'public, max-age=3600', ...PAGE_HEADERS };
 
 /** The pages a person opens: the server's home, the change log to read, and their style sheet. */
-export function pageRoutes(version: string, changelog: () => readonly ChangelogEntry[]): Route[] {
-  const home = makeOnce(() => homePage(version));
+export function pageRoutes(version: string, changelog: () => readonly ChangelogEntry[], consoleOn = true): Route[] {
+  const home = makeOnce(() => homePage(version, consoleOn));
   const history = makeOnce(() => changelogPage(changelog()));
   return [
     servedFile('/', 'text/html', "Where to go from the server's address", home, HEADERS),

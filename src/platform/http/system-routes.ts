@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { SystemPermission } from '../../domain/permissions.js';
 import { makeOnce } from '../caching/load-once.js';
 import { described } from './codecs.js';
+import { consoleRoutes } from './console-page.js';
 import { docsRoutes } from './docs-page.js';
 import {
   HEALTH_CONTENT_TYPE,
@@ -76,21 +77,24 @@ const HEALTH_ANSWERS = {
 const answerHealth = (document: HealthDocument) =>
   E.right({ contentType: HEALTH_CONTENT_TYPE, body: document, status: statusCodeOf(document) } as const);
 
-/** What the reference shows as each operation's example: the request (the families' samples) and what it answered. */
-export interface ReferenceExamples {
+export interface OpenRouteOptions {
+  /** The families' samples, whose well-formed values are the reference's example requests. */
   readonly samples?: RouteSampleTable;
+  /** What each operation answered its example request, shown beside its successes. */
   readonly answers?: AnswerExampleTable;
+  /** Whether /console is served (`Console` not in features.disabled); off, it answers 423 code 23. */
+  readonly consoleOn?: boolean;
 }
 
 /**
  * The endpoints asked without a token, after the table's own: health for load balancers and
  * orchestrators (draft-inadarei-api-health-check), the table's OpenAPI description, the change
- * log, and the reference page that shows the description.
+ * log, the reference page that shows the description, and the console unless it is turned off.
  */
 export function withOpenRoutes(
   table: RouteTable,
   health: Health,
-  { samples = {}, answers = {} }: ReferenceExamples = {},
+  { samples = {}, answers = {}, consoleOn = true }: OpenRouteOptions = {},
 ): RouteTable {
   // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
   const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples, answers)));
@@ -141,7 +145,8 @@ export function withOpenRoutes(
       handle: async () => answerHealth(await health.ready()),
     }),
     ...docsRoutes(),
-    ...pageRoutes(PACKAGE_VERSION, changelog),
+    ...pageRoutes(PACKAGE_VERSION, changelog, consoleOn),
+    ...consoleRoutes(consoleOn),
   ];
   const whole: RouteTable = {
     ...table,

@@ -1,0 +1,41 @@
+import { useState } from 'preact/hooks';
+
+/**
+ * A secret the API shows once (a new token, a webhook's signing secret): in full, with a copy
+ * button, and a warning that it will not be shown again.
+ */
+export function SecretBox({ label, secret }: { readonly label: string; readonly secret: string }) {
+  const [copied, setCopied] = useState<'yes' | 'refused' | undefined>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied('yes');
+    } catch {
+      setCopied('refused');
+    }
+  };
+  return (
+    <section class="secret" aria-label={label}>
+      <p class="warning">
+        <strong>Copy it now:</strong> this secret is shown once. Once this box is closed nobody can read it again, not
+        even an administrator; a lost secret means a new token.
+      </p>
+      <label>
+        {label}
+        <input
+          class="secret-value"
+          type="text"
+          readOnly
+          value={secret}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+      </label>
+      <button type="button" onClick={copy}>
+        Copy
+      </button>
+      <span role="status">
+        {copied === 'yes' ? 'Copied.' : copied === 'refused' ? 'The browser refused: select the text and copy it.' : ''}
+      </span>
+    </section>
+  );
+}

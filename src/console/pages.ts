@@ -1,0 +1,28 @@
+import type { FunctionComponent } from 'preact';
+import { OverviewPage } from './pages/overview.js';
+import { TokensPage } from './pages/tokens.js';
+import type { Session } from './session.js';
+
+/** What every page is given. */
+export interface PageProps {
+  readonly session: Session;
+}
+
+export interface ConsolePage {
+  /** Its name in the navigation and its heading. */
+  readonly name: string;
+  /** Its place after `#` in the address (`/console#/tokens`): the server serves one page, the hash picks this one. */
+  readonly path: string;
+  /** The permission a token must hold (wildcards count) for the page to be listed; null: everyone signed in. */
+  readonly permission: string | null;
+  readonly component: FunctionComponent<PageProps>;
+}
+
+/**
+ * The console's pages, in the order of the navigation. A page is one file under pages/ and one
+ * line here; the navigation shows each page only to a token that holds its permission.
+ */
+export const PAGES: readonly ConsolePage[] = [
+  { name: 'Overview', path: '/', permission: null, component: OverviewPage },
+  { name: 'Tokens', path: '/tokens', permission: null, component: TokensPage },
+];
