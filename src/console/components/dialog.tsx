@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
 export interface DialogProps {
   readonly title: string;
@@ -8,19 +8,49 @@ export interface DialogProps {
   readonly children: ComponentChildren;
 }
 
+/** What the keyboard can reach inside an element, in order. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab past the last control comes back to the first, and Shift+Tab before the first to the last:
+ * a modal dialog makes the page behind it inert, but the browser would still let the focus leave
+ * for its own toolbar, or nowhere.
+ */
+function keepFocusInside(event: KeyboardEvent): void {
+  if (event.key !== 'Tab') return;
+  const inside = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = inside[0];
+  const last = inside[inside.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 /**
  * A modal dialog, shown while it is rendered: the browser's own `<dialog>` opened modal, which
- * keeps the keyboard inside it (the rest of the page is inert), and gives focus back to what had
- * it when the dialog closes.
+ * makes the rest of the page inert, with the keyboard kept inside it, and the focus given back to
+ * what had it when the dialog closes.
  */
 export function Dialog({ title, onClose, children }: DialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  // A layout effect: its cleanup gives the focus back in the same turn the dialog leaves the page,
+  // where an effect's would leave it on nothing for a moment.
+  useLayoutEffect(() => {
+    const element = dialog.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog.current?.showModal();
+    element?.showModal();
+    // Not the autofocus attribute: the browser would act on it as soon as the dialog is in the
+    // page, before showModal() notes what had the focus, and give it back to nothing on closing.
+    element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
-      dialog.current?.close();
+      element?.close();
       opener?.focus();
     };
   }, []);
@@ -28,6 +58,7 @@ export function Dialog({ title, onClose, children }: DialogProps) {
     <dialog
       ref={dialog}
       aria-labelledby={titleId}
+      onKeyDown={keepFocusInside}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
@@ -60,7 +91,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
     <Dialog title={title} onClose={onCancel}>
       <p>{message}</p>
       <div class="actions">
-        <button type="button" autofocus onClick={onCancel}>
+        <button type="button" data-autofocus onClick={onCancel}>
           Cancel
         </button>
         <button type="button" class="danger" onClick={onConfirm}>

@@ -15,7 +15,7 @@ export function SecretBox({ label, secret }: { readonly label: string; readonly 
     }
   };
   return (
-    <section class="secret" aria-label={label}>
+    <div class="secret">
       <p class="warning">
         <strong>Copy it now:</strong> this secret is shown once. Once this box is closed nobody can read it again, not
         even an administrator; a lost secret means a new token.
@@ -36,6 +36,6 @@ export function SecretBox({ label, secret }: { readonly label: string; readonly 
       <span role="status">
         {copied === 'yes' ? 'Copied.' : copied === 'refused' ? 'The browser refused: select the text and copy it.' : ''}
       </span>
-    </section>
+    </div>
   );
 }

@@ -216,6 +216,29 @@ export function TokensPage({ session }: PageProps) {
   );
 }
 
+/** The lifetimes the create form offers, in `expiresIn`'s words. */
+const LIFETIMES = [
+  { value: '1h', label: 'in an hour', ms: 3_600_000 },
+  { value: '1d', label: 'in a day', ms: 86_400_000 },
+  { value: '7d', label: 'in a week', ms: 7 * 86_400_000 },
+  { value: '30d', label: 'in 30 days', ms: 30 * 86_400_000 },
+  { value: '90d', label: 'in 90 days', ms: 90 * 86_400_000 },
+  { value: '1y', label: 'in a year', ms: 365 * 86_400_000 },
+];
+
+/**
+ * What may be asked of a token made by a token expiring at `ceiling`: the server would cut a longer
+ * lifetime down to it, so only the shorter are offered, and the ceiling itself in place of "never".
+ */
+function lifetimesWithin(ceiling: string | null): { value: string; label: string }[] {
+  if (ceiling === null) return [{ value: '', label: 'never' }, ...LIFETIMES];
+  const left = Date.parse(ceiling) - Date.now();
+  return [
+    { value: '', label: `with this sign-in, ${when(ceiling)}` },
+    ...LIFETIMES.filter((lifetime) => lifetime.ms < left),
+  ];
+}
+
 /** A number field's value, or undefined when left empty. */
 const numberOf = (form: FormData, name: string): number | undefined => {
   const value = String(form.get(name) ?? '').trim();
@@ -235,6 +258,7 @@ function CreateToken({
   const [known] = useAnswer(() => knownPermissions(api));
   const [selected, setSelected] = useState<string[]>([]);
   const [problem, setProblem] = useState<Problem | undefined>();
+  // Until the server's list is read, or if it cannot be, what this sign-in holds as it holds it.
   const offered =
     known.state === 'done' && known.answer.ok
       ? givable(session.token.permissions, known.answer.data)
@@ -267,27 +291,35 @@ function CreateToken({
         <ProblemMessage problem={problem} />
         <label>
           Name
-          <input name="name" required maxLength={100} autofocus />
+          <input name="name" required maxLength={100} data-autofocus />
         </label>
         {known.state === 'done' && !known.answer.ok && <ProblemMessage problem={known.answer} />}
-        <PermissionPicker
-          legend="Permissions (none chosen: all that this sign-in holds)"
-          offered={offered}
-          selected={selected}
-          onChange={setSelected}
-        />
+        {known.state === 'loading' ? (
+          <p>Loading the permissions…</p>
+        ) : (
+          <PermissionPicker
+            legend="Permissions (none chosen: all that this sign-in holds)"
+            offered={offered}
+            selected={selected}
+            onChange={setSelected}
+          />
+        )}
         <label>
           Expires
           <select name="expiresIn">
-            <option value="">never</option>
-            <option value="1h">in an hour</option>
-            <option value="1d">in a day</option>
-            <option value="7d">in a week</option>
-            <option value="30d">in 30 days</option>
-            <option value="90d">in 90 days</option>
-            <option value="1y">in a year</option>
+            {lifetimesWithin(session.token.expiresAt).map(({ value, label }) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
+        {session.token.expiresAt !== null && (
+          <p class="hint">
+            A token never outlives the token that made it: those made in this sign-in expire by{' '}
+            {when(session.token.expiresAt)} at the latest. Sign in with a token that lives longer to make longer ones.
+          </p>
+        )}
         <fieldset>
           <legend>Rate limit (empty: yours, or the installation's)</legend>
           <label>
@@ -352,7 +384,7 @@ function Rename({
         <ProblemMessage problem={problem} />
         <label>
           New name
-          <input name="name" required maxLength={100} value={token.name ?? ''} autofocus />
+          <input name="name" required maxLength={100} defaultValue={token.name ?? ''} data-autofocus />
         </label>
         <div class="actions">
           <button type="submit" class="primary">
@@ -397,7 +429,7 @@ function Rotate({
         <ProblemMessage problem={problem} />
         <label>
           Grace period, in seconds (0 to 604800)
-          <input name="graceSeconds" type="number" min={0} max={604800} value={86400} required autofocus />
+          <input name="graceSeconds" type="number" min={0} max={604800} defaultValue={86400} required data-autofocus />
         </label>
         <div class="actions">
           <button type="submit" class="primary">
