@@ -115,10 +115,16 @@ describeInBrowser('browser: the console’s tokens page', function () {
     await context.close();
   });
 
-  it('shows a refused creation in words with its code, in the dialog', async () => {
-    const { page, context } = await onTokensPage(['Tokens::*']);
+  it('offers what a sign-in holds without a wildcard too, and shows a refused creation in words with its code', async () => {
+    const { page, context } = await onTokensPage(['Tokens::Read', 'Tokens::Create']);
     await page.getByRole('button', { name: 'Create a token' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a token' });
+    await dialog.locator('.permission-picker').waitFor();
+    // Tokens::Read is checked by a use case, named by no operation of the document: held, it is offered.
+    expect(await dialog.locator('.permission-picker label').allInnerTexts()).to.deep.equal([
+      'Tokens::Create',
+      'Tokens::Read',
+    ]);
     await dialog.getByLabel('Name').fill('bad network');
     await dialog.getByLabel(/Allowed client networks/).fill('not-a-network');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
