@@ -192,6 +192,28 @@ describeInBrowser('browser: the console’s tokens page', function () {
     await context.close();
   });
 
+  it('signs out when the token signed in with is deleted from the list, after a warning', async () => {
+    const { page, context, consoleSecret } = await onTokensPage(['Tokens::*']);
+    await act(page, 'console (this sign-in)', 'Delete');
+    const confirm = page.getByRole('dialog', { name: 'Delete the token?' });
+    expect(await confirm.innerText()).to.include('you will be signed out');
+    await confirm.getByRole('button', { name: 'Delete the token' }).click();
+    await page.getByRole('heading', { name: 'utility-api console' }).waitFor();
+    await expectError(await server.get('/api/token/info', { Authorization: `Bearer ${consoleSecret}` }), 401, 4);
+    await context.close();
+  });
+
+  it('signs out even when the token signed in with was deleted elsewhere', async () => {
+    const { page, context, consoleSecret } = await onTokensPage(['Tokens::*']);
+    const { id } = (await (
+      await server.get('/api/token/info', { Authorization: `Bearer ${consoleSecret}` })
+    ).json()) as { id: string };
+    expect((await server.send('DELETE', `/api/token/delete?id=${id}`, { token: consoleSecret })).status).to.equal(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'utility-api console' }).waitFor();
+    await context.close();
+  });
+
   it('pages a long list, and shows a token’s usage by operation and by status', async () => {
     const person = await personWithPassword(server, ['Cryptography::Encrypt', 'Tokens::*']);
     const secrets: string[] = [];
