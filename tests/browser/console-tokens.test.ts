@@ -5,7 +5,9 @@ import {
   contentWidth,
   focusedName,
   goTo,
+  headingFocused,
   openConsole,
+  PASSWORD,
   personWithPassword,
   screenshot,
   seriousViolations,
@@ -112,6 +114,35 @@ describeInBrowser('browser: the console’s tokens page', function () {
     await rowOf(page, 'deploy').waitFor();
     expect(await rowOf(page, 'deploy').innerText()).to.include('active');
     expect(refused).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('creates a token with a rate limit, a quota and client networks of its own', async () => {
+    const { page, context } = await onTokensPage(['Cryptography::Encrypt', 'Tokens::*']);
+    await page.getByRole('button', { name: 'Create a token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a token' });
+    await dialog.getByLabel('Name').fill('limited');
+    await dialog
+      .getByRole('group', { name: /Rate limit/ })
+      .getByLabel('Requests')
+      .fill('5');
+    await dialog
+      .getByRole('group', { name: /Rate limit/ })
+      .getByLabel('Per seconds')
+      .fill('60');
+    await dialog.getByRole('group', { name: /Quota/ }).getByLabel('Requests').fill('100');
+    await dialog.getByRole('group', { name: /Quota/ }).getByLabel('Per').selectOption('month');
+    await dialog.getByLabel(/Allowed client networks/).fill('127.0.0.0/8\n10.0.0.0/8');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    const secret = await page.getByRole('dialog', { name: 'The new token limited' }).getByLabel('Secret').inputValue();
+    const info = (await (await server.get('/api/token/info', { Authorization: `Bearer ${secret}` })).json()) as {
+      rateLimit: unknown;
+      quota: unknown;
+      allowedAddresses: unknown;
+    };
+    expect(info.rateLimit).to.deep.equal({ requests: 5, perSeconds: 60 });
+    expect(info.quota).to.deep.equal({ requests: 100, per: 'month' });
+    expect(info.allowedAddresses).to.deep.equal(['127.0.0.0/8', '10.0.0.0/8']);
     await context.close();
   });
 
@@ -254,8 +285,20 @@ describeInBrowser('browser: the console’s tokens page', function () {
     await context.close();
   });
 
-  it('creates a token by keyboard alone; the dialog keeps the focus and gives it back', async () => {
-    const { page, context } = await onTokensPage(['Cryptography::Encrypt', 'Tokens::*']);
+  it('signs in and creates a token by keyboard alone; the dialog keeps the focus and gives it back', async () => {
+    const person = await personWithPassword(server, ['Cryptography::Encrypt', 'Tokens::*']);
+    const { page, context } = await openConsole(browser, server);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(person.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    // Skip link, Sign out, Overview, Tokens.
+    for (let step = 0; step < 4; step += 1) await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.equal('Tokens');
+    await page.keyboard.press('Enter');
+    await headingFocused(page);
     // From the heading the page's focus moved to, to the create button.
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).to.equal('Create a token');
