@@ -22,10 +22,10 @@ export function SecretBox({ label, secret }: { readonly label: string; readonly 
       </p>
       <label>
         {label}
-        <input
+        <textarea
           class="secret-value"
-          type="text"
           readOnly
+          rows={2}
           value={secret}
           onFocus={(event) => event.currentTarget.select()}
         />
