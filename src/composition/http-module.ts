@@ -5,6 +5,7 @@ import type { CorsSettings } from '../platform/http/cors.js';
 import type { Health } from '../platform/http/health.js';
 import type { AnswerExampleTable, RouteSampleTable } from '../platform/http/route-samples.js';
 import { CONSOLE_SWITCH } from '../platform/config/platform-settings.js';
+import { PermissionCatalogue } from '../domain/permissions.js';
 import { tableOfSections, withFamiliesDisabled, type RouteTable } from '../platform/http/route-table.js';
 import { withOpenRoutes } from '../platform/http/system-routes.js';
 import type { AccessLog } from '../platform/logging/logger.js';
@@ -54,13 +55,14 @@ export const httpModule = ({
     options
       .bind(Routes)
       .toResolvedValue(
-        (contributions: RouteContribution[], health: Health): RouteTable =>
+        (contributions: RouteContribution[], health: Health, catalogue: PermissionCatalogue): RouteTable =>
           withOpenRoutes(withFamiliesDisabled(tableOfSections(contributions), disabledFamilies), health, {
             samples,
             answers,
+            permissions: catalogue.known,
             consoleOn: !disabledFamilies.includes(CONSOLE_SWITCH),
           }),
-        [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth],
+        [{ serviceIdentifier: RouteContribution, isMultiple: true }, InstanceHealth, PermissionCatalogue],
       )
       .inSingletonScope();
     // Any number of token request observers (usage history binds one): a multiple, optional injection.

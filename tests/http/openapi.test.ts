@@ -1,3 +1,4 @@
+import { permissionCatalogueOf } from '../../src/composition/families.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
@@ -69,6 +70,12 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
     expect(response.status).to.equal(200);
     text = await response.text();
     document = withSharedResponsesInPlace(JSON.parse(text) as Document);
+  });
+
+  it('lists every permission a user or token may hold, those no operation asks for by name included', () => {
+    const listed = (JSON.parse(text) as { 'x-permissions': string[] })['x-permissions'];
+    expect(listed).to.deep.equal(permissionCatalogueOf().known);
+    expect(listed).to.include.members(['Users::Block', 'Tokens::Update', 'Cryptography::Encrypt', 'System::Metrics']);
   });
 
   it('writes each error answer once, under components, named by its status and codes, and points every operation there', () => {

@@ -6,16 +6,27 @@ import { PACKAGE_VERSION } from './release.js';
 import { exampleRequestOf, type AnswerExampleTable, type RouteSampleTable } from './route-samples.js';
 import { servedPath, type Route, type RouteTable } from './route-table.js';
 
+/** What the document shows beside the route table's own rows. */
+export interface DocumentContents {
+  /** The families' samples, whose well-formed values are the example requests. */
+  readonly samples?: RouteSampleTable;
+  /** What each operation answered its example request, shown beside its successes. */
+  readonly answers?: AnswerExampleTable;
+  /** Every permission of the installation, in its catalogue's order (`x-permissions`). */
+  readonly permissions?: readonly string[];
+}
+
 /**
  * The OpenAPI 3.1 description of the route table: the same rows that register the routes, so
- * the document cannot drift from what is served. `x-permission` names what each operation needs;
- * the families' samples give each operation its example request, and `answers` what it answered.
+ * the document cannot drift from what is served. `x-permission` names what each operation needs,
+ * and `x-permissions` at the top every permission a user or token may hold (some are checked by
+ * the use cases rather than asked by an operation: Users::Block, Tokens::Update); the families'
+ * samples give each operation its example request, and `answers` what it answered.
  */
 export function openApiDocument(
   table: RouteTable,
   prefix: string,
-  samples: RouteSampleTable = {},
-  answers: AnswerExampleTable = {},
+  { samples = {}, answers = {}, permissions }: DocumentContents = {},
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const shared = new SharedErrorResponses();
@@ -62,6 +73,7 @@ export function openApiDocument(
     servers: [{ url: '/', description: 'the server that serves this document' }],
     // One per family, in the order of the docs: Swagger UI lists the operations under them.
     tags: (table.sections ?? []).map(({ name, description }) => ({ name, description })),
+    ...(permissions !== undefined && { 'x-permissions': permissions }),
     paths,
     components: {
       securitySchemes: {

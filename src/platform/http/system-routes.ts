@@ -12,11 +12,10 @@ import {
   type Health,
   type HealthDocument,
 } from './health.js';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument, type DocumentContents } from './openapi.js';
 import { pageRoutes } from './pages.js';
 import { changelogFeed, PACKAGE_VERSION, readChangelog } from './release.js';
 import { jsonBytes } from './respond.js';
-import type { AnswerExampleTable, RouteSampleTable } from './route-samples.js';
 import {
   API_PREFIX,
   defineOpenRoute,
@@ -77,11 +76,7 @@ const HEALTH_ANSWERS = {
 const answerHealth = (document: HealthDocument) =>
   E.right({ contentType: HEALTH_CONTENT_TYPE, body: document, status: statusCodeOf(document) } as const);
 
-export interface OpenRouteOptions {
-  /** The families' samples, whose well-formed values are the reference's example requests. */
-  readonly samples?: RouteSampleTable;
-  /** What each operation answered its example request, shown beside its successes. */
-  readonly answers?: AnswerExampleTable;
+export interface OpenRouteOptions extends DocumentContents {
   /** Whether /console is served (`Console` not in features.disabled); off, it answers 423 code 23. */
   readonly consoleOn?: boolean;
 }
@@ -94,10 +89,10 @@ export interface OpenRouteOptions {
 export function withOpenRoutes(
   table: RouteTable,
   health: Health,
-  { samples = {}, answers = {}, consoleOn = true }: OpenRouteOptions = {},
+  { consoleOn = true, ...contents }: OpenRouteOptions = {},
 ): RouteTable {
   // Each built at its first request (together some 25 ms an app) and kept: neither changes while the process runs.
-  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, samples, answers)));
+  const description = makeOnce(() => jsonBytes(openApiDocument(whole, API_PREFIX, contents)));
   const changelog = makeOnce(() => readChangelog());
   const open: Route[] = [
     defineOpenRoute({
