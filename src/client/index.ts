@@ -121,8 +121,12 @@ export const LOGIN_TOKEN_NAME = 'utility-api client';
 /** Methods that the server may have acted on when it answers 429 or 503: retried only with an Idempotency-Key. */
 const NOT_IDEMPOTENT = new Set(['POST', 'PATCH']);
 
-/** UTF-8 then base64, as the Basic scheme's `user-pass` is sent (RFC 7617 with charset UTF-8). */
-const basicCredentials = ({ username, password }: PasswordLogin): string => {
+/**
+ * The Authorization header of a password login: UTF-8 then base64, as the Basic scheme's
+ * `user-pass` is sent (RFC 7617 with charset UTF-8). Exported for callers who log in themselves
+ * (the console makes a token of hours and deletes it at sign-out).
+ */
+export const basicAuthorization = ({ username, password }: PasswordLogin): string => {
   let binary = '';
   for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
   return `Basic ${btoa(binary)}`;
@@ -172,7 +176,7 @@ function credentialsOf(token: ClientOptions['token'], send: Send): Credentials {
     return { authorization: async () => authorization, refused: () => false };
   }
   // Kept here alone, never on an object a caller can read or log.
-  const basic = basicCredentials(token);
+  const basic = basicAuthorization(token);
   let current: { readonly authorization: string; readonly expiresAt: number } | undefined;
   let pending: Promise<string | Awaited<ReturnType<Credentials['authorization']>>> | undefined;
   const login = async () => {

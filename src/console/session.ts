@@ -1,4 +1,4 @@
-import { createClient, type Client, type paths } from '../client/index.js';
+import { basicAuthorization, createClient, type Client, type paths } from '../client/index.js';
 import type { Problem } from './problem.js';
 
 type TokenInfo = paths['/api/token/info']['get']['responses'][200]['content']['application/json'];
@@ -22,13 +22,6 @@ export const CONSOLE_TOKEN_LIFETIME = '8h';
 const SAME_ORIGIN = '';
 const TIMEOUT_MS = 30_000;
 
-/** RFC 7617 Basic credentials, in UTF-8 as the server reads them. */
-function basic(login: string, password: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(`${login}:${password}`)) binary += String.fromCharCode(byte);
-  return `Basic ${btoa(binary)}`;
-}
-
 export type SignedIn =
   { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly problem: Problem };
 
@@ -48,7 +41,7 @@ export async function openSession(secret: string, ownToken: boolean): Promise<Si
 export async function signInWithPassword(login: string, password: string): Promise<SignedIn> {
   const anonymous = createClient({ baseUrl: SAME_ORIGIN, timeoutMs: TIMEOUT_MS });
   const issued = await anonymous.POST('/api/token/create', {
-    headers: { Authorization: basic(login, password) },
+    headers: { Authorization: basicAuthorization({ username: login, password }) },
     body: { name: CONSOLE_TOKEN_NAME, expiresIn: CONSOLE_TOKEN_LIFETIME },
   });
   if (!issued.ok) return { ok: false, problem: issued };
