@@ -129,6 +129,8 @@ for (const backend of httpBackends) {
         json: { lastname: 'Lovelace' },
       });
       expect(((await response.json()) as { updatedUser: UserBody }).updatedUser).to.include({
+        firstname: 'Ada',
+        lastname: 'Lovelace',
         fullName: 'Ada Lovelace',
         username: user.username,
       });

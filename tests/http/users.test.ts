@@ -19,6 +19,8 @@ const USER_KEYS = [
   'id',
   'uid',
   'username',
+  'firstname',
+  'lastname',
   'fullName',
   'displayname',
   'email',
@@ -62,6 +64,8 @@ for (const backend of httpBackends) {
       expect(Object.keys(user).sort()).to.deep.equal([...USER_KEYS].sort());
       expect(user).to.include({
         username: 'zoe.obrien',
+        firstname: 'Zoë',
+        lastname: "O'Brien",
         fullName: "Zoë O'Brien",
         email: person.email.toLowerCase(),
         blocked: false,

@@ -68,6 +68,8 @@ export const userView = t.strict({
   id: t.string,
   uid: t.string,
   username: t.string,
+  firstname: t.union([t.string, t.null]),
+  lastname: t.union([t.string, t.null]),
   fullName: t.union([t.string, t.null]),
   displayname: t.union([t.string, t.null]),
   email: t.union([t.string, t.null]),

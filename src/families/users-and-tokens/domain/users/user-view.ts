@@ -6,6 +6,9 @@ export interface UserView {
   readonly id: string;
   readonly uid: string;
   readonly username: string;
+  /** The first and last names as given (`fullName` is both, for the clients that read one). */
+  readonly firstname: string | null;
+  readonly lastname: string | null;
   readonly fullName: string | null;
   readonly displayname: string | null;
   readonly email: string | null;
@@ -23,6 +26,8 @@ export function viewOfUser(user: User): UserView {
     id: user.id,
     uid: user.uid,
     username: user.username,
+    firstname: user.firstName,
+    lastname: user.lastName,
     fullName: fullName === '' ? null : fullName,
     displayname: user.displayName,
     email: user.email,
