@@ -237,6 +237,38 @@ describeInBrowser('browser: the console’s users page', function () {
     await context.close();
   });
 
+  it('edits names and email; an emptied name is refused in words, not dropped', async () => {
+    const user = await someone('Renata', 'Oldname');
+    const { page, context } = await onUsersPage();
+    const stored = async () =>
+      (await (await asRoot('GET', `/api/user/get?username=${user.username}`)).json()) as {
+        fullName: string;
+        email: string;
+      };
+    await search(page, 'renata');
+    await eventually(async () => expect(await listed(page)).to.deep.equal([user.username]));
+    await act(page, user.username, 'Edit');
+    const edit = page.getByRole('dialog', { name: `Edit ${user.username}` });
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('Nothing is changed').waitFor();
+    await edit.getByLabel('Last name').fill('Newname Double');
+    await edit.getByLabel('Email').fill('renata.new@example.com');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'is saved.' }).waitFor();
+    expect(await stored()).to.include({ fullName: 'Renata Newname Double', email: 'renata.new@example.com' });
+    await eventually(async () =>
+      expect(await rowOf(page, user.username).innerText()).to.include('renata.new@example.com'),
+    );
+    await act(page, user.username, 'Edit');
+    await edit.getByLabel('First name').fill('');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const alert = edit.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).to.match(/firstname.*\(HTTP 400, code 11\)$/);
+    expect((await stored()).fullName).to.equal('Renata Newname Double');
+    await context.close();
+  });
+
   it('filters by blocked and by a permission held, and pages through a long list', async () => {
     for (let index = 1; index <= 23; index += 1)
       await someone('Pagewright', `Number${String(index).padStart(2, '0')}`, index <= 2 ? ['Weather::*'] : []);
@@ -302,6 +334,38 @@ describeInBrowser('browser: the console’s users page', function () {
     const alert = page.getByRole('region', { name: /^Tokens and usage of/ }).getByRole('alert');
     await alert.waitFor();
     expect(await alert.innerText()).to.match(/Missing permission Tokens::Read \(HTTP 403, code 1\)$/);
+    await context.close();
+  });
+
+  it('finds, blocks and unblocks a user by keyboard alone', async () => {
+    const user = await someone('Keyboarda', 'Typed');
+    const { page, context } = await onUsersPage();
+    const blocked = async () =>
+      ((await (await asRoot('GET', `/api/user/get?username=${user.username}`)).json()) as { blocked: boolean }).blocked;
+    // From the heading the page's focus moved to: the create button, then the search.
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.equal('Create a user');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.match(/^Search/);
+    const answered = page.waitForResponse((response) => response.url().includes('query=keyboarda'));
+    await page.keyboard.type('keyboarda', { delay: 40 });
+    await answered;
+    await eventually(async () => expect(await listed(page)).to.deep.equal([user.username]));
+    for (let step = 0; step < 20 && (await focusedName(page)) !== 'Block'; step += 1) await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.equal('Block');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Block the user?' }).waitFor();
+    expect(await focusedName(page)).to.equal('Cancel');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.equal('Block the user');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'is blocked.' }).waitFor();
+    expect(await blocked()).to.equal(true);
+    // The focus is back on the row's button, which now unblocks.
+    await eventually(async () => expect(await focusedName(page)).to.equal('Unblock'));
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'is unblocked.' }).waitFor();
+    expect(await blocked()).to.equal(false);
     await context.close();
   });
 

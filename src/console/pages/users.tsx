@@ -41,7 +41,7 @@ const missingPermission = (problem: Problem): string | undefined =>
  * Why the API refused a change to `user`, in words: most often the rank rule (nobody acts on a
  * user holding a permission they lack), which the API's answer names only by that permission.
  */
-function refusalInWords(problem: Problem, user: User): string | undefined {
+function refusalInWords(problem: Problem, user: User, giving: readonly string[]): string | undefined {
   const missing = missingPermission(problem);
   if (missing === undefined) return undefined;
   if (user.permissions.includes(missing))
@@ -49,13 +49,24 @@ function refusalInWords(problem: Problem, user: User): string | undefined {
       `${user.username} holds ${missing}, which this sign-in does not. Nobody may change the permissions, email or ` +
       `password of a user who holds more than they do, nor block them, delete them or make them a token.`
     );
-  return `This sign-in does not hold ${missing}: permissions are given only by those who hold them.`;
+  if (giving.includes(missing))
+    return `This sign-in does not hold ${missing}, so it cannot give it: permissions are given only by those who hold them.`;
+  return `This change needs ${missing}, which this sign-in does not hold.`;
 }
 
 /** A refusal of a change to a user: the reason in words when there is one, then the API's own answer with its code. */
-function Refused({ problem, user }: { readonly problem: Problem | undefined; readonly user: User }) {
+function Refused({
+  problem,
+  user,
+  giving = [],
+}: {
+  readonly problem: Problem | undefined;
+  readonly user: User;
+  /** The permissions the refused change gave. */
+  readonly giving?: readonly string[];
+}) {
   if (problem === undefined) return null;
-  const words = refusalInWords(problem, user);
+  const words = refusalInWords(problem, user, giving);
   if (words === undefined) return <ProblemMessage problem={problem} />;
   return (
     <div class="problem" role="alert">
@@ -413,6 +424,7 @@ function EditUser({
   readonly onSaved: (user: User) => void;
 }) {
   const [problem, setProblem] = useState<Problem | undefined>();
+  const [giving, setGiving] = useState<readonly string[]>([]);
   const [unchanged, setUnchanged] = useState(false);
   const [selected, setSelected] = useState<string[]>([...user.permissions]);
   const held = session.token.permissions;
@@ -427,9 +439,10 @@ function EditUser({
     const last = String(form.get('lastname'));
     const changes: UserChanges = {};
     // Both names or neither: the API gives them joined, so what is sent is what the form shows.
+    // A name emptied is sent as it is, for the API to refuse; one that was empty and still is, is not sent.
     if (first !== names.first || last !== names.last) {
-      if (first !== '') changes.firstname = first;
-      if (last !== '') changes.lastname = last;
+      if (first !== '' || names.first !== '') changes.firstname = first;
+      if (last !== '' || names.last !== '') changes.lastname = last;
     }
     const displayname = String(form.get('displayname'));
     if (displayname !== (user.displayname ?? '')) changes.displayname = displayname;
@@ -446,12 +459,15 @@ function EditUser({
       body: changes,
     });
     if (saved.ok) onSaved(saved.data.updatedUser);
-    else setProblem(saved);
+    else {
+      setGiving(changes.perms ?? []);
+      setProblem(saved);
+    }
   };
   return (
     <Dialog title={`Edit ${user.username}`} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)}>
-        <Refused problem={problem} user={user} />
+        <Refused problem={problem} user={user} giving={giving} />
         {unchanged && <p role="status">Nothing is changed: there is nothing to save.</p>}
         <label>
           First name
