@@ -4,6 +4,7 @@ import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { describeInBrowser, launchBrowser } from '../support/browser.js';
 import {
   contentWidth,
+  focusedName,
   goTo,
   openConsole,
   personWithPassword,
@@ -138,6 +139,22 @@ describeInBrowser('browser: the console’s audit page', function () {
       expect(bys).to.not.deep.equal([]);
       for (const by of bys) expect(by).to.match(new RegExp(`^${rootName} \\(through the API`));
     });
+    await context.close();
+  });
+
+  it('filters by keyboard alone', async () => {
+    const user = await someone('Keyes');
+    await changeEmail(user.uid, 'keyes.new@example.com');
+    const { page, context } = await onAuditPage(['Audit::Read']);
+    await entriesOf(page).first().waitFor();
+    // From the heading the page's focus moved to: the actor, then the target; Enter applies.
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.match(/^Actor/);
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.match(/^Target/);
+    await page.keyboard.type(user.uid);
+    await page.keyboard.press('Enter');
+    await eventually(async () => expect(await actionsShown(page)).to.deep.equal(['user.update', 'user.create']));
     await context.close();
   });
 

@@ -165,6 +165,8 @@ describeInBrowser('browser: the console’s users page', function () {
     await confirm.getByRole('button', { name: 'Delete zquill' }).click();
     await page.getByRole('status').filter({ hasText: 'is deleted, with their tokens.' }).waitFor();
     await rowOf(page, 'zquill').waitFor({ state: 'detached' });
+    // The row that had the focus is gone: it is on the search.
+    expect(await focusedName(page)).to.match(/^Search/);
     await expectError(await tokenInfo(), 401, 4);
 
     // The trail of all of that, filtered by the user acted on: newest first, each change before and after.

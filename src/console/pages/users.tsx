@@ -92,6 +92,7 @@ export function UsersPage({ session }: PageProps) {
   const trail = useCursorTrail<Filters>({ query: '', blocked: '', permission: '' });
   const { filters, cursor } = trail;
   const [typed, setTyped] = useState(filters.query);
+  const searchBox = useRef<HTMLInputElement>(null);
   const [list, reload] = useAnswer(
     () =>
       api.GET('/api/user/list', {
@@ -139,7 +140,9 @@ export function UsersPage({ session }: PageProps) {
     close();
     const answer = await api.DELETE('/api/user/delete', { params: { header: { 'x-uid': user.uid } } });
     if (answer.ok && watched?.user.uid === user.uid) setWatched(undefined);
-    settle(answer.ok ? undefined : answer, `${nameOf(user)} is deleted, with their tokens.`, user);
+    // The row and its buttons, where the focus went back to, are gone: the search is the next place to be.
+    if (settle(answer.ok ? undefined : answer, `${nameOf(user)} is deleted, with their tokens.`, user))
+      searchBox.current?.focus();
   };
   const permissionsKnown = known.state === 'done' && known.answer.ok ? known.answer.data : [];
   return (
@@ -158,7 +161,13 @@ export function UsersPage({ session }: PageProps) {
       <form class="filters" role="search" aria-label="Find users" onSubmit={(event) => event.preventDefault()}>
         <label>
           Search (the start of a username, email or name)
-          <input type="search" name="query" value={typed} onInput={(event) => setTyped(event.currentTarget.value)} />
+          <input
+            ref={searchBox}
+            type="search"
+            name="query"
+            value={typed}
+            onInput={(event) => setTyped(event.currentTarget.value)}
+          />
         </label>
         <label>
           Blocked
