@@ -66,9 +66,9 @@ describeInBrowser('browser: the console’s audit page', function () {
   async function onAuditPage(permissions: string[], options: Parameters<typeof openConsole>[2] = {}) {
     const person = await personWithPassword(server, permissions);
     const opened = await openConsole(browser, server, options);
-    await signIn(opened.page, person.username);
+    const consoleSecret = await signIn(opened.page, person.username);
     await goTo(opened.page, 'Audit');
-    return { ...opened, person };
+    return { ...opened, person, consoleSecret };
   }
 
   it('shows everybody’s entries with Audit::Read, filtered by target, each change before and after', async () => {
@@ -90,10 +90,18 @@ describeInBrowser('browser: the console’s audit page', function () {
   it('shows only my own entries without Audit::Read', async () => {
     const stranger = await someone('Strangely');
     await changeEmail(stranger.uid, 'strangely.new@example.com');
-    const { page, context, person } = await onAuditPage(['Tokens::Read']);
-    // The sign-in itself: the password checked and the console's token made.
+    const { page, context, person, consoleSecret } = await onAuditPage(['Tokens::Read']);
+    // The sign-in itself: the password checked and the console's token made, its expiry a date as the page writes them.
     await eventually(async () =>
       expect(await actionsShown(page)).to.include.members(['login.password', 'token.create']),
+    );
+    const { expiresAt } = (await (
+      await server.get('/api/token/info', { Authorization: `Bearer ${consoleSecret}` })
+    ).json()) as { expiresAt: string };
+    const expiry = String(await page.evaluate(`new Date(${JSON.stringify(expiresAt)}).toLocaleString()`));
+    const made = entriesOf(page).filter({ has: page.locator('.entry-head code', { hasText: 'token.create' }) });
+    expect(await made.getByRole('table', { name: 'What changed' }).locator('tbody tr').allInnerTexts()).to.include(
+      `expiresAt\tnone\t${expiry}`,
     );
     expect(await page.getByRole('main').innerText()).to.include('Audit::Read shows everybody’s');
     const shown = await page.getByRole('list', { name: 'Audit entries' }).innerText();

@@ -42,11 +42,15 @@ const NO_FILTER: Filters = { actor: '', target: '', action: '', from: '', to: ''
 /** A local date and time of a form's field as the instant the API reads, or undefined when left empty. */
 const instantOf = (local: string): string | undefined => (local === '' ? undefined : new Date(local).toISOString());
 
-/** A value of a change, as the trail stored it: text as it is, lists joined, nothing as "none". */
-function shown(value: unknown): string {
+/** Fields the trail records as instants (`expiresAt`, `rotationEndsAt`): shown as the page's other dates are. */
+const INSTANT_FIELD = /At$/;
+
+/** A value of a change, as the trail stored it: text as it is, instants as dates, lists joined, nothing as "none". */
+function shown(value: unknown, field = ''): string {
   if (value === null || value === undefined) return 'none';
+  if (typeof value === 'string' && INSTANT_FIELD.test(field) && !Number.isNaN(Date.parse(value))) return when(value);
   if (typeof value === 'string') return value === '' ? '(empty)' : value;
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(shown).join(', ');
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((each) => shown(each)).join(', ');
   return JSON.stringify(value);
 }
 
@@ -245,8 +249,8 @@ function AuditEntry({
                     <td colSpan={2}>changed (a secret: not recorded)</td>
                   ) : (
                     <>
-                      <td>{shown(change.old)}</td>
-                      <td>{shown(change.new)}</td>
+                      <td>{shown(change.old, field)}</td>
+                      <td>{shown(change.new, field)}</td>
                     </>
                   )}
                 </tr>
