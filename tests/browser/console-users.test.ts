@@ -282,7 +282,7 @@ describeInBrowser('browser: the console’s users page', function () {
     await eventually(async () => expect(await listed(page)).to.have.length(20));
     expect(await page.getByText('Page 1', { exact: true }).count()).to.equal(1);
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Page 2 (the last)').waitFor();
+    await page.getByText('Page 2', { exact: true }).waitFor();
     await eventually(async () => expect(await listed(page)).to.have.length(4));
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
     await page.getByRole('button', { name: 'Previous' }).click();

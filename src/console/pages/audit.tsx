@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
-import { CursorPager, useCursorTrail } from '../components/cursor-pager.js';
+import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
 import { ProblemMessage } from '../components/problem-message.js';
-import { useAnswer } from '../components/use-answer.js';
 import { when } from '../format.js';
 import type { PageProps } from '../pages.js';
 import { holds } from '../permissions.js';
@@ -25,8 +24,6 @@ const ACTIONS: { readonly [A in Action]: string } = {
 };
 
 const isAction = (value: string): value is Action => Object.hasOwn(ACTIONS, value);
-
-const ENTRIES_A_PAGE = 20;
 
 interface Filters {
   readonly actor: string;
@@ -68,30 +65,35 @@ const targetOf = (entry: Entry): string => `${entry.target.type} ${entry.target.
  */
 export function AuditPage({ session }: PageProps) {
   const { api } = session;
-  const trail = useCursorTrail<Filters>(NO_FILTER);
-  const { filters, cursor } = trail;
-  const [list] = useAnswer(() => {
-    const from = instantOf(filters.from);
-    const to = instantOf(filters.to);
-    return api.GET('/api/audit', {
-      params: {
-        query: {
-          limit: ENTRIES_A_PAGE,
-          ...(filters.actor === '' ? {} : { actor: filters.actor }),
-          ...(filters.target === '' ? {} : { target: filters.target }),
-          ...(filters.action === '' ? {} : { action: filters.action }),
-          ...(from === undefined ? {} : { from }),
-          ...(to === undefined ? {} : { to }),
-          ...(cursor === undefined ? {} : { cursor }),
+  const [filters, setFilters] = useState<Filters>(NO_FILTER);
+  const pages = useCursorPages(
+    (cursor) => {
+      const from = instantOf(filters.from);
+      const to = instantOf(filters.to);
+      return api.GET('/api/audit', {
+        params: {
+          query: {
+            limit: PAGE_LIMIT,
+            ...(filters.actor === '' ? {} : { actor: filters.actor }),
+            ...(filters.target === '' ? {} : { target: filters.target }),
+            ...(filters.action === '' ? {} : { action: filters.action }),
+            ...(from === undefined ? {} : { from }),
+            ...(to === undefined ? {} : { to }),
+            ...(cursor === undefined ? {} : { cursor }),
+          },
         },
-      },
-    });
-  }, [filters, cursor]);
+      });
+    },
+    [filters],
+  );
+  const list = pages.page;
   // The form is the filters being written; they apply when it is submitted.
   const [form, setForm] = useState<Filters>(filters);
   const apply = (next: Filters) => {
     setForm(next);
-    trail.filter(next);
+    setFilters(next);
+    // A cursor holds only with the filters it was given with.
+    pages.restart();
   };
   const edit = (field: keyof Filters) => (event: Event) =>
     setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
@@ -163,7 +165,7 @@ export function AuditPage({ session }: PageProps) {
         <p>No entry matches.</p>
       ) : (
         <>
-          <ol class="audit-entries" aria-label="Audit entries" start={(trail.page - 1) * ENTRIES_A_PAGE + 1}>
+          <ol class="audit-entries" aria-label="Audit entries" start={(pages.number - 1) * PAGE_LIMIT + 1}>
             {list.answer.data.entries.map((entry) => (
               <AuditEntry
                 key={entry.id}
@@ -173,13 +175,7 @@ export function AuditPage({ session }: PageProps) {
               />
             ))}
           </ol>
-          <CursorPager
-            label="entries"
-            page={trail.page}
-            nextCursor={list.answer.data.nextCursor}
-            onNext={trail.next}
-            onPrevious={trail.previous}
-          />
+          <CursorPager label="Pages of entries" pages={pages} />
         </>
       )}
     </>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
-import { CursorPager, useCursorTrail } from '../components/cursor-pager.js';
+import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
 import { ConfirmDialog, Dialog } from '../components/dialog.js';
 import { PagedTable } from '../components/paged-table.js';
 import { PermissionPicker } from '../components/permission-picker.js';
@@ -17,8 +17,6 @@ import type { Session } from '../session.js';
 type User = paths['/api/user/list']['get']['responses'][200]['content']['application/json']['users'][number];
 type UserChanges = NonNullable<paths['/api/user/update']['patch']['requestBody']>['content']['application/json'];
 
-/** Users a page: the API's default, said here so that the table shows a whole page at once. */
-const PAGE_SIZE = 20;
 /** How long typing must pause before the search is sent: one request per pause, not per key. */
 const SEARCH_PAUSE_MS = 300;
 /** The API's shortest password (docs/authentication.md), said in the form before the server says it. */
@@ -89,16 +87,15 @@ type Open =
  */
 export function UsersPage({ session }: PageProps) {
   const { api } = session;
-  const trail = useCursorTrail<Filters>({ query: '', blocked: '', permission: '' });
-  const { filters, cursor } = trail;
+  const [filters, setFilters] = useState<Filters>({ query: '', blocked: '', permission: '' });
   const [typed, setTyped] = useState(filters.query);
   const searchBox = useRef<HTMLInputElement>(null);
-  const [list, reload] = useAnswer(
-    () =>
+  const pages = useCursorPages(
+    (cursor) =>
       api.GET('/api/user/list', {
         params: {
           query: {
-            limit: PAGE_SIZE,
+            limit: PAGE_LIMIT,
             ...(filters.query === '' ? {} : { query: filters.query }),
             ...(filters.blocked === '' ? {} : { blocked: filters.blocked === 'true' }),
             ...(filters.permission === '' ? {} : { permission: filters.permission }),
@@ -106,8 +103,14 @@ export function UsersPage({ session }: PageProps) {
           },
         },
       }),
-    [filters, cursor],
+    [filters],
   );
+  const { page: list, reload } = pages;
+  /** Some filters changed, the others kept: from the first page again, since a cursor holds only with its filters. */
+  const refine = (change: Partial<Filters>) => {
+    setFilters((now) => ({ ...now, ...change }));
+    pages.restart();
+  };
   const [known] = useAnswer(() => knownPermissions(api));
   const [open, setOpen] = useState<Open | undefined>();
   const [problem, setProblem] = useState<{ readonly problem: Problem; readonly user?: User } | undefined>();
@@ -117,7 +120,7 @@ export function UsersPage({ session }: PageProps) {
   const may = (permission: string) => holds(session.token.permissions, permission);
   useEffect(() => {
     if (typed === filters.query) return;
-    const timer = setTimeout(() => trail.filter({ query: typed }), SEARCH_PAUSE_MS);
+    const timer = setTimeout(() => refine({ query: typed }), SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [typed]);
   const close = () => setOpen(undefined);
@@ -173,7 +176,7 @@ export function UsersPage({ session }: PageProps) {
           Blocked
           <select
             value={filters.blocked}
-            onChange={(event) => trail.filter({ blocked: event.currentTarget.value as Filters['blocked'] })}
+            onChange={(event) => refine({ blocked: event.currentTarget.value as Filters['blocked'] })}
           >
             <option value="">blocked or not</option>
             <option value="true">blocked only</option>
@@ -182,10 +185,7 @@ export function UsersPage({ session }: PageProps) {
         </label>
         <label>
           Holding the permission
-          <select
-            value={filters.permission}
-            onChange={(event) => trail.filter({ permission: event.currentTarget.value })}
-          >
+          <select value={filters.permission} onChange={(event) => refine({ permission: event.currentTarget.value })}>
             <option value="">any or none</option>
             {permissionsKnown.map((permission) => (
               <option key={permission} value={permission}>
@@ -213,7 +213,7 @@ export function UsersPage({ session }: PageProps) {
             caption="Users"
             empty="No user matches."
             rows={list.answer.data.users}
-            pageSize={PAGE_SIZE}
+            pageSize={PAGE_LIMIT}
             rowKey={(user) => user.uid}
             columns={[
               { header: 'Username', cell: (user) => user.username },
@@ -272,13 +272,7 @@ export function UsersPage({ session }: PageProps) {
               },
             ]}
           />
-          <CursorPager
-            label="users"
-            page={trail.page}
-            nextCursor={list.answer.data.nextCursor}
-            onNext={trail.next}
-            onPrevious={trail.previous}
-          />
+          <CursorPager label="Pages of users" pages={pages} />
         </>
       )}
       {watched && <UserDetails key={watched.opening} session={session} user={watched.user} />}
