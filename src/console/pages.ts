@@ -1,6 +1,8 @@
 import type { FunctionComponent } from 'preact';
+import { AuditPage } from './pages/audit.js';
 import { OverviewPage } from './pages/overview.js';
 import { TokensPage } from './pages/tokens.js';
+import { UsersPage } from './pages/users.js';
 import type { Session } from './session.js';
 
 /** What every page is given. */
@@ -27,4 +29,6 @@ export interface ConsolePage {
 export const PAGES: readonly ConsolePage[] = [
   { name: 'Overview', path: '/', permission: null, component: OverviewPage },
   { name: 'Tokens', path: '/tokens', permission: null, component: TokensPage },
+  { name: 'Users', path: '/users', permission: 'Users::Read', component: UsersPage },
+  { name: 'Audit', path: '/audit', permission: null, component: AuditPage },
 ];

@@ -126,7 +126,8 @@ describeInBrowser('browser: signing in to the console', function () {
     const { page, context } = await openConsole(browser, server);
     await signIn(page, person.username);
     const links = await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link').allInnerTexts();
-    expect(links).to.deep.equal(['Overview', 'Tokens']);
+    // Users needs Users::Read; the audit trail shows everyone their own entries.
+    expect(links).to.deep.equal(['Overview', 'Tokens', 'Audit']);
     await goTo(page, 'Tokens');
     expect(page.url()).to.match(/\/console#\/tokens$/);
     // The address opens the page it names, as a bookmark would.
@@ -154,11 +155,11 @@ describeInBrowser('browser: signing in to the console', function () {
     expect(await focusedName(page)).to.equal('Overview');
     // Back from the heading: the navigation's last link.
     await page.keyboard.press('Shift+Tab');
-    expect(await focusedName(page)).to.equal('Tokens');
+    expect(await focusedName(page)).to.equal('Audit');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Tokens', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
     await headingFocused(page);
-    expect(await focusedName(page)).to.equal('Tokens');
+    expect(await focusedName(page)).to.equal('Audit');
     await context.close();
   });
 
