@@ -1,6 +1,9 @@
 import type { FunctionComponent } from 'preact';
 import { OverviewPage } from './pages/overview.js';
+import { MAIL_READ, MailPage } from './pages/mail.js';
+import { ServicePage } from './pages/service.js';
 import { TokensPage } from './pages/tokens.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import type { Session } from './session.js';
 
 /** What every page is given. */
@@ -13,8 +16,11 @@ export interface ConsolePage {
   readonly name: string;
   /** Its place after `#` in the address (`/console#/tokens`): the server serves one page, the hash picks this one. */
   readonly path: string;
-  /** The permission a token must hold (wildcards count) for the page to be listed; null: everyone signed in. */
-  readonly permission: string | null;
+  /**
+   * The permission a token must hold (wildcards count) for the page to be listed, or a list of
+   * which any one will do; null: everyone signed in.
+   */
+  readonly permission: string | readonly string[] | null;
   readonly component: FunctionComponent<PageProps>;
 }
 
@@ -25,4 +31,7 @@ export interface ConsolePage {
 export const PAGES: readonly ConsolePage[] = [
   { name: 'Overview', path: '/', permission: null, component: OverviewPage },
   { name: 'Tokens', path: '/tokens', permission: null, component: TokensPage },
+  { name: 'Webhooks', path: '/webhooks', permission: 'Webhooks::Manage', component: WebhooksPage },
+  { name: 'Mail', path: '/mail', permission: ['Mail::Send', MAIL_READ], component: MailPage },
+  { name: 'Service', path: '/service', permission: 'System::Metrics', component: ServicePage },
 ];
