@@ -25,7 +25,9 @@ import { runStep } from './checks.js';
  * build come before those that wait for it at each length.
  */
 const SLOWEST_FIRST = [
-  'tests/fuzz/routes.test.ts', // 17
+  'tests/fuzz/routes.test.ts', // 17 (first: it needs no build, which the next two wait for)
+  'tests/browser/console-tokens.test.ts', // 26 (waits for the build: the console's bundle)
+  'tests/browser/console-sign-in.test.ts', // 15 (the same)
   'tests/e2e/webhooks.test.ts', // 11
   'tests/http/unfinished-requests.test.ts', // 12.5
   'tests/http/storage-timeout.test.ts', // 11

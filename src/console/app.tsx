@@ -83,7 +83,7 @@ function Shell({ session, onSignedOut }: { readonly session: Session; readonly o
         <h1 ref={heading} tabIndex={-1}>
           {page.name}
         </h1>
-        <PageComponent key={page.path} session={session} />
+        <PageComponent key={page.path} session={session} forgetSession={onSignedOut} />
       </main>
     </>
   );

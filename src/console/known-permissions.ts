@@ -1,5 +1,5 @@
 import type { Answer, Client } from '../client/index.js';
-import { ALL, covers } from './permissions.js';
+import { covers } from './permissions.js';
 
 /**
  * Every permission this server's operations need, as its OpenAPI document names them
@@ -16,8 +16,15 @@ export async function knownPermissions(api: Client): Promise<Answer<string[]>> {
   return { ...document, data: [...named].sort() };
 }
 
-/** What a holder may give: their wildcards as they hold them, then each known permission they hold. */
-export const givable = (held: readonly string[], known: readonly string[]): string[] => {
-  const wildcards = held.filter((permission) => permission === ALL || permission.endsWith('::*'));
-  return [...wildcards, ...known.filter((permission) => held.some((mine) => covers(mine, permission)))];
-};
+/**
+ * What a holder may give: what they hold as they hold it (wildcards too), then each known
+ * permission a wildcard of theirs covers. The document names only the permissions operations
+ * ask for, not those use cases check (`Tokens::Read`): a wildcard is offered whole for those.
+ */
+export const givable = (held: readonly string[], known: readonly string[]): string[] =>
+  [...new Set([...held, ...known.filter((permission) => held.some((mine) => covers(mine, permission)))])].sort((a, b) =>
+    orderOf(a).localeCompare(orderOf(b)),
+  );
+
+/** `*` first, then by family, each family's wildcard before its permissions. */
+const orderOf = (permission: string): string => (permission === '*' ? '' : permission.replace(/\*$/, ''));

@@ -9,6 +9,8 @@ import type { Session } from './session.js';
 /** What every page is given. */
 export interface PageProps {
   readonly session: Session;
+  /** Forgets the session and shows the sign-in form: for a page that deleted the token signed in with. */
+  readonly forgetSession: () => void;
 }
 
 export interface ConsolePage {

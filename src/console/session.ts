@@ -55,9 +55,12 @@ export async function signInWithPassword(login: string, password: string): Promi
   return openSession(issued.data.token, true);
 }
 
+/** The catalogue's code for a token unknown or expired: one already gone needs no deleting. */
+const UNKNOWN_TOKEN = 4;
+
 /** Ends a session: the token a password sign-in made is deleted, so that it works nowhere any more. */
 export async function signOut(session: Session): Promise<Problem | undefined> {
   if (!session.ownToken) return undefined;
   const deleted = await session.api.DELETE('/api/token/delete', { params: { query: { id: session.token.id } } });
-  return deleted.ok ? undefined : deleted;
+  return deleted.ok || deleted.error?.code === UNKNOWN_TOKEN ? undefined : deleted;
 }

@@ -31,10 +31,10 @@ export function SecretBox({
       </p>
       <label>
         {label}
-        <input
+        <textarea
           class="secret-value"
-          type="text"
           readOnly
+          rows={2}
           value={secret}
           onFocus={(event) => event.currentTarget.select()}
         />

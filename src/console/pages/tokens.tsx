@@ -39,7 +39,7 @@ type Open =
   | { readonly kind: 'secret'; readonly title: string; readonly secret: string };
 
 /** My tokens: listed a page at a time; created, renamed, disabled, enabled, rotated and deleted; each one's usage. */
-export function TokensPage({ session }: PageProps) {
+export function TokensPage({ session, forgetSession }: PageProps) {
   const { api } = session;
   const [list, reload] = useAnswer(() => api.GET('/api/token/list'));
   const [open, setOpen] = useState<Open | undefined>();
@@ -47,6 +47,7 @@ export function TokensPage({ session }: PageProps) {
   const [done, setDone] = useState('');
   const [watched, setWatched] = useState<Token | undefined>();
   const close = () => setOpen(undefined);
+  const isThisSignIn = (token: Token) => token.id === session.token.id;
   /** An action's answer: said as done, or its problem shown; the list read again either way. */
   const settle = (refused: Problem | undefined, said: string): boolean => {
     reload();
@@ -62,9 +63,10 @@ export function TokensPage({ session }: PageProps) {
   const remove = async (token: Token) => {
     close();
     const answer = await api.DELETE('/api/token/delete', { params: { query: { id: token.id } } });
+    // The token signed in with is gone: nothing more can be done with it.
+    if (answer.ok && isThisSignIn(token)) return forgetSession();
     settle(answer.ok ? undefined : answer, `${nameOf(token)} is deleted.`);
   };
-  const isThisSignIn = (token: Token) => token.id === session.token.id;
   return (
     <>
       <p>
