@@ -76,7 +76,8 @@ describeInBrowser('browser: the console’s service page', function () {
     expect(weather.status).to.equal(423);
 
     const changes = page.getByRole('region', { name: 'Latest changes' });
-    await changes.getByRole('heading', { name: `utility-api ${version}` }).waitFor();
+    await changes.getByRole('heading', { name: new RegExp(`^utility-api ${version}, `) }).waitFor();
+    expect(await changes.getByRole('listitem').first().innerText()).to.not.equal('');
     expect(await changes.getByRole('link', { name: 'The whole change log' }).getAttribute('href')).to.equal(
       '/changelog',
     );

@@ -9,8 +9,8 @@ import type { Problem } from '../problem.js';
 type Health = paths['/readyz']['get']['responses'][200]['content']['application/health+json'];
 type Check = NonNullable<Health['checks']>[string][number];
 
-/** How many versions of the change log the page shows; the rest are a link away. */
-const VERSIONS_SHOWN = 3;
+/** How many versions before the latest the page names, with their summary; the rest are a link away. */
+const EARLIER_SHOWN = 2;
 
 /**
  * A health answer, whether it passes or not: a failing check answers 503 with the same health
@@ -70,7 +70,7 @@ function HealthReport({
                 { header: 'Check', cell: (row) => row.name },
                 { header: 'Status', cell: (row) => row.check.status },
                 { header: 'Took', cell: (row) => `${row.check.observedValue} ${row.check.observedUnit}` },
-                { header: 'Said', cell: (row: { check: Check }) => row.check.output ?? '' },
+                { header: 'Output', cell: (row: { check: Check }) => row.check.output ?? '' },
               ]}
             />
           )}
@@ -111,8 +111,9 @@ function familiesOf(document: ApiDocument): Family[] {
   return [...counts].filter(([, count]) => count.operations > 0).map(([name, count]) => ({ name, ...count }));
 }
 
-const familyState = ({ operations, off }: Family): string =>
-  off === 0 ? 'on' : off === operations ? 'off' : `partly off (${off} of ${operations} operations)`;
+/** On, or off in bold: what the operator turned off is what a reader looks for. */
+const familyState = ({ operations, off }: Family) =>
+  off === 0 ? 'on' : <strong>{off === operations ? 'off' : `partly off (${off} of ${operations} operations)`}</strong>;
 
 interface Release {
   readonly title: string;
@@ -237,11 +238,14 @@ export function ServicePage({ session }: PageProps) {
             The change log feed could not be read as RSS.
           </p>
         ) : (
-          releases.slice(0, VERSIONS_SHOWN).map((release) => (
-            <article key={release.title} class="release">
-              <h3>{release.title}</h3>
-              <p class="hint">{release.date ? new Date(release.date).toLocaleDateString() : ''}</p>
-              <ReleaseNotes text={release.description} />
+          releases.slice(0, EARLIER_SHOWN + 1).map((release, index) => (
+            <article key={release.title}>
+              <h3>
+                {release.title}
+                {release.date && `, ${new Date(release.date).toLocaleDateString()}`}
+              </h3>
+              {/* The latest in full; those before it by their summary, the feed's first line. */}
+              {index === 0 ? <ReleaseNotes text={release.description} /> : <p>{release.description.split('\n')[0]}</p>}
             </article>
           ))
         )}

@@ -413,7 +413,9 @@ function Deliveries({ session, webhook }: { readonly session: Session; readonly 
   const { page } = pages;
   return (
     <section aria-labelledby="deliveries">
-      <h2 id="deliveries">Deliveries to {webhook.url}</h2>
+      <h2 id="deliveries">
+        Deliveries to <span class="url">{webhook.url}</span>
+      </h2>
       <div class="toolbar">
         <label>
           Status
