@@ -5,6 +5,7 @@ import { describeInBrowser, launchBrowser } from '../support/browser.js';
 import {
   contentWidth,
   focusedName,
+  focusedTag,
   goTo,
   openConsole,
   personWithPassword,
@@ -248,6 +249,42 @@ describeInBrowser('browser: the console’s webhooks page', function () {
     await page.getByText(/^No webhooks yet/).waitFor();
     const left = await (await server.get('/api/webhook/list', { Authorization: `Bearer ${consoleSecret}` })).json();
     expect(left).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('creates a webhook, opens its log and sends it a test by keyboard alone', async () => {
+    const { page, context } = await onWebhooksPage();
+    const url = `${receiver.url}/keyboard`;
+    /** Tabs on until the control named `name` has the focus. */
+    const tabTo = async (name: string) => {
+      for (let step = 0; step < 40 && (await focusedName(page)) !== name; step += 1) await page.keyboard.press('Tab');
+      expect(await focusedName(page)).to.equal(name);
+    };
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).to.equal('Create a webhook');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Create a webhook' }).waitFor();
+    expect(await focusedName(page)).to.match(/^URL/);
+    await page.keyboard.type(url);
+    await tabTo('token.created');
+    await page.keyboard.press('Space');
+    await tabTo('Create');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: `The signing secret of ${url}` }).waitFor();
+    await tabTo('I have copied it');
+    await page.keyboard.press('Enter');
+    // Back on the button that opened the dialog, then on along the list to the new row's actions.
+    expect(await focusedName(page)).to.equal('Create a webhook');
+    await tabTo('Deliveries');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Deliveries to ${url}` }).waitFor();
+    expect(await focusedTag(page)).to.equal('H2');
+    await page.keyboard.press('Shift+Tab');
+    for (let step = 0; step < 10 && (await focusedName(page)) !== 'Send a test'; step += 1)
+      await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText(`The test event to ${url} was delivered`).waitFor();
+    expect(receivedAt('/keyboard')).to.have.length(1);
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
 import { PagedTable } from '../components/paged-table.js';
@@ -118,9 +118,14 @@ function Recipients({ session, message }: { readonly session: Session; readonly 
   const [status, reload] = useAnswer(() =>
     session.api.GET('/api/mail/status', { params: { query: { id: message.id } } }),
   );
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened by a button in the list above: the focus follows, so that the keyboard and screen readers are where it shows.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="recipients">
-      <h2 id="recipients">Recipients of “{message.subject}”</h2>
+      <h2 id="recipients" ref={heading} tabIndex={-1}>
+        Recipients of “{message.subject}”
+      </h2>
       <div class="actions">
         <button type="button" onClick={reload}>
           Refresh

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
 import { ConfirmDialog, Dialog } from '../components/dialog.js';
@@ -411,9 +411,12 @@ function Deliveries({ session, webhook }: { readonly session: Session; readonly 
     pages.reload();
   };
   const { page } = pages;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened by a button in the list above: the focus follows, so that the keyboard and screen readers are where it shows.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="deliveries">
-      <h2 id="deliveries">
+      <h2 id="deliveries" ref={heading} tabIndex={-1}>
         Deliveries to <span class="url">{webhook.url}</span>
       </h2>
       <div class="toolbar">
