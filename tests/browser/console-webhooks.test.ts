@@ -288,6 +288,24 @@ describeInBrowser('browser: the console’s webhooks page', function () {
     await context.close();
   });
 
+  it('says in words with its code what the API answers for a webhook deleted elsewhere meanwhile', async () => {
+    const { page, context, consoleSecret } = await onWebhooksPage();
+    const url = `${receiver.url}/gone`;
+    await createWebhook(page, url, ['token.created']);
+    const [webhook] = (await (
+      await server.get('/api/webhook/list', { Authorization: `Bearer ${consoleSecret}` })
+    ).json()) as { id: string }[];
+    const deleted = await server.send('DELETE', `/api/webhook/delete?id=${webhook!.id}`, { token: consoleSecret });
+    expect(deleted.status).to.equal(200);
+    await act(page, url, 'Send a test');
+    expect(await page.getByRole('alert').innerText()).to.match(/\(HTTP 404, code 22\)$/);
+    await act(page, url, 'Deliveries');
+    const log = page.getByRole('region', { name: `Deliveries to ${url}` });
+    expect(await log.getByRole('alert').innerText()).to.match(/\(HTTP 404, code 22\)$/);
+    expect(receivedAt('/gone')).to.deep.equal([]);
+    await context.close();
+  });
+
   it('is listed only for a holder of Webhooks::Manage', async () => {
     const person = await personWithPassword(server, ['Tokens::*']);
     const { page, context } = await openConsole(browser, server);
