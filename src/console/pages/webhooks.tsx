@@ -102,14 +102,17 @@ export function WebhooksPage({ session }: PageProps) {
   const rotate = async (webhook: Webhook) => {
     close();
     const answer = await api.POST('/api/webhook/rotate-secret', { params: { query: { id: webhook.id } } });
-    if (!settle(answer.ok ? undefined : answer, `The secret of the webhook to ${webhook.url} is rotated.`)) return;
-    if (answer.ok)
-      setOpen({
-        kind: 'secret',
-        title: `The new signing secret of ${webhook.url}`,
-        secret: answer.data.secret,
-        note: `The previous secret signs beside it until ${when(answer.data.previousSecretUntil)}: time to give the new one to the receiver.`,
-      });
+    if (!answer.ok) {
+      settle(answer, '');
+      return;
+    }
+    settle(undefined, `The secret of the webhook to ${webhook.url} is rotated.`);
+    setOpen({
+      kind: 'secret',
+      title: `The new signing secret of ${webhook.url}`,
+      secret: answer.data.secret,
+      note: `The previous secret signs beside it until ${when(answer.data.previousSecretUntil)}: time to give the new one to the receiver.`,
+    });
   };
   return (
     <>
@@ -140,8 +143,11 @@ export function WebhooksPage({ session }: PageProps) {
             {
               header: 'Events',
               cell: (webhook) =>
+                // The space between the names, not inside them: a table's code does not wrap, the line may break there.
                 webhook.events.map((event) => (
-                  <code key={event}>{event === EVERY_EVENT ? 'every event' : event} </code>
+                  <span key={event}>
+                    <code>{event === EVERY_EVENT ? 'every event' : event}</code>{' '}
+                  </span>
                 )),
             },
             { header: 'Description', cell: (webhook) => webhook.description ?? '' },
