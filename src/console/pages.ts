@@ -1,8 +1,11 @@
 import type { FunctionComponent } from 'preact';
 import { AuditPage } from './pages/audit.js';
 import { OverviewPage } from './pages/overview.js';
+import { MAIL_READ, MailPage } from './pages/mail.js';
+import { ServicePage } from './pages/service.js';
 import { TokensPage } from './pages/tokens.js';
 import { UsersPage } from './pages/users.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import type { Session } from './session.js';
 
 /** What every page is given. */
@@ -17,8 +20,11 @@ export interface ConsolePage {
   readonly name: string;
   /** Its place after `#` in the address (`/console#/tokens`): the server serves one page, the hash picks this one. */
   readonly path: string;
-  /** The permission a token must hold (wildcards count) for the page to be listed; null: everyone signed in. */
-  readonly permission: string | null;
+  /**
+   * The permission a token must hold (wildcards count) for the page to be listed, or a list of
+   * which any one will do; null: everyone signed in.
+   */
+  readonly permission: string | readonly string[] | null;
   readonly component: FunctionComponent<PageProps>;
 }
 
@@ -31,4 +37,7 @@ export const PAGES: readonly ConsolePage[] = [
   { name: 'Tokens', path: '/tokens', permission: null, component: TokensPage },
   { name: 'Users', path: '/users', permission: 'Users::Read', component: UsersPage },
   { name: 'Audit', path: '/audit', permission: null, component: AuditPage },
+  { name: 'Webhooks', path: '/webhooks', permission: 'Webhooks::Manage', component: WebhooksPage },
+  { name: 'Mail', path: '/mail', permission: ['Mail::Send', MAIL_READ], component: MailPage },
+  { name: 'Service', path: '/service', permission: 'System::Metrics', component: ServicePage },
 ];

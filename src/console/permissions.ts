@@ -13,6 +13,12 @@ export function covers(held: string, requested: string): boolean {
   return held.endsWith('::*') && requested !== ALL && familyOf(held) === familyOf(requested);
 }
 
-/** True when any of `held` covers `requested`; a null requirement is met by anyone signed in. */
-export const holds = (held: readonly string[], requested: string | null): boolean =>
-  requested === null || held.some((permission) => covers(permission, requested));
+/**
+ * True when any of `held` covers `requested`, or one of them when it is a list (a page some of
+ * whose permissions each show it); a null requirement is met by anyone signed in.
+ */
+export const holds = (held: readonly string[], requested: string | readonly string[] | null): boolean =>
+  requested === null ||
+  (typeof requested === 'string' ? [requested] : requested).some((one) =>
+    held.some((permission) => covers(permission, one)),
+  );

@@ -4,8 +4,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** Debian's chromium, which .ci/run installs. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** `describe` where chromium is installed, `describe.skip` where it is not (npm test elsewhere than CI). */
-export const describeInBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
+/**
+ * `describe` where chromium is installed, `describe.skip` where it is not (npm test elsewhere than
+ * CI); mocha's globals are looked up when it is called, so that a script outside mocha (npm run
+ * console:screenshots) may import this file for launchBrowser.
+ */
+export const describeInBrowser = (title: string, suite: (this: Mocha.Suite) => void): Mocha.Suite | void =>
+  (existsSync(CHROMIUM) ? describe : describe.skip)(title, suite);
 
 /** Headless, and kept from reaching anything but loopback: this machine's network is closed. */
 export const launchBrowser = (): Promise<Browser> =>

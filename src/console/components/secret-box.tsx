@@ -4,7 +4,16 @@ import { useState } from 'preact/hooks';
  * A secret the API shows once (a new token, a webhook's signing secret): in full, with a copy
  * button, and a warning that it will not be shown again.
  */
-export function SecretBox({ label, secret }: { readonly label: string; readonly secret: string }) {
+export function SecretBox({
+  label,
+  secret,
+  ifLost = 'a lost secret means a new token.',
+}: {
+  readonly label: string;
+  readonly secret: string;
+  /** What a person does who loses it, ending the warning. */
+  readonly ifLost?: string;
+}) {
   const [copied, setCopied] = useState<'yes' | 'refused' | undefined>();
   const copy = async () => {
     try {
@@ -18,7 +27,7 @@ export function SecretBox({ label, secret }: { readonly label: string; readonly 
     <div class="secret">
       <p class="warning">
         <strong>Copy it now:</strong> this secret is shown once. Once this box is closed nobody can read it again, not
-        even an administrator; a lost secret means a new token.
+        even an administrator; {ifLost}
       </p>
       <label>
         {label}
