@@ -137,7 +137,8 @@ describeInBrowser('browser: the console’s users page', function () {
     await block.getByRole('button', { name: 'Block the user' }).click();
     await page.getByRole('status').filter({ hasText: 'zquill (Zephyrine Quillfeather) is blocked.' }).waitFor();
     await expectError(await tokenInfo(), 403, 2);
-    expect(await rowOf(page, 'zquill').innerText()).to.include('blocked');
+    // The status is said at once; the list is read again after.
+    await eventually(async () => expect(await rowOf(page, 'zquill').innerText()).to.include('blocked'));
 
     await act(page, 'zquill', 'Unblock');
     await page.getByRole('status').filter({ hasText: 'is unblocked.' }).waitFor();

@@ -278,7 +278,8 @@ describeInBrowser('browser: the console’s webhooks page', function () {
     await tabTo('Deliveries');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: `Deliveries to ${url}` }).waitFor();
-    expect(await focusedTag(page)).to.equal('H2');
+    // The heading takes the focus once it is drawn (an effect after the render).
+    await eventually(async () => expect(await focusedTag(page)).to.equal('H2'));
     await page.keyboard.press('Shift+Tab');
     for (let step = 0; step < 10 && (await focusedName(page)) !== 'Send a test'; step += 1)
       await page.keyboard.press('Shift+Tab');

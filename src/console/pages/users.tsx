@@ -403,13 +403,6 @@ function CreateUser({
   );
 }
 
-/** The full name split where the API joined it: the API answers first and last name as one. */
-function splitName(fullName: string | null): { first: string; last: string } {
-  const name = fullName ?? '';
-  const space = name.indexOf(' ');
-  return space < 0 ? { first: name, last: '' } : { first: name.slice(0, space), last: name.slice(space + 1) };
-}
-
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((each) => b.includes(each));
 
@@ -434,19 +427,16 @@ function EditUser({
   const mayGrant = holds(held, 'Users::Permissions');
   // What this sign-in may give, and what the user holds already, which may be kept even when not held.
   const offered = [...new Set([...givable(held, known), ...user.permissions])];
-  const names = splitName(user.fullName);
+  const names = { first: user.firstname ?? '', last: user.lastname ?? '' };
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const first = String(form.get('firstname'));
     const last = String(form.get('lastname'));
     const changes: UserChanges = {};
-    // Both names or neither: the API gives them joined, so what is sent is what the form shows.
-    // A name emptied is sent as it is, for the API to refuse; one that was empty and still is, is not sent.
-    if (first !== names.first || last !== names.last) {
-      if (first !== '' || names.first !== '') changes.firstname = first;
-      if (last !== '' || names.last !== '') changes.lastname = last;
-    }
+    // Each name that changed; one emptied is sent as it is, for the API to refuse in words.
+    if (first !== names.first) changes.firstname = first;
+    if (last !== names.last) changes.lastname = last;
     const displayname = String(form.get('displayname'));
     if (displayname !== (user.displayname ?? '')) changes.displayname = displayname;
     const email = String(form.get('email'));
