@@ -3,7 +3,7 @@ import { expectError, serverForSuite } from '../support/http-server.js';
 import type { Place } from '../../src/families/location/domain/places.js';
 import { PARIS_FR, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
-const PLACE_KEYS = ['name', 'country', 'admin1', 'lat', 'lon', 'population'];
+const PLACE_KEYS = ['name', 'country', 'countryName', 'admin1', 'admin2', 'lat', 'lon', 'population', 'timeZone'];
 
 describe('http: location (GeoNames data, open-location-code)', () => {
   const suite = serverForSuite();
@@ -37,6 +37,20 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       for (const place of places) expect(Object.keys(place)).to.deep.equal(PLACE_KEYS);
       const populations = places.filter((place) => place.name === 'Paris').map((place) => place.population as number);
       expect(populations).to.deep.equal([...populations].sort((a, b) => b - a));
+    });
+
+    it('keeps to the region a qualifier names, by code or name: Cambridge, MA is Cambridge alone', async () => {
+      for (const address of ['Cambridge,%20MA', 'Cambridge,%20Massachusetts', 'Cambridge%20MA']) {
+        const places = (await json(`/api/location/coords?address=${address}`)).places as Record<string, unknown>[];
+        expect(places, address).to.have.length(1);
+        expect(places[0], address).to.include({
+          name: 'Cambridge',
+          admin1: 'Massachusetts',
+          admin2: 'Middlesex County',
+          timeZone: 'America/New_York',
+          countryName: 'United States',
+        });
+      }
     });
 
     it('finds Tokyo', async () => {
@@ -174,8 +188,10 @@ describe('http: location (GeoNames data, open-location-code)', () => {
   describe('GET /api/location/address', () => {
     it('gives the five places nearest a point, closest first, with distances in km', async () => {
       const body = await json('/api/location/address?lat=48.8566&lon=2.3522');
-      expect(body).to.have.keys(['lat', 'lon', 'places']);
+      expect(body).to.have.keys(['lat', 'lon', 'nearbyKm', 'farFromPlaces', 'places']);
       expect(body.lat).to.equal(48.8566);
+      expect(body.nearbyKm).to.equal(50);
+      expect(body.farFromPlaces).to.equal(false);
       const places = body.places as { name: string; distanceKm: number }[];
       expect(places).to.have.length(5);
       expect(places[0]).to.deep.equal({ ...PARIS_FR, distanceKm: 0.433 });
@@ -188,6 +204,33 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       const body = await json(`/api/location/address?lat=${VENEJAN.lat}&lon=${VENEJAN.lon}&limit=1`);
       expect(body.places).to.deep.equal([{ ...VENEJAN, distanceKm: 0 }]);
       expect((await json('/api/location/address?lat=35.6895&lon=139.69171&limit=50')).places).to.have.length(50);
+    });
+
+    it('says when the point is far from any place (at sea, at a pole) instead of passing a town 578 km away off as near', async () => {
+      const atSea = await json('/api/location/address?lat=0&lon=0&limit=1');
+      expect(atSea.farFromPlaces).to.equal(true);
+      expect(atSea.nearbyKm).to.equal(50);
+      expect(atSea.places).to.deep.equal([
+        {
+          name: 'Takoradi',
+          country: 'GH',
+          countryName: 'Ghana',
+          admin1: 'Western',
+          admin2: 'Secondi Takoradi',
+          lat: 4.89816,
+          lon: -1.76029,
+          population: 232919,
+          timeZone: 'Africa/Accra',
+          distanceKm: 578.674,
+        },
+      ]);
+      expect((await json('/api/location/address?lat=90&lon=0&limit=1')).farFromPlaces).to.equal(true);
+      expect(
+        (await json('/api/location/address?lat=23.4&lon=25.7&limit=1')).farFromPlaces,
+        'the Libyan desert',
+      ).to.equal(true);
+      // 30 km off Marseille is near enough.
+      expect((await json('/api/location/address?lat=43.05&lon=5.4&limit=1')).farFromPlaces).to.equal(false);
     });
 
     it('answers 400/6 for a missing coordinate and 400/7 for anything but a plain decimal in range', async () => {
@@ -299,5 +342,19 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     await expectError(await as('/api/location/address?lat=1&lon=2'), 403, 1);
     await expectError(await as('/api/location/pluscode?lat=1&lon=2'), 403, 1);
     await expectError(await suite.server.get('/api/location/coords?address=Paris'), 401, 3);
+  });
+});
+
+describe('http: location with location.nearbyKm set', () => {
+  const suite = serverForSuite(undefined, { overrides: { location: { nearbyKm: 600 } } });
+
+  it('counts a point as near a place within the set distance', async () => {
+    const token = await suite.server.tokenFor(['Location::Address']);
+    const response = await suite.server.get('/api/location/address?lat=0&lon=0&limit=1', {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(response.status).to.equal(200);
+    const body = (await response.json()) as { nearbyKm: number; farFromPlaces: boolean };
+    expect(body).to.include({ nearbyKm: 600, farFromPlaces: false });
   });
 });

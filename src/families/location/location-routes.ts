@@ -34,18 +34,24 @@ const codeLength = described(
 const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
 
 const point = { lat: t.number, lon: t.number };
+const orNull = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const placeFields = {
   name: t.string,
   country: t.string,
-  admin1: t.union([t.string, t.null]),
+  countryName: t.string,
+  admin1: orNull(t.string),
+  admin2: orNull(t.string),
   ...point,
   population: t.number,
+  timeZone: orNull(t.string),
 };
 const place = t.strict(placeFields);
 
 const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(place) });
 const nearbyPlaces = t.strict({
   ...point,
+  nearbyKm: t.number,
+  farFromPlaces: t.boolean,
   places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })),
 });
 

@@ -103,12 +103,21 @@ export class FindPlaces {
 export interface NearbyPlaces {
   readonly lat: number;
   readonly lon: number;
+  /** How far a place may be for the point to count as near one (the `location.nearbyKm` setting). */
+  readonly nearbyKm: number;
+  /** No place lies within `nearbyKm` of the point (at sea, in a desert, at a pole): the places are only the least far. */
+  readonly farFromPlaces: boolean;
   readonly places: readonly NearbyPlace[];
 }
 
-/** `Location::Address`: the places nearest a point, closest first. */
+export const DEFAULT_NEARBY_KM = 50;
+
+/** `Location::Address`: the places nearest a point, closest first, and whether the nearest is near at all. */
 export class FindNearbyPlaces {
-  constructor(private readonly gazetteer: Gazetteer) {}
+  constructor(
+    private readonly gazetteer: Gazetteer,
+    private readonly nearbyKm = DEFAULT_NEARBY_KM,
+  ) {}
 
   async execute(lat: number, lon: number, limit = DEFAULT_NEARBY_LIMIT): Promise<E.Either<DomainError, NearbyPlaces>> {
     const checked = checkCoordinates(lat, lon);
@@ -120,6 +129,8 @@ export class FindNearbyPlaces {
     return E.right({
       lat,
       lon,
+      nearbyKm: this.nearbyKm,
+      farFromPlaces: places[0]!.distanceKm > this.nearbyKm,
       places: places.map((place) => ({ ...place, distanceKm: Math.round(place.distanceKm * 1000) / 1000 })),
     });
   }

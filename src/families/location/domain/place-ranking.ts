@@ -12,6 +12,8 @@ export type SeatRank = (typeof SeatRank)[keyof typeof SeatRank];
 export interface RankReader<P> {
   seatOf(place: P): number;
   populationOf(place: P): number;
+  /** The place's first-level region, as anything that compares with `===`; undefined when the data names none. */
+  regionOf(place: P): string | number | undefined;
 }
 
 /** How much more populous than any place of a name a seat known by it otherwise must be to come first. */
@@ -29,15 +31,25 @@ export const mostPopulousFirst =
  * populous. Places known by it as another name are noisier (former names: Richmond was
  * "Manchester", Hong Kong "Victoria"): they come after, most populous first, unless one outranks
  * every place of the name as a seat and is {@link OTHER_NAME_LEAD} times as populous as any
- * (Rome for "Roma", Washington, D.C. for "Washington"), which then comes first. A place in both
- * lists counts once, as a place of the name.
+ * (Rome for "Roma", Washington, D.C. for "Washington"), which then comes first. A place known by
+ * the name in a region where a place of that very name lies is left out unless it comes first
+ * that way: it is the name's former or neighbouring use (Newton, Massachusetts was "Cambridge"
+ * Village), and whoever names the region means the place called so (`Cambridge, MA`). A place in
+ * both lists counts once, as a place of the name.
  */
-export function rankNamed<P>(named: readonly P[], knownAs: readonly P[], { seatOf, populationOf }: RankReader<P>): P[] {
+export function rankNamed<P>(
+  named: readonly P[],
+  knownAs: readonly P[],
+  { seatOf, populationOf, regionOf }: RankReader<P>,
+): P[] {
   const own = [...named].sort((a, b) => seatOf(a) - seatOf(b) || populationOf(b) - populationOf(a));
+  const ownRegions = new Set(own.map(regionOf));
+  ownRegions.delete(undefined);
   const others = knownAs.filter((place) => !named.includes(place)).sort(mostPopulousFirst({ populationOf }));
   const bestOwnSeat = Math.min(...own.map(seatOf));
   const mostPopulousOwn = Math.max(0, ...own.map(populationOf));
   const outranks = (place: P) =>
     seatOf(place) < bestOwnSeat && populationOf(place) >= OTHER_NAME_LEAD * mostPopulousOwn;
-  return [...new Set([...others.filter(outranks), ...own, ...others])];
+  const apart = (place: P) => !ownRegions.has(regionOf(place));
+  return [...new Set([...others.filter(outranks), ...own, ...others.filter(apart)])];
 }

@@ -5,11 +5,17 @@ export interface Place {
   readonly name: string;
   /** ISO 3166-1 alpha-2. */
   readonly country: string;
+  /** The country's English name ("France", "United States"). */
+  readonly countryName: string;
   /** The first-level region (state, region, province), null when the data does not say. */
   readonly admin1: string | null;
+  /** The second-level region (county, département, district), null when the data does not say. */
+  readonly admin2: string | null;
   readonly lat: number;
   readonly lon: number;
   readonly population: number;
+  /** The IANA time zone ("Europe/Paris"), null when the data does not say. */
+  readonly timeZone: string | null;
 }
 
 export interface NearbyPlace extends Place {

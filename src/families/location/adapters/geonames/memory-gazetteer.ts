@@ -25,7 +25,12 @@ interface Entry {
   readonly otherKeys: readonly string[];
 }
 
-const reader = { seatOf: (entry: Entry) => entry.seat, populationOf: (entry: Entry) => entry.place.population };
+const reader = {
+  seatOf: (entry: Entry) => entry.seat,
+  populationOf: (entry: Entry) => entry.place.population,
+  regionOf: (entry: Entry) =>
+    entry.place.admin1 === null ? undefined : `${entry.place.country}.${entry.place.admin1}`,
+};
 
 /** A gazetteer of a few places given to its constructor, searched by plain scans and ranked as the domain ranks: for tests. */
 export class MemoryGazetteer implements Gazetteer {
