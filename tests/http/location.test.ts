@@ -302,6 +302,30 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       ).to.include('neither a country nor a region');
     });
 
+    it('reads a place written after the code, as Google writes them, like near', async () => {
+      for (const written of ['V75V+8Q Paris', 'V75V+8Q  Paris, France', 'v75v+8q paris']) {
+        const body = await json(`/api/location/pluscode?code=${encodeURIComponent(written)}`);
+        expect(body, written).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q' });
+        expect(body.reference, written).to.deep.equal({ lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR });
+      }
+      const inTokyo = await json(`/api/location/pluscode?code=${encodeURIComponent('MPJR+XX Tokyo')}`);
+      expect(inTokyo.code).to.match(/^8Q7X/);
+      const both = await expectError(
+        await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Paris')}&near=Lyon`),
+        400,
+        7,
+      );
+      expect(both.details).to.include('not both');
+      await expectError(
+        await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Paris')}&lat=1&lon=2`),
+        400,
+        7,
+      );
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('8FW4V75V+8Q Paris')}`), 400, 7);
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Qwxzyville')}`), 404, 22);
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Par\u0007is')}`), 400, 7);
+    });
+
     it('answers 400/6 with nothing to do, 400/7 for bad codes and references, 404/22 for an unknown place', async () => {
       await expectError(await get('/api/location/pluscode'), 400, 6);
       await expectError(await get('/api/location/pluscode?lat=1'), 400, 6);

@@ -31,7 +31,10 @@ const codeLength = described(
 );
 
 /** The characters of plus codes; which of them form a code is the domain's question. */
-const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
+const plusCodeText = matching(
+  /^[0-9A-Za-z+]{1,20}(?: .{1,200})?$/,
+  'a plus code (letters, digits and +, at most 20 characters), optionally followed by a space and a place ("V75V+8Q Paris")',
+);
 
 const point = { lat: t.number, lon: t.number };
 const orNull = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
@@ -115,7 +118,10 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lat: optional(latitude, 'latitude: the point to encode, or the reference of a short code'),
         lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),
         length: optional(codeLength, 'digits of the code when encoding (default 10)'),
-        code: optional(plusCodeText, 'a full plus code to decode, or a short one with a reference'),
+        code: optional(
+          plusCodeText,
+          'a full plus code to decode, or a short one with a reference: near, lat and lon, or a place after a space ("V75V+8Q Paris")',
+        ),
         near: optional(placeName, 'a place whose best match is the reference of a short code'),
       },
       response: t.union([encodedPlusCode, decodedPlusCode]),

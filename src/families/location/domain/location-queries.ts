@@ -140,7 +140,7 @@ export interface PlusCodeRequest {
   readonly code?: string;
   readonly lat?: number;
   readonly lon?: number;
-  /** A place whose best match is the reference for a short code. */
+  /** A place whose best match is the reference for a short code; it may also follow the code after a space. */
   readonly near?: string;
   /** Only when encoding. */
   readonly length?: PlusCodeLength;
@@ -165,6 +165,17 @@ export interface DecodedPlusCode {
   readonly reference?: { readonly lat: number; readonly lon: number; readonly place?: Place };
 }
 
+/**
+ * A code as Google writes it with its locality ("V75V+8Q Paris", "V75V+8Q Paris, France"): the
+ * code, and the place after the first space, which is read as `near` is.
+ */
+function codeAndLocality(text: string): { code: string; locality?: string } {
+  const space = text.search(/\s/);
+  if (space === -1) return { code: text };
+  const locality = text.slice(space).trim();
+  return locality === '' ? { code: text.slice(0, space) } : { code: text.slice(0, space), locality };
+}
+
 /** Floating-point noise off: a nanodegree is 40 times finer than the smallest cell (4e-8° tall). */
 const tidy = (degrees: number): number => Math.round(degrees * 1e9) / 1e9;
 
@@ -180,7 +191,14 @@ export class LookUpPlusCode {
   ) {}
 
   async execute(request: PlusCodeRequest): Promise<E.Either<DomainError, EncodedPlusCode | DecodedPlusCode>> {
-    const { code, lat, lon, near, length } = request;
+    const written = request.code === undefined ? undefined : codeAndLocality(request.code);
+    if (written?.locality !== undefined && request.near !== undefined)
+      return E.left(
+        invalidInput(['code', 'near'], 'give the place after the code ("V75V+8Q Paris") or as near, not both'),
+      );
+    const { lat, lon, length } = request;
+    const code = written?.code;
+    const near = written?.locality ?? request.near;
     if ((lat === undefined) !== (lon === undefined)) return E.left(missingInput(lat === undefined ? 'lat' : 'lon'));
     const point = lat !== undefined && lon !== undefined ? checkCoordinates(lat, lon) : undefined;
     if (point && E.isLeft(point)) return point;
