@@ -53,6 +53,47 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       }
     });
 
+    it('offers the best places whose name starts with the text typed so far, with mode=prefix', async () => {
+      const typed = async (address: string, limit = 5) =>
+        (
+          (await json(`/api/location/coords?mode=prefix&limit=${limit}&address=${encodeURIComponent(address)}`))
+            .places as Place[]
+        ).map((place) => `${place.name}, ${place.admin1 ?? place.country}`);
+      // A state capital of 116,000 before a city of 186,000 and larger places of its own name.
+      expect(await typed('Spring')).to.deep.equal([
+        'Springfield, Illinois',
+        'Springs, Gauteng',
+        'Spring Valley, Nevada',
+        'Springfield, Missouri',
+        'Springfield, Massachusetts',
+      ]);
+      expect((await typed('Pa', 1))[0]).to.equal('Paris, Île-de-France');
+      expect(await typed('Lon', 2)).to.deep.equal(['London, England', 'Long Beach, California']);
+      expect((await typed('saint e', 1))[0]).to.equal('Saint-Étienne, Auvergne-Rhône-Alpes');
+      expect(await typed('Spring, MO')).to.deep.equal(['Springfield, Missouri']);
+      expect(await typed('Paris')).to.include('Paris, Texas');
+      const places = (await json('/api/location/coords?mode=prefix&address=Camb')).places as Place[];
+      expect(places).to.have.length(10);
+      for (const place of places) expect(Object.keys(place)).to.deep.equal(PLACE_KEYS);
+      expect(places[0]).to.include({ name: 'Cambridge', country: 'GB', timeZone: 'Europe/London' });
+      // mode=name, the default, is what it was.
+      expect((await json('/api/location/coords?address=Spring&limit=1&mode=name')).places).to.deep.equal(
+        (await json('/api/location/coords?address=Spring&limit=1')).places,
+      );
+    });
+
+    it('refuses a mode it does not know, and says when no name starts so', async () => {
+      for (const mode of ['fuzzy', 'PREFIX', '', 'prefix,name'])
+        expect(
+          (await expectError(await get(`/api/location/coords?address=Spr&mode=${mode}`), 400, 7)).details,
+        ).to.include('mode');
+      await expectError(await get('/api/location/coords?address=Spr&mode=prefix&mode=name'), 400, 7);
+      const none = await expectError(await get('/api/location/coords?mode=prefix&address=Qqxz'), 404, 22);
+      expect(none.details).to.equal('No place\'s name starts with "Qqxz"');
+      await expectError(await get('/api/location/coords?mode=prefix&address=%2C%20FR'), 400, 7);
+      await expectError(await get('/api/location/coords?mode=prefix&address=Spr%2C%20Atlantis'), 404, 22);
+    });
+
     it('finds Tokyo', async () => {
       const body = await json('/api/location/coords?address=tokyo&limit=1');
       expect(body.places).to.deep.equal([TOKYO]);

@@ -1,11 +1,19 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
-import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from './domain/location-queries.js';
+import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT, SEARCH_MODES } from './domain/location-queries.js';
 import type { Place } from './domain/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
 import { LocationPermission } from './domain/permissions.js';
-import { described, latitude, longitude, matching, numberWritten, placeName } from '../../platform/http/codecs.js';
+import {
+  described,
+  latitude,
+  longitude,
+  matching,
+  numberWritten,
+  oneOf,
+  placeName,
+} from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
@@ -85,12 +93,18 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
           'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name',
         ),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
+        mode: optional(
+          oneOf(SEARCH_MODES, SEARCH_MODES.join(' or ')),
+          'name (the default): places a whole name may mean; prefix: type-ahead, the best places whose name starts with the text typed so far',
+        ),
       },
       response: placesNamed,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
         E.map((places: readonly Place[]) => json({ address: query.address, places }))(
-          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT),
+          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT, {
+            ...(query.mode && { mode: query.mode }),
+          }),
         ),
     }),
     defineRoute({

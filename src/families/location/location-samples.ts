@@ -5,6 +5,7 @@ export const locationSamples: RouteSampleTable = {
     query: {
       address: ['Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'],
       limit: ['1', '5', '50', '51', '0'],
+      mode: ['name', 'prefix', 'fuzzy'],
     },
   },
   'GET /location/address': {

@@ -74,6 +74,31 @@ export async function findPlacesNamed(
   return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
 }
 
+/**
+ * Type-ahead: the places whose name starts with the text typed so far, best first by population
+ * weighted by seat (`Spring` → Springfield, Illinois). A qualifier after a comma keeps to a
+ * country or region as for whole names; the text is not reread with its last words as one.
+ */
+async function findPlacesStartingWith(
+  gazetteer: Gazetteer,
+  text: string,
+  limit: number,
+): Promise<E.Either<DomainError, readonly Place[]>> {
+  if (hasControlOrInvisibleCharacter(text))
+    return E.left(invalidInput(['address'], `address must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
+  const comma = text.lastIndexOf(',');
+  const name = (comma === -1 ? text : text.slice(0, comma)).trim();
+  const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const key = placeNameKey(name);
+  if (key === '') return E.left(invalidInput(['address'], 'address must start a place name with a letter or digit'));
+  const within = qualifierText === '' ? undefined : qualifierOf(qualifierText);
+  const places = await gazetteer.startingWith({ key, ...(within && { within }), limit });
+  if (places.length > 0) return E.right(places);
+  if (within && within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
+    return E.left(unknownQualifier(name, qualifierText));
+  return E.left({ _tag: 'InformationNotFound', details: `No place's name starts with "${name}"` });
+}
+
 export function checkCoordinates(lat: number, lon: number): E.Either<DomainError, { lat: number; lon: number }> {
   const bad = [
     ...(Number.isFinite(lat) && Math.abs(lat) <= 90 ? [] : ['lat']),
@@ -89,14 +114,28 @@ const checkLimit = (limit: number): E.Either<DomainError, number> =>
     ? E.right(limit)
     : E.left(invalidInput(['limit'], `limit must be an integer from 1 to ${MAX_LIMIT}`));
 
+/** `name`: the places a whole name may mean; `prefix`: type-ahead, places whose name starts with the text. */
+export const SEARCH_MODES = ['name', 'prefix'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export interface PlaceSearchOptions {
+  readonly mode?: SearchMode;
+}
+
 /** `Location::Coords`: the places a name may mean, best first. */
 export class FindPlaces {
   constructor(private readonly gazetteer: Gazetteer) {}
 
-  async execute(address: string, limit = DEFAULT_PLACES_LIMIT): Promise<E.Either<DomainError, readonly Place[]>> {
+  async execute(
+    address: string,
+    limit = DEFAULT_PLACES_LIMIT,
+    { mode = 'name' }: PlaceSearchOptions = {},
+  ): Promise<E.Either<DomainError, readonly Place[]>> {
     const checkedLimit = checkLimit(limit);
     if (E.isLeft(checkedLimit)) return checkedLimit;
-    return findPlacesNamed(this.gazetteer, address, limit, 'address');
+    return mode === 'prefix'
+      ? findPlacesStartingWith(this.gazetteer, address, limit)
+      : findPlacesNamed(this.gazetteer, address, limit, 'address');
   }
 }
 

@@ -53,3 +53,20 @@ export function rankNamed<P>(
   const apart = (place: P) => !ownRegions.has(regionOf(place));
   return [...new Set([...others.filter(outranks), ...own, ...others.filter(apart)])];
 }
+
+/**
+ * How much a seat counts when places are offered as a name is typed: a place's population times
+ * its weight, so a state capital of 116,000 (Springfield, Illinois) comes before a city of 186,000
+ * (Springs, Gauteng) for `Spring`, and a capital before any city less than four times as big.
+ */
+const TYPE_AHEAD_WEIGHT: Readonly<Record<SeatRank, number>> = {
+  [SeatRank.capital]: 4,
+  [SeatRank.governmentSeat]: 3,
+  [SeatRank.regionSeat]: 2,
+  [SeatRank.other]: 1,
+};
+/** The largest weight: no place scores more than its population times this. */
+export const MAX_TYPE_AHEAD_WEIGHT = 4;
+
+export const typeAheadScore = (seat: number, population: number): number =>
+  population * (TYPE_AHEAD_WEIGHT[seat as SeatRank] ?? 1);

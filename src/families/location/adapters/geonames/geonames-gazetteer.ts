@@ -1,10 +1,10 @@
 import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import { loadOnce } from '../../../../platform/caching/load-once.js';
-import { rankNamed } from '../../domain/place-ranking.js';
+import { MAX_TYPE_AHEAD_WEIGHT, rankNamed, typeAheadScore } from '../../domain/place-ranking.js';
 import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/places.js';
 import type { Gazetteer } from '../../domain/ports.js';
-import { buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
+import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
 import { countryNameOf } from '../../domain/countries.js';
 import { alternatesNamed, loadPlaceNames, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
@@ -60,6 +60,23 @@ export class GeoNamesGazetteer implements Gazetteer {
         if (found.length < limit) found.push(id);
     }
     return found.map((id) => placeOf(table, details, id));
+  }
+
+  async startingWith({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+    const table = await this.places();
+    const index = this.nameIndexOf(table);
+    const details = await this.names();
+    const { ranks } = details;
+    const population = table.population;
+    const ids = bestIdsStartingWith(
+      index,
+      Buffer.from(key, 'utf8'),
+      limit,
+      this.filterOf(table, country, within),
+      (id) => typeAheadScore(ranks[id]!, population[id]!),
+      (id) => population[id]! * MAX_TYPE_AHEAD_WEIGHT,
+    );
+    return ids.map((id) => placeOf(table, details, id));
   }
 
   async isRegion(keys: readonly string[]): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { distance } from 'geokdbush';
-import { mostPopulousFirst, rankNamed, SeatRank } from '../../domain/place-ranking.js';
+import { mostPopulousFirst, rankNamed, SeatRank, typeAheadScore } from '../../domain/place-ranking.js';
 import {
   MIN_PREFIX_KEY_LENGTH,
   placeNameKey,
@@ -44,13 +44,7 @@ export class MemoryGazetteer implements Gazetteer {
   }
 
   async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
-    const inCountry = this.entries.filter(
-      ({ place }) =>
-        (country === undefined || place.country === country) &&
-        (within === undefined ||
-          within.countries.includes(place.country) ||
-          (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
-    );
+    const inCountry = this.entriesIn(country, within);
     const exact = rankNamed(
       inCountry.filter((entry) => entry.key === key),
       inCountry.filter((entry) => entry.otherKeys.includes(key)),
@@ -65,9 +59,28 @@ export class MemoryGazetteer implements Gazetteer {
     return [...exact, ...prefixed].slice(0, limit).map((entry) => entry.place);
   }
 
+  async startingWith({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+    const score = (entry: Entry) => typeAheadScore(entry.seat, entry.place.population);
+    return this.entriesIn(country, within)
+      .filter((entry) => entry.key.startsWith(key))
+      .sort((a, b) => score(b) - score(a) || b.place.population - a.place.population)
+      .slice(0, limit)
+      .map((entry) => entry.place);
+  }
+
   /** Regions by name only: places carry no region codes. */
   async isRegion(keys: readonly string[]): Promise<boolean> {
     return this.entries.some(({ place }) => place.admin1 !== null && keys.includes(placeNameKey(place.admin1)));
+  }
+
+  private entriesIn(country: string | undefined, within: PlaceSearch['within']): Entry[] {
+    return this.entries.filter(
+      ({ place }) =>
+        (country === undefined || place.country === country) &&
+        (within === undefined ||
+          within.countries.includes(place.country) ||
+          (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
+    );
   }
 
   async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {
