@@ -94,6 +94,38 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get('/api/location/coords?mode=prefix&address=Spr%2C%20Atlantis'), 404, 22);
     });
 
+    it('gives each place its name in the asked language where the data tells one, null where not', async () => {
+      const named = async (address: string, lang: string, extra = '') =>
+        (
+          (await json(`/api/location/coords?address=${encodeURIComponent(address)}&lang=${lang}&limit=1${extra}`))
+            .places as Place[]
+        )[0]!;
+      expect(await named('Tokyo', 'ja')).to.deep.equal({ ...TOKYO, localizedName: '東京' });
+      expect((await named('Tokyo', 'zh')).localizedName).to.equal('东京');
+      expect((await named('München', 'ja')).localizedName).to.equal('ミュンヘン');
+      expect((await named('Munich', 'ko')).localizedName).to.equal('뮌헨');
+      expect((await named('Paris', 'el')).localizedName).to.equal('Παρίσι');
+      expect((await named('Paris', 'hi')).localizedName).to.equal('पेरिस');
+      expect((await named('Paris', 'en')).localizedName).to.equal('Paris');
+      // Latin-script languages share GeoNames' unlabelled names: München is found, not told German.
+      expect(await named('München', 'de')).to.include({ name: 'Munich', localizedName: null });
+      expect((await named('Spring', 'ja', '&mode=prefix')).localizedName).to.equal('スプリングフィールド');
+      const nearTokyo = await json('/api/location/address?lat=35.6895&lon=139.69171&limit=1&lang=ja');
+      expect(nearTokyo.places).to.deep.equal([{ ...TOKYO, localizedName: '東京', distanceKm: 0 }]);
+      // Without lang, no localizedName at all.
+      expect(Object.keys(await named('Tokyo', 'ja')).length - 1).to.equal(PLACE_KEYS.length);
+      expect(((await json('/api/location/coords?address=Tokyo&limit=1')).places as Place[])[0]).to.deep.equal(TOKYO);
+    });
+
+    it('refuses a lang that is no ISO 639-1 code', async () => {
+      for (const lang of ['xx', 'DE', 'deu', 'de-AT', '', 'j']) {
+        const error = await expectError(await get(`/api/location/coords?address=Tokyo&lang=${lang}`), 400, 7);
+        expect(error.details, lang).to.include('lang');
+        await expectError(await get(`/api/location/address?lat=1&lon=2&lang=${lang}`), 400, 7);
+      }
+      await expectError(await get('/api/location/coords?address=Tokyo&lang=ja&lang=zh'), 400, 7);
+    });
+
     it('finds Tokyo', async () => {
       const body = await json('/api/location/coords?address=tokyo&limit=1');
       expect(body.places).to.deep.equal([TOKYO]);

@@ -57,14 +57,27 @@ const placeFields = {
   timeZone: orNull(t.string),
 };
 const place = t.strict(placeFields);
+/** `localizedName` is there only when `lang` was asked. */
+const placeInLanguage = t.exact(t.intersection([t.type(placeFields), t.partial({ localizedName: orNull(t.string) })]));
 
-const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(place) });
+const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(placeInLanguage) });
 const nearbyPlaces = t.strict({
   ...point,
   nearbyKm: t.number,
   farFromPlaces: t.boolean,
-  places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })),
+  places: t.readonlyArray(
+    t.exact(
+      t.intersection([
+        t.type({ ...placeFields, distanceKm: t.number }),
+        t.partial({ localizedName: orNull(t.string) }),
+      ]),
+    ),
+  ),
 });
+
+const language = matching(/^[a-z]{2}$/, 'an ISO 639-1 language code (two lower-case letters)');
+const LANG_HELP =
+  'an ISO 639-1 language: each place then carries localizedName, its name in that language where GeoNames has one told by its script (ja, zh, ko, el, he, hi, th, …; en is GeoNames’ own name), else null';
 
 const encodedPlusCode = t.strict({ code: t.string, ...point, length: t.number });
 const decodedPlusCode = t.exact(
@@ -97,6 +110,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
           oneOf(SEARCH_MODES, SEARCH_MODES.join(' or ')),
           'name (the default): places a whole name may mean; prefix: type-ahead, the best places whose name starts with the text typed so far',
         ),
+        lang: optional(language, LANG_HELP),
       },
       response: placesNamed,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
@@ -104,6 +118,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         E.map((places: readonly Place[]) => json({ address: query.address, places }))(
           await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT, {
             ...(query.mode && { mode: query.mode }),
+            ...(query.lang && { lang: query.lang }),
           }),
         ),
     }),
@@ -116,11 +131,14 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lat: required(latitude, 'latitude in decimal degrees'),
         lon: required(longitude, 'longitude in decimal degrees'),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places (default ${DEFAULT_NEARBY_LIMIT})`),
+        lang: optional(language, LANG_HELP),
       },
       response: nearbyPlaces,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
-        jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+        jsonOf(
+          await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT, query.lang),
+        ),
     }),
     defineRoute({
       method: 'GET',

@@ -6,6 +6,7 @@ export const locationSamples: RouteSampleTable = {
       address: ['Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'],
       limit: ['1', '5', '50', '51', '0'],
       mode: ['name', 'prefix', 'fuzzy'],
+      lang: ['ja', 'de', 'en', 'xx', 'DE'],
     },
   },
   'GET /location/address': {
@@ -13,6 +14,7 @@ export const locationSamples: RouteSampleTable = {
       lat: ['48.85', '-33.9', '90', '91', '1e3'],
       lon: ['2.35', '151.2', '-180', '181'],
       limit: ['1', '5', '50'],
+      lang: ['ja', 'ko', 'xx'],
     },
   },
   'GET /location/pluscode': {

@@ -44,7 +44,9 @@ export async function findPlacesNamed(
   text: string,
   limit: number,
   parameter: string,
+  lang?: string,
 ): Promise<E.Either<DomainError, readonly Place[]>> {
+  const inLanguage = lang === undefined ? {} : { lang };
   if (hasControlOrInvisibleCharacter(text))
     return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
   const comma = text.lastIndexOf(',');
@@ -54,20 +56,25 @@ export async function findPlacesNamed(
   if (key === '')
     return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
   if (qualifierText === '') {
-    const places = await gazetteer.search({ key, limit });
+    const places = await gazetteer.search({ key, limit, ...inLanguage });
     if (places.length > 0) return E.right(places);
     const words = key.split(' ');
     for (const qualifierWords of [1, 2]) {
       if (words.length <= qualifierWords) break;
       const within = qualifierOf(words.slice(-qualifierWords).join(' '));
       if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) continue;
-      const qualified = await gazetteer.search({ key: words.slice(0, -qualifierWords).join(' '), within, limit });
+      const qualified = await gazetteer.search({
+        key: words.slice(0, -qualifierWords).join(' '),
+        within,
+        limit,
+        ...inLanguage,
+      });
       if (qualified.length > 0) return E.right(qualified);
     }
     return E.left(noPlaceNamed(name));
   }
   const within = qualifierOf(qualifierText);
-  const places = await gazetteer.search({ key, within, limit });
+  const places = await gazetteer.search({ key, within, limit, ...inLanguage });
   if (places.length > 0) return E.right(places);
   if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
     return E.left(unknownQualifier(name, qualifierText));
@@ -83,6 +90,7 @@ async function findPlacesStartingWith(
   gazetteer: Gazetteer,
   text: string,
   limit: number,
+  lang: string | undefined,
 ): Promise<E.Either<DomainError, readonly Place[]>> {
   if (hasControlOrInvisibleCharacter(text))
     return E.left(invalidInput(['address'], `address must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
@@ -92,7 +100,12 @@ async function findPlacesStartingWith(
   const key = placeNameKey(name);
   if (key === '') return E.left(invalidInput(['address'], 'address must start a place name with a letter or digit'));
   const within = qualifierText === '' ? undefined : qualifierOf(qualifierText);
-  const places = await gazetteer.startingWith({ key, ...(within && { within }), limit });
+  const places = await gazetteer.startingWith({
+    key,
+    ...(within && { within }),
+    limit,
+    ...(lang === undefined ? {} : { lang }),
+  });
   if (places.length > 0) return E.right(places);
   if (within && within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
     return E.left(unknownQualifier(name, qualifierText));
@@ -120,6 +133,19 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export interface PlaceSearchOptions {
   readonly mode?: SearchMode;
+  /** ISO 639-1: each place then carries its name in that language where the data has one. */
+  readonly lang?: string;
+}
+
+let languageNames: Intl.DisplayNames | undefined;
+
+/** An ISO 639-1 code Node's ICU data names ("de", "ja"); "xx" or "DE" is refused, never ignored. */
+export function checkLanguage(lang: string | undefined): E.Either<DomainError, string | undefined> {
+  if (lang === undefined) return E.right(undefined);
+  languageNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+  return /^[a-z]{2}$/.test(lang) && languageNames.of(lang) !== undefined
+    ? E.right(lang)
+    : E.left(invalidInput(['lang'], 'lang must be an ISO 639-1 language code in lower case, such as de, ja or zh'));
 }
 
 /** `Location::Coords`: the places a name may mean, best first. */
@@ -129,13 +155,15 @@ export class FindPlaces {
   async execute(
     address: string,
     limit = DEFAULT_PLACES_LIMIT,
-    { mode = 'name' }: PlaceSearchOptions = {},
+    { mode = 'name', lang }: PlaceSearchOptions = {},
   ): Promise<E.Either<DomainError, readonly Place[]>> {
     const checkedLimit = checkLimit(limit);
     if (E.isLeft(checkedLimit)) return checkedLimit;
+    const checkedLang = checkLanguage(lang);
+    if (E.isLeft(checkedLang)) return checkedLang;
     return mode === 'prefix'
-      ? findPlacesStartingWith(this.gazetteer, address, limit)
-      : findPlacesNamed(this.gazetteer, address, limit, 'address');
+      ? findPlacesStartingWith(this.gazetteer, address, limit, checkedLang.right)
+      : findPlacesNamed(this.gazetteer, address, limit, 'address', checkedLang.right);
   }
 }
 
@@ -158,12 +186,19 @@ export class FindNearbyPlaces {
     private readonly nearbyKm = DEFAULT_NEARBY_KM,
   ) {}
 
-  async execute(lat: number, lon: number, limit = DEFAULT_NEARBY_LIMIT): Promise<E.Either<DomainError, NearbyPlaces>> {
+  async execute(
+    lat: number,
+    lon: number,
+    limit = DEFAULT_NEARBY_LIMIT,
+    lang?: string,
+  ): Promise<E.Either<DomainError, NearbyPlaces>> {
     const checked = checkCoordinates(lat, lon);
     if (E.isLeft(checked)) return checked;
     const checkedLimit = checkLimit(limit);
     if (E.isLeft(checkedLimit)) return checkedLimit;
-    const places = await this.gazetteer.nearest(lat, lon, limit);
+    const checkedLang = checkLanguage(lang);
+    if (E.isLeft(checkedLang)) return checkedLang;
+    const places = await this.gazetteer.nearest(lat, lon, limit, checkedLang.right);
     if (places.length === 0) return E.left({ _tag: 'InformationNotFound', details: 'The gazetteer holds no places' });
     return E.right({
       lat,

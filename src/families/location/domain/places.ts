@@ -16,6 +16,8 @@ export interface Place {
   readonly population: number;
   /** The IANA time zone ("Europe/Paris"), null when the data does not say. */
   readonly timeZone: string | null;
+  /** Only when a language was asked: the place's name in it, null when the data has none. */
+  readonly localizedName?: string | null;
 }
 
 export interface NearbyPlace extends Place {
@@ -31,6 +33,8 @@ export interface PlaceSearch {
   /** Only places in what the text after a comma names: a country or a first-level region. */
   readonly within?: PlaceQualifier;
   readonly limit: number;
+  /** ISO 639-1: each place then carries `localizedName`. */
+  readonly lang?: string;
 }
 
 /**

@@ -19,7 +19,8 @@ export interface Gazetteer {
   startingWith(query: PlaceSearch): Promise<readonly Place[]>;
   /** Whether one of these keys names a first-level region (state, province) by its name or its GeoNames code ("texas", "tx"). */
   isRegion(keys: readonly string[]): Promise<boolean>;
-  nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
+  /** With `lang` (ISO 639-1), each place carries `localizedName`. */
+  nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]>;
 }
 export const Gazetteer = identifier<Gazetteer>('Gazetteer');
 

@@ -6,6 +6,7 @@ import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '..
 import type { Gazetteer } from '../../domain/ports.js';
 import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
 import { countryNameOf } from '../../domain/countries.js';
+import { namesInLanguage } from './names-in-language.js';
 import { alternatesNamed, loadPlaceNames, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 
@@ -38,7 +39,7 @@ export class GeoNamesGazetteer implements Gazetteer {
     });
   }
 
-  async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+  async search({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
     const table = await this.places();
     const index = this.nameIndexOf(table);
     const details = await this.names();
@@ -59,10 +60,10 @@ export class GeoNamesGazetteer implements Gazetteer {
       for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id)))
         if (found.length < limit) found.push(id);
     }
-    return found.map((id) => placeOf(table, details, id));
+    return placesOf(table, details, found, lang);
   }
 
-  async startingWith({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+  async startingWith({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
     const table = await this.places();
     const index = this.nameIndexOf(table);
     const details = await this.names();
@@ -76,7 +77,7 @@ export class GeoNamesGazetteer implements Gazetteer {
       (id) => typeAheadScore(ranks[id]!, population[id]!),
       (id) => population[id]! * MAX_TYPE_AHEAD_WEIGHT,
     );
-    return ids.map((id) => placeOf(table, details, id));
+    return placesOf(table, details, ids, lang);
   }
 
   async isRegion(keys: readonly string[]): Promise<boolean> {
@@ -84,14 +85,12 @@ export class GeoNamesGazetteer implements Gazetteer {
     return keys.some((key) => regions.has(key));
   }
 
-  async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {
+  async nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]> {
     const table = await this.places();
     const details = await this.names();
     const index = this.spatialOf(table);
-    return around(index, lon, lat, limit).map((id) => {
-      const place = placeOf(table, details, id);
-      return { ...place, distanceKm: distance(lon, lat, place.lon, place.lat) };
-    });
+    const places = await placesOf(table, details, around(index, lon, lat, limit), lang);
+    return places.map((place) => ({ ...place, distanceKm: distance(lon, lat, place.lon, place.lat) }));
   }
 
   private filterOf(
@@ -164,6 +163,23 @@ function placeOf(table: PlaceTable, details: PlaceNames, id: number): Place {
     population: table.population[id]!,
     timeZone: timeZone === NO_TIME_ZONE ? null : details.timeZoneNames[timeZone]!,
   };
+}
+
+/** The places of these rows, with their names in `lang` when one is asked. */
+async function placesOf(
+  table: PlaceTable,
+  details: PlaceNames,
+  ids: readonly number[],
+  lang: string | undefined,
+): Promise<Place[]> {
+  const places = ids.map((id) => placeOf(table, details, id));
+  if (lang === undefined) return places;
+  const named = await namesInLanguage(
+    details,
+    ids.map((id, at) => ({ id, name: places[at]!.name, country: places[at]!.country })),
+    lang,
+  );
+  return places.map((place, at) => ({ ...place, localizedName: named[at]! }));
 }
 
 let shared: GeoNamesGazetteer | undefined;

