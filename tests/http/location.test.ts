@@ -126,6 +126,35 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       await expectError(await get('/api/location/coords?address=Tokyo&lang=ja&lang=zh'), 400, 7);
     });
 
+    it('says a postal code or a street address is beyond the offline data, rather than only that no place has that name', async () => {
+      for (const [address, kind] of [
+        ['10001', 'a postal code'],
+        ['SW1A 1AA', 'a postal code'],
+        ['K1A 0B1', 'a postal code'],
+        ['75008 Paris', 'a postal code and its town'],
+        ['1600 Pennsylvania Avenue', 'a street address'],
+        ['1600 Pennsylvania Avenue NW, Washington, DC', 'a street address'],
+        ['221B Baker Street, London', 'a street address'],
+        ['Rue de Rivoli 10, Paris', 'a street address'],
+      ]) {
+        const error = await expectError(
+          await get(`/api/location/coords?address=${encodeURIComponent(address!)}`),
+          404,
+          22,
+        );
+        expect(error.details, address).to.equal(
+          `"${address}" looks like ${kind}: the offline gazetteer knows populated places (cities, towns, villages), not postal codes or street addresses: ask for the town, e.g. "London, GB"`,
+        );
+      }
+      // Places whose names hold digits are still places.
+      expect(
+        ((await json('/api/location/coords?address=100%20Mile%20House&limit=1')).places as Place[])[0]!.name,
+      ).to.equal('100 Mile House');
+      expect((await expectError(await get('/api/location/coords?address=Qwxzyville'), 404, 22)).details).to.equal(
+        'No place named "Qwxzyville" is known',
+      );
+    });
+
     it('finds Tokyo', async () => {
       const body = await json('/api/location/coords?address=tokyo&limit=1');
       expect(body.places).to.deep.equal([TOKYO]);

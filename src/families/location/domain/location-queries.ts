@@ -15,6 +15,38 @@ export const noPlaceNamed = (asked: string): DomainError => ({
   details: `No place named "${asked}" is known`,
 });
 
+const OFFLINE_LIMIT =
+  'the offline gazetteer knows populated places (cities, towns, villages), not postal codes or street addresses: ask for the town, e.g. "London, GB"';
+
+/** Words that name a way, in the languages whose addresses people type most. */
+const STREET_WORDS =
+  /(^| )(street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|court|ct|square|sq|highway|hwy|terrace|parkway|pkwy|rue|chemin|allee|strasse|str|platz|weg|gasse|calle|avenida|rua|via|viale|piazza|corso|straat|laan|ulitsa|ul)( |$)/;
+/** A postal code as people write them: digits (`10001`, `75008`, `10115-1234`), or letters and digits as in the UK, Canada, the Netherlands (`SW1A 1AA`, `K1A 0B1`, `1012 AB`). */
+const POSTAL_CODE =
+  /^(?:\d{3,}(?:[ -]\d{2,})?|[a-z]{1,2}\d[a-z\d]? ?\d[a-z]{2}|[a-z]\d[a-z] ?\d[a-z]\d|\d{4} ?[a-z]{2})$/;
+/** A house number before or after words (`1600 Pennsylvania Avenue`, `Baker Street 221b`). */
+const HOUSE_NUMBER = /^\d+[a-z]? \p{L}|\p{L} \d+[a-z]?$/u;
+
+/**
+ * Why nothing was found, when the text is not a place's name at all: a postal code or a street
+ * address, which the gazetteer cannot know. Undefined for anything else.
+ */
+function notAPlaceName(text: string): DomainError | undefined {
+  const key = placeNameKey(text).replaceAll(',', ' ').replace(/ +/g, ' ').trim();
+  const kind = POSTAL_CODE.test(key)
+    ? 'a postal code'
+    : /\d/.test(key) && STREET_WORDS.test(key)
+      ? 'a street address'
+      : /^\d{4,5} \p{L}/u.test(key)
+        ? 'a postal code and its town'
+        : HOUSE_NUMBER.test(key)
+          ? 'a street address'
+          : undefined;
+  return kind === undefined
+    ? undefined
+    : { _tag: 'InformationNotFound', details: `"${text}" looks like ${kind}: ${OFFLINE_LIMIT}` };
+}
+
 const QUALIFIER_HINT =
   'after the comma give a country (an ISO 3166 alpha-2 code or an English name: "Paris, FR", "Paris, France") ' +
   'or a first-level region by name or code ("Paris, Texas", "Paris, TX", "Munich, Bavaria")';
@@ -71,11 +103,13 @@ export async function findPlacesNamed(
       });
       if (qualified.length > 0) return E.right(qualified);
     }
-    return E.left(noPlaceNamed(name));
+    return E.left(notAPlaceName(text) ?? noPlaceNamed(name));
   }
   const within = qualifierOf(qualifierText);
   const places = await gazetteer.search({ key, within, limit, ...inLanguage });
   if (places.length > 0) return E.right(places);
+  const notAName = notAPlaceName(text);
+  if (notAName) return E.left(notAName);
   if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
     return E.left(unknownQualifier(name, qualifierText));
   return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
