@@ -141,6 +141,14 @@ describe('domain: ranking places of one name', () => {
     expect(rankNamed([], [], reader)).to.deep.equal([]);
   });
 
+  it('ranks a seat dwarfed a hundredfold by a place of its name as any other place', () => {
+    const city = town('city', 519_000);
+    const tinyCapital = town('tiny capital', 902, SeatRank.capital);
+    expect(names(rankNamed([tinyCapital, city], [], reader))).to.deep.equal(['city', 'tiny capital']);
+    const smallCapital = town('small capital', 5_190, SeatRank.capital);
+    expect(names(rankNamed([city, smallCapital], [], reader))).to.deep.equal(['small capital', 'city']);
+  });
+
   it('leaves out a place known by the name in a region where a place of that very name lies, unless it dwarfs them', () => {
     const cambridge = town('cambridge', 110_000, SeatRank.other, 'massachusetts');
     const formerly = town('newton', 88_000, SeatRank.other, 'massachusetts');

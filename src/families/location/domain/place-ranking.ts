@@ -17,7 +17,14 @@ export interface RankReader<P> {
 }
 
 /** How much more populous than any place of a name a seat known by it otherwise must be to come first. */
-export const OTHER_NAME_LEAD = 10;
+export const OTHER_NAME_LEAD = 5;
+
+/**
+ * A seat ranks as one only if it has at least this share of the people of the most populous
+ * place of its name: Hamilton, Bermuda's capital of 902, does not come before Hamilton, Ontario
+ * (519,000), while Springfield, Illinois (116,000) still comes before Missouri's (166,000).
+ */
+export const SEAT_MIN_SHARE = 1 / 100;
 
 /** Most populous first: the order of places found by the start of their name. */
 export const mostPopulousFirst =
@@ -28,7 +35,8 @@ export const mostPopulousFirst =
 /**
  * The places a name search answers for a whole name, best first. Among places of that name: the
  * capital first, then seats of government, then seats of first-level regions, then the most
- * populous. Places known by it as another name are noisier (former names: Richmond was
+ * populous; a seat with less than {@link SEAT_MIN_SHARE} of the people of the name's most
+ * populous place counts as any other place. Places known by it as another name are noisier (former names: Richmond was
  * "Manchester", Hong Kong "Victoria"): they come after, most populous first, unless one outranks
  * every place of the name as a seat and is {@link OTHER_NAME_LEAD} times as populous as any
  * (Rome for "Roma", Washington, D.C. for "Washington"), which then comes first. A place known by
@@ -42,11 +50,13 @@ export function rankNamed<P>(
   knownAs: readonly P[],
   { seatOf, populationOf, regionOf }: RankReader<P>,
 ): P[] {
-  const own = [...named].sort((a, b) => seatOf(a) - seatOf(b) || populationOf(b) - populationOf(a));
+  const seatFloor = SEAT_MIN_SHARE * Math.max(0, ...named.map(populationOf));
+  const rankOf = (place: P) => (populationOf(place) >= seatFloor ? seatOf(place) : SeatRank.other);
+  const own = [...named].sort((a, b) => rankOf(a) - rankOf(b) || populationOf(b) - populationOf(a));
   const ownRegions = new Set(own.map(regionOf));
   ownRegions.delete(undefined);
   const others = knownAs.filter((place) => !named.includes(place)).sort(mostPopulousFirst({ populationOf }));
-  const bestOwnSeat = Math.min(...own.map(seatOf));
+  const bestOwnSeat = Math.min(...own.map(rankOf));
   const mostPopulousOwn = Math.max(0, ...own.map(populationOf));
   const outranks = (place: P) =>
     seatOf(place) < bestOwnSeat && populationOf(place) >= OTHER_NAME_LEAD * mostPopulousOwn;
