@@ -56,6 +56,14 @@ const unknownQualifier = (name: string, qualifier: string): DomainError => ({
   details: `No place named "${name}" is known in "${qualifier}": "${qualifier}" is neither a country nor a region the gazetteer knows; ${QUALIFIER_HINT}`,
 });
 
+/** "name, qualifier": the qualifier is what follows the last comma, empty when there is none. */
+function nameAndQualifier(text: string): { name: string; qualifierText: string } {
+  const comma = text.lastIndexOf(',');
+  return comma === -1
+    ? { name: text.trim(), qualifierText: '' }
+    : { name: text.slice(0, comma).trim(), qualifierText: text.slice(comma + 1).trim() };
+}
+
 /** The qualifier's keys (with and without its spaces, so "D.C." and "DC" meet) and the countries it names. */
 function qualifierOf(text: string): PlaceQualifier {
   const key = placeNameKey(text);
@@ -81,9 +89,7 @@ export async function findPlacesNamed(
   const inLanguage = lang === undefined ? {} : { lang };
   if (hasControlOrInvisibleCharacter(text))
     return E.left(invalidInput([parameter], `${parameter} must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
-  const comma = text.lastIndexOf(',');
-  const name = (comma === -1 ? text : text.slice(0, comma)).trim();
-  const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const { name, qualifierText } = nameAndQualifier(text);
   const key = placeNameKey(name);
   if (key === '')
     return E.left(invalidInput([parameter], `${parameter} must name a place, e.g. "Paris" or "Paris, FR"`));
@@ -128,9 +134,7 @@ async function findPlacesStartingWith(
 ): Promise<E.Either<DomainError, readonly Place[]>> {
   if (hasControlOrInvisibleCharacter(text))
     return E.left(invalidInput(['address'], `address must not contain ${CONTROL_OR_INVISIBLE_RULE}`));
-  const comma = text.lastIndexOf(',');
-  const name = (comma === -1 ? text : text.slice(0, comma)).trim();
-  const qualifierText = comma === -1 ? '' : text.slice(comma + 1).trim();
+  const { name, qualifierText } = nameAndQualifier(text);
   const key = placeNameKey(name);
   if (key === '') return E.left(invalidInput(['address'], 'address must start a place name with a letter or digit'));
   const within = qualifierText === '' ? undefined : qualifierOf(qualifierText);
