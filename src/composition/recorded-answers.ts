@@ -381,7 +381,18 @@ export const RECORDED_ANSWERS: AnswerExampleTable = {
     '200 application/json': {
       address: 'Paris',
       places: [
-        { name: 'Paris', country: 'FR', admin1: 'Île-de-France', lat: 48.85341, lon: 2.3488, population: 2138551 },
+        {
+          name: 'Paris',
+          country: 'FR',
+          countryName: 'France',
+          admin1: 'Île-de-France',
+          admin2: 'Paris',
+          lat: 48.85341,
+          lon: 2.3488,
+          population: 2138551,
+          timeZone: 'Europe/Paris',
+          localizedName: 'パリ',
+        },
       ],
     },
   },
@@ -389,14 +400,20 @@ export const RECORDED_ANSWERS: AnswerExampleTable = {
     '200 application/json': {
       lat: 48.85,
       lon: 2.35,
+      nearbyKm: 50,
+      farFromPlaces: false,
       places: [
         {
           name: 'Paris',
           country: 'FR',
+          countryName: 'France',
           admin1: 'Île-de-France',
+          admin2: 'Paris',
           lat: 48.85341,
           lon: 2.3488,
           population: 2138551,
+          timeZone: 'Europe/Paris',
+          localizedName: 'パリ',
           distanceKm: 0.389,
         },
       ],

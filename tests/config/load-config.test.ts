@@ -332,4 +332,14 @@ describe('config: loading and decoding', () => {
       /^Invalid setting auth.passwordCost \(from env UTILITY_API_SCRYPT_COST\)/,
     );
   });
+
+  it('counts a point within 50 km of a place as near one unless told otherwise, from the environment too, and refuses what is no distance', () => {
+    expect(expectRight(loadConfig({ env: {} })).location).to.deep.equal({ nearbyKm: 50 });
+    expect(expectRight(loadConfig({ env: { UTILITY_API_LOCATION_NEARBY_KM: '120' } })).location.nearbyKm).to.equal(120);
+    const [line] = errorsOf({ UTILITY_API_LOCATION_NEARBY_KM: '0' });
+    expect(line).to.equal(
+      'Invalid setting location.nearbyKm (from env UTILITY_API_LOCATION_NEARBY_KM): expected an integer from 1 to 20000, got 0',
+    );
+    expect(errorsOf({ UTILITY_API_LOCATION_NEARBY_KM: 'far' })).to.have.length(1);
+  });
 });

@@ -68,6 +68,19 @@ for (const { name, gazetteer } of adapters) {
       expect(await search(gazetteer, 'Tō', 3)).to.deep.equal([]);
     });
 
+    it('offers places whose name starts with the typed text, population weighted by seat, from one character on', async () => {
+      const typed = (text: string, limit: number, country?: string) =>
+        gazetteer.startingWith({ key: placeNameKey(text), limit, ...(country ? { country } : {}) });
+      // Illinois's capital (116,565, weighted twice) before Missouri's and Massachusetts's larger Springfields.
+      expect(await typed('Springf', 3)).to.deep.equal([SPRINGFIELD_IL, SPRINGFIELD_MO, SPRINGFIELD_MA]);
+      expect(await typed('Springfield', 1)).to.deep.equal([SPRINGFIELD_IL]);
+      expect(await typed('Vénéj', 1)).to.deep.equal([VENEJAN]);
+      expect(await typed('VENEJ', 1)).to.deep.equal([VENEJAN]);
+      expect((await typed('T', 1))[0]!.name).to.equal('Tokyo');
+      expect(await typed('Paris', 1, 'US')).to.deep.equal([PARIS_TX]);
+      expect(await typed('Qwxzy', 5)).to.deep.equal([]);
+    });
+
     it('answers nothing for a name no place has', async () => {
       expect(await search(gazetteer, 'Qwxzyville Nowhere', 5)).to.deep.equal([]);
     });

@@ -85,13 +85,19 @@ describe('domain: ranking places of one name', () => {
     readonly name: string;
     readonly seat: SeatRank;
     readonly population: number;
+    readonly region?: string;
   }
-  const town = (name: string, population: number, seat: SeatRank = SeatRank.other): Town => ({
+  const town = (name: string, population: number, seat: SeatRank = SeatRank.other, region?: string): Town => ({
     name,
     seat,
     population,
+    ...(region === undefined ? {} : { region }),
   });
-  const reader = { seatOf: (t: Town) => t.seat, populationOf: (t: Town) => t.population };
+  const reader = {
+    seatOf: (t: Town) => t.seat,
+    populationOf: (t: Town) => t.population,
+    regionOf: (t: Town) => t.region,
+  };
   const names = (towns: readonly Town[]) => towns.map((t) => t.name);
 
   it('puts the capital first, then a seat of government, then a first-level seat, then the most populous', () => {
@@ -133,6 +139,28 @@ describe('domain: ranking places of one name', () => {
     const other = town('other', 2_000);
     expect(names(rankNamed([both], [other, both], reader))).to.deep.equal(['both', 'other']);
     expect(rankNamed([], [], reader)).to.deep.equal([]);
+  });
+
+  it('ranks a seat dwarfed a hundredfold by a place of its name as any other place', () => {
+    const city = town('city', 519_000);
+    const tinyCapital = town('tiny capital', 902, SeatRank.capital);
+    expect(names(rankNamed([tinyCapital, city], [], reader))).to.deep.equal(['city', 'tiny capital']);
+    const smallCapital = town('small capital', 5_190, SeatRank.capital);
+    expect(names(rankNamed([city, smallCapital], [], reader))).to.deep.equal(['small capital', 'city']);
+  });
+
+  it('leaves out a place known by the name in a region where a place of that very name lies, unless it dwarfs them', () => {
+    const cambridge = town('cambridge', 110_000, SeatRank.other, 'massachusetts');
+    const formerly = town('newton', 88_000, SeatRank.other, 'massachusetts');
+    const elsewhere = town('elsewhere', 5_000, SeatRank.other, 'ontario');
+    const nowhere = town('nowhere', 4_000);
+    expect(names(rankNamed([cambridge], [formerly, elsewhere, nowhere], reader))).to.deep.equal([
+      'cambridge',
+      'elsewhere',
+      'nowhere',
+    ]);
+    const capital = town('capital', OTHER_NAME_LEAD * 110_000, SeatRank.capital, 'massachusetts');
+    expect(names(rankNamed([cambridge], [capital], reader))).to.deep.equal(['capital', 'cambridge']);
   });
 
   it('is how places are found by name, whatever the gazetteer', async () => {

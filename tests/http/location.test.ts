@@ -3,7 +3,7 @@ import { expectError, serverForSuite } from '../support/http-server.js';
 import type { Place } from '../../src/families/location/domain/places.js';
 import { PARIS_FR, TOKYO, VENEJAN } from '../support/location-fixtures.js';
 
-const PLACE_KEYS = ['name', 'country', 'admin1', 'lat', 'lon', 'population'];
+const PLACE_KEYS = ['name', 'country', 'countryName', 'admin1', 'admin2', 'lat', 'lon', 'population', 'timeZone'];
 
 describe('http: location (GeoNames data, open-location-code)', () => {
   const suite = serverForSuite();
@@ -37,6 +37,122 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       for (const place of places) expect(Object.keys(place)).to.deep.equal(PLACE_KEYS);
       const populations = places.filter((place) => place.name === 'Paris').map((place) => place.population as number);
       expect(populations).to.deep.equal([...populations].sort((a, b) => b - a));
+    });
+
+    it('keeps to the region a qualifier names, by code or name: Cambridge, MA is Cambridge alone', async () => {
+      for (const address of ['Cambridge,%20MA', 'Cambridge,%20Massachusetts', 'Cambridge%20MA']) {
+        const places = (await json(`/api/location/coords?address=${address}`)).places as Record<string, unknown>[];
+        expect(places, address).to.have.length(1);
+        expect(places[0], address).to.include({
+          name: 'Cambridge',
+          admin1: 'Massachusetts',
+          admin2: 'Middlesex County',
+          timeZone: 'America/New_York',
+          countryName: 'United States',
+        });
+      }
+    });
+
+    it('offers the best places whose name starts with the text typed so far, with mode=prefix', async () => {
+      const typed = async (address: string, limit = 5) =>
+        (
+          (await json(`/api/location/coords?mode=prefix&limit=${limit}&address=${encodeURIComponent(address)}`))
+            .places as Place[]
+        ).map((place) => `${place.name}, ${place.admin1 ?? place.country}`);
+      // A state capital of 116,000 before a city of 186,000 and larger places of its own name.
+      expect(await typed('Spring')).to.deep.equal([
+        'Springfield, Illinois',
+        'Springs, Gauteng',
+        'Spring Valley, Nevada',
+        'Springfield, Missouri',
+        'Springfield, Massachusetts',
+      ]);
+      expect((await typed('Pa', 1))[0]).to.equal('Paris, Île-de-France');
+      expect(await typed('Lon', 2)).to.deep.equal(['London, England', 'Long Beach, California']);
+      expect((await typed('saint e', 1))[0]).to.equal('Saint-Étienne, Auvergne-Rhône-Alpes');
+      expect(await typed('Spring, MO')).to.deep.equal(['Springfield, Missouri']);
+      expect(await typed('Paris')).to.include('Paris, Texas');
+      const places = (await json('/api/location/coords?mode=prefix&address=Camb')).places as Place[];
+      expect(places).to.have.length(10);
+      for (const place of places) expect(Object.keys(place)).to.deep.equal(PLACE_KEYS);
+      expect(places[0]).to.include({ name: 'Cambridge', country: 'GB', timeZone: 'Europe/London' });
+      // mode=name, the default, is what it was.
+      expect((await json('/api/location/coords?address=Spring&limit=1&mode=name')).places).to.deep.equal(
+        (await json('/api/location/coords?address=Spring&limit=1')).places,
+      );
+    });
+
+    it('refuses a mode it does not know, and says when no name starts so', async () => {
+      for (const mode of ['fuzzy', 'PREFIX', '', 'prefix,name'])
+        expect(
+          (await expectError(await get(`/api/location/coords?address=Spr&mode=${mode}`), 400, 7)).details,
+        ).to.include('mode');
+      await expectError(await get('/api/location/coords?address=Spr&mode=prefix&mode=name'), 400, 7);
+      const none = await expectError(await get('/api/location/coords?mode=prefix&address=Qqxz'), 404, 22);
+      expect(none.details).to.equal('No place\'s name starts with "Qqxz"');
+      await expectError(await get('/api/location/coords?mode=prefix&address=%2C%20FR'), 400, 7);
+      await expectError(await get('/api/location/coords?mode=prefix&address=Spr%2C%20Atlantis'), 404, 22);
+    });
+
+    it('gives each place its name in the asked language where the data tells one, null where not', async () => {
+      const named = async (address: string, lang: string, extra = '') =>
+        (
+          (await json(`/api/location/coords?address=${encodeURIComponent(address)}&lang=${lang}&limit=1${extra}`))
+            .places as Place[]
+        )[0]!;
+      expect(await named('Tokyo', 'ja')).to.deep.equal({ ...TOKYO, localizedName: '東京' });
+      expect((await named('Tokyo', 'zh')).localizedName).to.equal('东京');
+      expect((await named('München', 'ja')).localizedName).to.equal('ミュンヘン');
+      expect((await named('Munich', 'ko')).localizedName).to.equal('뮌헨');
+      expect((await named('Paris', 'el')).localizedName).to.equal('Παρίσι');
+      expect((await named('Paris', 'hi')).localizedName).to.equal('पेरिस');
+      expect((await named('Paris', 'en')).localizedName).to.equal('Paris');
+      // Latin-script languages share GeoNames' unlabelled names: München is found, not told German.
+      expect(await named('München', 'de')).to.include({ name: 'Munich', localizedName: null });
+      expect((await named('Spring', 'ja', '&mode=prefix')).localizedName).to.equal('スプリングフィールド');
+      const nearTokyo = await json('/api/location/address?lat=35.6895&lon=139.69171&limit=1&lang=ja');
+      expect(nearTokyo.places).to.deep.equal([{ ...TOKYO, localizedName: '東京', distanceKm: 0 }]);
+      // Without lang, no localizedName at all.
+      expect(Object.keys(await named('Tokyo', 'ja')).length - 1).to.equal(PLACE_KEYS.length);
+      expect(((await json('/api/location/coords?address=Tokyo&limit=1')).places as Place[])[0]).to.deep.equal(TOKYO);
+    });
+
+    it('refuses a lang that is no ISO 639-1 code', async () => {
+      for (const lang of ['xx', 'DE', 'deu', 'de-AT', '', 'j']) {
+        const error = await expectError(await get(`/api/location/coords?address=Tokyo&lang=${lang}`), 400, 7);
+        expect(error.details, lang).to.include('lang');
+        await expectError(await get(`/api/location/address?lat=1&lon=2&lang=${lang}`), 400, 7);
+      }
+      await expectError(await get('/api/location/coords?address=Tokyo&lang=ja&lang=zh'), 400, 7);
+    });
+
+    it('says a postal code or a street address is beyond the offline data, rather than only that no place has that name', async () => {
+      for (const [address, kind] of [
+        ['10001', 'a postal code'],
+        ['SW1A 1AA', 'a postal code'],
+        ['K1A 0B1', 'a postal code'],
+        ['75008 Paris', 'a postal code and its town'],
+        ['1600 Pennsylvania Avenue', 'a street address'],
+        ['1600 Pennsylvania Avenue NW, Washington, DC', 'a street address'],
+        ['221B Baker Street, London', 'a street address'],
+        ['Rue de Rivoli 10, Paris', 'a street address'],
+      ]) {
+        const error = await expectError(
+          await get(`/api/location/coords?address=${encodeURIComponent(address!)}`),
+          404,
+          22,
+        );
+        expect(error.details, address).to.equal(
+          `"${address}" looks like ${kind}: the offline gazetteer knows populated places (cities, towns, villages), not postal codes or street addresses: ask for the town, e.g. "London, GB"`,
+        );
+      }
+      // Places whose names hold digits are still places.
+      expect(
+        ((await json('/api/location/coords?address=100%20Mile%20House&limit=1')).places as Place[])[0]!.name,
+      ).to.equal('100 Mile House');
+      expect((await expectError(await get('/api/location/coords?address=Qwxzyville'), 404, 22)).details).to.equal(
+        'No place named "Qwxzyville" is known',
+      );
     });
 
     it('finds Tokyo', async () => {
@@ -174,8 +290,10 @@ describe('http: location (GeoNames data, open-location-code)', () => {
   describe('GET /api/location/address', () => {
     it('gives the five places nearest a point, closest first, with distances in km', async () => {
       const body = await json('/api/location/address?lat=48.8566&lon=2.3522');
-      expect(body).to.have.keys(['lat', 'lon', 'places']);
+      expect(body).to.have.keys(['lat', 'lon', 'nearbyKm', 'farFromPlaces', 'places']);
       expect(body.lat).to.equal(48.8566);
+      expect(body.nearbyKm).to.equal(50);
+      expect(body.farFromPlaces).to.equal(false);
       const places = body.places as { name: string; distanceKm: number }[];
       expect(places).to.have.length(5);
       expect(places[0]).to.deep.equal({ ...PARIS_FR, distanceKm: 0.433 });
@@ -188,6 +306,33 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       const body = await json(`/api/location/address?lat=${VENEJAN.lat}&lon=${VENEJAN.lon}&limit=1`);
       expect(body.places).to.deep.equal([{ ...VENEJAN, distanceKm: 0 }]);
       expect((await json('/api/location/address?lat=35.6895&lon=139.69171&limit=50')).places).to.have.length(50);
+    });
+
+    it('says when the point is far from any place (at sea, at a pole) instead of passing a town 578 km away off as near', async () => {
+      const atSea = await json('/api/location/address?lat=0&lon=0&limit=1');
+      expect(atSea.farFromPlaces).to.equal(true);
+      expect(atSea.nearbyKm).to.equal(50);
+      expect(atSea.places).to.deep.equal([
+        {
+          name: 'Takoradi',
+          country: 'GH',
+          countryName: 'Ghana',
+          admin1: 'Western',
+          admin2: 'Secondi Takoradi',
+          lat: 4.89816,
+          lon: -1.76029,
+          population: 232919,
+          timeZone: 'Africa/Accra',
+          distanceKm: 578.674,
+        },
+      ]);
+      expect((await json('/api/location/address?lat=90&lon=0&limit=1')).farFromPlaces).to.equal(true);
+      expect(
+        (await json('/api/location/address?lat=23.4&lon=25.7&limit=1')).farFromPlaces,
+        'the Libyan desert',
+      ).to.equal(true);
+      // 30 km off Marseille is near enough.
+      expect((await json('/api/location/address?lat=43.05&lon=5.4&limit=1')).farFromPlaces).to.equal(false);
     });
 
     it('answers 400/6 for a missing coordinate and 400/7 for anything but a plain decimal in range', async () => {
@@ -259,6 +404,30 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       ).to.include('neither a country nor a region');
     });
 
+    it('reads a place written after the code, as Google writes them, like near', async () => {
+      for (const written of ['V75V+8Q Paris', 'V75V+8Q  Paris, France', 'v75v+8q paris']) {
+        const body = await json(`/api/location/pluscode?code=${encodeURIComponent(written)}`);
+        expect(body, written).to.deep.include({ code: '8FW4V75V+8Q', shortCode: 'V75V+8Q' });
+        expect(body.reference, written).to.deep.equal({ lat: PARIS_FR.lat, lon: PARIS_FR.lon, place: PARIS_FR });
+      }
+      const inTokyo = await json(`/api/location/pluscode?code=${encodeURIComponent('MPJR+XX Tokyo')}`);
+      expect(inTokyo.code).to.match(/^8Q7X/);
+      const both = await expectError(
+        await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Paris')}&near=Lyon`),
+        400,
+        7,
+      );
+      expect(both.details).to.include('not both');
+      await expectError(
+        await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Paris')}&lat=1&lon=2`),
+        400,
+        7,
+      );
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('8FW4V75V+8Q Paris')}`), 400, 7);
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Qwxzyville')}`), 404, 22);
+      await expectError(await get(`/api/location/pluscode?code=${encodeURIComponent('V75V+8Q Par\u0007is')}`), 400, 7);
+    });
+
     it('answers 400/6 with nothing to do, 400/7 for bad codes and references, 404/22 for an unknown place', async () => {
       await expectError(await get('/api/location/pluscode'), 400, 6);
       await expectError(await get('/api/location/pluscode?lat=1'), 400, 6);
@@ -299,5 +468,19 @@ describe('http: location (GeoNames data, open-location-code)', () => {
     await expectError(await as('/api/location/address?lat=1&lon=2'), 403, 1);
     await expectError(await as('/api/location/pluscode?lat=1&lon=2'), 403, 1);
     await expectError(await suite.server.get('/api/location/coords?address=Paris'), 401, 3);
+  });
+});
+
+describe('http: location with location.nearbyKm set', () => {
+  const suite = serverForSuite(undefined, { overrides: { location: { nearbyKm: 600 } } });
+
+  it('counts a point as near a place within the set distance', async () => {
+    const token = await suite.server.tokenFor(['Location::Address']);
+    const response = await suite.server.get('/api/location/address?lat=0&lon=0&limit=1', {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(response.status).to.equal(200);
+    const body = (await response.json()) as { nearbyKm: number; farFromPlaces: boolean };
+    expect(body).to.include({ nearbyKm: 600, farFromPlaces: false });
   });
 });

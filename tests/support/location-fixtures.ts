@@ -7,35 +7,47 @@ import type { CodeArea } from '../../src/families/location/domain/plus-codes.js'
 export const PARIS_FR: Place = {
   name: 'Paris',
   country: 'FR',
+  countryName: 'France',
   admin1: 'Île-de-France',
+  admin2: 'Paris',
   lat: 48.85341,
   lon: 2.3488,
   population: 2138551,
+  timeZone: 'Europe/Paris',
 };
 export const PARIS_TX: Place = {
   name: 'Paris',
   country: 'US',
+  countryName: 'United States',
   admin1: 'Texas',
+  admin2: 'Lamar County',
   lat: 33.66094,
   lon: -95.55551,
   population: 24782,
+  timeZone: 'America/Chicago',
 };
 export const TOKYO: Place = {
   name: 'Tokyo',
   country: 'JP',
+  countryName: 'Japan',
   admin1: 'Tokyo',
+  admin2: null,
   lat: 35.6895,
   lon: 139.69171,
   population: 8336599,
+  timeZone: 'Asia/Tokyo',
 };
 /** A village of 1,145 people in the Gard, with two accents. */
 export const VENEJAN: Place = {
   name: 'Vénéjan',
   country: 'FR',
+  countryName: 'France',
   admin1: 'Occitanie',
+  admin2: 'Gard',
   lat: 44.19729,
   lon: 4.65422,
   population: 1145,
+  timeZone: 'Europe/Paris',
 };
 
 export const SEEDED_PLACES: readonly Place[] = [PARIS_TX, TOKYO, VENEJAN, PARIS_FR];
@@ -44,43 +56,58 @@ export const SEEDED_PLACES: readonly Place[] = [PARIS_TX, TOKYO, VENEJAN, PARIS_
 export const SPRINGFIELD_IL: Place = {
   name: 'Springfield',
   country: 'US',
+  countryName: 'United States',
   admin1: 'Illinois',
+  admin2: 'Sangamon County',
   lat: 39.80172,
   lon: -89.64371,
   population: 116565,
+  timeZone: 'America/Chicago',
 };
 export const SPRINGFIELD_MO: Place = {
   name: 'Springfield',
   country: 'US',
+  countryName: 'United States',
   admin1: 'Missouri',
+  admin2: 'Greene County',
   lat: 37.21533,
   lon: -93.29824,
   population: 166810,
+  timeZone: 'America/Chicago',
 };
 export const SPRINGFIELD_MA: Place = {
   name: 'Springfield',
   country: 'US',
+  countryName: 'United States',
   admin1: 'Massachusetts',
+  admin2: 'Hampden County',
   lat: 42.10148,
   lon: -72.58981,
   population: 154341,
+  timeZone: 'America/New_York',
 };
 /** A capital known as "Roma", and a town of that name. */
 export const ROME: Place = {
   name: 'Rome',
   country: 'IT',
+  countryName: 'Italy',
   admin1: 'Lazio',
+  admin2: 'Città metropolitana di Roma Capitale',
   lat: 41.89193,
   lon: 12.51133,
   population: 2318895,
+  timeZone: 'Europe/Rome',
 };
 export const ROMA_TX: Place = {
   name: 'Roma',
   country: 'US',
+  countryName: 'United States',
   admin1: 'Texas',
+  admin2: 'Starr County',
   lat: 26.40526,
   lon: -99.01581,
   population: 10223,
+  timeZone: 'America/Chicago',
 };
 
 /** Places with what GeoNames knows of them beyond the API's fields (their seat, their other names), to seed the memory gazetteer. */

@@ -6,6 +6,7 @@ import { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-
 import { Gazetteer, PlusCodes } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
+import type { LocationSettings } from './location-settings.js';
 
 /** What the family offers a library user. */
 export interface LocationUseCases {
@@ -24,14 +25,14 @@ export function bindGazetteer({ bind, isBound }: Pick<ContainerModuleLoadOptions
 }
 
 /** Places by name and by position (GeoNames), and plus codes. */
-export const locationModule = (): ContainerModule =>
+export const locationModule = (settings: LocationSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
     bindGazetteer(options);
     constant(PlusCodes, new LibraryPlusCodes());
     provide(LocationUseCases, [Gazetteer, PlusCodes], (gazetteer, plusCodes) => ({
       findPlaces: new FindPlaces(gazetteer),
-      findNearbyPlaces: new FindNearbyPlaces(gazetteer),
+      findNearbyPlaces: new FindNearbyPlaces(gazetteer, settings.nearbyKm),
       lookUpPlusCode: new LookUpPlusCode(plusCodes, gazetteer),
     })).inSingletonScope();
     provide(RouteContribution, [LocationUseCases], (useCases) => ({

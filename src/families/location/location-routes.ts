@@ -1,11 +1,19 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
-import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT } from './domain/location-queries.js';
+import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT, SEARCH_MODES } from './domain/location-queries.js';
 import type { Place } from './domain/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
 import { LocationPermission } from './domain/permissions.js';
-import { described, latitude, longitude, matching, numberWritten, placeName } from '../../platform/http/codecs.js';
+import {
+  described,
+  latitude,
+  longitude,
+  matching,
+  numberWritten,
+  oneOf,
+  placeName,
+} from '../../platform/http/codecs.js';
 import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, json, jsonOf, type Route } from '../../platform/http/route-table.js';
 
@@ -31,23 +39,45 @@ const codeLength = described(
 );
 
 /** The characters of plus codes; which of them form a code is the domain's question. */
-const plusCodeText = matching(/^[0-9A-Za-z+]{1,20}$/, 'a plus code (letters, digits and +, at most 20 characters)');
+const plusCodeText = matching(
+  /^[0-9A-Za-z+]{1,20}(?: .{1,200})?$/,
+  'a plus code (letters, digits and +, at most 20 characters), optionally followed by a space and a place ("V75V+8Q Paris")',
+);
 
 const point = { lat: t.number, lon: t.number };
+const orNull = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const placeFields = {
   name: t.string,
   country: t.string,
-  admin1: t.union([t.string, t.null]),
+  countryName: t.string,
+  admin1: orNull(t.string),
+  admin2: orNull(t.string),
   ...point,
   population: t.number,
+  timeZone: orNull(t.string),
 };
 const place = t.strict(placeFields);
+/** `localizedName` is there only when `lang` was asked. */
+const placeInLanguage = t.exact(t.intersection([t.type(placeFields), t.partial({ localizedName: orNull(t.string) })]));
 
-const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(place) });
+const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(placeInLanguage) });
 const nearbyPlaces = t.strict({
   ...point,
-  places: t.readonlyArray(t.strict({ ...placeFields, distanceKm: t.number })),
+  nearbyKm: t.number,
+  farFromPlaces: t.boolean,
+  places: t.readonlyArray(
+    t.exact(
+      t.intersection([
+        t.type({ ...placeFields, distanceKm: t.number }),
+        t.partial({ localizedName: orNull(t.string) }),
+      ]),
+    ),
+  ),
 });
+
+const language = matching(/^[a-z]{2}$/, 'an ISO 639-1 language code (two lower-case letters)');
+const LANG_HELP =
+  'an ISO 639-1 language: each place then carries localizedName, its name in that language where GeoNames has one told by its script (ja, zh, ko, el, he, hi, th, …; en is GeoNames’ own name), else null';
 
 const encodedPlusCode = t.strict({ code: t.string, ...point, length: t.number });
 const decodedPlusCode = t.exact(
@@ -76,12 +106,20 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
           'a place name, optionally followed by ", " and an ISO 3166 alpha-2 code or an English country name',
         ),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places at most (default ${DEFAULT_PLACES_LIMIT})`),
+        mode: optional(
+          oneOf(SEARCH_MODES, SEARCH_MODES.join(' or ')),
+          'name (the default): places a whole name may mean; prefix: type-ahead, the best places whose name starts with the text typed so far',
+        ),
+        lang: optional(language, LANG_HELP),
       },
       response: placesNamed,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
         E.map((places: readonly Place[]) => json({ address: query.address, places }))(
-          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT),
+          await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT, {
+            ...(query.mode && { mode: query.mode }),
+            ...(query.lang && { lang: query.lang }),
+          }),
         ),
     }),
     defineRoute({
@@ -93,11 +131,14 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lat: required(latitude, 'latitude in decimal degrees'),
         lon: required(longitude, 'longitude in decimal degrees'),
         limit: optional(limitUpTo(MAX_LIMIT), `how many places (default ${DEFAULT_NEARBY_LIMIT})`),
+        lang: optional(language, LANG_HELP),
       },
       response: nearbyPlaces,
       errors: ['InformationNotFound', 'InvalidQueryParameter'],
       handle: async ({ query }) =>
-        jsonOf(await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT)),
+        jsonOf(
+          await deps.findNearbyPlaces.execute(query.lat, query.lon, query.limit ?? DEFAULT_NEARBY_LIMIT, query.lang),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -109,7 +150,10 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lat: optional(latitude, 'latitude: the point to encode, or the reference of a short code'),
         lon: optional(longitude, 'longitude: the point to encode, or the reference of a short code'),
         length: optional(codeLength, 'digits of the code when encoding (default 10)'),
-        code: optional(plusCodeText, 'a full plus code to decode, or a short one with a reference'),
+        code: optional(
+          plusCodeText,
+          'a full plus code to decode, or a short one with a reference: near, lat and lon, or a place after a space ("V75V+8Q Paris")',
+        ),
         near: optional(placeName, 'a place whose best match is the reference of a short code'),
       },
       response: t.union([encodedPlusCode, decodedPlusCode]),

@@ -5,6 +5,8 @@ export const locationSamples: RouteSampleTable = {
     query: {
       address: ['Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'],
       limit: ['1', '5', '50', '51', '0'],
+      mode: ['name', 'prefix', 'fuzzy'],
+      lang: ['ja', 'de', 'en', 'xx', 'DE'],
     },
   },
   'GET /location/address': {
@@ -12,6 +14,7 @@ export const locationSamples: RouteSampleTable = {
       lat: ['48.85', '-33.9', '90', '91', '1e3'],
       lon: ['2.35', '151.2', '-180', '181'],
       limit: ['1', '5', '50'],
+      lang: ['ja', 'ko', 'xx'],
     },
   },
   'GET /location/pluscode': {
@@ -20,7 +23,7 @@ export const locationSamples: RouteSampleTable = {
       lat: ['48.85', '-33.9', '0'],
       lon: ['2.35', '151.2', '0'],
       length: ['10', '8', '11', '15', '3', '16'],
-      code: ['8FW4V75V+8Q', 'V75V+8Q', '22+', '8FJFW222+', 'not+a+code'],
+      code: ['8FW4V75V+8Q', 'V75V+8Q', 'V75V+8Q Paris', '22+', '8FJFW222+', 'not+a+code'],
       near: ['Paris', 'Paris, FR', 'nowhere at all'],
     },
     // A point to encode, or a code to decode (a short one near a place).

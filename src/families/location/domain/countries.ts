@@ -62,3 +62,12 @@ function canonicalRegion(code: string): string | undefined {
 export function countryCodeOf(text: string): string | undefined {
   return countriesByKey().get(placeNameKey(text));
 }
+
+let englishNames: Intl.DisplayNames | undefined;
+
+/** The English name of a country by its ISO alpha-2 code ("FR" → "France"); the code itself when Intl knows no name. */
+export function countryNameOf(code: string): string {
+  if (code === '') return '';
+  englishNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+  return englishNames.of(code) ?? code;
+}

@@ -5,11 +5,19 @@ export interface Place {
   readonly name: string;
   /** ISO 3166-1 alpha-2. */
   readonly country: string;
+  /** The country's English name ("France", "United States"). */
+  readonly countryName: string;
   /** The first-level region (state, region, province), null when the data does not say. */
   readonly admin1: string | null;
+  /** The second-level region (county, département, district), null when the data does not say. */
+  readonly admin2: string | null;
   readonly lat: number;
   readonly lon: number;
   readonly population: number;
+  /** The IANA time zone ("Europe/Paris"), null when the data does not say. */
+  readonly timeZone: string | null;
+  /** Only when a language was asked: the place's name in it, null when the data has none. */
+  readonly localizedName?: string | null;
 }
 
 export interface NearbyPlace extends Place {
@@ -25,6 +33,8 @@ export interface PlaceSearch {
   /** Only places in what the text after a comma names: a country or a first-level region. */
   readonly within?: PlaceQualifier;
   readonly limit: number;
+  /** ISO 639-1: each place then carries `localizedName`. */
+  readonly lang?: string;
 }
 
 /**

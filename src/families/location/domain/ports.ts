@@ -12,9 +12,15 @@ import type { CodeArea, PlusCodeLength } from './plus-codes.js';
  */
 export interface Gazetteer {
   search(query: PlaceSearch): Promise<readonly Place[]>;
+  /**
+   * For type-ahead: places whose own name key starts with the asked key (or is it), best first by
+   * `typeAheadScore` (place-ranking.ts: population weighted by seat), at most `limit`.
+   */
+  startingWith(query: PlaceSearch): Promise<readonly Place[]>;
   /** Whether one of these keys names a first-level region (state, province) by its name or its GeoNames code ("texas", "tx"). */
   isRegion(keys: readonly string[]): Promise<boolean>;
-  nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]>;
+  /** With `lang` (ISO 639-1), each place carries `localizedName`. */
+  nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]>;
 }
 export const Gazetteer = identifier<Gazetteer>('Gazetteer');
 

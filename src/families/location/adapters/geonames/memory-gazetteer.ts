@@ -1,5 +1,5 @@
 import { distance } from 'geokdbush';
-import { mostPopulousFirst, rankNamed, SeatRank } from '../../domain/place-ranking.js';
+import { mostPopulousFirst, rankNamed, SeatRank, typeAheadScore } from '../../domain/place-ranking.js';
 import {
   MIN_PREFIX_KEY_LENGTH,
   placeNameKey,
@@ -16,6 +16,8 @@ export interface GazetteerEntry {
   readonly seat?: SeatRank;
   /** The names it is known by beyond its own (`Roma` for Rome); default none. */
   readonly otherNames?: readonly string[];
+  /** Its name by ISO 639-1 language, as `localizedName` answers it; default none. */
+  readonly namesIn?: Readonly<Record<string, string>>;
 }
 
 interface Entry {
@@ -23,9 +25,18 @@ interface Entry {
   readonly key: string;
   readonly seat: SeatRank;
   readonly otherKeys: readonly string[];
+  readonly namesIn: Readonly<Record<string, string>>;
 }
 
-const reader = { seatOf: (entry: Entry) => entry.seat, populationOf: (entry: Entry) => entry.place.population };
+const inLanguage = (entry: Entry, lang: string | undefined): Place =>
+  lang === undefined ? entry.place : { ...entry.place, localizedName: entry.namesIn[lang] ?? null };
+
+const reader = {
+  seatOf: (entry: Entry) => entry.seat,
+  populationOf: (entry: Entry) => entry.place.population,
+  regionOf: (entry: Entry) =>
+    entry.place.admin1 === null ? undefined : `${entry.place.country}.${entry.place.admin1}`,
+};
 
 /** A gazetteer of a few places given to its constructor, searched by plain scans and ranked as the domain ranks: for tests. */
 export class MemoryGazetteer implements Gazetteer {
@@ -33,19 +44,18 @@ export class MemoryGazetteer implements Gazetteer {
 
   constructor(places: readonly (Place | GazetteerEntry)[] = []) {
     this.entries = places.map((given) => {
-      const { place, seat = SeatRank.other, otherNames = [] } = 'place' in given ? given : { place: given };
-      return { place, key: placeNameKey(place.name), seat, otherKeys: otherNames.map(placeNameKey) };
+      const {
+        place,
+        seat = SeatRank.other,
+        otherNames = [],
+        namesIn = {},
+      } = 'place' in given ? given : { place: given };
+      return { place, key: placeNameKey(place.name), seat, otherKeys: otherNames.map(placeNameKey), namesIn };
     });
   }
 
-  async search({ key, country, within, limit }: PlaceSearch): Promise<readonly Place[]> {
-    const inCountry = this.entries.filter(
-      ({ place }) =>
-        (country === undefined || place.country === country) &&
-        (within === undefined ||
-          within.countries.includes(place.country) ||
-          (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
-    );
+  async search({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
+    const inCountry = this.entriesIn(country, within);
     const exact = rankNamed(
       inCountry.filter((entry) => entry.key === key),
       inCountry.filter((entry) => entry.otherKeys.includes(key)),
@@ -57,7 +67,16 @@ export class MemoryGazetteer implements Gazetteer {
             .filter((entry) => entry.key !== key && entry.key.startsWith(key) && !exact.includes(entry))
             .sort(mostPopulousFirst(reader))
         : [];
-    return [...exact, ...prefixed].slice(0, limit).map((entry) => entry.place);
+    return [...exact, ...prefixed].slice(0, limit).map((entry) => inLanguage(entry, lang));
+  }
+
+  async startingWith({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
+    const score = (entry: Entry) => typeAheadScore(entry.seat, entry.place.population);
+    return this.entriesIn(country, within)
+      .filter((entry) => entry.key.startsWith(key))
+      .sort((a, b) => score(b) - score(a) || b.place.population - a.place.population)
+      .slice(0, limit)
+      .map((entry) => inLanguage(entry, lang));
   }
 
   /** Regions by name only: places carry no region codes. */
@@ -65,9 +84,22 @@ export class MemoryGazetteer implements Gazetteer {
     return this.entries.some(({ place }) => place.admin1 !== null && keys.includes(placeNameKey(place.admin1)));
   }
 
-  async nearest(lat: number, lon: number, limit: number): Promise<readonly NearbyPlace[]> {
+  private entriesIn(country: string | undefined, within: PlaceSearch['within']): Entry[] {
+    return this.entries.filter(
+      ({ place }) =>
+        (country === undefined || place.country === country) &&
+        (within === undefined ||
+          within.countries.includes(place.country) ||
+          (place.admin1 !== null && within.keys.includes(placeNameKey(place.admin1)))),
+    );
+  }
+
+  async nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]> {
     return this.entries
-      .map(({ place }) => ({ ...place, distanceKm: distance(lon, lat, place.lon, place.lat) }))
+      .map((entry) => ({
+        ...inLanguage(entry, lang),
+        distanceKm: distance(lon, lat, entry.place.lon, entry.place.lat),
+      }))
       .sort((a, b) => a.distanceKm - b.distanceKm)
       .slice(0, limit);
   }

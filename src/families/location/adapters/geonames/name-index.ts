@@ -14,6 +14,9 @@ export interface NameIndex {
   readonly keyStart: Uint32Array;
   readonly byKey: Chains;
   readonly byPrefix: Chains;
+  /** For type-ahead on keys too short for `byPrefix`: chains by the key's first byte and by its first two (no hashing: 256 and 65,536 heads). */
+  readonly byFirstByte: Chains;
+  readonly byFirstTwoBytes: Chains;
 }
 
 interface Chains {
@@ -74,6 +77,51 @@ export function idsStartingWith(
   return found;
 }
 
+/**
+ * Up to `limit` ids of accepted places whose key starts with `query` (or is it), highest `scoreOf`
+ * first (ties most populous first). Candidates are walked most populous first, and the walk stops
+ * once `boundOf` (the most a place that populous can score) cannot beat the last of a full list,
+ * so a common start such as "san" reads a few hundred places, not thousands.
+ */
+export function bestIdsStartingWith(
+  index: NameIndex,
+  query: Buffer,
+  limit: number,
+  accept: (id: number) => boolean,
+  scoreOf: (id: number) => number,
+  boundOf: (id: number) => number,
+): number[] {
+  const { keyBytes, keyStart } = index;
+  const found: number[] = [];
+  const scores: number[] = [];
+  const consider = (id: number): boolean => {
+    if (found.length === limit && boundOf(id) <= scores[limit - 1]!) return false;
+    if (keyStart[id + 1]! - keyStart[id]! < query.length || !startsWith(keyBytes, keyStart[id]!, query) || !accept(id))
+      return true;
+    const score = scoreOf(id);
+    let at = found.length;
+    while (at > 0 && scores[at - 1]! < score) at--;
+    if (at < limit) {
+      found.splice(at, 0, id);
+      scores.splice(at, 0, score);
+      if (found.length > limit) {
+        found.pop();
+        scores.pop();
+      }
+    }
+    return true;
+  };
+  if (query.length === 0) return found;
+  const [chains, bucket] =
+    query.length >= PREFIX_BYTES
+      ? [index.byPrefix, bucketOf(query, PREFIX_BYTES)]
+      : query.length === 2
+        ? [index.byFirstTwoBytes, (query[0]! << 8) | query[1]!]
+        : [index.byFirstByte, query[0]!];
+  for (let id = chains.heads[bucket]!; id !== -1 && consider(id); id = chains.next[id]!);
+  return found;
+}
+
 export function buildNameIndex(table: PlaceTable): NameIndex {
   const { nameBytes, nameStart, count } = table;
   let keyBytes: Buffer = Buffer.allocUnsafe(nameBytes.length + 1024);
@@ -97,14 +145,18 @@ export function buildNameIndex(table: PlaceTable): NameIndex {
 
   const byKey = emptyChains(count);
   const byPrefix = emptyChains(count);
+  const byFirstByte = emptyChains(count, 8);
+  const byFirstTwoBytes = emptyChains(count, 16);
   // Least populous first: each id goes to the head of its chain, so chains end up most populous first.
   for (const id of idsByPopulation(table)) {
     const start = keyStart[id]!;
     const length = keyStart[id + 1]! - start;
     link(byKey, bucketOf(keyBytes, length, start), id);
+    if (length >= 1) link(byFirstByte, keyBytes[start]!, id);
+    if (length >= 2) link(byFirstTwoBytes, (keyBytes[start]! << 8) | keyBytes[start + 1]!, id);
     if (length >= PREFIX_BYTES) link(byPrefix, bucketOf(keyBytes, PREFIX_BYTES, start), id);
   }
-  return { keyBytes: keyBytes.subarray(0, end), keyStart, byKey, byPrefix };
+  return { keyBytes: keyBytes.subarray(0, end), keyStart, byKey, byPrefix, byFirstByte, byFirstTwoBytes };
 }
 
 export function isPrintableAscii(bytes: Uint8Array, from: number, to: number): boolean {
@@ -151,8 +203,8 @@ export function hashOf(bytes: Uint8Array, length: number, start = 0): number {
 const bucketOf = (bytes: Uint8Array, length: number, start = 0): number =>
   hashOf(bytes, length, start) >>> (32 - BUCKET_BITS);
 
-const emptyChains = (count: number): Chains => ({
-  heads: new Int32Array(2 ** BUCKET_BITS).fill(-1),
+const emptyChains = (count: number, bucketBits = BUCKET_BITS): Chains => ({
+  heads: new Int32Array(2 ** bucketBits).fill(-1),
   next: new Int32Array(count).fill(-1),
 });
 

