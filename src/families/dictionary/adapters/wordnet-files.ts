@@ -55,18 +55,21 @@ export class IndexFile {
   }
 }
 
-function nextLine(buffer: Buffer, offset: number): number {
+export function nextLine(buffer: Buffer, offset: number): number {
   const end = buffer.indexOf(NEWLINE, offset);
   return end === -1 ? buffer.length : end + 1;
 }
 
-/** Compares a key with the first field of the line at `lineStart`, as bytes (the order of the file). */
-function compareWithLine(key: Buffer, index: Buffer, lineStart: number): number {
+/**
+ * Compares a key with the first field of the line at `lineStart`, the field ending at
+ * `terminator`, as bytes (the order of the file).
+ */
+export function compareWithLine(key: Uint8Array, index: Buffer, lineStart: number, terminator = SPACE): number {
   for (let i = 0; ; i++) {
-    const ours = i < key.length ? key[i]! : SPACE;
-    const theirs = index[lineStart + i] ?? SPACE;
+    const ours = i < key.length ? key[i]! : terminator;
+    const theirs = index[lineStart + i] ?? terminator;
     if (ours !== theirs) return ours - theirs;
-    if (ours === SPACE) return 0;
+    if (ours === terminator) return 0;
   }
 }
 
@@ -128,6 +131,8 @@ export class DataFile {
  * pointers (a head adjective's run to kilobytes) and the gloss only when asked for.
  */
 export class Synset {
+  /** Its byte offset in its data file, which names it. */
+  readonly offset: number;
   /** n, v, a, s (adjective satellite) or r. */
   readonly type: string;
   /** As the file spells them, with spaces for underscores and without adjective position markers. */
@@ -144,6 +149,7 @@ export class Synset {
     const typeStart = line.indexOf(' ', afterOffset) + 1;
     const countStart = line.indexOf(' ', typeStart) + 1;
     let at = line.indexOf(' ', countStart) + 1;
+    this.offset = Number(line.slice(0, afterOffset - 1));
     this.type = line.slice(typeStart, countStart - 1);
     const wordCount = parseInt(line.slice(countStart, at - 1), 16);
     const words: string[] = [];

