@@ -301,6 +301,8 @@ describe('http: dictionary (WordNet 3.1)', () => {
       }
     }
     expect((await expectError(await get('/api/dictionary/def?word=xyzzyq'), 404, 22)).suggestions).to.deep.equal([]);
+    const accented = await get(`/api/dictionary/def?word=${encodeURIComponent('cafféé')}`);
+    expect((await expectError(accented, 404, 22)).suggestions).to.include('cafe');
   });
 
   it('keeps only the examples that use the word or one of its forms', async () => {

