@@ -55,21 +55,18 @@ export class IndexFile {
   }
 }
 
-export function nextLine(buffer: Buffer, offset: number): number {
+function nextLine(buffer: Buffer, offset: number): number {
   const end = buffer.indexOf(NEWLINE, offset);
   return end === -1 ? buffer.length : end + 1;
 }
 
-/**
- * Compares a key with the first field of the line at `lineStart`, the field ending at
- * `terminator`, as bytes (the order of the file).
- */
-export function compareWithLine(key: Uint8Array, index: Buffer, lineStart: number, terminator = SPACE): number {
+/** Compares a key with the first field of the line at `lineStart`, as bytes (the order of the file). */
+function compareWithLine(key: Buffer, index: Buffer, lineStart: number): number {
   for (let i = 0; ; i++) {
-    const ours = i < key.length ? key[i]! : terminator;
-    const theirs = index[lineStart + i] ?? terminator;
+    const ours = i < key.length ? key[i]! : SPACE;
+    const theirs = index[lineStart + i] ?? SPACE;
     if (ours !== theirs) return ours - theirs;
-    if (ours === terminator) return 0;
+    if (ours === SPACE) return 0;
   }
 }
 
