@@ -241,13 +241,18 @@ async function usesLemma(
 ): Promise<boolean> {
   const lemmaWords = wordsOf(lemma);
   const words = wordsOf(example);
-  const isFormOf = async (word: string, base: string): Promise<boolean> =>
-    word === base ||
-    detach(word, partOfSpeech).includes(base) ||
-    (await lexicon.irregularBaseForms(word, partOfSpeech)).includes(base);
-  for (let start = 0; start + lemmaWords.length <= words.length; start++) {
+  const regularFormOf = (word: string, base: string): boolean =>
+    word === base || detach(word, partOfSpeech).includes(base);
+  const irregularFormOf = async (word: string, base: string): Promise<boolean> =>
+    regularFormOf(word, base) || (await lexicon.irregularBaseForms(word, partOfSpeech)).includes(base);
+  const windows = Math.max(words.length - lemmaWords.length + 1, 0);
+  const at = (start: number) => lemmaWords.map((base, k) => [words[start + k]!, base] as const);
+  // Most examples use the lemma as written or with a regular ending: found without asking the lexicon.
+  for (let start = 0; start < windows; start++)
+    if (at(start).every(([word, base]) => regularFormOf(word, base))) return true;
+  for (let start = 0; start < windows; start++) {
     let all = true;
-    for (let k = 0; all && k < lemmaWords.length; k++) all = await isFormOf(words[start + k]!, lemmaWords[k]!);
+    for (const [word, base] of at(start)) if (!(all = await irregularFormOf(word, base))) break;
     if (all) return true;
   }
   return false;
@@ -294,6 +299,12 @@ async function pronunciationsOf(
 }
 
 export class DefineWord {
+  /**
+   * The examples found to use their sense's lemma, by sense: a lexicon that keeps the senses of
+   * the lemmas asked most hands out the same objects again, whose examples need not be read twice.
+   */
+  private readonly examplesUsed = new WeakMap<Sense, readonly string[]>();
+
   constructor(
     private readonly lexicon: Lexicon,
     private readonly pronouncing: PronouncingDictionary,
@@ -309,9 +320,13 @@ export class DefineWord {
     const entry = looked.right;
     const definitions: Definition[] = [];
     for (const { lemma, sense } of limited(await rankedSenses(this.lexicon, entry), filter)) {
-      const examples: string[] = [];
-      for (const example of sense.examples)
-        if (await usesLemma(this.lexicon, example, lemma, sense.partOfSpeech)) examples.push(example);
+      let examples = this.examplesUsed.get(sense);
+      if (examples === undefined) {
+        const used: string[] = [];
+        for (const example of sense.examples)
+          if (await usesLemma(this.lexicon, example, lemma, sense.partOfSpeech)) used.push(example);
+        this.examplesUsed.set(sense, (examples = used));
+      }
       definitions.push({ lemma, partOfSpeech: sense.partOfSpeech, definition: sense.definition, examples });
     }
     const pronunciations = await pronunciationsOf(this.pronouncing, entry, filter);
