@@ -80,6 +80,12 @@ for (const adapter of adapters) {
       expect(await lexicon.irregularBaseForms('goose', 'noun')).to.deep.equal([]);
       expect(await lexicon.irregularBaseForms('geese', 'verb')).to.deep.equal([]);
     });
+
+    it('gives the irregular forms of a base form, the exception list the other way', async () => {
+      expect(await lexicon.irregularFormsOf('goose', 'noun')).to.deep.equal(['geese']);
+      expect(await lexicon.irregularFormsOf('goose', 'verb')).to.deep.equal([]);
+      expect(await lexicon.irregularFormsOf('cat', 'noun')).to.deep.equal([]);
+    });
   });
 }
 

@@ -25,6 +25,10 @@ export class CachingLexicon implements Lexicon {
     return this.lexicon.irregularBaseForms(form, partOfSpeech);
   }
 
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return this.lexicon.irregularFormsOf(base, partOfSpeech);
+  }
+
   senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
     return this.remembered('senses', lemma, partOfSpeech, () => this.lexicon.senses(lemma, partOfSpeech));
   }

@@ -84,6 +84,13 @@ export class MemoryLexicon implements Lexicon {
     return this.irregular.get(keyOf(form, partOfSpeech)) ?? [];
   }
 
+  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const forms: string[] = [];
+    for (const [key, bases] of this.irregular)
+      if (key.startsWith(`${partOfSpeech} `) && bases.includes(base)) forms.push(key.slice(partOfSpeech.length + 1));
+    return forms;
+  }
+
   private seeded(lemma: string, partOfSpeech: PartOfSpeech): readonly SeededSense[] {
     return this.lemmas.get(keyOf(lemma, partOfSpeech)) ?? [];
   }

@@ -39,6 +39,8 @@ interface PartFiles {
   readonly index: IndexFile;
   readonly data: DataFile;
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
+  /** The exception list the other way: each base form's irregular forms. */
+  readonly irregularForms: ReadonlyMap<string, readonly string[]>;
 }
 
 type Database = { readonly [P in PartOfSpeech]: PartFiles } & { readonly senses: SenseIndex };
@@ -134,6 +136,10 @@ export class WordNetLexicon implements Lexicon {
     return (await this.database())[partOfSpeech].exceptions.get(form) ?? [];
   }
 
+  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return (await this.database())[partOfSpeech].irregularForms.get(base) ?? [];
+  }
+
   private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
     return database[partOfSpeech].index.find(indexKey(lemma));
   }
@@ -159,7 +165,13 @@ export class WordNetLexicon implements Lexicon {
       ]);
       // A plain descriptor, kept open for the life of the process: every lookup reads from it.
       const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
-      return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
+      const bases = parseExceptions(exceptions);
+      return {
+        index: new IndexFile(index),
+        data: new DataFile(data),
+        exceptions: bases,
+        irregularForms: reversed(bases),
+      };
     };
     const [senses, [noun, verb, adjective, adverb]] = await Promise.all([
       readFile(join(dictFolder, 'index.sense')),
@@ -167,6 +179,18 @@ export class WordNetLexicon implements Lexicon {
     ]);
     return { senses: new SenseIndex(senses), noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
   }
+}
+
+/** A map of forms to base forms, the other way: each base form to its forms, in the list's order. */
+function reversed(bases: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  for (const [form, baseForms] of bases)
+    for (const base of baseForms) {
+      const known = forms.get(base);
+      if (known === undefined) forms.set(base, [form]);
+      else known.push(form);
+    }
+  return forms;
 }
 
 /** A lemma as the index files spell it: underscores for spaces, as UTF-8 bytes. */

@@ -230,32 +230,26 @@ const named = ({ lemma, sense }: RankedSense): SenseNamed => ({
 
 /**
  * Whether an example uses the lemma: its words, or each of a phrase's in turn, as written or
- * inflected (by the exception list, or a regular ending the detachment rules take off). WordNet
- * shares one gloss among a synset's words, so the example of "car" may not name "automobile".
+ * inflected (an irregular form of the exception list, or a regular ending the detachment rules
+ * take off). WordNet shares one gloss among a synset's words, so the example of "car" may not
+ * name "automobile". The irregular forms are asked once per word of the lemma.
  */
-async function usesLemma(
+async function lemmaUser(
   lexicon: Lexicon,
-  example: string,
   lemma: string,
   partOfSpeech: PartOfSpeech,
-): Promise<boolean> {
+): Promise<(example: string) => boolean> {
   const lemmaWords = wordsOf(lemma);
-  const words = wordsOf(example);
-  const regularFormOf = (word: string, base: string): boolean =>
-    word === base || detach(word, partOfSpeech).includes(base);
-  const irregularFormOf = async (word: string, base: string): Promise<boolean> =>
-    regularFormOf(word, base) || (await lexicon.irregularBaseForms(word, partOfSpeech)).includes(base);
-  const windows = Math.max(words.length - lemmaWords.length + 1, 0);
-  const at = (start: number) => lemmaWords.map((base, k) => [words[start + k]!, base] as const);
-  // Most examples use the lemma as written or with a regular ending: found without asking the lexicon.
-  for (let start = 0; start < windows; start++)
-    if (at(start).every(([word, base]) => regularFormOf(word, base))) return true;
-  for (let start = 0; start < windows; start++) {
-    let all = true;
-    for (const [word, base] of at(start)) if (!(all = await irregularFormOf(word, base))) break;
-    if (all) return true;
-  }
-  return false;
+  const irregular: (readonly string[])[] = [];
+  for (const base of lemmaWords) irregular.push(await lexicon.irregularFormsOf(base, partOfSpeech));
+  const isFormOf = (word: string, k: number): boolean =>
+    word === lemmaWords[k] || irregular[k]!.includes(word) || detach(word, partOfSpeech).includes(lemmaWords[k]!);
+  return (example) => {
+    const words = wordsOf(example);
+    for (let start = 0; start + lemmaWords.length <= words.length; start++)
+      if (lemmaWords.every((_, k) => isFormOf(words[start + k]!, k))) return true;
+    return false;
+  };
 }
 
 /**
@@ -319,13 +313,18 @@ export class DefineWord {
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const definitions: Definition[] = [];
+    const users = new Map<string, (example: string) => boolean>();
+    const userOf = async (lemma: string, partOfSpeech: PartOfSpeech) => {
+      const key = `${partOfSpeech} ${lemma}`;
+      let user = users.get(key);
+      if (user === undefined) users.set(key, (user = await lemmaUser(this.lexicon, lemma, partOfSpeech)));
+      return user;
+    };
     for (const { lemma, sense } of limited(await rankedSenses(this.lexicon, entry), filter)) {
       let examples = this.examplesUsed.get(sense);
       if (examples === undefined) {
-        const used: string[] = [];
-        for (const example of sense.examples)
-          if (await usesLemma(this.lexicon, example, lemma, sense.partOfSpeech)) used.push(example);
-        this.examplesUsed.set(sense, (examples = used));
+        const usesLemma = sense.examples.length === 0 ? undefined : await userOf(lemma, sense.partOfSpeech);
+        this.examplesUsed.set(sense, (examples = usesLemma === undefined ? [] : sense.examples.filter(usesLemma)));
       }
       definitions.push({ lemma, partOfSpeech: sense.partOfSpeech, definition: sense.definition, examples });
     }

@@ -28,6 +28,8 @@ export interface Lexicon {
   similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]>;
   /** Base forms an irregular form has in one part of speech ("geese" → "goose"); empty when it is not irregular. */
   irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
+  /** The irregular forms of a base form in one part of speech, the other way ("go" → "went", "gone"); empty when none. */
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
   /**
    * Lemmas spelled within `maxDistance` edits of `word` (an edit: a letter added, left out,
    * replaced, or two neighbours swapped), closest first and among equals the most used first;
