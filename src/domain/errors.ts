@@ -40,7 +40,8 @@ export type DomainError =
   | ({ readonly _tag: 'TokenCreateFailed' } & OutageCause)
   | ({ readonly _tag: 'TokenUpdateFailed' } & OutageCause)
   | ({ readonly _tag: 'TokenDeleteFailed' } & OutageCause)
-  | { readonly _tag: 'InformationNotFound'; readonly details?: string }
+  /** `suggestions`: what a dictionary lookup that found nothing offers instead, the closest first. */
+  | { readonly _tag: 'InformationNotFound'; readonly details?: string; readonly suggestions?: readonly string[] }
   | { readonly _tag: 'MessageNotFound'; readonly id: string }
   | { readonly _tag: 'WebhookNotFound'; readonly id: string }
   | { readonly _tag: 'EndpointDisabled'; readonly details?: string }
@@ -170,6 +171,10 @@ export const errorCatalogue: { readonly [T in CatalogueTag]: CatalogueEntry } = 
 export function catalogueEntryOf(error: CatalogueError): CatalogueEntry {
   return errorCatalogue[error._tag];
 }
+
+/** Words to try instead of one not found, for the optional `suggestions` field. */
+export const suggestionsOf = (error: DomainError | CatalogueError): readonly string[] | undefined =>
+  error._tag === 'InformationNotFound' ? error.suggestions : undefined;
 
 /** A short human explanation of what failed, for the optional `details` field. */
 export function detailsOf(error: DomainError | CatalogueError): string | undefined {

@@ -46,24 +46,45 @@ for (const adapter of adapters) {
       expect(await lexicon.senses('ice cream', 'noun')).to.deep.equal([ICE_CREAM_SENSE]);
     });
 
-    it('gives direct antonyms both ways, and none for a word without', async () => {
-      expect(await lexicon.antonyms('hot', 'adjective')).to.include('cold');
-      expect(await lexicon.antonyms('cold', 'adjective')).to.include('hot');
-      expect(await lexicon.antonyms('goose', 'noun')).to.deep.equal([]);
+    it('gives direct antonyms both ways, sense by sense, and none for a word without', async () => {
+      const hot = await lexicon.antonyms('hot', 'adjective');
+      expect(hot).to.have.length((await lexicon.senses('hot', 'adjective')).length);
+      expect(hot[0]).to.include('cold');
+      expect((await lexicon.antonyms('cold', 'adjective'))[0]).to.include('hot');
+      expect((await lexicon.antonyms('goose', 'noun')).flat()).to.deep.equal([]);
       expect(await lexicon.antonyms('xyzzy', 'noun')).to.deep.equal([]);
     });
 
     it("gives a satellite adjective's antonyms through its head adjective", async () => {
-      expect(await lexicon.antonyms('torrid', 'adjective')).to.deep.equal([]);
-      expect(await lexicon.indirectAntonyms('torrid', 'adjective'))
+      expect((await lexicon.antonyms('torrid', 'adjective')).flat()).to.deep.equal([]);
+      expect((await lexicon.indirectAntonyms('torrid', 'adjective')).flat())
         .to.include('cold')
         .and.to.include('passionless');
+    });
+
+    it('counts how often each sense was used: the first sense of hot 50 times, of goose 3', async () => {
+      expect((await lexicon.senses('hot', 'adjective'))[0]?.tagCount).to.equal(50);
+      expect((await lexicon.senses('goose', 'noun')).slice(0, 2).map((sense) => sense.tagCount)).to.deep.equal([3, 0]);
+    });
+
+    it('finds the lemmas spelled closest to a word, the most used first among equals, none for nonsense', async () => {
+      expect(await lexicon.nearLemmas('goosse', 1, 5)).to.include('goose');
+      expect((await lexicon.nearLemmas('hto', 1, 5))[0]).to.equal('hot');
+      expect(await lexicon.nearLemmas('ice creem', 2, 5)).to.include('ice cream');
+      expect(await lexicon.nearLemmas('xyzzyqj', 2, 5)).to.deep.equal([]);
+      expect(await lexicon.nearLemmas('hto', 1, 1)).to.have.length(1);
     });
 
     it('gives the base forms of an irregular form, and none for a regular one', async () => {
       expect(await lexicon.irregularBaseForms('geese', 'noun')).to.deep.equal(['goose']);
       expect(await lexicon.irregularBaseForms('goose', 'noun')).to.deep.equal([]);
       expect(await lexicon.irregularBaseForms('geese', 'verb')).to.deep.equal([]);
+    });
+
+    it('gives the irregular forms of a base form, the exception list the other way', async () => {
+      expect(await lexicon.irregularFormsOf('goose', 'noun')).to.deep.equal(['geese']);
+      expect(await lexicon.irregularFormsOf('goose', 'verb')).to.deep.equal([]);
+      expect(await lexicon.irregularFormsOf('cat', 'noun')).to.deep.equal([]);
     });
   });
 }

@@ -1,19 +1,23 @@
 import { expect } from 'chai';
+import { CmuPronunciations } from '../../src/families/dictionary/adapters/cmu-pronunciations.js';
 import { MemoryLexicon } from '../../src/families/dictionary/adapters/memory-lexicon.js';
+import { ipaOf, primaryStressSyllable } from '../../src/families/dictionary/domain/arpabet.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/families/dictionary/domain/dictionary-queries.js';
+import { distanceWithin } from '../../src/families/dictionary/domain/spelling-distance.js';
 import {
   detach,
   normaliseWord,
   spellingVariants,
   WORD_PATTERN,
+  wordsOf,
 } from '../../src/families/dictionary/domain/word-forms.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 
 const sense = (
   definition: string,
   words: string[],
-  extra: { antonyms?: string[]; indirectAntonyms?: string[] } = {},
-) => ({ definition, examples: [], words, ...extra });
+  extra: { antonyms?: string[]; indirectAntonyms?: string[]; tagCount?: number; examples?: string[] } = {},
+) => ({ examples: [], definition, words, ...extra });
 
 /** A small world: "walk" regular, "geese" and "better" irregular, satellites without antonyms of their own. */
 const lexicon = new MemoryLexicon(
@@ -53,7 +57,41 @@ const lexicon = new MemoryLexicon(
     { form: 'better', partOfSpeech: 'adjective', baseForms: ['good', 'well'] },
   ],
 );
-const define = new DefineWord(lexicon);
+/** "run" as WordNet counts it: the noun's senses rarely used, the verb's first sense most. */
+const ranked = new MemoryLexicon(
+  [
+    {
+      lemma: 'run',
+      partOfSpeech: 'noun',
+      senses: [
+        sense('a score in baseball', ['run', 'tally'], { tagCount: 1, examples: ['he made a run'] }),
+        sense('a race', ['run', 'footrace'], { tagCount: 18, examples: ['the run was long', 'a footrace'] }),
+        sense('a trip', ['run'], { examples: ['a run to the shop'] }),
+      ],
+    },
+    {
+      lemma: 'run',
+      partOfSpeech: 'verb',
+      senses: [
+        sense('move fast on foot', ['run'], {
+          tagCount: 106,
+          examples: ['The children ran to the store', "Don't run"],
+        }),
+        sense('flee', ['run', 'scat', 'flee'], { tagCount: 38, antonyms: ['stay'], examples: ['they escaped'] }),
+        sense('operate', ['run', 'operate'], { antonyms: ['halt'], examples: ['running the machines'] }),
+      ],
+    },
+  ],
+  [
+    { form: 'ran', partOfSpeech: 'verb', baseForms: ['run'] },
+    { form: 'running', partOfSpeech: 'verb', baseForms: ['run'] },
+  ],
+);
+const pronouncing = new CmuPronunciations();
+const define = new DefineWord(lexicon, pronouncing);
+const defineRanked = new DefineWord(ranked, pronouncing);
+const synonymsRanked = new FindSynonyms(ranked);
+const antonymsRanked = new FindAntonyms(ranked);
 const synonyms = new FindSynonyms(lexicon);
 const antonyms = new FindAntonyms(lexicon);
 
@@ -100,6 +138,7 @@ describe('domain: dictionary', () => {
       word: 'torrid',
       lemmas: ['torrid'],
       synonyms: ['sultry'],
+      senses: [{ lemma: 'torrid', partOfSpeech: 'adjective', definition: 'very hot', synonyms: ['sultry'] }],
     });
   });
 
@@ -108,6 +147,91 @@ describe('domain: dictionary', () => {
     expect(expectRight(await antonyms.execute('better')).antonyms).to.deep.equal(['worse', 'bad']);
     expect(expectRight(await antonyms.execute('torrid')).antonyms).to.deep.equal(['cold']);
     expect(expectRight(await antonyms.execute('goose')).antonyms).to.deep.equal([]);
+  });
+
+  it('orders senses by their tag counts across parts of speech, the uncounted by their rank in each', async () => {
+    const run = expectRight(await defineRanked.execute('run'));
+    expect(run.definitions.map((d) => d.definition)).to.deep.equal([
+      'move fast on foot',
+      'flee',
+      'a race',
+      'a score in baseball',
+      'a trip',
+      'operate',
+    ]);
+  });
+
+  it('keeps the senses of one part of speech and at most a limit of them', async () => {
+    const verbs = expectRight(await defineRanked.execute('run', { partOfSpeech: 'verb', limit: 2 }));
+    expect(verbs.definitions.map((d) => d.definition)).to.deep.equal(['move fast on foot', 'flee']);
+    expect(expectRight(await synonymsRanked.execute('run', { limit: 1 })).synonyms).to.deep.equal(['scat', 'flee']);
+    expect(expectRight(await antonymsRanked.execute('run', { partOfSpeech: 'noun' })).antonyms).to.deep.equal([]);
+    const adverb = await defineRanked.execute('run', { partOfSpeech: 'adverb' });
+    expectLeftTag(adverb, 'InformationNotFound');
+    expect(adverb).to.deep.include({
+      left: { _tag: 'InformationNotFound', details: 'The dictionary has no adverb "run"' },
+    });
+  });
+
+  it('groups synonyms and antonyms by sense, most frequent first, beside one list of them all', async () => {
+    const synonyms = expectRight(await synonymsRanked.execute('run'));
+    expect(synonyms.senses).to.deep.equal([
+      { lemma: 'run', partOfSpeech: 'verb', definition: 'flee', synonyms: ['scat', 'flee'] },
+      { lemma: 'run', partOfSpeech: 'noun', definition: 'a race', synonyms: ['footrace'] },
+      { lemma: 'run', partOfSpeech: 'noun', definition: 'a score in baseball', synonyms: ['tally'] },
+      { lemma: 'run', partOfSpeech: 'verb', definition: 'operate', synonyms: ['operate'] },
+    ]);
+    expect(synonyms.synonyms).to.deep.equal(['scat', 'flee', 'footrace', 'tally', 'operate']);
+    const antonyms = expectRight(await antonymsRanked.execute('ran'));
+    expect(antonyms.senses.map((group) => [group.definition, group.antonyms])).to.deep.equal([
+      ['flee', ['stay']],
+      ['operate', ['halt']],
+    ]);
+    expect(antonyms.antonyms).to.deep.equal(['stay', 'halt']);
+  });
+
+  it('keeps only the examples that use the word or one of its forms', async () => {
+    const run = expectRight(await defineRanked.execute('run'));
+    const examplesOf = (definition: string) => run.definitions.find((d) => d.definition === definition)?.examples;
+    expect(examplesOf('move fast on foot')).to.deep.equal(['The children ran to the store', "Don't run"]);
+    expect(examplesOf('a race')).to.deep.equal(['the run was long']);
+    expect(examplesOf('flee')).to.deep.equal([]);
+    expect(examplesOf('operate')).to.deep.equal(['running the machines']);
+  });
+
+  it('says the word in IPA and ARPAbet, per part of speech where the stress tells them apart', async () => {
+    const record = expectRight(
+      await new DefineWord(
+        new MemoryLexicon([
+          { lemma: 'record', partOfSpeech: 'noun', senses: [sense('a document', ['record'])] },
+          { lemma: 'record', partOfSpeech: 'verb', senses: [sense('make a record of', ['record'])] },
+        ]),
+        pronouncing,
+      ).execute('record'),
+    );
+    expect(record.pronunciations).to.deep.equal([
+      { ipa: 'ɹəˈkɔɹd', arpabet: 'R AH0 K AO1 R D', partsOfSpeech: ['verb'] },
+      { ipa: 'ˈɹɛkɚd', arpabet: 'R EH1 K ER0 D', partsOfSpeech: ['noun'] },
+      { ipa: 'ɹɪˈkɔɹd', arpabet: 'R IH0 K AO1 R D', partsOfSpeech: ['verb'] },
+    ]);
+    expect(expectRight(await define.execute('geese')).pronunciations).to.deep.equal([
+      { ipa: 'ɡis', arpabet: 'G IY1 S', partsOfSpeech: [] },
+    ]);
+    expect(expectRight(await define.execute('ice cream')).pronunciations.map((p) => p.ipa)).to.deep.equal(['aɪs kɹim']);
+  });
+
+  it('answers a word it does not have with the lemmas spelled closest, the most used first', async () => {
+    const miss = await define.execute('gooze');
+    expect(miss).to.deep.include({
+      left: {
+        _tag: 'InformationNotFound',
+        details: 'The dictionary has no entry for "gooze"',
+        suggestions: ['goose', 'good'],
+      },
+    });
+    expect(await defineRanked.execute('rn')).to.deep.include({
+      left: { _tag: 'InformationNotFound', details: 'The dictionary has no entry for "rn"', suggestions: ['run'] },
+    });
   });
 
   it('answers InformationNotFound for a word it does not have', async () => {
@@ -120,6 +244,45 @@ describe('domain: dictionary', () => {
     for (const word of ['', '   ', '12#$', '123', 'a'.repeat(65), 'ice_cream', 'tab\there', 'x\u0000']) {
       expectLeftTag(await define.execute(word), 'InvalidInput');
     }
+  });
+});
+
+describe('domain: pronunciation and spelling', () => {
+  it('writes ARPAbet in IPA, the stress mark before the syllable, none for one syllable', () => {
+    expect(ipaOf('R AH1 N')).to.equal('ɹʌn');
+    expect(ipaOf('R EH1 K ER0 D')).to.equal('ˈɹɛkɚd');
+    expect(ipaOf('AH0 P L AY1')).to.equal('əˈplaɪ');
+    expect(ipaOf('AH0 B S T R AH1 K T')).to.equal('əbˈstɹʌkt');
+    expect(ipaOf('IH2 N F ER0 M EY1 SH AH0 N')).to.equal('ˌɪnfɚˈmeɪʃən');
+    expect(ipaOf('T AH0 M EY1 T OW2')).to.equal('təˈmeɪˌtoʊ');
+    expect(ipaOf('TH IH1 NG K IH0 NG')).to.equal('ˈθɪŋkɪŋ');
+    expect(() => ipaOf('R AX1 N')).to.throw('Not an ARPAbet phoneme');
+    expect(primaryStressSyllable('R IH0 K AO1 R D')).to.equal(1);
+    expect(primaryStressSyllable('S T')).to.equal(undefined);
+  });
+
+  it('counts letters added, left out, replaced and neighbours swapped as one edit each, up to a bound', () => {
+    const distance = (a: string, b: string, max = 2) =>
+      distanceWithin(Buffer.from(a), 0, a.length, Buffer.from(b), max);
+    expect(distance('receive', 'recieve')).to.equal(1);
+    expect(distance('definitely', 'definately')).to.equal(1);
+    expect(distance('the', 'teh')).to.equal(1);
+    expect(distance('goose', 'goose')).to.equal(0);
+    expect(distance('kitten', 'sitting')).to.equal(3);
+    expect(distance('kitten', 'sitting', 3)).to.equal(3);
+    expect(distance('cat', 'elephant')).to.equal(3);
+  });
+
+  it('reads the words of a text as lemmas are compared with them', () => {
+    expect(wordsOf("The dog's bone, good-looking; 'quoted' Don’t")).to.deep.equal([
+      'the',
+      'dog',
+      'bone',
+      'good',
+      'looking',
+      'quoted',
+      "don't",
+    ]);
   });
 });
 

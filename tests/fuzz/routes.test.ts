@@ -199,9 +199,18 @@ function breachOf(fuzzed: FuzzRequest, answer: Answer): string | undefined {
     return 'an error body that is not JSON';
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'an error body that is not an object';
-  const { code, message, details, ...rest } = body as Record<string, unknown>;
+  const { code, message, details, suggestions, ...rest } = body as Record<string, unknown>;
   if (Object.keys(rest).length > 0 || (details !== undefined && typeof details !== 'string'))
-    return 'an error body other than {code, message[, details: string]}';
+    return 'an error body other than {code, message[, details: string][, suggestions: string[]]}';
+  // Only the dictionary's word not found suggests words instead.
+  if (
+    suggestions !== undefined &&
+    (code !== 22 ||
+      !Array.isArray(suggestions) ||
+      suggestions.length > 5 ||
+      suggestions.some((suggestion) => typeof suggestion !== 'string'))
+  )
+    return 'suggestions other than up to five words beside a code 22';
   if (!CATALOGUE.has(`${answer.status}/${String(code)}/${String(message)}`))
     return `status ${answer.status} with code ${String(code)} "${String(message)}": not in the catalogue`;
   if (answer.status >= 500 && !(isUpstream(route) && UPSTREAM_OUTAGES.has(`${answer.status}/${String(code)}`)))

@@ -1,12 +1,20 @@
 import { expect } from 'chai';
 import { expectError, serverForSuite } from '../support/http-server.js';
 
+interface SenseNamed {
+  lemma: string;
+  partOfSpeech: string;
+  definition: string;
+}
+
 interface Answer {
   word: string;
   lemmas: string[];
-  definitions: { lemma: string; partOfSpeech: string; definition: string; examples: string[] }[];
+  definitions: (SenseNamed & { examples: string[] })[];
+  pronunciations: { ipa: string; arpabet: string; partsOfSpeech: string[] }[];
   synonyms: string[];
   antonyms: string[];
+  senses: (SenseNamed & { synonyms?: string[]; antonyms?: string[] })[];
 }
 
 describe('http: dictionary (WordNet 3.1)', () => {
@@ -49,8 +57,10 @@ describe('http: dictionary (WordNet 3.1)', () => {
       ],
     });
     const good = await answer('/api/dictionary/def?word=good');
-    expect([...new Set(good.definitions.map((d) => d.partOfSpeech))]).to.deep.equal(['noun', 'adjective', 'adverb']);
-    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'definitions']);
+    expect(new Set(good.definitions.map((d) => d.partOfSpeech))).to.deep.equal(
+      new Set(['noun', 'adjective', 'adverb']),
+    );
+    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'definitions', 'pronunciations']);
   });
 
   it('resolves irregular forms through the exception lists', async () => {
@@ -94,6 +104,14 @@ describe('http: dictionary (WordNet 3.1)', () => {
       word: 'ice cream',
       lemmas: ['ice cream'],
       synonyms: ['icecream'],
+      senses: [
+        {
+          lemma: 'ice cream',
+          partOfSpeech: 'noun',
+          definition: 'frozen dessert containing cream and sugar and flavoring',
+          synonyms: ['icecream'],
+        },
+      ],
     });
     expect((await answer('/api/dictionary/def?word=ice%20creams')).lemmas).to.deep.equal(['ice cream']);
     expect((await answer('/api/dictionary/def?word=good%20looking')).lemmas).to.deep.equal(['good-looking']);
@@ -126,11 +144,11 @@ describe('http: dictionary (WordNet 3.1)', () => {
 
   it('gives synonyms, most frequent sense first, without the word itself', async () => {
     const hot = await answer('/api/dictionary/syn?word=hot');
-    expect(hot.synonyms.slice(0, 2)).to.deep.equal(['raging', 'blistering']);
+    expect(hot.synonyms.slice(0, 2)).to.deep.equal(['heated', 'heated up']);
     expect(hot.synonyms).not.to.include('hot');
     expect(new Set(hot.synonyms).size).to.equal(hot.synonyms.length);
     expect((await answer('/api/dictionary/syn?word=big')).synonyms[0]).to.equal('large');
-    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'synonyms']);
+    expect(Object.keys(hot)).to.deep.equal(['word', 'lemmas', 'synonyms', 'senses']);
   });
 
   it('gives antonyms both ways: good/bad, hot/cold, increase/decrease', async () => {
@@ -138,11 +156,12 @@ describe('http: dictionary (WordNet 3.1)', () => {
       .to.include('bad')
       .and.to.include('evil');
     expect((await answer('/api/dictionary/ant?word=bad')).antonyms).to.include('good');
-    expect(await answer('/api/dictionary/ant?word=hot')).to.deep.equal({
-      word: 'hot',
-      lemmas: ['hot'],
-      antonyms: ['cold'],
-    });
+    const hot = await answer('/api/dictionary/ant?word=hot');
+    expect(hot.antonyms).to.deep.equal(['cold']);
+    expect(hot.senses.map((group) => [group.partOfSpeech, group.antonyms])).to.deep.equal([
+      ['adjective', ['cold']],
+      ['adjective', ['cold']],
+    ]);
     expect((await answer('/api/dictionary/ant?word=cold')).antonyms).to.include('hot');
     expect((await answer('/api/dictionary/ant?word=increase')).antonyms).to.include('decrease');
     expect((await answer('/api/dictionary/ant?word=decrease')).antonyms).to.include('increase');
@@ -163,7 +182,145 @@ describe('http: dictionary (WordNet 3.1)', () => {
       word: 'ice cream',
       lemmas: ['ice cream'],
       antonyms: [],
+      senses: [],
     });
+  });
+
+  it("orders senses across parts of speech by WordNet's sense counts: run starts with moving fast on foot", async () => {
+    const run = await answer('/api/dictionary/def?word=run');
+    expect(run.definitions[0]).to.deep.equal({
+      lemma: 'run',
+      partOfSpeech: 'verb',
+      definition: "move fast by using one's feet, with one foot off the ground at any given time",
+      examples: ["Don't run--you'll be out of breath", 'The children ran to the store'],
+    });
+    expect(run.definitions).to.have.length(57);
+    expect(run.definitions.slice(0, 3).map((d) => d.partOfSpeech)).to.deep.equal(['verb', 'verb', 'verb']);
+    // Never-counted senses keep WordNet's order within their part of speech.
+    const nouns = run.definitions.filter((d) => d.partOfSpeech === 'noun').map((d) => d.definition);
+    expect(nouns.indexOf('a race run on foot')).to.be.lessThan(nouns.indexOf('a short trip'));
+  });
+
+  it('keeps one part of speech (pos) and at most limit senses, in def, syn and ant', async () => {
+    const nouns = await answer('/api/dictionary/def?word=run&pos=noun&limit=2');
+    expect(nouns.definitions.map((d) => [d.partOfSpeech, d.definition])).to.deep.equal([
+      ['noun', 'a score in baseball made by a runner touching all four bases safely'],
+      ['noun', 'the act of testing something'],
+    ]);
+    const adverb = await answer('/api/dictionary/syn?word=fast&pos=adverb');
+    expect(adverb.senses.every((group) => group.partOfSpeech === 'adverb')).to.equal(true);
+    expect(adverb.synonyms).to.deep.equal(['tight']);
+    const one = await answer('/api/dictionary/syn?word=big&limit=1');
+    expect(one.senses).to.have.length(1);
+    expect(one.synonyms).to.deep.equal(one.senses[0]!.synonyms);
+    const noun = await answer('/api/dictionary/ant?word=good&pos=noun&limit=1');
+    expect(noun.senses.map((group) => [group.partOfSpeech, group.antonyms])).to.deep.equal([
+      ['noun', ['evil', 'evilness']],
+    ]);
+    expect((await answer('/api/dictionary/def?word=run&limit=100')).definitions).to.have.length(57);
+    const missing = await expectError(await get('/api/dictionary/def?word=run&pos=adverb'), 404, 22);
+    expect(missing.details).to.equal('The dictionary has no adverb "run"');
+  });
+
+  it('refuses a pos or limit it cannot read with 400/7, naming the parameter', async () => {
+    for (const endpoint of ['def', 'syn', 'ant']) {
+      for (const query of ['pos=Noun', 'pos=adj', 'pos=', 'pos=noun&pos=verb', 'pos=preposition']) {
+        const body = await expectError(await get(`/api/dictionary/${endpoint}?word=run&${query}`), 400, 7);
+        expect(body.details, query).to.include('pos');
+      }
+      for (const query of ['limit=0', 'limit=101', 'limit=-1', 'limit=1.5', 'limit=two', 'limit=', 'limit=01000']) {
+        const body = await expectError(await get(`/api/dictionary/${endpoint}?word=run&${query}`), 400, 7);
+        expect(body.details, query).to.include('limit');
+      }
+    }
+  });
+
+  it('groups synonyms and antonyms by sense with its part of speech and gloss, most frequent first', async () => {
+    const big = await answer('/api/dictionary/syn?word=big');
+    expect(big.senses[0]).to.include({
+      lemma: 'big',
+      partOfSpeech: 'adjective',
+      definition: 'above average in size or number or quantity or magnitude or extent',
+    });
+    expect(big.senses[0]!.synonyms!.slice(0, 2)).to.deep.equal(['large', 'great']);
+    expect(big.synonyms.slice(0, 2)).to.deep.equal(['large', 'great']);
+    // A head adjective alone in its sense has the senses similar to it: quick before fasting.
+    const fast = await answer('/api/dictionary/syn?word=fast');
+    expect(fast.senses[0]!.definition).to.equal('acting or moving or capable of acting or moving quickly');
+    expect(fast.senses[0]!.synonyms!.slice(0, 3)).to.deep.equal(['quick', 'speedy', 'rapid']);
+    expect(fast.synonyms.indexOf('quick')).to.be.lessThan(fast.synonyms.indexOf('fasting'));
+    // The flat list is every group's words once each, in the order of the groups.
+    expect(fast.synonyms).to.deep.equal([...new Set(fast.senses.flatMap((group) => group.synonyms!))]);
+    const antonyms = await answer('/api/dictionary/ant?word=big');
+    expect(antonyms.senses.map((group) => [group.partOfSpeech, group.antonyms])).to.deep.equal([
+      ['adjective', ['little', 'small']],
+      ['adverb', ['small']],
+    ]);
+    expect(antonyms.antonyms).to.deep.equal(['little', 'small']);
+  });
+
+  it('says the word in IPA and ARPAbet, per part of speech where the stress tells noun from verb', async () => {
+    expect((await answer('/api/dictionary/def?word=run')).pronunciations).to.deep.equal([
+      { ipa: 'ɹʌn', arpabet: 'R AH1 N', partsOfSpeech: [] },
+    ]);
+    expect((await answer('/api/dictionary/def?word=record')).pronunciations).to.deep.equal([
+      { ipa: 'ɹəˈkɔɹd', arpabet: 'R AH0 K AO1 R D', partsOfSpeech: ['verb'] },
+      { ipa: 'ˈɹɛkɚd', arpabet: 'R EH1 K ER0 D', partsOfSpeech: ['noun'] },
+      { ipa: 'ɹɪˈkɔɹd', arpabet: 'R IH0 K AO1 R D', partsOfSpeech: ['verb'] },
+    ]);
+    expect((await answer('/api/dictionary/def?word=record&pos=noun')).pronunciations).to.deep.equal([
+      { ipa: 'ˈɹɛkɚd', arpabet: 'R EH1 K ER0 D', partsOfSpeech: ['noun'] },
+    ]);
+    expect((await answer('/api/dictionary/def?word=tomato')).pronunciations.map((p) => p.ipa)).to.deep.equal([
+      'təˈmeɪˌtoʊ',
+      'təˈmɑˌtoʊ',
+    ]);
+    expect((await answer('/api/dictionary/def?word=ice%20cream')).pronunciations).to.deep.equal([
+      { ipa: 'aɪs kɹim', arpabet: 'AY1 S K R IY1 M', partsOfSpeech: [] },
+    ]);
+    // WordNet has it, the pronouncing dictionary does not.
+    expect((await answer('/api/dictionary/def?word=icecream')).pronunciations).to.deep.equal([]);
+  });
+
+  it('answers a misspelling 404/22 with up to five suggestions, the closest and most used first', async () => {
+    const expected: Record<string, string[]> = {
+      recieve: ['receive', 'relieve', 'believe', 'revive', 'receiver'],
+      definately: ['definitely', 'delicately', 'defiantly'],
+      teh: ['ten', 'tsh', 'tea', 'tee', 'te'],
+      accomodate: ['accommodate'],
+    };
+    for (const [word, suggestions] of Object.entries(expected)) {
+      for (const endpoint of ['def', 'syn', 'ant']) {
+        const body = await expectError(await get(`/api/dictionary/${endpoint}?word=${word}`), 404, 22);
+        expect(body).to.deep.equal({
+          code: 22,
+          message: 'Unable to retrieve requested information',
+          details: `The dictionary has no entry for "${word}"`,
+          suggestions,
+        });
+      }
+    }
+    expect((await expectError(await get('/api/dictionary/def?word=xyzzyq'), 404, 22)).suggestions).to.deep.equal([]);
+    const accented = await get(`/api/dictionary/def?word=${encodeURIComponent('cafféé')}`);
+    expect((await expectError(accented, 404, 22)).suggestions).to.include('cafe');
+  });
+
+  it('keeps only the examples that use the word or one of its forms', async () => {
+    // "flee" is shared with "escape", whose example says "escaped".
+    const flee = (await answer('/api/dictionary/def?word=run')).definitions.find((d) =>
+      d.definition.startsWith('flee;'),
+    );
+    expect(flee!.examples).to.deep.equal(['If you see this man, run!']);
+    const car = await answer('/api/dictionary/def?word=car');
+    expect(car.definitions[0]!.examples).to.deep.equal(['he needs a car to get to work']);
+    const automobile = await answer('/api/dictionary/def?word=automobile');
+    expect(automobile.definitions[0]!.definition).to.equal(car.definitions[0]!.definition);
+    expect(automobile.definitions[0]!.examples).to.deep.equal([]);
+    // Inflected forms count: "ran", "geese"; a phrase counts word by word.
+    const ranAway = await answer('/api/dictionary/def?word=run%20away');
+    expect(
+      ranAway.definitions.flatMap((d) => d.examples).every((e) => /\b(run|ran|runs|running) away\b/i.test(e)),
+    ).to.equal(true);
   });
 
   it('answers 404/22 for a word WordNet does not have', async () => {

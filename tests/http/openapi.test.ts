@@ -188,8 +188,22 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
         word: { type: 'string' },
         lemmas: { type: 'array', items: { type: 'string' } },
         synonyms: { type: 'array', items: { type: 'string' } },
+        senses: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              lemma: { type: 'string' },
+              partOfSpeech: { type: 'string', enum: ['noun', 'verb', 'adjective', 'adverb'] },
+              definition: { type: 'string' },
+              synonyms: { type: 'array', items: { type: 'string' } },
+            },
+            required: ['lemma', 'partOfSpeech', 'definition', 'synonyms'],
+            additionalProperties: false,
+          },
+        },
       },
-      required: ['word', 'lemmas', 'synonyms'],
+      required: ['word', 'lemmas', 'synonyms', 'senses'],
       additionalProperties: false,
     });
     expect(Object.keys(document.paths['/api/token/create']!.post!.responses)).to.include('201').and.not.include('200');
@@ -371,7 +385,17 @@ describe('tests/support: every answer in tests/http is checked against the docum
   it('passes what the routes really answer', async () => {
     await check('GET', '/api/token/delete', jsonResponse(401, { code: 3, message: 'No API key provided' }));
     await check('DELETE', '/api/token/delete', jsonResponse(200, { deleted: true, id: 'x' }));
-    await check('GET', '/API/Dictionary/Syn/', jsonResponse(200, { word: 'a', lemmas: [], synonyms: ['b'] }));
+    await check('GET', '/API/Dictionary/Syn/', jsonResponse(200, { word: 'a', lemmas: [], synonyms: [], senses: [] }));
+    await check(
+      'GET',
+      '/api/dictionary/def',
+      jsonResponse(404, {
+        code: 22,
+        message: 'Unable to retrieve requested information',
+        details: 'The dictionary has no entry for "recieve"',
+        suggestions: ['receive', 'relieve'],
+      }),
+    );
     await check(
       'POST',
       '/api/nowhere',

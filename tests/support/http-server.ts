@@ -217,15 +217,20 @@ export interface ErrorBody {
   readonly code: number;
   readonly message: string;
   readonly details?: string;
+  readonly suggestions?: readonly string[];
 }
 
-/** Asserts the response is the catalogue's error object: status, JSON type, code, and no stray fields. */
+/**
+ * Asserts the response is the catalogue's error object: status, JSON type, code, and no stray
+ * fields (`suggestions` only beside code 22, where the dictionary gives them).
+ */
 export async function expectError(response: Response, status: number, code: number): Promise<ErrorBody> {
   expect(response.status, `status for code ${code}`).to.equal(status);
   expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
   const body = (await response.json()) as ErrorBody;
   expect(body.code).to.equal(code);
-  expect(Object.keys(body).filter((k) => k !== 'details')).to.deep.equal(['code', 'message']);
+  const optional = code === 22 ? ['details', 'suggestions'] : ['details'];
+  expect(Object.keys(body).filter((k) => !optional.includes(k))).to.deep.equal(['code', 'message']);
   return body;
 }
 

@@ -8,6 +8,7 @@ export const GOOSE_FIRST_SENSE: Sense = {
     'web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks',
   examples: [],
   words: ['goose'],
+  tagCount: 3,
 };
 
 export const HOT_FIRST_SENSE: Sense = {
@@ -23,6 +24,7 @@ export const HOT_FIRST_SENSE: Sense = {
     'a hot forehead',
   ],
   words: ['hot'],
+  tagCount: 50,
 };
 
 export const ICE_CREAM_SENSE: Sense = {
@@ -30,6 +32,7 @@ export const ICE_CREAM_SENSE: Sense = {
   definition: 'frozen dessert containing cream and sugar and flavoring',
   examples: [],
   words: ['ice cream', 'icecream'],
+  tagCount: 1,
 };
 
 const senseOf = ({ partOfSpeech: _partOfSpeech, ...sense }: Sense) => sense;

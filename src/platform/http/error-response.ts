@@ -1,10 +1,12 @@
 import type { Context } from 'koa';
-import { catalogueEntryOf, detailsOf, type CatalogueError } from '../../domain/errors.js';
+import { catalogueEntryOf, detailsOf, suggestionsOf, type CatalogueError } from '../../domain/errors.js';
 
 export interface ErrorBody {
   readonly code: number;
   readonly message: string;
   readonly details?: string;
+  /** Words to ask for instead of one the dictionary does not know, the closest first. */
+  readonly suggestions?: readonly string[];
 }
 
 export interface ErrorResponse {
@@ -53,9 +55,15 @@ export function errorHeaders(error: CatalogueError, acceptsPassword = false): Re
 export function errorResponse(error: CatalogueError, acceptsPassword = false): ErrorResponse {
   const { code, status, message } = catalogueEntryOf(error);
   const details = detailsOf(error);
+  const suggestions = suggestionsOf(error);
   return {
     status,
-    body: details === undefined ? { code, message } : { code, message, details },
+    body: {
+      code,
+      message,
+      ...(details === undefined ? {} : { details }),
+      ...(suggestions === undefined ? {} : { suggestions }),
+    },
     headers: errorHeaders(error, acceptsPassword),
   };
 }

@@ -103,6 +103,12 @@ export function openApiDocument(
             code: { type: 'integer', enum: [...new Set(Object.values(errorCatalogue).map((entry) => entry.code))] },
             message: { type: 'string' },
             details: { type: 'string' },
+            suggestions: {
+              type: 'array',
+              items: { type: 'string' },
+              description:
+                'on a 404 code 22 of the dictionary for a word it does not know: up to five words it knows spelled closest to it, the closest and then the most used first (possibly none)',
+            },
           },
         },
       },

@@ -3,7 +3,7 @@ import type { PartOfSpeech, Sense } from '../domain/sense.js';
 import { LruCache } from '../../../platform/caching/lru-cache.js';
 
 /**
- * Keeps the senses and antonyms of the most recently asked lemmas of any lexicon. The words asked
+ * Keeps the senses, antonyms and similar words of the most recently asked lemmas of any lexicon. The words asked
  * most are those with the most senses ("run" has 57), whose reading and parsing would otherwise
  * dominate a request; a few hundred lemmas cost about a megabyte.
  */
@@ -25,15 +25,27 @@ export class CachingLexicon implements Lexicon {
     return this.lexicon.irregularBaseForms(form, partOfSpeech);
   }
 
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return this.lexicon.irregularFormsOf(base, partOfSpeech);
+  }
+
   senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
     return this.remembered('senses', lemma, partOfSpeech, () => this.lexicon.senses(lemma, partOfSpeech));
   }
 
-  antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
+    return this.lexicon.nearLemmas(word, maxDistance, limit);
+  }
+
+  antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     return this.remembered('antonyms', lemma, partOfSpeech, () => this.lexicon.antonyms(lemma, partOfSpeech));
   }
 
-  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    return this.remembered('similar', lemma, partOfSpeech, () => this.lexicon.similarWords(lemma, partOfSpeech));
+  }
+
+  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     return this.remembered('indirect', lemma, partOfSpeech, () => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
   }
 

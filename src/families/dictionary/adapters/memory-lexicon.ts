@@ -1,10 +1,13 @@
 import type { Lexicon } from '../domain/ports.js';
 import type { PartOfSpeech, Sense } from '../domain/sense.js';
+import { distanceWithin } from '../domain/spelling-distance.js';
 
-/** A sense as seeded: what the lexicon tells of it, with the opposites it points to. */
-export interface SeededSense extends Omit<Sense, 'partOfSpeech'> {
+/** A sense as seeded: what the lexicon tells of it (never counted unless said), with the opposites it points to. */
+export interface SeededSense extends Omit<Sense, 'partOfSpeech' | 'tagCount'> {
+  readonly tagCount?: number;
   readonly antonyms?: readonly string[];
   readonly indirectAntonyms?: readonly string[];
+  readonly similarWords?: readonly string[];
 }
 
 export interface SeededLemma {
@@ -38,24 +41,54 @@ export class MemoryLexicon implements Lexicon {
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
-    return this.seeded(lemma, partOfSpeech).map(({ definition, examples, words }) => ({
+    return this.seeded(lemma, partOfSpeech).map(({ definition, examples, words, tagCount }) => ({
       partOfSpeech,
       definition,
       examples,
       words,
+      tagCount: tagCount ?? 0,
     }));
   }
 
-  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
-    return this.seeded(lemma, partOfSpeech).flatMap((sense) => sense.antonyms ?? []);
+  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    return this.seeded(lemma, partOfSpeech).map((sense) => sense.antonyms ?? []);
   }
 
-  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
-    return this.seeded(lemma, partOfSpeech).flatMap((sense) => sense.indirectAntonyms ?? []);
+  async similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    return this.seeded(lemma, partOfSpeech).map((sense) => sense.similarWords ?? []);
+  }
+
+  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    return this.seeded(lemma, partOfSpeech).map((sense) => sense.indirectAntonyms ?? []);
+  }
+
+  async nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
+    const encoder = new TextEncoder();
+    const key = encoder.encode(word);
+    const near = new Map<string, { distance: number; used: number }>();
+    for (const [partAndLemma, senses] of this.lemmas) {
+      const lemma = partAndLemma.slice(partAndLemma.indexOf(' ') + 1);
+      const spelled = encoder.encode(lemma);
+      const distance = distanceWithin(spelled, 0, spelled.length, key, maxDistance);
+      if (distance > maxDistance) continue;
+      const used = senses.reduce((sum, sense) => sum + (sense.tagCount ?? 0), near.get(lemma)?.used ?? 0);
+      near.set(lemma, { distance, used });
+    }
+    return [...near.entries()]
+      .sort(([a, x], [b, y]) => x.distance - y.distance || y.used - x.used || (a < b ? -1 : 1))
+      .slice(0, limit)
+      .map(([lemma]) => lemma);
   }
 
   async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
     return this.irregular.get(keyOf(form, partOfSpeech)) ?? [];
+  }
+
+  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    const forms: string[] = [];
+    for (const [key, bases] of this.irregular)
+      if (key.startsWith(`${partOfSpeech} `) && bases.includes(base)) forms.push(key.slice(partOfSpeech.length + 1));
+    return forms;
   }
 
   private seeded(lemma: string, partOfSpeech: PartOfSpeech): readonly SeededSense[] {

@@ -128,6 +128,8 @@ export class DataFile {
  * pointers (a head adjective's run to kilobytes) and the gloss only when asked for.
  */
 export class Synset {
+  /** Its byte offset in its data file, which names it. */
+  readonly offset: number;
   /** n, v, a, s (adjective satellite) or r. */
   readonly type: string;
   /** As the file spells them, with spaces for underscores and without adjective position markers. */
@@ -144,6 +146,7 @@ export class Synset {
     const typeStart = line.indexOf(' ', afterOffset) + 1;
     const countStart = line.indexOf(' ', typeStart) + 1;
     let at = line.indexOf(' ', countStart) + 1;
+    this.offset = Number(line.slice(0, afterOffset - 1));
     this.type = line.slice(typeStart, countStart - 1);
     const wordCount = parseInt(line.slice(countStart, at - 1), 16);
     const words: string[] = [];

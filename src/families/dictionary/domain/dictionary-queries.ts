@@ -1,8 +1,27 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
-import type { Lexicon } from './ports.js';
-import { PARTS_OF_SPEECH, type PartOfSpeech } from './sense.js';
-import { detach, normaliseWord, spellingVariants, withoutAccents, WORD_PATTERN, WORD_RULE } from './word-forms.js';
+import { ipaOf, primaryStressSyllable } from './arpabet.js';
+import type { Lexicon, PronouncingDictionary } from './ports.js';
+import { PARTS_OF_SPEECH, type PartOfSpeech, type Sense } from './sense.js';
+import { maxDistanceFor } from './spelling-distance.js';
+import {
+  detach,
+  normaliseWord,
+  spellingVariants,
+  withoutAccents,
+  wordsOf,
+  WORD_PATTERN,
+  WORD_RULE,
+} from './word-forms.js';
+
+/** What narrows an answer: one part of speech, and at most so many senses. */
+export interface SenseFilter {
+  readonly partOfSpeech?: PartOfSpeech;
+  readonly limit?: number;
+}
+
+/** The most words a miss suggests. */
+export const MAX_SUGGESTIONS = 5;
 
 export interface Definition {
   readonly lemma: string;
@@ -11,21 +30,46 @@ export interface Definition {
   readonly examples: readonly string[];
 }
 
+/** One way to say the word; `partsOfSpeech` are those it is said so in, empty when any. */
+export interface Pronunciation {
+  readonly ipa: string;
+  readonly arpabet: string;
+  readonly partsOfSpeech: readonly PartOfSpeech[];
+}
+
 /** `word` is the word as asked (normalised); `lemmas` the base forms its answer comes from. */
 export interface Definitions {
   readonly word: string;
   readonly lemmas: readonly string[];
   readonly definitions: readonly Definition[];
+  readonly pronunciations: readonly Pronunciation[];
 }
+
+/** A sense as the synonym and antonym answers name it. */
+export interface SenseNamed {
+  readonly lemma: string;
+  readonly partOfSpeech: PartOfSpeech;
+  readonly definition: string;
+}
+export interface SynonymGroup extends SenseNamed {
+  readonly synonyms: readonly string[];
+}
+export interface AntonymGroup extends SenseNamed {
+  readonly antonyms: readonly string[];
+}
+
 export interface Synonyms {
   readonly word: string;
   readonly lemmas: readonly string[];
+  /** Every group's words once each, in the order of the groups. */
   readonly synonyms: readonly string[];
+  readonly senses: readonly SynonymGroup[];
 }
 export interface Antonyms {
   readonly word: string;
   readonly lemmas: readonly string[];
   readonly antonyms: readonly string[];
+  readonly senses: readonly AntonymGroup[];
 }
 
 interface Lemma {
@@ -36,8 +80,17 @@ interface Lemma {
 interface Entry {
   readonly word: string;
   readonly lemmas: readonly string[];
-  /** The lemmas per part of speech, in WordNet's order of the parts. */
+  /** The lemmas per part of speech, in WordNet's order of the parts; only those of the part asked for. */
   readonly found: readonly Lemma[];
+  /** The parts of speech the word has, whichever was asked for. */
+  readonly partsOfSpeech: ReadonlySet<PartOfSpeech>;
+}
+
+/** A sense of one of the entry's lemmas, with its place among that lemma's senses of its part of speech. */
+interface RankedSense {
+  readonly lemma: string;
+  readonly sense: Sense;
+  readonly index: number;
 }
 
 /**
@@ -46,18 +99,35 @@ interface Entry {
  * detachment rules leave, and for words of several words each word lemmatised on its own
  * ("ran away" → "run away"); those the lexicon knows are kept. A word found under none of them
  * is tried in its other spellings ("good looking" → "good-looking"), then without its accents
- * ("café" → "cafe").
+ * ("café" → "cafe"). A word not found at all is answered with the lemmas spelled closest to it.
  */
-async function lookUp(lexicon: Lexicon, asked: string): Promise<E.Either<DomainError, Entry>> {
+async function lookUp(
+  lexicon: Lexicon,
+  asked: string,
+  partOfSpeech: PartOfSpeech | undefined,
+): Promise<E.Either<DomainError, Entry>> {
   if (!WORD_PATTERN.test(asked)) {
     return E.left(invalidInput('word', `word must be ${WORD_RULE}`));
   }
   const word = normaliseWord(asked);
   for (const spelling of spellingsOf(word)) {
-    const found = await lemmasOf(lexicon, spelling);
-    if (found.length > 0) return E.right({ word, lemmas: [...new Set(found.map(({ lemma }) => lemma))], found });
+    const everyPart = await lemmasOf(lexicon, spelling);
+    if (everyPart.length === 0) continue;
+    const found = everyPart.filter((lemma) => partOfSpeech === undefined || lemma.partOfSpeech === partOfSpeech);
+    if (found.length === 0) {
+      return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no ${partOfSpeech} "${word}"` });
+    }
+    return E.right({
+      word,
+      lemmas: [...new Set(found.map(({ lemma }) => lemma))],
+      found,
+      partsOfSpeech: new Set(everyPart.map((lemma) => lemma.partOfSpeech)),
+    });
   }
-  return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"` });
+  // Compared without accents, as WordNet spells its words ("cafféé" is two edits from "cafe").
+  const unaccented = withoutAccents(word);
+  const suggestions = await lexicon.nearLemmas(unaccented, maxDistanceFor(unaccented), MAX_SUGGESTIONS);
+  return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"`, suggestions });
 }
 
 /**
@@ -109,7 +179,25 @@ async function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech
   return words.join(' ');
 }
 
-/** Words in first-seen order, once each whatever their case, leaving out the entry's own forms. */
+/**
+ * Every sense of the entry's lemmas, the most frequent first whatever its part of speech (by
+ * the lexicon's tag counts: "run" the verb of moving fast before "run" the score in baseball);
+ * senses never counted keep WordNet's order within their part of speech, and are interleaved
+ * by it across parts, a lemma's second sense before any lemma's third.
+ */
+async function rankedSenses(lexicon: Lexicon, entry: Entry): Promise<RankedSense[]> {
+  const ranked: RankedSense[] = [];
+  for (const { lemma, partOfSpeech } of entry.found) {
+    (await lexicon.senses(lemma, partOfSpeech)).forEach((sense, index) => ranked.push({ lemma, sense, index }));
+  }
+  // Array sort is stable: equals keep the entry's order, which is WordNet's order of the parts.
+  return ranked.sort((a, b) => b.sense.tagCount - a.sense.tagCount || a.index - b.index);
+}
+
+const limited = <A>(items: readonly A[], filter: SenseFilter): readonly A[] =>
+  filter.limit === undefined ? items : items.slice(0, filter.limit);
+
+/** Words once each whatever their case, in first-seen order, leaving out the entry's own forms. */
 function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string[] {
   const seen = new Set([entry.word, ...entry.lemmas]);
   const out: string[] = [];
@@ -124,46 +212,152 @@ function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string
   return out;
 }
 
-/** Per lemma of the entry, in its order, what `read` gives for it. */
-async function perLemma<A>(
+type PerSenseRead = (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly (readonly string[])[]>;
+
+/** What the lexicon lists per sense (antonyms, similar words) of each of the entry's lemmas, by ranked sense. */
+async function perSenseOf(entry: Entry, read: PerSenseRead): Promise<(sense: RankedSense) => readonly string[]> {
+  const lists = new Map<string, readonly (readonly string[])[]>();
+  for (const { lemma, partOfSpeech } of entry.found)
+    lists.set(`${partOfSpeech} ${lemma}`, await read(lemma, partOfSpeech));
+  return ({ lemma, sense, index }) => lists.get(`${sense.partOfSpeech} ${lemma}`)?.[index] ?? [];
+}
+
+const named = ({ lemma, sense }: RankedSense): SenseNamed => ({
+  lemma,
+  partOfSpeech: sense.partOfSpeech,
+  definition: sense.definition,
+});
+
+/**
+ * Whether an example uses the lemma: its words, or each of a phrase's in turn, as written or
+ * inflected (an irregular form of the exception list, or a regular ending the detachment rules
+ * take off). WordNet shares one gloss among a synset's words, so the example of "car" may not
+ * name "automobile". The irregular forms are asked once per word of the lemma.
+ */
+async function lemmaUser(
+  lexicon: Lexicon,
+  lemma: string,
+  partOfSpeech: PartOfSpeech,
+): Promise<(example: string) => boolean> {
+  const lemmaWords = wordsOf(lemma);
+  const irregular: (readonly string[])[] = [];
+  for (const base of lemmaWords) irregular.push(await lexicon.irregularFormsOf(base, partOfSpeech));
+  const isFormOf = (word: string, k: number): boolean =>
+    word === lemmaWords[k] || irregular[k]!.includes(word) || detach(word, partOfSpeech).includes(lemmaWords[k]!);
+  return (example) => {
+    const words = wordsOf(example);
+    for (let start = 0; start + lemmaWords.length <= words.length; start++)
+      if (lemmaWords.every((_, k) => isFormOf(words[start + k]!, k))) return true;
+    return false;
+  };
+}
+
+/**
+ * The entry word's pronunciations, a phrase's made of its words' usual ones when each is known.
+ * Where a word has one said with the stress on its first syllable and one with the stress later,
+ * and it is both a noun and a verb, the first is taken for the noun and the later for the verb,
+ * as English does with "record", "present", "object" (the dictionary does not say).
+ */
+async function pronunciationsOf(
+  dictionary: PronouncingDictionary,
   entry: Entry,
-  read: (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly A[]>,
-): Promise<{ lemma: string; items: readonly A[] }[]> {
-  const lists = [];
-  for (const { lemma, partOfSpeech } of entry.found) lists.push({ lemma, items: await read(lemma, partOfSpeech) });
-  return lists;
+  filter: SenseFilter,
+): Promise<Pronunciation[]> {
+  const words = entry.word.split(' ');
+  let said: { arpabet: string; ipa: string }[];
+  if (words.length === 1) {
+    said = (await dictionary.pronunciationsOf(entry.word)).map((arpabet) => ({ arpabet, ipa: ipaOf(arpabet) }));
+  } else {
+    const usual: (string | undefined)[] = [];
+    for (const word of words) usual.push((await dictionary.pronunciationsOf(word))[0]);
+    const known = usual.filter((arpabet) => arpabet !== undefined);
+    said = known.length < words.length ? [] : [{ arpabet: known.join(' '), ipa: known.map(ipaOf).join(' ') }];
+  }
+  const parts = entry.partsOfSpeech;
+  const stressedFirst = (arpabet: string): boolean => primaryStressSyllable(arpabet) === 0;
+  const shifts =
+    parts.has('noun') &&
+    parts.has('verb') &&
+    said.some(({ arpabet }) => stressedFirst(arpabet)) &&
+    said.some(({ arpabet }) => (primaryStressSyllable(arpabet) ?? 0) > 0);
+  return said
+    .map(({ arpabet, ipa }): Pronunciation => ({
+      ipa,
+      arpabet,
+      partsOfSpeech: shifts ? [stressedFirst(arpabet) ? 'noun' : 'verb'] : [],
+    }))
+    .filter(
+      ({ partsOfSpeech }) =>
+        filter.partOfSpeech === undefined || partsOfSpeech.length === 0 || partsOfSpeech.includes(filter.partOfSpeech),
+    );
 }
 
 export class DefineWord {
-  constructor(private readonly lexicon: Lexicon) {}
+  /**
+   * The examples found to use their sense's lemma, by sense: a lexicon that keeps the senses of
+   * the lemmas asked most hands out the same objects again, whose examples need not be read twice.
+   */
+  private readonly examplesUsed = new WeakMap<Sense, readonly string[]>();
 
-  async execute(word: string): Promise<E.Either<DomainError, Definitions>> {
-    const looked = await lookUp(this.lexicon, word);
+  constructor(
+    private readonly lexicon: Lexicon,
+    private readonly pronouncing: PronouncingDictionary,
+  ) {}
+
+  /**
+   * The senses most frequent first, each with those of its examples that use the word (some of
+   * WordNet's use another word of the synset), and how the word is said.
+   */
+  async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Definitions>> {
+    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
-    const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
     const definitions: Definition[] = [];
-    for (const { lemma, items } of senses) {
-      for (const { partOfSpeech, definition, examples } of items)
-        definitions.push({ lemma, partOfSpeech, definition, examples });
+    const users = new Map<string, (example: string) => boolean>();
+    const userOf = async (lemma: string, partOfSpeech: PartOfSpeech) => {
+      const key = `${partOfSpeech} ${lemma}`;
+      let user = users.get(key);
+      if (user === undefined) users.set(key, (user = await lemmaUser(this.lexicon, lemma, partOfSpeech)));
+      return user;
+    };
+    for (const { lemma, sense } of limited(await rankedSenses(this.lexicon, entry), filter)) {
+      let examples = this.examplesUsed.get(sense);
+      if (examples === undefined) {
+        const usesLemma = sense.examples.length === 0 ? undefined : await userOf(lemma, sense.partOfSpeech);
+        this.examplesUsed.set(sense, (examples = usesLemma === undefined ? [] : sense.examples.filter(usesLemma)));
+      }
+      definitions.push({ lemma, partOfSpeech: sense.partOfSpeech, definition: sense.definition, examples });
     }
-    return E.right({ word: entry.word, lemmas: entry.lemmas, definitions });
+    const pronunciations = await pronunciationsOf(this.pronouncing, entry, filter);
+    return E.right({ word: entry.word, lemmas: entry.lemmas, definitions, pronunciations });
   }
 }
 
 export class FindSynonyms {
   constructor(private readonly lexicon: Lexicon) {}
 
-  /** The other words of every sense, most frequent sense first within each part of speech. */
-  async execute(word: string): Promise<E.Either<DomainError, Synonyms>> {
-    const looked = await lookUp(this.lexicon, word);
+  /**
+   * Per sense with other words, most frequent first, those words, and for an adjective those of
+   * the senses similar to it (WordNet's own synonym search does so: "fast" has no other word
+   * in its first sense, and "quick" and "rapid" among those similar); and all of them in one list.
+   */
+  async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Synonyms>> {
+    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
-    const senses = await perLemma(entry, (lemma, partOfSpeech) => this.lexicon.senses(lemma, partOfSpeech));
-    const wordLists: (readonly string[])[] = [];
-    for (const { items } of senses) for (const sense of items) wordLists.push(sense.words);
-    const synonyms = distinctOthers(wordLists, entry);
-    return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms });
+    const similar = await perSenseOf(entry, (lemma, partOfSpeech) => this.lexicon.similarWords(lemma, partOfSpeech));
+    const senses = (await rankedSenses(this.lexicon, entry))
+      .map((ranked) => ({
+        ...named(ranked),
+        synonyms: distinctOthers([ranked.sense.words, similar(ranked)], entry),
+      }))
+      .filter((group) => group.synonyms.length > 0);
+    const groups = limited(senses, filter);
+    const synonyms = distinctOthers(
+      groups.map((group) => group.synonyms),
+      entry,
+    );
+    return E.right({ word: entry.word, lemmas: entry.lemmas, synonyms, senses: groups });
   }
 }
 
@@ -171,23 +365,32 @@ export class FindAntonyms {
   constructor(private readonly lexicon: Lexicon) {}
 
   /**
-   * Direct antonyms of every sense; only when there are none, those a satellite adjective has
-   * through its head ("torrid" → "cold"), which for a word such as "good" would add noise.
+   * Per sense with opposites, most frequent first, its direct antonyms; only when no sense has
+   * any, those a satellite adjective has through its head ("torrid" → "cold"), which for a word
+   * such as "good" would add noise.
    */
-  async execute(word: string): Promise<E.Either<DomainError, Antonyms>> {
-    const looked = await lookUp(this.lexicon, word);
+  async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Antonyms>> {
+    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
-    const gather = async (read: Lexicon['antonyms']): Promise<string[]> =>
-      distinctOthers(
-        (await perLemma(entry, read)).map(({ items }) => items),
-        entry,
-      );
-    const direct = await gather((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
-    const antonyms =
+    const ranked = await rankedSenses(this.lexicon, entry);
+    const groupsBy = async (read: PerSenseRead): Promise<AntonymGroup[]> => {
+      const antonymsOf = await perSenseOf(entry, read);
+      return ranked
+        .map((sense) => ({ ...named(sense), antonyms: distinctOthers([antonymsOf(sense)], entry) }))
+        .filter((group) => group.antonyms.length > 0);
+    };
+    const direct = await groupsBy((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
+    const groups = limited(
       direct.length > 0
         ? direct
-        : await gather((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech));
-    return E.right({ word: entry.word, lemmas: entry.lemmas, antonyms });
+        : await groupsBy((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech)),
+      filter,
+    );
+    const antonyms = distinctOthers(
+      groups.map((group) => group.antonyms),
+      entry,
+    );
+    return E.right({ word: entry.word, lemmas: entry.lemmas, antonyms, senses: groups });
   }
 }

@@ -11,13 +11,40 @@ export interface Lexicon {
   /** The senses of a lemma in one part of speech, most frequent first; empty when it has none. */
   senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]>;
   /**
-   * Opposites by antonym pointers, sense by sense: in each, the lemma's own first, then those of
-   * the synset's other words.
+   * Opposites by antonym pointers, one list per sense in the order of `senses`: in each, the
+   * lemma's own first, then those of the synset's other words.
    */
-  antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
-  /** For senses that are adjective satellites ("torrid"), the antonyms of the head adjective they are similar to ("hot" → "cold"). */
-  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
+  antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]>;
+  /**
+   * For senses that are adjective satellites ("torrid"), the antonyms of the head adjective they
+   * are similar to ("hot" → "cold"); one list per sense in the order of `senses`, empty for the others.
+   */
+  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]>;
+  /**
+   * For adjective senses, the words of the senses WordNet calls similar (a head adjective's
+   * satellites, "fast" → "quick", "rapid"; a satellite's head), the most used first; one list
+   * per sense in the order of `senses`, empty for the others.
+   */
+  similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]>;
   /** Base forms an irregular form has in one part of speech ("geese" → "goose"); empty when it is not irregular. */
   irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
+  /** The irregular forms of a base form in one part of speech, the other way ("go" → "went", "gone"); empty when none. */
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]>;
+  /**
+   * Lemmas spelled within `maxDistance` edits of `word` (an edit: a letter added, left out,
+   * replaced, or two neighbours swapped), closest first and among equals the most used first;
+   * at most `limit`.
+   */
+  nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]>;
 }
 export const Lexicon = identifier<Lexicon>('Lexicon');
+
+/** How words are said, as a pronouncing dictionary writes them. */
+export interface PronouncingDictionary {
+  /**
+   * A word's pronunciations in ARPAbet (phonemes separated by spaces, vowels with their stress:
+   * 1 primary, 2 secondary, 0 none), the usual one first; empty for a word it does not know.
+   */
+  pronunciationsOf(word: string): Promise<readonly string[]>;
+}
+export const PronouncingDictionary = identifier<PronouncingDictionary>('PronouncingDictionary');

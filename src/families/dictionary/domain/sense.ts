@@ -9,4 +9,10 @@ export interface Sense {
   readonly examples: readonly string[];
   /** Every word of the synset, the lemma itself included, spelled as the lexicon spells them. */
   readonly words: readonly string[];
+  /**
+   * How many times the lemma was found meaning this sense in the texts WordNet's senses were
+   * counted in (its semantic concordance): what orders senses across parts of speech. 0 for
+   * most senses, which those texts never used.
+   */
+  readonly tagCount: number;
 }

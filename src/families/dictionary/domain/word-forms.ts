@@ -84,3 +84,17 @@ export function withoutAccents(word: string): string {
     .replace(/\p{M}+/gu, '')
     .normalize('NFC');
 }
+
+/**
+ * The words of a text as lemmas are compared with them: lower-case, straight apostrophes, split
+ * at anything but letters, digits and apostrophes (so "good-looking" is two words, as is the
+ * lemma), a possessive's "'s" and quotes' apostrophes left out.
+ */
+export function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .split(/[^\p{L}\p{M}\p{Nd}']+/u)
+    .map((word) => word.replace(/'s$/, '').replace(/^'+|'+$/g, ''))
+    .filter((word) => word !== '');
+}
