@@ -1,7 +1,9 @@
 import type { RouteSampleTable } from '../../platform/http/route-samples.js';
 
 export const locationSamples: RouteSampleTable = {
+  // The requests the reference shows: a name and a point, as most people ask, in no other language.
   'GET /location/coords': {
+    example: { query: { address: 'Paris', limit: '3' } },
     query: {
       address: ['Paris', 'Paris, FR', 'saint etienne', 'Springfield, usa', 'nowhere at all'],
       limit: ['1', '5', '50', '51', '0'],
@@ -10,6 +12,7 @@ export const locationSamples: RouteSampleTable = {
     },
   },
   'GET /location/address': {
+    example: { query: { lat: '48.85', lon: '2.35', limit: '3' } },
     query: {
       lat: ['48.85', '-33.9', '90', '91', '1e3'],
       lon: ['2.35', '151.2', '-180', '181'],
