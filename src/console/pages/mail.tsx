@@ -1,3 +1,4 @@
+import { StatusToolbar } from '../components/status-toolbar.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
@@ -49,29 +50,15 @@ export function MailPage({ session }: PageProps) {
           : 'The messages you sent through the API, newest first, with what became of them.'}{' '}
         A message is queued until the mail server takes it for every recipient; one refused for now is tried again.
       </p>
-      <div class="toolbar">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(event) => {
-              const chosen = event.currentTarget.value;
-              setStatus(STATUSES.find((one) => one === chosen) ?? '');
-              pages.restart();
-            }}
-          >
-            <option value="">any</option>
-            {STATUSES.map((one) => (
-              <option key={one} value={one}>
-                {one}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={pages.reload}>
-          Refresh
-        </button>
-      </div>
+      <StatusToolbar
+        statuses={STATUSES}
+        status={status}
+        onStatus={(chosen) => {
+          setStatus(chosen);
+          pages.restart();
+        }}
+        onRefresh={pages.reload}
+      />
       {page.state === 'loading' ? (
         <p>Loading…</p>
       ) : !page.answer.ok ? (

@@ -1,3 +1,4 @@
+import { StatusToolbar } from '../components/status-toolbar.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
@@ -425,29 +426,15 @@ function Deliveries({ session, webhook }: { readonly session: Session; readonly 
       <h2 id="deliveries" ref={heading} tabIndex={-1}>
         Deliveries to <span class="url">{webhook.url}</span>
       </h2>
-      <div class="toolbar">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(event) => {
-              const chosen = event.currentTarget.value;
-              setStatus(DELIVERY_STATUSES.find((one) => one === chosen) ?? '');
-              pages.restart();
-            }}
-          >
-            <option value="">any</option>
-            {DELIVERY_STATUSES.map((one) => (
-              <option key={one} value={one}>
-                {one}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={pages.reload}>
-          Refresh
-        </button>
-      </div>
+      <StatusToolbar
+        statuses={DELIVERY_STATUSES}
+        status={status}
+        onStatus={(chosen) => {
+          setStatus(chosen);
+          pages.restart();
+        }}
+        onRefresh={pages.reload}
+      />
       <p role="status">{done}</p>
       <ProblemMessage problem={problem} />
       {page.state === 'loading' ? (
