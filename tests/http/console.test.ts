@@ -66,7 +66,9 @@ describe('http: the console page and its assets (GET /console)', function () {
       const served = Buffer.from(await response.arrayBuffer());
       expect(served.equals(readFileSync(join(CONSOLE_FOLDER, 'assets', name))), name).to.equal(true);
     }
-    await expectError(await server.get('/console/assets/console-AAAAAAAA.js'), 404, 22);
+    const unknown = await server.get('/console/assets/console-AAAAAAAA.js');
+    expectConsoleHeaders(unknown);
+    await expectError(unknown, 404, 22);
     // Neither the page nor its assets are operations of the API.
     const document = (await (await server.get('/api/openapi.json')).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths).filter((path) => path.startsWith('/console'))).to.deep.equal([]);
@@ -102,7 +104,9 @@ describe('http: the console turned off (features.disabled: Console)', function (
   after(async () => server?.close());
 
   it('answers the page and each asset 423 code 23, with the error a family turned off answers', async () => {
-    const page = await expectError(await server.get('/console'), 423, 23);
+    const off = await server.get('/console');
+    expectConsoleHeaders(off);
+    const page = await expectError(off, 423, 23);
     const family = await expectError(await server.get('/api/weather/current?lat=1&lon=2'), 423, 23);
     expect(page).to.deep.equal({
       ...family,
@@ -110,7 +114,13 @@ describe('http: the console turned off (features.disabled: Console)', function (
     });
     const assets = readdirSync(join(CONSOLE_FOLDER, 'assets'));
     expect(assets).to.have.length.above(1);
-    for (const name of assets) await expectError(await server.get(`/console/assets/${name}`), 423, 23);
+    for (const name of assets) {
+      const asset = await server.get(`/console/assets/${name}`);
+      expectConsoleHeaders(asset);
+      await expectError(asset, 423, 23);
+    }
+    // Beside the console, nothing else takes its headers.
+    expect((await server.get('/consoles')).headers.get('content-security-policy')).to.equal(null);
   });
 
   it('leaves the console out of the home page, and serves the API as before', async () => {

@@ -16,6 +16,8 @@ import { ADMIT_EVERY_REQUEST } from '../pipeline/rate-limiter.js';
 import { crossOrigin, type CorsSettings } from './cors.js';
 import { endpoint, type Stages } from './endpoint.js';
 import { sendError } from './error-response.js';
+import { isConsolePath } from './console-page.js';
+import { CONSOLE_HEADERS } from './document-headers.js';
 import { redirection } from './redirect.js';
 import { assignRequestId, requestIds } from './request-id.js';
 import { API_PREFIX, servedPath, type RouteTable } from './route-table.js';
@@ -140,6 +142,8 @@ export function createApp({
         sendError(ctx, { _tag: 'Unknown' });
       }
     }
+    // The console's refusals (423 when turned off, 404 for an asset of another build) carry its headers too.
+    if (isConsolePath(ctx.path)) ctx.set(CONSOLE_HEADERS);
     observe(ctx, requestId, started);
   });
   // Inside the first stage, so that a preflight has a request id and is logged, and the headers

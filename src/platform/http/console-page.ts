@@ -13,6 +13,10 @@ import { defineOpenRoute, type Route } from './route-table.js';
 export const CONSOLE_PATH = '/console';
 const ASSETS_PATH = `${CONSOLE_PATH}/assets`;
 
+/** `/console` or a path below it: whatever is answered there carries the console's headers. */
+export const isConsolePath = (path: string): boolean =>
+  path.startsWith(CONSOLE_PATH) && (path.length === CONSOLE_PATH.length || path[CONSOLE_PATH.length] === '/');
+
 /**
  * dist/console/ at the package's root, as scripts/console-bundle.js writes it: found from this
  * file both in src/ (under tsx) and in dist/, which sit at the same depth below the root.
