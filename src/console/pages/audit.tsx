@@ -1,7 +1,7 @@
+import { Answered } from '../components/answered.js';
 import { useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
-import { ProblemMessage } from '../components/problem-message.js';
 import { when } from '../format.js';
 import type { PageProps } from '../pages.js';
 import { holds } from '../permissions.js';
@@ -157,27 +157,27 @@ export function AuditPage({ session }: PageProps) {
           </button>
         </div>
       </form>
-      {list.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !list.answer.ok ? (
-        <ProblemMessage problem={list.answer} />
-      ) : list.answer.data.entries.length === 0 ? (
-        <p>No entry matches.</p>
-      ) : (
-        <>
-          <ol class="audit-entries" aria-label="Audit entries" start={(pages.number - 1) * PAGE_LIMIT + 1}>
-            {list.answer.data.entries.map((entry) => (
-              <AuditEntry
-                key={entry.id}
-                entry={entry}
-                onActor={(uid) => apply({ ...filters, actor: uid })}
-                onTarget={(id) => apply({ ...filters, target: id })}
-              />
-            ))}
-          </ol>
-          <CursorPager label="Pages of entries" pages={pages} />
-        </>
-      )}
+      <Answered loading={list}>
+        {(data) =>
+          data.entries.length === 0 ? (
+            <p>No entry matches.</p>
+          ) : (
+            <>
+              <ol class="audit-entries" aria-label="Audit entries" start={(pages.number - 1) * PAGE_LIMIT + 1}>
+                {data.entries.map((entry) => (
+                  <AuditEntry
+                    key={entry.id}
+                    entry={entry}
+                    onActor={(uid) => apply({ ...filters, actor: uid })}
+                    onTarget={(id) => apply({ ...filters, target: id })}
+                  />
+                ))}
+              </ol>
+              <CursorPager label="Pages of entries" pages={pages} />
+            </>
+          )
+        }
+      </Answered>
     </>
   );
 }

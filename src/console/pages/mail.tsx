@@ -1,9 +1,9 @@
+import { Answered } from '../components/answered.js';
 import { StatusToolbar } from '../components/status-toolbar.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
 import { PagedTable } from '../components/paged-table.js';
-import { ProblemMessage } from '../components/problem-message.js';
 import { useAnswer } from '../components/use-answer.js';
 import { when } from '../format.js';
 import type { PageProps } from '../pages.js';
@@ -59,42 +59,40 @@ export function MailPage({ session }: PageProps) {
         }}
         onRefresh={pages.reload}
       />
-      {page.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !page.answer.ok ? (
-        <ProblemMessage problem={page.answer} />
-      ) : (
-        <>
-          <PagedTable
-            caption={caption}
-            empty={status === '' ? 'No messages yet.' : `No ${status} messages.`}
-            rows={page.answer.data.messages}
-            pageSize={PAGE_LIMIT}
-            rowKey={(message) => message.id}
-            columns={[
-              { header: 'Created', cell: (message) => when(message.createdAt) },
-              { header: 'Subject', cell: (message) => message.subject },
-              { header: 'To', cell: (message) => message.to.join(', ') },
-              { header: 'Status', cell: progressOf },
-              { header: 'Attempts', cell: (message) => message.attempts },
-              { header: 'Last error', cell: (message) => message.lastError ?? '' },
-              {
-                header: 'Actions',
-                cell: (message) => (
-                  <button
-                    type="button"
-                    aria-label={`Recipients of “${message.subject}”`}
-                    onClick={() => setWatched(message)}
-                  >
-                    Recipients
-                  </button>
-                ),
-              },
-            ]}
-          />
-          <CursorPager label="Pages of messages" pages={pages} />
-        </>
-      )}
+      <Answered loading={page}>
+        {(data) => (
+          <>
+            <PagedTable
+              caption={caption}
+              empty={status === '' ? 'No messages yet.' : `No ${status} messages.`}
+              rows={data.messages}
+              pageSize={PAGE_LIMIT}
+              rowKey={(message) => message.id}
+              columns={[
+                { header: 'Created', cell: (message) => when(message.createdAt) },
+                { header: 'Subject', cell: (message) => message.subject },
+                { header: 'To', cell: (message) => message.to.join(', ') },
+                { header: 'Status', cell: progressOf },
+                { header: 'Attempts', cell: (message) => message.attempts },
+                { header: 'Last error', cell: (message) => message.lastError ?? '' },
+                {
+                  header: 'Actions',
+                  cell: (message) => (
+                    <button
+                      type="button"
+                      aria-label={`Recipients of “${message.subject}”`}
+                      onClick={() => setWatched(message)}
+                    >
+                      Recipients
+                    </button>
+                  ),
+                },
+              ]}
+            />
+            <CursorPager label="Pages of messages" pages={pages} />
+          </>
+        )}
+      </Answered>
       {watched && <Recipients key={watched.id} session={session} message={watched} />}
     </>
   );
@@ -118,28 +116,25 @@ function Recipients({ session, message }: { readonly session: Session; readonly 
           Refresh
         </button>
       </div>
-      {status.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !status.answer.ok ? (
-        <ProblemMessage problem={status.answer} />
-      ) : (
-        <>
-          <p>
-            {progressOf(status.answer.data)}, after {status.answer.data.attempts}{' '}
-            {status.answer.data.attempts === 1 ? 'attempt' : 'attempts'}.
-          </p>
-          <PagedTable
-            caption="Recipients"
-            rows={status.answer.data.recipients}
-            rowKey={(recipient) => recipient.address}
-            columns={[
-              { header: 'Address', cell: (recipient) => recipient.address },
-              { header: 'Status', cell: (recipient) => recipient.status },
-              { header: 'Last error', cell: (recipient) => recipient.lastError ?? '' },
-            ]}
-          />
-        </>
-      )}
+      <Answered loading={status}>
+        {(data) => (
+          <>
+            <p>
+              {progressOf(data)}, after {data.attempts} {data.attempts === 1 ? 'attempt' : 'attempts'}.
+            </p>
+            <PagedTable
+              caption="Recipients"
+              rows={data.recipients}
+              rowKey={(recipient) => recipient.address}
+              columns={[
+                { header: 'Address', cell: (recipient) => recipient.address },
+                { header: 'Status', cell: (recipient) => recipient.status },
+                { header: 'Last error', cell: (recipient) => recipient.lastError ?? '' },
+              ]}
+            />
+          </>
+        )}
+      </Answered>
     </section>
   );
 }

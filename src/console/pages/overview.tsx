@@ -1,5 +1,5 @@
+import { Answered } from '../components/answered.js';
 import { PagedTable } from '../components/paged-table.js';
-import { ProblemMessage } from '../components/problem-message.js';
 import { UsageChart } from '../components/usage-chart.js';
 import { useAnswer } from '../components/use-answer.js';
 import { daysAgo, when } from '../format.js';
@@ -57,34 +57,26 @@ export function OverviewPage({ session }: PageProps) {
       </section>
       <section aria-labelledby="usage">
         <h2 id="usage">My usage, last 7 days</h2>
-        {usage.state === 'loading' ? (
-          <p>Loading…</p>
-        ) : usage.answer.ok ? (
-          <UsageChart usage={usage.answer.data} title="My requests by status class" />
-        ) : (
-          <ProblemMessage problem={usage.answer} />
-        )}
+        <Answered loading={usage}>{(data) => <UsageChart usage={data} title="My requests by status class" />}</Answered>
       </section>
       <section aria-labelledby="my-tokens">
         <h2 id="my-tokens">My tokens</h2>
-        {tokens.state === 'loading' ? (
-          <p>Loading…</p>
-        ) : tokens.answer.ok ? (
-          <PagedTable
-            caption="My tokens by last use"
-            rows={[...tokens.answer.data].sort((a, b) => (b.lastUsedAt ?? '').localeCompare(a.lastUsedAt ?? ''))}
-            rowKey={(row) => row.id}
-            pageSize={5}
-            columns={[
-              { header: 'Name', cell: (row) => row.name ?? '(unnamed)' },
-              { header: 'Prefix', cell: (row) => <code>{row.prefix}</code> },
-              { header: 'Last used', cell: (row) => when(row.lastUsedAt) },
-              { header: 'Uses', cell: (row) => row.uses },
-            ]}
-          />
-        ) : (
-          <ProblemMessage problem={tokens.answer} />
-        )}
+        <Answered loading={tokens}>
+          {(data) => (
+            <PagedTable
+              caption="My tokens by last use"
+              rows={[...data].sort((a, b) => (b.lastUsedAt ?? '').localeCompare(a.lastUsedAt ?? ''))}
+              rowKey={(row) => row.id}
+              pageSize={5}
+              columns={[
+                { header: 'Name', cell: (row) => row.name ?? '(unnamed)' },
+                { header: 'Prefix', cell: (row) => <code>{row.prefix}</code> },
+                { header: 'Last used', cell: (row) => when(row.lastUsedAt) },
+                { header: 'Uses', cell: (row) => row.uses },
+              ]}
+            />
+          )}
+        </Answered>
         <p>
           <a href="#/tokens">Manage my tokens</a>
         </p>

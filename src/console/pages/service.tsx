@@ -1,3 +1,4 @@
+import { Answered } from '../components/answered.js';
 import type { ComponentChildren } from 'preact';
 import type { Answer, paths } from '../../client/index.js';
 import { PagedTable } from '../components/paged-table.js';
@@ -196,16 +197,14 @@ export function ServicePage({ session }: PageProps) {
       </section>
       <section aria-labelledby="version">
         <h2 id="version">Version</h2>
-        {document.state === 'loading' ? (
-          <p>Loading…</p>
-        ) : !document.answer.ok ? (
-          <ProblemMessage problem={document.answer} />
-        ) : (
-          <p>
-            {read?.info?.title ?? 'The API'} <strong>{read?.info?.version ?? 'of no version given'}</strong>, described
-            by <a href="/api/openapi.json">its OpenAPI document</a> and <a href="/docs">the reference</a>.
-          </p>
-        )}
+        <Answered loading={document}>
+          {() => (
+            <p>
+              {read?.info?.title ?? 'The API'} <strong>{read?.info?.version ?? 'of no version given'}</strong>,
+              described by <a href="/api/openapi.json">its OpenAPI document</a> and <a href="/docs">the reference</a>.
+            </p>
+          )}
+        </Answered>
       </section>
       <section aria-labelledby="families">
         <h2 id="families">Families</h2>
@@ -229,26 +228,30 @@ export function ServicePage({ session }: PageProps) {
       </section>
       <section aria-labelledby="changes">
         <h2 id="changes">Latest changes</h2>
-        {changes.state === 'loading' ? (
-          <p>Loading…</p>
-        ) : !changes.answer.ok ? (
-          <ProblemMessage problem={changes.answer} />
-        ) : releases === undefined ? (
-          <p class="problem" role="alert">
-            The change log feed could not be read as RSS.
-          </p>
-        ) : (
-          releases.slice(0, EARLIER_SHOWN + 1).map((release, index) => (
-            <article key={release.title}>
-              <h3>
-                {release.title}
-                {release.date && `, ${new Date(release.date).toLocaleDateString()}`}
-              </h3>
-              {/* The latest in full; those before it by their summary, the feed's first line. */}
-              {index === 0 ? <ReleaseNotes text={release.description} /> : <p>{release.description.split('\n')[0]}</p>}
-            </article>
-          ))
-        )}
+        <Answered loading={changes}>
+          {() =>
+            releases === undefined ? (
+              <p class="problem" role="alert">
+                The change log feed could not be read as RSS.
+              </p>
+            ) : (
+              releases.slice(0, EARLIER_SHOWN + 1).map((release, index) => (
+                <article key={release.title}>
+                  <h3>
+                    {release.title}
+                    {release.date && `, ${new Date(release.date).toLocaleDateString()}`}
+                  </h3>
+                  {/* The latest in full; those before it by their summary, the feed's first line. */}
+                  {index === 0 ? (
+                    <ReleaseNotes text={release.description} />
+                  ) : (
+                    <p>{release.description.split('\n')[0]}</p>
+                  )}
+                </article>
+              ))
+            )
+          }
+        </Answered>
         <p>
           <a href="/changelog">The whole change log</a> (also <a href="/api/changelog">as an RSS feed</a>).
         </p>

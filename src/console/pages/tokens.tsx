@@ -1,3 +1,4 @@
+import { Answered } from '../components/answered.js';
 import { useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { ConfirmDialog, Dialog } from '../components/dialog.js';
@@ -80,70 +81,68 @@ export function TokensPage({ session, forgetSession }: PageProps) {
       </div>
       <p role="status">{done}</p>
       <ProblemMessage problem={problem} />
-      {list.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !list.answer.ok ? (
-        <ProblemMessage problem={list.answer} />
-      ) : (
-        <PagedTable
-          caption="My tokens"
-          rows={list.answer.data}
-          rowKey={(token) => token.id}
-          columns={[
-            {
-              header: 'Name',
-              cell: (token) => (isThisSignIn(token) ? `${nameOf(token)} (this sign-in)` : nameOf(token)),
-            },
-            { header: 'Prefix', cell: (token) => <code>{token.prefix}</code> },
-            {
-              header: 'Permissions',
-              cell: (token) => token.permissions.map((permission) => <code key={permission}>{permission} </code>),
-            },
-            { header: 'Created', cell: (token) => when(token.createdAt) },
-            { header: 'Last used', cell: (token) => when(token.lastUsedAt) },
-            { header: 'Expires', cell: (token) => when(token.expiresAt) },
-            { header: 'Uses', cell: (token) => token.uses },
-            { header: 'State', cell: stateOf },
-            {
-              header: 'Actions',
-              cell: (token) => (
-                <div class="row-actions" role="group" aria-label={`Actions on ${nameOf(token)}`}>
-                  <button type="button" onClick={() => setWatched(token)}>
-                    Usage
-                  </button>
-                  <button type="button" onClick={() => setOpen({ kind: 'rename', token })}>
-                    Rename
-                  </button>
-                  {token.disabled ? (
-                    <button type="button" onClick={() => void setDisabled(token, false)}>
-                      Enable
+      <Answered loading={list}>
+        {(data) => (
+          <PagedTable
+            caption="My tokens"
+            rows={data}
+            rowKey={(token) => token.id}
+            columns={[
+              {
+                header: 'Name',
+                cell: (token) => (isThisSignIn(token) ? `${nameOf(token)} (this sign-in)` : nameOf(token)),
+              },
+              { header: 'Prefix', cell: (token) => <code>{token.prefix}</code> },
+              {
+                header: 'Permissions',
+                cell: (token) => token.permissions.map((permission) => <code key={permission}>{permission} </code>),
+              },
+              { header: 'Created', cell: (token) => when(token.createdAt) },
+              { header: 'Last used', cell: (token) => when(token.lastUsedAt) },
+              { header: 'Expires', cell: (token) => when(token.expiresAt) },
+              { header: 'Uses', cell: (token) => token.uses },
+              { header: 'State', cell: stateOf },
+              {
+                header: 'Actions',
+                cell: (token) => (
+                  <div class="row-actions" role="group" aria-label={`Actions on ${nameOf(token)}`}>
+                    <button type="button" onClick={() => setWatched(token)}>
+                      Usage
                     </button>
-                  ) : (
+                    <button type="button" onClick={() => setOpen({ kind: 'rename', token })}>
+                      Rename
+                    </button>
+                    {token.disabled ? (
+                      <button type="button" onClick={() => void setDisabled(token, false)}>
+                        Enable
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          isThisSignIn(token) ? setOpen({ kind: 'disable', token }) : void setDisabled(token, true)
+                        }
+                      >
+                        Disable
+                      </button>
+                    )}
                     <button
                       type="button"
-                      onClick={() =>
-                        isThisSignIn(token) ? setOpen({ kind: 'disable', token }) : void setDisabled(token, true)
-                      }
+                      disabled={token.rotatedTo !== null}
+                      onClick={() => setOpen({ kind: 'rotate', token })}
                     >
-                      Disable
+                      Rotate
                     </button>
-                  )}
-                  <button
-                    type="button"
-                    disabled={token.rotatedTo !== null}
-                    onClick={() => setOpen({ kind: 'rotate', token })}
-                  >
-                    Rotate
-                  </button>
-                  <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', token })}>
-                    Delete
-                  </button>
-                </div>
-              ),
-            },
-          ]}
-        />
-      )}
+                    <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', token })}>
+                      Delete
+                    </button>
+                  </div>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Answered>
       {watched && <TokenUsage session={session} token={watched} />}
       {open?.kind === 'create' && (
         <CreateToken
@@ -468,13 +467,9 @@ function TokenUsage({ session, token }: { readonly session: Session; readonly to
           <option value="status">status class</option>
         </select>
       </label>
-      {usage.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : usage.answer.ok ? (
-        <UsageChart usage={usage.answer.data} title={`Requests of ${nameOf(token)} by ${group}`} />
-      ) : (
-        <ProblemMessage problem={usage.answer} />
-      )}
+      <Answered loading={usage}>
+        {(data) => <UsageChart usage={data} title={`Requests of ${nameOf(token)} by ${group}`} />}
+      </Answered>
     </section>
   );
 }

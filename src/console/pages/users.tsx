@@ -1,3 +1,4 @@
+import { Answered } from '../components/answered.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
@@ -203,78 +204,76 @@ export function UsersPage({ session }: PageProps) {
         ) : (
           <ProblemMessage problem={problem.problem} />
         ))}
-      {list.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !list.answer.ok ? (
-        <ProblemMessage problem={list.answer} />
-      ) : (
-        <>
-          <PagedTable
-            caption="Users"
-            empty="No user matches."
-            rows={list.answer.data.users}
-            pageSize={PAGE_LIMIT}
-            rowKey={(user) => user.uid}
-            columns={[
-              { header: 'Username', cell: (user) => user.username },
-              {
-                header: 'Name and email',
-                cell: (user) => (
-                  <>
-                    {user.fullName ?? user.displayname ?? ''}
-                    {user.email && (
-                      <>
-                        <br />
-                        {user.email}
-                      </>
-                    )}
-                  </>
-                ),
-              },
-              {
-                header: 'Permissions',
-                cell: (user) =>
-                  user.permissions.length === 0
-                    ? 'none'
-                    : user.permissions.map((permission) => <code key={permission}>{permission} </code>),
-              },
-              { header: 'State', cell: (user) => (user.blocked ? 'blocked' : 'active') },
-              { header: 'Created', cell: (user) => when(user.createdAt) },
-              {
-                header: 'Actions',
-                cell: (user) => (
-                  <div class="row-actions" role="group" aria-label={`Actions on ${user.username}`}>
-                    <button type="button" onClick={() => setWatched({ user, opening: (watched?.opening ?? 0) + 1 })}>
-                      Tokens and usage
-                    </button>
-                    {(may('Users::Update') || may('Users::Permissions')) && (
-                      <button type="button" onClick={() => setOpen({ kind: 'edit', user })}>
-                        Edit
+      <Answered loading={list}>
+        {(data) => (
+          <>
+            <PagedTable
+              caption="Users"
+              empty="No user matches."
+              rows={data.users}
+              pageSize={PAGE_LIMIT}
+              rowKey={(user) => user.uid}
+              columns={[
+                { header: 'Username', cell: (user) => user.username },
+                {
+                  header: 'Name and email',
+                  cell: (user) => (
+                    <>
+                      {user.fullName ?? user.displayname ?? ''}
+                      {user.email && (
+                        <>
+                          <br />
+                          {user.email}
+                        </>
+                      )}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Permissions',
+                  cell: (user) =>
+                    user.permissions.length === 0
+                      ? 'none'
+                      : user.permissions.map((permission) => <code key={permission}>{permission} </code>),
+                },
+                { header: 'State', cell: (user) => (user.blocked ? 'blocked' : 'active') },
+                { header: 'Created', cell: (user) => when(user.createdAt) },
+                {
+                  header: 'Actions',
+                  cell: (user) => (
+                    <div class="row-actions" role="group" aria-label={`Actions on ${user.username}`}>
+                      <button type="button" onClick={() => setWatched({ user, opening: (watched?.opening ?? 0) + 1 })}>
+                        Tokens and usage
                       </button>
-                    )}
-                    {may('Users::Block') &&
-                      (user.blocked ? (
-                        <button type="button" onClick={() => void setBlocked(user, false)}>
-                          Unblock
+                      {(may('Users::Update') || may('Users::Permissions')) && (
+                        <button type="button" onClick={() => setOpen({ kind: 'edit', user })}>
+                          Edit
                         </button>
-                      ) : (
-                        <button type="button" onClick={() => setOpen({ kind: 'block', user })}>
-                          Block
+                      )}
+                      {may('Users::Block') &&
+                        (user.blocked ? (
+                          <button type="button" onClick={() => void setBlocked(user, false)}>
+                            Unblock
+                          </button>
+                        ) : (
+                          <button type="button" onClick={() => setOpen({ kind: 'block', user })}>
+                            Block
+                          </button>
+                        ))}
+                      {may('Users::Delete') && (
+                        <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', user })}>
+                          Delete
                         </button>
-                      ))}
-                    {may('Users::Delete') && (
-                      <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', user })}>
-                        Delete
-                      </button>
-                    )}
-                  </div>
-                ),
-              },
-            ]}
-          />
-          <CursorPager label="Pages of users" pages={pages} />
-        </>
-      )}
+                      )}
+                    </div>
+                  ),
+                },
+              ]}
+            />
+            <CursorPager label="Pages of users" pages={pages} />
+          </>
+        )}
+      </Answered>
       {watched && <UserDetails key={watched.opening} session={session} user={watched.user} />}
       {open?.kind === 'create' && (
         <CreateUser
@@ -536,29 +535,27 @@ function UserDetails({ session, user }: { readonly session: Session; readonly us
       <p>
         Uid <code>{user.uid}</code>, which the audit trail's filters take.
       </p>
-      {tokens.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : tokens.answer.ok ? (
-        <PagedTable
-          caption={`Tokens of ${user.username}`}
-          rows={tokens.answer.data}
-          rowKey={(token) => token.id}
-          columns={[
-            { header: 'Name', cell: (token) => token.name ?? '(unnamed)' },
-            { header: 'Prefix', cell: (token) => <code>{token.prefix}</code> },
-            {
-              header: 'Permissions',
-              cell: (token) => token.permissions.map((permission) => <code key={permission}>{permission} </code>),
-            },
-            { header: 'Last used', cell: (token) => when(token.lastUsedAt) },
-            { header: 'Expires', cell: (token) => when(token.expiresAt) },
-            { header: 'Uses', cell: (token) => token.uses },
-            { header: 'State', cell: tokenState },
-          ]}
-        />
-      ) : (
-        <ProblemMessage problem={tokens.answer} />
-      )}
+      <Answered loading={tokens}>
+        {(data) => (
+          <PagedTable
+            caption={`Tokens of ${user.username}`}
+            rows={data}
+            rowKey={(token) => token.id}
+            columns={[
+              { header: 'Name', cell: (token) => token.name ?? '(unnamed)' },
+              { header: 'Prefix', cell: (token) => <code>{token.prefix}</code> },
+              {
+                header: 'Permissions',
+                cell: (token) => token.permissions.map((permission) => <code key={permission}>{permission} </code>),
+              },
+              { header: 'Last used', cell: (token) => when(token.lastUsedAt) },
+              { header: 'Expires', cell: (token) => when(token.expiresAt) },
+              { header: 'Uses', cell: (token) => token.uses },
+              { header: 'State', cell: tokenState },
+            ]}
+          />
+        )}
+      </Answered>
       <label>
         One line per
         <select
@@ -569,13 +566,9 @@ function UserDetails({ session, user }: { readonly session: Session; readonly us
           <option value="operation">operation</option>
         </select>
       </label>
-      {usage.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : usage.answer.ok ? (
-        <UsageChart usage={usage.answer.data} title={`Requests of ${user.username} by ${group}, last 7 days`} />
-      ) : (
-        <ProblemMessage problem={usage.answer} />
-      )}
+      <Answered loading={usage}>
+        {(data) => <UsageChart usage={data} title={`Requests of ${user.username} by ${group}, last 7 days`} />}
+      </Answered>
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { Answered } from '../components/answered.js';
 import { StatusToolbar } from '../components/status-toolbar.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
@@ -129,57 +130,55 @@ export function WebhooksPage({ session }: PageProps) {
       <p role="status">{done}</p>
       <ProblemMessage problem={problem} />
       <TestResult tested={tested} />
-      {list.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !list.answer.ok ? (
-        <ProblemMessage problem={list.answer} />
-      ) : (
-        <PagedTable
-          caption="My webhooks"
-          empty="No webhooks yet: create one to be sent events as they happen."
-          rows={list.answer.data}
-          rowKey={(webhook) => webhook.id}
-          columns={[
-            { header: 'URL', cell: (webhook) => <code class="url">{webhook.url}</code> },
-            {
-              header: 'Events',
-              cell: (webhook) =>
-                // The space between the names, not inside them: a table's code does not wrap, the line may break there.
-                webhook.events.map((event) => (
-                  <span key={event}>
-                    <code>{event === EVERY_EVENT ? 'every event' : event}</code>{' '}
-                  </span>
-                )),
-            },
-            { header: 'Description', cell: (webhook) => webhook.description ?? '' },
-            { header: 'Hears', cell: (webhook) => (webhook.scope === 'all' ? 'everyone’s events' : 'my events') },
-            { header: 'Created', cell: (webhook) => when(webhook.createdAt) },
-            { header: 'State', cell: stateOf },
-            {
-              header: 'Actions',
-              cell: (webhook) => (
-                <div class="row-actions" role="group" aria-label={`Actions on the webhook to ${webhook.url}`}>
-                  <button type="button" onClick={() => setWatched(webhook)}>
-                    Deliveries
-                  </button>
-                  <button type="button" onClick={() => void test(webhook)}>
-                    Send a test
-                  </button>
-                  <button type="button" onClick={() => setOpen({ kind: 'edit', webhook })}>
-                    Edit
-                  </button>
-                  <button type="button" onClick={() => setOpen({ kind: 'rotate', webhook })}>
-                    Rotate the secret
-                  </button>
-                  <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', webhook })}>
-                    Delete
-                  </button>
-                </div>
-              ),
-            },
-          ]}
-        />
-      )}
+      <Answered loading={list}>
+        {(data) => (
+          <PagedTable
+            caption="My webhooks"
+            empty="No webhooks yet: create one to be sent events as they happen."
+            rows={data}
+            rowKey={(webhook) => webhook.id}
+            columns={[
+              { header: 'URL', cell: (webhook) => <code class="url">{webhook.url}</code> },
+              {
+                header: 'Events',
+                cell: (webhook) =>
+                  // The space between the names, not inside them: a table's code does not wrap, the line may break there.
+                  webhook.events.map((event) => (
+                    <span key={event}>
+                      <code>{event === EVERY_EVENT ? 'every event' : event}</code>{' '}
+                    </span>
+                  )),
+              },
+              { header: 'Description', cell: (webhook) => webhook.description ?? '' },
+              { header: 'Hears', cell: (webhook) => (webhook.scope === 'all' ? 'everyone’s events' : 'my events') },
+              { header: 'Created', cell: (webhook) => when(webhook.createdAt) },
+              { header: 'State', cell: stateOf },
+              {
+                header: 'Actions',
+                cell: (webhook) => (
+                  <div class="row-actions" role="group" aria-label={`Actions on the webhook to ${webhook.url}`}>
+                    <button type="button" onClick={() => setWatched(webhook)}>
+                      Deliveries
+                    </button>
+                    <button type="button" onClick={() => void test(webhook)}>
+                      Send a test
+                    </button>
+                    <button type="button" onClick={() => setOpen({ kind: 'edit', webhook })}>
+                      Edit
+                    </button>
+                    <button type="button" onClick={() => setOpen({ kind: 'rotate', webhook })}>
+                      Rotate the secret
+                    </button>
+                    <button type="button" class="danger" onClick={() => setOpen({ kind: 'delete', webhook })}>
+                      Delete
+                    </button>
+                  </div>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Answered>
       {watched && <Deliveries key={watched.id} session={session} webhook={watched} />}
       {open?.kind === 'create' && (
         <WebhookForm
@@ -437,55 +436,53 @@ function Deliveries({ session, webhook }: { readonly session: Session; readonly 
       />
       <p role="status">{done}</p>
       <ProblemMessage problem={problem} />
-      {page.state === 'loading' ? (
-        <p>Loading…</p>
-      ) : !page.answer.ok ? (
-        <ProblemMessage problem={page.answer} />
-      ) : (
-        <>
-          <PagedTable
-            caption="Deliveries"
-            empty="No deliveries yet: events the webhook hears are listed here as they are sent (a test event is not)."
-            rows={page.answer.data.deliveries}
-            pageSize={PAGE_LIMIT}
-            rowKey={(delivery) => delivery.id}
-            columns={[
-              { header: 'Event', cell: (delivery) => <code>{delivery.event.type}</code> },
-              { header: 'Created', cell: (delivery) => when(delivery.createdAt) },
-              { header: 'Status', cell: (delivery) => delivery.status },
-              {
-                header: 'Attempts',
-                cell: (delivery) =>
-                  delivery.attempts.length === 0 ? (
-                    'none yet'
-                  ) : (
-                    <ol class="attempts">
-                      {delivery.attempts.map((attempt) => (
-                        <li key={attempt.at}>
-                          {when(attempt.at)}: {attemptOutcome(attempt)}
-                        </li>
-                      ))}
-                    </ol>
+      <Answered loading={page}>
+        {(data) => (
+          <>
+            <PagedTable
+              caption="Deliveries"
+              empty="No deliveries yet: events the webhook hears are listed here as they are sent (a test event is not)."
+              rows={data.deliveries}
+              pageSize={PAGE_LIMIT}
+              rowKey={(delivery) => delivery.id}
+              columns={[
+                { header: 'Event', cell: (delivery) => <code>{delivery.event.type}</code> },
+                { header: 'Created', cell: (delivery) => when(delivery.createdAt) },
+                { header: 'Status', cell: (delivery) => delivery.status },
+                {
+                  header: 'Attempts',
+                  cell: (delivery) =>
+                    delivery.attempts.length === 0 ? (
+                      'none yet'
+                    ) : (
+                      <ol class="attempts">
+                        {delivery.attempts.map((attempt) => (
+                          <li key={attempt.at}>
+                            {when(attempt.at)}: {attemptOutcome(attempt)}
+                          </li>
+                        ))}
+                      </ol>
+                    ),
+                },
+                { header: 'Next attempt', cell: (delivery) => when(delivery.nextAttemptAt, 'none') },
+                {
+                  header: 'Actions',
+                  cell: (delivery) => (
+                    <button
+                      type="button"
+                      aria-label={`Redeliver the ${delivery.event.type} of ${when(delivery.createdAt)}`}
+                      onClick={() => void redeliver(delivery)}
+                    >
+                      Redeliver
+                    </button>
                   ),
-              },
-              { header: 'Next attempt', cell: (delivery) => when(delivery.nextAttemptAt, 'none') },
-              {
-                header: 'Actions',
-                cell: (delivery) => (
-                  <button
-                    type="button"
-                    aria-label={`Redeliver the ${delivery.event.type} of ${when(delivery.createdAt)}`}
-                    onClick={() => void redeliver(delivery)}
-                  >
-                    Redeliver
-                  </button>
-                ),
-              },
-            ]}
-          />
-          <CursorPager label="Pages of deliveries" pages={pages} />
-        </>
-      )}
+                },
+              ]}
+            />
+            <CursorPager label="Pages of deliveries" pages={pages} />
+          </>
+        )}
+      </Answered>
     </section>
   );
 }
