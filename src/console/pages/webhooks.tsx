@@ -26,8 +26,12 @@ type DeliveryStatus = NonNullable<
   NonNullable<paths['/api/webhook/deliveries']['get']['parameters']['query']>['status']
 >;
 
-/** Every event an endpoint may be sent; `*` (every one, and those added later) is offered apart. */
-const EVENTS: readonly Exclude<EventName, '*'>[] = [
+/**
+ * Every event an endpoint may be sent, in the order offered; `*` (every one, and those added
+ * later) is offered apart. The names are the API's (its document's enum, through the client's
+ * types): the build fails when the API has an event this list lacks, below.
+ */
+const EVENTS = [
   'token.created',
   'token.rotated',
   'token.disabled',
@@ -39,7 +43,10 @@ const EVENTS: readonly Exclude<EventName, '*'>[] = [
   'user.deleted',
   'mail.delivered',
   'mail.failed',
-];
+] as const satisfies readonly Exclude<EventName, '*'>[];
+/** Never, unless the API names an event EVENTS does not offer: then this line does not compile. */
+const EVERY_EVENT_OFFERED: [Exclude<EventName, '*' | (typeof EVENTS)[number]>] extends [never] ? true : never = true;
+void EVERY_EVENT_OFFERED;
 const EVERY_EVENT = '*';
 
 /** An endpoint hearing every event of the installation, not only its owner's. */
