@@ -101,3 +101,23 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
     </Dialog>
   );
 }
+
+/** The end of a form in a dialog: its submit button, which says what it does, and Cancel. */
+export function FormActions({
+  submit,
+  onCancel,
+}: {
+  readonly submit: ComponentChildren;
+  readonly onCancel: () => void;
+}) {
+  return (
+    <div class="actions">
+      <button type="submit" class="primary">
+        {submit}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { Answered } from '../components/answered.js';
 import { useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
-import { ConfirmDialog, Dialog } from '../components/dialog.js';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog.js';
 import { PagedTable } from '../components/paged-table.js';
 import { PermissionPicker } from '../components/permission-picker.js';
 import { ProblemMessage } from '../components/problem-message.js';
@@ -350,14 +350,7 @@ function CreateToken({
           Allowed client networks (one per line, such as 203.0.113.0/24; empty: anywhere)
           <textarea name="allowedAddresses" rows={3} />
         </label>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Create
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -387,14 +380,7 @@ function Rename({
           New name
           <input name="name" required maxLength={100} defaultValue={token.name ?? ''} data-autofocus />
         </label>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Rename
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Rename" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -432,14 +418,7 @@ function Rotate({
           Grace period, in seconds (0 to 604800)
           <input name="graceSeconds" type="number" min={0} max={604800} defaultValue={86400} required data-autofocus />
         </label>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Rotate
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Rotate" onCancel={onClose} />
       </form>
     </Dialog>
   );

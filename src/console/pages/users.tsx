@@ -2,7 +2,7 @@ import { Answered } from '../components/answered.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
-import { ConfirmDialog, Dialog } from '../components/dialog.js';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog.js';
 import { PagedTable } from '../components/paged-table.js';
 import { PermissionPicker } from '../components/permission-picker.js';
 import { ProblemMessage } from '../components/problem-message.js';
@@ -389,14 +389,7 @@ function CreateUser({
           <input name="password" type="password" required minLength={MIN_PASSWORD_LENGTH} autocomplete="new-password" />
         </label>
         <p class="hint">A new user holds no permission: give them some with Edit once they are made.</p>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Create
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -490,14 +483,7 @@ function EditUser({
         <p class="hint">
           Names need only Users::Update; the email and the permissions also need every permission {user.username} holds.
         </p>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Save" onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -3,7 +3,7 @@ import { StatusToolbar } from '../components/status-toolbar.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '../../client/index.js';
 import { CursorPager, PAGE_LIMIT, useCursorPages } from '../components/cursor-pages.js';
-import { ConfirmDialog, Dialog } from '../components/dialog.js';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog.js';
 import { PagedTable } from '../components/paged-table.js';
 import { ProblemMessage } from '../components/problem-message.js';
 import { SecretBox } from '../components/secret-box.js';
@@ -381,14 +381,7 @@ function WebhookForm({
             <input name="disabled" type="checkbox" defaultChecked={webhook.disabled} /> Disabled: nothing is sent to it
           </label>
         )}
-        <div class="actions">
-          <button type="submit" class="primary">
-            {webhook ? 'Save' : 'Create'}
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit={webhook ? 'Save' : 'Create'} onCancel={onClose} />
       </form>
     </Dialog>
   );
