@@ -334,12 +334,31 @@ describe('config: loading and decoding', () => {
   });
 
   it('counts a point within 50 km of a place as near one unless told otherwise, from the environment too, and refuses what is no distance', () => {
-    expect(expectRight(loadConfig({ env: {} })).location).to.deep.equal({ nearbyKm: 50 });
+    expect(expectRight(loadConfig({ env: {} })).location).to.include({ nearbyKm: 50 });
     expect(expectRight(loadConfig({ env: { UTILITY_API_LOCATION_NEARBY_KM: '120' } })).location.nearbyKm).to.equal(120);
     const [line] = errorsOf({ UTILITY_API_LOCATION_NEARBY_KM: '0' });
     expect(line).to.equal(
       'Invalid setting location.nearbyKm (from env UTILITY_API_LOCATION_NEARBY_KM): expected an integer from 1 to 20000, got 0',
     );
     expect(errorsOf({ UTILITY_API_LOCATION_NEARBY_KM: 'far' })).to.have.length(1);
+  });
+
+  it('sends nothing to a geocoder unless one is named, and takes Photon’s or Nominatim’s API alone', () => {
+    expect(expectRight(loadConfig({ env: {} })).location).to.include({ geocoderUrl: 'off', geocoderApi: 'photon' });
+    const named = expectRight(
+      loadConfig({
+        env: {
+          UTILITY_API_LOCATION_GEOCODER_URL: 'https://nominatim.example.org',
+          UTILITY_API_LOCATION_GEOCODER_API: 'nominatim',
+        },
+      }),
+    ).location;
+    expect(named).to.include({ geocoderUrl: 'https://nominatim.example.org', geocoderApi: 'nominatim' });
+    expect(errorsOf({ UTILITY_API_LOCATION_GEOCODER_URL: 'photon.local' })[0]).to.match(
+      /^Invalid setting location\.geocoderUrl \(from env UTILITY_API_LOCATION_GEOCODER_URL\)/,
+    );
+    expect(errorsOf({ UTILITY_API_LOCATION_GEOCODER_API: 'google' })[0]).to.match(
+      /^Invalid setting location\.geocoderApi \(from env UTILITY_API_LOCATION_GEOCODER_API\)/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { FindNearbyPlaces, FindPlaces, LookUpPlusCode } from './domain/location-queries.js';
 import { DEFAULT_NEARBY_LIMIT, DEFAULT_PLACES_LIMIT, MAX_LIMIT, SEARCH_MODES } from './domain/location-queries.js';
-import type { Place } from './domain/places.js';
+import type { FoundPlace } from './domain/places.js';
 import { PLUS_CODE_LENGTHS, type PlusCodeLength } from './domain/plus-codes.js';
 import { LocationPermission } from './domain/permissions.js';
 import {
@@ -60,7 +60,30 @@ const place = t.strict(placeFields);
 /** `localizedName` is there only when `lang` was asked. */
 const placeInLanguage = t.exact(t.intersection([t.type(placeFields), t.partial({ localizedName: orNull(t.string) })]));
 
-const placesNamed = t.strict({ address: t.string, places: t.readonlyArray(placeInLanguage) });
+/** An address the operator's geocoder found: no population, and the address beside the point. */
+const addressPlace = t.exact(
+  t.intersection([
+    t.type({
+      ...placeFields,
+      population: t.null,
+      address: t.strict({
+        label: t.string,
+        houseNumber: orNull(t.string),
+        street: orNull(t.string),
+        postcode: orNull(t.string),
+        locality: orNull(t.string),
+      }),
+    }),
+    t.partial({ localizedName: orNull(t.string) }),
+  ]),
+);
+/** `attribution` is there only when the geocoder's addresses are. */
+const placesNamed = t.exact(
+  t.intersection([
+    t.type({ address: t.string, places: t.readonlyArray(t.union([placeInLanguage, addressPlace])) }),
+    t.partial({ attribution: t.string }),
+  ]),
+);
 const nearbyPlaces = t.strict({
   ...point,
   nearbyKm: t.number,
@@ -99,7 +122,7 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
       path: '/location/coords',
       permission: LocationPermission.LocationCoords,
       summary:
-        'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it',
+        'Places matching a name (optionally "name, country"), best first: exact names by population, then names starting with it; with the operator\'s geocoder, postal codes and street addresses too',
       query: {
         address: required(
           placeName,
@@ -113,12 +136,19 @@ export function locationRoutes(deps: LocationRouteDependencies): Route[] {
         lang: optional(language, LANG_HELP),
       },
       response: placesNamed,
-      errors: ['InformationNotFound', 'InvalidQueryParameter'],
-      handle: async ({ query }) =>
-        E.map((places: readonly Place[]) => json({ address: query.address, places }))(
+      // The upstream failures come only from the operator's geocoder (location.geocoderUrl).
+      errors: ['InformationNotFound', 'InvalidQueryParameter', 'UpstreamUnavailable', 'UpstreamTimeout'],
+      handle: async ({ query, requestId }) =>
+        E.map((places: readonly FoundPlace[]) => {
+          const attribution = places.some((place) => 'address' in place)
+            ? deps.findPlaces.geocoderAttribution
+            : undefined;
+          return json({ address: query.address, places, ...(attribution !== undefined && { attribution }) });
+        })(
           await deps.findPlaces.execute(query.address, query.limit ?? DEFAULT_PLACES_LIMIT, {
             ...(query.mode && { mode: query.mode }),
             ...(query.lang && { lang: query.lang }),
+            context: { requestId },
           }),
         ),
     }),

@@ -53,6 +53,8 @@ const systemClock: Clock = new SystemClock();
  * Entries live in LruCache (lru-cache). The in-flight map stays, measured (issue 25, bench/caches.ts): lru-cache's
  * fetch hits in 149 ns against 264 here, but keeps one TTL an entry; fresh here is by the caller's TTL and a failure's.
  */
+const USER_AGENT = 'utility-api';
+
 export class UpstreamClient {
   private readonly cache: LruCache<string, Entry<unknown>>;
   private readonly inFlight = new Map<string, Promise<UpstreamResult<unknown>>>();
@@ -157,6 +159,8 @@ export class UpstreamClient {
         response = await this.fetch(url, {
           headers: {
             accept: 'application/json',
+            // Some upstreams refuse a library's stock agent and ask to be told which program calls (Nominatim's usage policy).
+            'user-agent': USER_AGENT,
             ...(cached?.answer && cached.etag && { 'if-none-match': cached.etag }),
           },
           signal: deadline,

@@ -14,7 +14,7 @@ export type {
   PlusCodeRequest,
 } from './location-queries.js';
 export { checkCoordinates, findPlacesNamed } from './location-queries.js';
-export type { NearbyPlace, Place } from './places.js';
-export { Gazetteer } from './ports.js';
-export type { PlusCodes } from './ports.js';
+export type { AddressPlace, FoundPlace, GeocodedAddress, NearbyPlace, Place, PostalAddress } from './places.js';
+export { Gazetteer, Geocoder } from './ports.js';
+export type { GeocoderResult, PlusCodes } from './ports.js';
 export { LocationPermission } from './permissions.js';

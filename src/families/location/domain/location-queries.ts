@@ -1,8 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
 import { CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../../../domain/text.js';
+import type { CallContext } from '../../../domain/call-context.js';
+import { lookUpAddress, type Geocoding } from './address-lookup.js';
 import { countryCodeOf } from './countries.js';
-import { placeNameKey, type NearbyPlace, type Place, type PlaceQualifier } from './places.js';
+import { placeNameKey, type FoundPlace, type NearbyPlace, type Place, type PlaceQualifier } from './places.js';
 import { DEFAULT_PLUS_CODE_LENGTH, type CodeArea, type PlusCodeLength } from './plus-codes.js';
 import type { Gazetteer, PlusCodes } from './ports.js';
 
@@ -173,6 +175,8 @@ export interface PlaceSearchOptions {
   readonly mode?: SearchMode;
   /** ISO 639-1: each place then carries its name in that language where the data has one. */
   readonly lang?: string;
+  /** The request a call to the geocoder serves. */
+  readonly context?: CallContext;
 }
 
 let languageNames: Intl.DisplayNames | undefined;
@@ -186,22 +190,35 @@ export function checkLanguage(lang: string | undefined): E.Either<DomainError, s
     : E.left(invalidInput(['lang'], 'lang must be an ISO 639-1 language code in lower case, such as de, ja or zh'));
 }
 
-/** `Location::Coords`: the places a name may mean, best first. */
+/**
+ * `Location::Coords`: the places a name may mean, best first. With the operator's geocoder, a
+ * whole text the gazetteer knows nothing of (a postal code, a street address) is asked of it
+ * (address-lookup.ts); type-ahead never waits for it.
+ */
 export class FindPlaces {
-  constructor(private readonly gazetteer: Gazetteer) {}
+  constructor(
+    private readonly gazetteer: Gazetteer,
+    private readonly geocoding?: Geocoding,
+  ) {}
+
+  /** The credit the geocoder's data asks of an answer holding its addresses; undefined without one. */
+  get geocoderAttribution(): string | undefined {
+    return this.geocoding?.geocoder.attribution;
+  }
 
   async execute(
     address: string,
     limit = DEFAULT_PLACES_LIMIT,
-    { mode = 'name', lang }: PlaceSearchOptions = {},
-  ): Promise<E.Either<DomainError, readonly Place[]>> {
+    { mode = 'name', lang, context = {} }: PlaceSearchOptions = {},
+  ): Promise<E.Either<DomainError, readonly FoundPlace[]>> {
     const checkedLimit = checkLimit(limit);
     if (E.isLeft(checkedLimit)) return checkedLimit;
     const checkedLang = checkLanguage(lang);
     if (E.isLeft(checkedLang)) return checkedLang;
-    return mode === 'prefix'
-      ? findPlacesStartingWith(this.gazetteer, address, limit, checkedLang.right)
-      : findPlacesNamed(this.gazetteer, address, limit, 'address', checkedLang.right);
+    if (mode === 'prefix') return findPlacesStartingWith(this.gazetteer, address, limit, checkedLang.right);
+    const found = await findPlacesNamed(this.gazetteer, address, limit, 'address', checkedLang.right);
+    if (E.isRight(found) || found.left._tag !== 'InformationNotFound' || this.geocoding === undefined) return found;
+    return lookUpAddress(this.geocoding, this.gazetteer, address, limit, found.left, checkedLang.right, context);
   }
 }
 

@@ -20,6 +20,42 @@ export interface Place {
   readonly localizedName?: string | null;
 }
 
+/**
+ * What the operator's geocoder found where the gazetteer knows nothing (a postal code, a street
+ * address): a point with its address, which has no population; its time zone is the nearest
+ * gazetteer place's, when that place is near.
+ */
+export interface AddressPlace extends Omit<Place, 'population'> {
+  readonly population: null;
+  readonly address: PostalAddress;
+}
+
+/** An address as a geocoder gives it; each part null when it does not say. */
+export interface PostalAddress {
+  /** The whole address on one line, as a person would write it. */
+  readonly label: string;
+  readonly houseNumber: string | null;
+  readonly street: string | null;
+  readonly postcode: string | null;
+  /** The city, town or village. */
+  readonly locality: string | null;
+}
+
+/** A place of the gazetteer, or an address the geocoder found. */
+export type FoundPlace = Place | AddressPlace;
+
+/** What a geocoder answers for one address: the point, its regions as it names them, and the address. */
+export interface GeocodedAddress {
+  readonly name: string;
+  /** ISO 3166-1 alpha-2, upper case; null when the geocoder does not say. */
+  readonly country: string | null;
+  readonly admin1: string | null;
+  readonly admin2: string | null;
+  readonly lat: number;
+  readonly lon: number;
+  readonly address: PostalAddress;
+}
+
 export interface NearbyPlace extends Place {
   /** Great-circle distance from the asked point. */
   readonly distanceKm: number;

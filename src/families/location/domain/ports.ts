@@ -1,5 +1,6 @@
+import type { CallContext } from '../../../domain/call-context.js';
 import { identifier } from '../../../domain/identifier.js';
-import type { NearbyPlace, Place, PlaceSearch } from './places.js';
+import type { GeocodedAddress, NearbyPlace, Place, PlaceSearch } from './places.js';
 import type { CodeArea, PlusCodeLength } from './plus-codes.js';
 
 /**
@@ -37,3 +38,25 @@ export interface PlusCodes {
   recover(shortCode: string, referenceLat: number, referenceLon: number): string;
 }
 export const PlusCodes = identifier<PlusCodes>('PlusCodes');
+
+/**
+ * What a geocoder answers: the addresses it found for a text, best first (none when it knows
+ * nothing of it; `stale` when its answer was kept from before because it cannot be asked now), or
+ * why it could not be asked.
+ */
+export type GeocoderResult =
+  | { readonly kind: 'found'; readonly addresses: readonly GeocodedAddress[]; readonly stale: boolean }
+  | { readonly kind: 'unavailable'; readonly reason: 'failure' | 'timeout' };
+
+/**
+ * An operator's geocoder (Photon, Nominatim), asked only for what the gazetteer cannot answer:
+ * postal codes and street addresses. Its names are asked in English, as the gazetteer's are.
+ */
+export interface Geocoder {
+  /** Names it in errors ("Photon"). */
+  readonly name: string;
+  /** The credit its data's licence asks of every answer that uses it. */
+  readonly attribution: string;
+  geocode(text: string, limit: number, context?: CallContext): Promise<GeocoderResult>;
+}
+export const Geocoder = identifier<Geocoder>('Geocoder');
