@@ -8,6 +8,7 @@ import {
   GetCurrentWeather,
   GetForecast,
   GetHourlyForecast,
+  type AirRequest,
 } from '../../src/families/weather/domain/weather-queries.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { PARIS_TX, SEEDED_PLACES, TOKYO } from '../support/location-fixtures.js';
@@ -125,6 +126,10 @@ describe('domain: weather', () => {
     expect(
       expectLeftTag(await hourly.execute({ lat: 1, lon: 1, units: 'kelvin' as never }), 'InvalidInput'),
     ).to.deep.include({ fields: ['units'] });
+    expect(
+      expectLeftTag(await air.execute({ lat: 1, lon: 1, units: 'metric' } as AirRequest), 'InvalidInput'),
+    ).to.deep.include({ fields: ['units'] });
+    expect(source.asked).to.have.length(1);
     source.failure = { kind: 'off' };
     expect(expectLeftTag(await air.execute({ lat: 1, lon: 1 }), 'EndpointDisabled')).to.deep.equal({
       _tag: 'EndpointDisabled',

@@ -396,7 +396,7 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
         temperature_unit: null,
       },
     ]);
-    const tokyo = await json('/api/weather/air?city=Berlin&timezone=Asia/Tokyo', {});
+    const tokyo = await json('/api/weather/air?city=Berlin&timezone=Asia/Tokyo');
     expect(tokyo.body.location).to.include({ name: 'Berlin', country: 'DE', timezone: 'Asia/Tokyo' });
     await json('/api/weather/air', { 'x-city': 'Berlin' });
     // Berlin by name is the point asked first, but in another time zone: two questions, the third kept.

@@ -312,6 +312,9 @@ export class GetAirQuality {
   ) {}
 
   async execute(request: AirRequest, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<CurrentAir>>> {
+    // A caller without the types may still pass units; taking them would be ignoring them.
+    if ((request as WeatherRequest).units !== undefined)
+      return E.left(invalidInput('units', 'the air takes no units: its measures are the same in every system'));
     const question = await questionOf(this.gazetteer, request, checkAirOptions);
     if (E.isLeft(question)) return question;
     const { query, place } = question.right;
