@@ -1,8 +1,9 @@
 /**
  * The offline utilities against the authenticated crypto endpoint, in one product process, in the
  * same run: first-use time of each dataset, the process's memory once every family has been used,
- * then each endpoint's req/s relative to crypto's, measured in alternating segments. See
- * bench/README.md.
+ * then each endpoint's req/s relative to crypto's, measured in alternating segments. Hourly weather
+ * is measured on cached answers: Open-Meteo is the tests' loopback fixture, in this process, asked
+ * once per question while the first uses fill the cache. See bench/README.md.
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,11 +11,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
+import { openMeteoAt, startOpenMeteoFixture } from '../tests/support/open-meteo-fixture.js';
 import { pinSelf } from './cpu-pinning.js';
 import { describeRun, measureRounds, roundRatio, type Target } from './measurement.js';
 import { reached, startProduct, type Product } from './product.js';
 import { fixed, printResults, table, verdict } from './report.js';
-import { runBenchmark } from './run-benchmark.js';
+import { runBenchmark, type Settings } from './run-benchmark.js';
 import { isBase64url, memoryOf, ServerFailure } from './server-processes.js';
 
 const TARGET_RATIO_TO_CRYPTO = 0.5;
@@ -24,7 +26,27 @@ const TARGET_FIRST_USE_MS = 1_000;
 /** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
 const DISTINCT_INPUTS = 500;
 
-const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*', 'Facts::*'];
+const PERMISSIONS = [
+  'Cryptography::*',
+  'Barcode::*',
+  'Phone::*',
+  'Location::*',
+  'Dictionary::*',
+  'Facts::*',
+  'Weather::Hourly',
+];
+
+/** Points on every continent, and cities the gazetteer finds, each a question of its own for hourly weather. */
+const WEATHER_PLACES = [
+  'lat=52.52&lon=13.41',
+  'lat=35.69&lon=139.69',
+  'lat=-33.87&lon=151.21',
+  'lat=40.71&lon=-74.01',
+  'lat=-23.55&lon=-46.63',
+  'city=Paris,%20FR',
+  'city=Lagos',
+  'city=Lima',
+];
 
 /** Cities on every continent; the points asked about are scattered up to about 100 km around them. */
 const INHABITED: readonly (readonly [number, number])[] = [
@@ -179,6 +201,12 @@ const ENDPOINTS: readonly Endpoint[] = [
   },
   { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
   { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
+  // Every place's answer is kept (weather.hourlyTtlMs, 15 minutes) from the first uses on: the price of a cached answer.
+  {
+    id: 'wh',
+    label: 'weather hourly, cached',
+    paths: WEATHER_PLACES.map((place) => `/api/weather/hourly?${place}`),
+  },
   // Stored facts (the bundled ones, in SQLite, read through the content cache), a random one each time.
   { id: 'fc', label: 'facts cat', paths: ['/api/facts/cat'] },
   { id: 'fr', label: 'facts random', paths: ['/api/facts/random'] },
@@ -204,9 +232,18 @@ async function timedFirstUse(product: Product, path: string): Promise<number> {
 }
 
 await runBenchmark(async (settings) => {
+  const openMeteo = await startOpenMeteoFixture();
+  try {
+    await measureUtilities(settings, openMeteoAt(openMeteo));
+  } finally {
+    await openMeteo.close();
+  }
+});
+
+async function measureUtilities(settings: Settings, upstreams: Readonly<Record<string, string>>): Promise<void> {
   const pinning = await pinSelf();
   const cryptoPath = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
-  const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url);
+  const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url, upstreams);
   describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
   const atStart = memoryOf(product.server.pid);
 
@@ -267,4 +304,4 @@ await runBenchmark(async (settings) => {
   );
   const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
   console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
-});
+}

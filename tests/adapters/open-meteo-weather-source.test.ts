@@ -20,13 +20,16 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
   let fixture: FixtureServer;
   let clock: ManualClock;
   let source: OpenMeteoWeatherSource;
-  const open = () =>
+  const open = (airQualityUrl?: string) =>
     new OpenMeteoWeatherSource(
       {
         baseUrl: `${fixture.url}/`,
+        airQualityUrl: airQualityUrl ?? `${fixture.url}/`,
         deadlineMs: 1_000,
         currentTtlMs: 10 * MINUTE,
         forecastTtlMs: 60 * MINUTE,
+        hourlyTtlMs: 15 * MINUTE,
+        airTtlMs: 20 * MINUTE,
         maxEntries: 100,
         defaultBackoffMs: MINUTE,
         failureTtlMs: 0,
@@ -43,14 +46,58 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
   });
   afterEach(() => fixture.close());
 
-  it('asks /forecast for the variables, units and time zone of the question, one path per question', async () => {
+  it('asks /forecast and /air-quality for the variables, units and time zone of the question, one path per question', async () => {
     await source.current({ ...BERLIN, timezone: 'America/New_York' });
     await source.forecast({ ...BERLIN, units: 'imperial', days: 3 });
+    await source.hourly({ ...BERLIN, units: 'imperial' });
+    await source.air({ point: BERLIN.point, timezone: 'Europe/Paris' });
     expect(fixture.calls).to.deep.equal([
       '/forecast?latitude=52.52&longitude=13.41&temperature_unit=celsius&wind_speed_unit=kmh&precipitation_unit=mm&timezone=America%2FNew_York' +
-        '&current=temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,is_day,weather_code',
+        '&current=temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,uv_index,is_day,weather_code',
       '/forecast?latitude=52.52&longitude=13.41&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch&timezone=auto' +
         '&daily=weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset&forecast_days=3',
+      '/forecast?latitude=52.52&longitude=13.41&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch&timezone=auto' +
+        '&hourly=temperature_2m,apparent_temperature,precipitation,precipitation_probability,wind_speed_10m,wind_direction_10m,wind_gusts_10m,weather_code,uv_index&forecast_hours=48',
+      '/air-quality?latitude=52.52&longitude=13.41&timezone=Europe%2FParis' +
+        '&current=pm2_5,pm10,ozone,nitrogen_dioxide,european_aqi,us_aqi',
+    ]);
+  });
+
+  it('asks the air-quality API at its own address, and answers off for the air alone when it is turned off', async () => {
+    const airQuality = await openMeteoWith((_, answer) => answer);
+    try {
+      source = open(airQuality.url);
+      await source.air({ point: BERLIN.point, timezone: 'auto' });
+      await source.current(BERLIN);
+      expect(airQuality.calls.map((call) => new URL(call, airQuality.url).pathname)).to.deep.equal(['/air-quality']);
+      expect(fixture.calls.map((call) => new URL(call, fixture.url).pathname)).to.deep.equal(['/forecast']);
+    } finally {
+      await airQuality.close();
+    }
+    source = open('off');
+    expect(await source.air({ point: BERLIN.point, timezone: 'auto' })).to.deep.equal({ kind: 'off' });
+    expect(await source.hourly(BERLIN)).to.include({ kind: 'found' });
+  });
+
+  it('keeps an hourly forecast for hourlyTtlMs and the air for airTtlMs', async () => {
+    await source.hourly(BERLIN);
+    await source.air({ point: BERLIN.point, timezone: 'auto' });
+    clock.advance(15 * MINUTE - 1);
+    await source.hourly(BERLIN);
+    await source.air({ point: BERLIN.point, timezone: 'auto' });
+    expect(fixture.calls).to.have.length(2);
+    clock.advance(1);
+    await source.hourly(BERLIN);
+    await source.air({ point: BERLIN.point, timezone: 'auto' });
+    expect(fixture.calls).to.have.length(3);
+    clock.advance(5 * MINUTE);
+    await source.air({ point: BERLIN.point, timezone: 'auto' });
+    expect(fixture.calls).to.have.length(4);
+    expect(fixture.calls.map((call) => new URL(call, fixture.url).pathname)).to.deep.equal([
+      '/forecast',
+      '/air-quality',
+      '/forecast',
+      '/air-quality',
     ]);
   });
 
@@ -73,7 +120,7 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
     expect(fixture.calls).to.have.length(5);
   });
 
-  it('takes an answer of the wrong shape, or a forecast of other than the days asked, as Open-Meteo failing', async () => {
+  it('takes an answer of the wrong shape, or a forecast of other than the days or hours asked, as Open-Meteo failing', async () => {
     await fixture.close();
     fixture = await openMeteoWith((path, answer) => {
       const body = answer?.body as Record<string, Record<string, unknown[]>>;
@@ -82,6 +129,9 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
       if (path.includes('latitude=2&'))
         return { body: { ...body, daily: { ...body.daily, sunset: body.daily!.sunset!.slice(1) } } };
       if (path.includes('latitude=3&')) return { body: { ...body, current_units: undefined } };
+      if (path.includes('latitude=4&'))
+        return { body: { ...body, hourly: { ...body.hourly, uv_index: body.hourly!.uv_index!.slice(1) } } };
+      if (path.includes('latitude=5&')) return { body: { ...body, current: { ...body.current, us_aqi: 'good' } } };
       return answer;
     });
     source = open();
@@ -94,6 +144,14 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
       reason: 'failure',
     });
     expect(await source.current({ ...BERLIN, point: { lat: 3, lon: 0 } })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
+    expect(await source.hourly({ ...BERLIN, point: { lat: 4, lon: 0 } })).to.deep.equal({
+      kind: 'unavailable',
+      reason: 'failure',
+    });
+    expect(await source.air({ point: { lat: 5, lon: 0 }, timezone: 'auto' })).to.deep.equal({
       kind: 'unavailable',
       reason: 'failure',
     });
@@ -120,6 +178,9 @@ describe('adapter: Open-Meteo over HTTP (against a loopback fixture)', () => {
       kind: 'unavailable',
       reason: 'failure',
     });
+    expect(await source.hourly({ ...BERLIN, point: { lat: 1, lon: 0 } })).to.include({ kind: 'rejected' });
+    expect(await source.air({ point: { lat: 1, lon: 0 }, timezone: 'auto' })).to.include({ kind: 'rejected' });
+    expect(await source.air({ point: { lat: 3, lon: 0 }, timezone: 'auto' })).to.include({ kind: 'unavailable' });
   });
 
   it('serves the last answer as stale while Open-Meteo fails', async () => {

@@ -244,6 +244,21 @@ const CALLS: readonly (readonly [string, Call])[] = [
     },
   ],
   [
+    'GET /api/weather/hourly',
+    {
+      expected: UPSTREAM_OFF,
+      call: (api) =>
+        api.GET('/api/weather/hourly', { params: { query: { city: 'Paris', units: 'imperial', timezone: 'auto' } } }),
+    },
+  ],
+  [
+    'GET /api/weather/air',
+    {
+      expected: UPSTREAM_OFF,
+      call: (api) => api.GET('/api/weather/air', { params: { query: { lat: 48.8566, lon: 2.3522 } } }),
+    },
+  ],
+  [
     'GET /api/dictionary/def',
     {
       expected: 'success',

@@ -3,20 +3,36 @@ import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/m
 import { MemoryWeatherSource } from '../../src/families/weather/adapters/memory-weather-source.js';
 import { isTimeZoneName } from '../../src/families/weather/domain/time-zones.js';
 import { describeWeatherCode, WEATHER_CODE_LIST } from '../../src/families/weather/domain/weather.js';
-import { GetCurrentWeather, GetForecast } from '../../src/families/weather/domain/weather-queries.js';
+import {
+  GetAirQuality,
+  GetCurrentWeather,
+  GetForecast,
+  GetHourlyForecast,
+  type AirRequest,
+} from '../../src/families/weather/domain/weather-queries.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
 import { PARIS_TX, SEEDED_PLACES, TOKYO } from '../support/location-fixtures.js';
-import { BERLIN_FIRST_DAY, BERLIN_NOW, BERLIN_WORLD } from '../support/open-meteo-fixture.js';
+import {
+  BERLIN_AIR,
+  BERLIN_FIRST_DAY,
+  BERLIN_FIRST_HOUR,
+  BERLIN_NOW,
+  BERLIN_WORLD,
+} from '../support/open-meteo-fixture.js';
 
 describe('domain: weather', () => {
   let source: MemoryWeatherSource;
   let current: GetCurrentWeather;
   let forecast: GetForecast;
+  let hourly: GetHourlyForecast;
+  let air: GetAirQuality;
   beforeEach(() => {
     source = new MemoryWeatherSource(BERLIN_WORLD);
     const gazetteer = new MemoryGazetteer(SEEDED_PLACES);
     current = new GetCurrentWeather(source, gazetteer);
     forecast = new GetForecast(source, gazetteer);
+    hourly = new GetHourlyForecast(source, gazetteer);
+    air = new GetAirQuality(source, gazetteer);
   });
 
   it('asks the source about the point rounded to 0.01°, in metric and the place’s own time zone unless told otherwise', async () => {
@@ -71,6 +87,55 @@ describe('domain: weather', () => {
     expect(source.asked).to.deep.equal([
       { point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto', days: 7 },
     ]);
+  });
+
+  it('gives the next 48 hours, each with its code in words, in the units and time zone asked', async () => {
+    const { value } = expectRight(await hourly.execute({ city: 'paris', units: 'imperial', timezone: 'Europe/Paris' }));
+    expect(value.location).to.include({ name: 'Paris', country: 'FR', timezone: 'Europe/Paris' });
+    expect(value.hours).to.have.length(48);
+    expect(value.hours[0]).to.deep.include({
+      time: BERLIN_FIRST_HOUR.time,
+      temperature: 39.6,
+      description: 'overcast',
+    });
+    expect(value.hours[13]!.description).to.equal('slight rain');
+    expect(value.units).to.deep.equal(BERLIN_WORLD.hourly.imperial.units);
+    expect(value.attribution).to.equal(source.attribution);
+    expect(expectRight(await hourly.execute({ lat: 52.52, lon: 13.41 })).value.hours[0]).to.deep.equal({
+      ...BERLIN_FIRST_HOUR,
+      description: 'overcast',
+    });
+    expect(source.asked).to.deep.equal([
+      { point: { lat: 48.85, lon: 2.35 }, units: 'imperial', timezone: 'Europe/Paris' },
+      { point: { lat: 52.52, lon: 13.41 }, units: 'metric', timezone: 'auto' },
+    ]);
+  });
+
+  it('gives the air now with the credit its data asks for, asking the source with no system of units', async () => {
+    const { value } = expectRight(await air.execute({ legacyCoords: { lat: 52.5234, lon: 13.4109 } }));
+    expect(value).to.deep.equal({
+      location: { name: null, country: null, lat: 52.52, lon: 13.41, timezone: 'Europe/Berlin', elevation: 38 },
+      ...BERLIN_AIR,
+      units: BERLIN_WORLD.air.units,
+      attribution: source.airAttribution,
+    });
+    expect(source.asked).to.deep.equal([{ point: { lat: 52.52, lon: 13.41 }, timezone: 'auto' }]);
+    expect(
+      expectLeftTag(await air.execute({ lat: 1, lon: 1, timezone: 'Mars/Olympus' }), 'InvalidInput'),
+    ).to.deep.include({ fields: ['timezone'] });
+    expect(
+      expectLeftTag(await hourly.execute({ lat: 1, lon: 1, units: 'kelvin' as never }), 'InvalidInput'),
+    ).to.deep.include({ fields: ['units'] });
+    expect(
+      expectLeftTag(await air.execute({ lat: 1, lon: 1, units: 'metric' } as AirRequest), 'InvalidInput'),
+    ).to.deep.include({ fields: ['units'] });
+    expect(source.asked).to.have.length(1);
+    source.failure = { kind: 'off' };
+    expect(expectLeftTag(await air.execute({ lat: 1, lon: 1 }), 'EndpointDisabled')).to.deep.equal({
+      _tag: 'EndpointDisabled',
+      details: 'Air quality is turned off on this server',
+    });
+    expectLeftTag(await hourly.execute({ lat: 1, lon: 1 }), 'EndpointDisabled');
   });
 
   it('refuses a place given no way, half a way or two ways, and bad options, before asking anything', async () => {

@@ -1,10 +1,15 @@
 import { expect } from 'chai';
 import {
+  AIR_UNITS,
+  BERLIN_AIR,
   BERLIN_FIRST_DAY,
+  BERLIN_FIRST_HOUR,
   BERLIN_NOW,
   IMPERIAL_CONDITION_UNITS,
+  IMPERIAL_HOUR_UNITS,
   METRIC_CONDITION_UNITS,
   METRIC_DAY_UNITS,
+  METRIC_HOUR_UNITS,
   openMeteoAt,
   REFUSED_TIME_ZONE,
   startOpenMeteoFixture,
@@ -24,6 +29,7 @@ const CURRENT_KEYS = [
   'windSpeed',
   'windDirection',
   'windGusts',
+  'uvIndex',
   'isDay',
   'weatherCode',
   'description',
@@ -42,8 +48,39 @@ const DAY_KEYS = [
   'sunset',
   'description',
 ];
+const HOUR_KEYS = [
+  'time',
+  'temperature',
+  'apparentTemperature',
+  'precipitation',
+  'precipitationProbability',
+  'windSpeed',
+  'windDirection',
+  'windGusts',
+  'weatherCode',
+  'uvIndex',
+  'description',
+];
+const AIR_KEYS = [
+  'location',
+  'time',
+  'pm25',
+  'pm10',
+  'ozone',
+  'nitrogenDioxide',
+  'europeanAqi',
+  'usAqi',
+  'units',
+  'attribution',
+];
 const ATTRIBUTION =
   'Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)';
+const AIR_ATTRIBUTION =
+  'Air quality data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); contains modified Copernicus Atmosphere Monitoring Service information';
+
+/** Which of Open-Meteo's APIs was asked, call by call. */
+const pathsAsked = (fixture: OpenMeteoFixture) =>
+  fixture.calls.map((call) => new URL(call, 'http://open-meteo.test').pathname);
 
 /** What Open-Meteo was asked, by query parameter, call by call. */
 const asked = (fixture: OpenMeteoFixture, ...names: string[]) =>
@@ -108,7 +145,7 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
         timezone: 'auto',
         temperature_unit: 'celsius',
         current:
-          'temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,is_day,weather_code',
+          'temperature_2m,apparent_temperature,relative_humidity_2m,precipitation,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,uv_index,is_day,weather_code',
       },
     ]);
   });
@@ -273,15 +310,213 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
     );
   });
 
+  it('answers the next 48 hours hour by hour, the current one first, with the WMO description and the UV index', async () => {
+    const { cache, warning, body } = await json('/api/weather/hourly?lat=52.52&lon=13.41');
+    expect(cache).to.equal('fresh');
+    expect(warning).to.equal(null);
+    expect(Object.keys(body)).to.deep.equal(['location', 'hours', 'units', 'attribution']);
+    expect(body.location).to.deep.equal({
+      name: null,
+      country: null,
+      lat: 52.52,
+      lon: 13.41,
+      timezone: 'Europe/Berlin',
+      elevation: 38,
+    });
+    const hours = body.hours as Record<string, unknown>[];
+    expect(hours).to.have.length(48);
+    expect(Object.keys(hours[0]!).sort()).to.deep.equal([...HOUR_KEYS].sort());
+    expect(hours[0]).to.deep.equal({ ...BERLIN_FIRST_HOUR, description: 'overcast' });
+    expect(hours.map((hour) => hour.time).slice(0, 3)).to.deep.equal([
+      '2026-11-23T10:00',
+      '2026-11-23T11:00',
+      '2026-11-23T12:00',
+    ]);
+    expect(hours[47]!.time).to.equal('2026-11-25T09:00');
+    expect([...new Set(hours.map((hour) => hour.description))]).to.deep.equal([
+      'overcast',
+      'slight rain',
+      'moderate rain',
+      'slight rain showers',
+      'partly cloudy',
+      'mainly clear',
+    ]);
+    // Night hours have no UV at all: 0, not null.
+    expect(hours[12]!.uvIndex).to.equal(0);
+    expect(body.units).to.deep.equal(METRIC_HOUR_UNITS);
+    expect(body.attribution).to.equal(ATTRIBUTION);
+    expect(
+      asked(openMeteo, 'latitude', 'longitude', 'timezone', 'temperature_unit', 'hourly', 'forecast_hours'),
+    ).to.deep.equal([
+      {
+        latitude: '52.52',
+        longitude: '13.41',
+        timezone: 'auto',
+        temperature_unit: 'celsius',
+        hourly:
+          'temperature_2m,apparent_temperature,precipitation,precipitation_probability,wind_speed_10m,wind_direction_10m,wind_gusts_10m,weather_code,uv_index',
+        forecast_hours: '48',
+      },
+    ]);
+
+    const imperial = await json('/api/weather/hourly?city=Paris,%20FR&units=imperial&timezone=Europe/Paris');
+    expect(imperial.body.location).to.include({ name: 'Paris', country: 'FR', timezone: 'Europe/Paris' });
+    expect(imperial.body.units).to.deep.equal(IMPERIAL_HOUR_UNITS);
+    expect((imperial.body.hours as unknown[])[0]).to.deep.equal({
+      ...BERLIN_FIRST_HOUR,
+      temperature: 39.6,
+      apparentTemperature: 33.1,
+      windSpeed: 7.8,
+      windGusts: 15.9,
+      description: 'overcast',
+    });
+    const byHeader = await json('/api/weather/hourly', { 'x-coords': '52.52,13.41' });
+    // The same question as the first: answered from the cache.
+    expect(byHeader.body.hours).to.deep.equal(body.hours);
+    expect(openMeteo.calls).to.have.length(2);
+  });
+
+  it('answers the air now from Open-Meteo’s air-quality API, with the credit its data asks for', async () => {
+    const { cache, body } = await json('/api/weather/air?lat=52.52&lon=13.41');
+    expect(cache).to.equal('fresh');
+    expect(Object.keys(body)).to.deep.equal(AIR_KEYS);
+    expect(body).to.deep.equal({
+      location: { name: null, country: null, lat: 52.52, lon: 13.41, timezone: 'Europe/Berlin', elevation: 38 },
+      ...BERLIN_AIR,
+      units: AIR_UNITS,
+      attribution: AIR_ATTRIBUTION,
+    });
+    expect(pathsAsked(openMeteo)).to.deep.equal(['/air-quality']);
+    expect(asked(openMeteo, 'latitude', 'longitude', 'timezone', 'current', 'temperature_unit')).to.deep.equal([
+      {
+        latitude: '52.52',
+        longitude: '13.41',
+        timezone: 'auto',
+        current: 'pm2_5,pm10,ozone,nitrogen_dioxide,european_aqi,us_aqi',
+        temperature_unit: null,
+      },
+    ]);
+    const tokyo = await json('/api/weather/air?city=Berlin&timezone=Asia/Tokyo');
+    expect(tokyo.body.location).to.include({ name: 'Berlin', country: 'DE', timezone: 'Asia/Tokyo' });
+    await json('/api/weather/air', { 'x-city': 'Berlin' });
+    // Berlin by name is the point asked first, but in another time zone: two questions, the third kept.
+    expect(openMeteo.calls).to.have.length(2);
+  });
+
+  it('takes units where a measure depends on them and refuses them on the air, whose measures do not (400 code 7)', async () => {
+    for (const path of ['current', 'forecast', 'hourly']) {
+      expect((await get(`/api/weather/${path}?lat=52.52&lon=13.41&units=imperial`)).status, path).to.equal(200);
+      await expectError(await get(`/api/weather/${path}?lat=52.52&lon=13.41&units=kelvin`), 400, 7);
+      await expectError(await get(`/api/weather/${path}?lat=52.52&lon=13.41&units=Metric`), 400, 7);
+    }
+    for (const units of ['metric', 'imperial']) {
+      const refused = await expectError(await get(`/api/weather/air?lat=52.52&lon=13.41&units=${units}`), 400, 7);
+      expect(refused.details).to.include('units');
+    }
+    // Nor does an option of another operation mean anything here.
+    expect((await expectError(await get('/api/weather/hourly?lat=52.52&lon=13.41&days=2'), 400, 7)).details).to.include(
+      'days',
+    );
+    await expectError(await get('/api/weather/air?lat=52.52&lon=13.41&days=2'), 400, 7);
+  });
+
+  it('refuses the hourly forecast and the air without a place, with one given two ways or a bad option, asking nothing', async () => {
+    for (const path of ['hourly', 'air']) {
+      expect((await expectError(await get(`/api/weather/${path}`), 400, 6)).details).to.equal(
+        'Missing: lat, lon, city, x-coords, x-city',
+      );
+      await expectError(await get(`/api/weather/${path}?lat=52.52`), 400, 6);
+      await expectError(await get(`/api/weather/${path}?lat=52.52&lon=13.41&city=Berlin`), 400, 7);
+      for (const query of ['lat=91&lon=0', 'lat=52.52&lon=13.41&timezone=europe/paris', 'city=%20'])
+        await expectError(await get(`/api/weather/${path}?${query}`), 400, 7);
+      await expectError(await get(`/api/weather/${path}`, { 'x-coords': 'north,east' }), 400, 9);
+      await expectError(await get(`/api/weather/${path}?city=Nowhere%20At%20All`), 404, 22);
+    }
+    expect(openMeteo.calls).to.deep.equal([]);
+    for (const path of ['hourly', 'air']) {
+      const refused = await expectError(
+        await get(`/api/weather/${path}?lat=52.52&lon=13.41&timezone=${REFUSED_TIME_ZONE}`),
+        400,
+        7,
+      );
+      expect(refused.details).to.equal('Open-Meteo refused the question: Invalid timezone');
+    }
+  });
+
+  it('keeps the hourly forecast and the air as it keeps the conditions now: stale when Open-Meteo fails, else 502 code 29 or 504 code 30', async () => {
+    await serve({}, { hourlyTtlMs: 0, airTtlMs: 0 });
+    await json('/api/weather/hourly?lat=52.52&lon=13.41');
+    await json('/api/weather/air?lat=52.52&lon=13.41');
+    openMeteo.behaviour = 'error';
+    for (const path of ['hourly', 'air']) {
+      const stale = await json(`/api/weather/${path}?lat=52.52&lon=13.41`);
+      expect(stale.cache, path).to.equal('stale');
+      expect(stale.warning, path).to.equal('110 - "Response is Stale"');
+    }
+    openMeteo.behaviour = 'down';
+    for (const path of ['hourly', 'air'])
+      expect((await expectError(await get(`/api/weather/${path}?city=Paris`), 502, 29)).details).to.equal(
+        'Open-Meteo could not be reached',
+      );
+    openMeteo.behaviour = 'garbage';
+    await expectError(await get('/api/weather/hourly?lat=1&lon=1'), 502, 29);
+    await expectError(await get('/api/weather/air?lat=1&lon=1'), 502, 29);
+    openMeteo.behaviour = 'slow';
+    openMeteo.slowMs = 1_000;
+    await Promise.all(
+      ['hourly', 'air'].map(async (path) =>
+        expect((await expectError(await get(`/api/weather/${path}?lat=10&lon=10`), 504, 30)).details).to.equal(
+          'Open-Meteo did not answer in time',
+        ),
+      ),
+    );
+  });
+
+  it('shares one call among identical requests that arrive together, per API', async () => {
+    openMeteo.behaviour = 'slow';
+    openMeteo.slowMs = 50;
+    const together = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        json(`/api/weather/${index % 2 === 0 ? 'hourly' : 'air'}?lat=-33.87&lon=151.21`),
+      ),
+    );
+    expect(together.map(({ cache }) => cache)).to.deep.equal(Array(6).fill('fresh'));
+    expect(pathsAsked(openMeteo).sort()).to.deep.equal(['/air-quality', '/forecast']);
+  });
+
   it('answers 423 code 23 when weather is turned off, asking nothing', async () => {
     await serve({ UTILITY_API_OPEN_METEO_URL: 'off' });
     expect((await expectError(await get('/api/weather/current?lat=52.52&lon=13.41'), 423, 23)).details).to.equal(
       'Weather is turned off on this server',
     );
     await expectError(await get('/api/weather/forecast?city=Berlin'), 423, 23);
+    await expectError(await get('/api/weather/hourly?city=Berlin'), 423, 23);
+    // Weather off is the air off too, whatever its own address.
+    expect((await expectError(await get('/api/weather/air?city=Berlin'), 423, 23)).details).to.equal(
+      'Air quality is turned off on this server',
+    );
     // Input is still checked first.
     await expectError(await get('/api/weather/forecast'), 400, 6);
+    await expectError(await get('/api/weather/air?lat=1&lon=1&units=metric'), 400, 7);
     expect(openMeteo.calls).to.deep.equal([]);
+
+    await serve({ UTILITY_API_OPEN_METEO_AIR_QUALITY_URL: 'off' });
+    await expectError(await get('/api/weather/air?lat=52.52&lon=13.41'), 423, 23);
+    expect((await json('/api/weather/hourly?lat=52.52&lon=13.41')).cache).to.equal('fresh');
+    expect(pathsAsked(openMeteo)).to.deep.equal(['/forecast']);
+  });
+
+  it('asks the air-quality API at its own address', async () => {
+    const airQuality = await startOpenMeteoFixture();
+    try {
+      await serve({ UTILITY_API_OPEN_METEO_AIR_QUALITY_URL: airQuality.url });
+      await json('/api/weather/air?lat=52.52&lon=13.41');
+      await json('/api/weather/hourly?lat=52.52&lon=13.41');
+      expect(pathsAsked(airQuality)).to.deep.equal(['/air-quality']);
+      expect(pathsAsked(openMeteo)).to.deep.equal(['/forecast']);
+    } finally {
+      await airQuality.close();
+    }
   });
 
   it('needs the permission of each endpoint', async () => {
@@ -295,5 +530,17 @@ describe('http: weather (Open-Meteo on loopback, places from the gazetteer)', ()
       1,
     );
     await expectError(await server.get('/api/weather/current?lat=1&lon=1'), 401, 3);
+    for (const [permission, allowed] of [
+      ['Weather::Hourly', 'hourly'],
+      ['Weather::Air', 'air'],
+    ] as const) {
+      const narrow = await server.tokenFor([permission]);
+      const as = (path: string) =>
+        server.get(`/api/weather/${path}?lat=1&lon=1`, { Authorization: `Bearer ${narrow}` });
+      expect((await as(allowed)).status, permission).to.equal(200);
+      for (const other of ['current', 'forecast', 'hourly', 'air'].filter((path) => path !== allowed))
+        await expectError(await as(other), 403, 1);
+      await expectError(await server.get(`/api/weather/${allowed}?lat=1&lon=1`), 401, 3);
+    }
   });
 });

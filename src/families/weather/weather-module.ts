@@ -4,7 +4,7 @@ import { OFF_WEATHER_SOURCE, OpenMeteoWeatherSource } from './adapters/open-mete
 import { Gazetteer } from '../location/domain/index.js';
 import { Clock } from '../../domain/ports.js';
 import { WeatherSource } from './domain/ports.js';
-import { GetCurrentWeather, GetForecast } from './domain/weather-queries.js';
+import { GetAirQuality, GetCurrentWeather, GetForecast, GetHourlyForecast } from './domain/weather-queries.js';
 import { Log, RouteContribution, UpstreamCalls, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { bindGazetteer } from '../location/location-module.js';
 
@@ -17,10 +17,12 @@ export type { WeatherSettings };
 export interface WeatherUseCases {
   readonly getCurrentWeather: GetCurrentWeather;
   readonly getForecast: GetForecast;
+  readonly getHourlyForecast: GetHourlyForecast;
+  readonly getAirQuality: GetAirQuality;
 }
 export const WeatherUseCases = useCasesIdentifier<WeatherUseCases>('WeatherUseCases');
 
-/** The weather now and by day from Open-Meteo (which may be `off`), at points or at places the gazetteer finds. */
+/** The weather now, by hour and by day, and the air now, from Open-Meteo (which may be `off`), at points or at places the gazetteer finds. */
 export const weatherModule = (settings: WeatherSettings): ContainerModule =>
   new ContainerModule((options) => {
     const { provide } = typedBindings(options);
@@ -32,8 +34,11 @@ export const weatherModule = (settings: WeatherSettings): ContainerModule =>
             {
               ...upstreamTimingOf(settings),
               baseUrl: settings.openMeteoUrl,
+              airQualityUrl: settings.airQualityUrl,
               currentTtlMs: settings.currentTtlMs,
               forecastTtlMs: settings.forecastTtlMs,
+              hourlyTtlMs: settings.hourlyTtlMs,
+              airTtlMs: settings.airTtlMs,
               maxEntries: settings.cacheEntries,
             },
             logger,
@@ -43,9 +48,14 @@ export const weatherModule = (settings: WeatherSettings): ContainerModule =>
     provide(WeatherUseCases, [WeatherSource, Gazetteer], (source, gazetteer) => ({
       getCurrentWeather: new GetCurrentWeather(source, gazetteer),
       getForecast: new GetForecast(source, gazetteer),
+      getHourlyForecast: new GetHourlyForecast(source, gazetteer),
+      getAirQuality: new GetAirQuality(source, gazetteer),
     })).inSingletonScope();
     provide(RouteContribution, [WeatherUseCases], (useCases) => ({
-      section: { name: 'Weather', description: 'The weather now and the days ahead, from Open-Meteo.' },
+      section: {
+        name: 'Weather',
+        description: 'The weather now, the hours and days ahead, and the air now, from Open-Meteo.',
+      },
       routes: weatherRoutes(useCases),
     }));
   });

@@ -1,14 +1,24 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { WeatherPermission } from './domain/permissions.js';
-import { PLACE_FIELDS, type GetCurrentWeather, type GetForecast, type PlaceAsked } from './domain/weather-queries.js';
+import {
+  PLACE_FIELDS,
+  type GetAirQuality,
+  type GetCurrentWeather,
+  type GetForecast,
+  type GetHourlyForecast,
+  type PlaceAsked,
+} from './domain/weather-queries.js';
 import {
   AUTO_TIME_ZONE,
   DEFAULT_FORECAST_DAYS,
+  FORECAST_HOURS,
   MAX_FORECAST_DAYS,
   UNITS,
+  type CurrentAir,
   type CurrentWeather,
   type Forecast,
+  type HourlyForecast,
 } from './domain/weather.js';
 import { latitude, latLon, longitude, matching, numberWritten, oneOf, placeName } from '../../platform/http/codecs.js';
 import { optional } from '../../platform/http/fields.js';
@@ -18,6 +28,8 @@ import { defineRoute, type Route } from '../../platform/http/route-table.js';
 export interface WeatherRouteDependencies {
   readonly getCurrentWeather: GetCurrentWeather;
   readonly getForecast: GetForecast;
+  readonly getHourlyForecast: GetHourlyForecast;
+  readonly getAirQuality: GetAirQuality;
 }
 
 /** The characters of IANA names; which names exist is the domain's question. */
@@ -26,25 +38,36 @@ const timeZoneText = matching(/^[A-Za-z0-9_+/-]{1,64}$/, 'an IANA time zone name
 /** The original service's headers, each mapped to the field it gives. */
 const PLACE_HEADERS = { legacyCoords: 'x-coords', legacyCity: 'x-city' } as const;
 
+/** Where: one way of four, two of them the original service's headers. */
+const placeFields = {
+  [PLACE_FIELDS.lat]: optional(latitude, 'latitude in decimal degrees; with lon'),
+  [PLACE_FIELDS.lon]: optional(longitude, 'longitude in decimal degrees; with lat'),
+  [PLACE_FIELDS.city]: optional(
+    placeName,
+    'a place name, optionally followed by ", " and a country (ISO alpha-2 code or English name), found as /location/coords finds it',
+  ),
+};
+const placeHeaders = {
+  [PLACE_HEADERS.legacyCoords]: optional(latLon, "the point as the original service took it, 'lat,lon'"),
+  [PLACE_HEADERS.legacyCity]: optional(placeName, 'the place name as the original service took it (printable ASCII)'),
+};
+const timezoneField = optional(
+  timeZoneText,
+  `the time zone of the times answered: an IANA name, or ${AUTO_TIME_ZONE} (the default), the place's own`,
+);
+
+/** What the operations whose measures depend on a system of units take: the place, the units and the time zone. */
 const placeInput = {
   query: {
-    [PLACE_FIELDS.lat]: optional(latitude, 'latitude in decimal degrees; with lon'),
-    [PLACE_FIELDS.lon]: optional(longitude, 'longitude in decimal degrees; with lat'),
-    [PLACE_FIELDS.city]: optional(
-      placeName,
-      'a place name, optionally followed by ", " and a country (ISO alpha-2 code or English name), found as /location/coords finds it',
-    ),
+    ...placeFields,
     units: optional(oneOf(UNITS, UNITS.join(' or ')), 'metric (°C, km/h, mm; the default) or imperial (°F, mph, inch)'),
-    timezone: optional(
-      timeZoneText,
-      `the time zone of the times answered: an IANA name, or ${AUTO_TIME_ZONE} (the default), the place's own`,
-    ),
+    timezone: timezoneField,
   },
-  headers: {
-    [PLACE_HEADERS.legacyCoords]: optional(latLon, "the point as the original service took it, 'lat,lon'"),
-    [PLACE_HEADERS.legacyCity]: optional(placeName, 'the place name as the original service took it (printable ASCII)'),
-  },
+  headers: placeHeaders,
 };
+
+/** The air's measures are µg/m³ and index points in every system, so it takes the place and the time zone alone. */
+const airInput = { query: { ...placeFields, timezone: timezoneField }, headers: placeHeaders };
 
 /** The headers' values under their fields, the fields named as the client wrote them. */
 const fromHeaders = (headers: {
@@ -83,6 +106,7 @@ const currentWeather = t.strict({
   windSpeed: measurement,
   windDirection: measurement,
   windGusts: measurement,
+  uvIndex: measurement,
   isDay: nullable(t.boolean),
   weatherCode: measurement,
   description: nullable(t.string),
@@ -123,6 +147,48 @@ const forecast = t.strict({
     'precipitationProbabilityMax',
     'windSpeedMax',
   ]),
+  attribution: t.string,
+});
+
+const hourlyForecast = t.strict({
+  location,
+  hours: t.readonlyArray(
+    t.strict({
+      time: t.string,
+      temperature: measurement,
+      apparentTemperature: measurement,
+      precipitation: measurement,
+      precipitationProbability: measurement,
+      windSpeed: measurement,
+      windDirection: measurement,
+      windGusts: measurement,
+      weatherCode: measurement,
+      description: nullable(t.string),
+      uvIndex: measurement,
+    }),
+  ),
+  units: unitsOf([
+    'temperature',
+    'apparentTemperature',
+    'precipitation',
+    'precipitationProbability',
+    'windSpeed',
+    'windDirection',
+    'windGusts',
+  ]),
+  attribution: t.string,
+});
+
+const currentAir = t.strict({
+  location,
+  time: t.string,
+  pm25: measurement,
+  pm10: measurement,
+  ozone: measurement,
+  nitrogenDioxide: measurement,
+  europeanAqi: measurement,
+  usAqi: measurement,
+  units: unitsOf(['pm25', 'pm10', 'ozone', 'nitrogenDioxide', 'europeanAqi', 'usAqi']),
   attribution: t.string,
 });
 
@@ -173,6 +239,35 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
       handle: async ({ query, headers, requestId }) =>
         E.map(fetchedJson<Forecast>)(
           await deps.getForecast.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/weather/hourly',
+      permission: WeatherPermission.WeatherHourly,
+      summary: `A forecast by hour for the next ${FORECAST_HOURS} hours, the current one first, at a point or a named place (Open-Meteo)`,
+      ...placeInput,
+      response: hourlyForecast,
+      responseHeaders: freshnessHeaders,
+      errors: weatherErrors,
+      handle: async ({ query, headers, requestId }) =>
+        E.map(fetchedJson<HourlyForecast>)(
+          await deps.getHourlyForecast.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/weather/air',
+      permission: WeatherPermission.WeatherAir,
+      summary:
+        'The air now at a point or a named place: particulate matter, ozone, nitrogen dioxide and the European and US air quality indexes (Open-Meteo)',
+      ...airInput,
+      response: currentAir,
+      responseHeaders: freshnessHeaders,
+      errors: weatherErrors,
+      handle: async ({ query, headers, requestId }) =>
+        E.map(fetchedJson<CurrentAir>)(
+          await deps.getAirQuality.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
         ),
     }),
   ];

@@ -16,7 +16,12 @@ const place = {
   oneWayOf: [['query lat', 'query lon'], ['query city'], ['headers x-coords'], ['headers x-city']],
 } satisfies RouteSamples;
 
+/** The air takes no units: its measures are the same in both systems. */
+const { units: _units, ...airQuery } = place.query;
+
 export const weatherSamples: RouteSampleTable = {
   'GET /weather/current': place,
   'GET /weather/forecast': { ...place, query: { ...place.query, days: mostly(['1', '7', '16'], ['17', '0']) } },
+  'GET /weather/hourly': place,
+  'GET /weather/air': { ...place, query: airQuery },
 };

@@ -1,12 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { Conditions, DayForecast, ObservedConditions, ObservedForecast } from '../domain/weather.js';
+import type {
+  AirConditions,
+  Conditions,
+  DayForecast,
+  HourForecast,
+  ObservedAir,
+  ObservedConditions,
+  ObservedForecast,
+  ObservedHours,
+} from '../domain/weather.js';
 
 /**
- * Open-Meteo's `/v1/forecast` answers, as its documentation describes them, decoded into the
- * domain's shapes. Each variable asked for comes back under its own name in `current` (one value)
- * or `daily` (one value per day, beside `time`), with its unit in `current_units` / `daily_units`;
- * a value it does not have is null.
+ * Open-Meteo's `/v1/forecast` and `/v1/air-quality` answers, as its documentation describes them,
+ * decoded into the domain's shapes. Each variable asked for comes back under its own name in
+ * `current` (one value), `hourly` or `daily` (one value per hour or day, beside `time`), with its
+ * unit in `current_units` / `hourly_units` / `daily_units`; a value it does not have is null.
  */
 
 /** The variables asked of `current`, by the domain's name for each. */
@@ -31,8 +40,32 @@ export const DAILY_MEASURES = {
   windSpeedMax: 'wind_speed_10m_max',
 } as const;
 
-export const CURRENT_PARAMETER = [...Object.values(CURRENT_VARIABLES), 'is_day', 'weather_code'].join(',');
+/** The variables asked of `hourly` that carry a unit, by the domain's name for each. */
+export const HOURLY_MEASURES = {
+  temperature: 'temperature_2m',
+  apparentTemperature: 'apparent_temperature',
+  precipitation: 'precipitation',
+  precipitationProbability: 'precipitation_probability',
+  windSpeed: 'wind_speed_10m',
+  windDirection: 'wind_direction_10m',
+  windGusts: 'wind_gusts_10m',
+} as const;
+
+/** The air-quality API's variables of `current`, by the domain's name for each; the indexes' units are their names (`EAQI`). */
+export const AIR_VARIABLES = {
+  pm25: 'pm2_5',
+  pm10: 'pm10',
+  ozone: 'ozone',
+  nitrogenDioxide: 'nitrogen_dioxide',
+  europeanAqi: 'european_aqi',
+  usAqi: 'us_aqi',
+} as const;
+
+// The UV index has no unit (Open-Meteo gives it as ""), so it is asked beside the measures, like the weather code.
+export const CURRENT_PARAMETER = [...Object.values(CURRENT_VARIABLES), 'uv_index', 'is_day', 'weather_code'].join(',');
 export const DAILY_PARAMETER = ['weather_code', ...Object.values(DAILY_MEASURES), 'sunrise', 'sunset'].join(',');
+export const HOURLY_PARAMETER = [...Object.values(HOURLY_MEASURES), 'weather_code', 'uv_index'].join(',');
+export const AIR_PARAMETER = Object.values(AIR_VARIABLES).join(',');
 
 const measurement = t.union([t.number, t.null]);
 const localTime = t.union([t.string, t.null]);
@@ -69,6 +102,7 @@ const OpenMeteoCurrent = t.type({
   current: t.type({
     time: t.string,
     ...each(CURRENT_VARIABLES, measurement),
+    uv_index: measurement,
     is_day: t.union([t.literal(0), t.literal(1), t.null]),
     weather_code: measurement,
   }),
@@ -82,6 +116,7 @@ export const CurrentAnswer: t.Decoder<unknown, ObservedConditions> = decodedAs(
     const conditions: Conditions = {
       time: current.time,
       ...renamed(CURRENT_VARIABLES, (name) => current[name]),
+      uvIndex: current.uv_index,
       isDay: current.is_day === null ? null : current.is_day === 1,
       weatherCode: current.weather_code,
     };
@@ -125,6 +160,55 @@ export const forecastAnswer = (days: number): t.Decoder<unknown, ObservedForecas
       units: renamed(DAILY_MEASURES, (name) => daily_units[name]),
     });
   });
+
+const OpenMeteoHourly = t.type({
+  ...situation,
+  hourly: t.type({
+    time: t.array(t.string),
+    ...each(HOURLY_MEASURES, t.array(measurement)),
+    weather_code: t.array(measurement),
+    uv_index: t.array(measurement),
+  }),
+  hourly_units: t.type(each(HOURLY_MEASURES, t.string)),
+});
+
+/** An hourly forecast of exactly `hours` hours: every hourly series must hold one value per hour. */
+export const hourlyAnswer = (hours: number): t.Decoder<unknown, ObservedHours> =>
+  decodedAs(
+    `an Open-Meteo hourly forecast of ${hours} hours`,
+    OpenMeteoHourly,
+    ({ timezone, elevation, hourly, hourly_units }) => {
+      if (Object.values(hourly).some((series) => series.length !== hours))
+        return E.left(`every hourly series must hold ${hours} values`);
+      const forecast: HourForecast[] = hourly.time.map((time, hour) => ({
+        time,
+        ...renamed(HOURLY_MEASURES, (name) => hourly[name][hour] ?? null),
+        weatherCode: hourly.weather_code[hour] ?? null,
+        uvIndex: hourly.uv_index[hour] ?? null,
+      }));
+      return E.right({
+        timezone,
+        elevation,
+        hours: forecast,
+        units: renamed(HOURLY_MEASURES, (name) => hourly_units[name]),
+      });
+    },
+  );
+
+const OpenMeteoAir = t.type({
+  ...situation,
+  current: t.type({ time: t.string, ...each(AIR_VARIABLES, measurement) }),
+  current_units: t.type(each(AIR_VARIABLES, t.string)),
+});
+
+export const AirAnswer: t.Decoder<unknown, ObservedAir> = decodedAs(
+  'an Open-Meteo air-quality answer',
+  OpenMeteoAir,
+  ({ timezone, elevation, current, current_units }) => {
+    const air: AirConditions = { time: current.time, ...renamed(AIR_VARIABLES, (name) => current[name]) };
+    return E.right({ timezone, elevation, air, units: renamed(AIR_VARIABLES, (name) => current_units[name]) });
+  },
+);
 
 /** Open-Meteo refuses a question with 400 and `{"error": true, "reason": "..."}`. */
 export const OpenMeteoRefusal = t.type({ error: t.literal(true), reason: t.string });

@@ -2,4 +2,6 @@
 export const WeatherPermission = {
   WeatherCurrent: 'Weather::Current',
   WeatherForecast: 'Weather::Forecast',
+  WeatherHourly: 'Weather::Hourly',
+  WeatherAir: 'Weather::Air',
 } as const;

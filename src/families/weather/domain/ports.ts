@@ -1,6 +1,14 @@
 import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
-import type { ForecastQuery, ObservedConditions, ObservedForecast, WeatherQuery } from './weather.js';
+import type {
+  AirQuery,
+  ForecastQuery,
+  ObservedAir,
+  ObservedConditions,
+  ObservedForecast,
+  ObservedHours,
+  WeatherQuery,
+} from './weather.js';
 
 /**
  * What asking a weather source gives: the answer (an older one when the source could not be asked,
@@ -14,15 +22,21 @@ export type WeatherResult<A> =
   | { readonly kind: 'off' };
 
 /**
- * Weather by point (Open-Meteo). A found forecast holds exactly the days asked, today first, and
- * its measurements in the units asked. Every method answers an outcome and never rejects.
+ * Weather by point (Open-Meteo). A found forecast holds exactly the days asked, today first, an
+ * hourly one `FORECAST_HOURS` hours, the current one first, and their measurements are in
+ * the units asked. Every method answers an outcome and never rejects.
  */
 export interface WeatherSource {
   /** Who it is, for error details: `Open-Meteo`. */
   readonly name: string;
   /** The credit its data's licence requires, shown with every answer. */
   readonly attribution: string;
+  /** The credit the air's data requires: its source's, and that of the data it is made from. */
+  readonly airAttribution: string;
   current(query: WeatherQuery, context?: CallContext): Promise<WeatherResult<ObservedConditions>>;
   forecast(query: ForecastQuery, context?: CallContext): Promise<WeatherResult<ObservedForecast>>;
+  hourly(query: WeatherQuery, context?: CallContext): Promise<WeatherResult<ObservedHours>>;
+  /** The air now; `off` on its own when only the air's source is turned off. */
+  air(query: AirQuery, context?: CallContext): Promise<WeatherResult<ObservedAir>>;
 }
 export const WeatherSource = identifier<WeatherSource>('WeatherSource');

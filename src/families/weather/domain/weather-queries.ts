@@ -14,11 +14,16 @@ import {
   MAX_FORECAST_DAYS,
   POINT_PRECISION_DEGREES,
   UNITS,
+  type AirQuery,
+  type CurrentAir,
   type CurrentWeather,
   type DayForecast,
   type DescribedDay,
+  type DescribedHour,
   type Forecast,
   type ForecastQuery,
+  type HourForecast,
+  type HourlyForecast,
   type Point,
   type Situation,
   type Units,
@@ -51,11 +56,14 @@ export interface PlaceAsked {
   readonly fieldNames?: Partial<Readonly<Record<PlaceField, string>>>;
 }
 
-export interface WeatherRequest extends PlaceAsked {
-  /** Default metric. */
-  readonly units?: Units;
+export interface AirRequest extends PlaceAsked {
   /** An IANA time zone name, or `auto` (the default): the place's own. */
   readonly timezone?: string;
+}
+
+export interface WeatherRequest extends AirRequest {
+  /** Default metric. */
+  readonly units?: Units;
 }
 
 export interface ForecastRequest extends WeatherRequest {
@@ -120,14 +128,16 @@ function whereOf({
   );
 }
 
-function checkOptions({
-  units = DEFAULT_UNITS,
-  timezone = AUTO_TIME_ZONE,
-}: WeatherRequest): E.Either<DomainError, Omit<WeatherQuery, 'point'>> {
+function checkAirOptions({ timezone = AUTO_TIME_ZONE }: AirRequest): E.Either<DomainError, Omit<AirQuery, 'point'>> {
+  if (timezone !== AUTO_TIME_ZONE && !isTimeZoneName(timezone)) return E.left(invalidInput('timezone', TIMEZONE_RULE));
+  return E.right({ timezone });
+}
+
+function checkOptions(request: WeatherRequest): E.Either<DomainError, Omit<WeatherQuery, 'point'>> {
+  const { units = DEFAULT_UNITS } = request;
   if (!(UNITS as readonly string[]).includes(units))
     return E.left(invalidInput('units', `units must be ${UNITS.join(' or ')}`));
-  if (timezone !== AUTO_TIME_ZONE && !isTimeZoneName(timezone)) return E.left(invalidInput('timezone', TIMEZONE_RULE));
-  return E.right({ units, timezone });
+  return E.map((options: Omit<AirQuery, 'point'>) => ({ ...options, units }))(checkAirOptions(request));
 }
 
 function checkForecastOptions(request: ForecastRequest): E.Either<DomainError, Omit<ForecastQuery, 'point'>> {
@@ -150,7 +160,7 @@ async function locate(gazetteer: Gazetteer, where: Where): Promise<E.Either<Doma
  * The question for the source, from a request: the place given one way, the options checked, and
  * the point rounded to 0.01°, so that answers are kept per rounded point (with the options).
  */
-async function questionOf<R extends WeatherRequest, O>(
+async function questionOf<R extends PlaceAsked, O>(
   gazetteer: Gazetteer,
   request: R,
   checkOptions: (request: R) => E.Either<DomainError, O>,
@@ -178,6 +188,7 @@ function answerOf<A, B>(
   source: WeatherSource,
   result: WeatherResult<A>,
   build: (value: A) => B,
+  turnedOff = 'Weather is turned off on this server',
 ): E.Either<DomainError, Fetched<B>> {
   switch (result.kind) {
     case 'found':
@@ -192,7 +203,7 @@ function answerOf<A, B>(
           : { _tag: 'UpstreamUnavailable', details: `${source.name} could not be reached` },
       );
     case 'off':
-      return E.left({ _tag: 'EndpointDisabled', details: 'Weather is turned off on this server' });
+      return E.left({ _tag: 'EndpointDisabled', details: turnedOff });
   }
 }
 
@@ -252,5 +263,71 @@ export class GetForecast {
       units: observed.units,
       attribution: this.source.attribution,
     }));
+  }
+}
+
+/** `Weather::Hourly`: the next 48 hours, hour by hour, the current one first, at a point or a named place. */
+export class GetHourlyForecast {
+  /** The hours of each forecast the source keeps, described once, as {@link GetForecast} does its days. */
+  private readonly describedHours = new WeakMap<readonly HourForecast[], readonly DescribedHour[]>();
+
+  constructor(
+    private readonly source: WeatherSource,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  private describe(hours: readonly HourForecast[]): readonly DescribedHour[] {
+    let described = this.describedHours.get(hours);
+    if (described === undefined) {
+      described = hours.map((hour) => ({ ...hour, description: describeWeatherCode(hour.weatherCode) }));
+      this.describedHours.set(hours, described);
+    }
+    return described;
+  }
+
+  async execute(
+    request: WeatherRequest,
+    context: CallContext = {},
+  ): Promise<E.Either<DomainError, Fetched<HourlyForecast>>> {
+    const question = await questionOf(this.gazetteer, request, checkOptions);
+    if (E.isLeft(question)) return question;
+    const { query, place } = question.right;
+    return answerOf(this.source, await this.source.hourly(query, context), (observed) => ({
+      location: locationOf(place, observed),
+      hours: this.describe(observed.hours),
+      units: observed.units,
+      attribution: this.source.attribution,
+    }));
+  }
+}
+
+/**
+ * `Weather::Air`: the air now at a point or a named place. It takes no system of units: its
+ * measures are µg/m³ and index points in both.
+ */
+export class GetAirQuality {
+  constructor(
+    private readonly source: WeatherSource,
+    private readonly gazetteer: Gazetteer,
+  ) {}
+
+  async execute(request: AirRequest, context: CallContext = {}): Promise<E.Either<DomainError, Fetched<CurrentAir>>> {
+    // A caller without the types may still pass units; taking them would be ignoring them.
+    if ((request as WeatherRequest).units !== undefined)
+      return E.left(invalidInput('units', 'the air takes no units: its measures are the same in every system'));
+    const question = await questionOf(this.gazetteer, request, checkAirOptions);
+    if (E.isLeft(question)) return question;
+    const { query, place } = question.right;
+    return answerOf(
+      this.source,
+      await this.source.air(query, context),
+      (observed) => ({
+        location: locationOf(place, observed),
+        ...observed.air,
+        units: observed.units,
+        attribution: this.source.airAttribution,
+      }),
+      'Air quality is turned off on this server',
+    );
   }
 }

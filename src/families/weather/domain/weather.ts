@@ -1,6 +1,6 @@
 /**
- * Weather as the API answers it, in its own shapes whatever the source: the conditions now and a
- * forecast by day, at a point, in the units and time zone asked for.
+ * Weather as the API answers it, in its own shapes whatever the source: the conditions now, a
+ * forecast by hour and by day, and the air now, at a point, in the units and time zone asked for.
  */
 
 export const UNITS = ['metric', 'imperial'] as const;
@@ -12,6 +12,8 @@ export const DEFAULT_UNITS: Units = 'metric';
 export const AUTO_TIME_ZONE = 'auto';
 export const DEFAULT_FORECAST_DAYS = 7;
 export const MAX_FORECAST_DAYS = 16;
+/** An hourly forecast covers this many hours, the current one first. */
+export const FORECAST_HOURS = 48;
 
 /** Points are asked about to 0.01° (about 1 km): nearby asks share one answer, and a forecast is no finer anyway. */
 export const POINT_PRECISION_DEGREES = 0.01;
@@ -33,6 +35,9 @@ export interface ForecastQuery extends WeatherQuery {
   /** From 1 to {@link MAX_FORECAST_DAYS}, today first. */
   readonly days: number;
 }
+
+/** What a source is asked about the air: its measures have one unit each, whatever the system of units. */
+export type AirQuery = Omit<WeatherQuery, 'units'>;
 
 /** Where the source places the point: its time zone (`auto` resolved) and the ground's height in metres. */
 export interface Situation {
@@ -59,6 +64,8 @@ export interface Conditions {
   /** Where the wind comes from, degrees clockwise from north. */
   readonly windDirection: number | null;
   readonly windGusts: number | null;
+  /** The UV index (WHO scale, no unit): 0 at night, 11 and more extreme. */
+  readonly uvIndex: number | null;
   readonly isDay: boolean | null;
   /** A WMO weather interpretation code (see {@link describeWeatherCode}). */
   readonly weatherCode: number | null;
@@ -102,6 +109,56 @@ export type DayUnits = Readonly<
   >
 >;
 
+/** One hour of an hourly forecast; `time` is the hour's start, local. */
+export interface HourForecast {
+  readonly time: string;
+  readonly temperature: number | null;
+  readonly apparentTemperature: number | null;
+  /** Over the hour. */
+  readonly precipitation: number | null;
+  /** %. */
+  readonly precipitationProbability: number | null;
+  readonly windSpeed: number | null;
+  /** Where the wind comes from, degrees clockwise from north. */
+  readonly windDirection: number | null;
+  readonly windGusts: number | null;
+  readonly weatherCode: number | null;
+  /** No unit, as in {@link Conditions}. */
+  readonly uvIndex: number | null;
+}
+
+export type HourUnits = Readonly<
+  Record<
+    | 'temperature'
+    | 'apparentTemperature'
+    | 'precipitation'
+    | 'precipitationProbability'
+    | 'windSpeed'
+    | 'windDirection'
+    | 'windGusts',
+    string
+  >
+>;
+
+/** The air now: pollutants near the ground, and the two indexes made of them. */
+export interface AirConditions {
+  readonly time: string;
+  /** Particulate matter under 2.5 µm, µg/m³. */
+  readonly pm25: number | null;
+  /** Particulate matter under 10 µm, µg/m³. */
+  readonly pm10: number | null;
+  /** µg/m³. */
+  readonly ozone: number | null;
+  /** µg/m³. */
+  readonly nitrogenDioxide: number | null;
+  /** The European Environment Agency's index: 0-20 good, up to 100 extremely poor and above. */
+  readonly europeanAqi: number | null;
+  /** The US EPA's index: 0-50 good, up to 500. */
+  readonly usAqi: number | null;
+}
+
+export type AirUnits = Readonly<Record<Exclude<keyof AirConditions, 'time'>, string>>;
+
 /** What a source answers for the conditions now. */
 export interface ObservedConditions extends Situation {
   readonly conditions: Conditions;
@@ -112,6 +169,18 @@ export interface ObservedConditions extends Situation {
 export interface ObservedForecast extends Situation {
   readonly days: readonly DayForecast[];
   readonly units: DayUnits;
+}
+
+/** What a source answers for an hourly forecast: {@link FORECAST_HOURS} hours, the current one first. */
+export interface ObservedHours extends Situation {
+  readonly hours: readonly HourForecast[];
+  readonly units: HourUnits;
+}
+
+/** What a source answers for the air now. */
+export interface ObservedAir extends Situation {
+  readonly air: AirConditions;
+  readonly units: AirUnits;
 }
 
 /** The place an answer is about: its name and country when it was asked by name, and the point asked (rounded). */
@@ -138,6 +207,24 @@ export interface Forecast {
   readonly location: WeatherLocation;
   readonly days: readonly DescribedDay[];
   readonly units: DayUnits;
+  readonly attribution: string;
+}
+
+export interface DescribedHour extends HourForecast {
+  readonly description: string | null;
+}
+
+export interface HourlyForecast {
+  readonly location: WeatherLocation;
+  readonly hours: readonly DescribedHour[];
+  readonly units: HourUnits;
+  readonly attribution: string;
+}
+
+export interface CurrentAir extends AirConditions {
+  readonly location: WeatherLocation;
+  readonly units: AirUnits;
+  /** The credit the source's licence, and that of the data it is made from, require. */
   readonly attribution: string;
 }
 
