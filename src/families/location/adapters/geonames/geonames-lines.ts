@@ -1,0 +1,84 @@
+import { open } from 'node:fs/promises';
+
+/**
+ * Reading GeoNames' tab-separated files (cities500.txt: 32 MB) as bytes, a line at a time, with
+ * no string made of what a reader leaves out: the table's loader and the places' details both
+ * read that file so.
+ */
+export const TAB = 0x09;
+const NEWLINE = 0x0a;
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Calls `onLine` with each line's bytes (`from` to `to`, the newline left out) and where the
+ * chunk holding it starts in the file. The chunk is reused: nothing may keep it past the call.
+ */
+export async function forEachLine(
+  path: string,
+  onLine: (bytes: Buffer, from: number, to: number, chunkAt: number) => void,
+): Promise<void> {
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const file = await open(path, 'r');
+  try {
+    let carried = 0;
+    /** Where the chunk's first byte is in the file. */
+    let chunkAt = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(chunk, carried, CHUNK_BYTES - carried, null);
+      const end = carried + bytesRead;
+      let lineStart = 0;
+      for (
+        let newline = chunk.indexOf(NEWLINE);
+        newline !== -1 && newline < end;
+        newline = chunk.indexOf(NEWLINE, lineStart)
+      ) {
+        onLine(chunk, lineStart, newline, chunkAt);
+        lineStart = newline + 1;
+      }
+      if (bytesRead === 0) {
+        if (lineStart < end) onLine(chunk, lineStart, end, chunkAt);
+        return;
+      }
+      if (lineStart === 0 && end === CHUNK_BYTES)
+        throw new Error(`${path} holds a line longer than ${CHUNK_BYTES} bytes`);
+      chunk.copy(chunk, 0, lineStart, end);
+      carried = end - lineStart;
+      chunkAt += lineStart;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Where each field of the line starts, into `starts`, up to field `last + 1` (so that field
+ * `last` ends at `starts[last + 1] - 1`); the line's GeoNames id (its first field) is returned,
+ * or -1 when the line is too short or does not start with one.
+ */
+export function splitLine(bytes: Buffer, from: number, to: number, starts: Int32Array, last: number): number {
+  let geonamesId = 0;
+  let at = from;
+  for (; at < to && bytes[at]! >= 0x30 && bytes[at]! <= 0x39; at++) geonamesId = geonamesId * 10 + (bytes[at]! - 0x30);
+  if (at === from || bytes[at] !== TAB) return -1;
+  starts[0] = from;
+  for (let field = 1; field <= last + 1; field++) {
+    const tab = bytes.indexOf(TAB, starts[field - 1]!);
+    if (tab === -1 || tab >= to) return -1;
+    starts[field] = tab + 1;
+  }
+  return geonamesId;
+}
+
+/** The index of `value` in `sorted` (ascending), or -1. */
+export function indexIn(sorted: Uint32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = sorted[middle]!;
+    if (found === value) return middle;
+    if (found < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
