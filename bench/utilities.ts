@@ -4,9 +4,11 @@
  * then each endpoint's req/s relative to crypto's, measured in alternating segments. See
  * bench/README.md.
  */
+import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
@@ -24,7 +26,17 @@ const TARGET_FIRST_USE_MS = 1_000;
 /** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
 const DISTINCT_INPUTS = 500;
 
-const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*', 'Facts::*'];
+const PERMISSIONS = [
+  'Cryptography::*',
+  'Barcode::*',
+  'Phone::*',
+  'Location::*',
+  'Dictionary::*',
+  'Facts::*',
+  'Quotes::*',
+];
+/** Quotes the listing pages through, imported by the CLI before the rounds. */
+const BENCH_QUOTES = 2_000;
 
 /** Cities on every continent; the points asked about are scattered up to about 100 km around them. */
 const INHABITED: readonly (readonly [number, number])[] = [
@@ -188,7 +200,38 @@ const ENDPOINTS: readonly Endpoint[] = [
     paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`),
     reportOnly: true,
   },
+  // A page of 20 of the quotes imported below, read from SQLite (listings are not cached), filtered or not.
+  {
+    id: 'ql',
+    label: 'quotes list',
+    paths: [
+      '/api/quotes/list',
+      '/api/quotes/list?tag=bench&query=gulls',
+      '/api/quotes/list?author=bench%20author%207',
+      '/api/quotes/list?minLength=40&maxLength=60',
+    ],
+  },
 ];
+
+/** Made-up quotes (the bench's own words, by invented authors), imported as an operator would with the CLI. */
+function importBenchQuotes(product: Product): void {
+  const dir = mkdtempSync(join(tmpdir(), 'utility-api-bench-quotes-'));
+  try {
+    const file = join(dir, 'quotes.csv');
+    const lines = Array.from(
+      { length: BENCH_QUOTES },
+      (_, i) => `"Bench line ${i}: the ${i % 2 === 0 ? 'gulls' : 'lanterns'} keep time.",Bench Author ${i % 40}`,
+    );
+    writeFileSync(file, `text,author\n${lines.join('\n')}\n`);
+    execFileSync(
+      process.execPath,
+      [join(product.root, 'bin/utility-api.js'), 'content', 'import', file, '--kind', 'quote', '--category', 'bench'],
+      { env: product.env, stdio: 'ignore' },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Asks once and times it; anything but a 200 means the bench would measure an error path. */
 async function timedFirstUse(product: Product, path: string): Promise<number> {
@@ -207,6 +250,7 @@ await runBenchmark(async (settings) => {
   const pinning = await pinSelf();
   const cryptoPath = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
   const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url);
+  importBenchQuotes(product);
   describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
   const atStart = memoryOf(product.server.pid);
 

@@ -123,7 +123,7 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
       section: {
         name: 'Facts and quotes',
         description:
-          "A random fact or quote, from the installation's store or an upstream, as JSON, text, XML or YAML; the stored ones listed a page at a time, with their authors, tags and categories counted.",
+          'A random fact or quote, from the store or an upstream, as JSON, text, XML or YAML; the stored ones listed, a page at a time.',
       },
       routes: contentRoutes({ random: randomContent, list: listContent, chuckNorris, kanye, ronSwanson }),
     }));
