@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { readFileSync } from 'node:fs';
 import { BUNDLED_FACTS_FILE } from '../../src/families/content/adapters/bundled-facts.js';
-import { freshSqlite, type TestDatabase } from '../support/databases.js';
+import { sqlDatabases, type TestDatabase } from '../support/databases.js';
 import { expectError, startServer, type TestServer } from '../support/http-server.js';
 
 const bundled = (JSON.parse(readFileSync(BUNDLED_FACTS_FILE, 'utf8')) as { facts: { cat: string[]; dog: string[] } })
@@ -39,7 +39,7 @@ const TOWN = Array.from({ length: 12 }, (_, i) => ({
 const csvOf = (rows: readonly { text: string; author: string | null }[]): string =>
   `text,author\n${rows.map(({ text, author }) => `"${text}",${author ?? ''}`).join('\n')}\n`;
 
-for (const storage of ['memory', 'SQLite'] as const) {
+for (const storage of ['memory', ...sqlDatabases.map((backend) => backend.name)]) {
   describe(`http: listing stored quotes and facts, a page at a time (${storage})`, () => {
     let database: TestDatabase | undefined;
     let server: TestServer;
@@ -69,7 +69,7 @@ for (const storage of ['memory', 'SQLite'] as const) {
     };
 
     before(async () => {
-      database = storage === 'SQLite' ? await freshSqlite() : undefined;
+      database = await sqlDatabases.find((backend) => backend.name === storage)?.open();
       server = await startServer({ env: { ...database?.env, ...OFF } });
       const importer = server.app.useCases.content.importContent;
       for (const [category, rows] of [
