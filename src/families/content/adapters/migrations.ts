@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Migration } from '../../../platform/persistence/migrations.js';
 import { readBundledFacts } from './bundled-facts.js';
 import {
@@ -8,8 +9,31 @@ import {
   toFirstContentRow,
 } from './knex-content-store.js';
 
-/** Rows filled in at a time by `0021_content_listing`. */
+/** Rows filled in at a time by `0021_content_listing`: four bound values each. */
 const BACKFILL_BATCH = 500;
+
+/**
+ * One UPDATE for a batch of rows, from a list of values joined by id (SQLite 3.33+ and
+ * PostgreSQL both read `WITH … UPDATE … FROM`): row by row, 20,000 rows took 4.7 s on PostgreSQL.
+ */
+async function fillSearchColumns(
+  db: Knex,
+  rows: readonly { id: string; text: string; author: string | null }[],
+): Promise<void> {
+  const bindings = rows.flatMap((row) => {
+    const columns = searchColumnsOf(row);
+    return [row.id, columns.author_key, columns.search_words, columns.text_length];
+  });
+  // Typed by CAST: PostgreSQL reads a bound value in VALUES as text otherwise.
+  const values = rows.map(() => '(?, ?, ?, cast(? as integer))').join(', ');
+  await db.raw(
+    `with filled (id, author_key, search_words, text_length) as (values ${values})
+     update ${CONTENT_TABLE} set author_key = filled.author_key, search_words = filled.search_words,
+       text_length = filled.text_length
+     from filled where ${CONTENT_TABLE}.id = filled.id`,
+    bindings,
+  );
+}
 
 /** The content table's schema changes, oldest first. Append only: an applied migration is never edited. */
 export const CONTENT_MIGRATIONS: readonly Migration[] = [
@@ -52,7 +76,7 @@ export const CONTENT_MIGRATIONS: readonly Migration[] = [
           .orderBy('id')
           .limit(BACKFILL_BATCH)) as { id: string; text: string; author: string | null }[];
         if (rows.length === 0) break;
-        for (const row of rows) await db(CONTENT_TABLE).where({ id: row.id }).update(searchColumnsOf(row));
+        await fillSearchColumns(db, rows);
         after = rows.at(-1)!.id;
       }
       await db.schema.alterTable(CONTENT_TABLE, (table) => {
