@@ -5,9 +5,11 @@
  * is measured on cached answers: Open-Meteo is the tests' loopback fixture, in this process, asked
  * once per question while the first uses fill the cache. See bench/README.md.
  */
+import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
@@ -34,7 +36,10 @@ const PERMISSIONS = [
   'Dictionary::*',
   'Facts::*',
   'Weather::Hourly',
+  'Quotes::*',
 ];
+/** Quotes the listing pages through, imported by the CLI before the rounds. */
+const BENCH_QUOTES = 2_000;
 
 /** Points on every continent, and cities the gazetteer finds, each a question of its own for hourly weather. */
 const WEATHER_PLACES = [
@@ -216,7 +221,38 @@ const ENDPOINTS: readonly Endpoint[] = [
     paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`),
     reportOnly: true,
   },
+  // A page of 20 of the quotes imported below, read from SQLite (listings are not cached), filtered or not.
+  {
+    id: 'ql',
+    label: 'quotes list',
+    paths: [
+      '/api/quotes/list',
+      '/api/quotes/list?tag=bench&query=gulls',
+      '/api/quotes/list?author=bench%20author%207',
+      '/api/quotes/list?minLength=40&maxLength=60',
+    ],
+  },
 ];
+
+/** Made-up quotes (the bench's own words, by invented authors), imported as an operator would with the CLI. */
+function importBenchQuotes(product: Product): void {
+  const dir = mkdtempSync(join(tmpdir(), 'utility-api-bench-quotes-'));
+  try {
+    const file = join(dir, 'quotes.csv');
+    const lines = Array.from(
+      { length: BENCH_QUOTES },
+      (_, i) => `"Bench line ${i}: the ${i % 2 === 0 ? 'gulls' : 'lanterns'} keep time.",Bench Author ${i % 40}`,
+    );
+    writeFileSync(file, `text,author\n${lines.join('\n')}\n`);
+    execFileSync(
+      process.execPath,
+      [join(product.root, 'bin/utility-api.js'), 'content', 'import', file, '--kind', 'quote', '--category', 'bench'],
+      { env: product.env, stdio: 'ignore' },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Asks once and times it; anything but a 200 means the bench would measure an error path. */
 async function timedFirstUse(product: Product, path: string): Promise<number> {
@@ -244,6 +280,7 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
   const pinning = await pinSelf();
   const cryptoPath = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
   const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url, upstreams);
+  importBenchQuotes(product);
   describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
   const atStart = memoryOf(product.server.pid);
 

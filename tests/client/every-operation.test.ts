@@ -305,9 +305,26 @@ const CALLS: readonly (readonly [string, Call])[] = [
     { expected: 'success', call: (api) => api.GET('/api/facts/random', { params: { query: { type: 'xml' } } }) },
   ],
   [
+    'GET /api/facts/list',
+    {
+      expected: 'success',
+      call: (api) => api.GET('/api/facts/list', { params: { query: { category: 'cat', query: 'cats', limit: 2 } } }),
+    },
+  ],
+  ['GET /api/facts/categories', { expected: 'success', call: (api) => api.GET('/api/facts/categories') }],
+  [
     'GET /api/quotes/random',
     { expected: NOTHING_STORED, call: (api) => api.GET('/api/quotes/random', { params: { query: { type: 'yaml' } } }) },
   ],
+  [
+    'GET /api/quotes/list',
+    {
+      expected: 'success',
+      call: (api) => api.GET('/api/quotes/list', { params: { query: { author: 'Nobody Known', maxLength: 200 } } }),
+    },
+  ],
+  ['GET /api/quotes/authors', { expected: 'success', call: (api) => api.GET('/api/quotes/authors') }],
+  ['GET /api/quotes/tags', { expected: 'success', call: (api) => api.GET('/api/quotes/tags') }],
   ['GET /api/quotes/kanye', { expected: NOTHING_STORED, call: (api) => api.GET('/api/quotes/kanye') }],
   ['GET /api/quotes/ronswanson', { expected: NOTHING_STORED, call: (api) => api.GET('/api/quotes/ronswanson') }],
   [

@@ -295,7 +295,7 @@ for (const backend of httpBackends) {
         expect(long.details!.length).to.be.below(300);
       });
 
-      it('refuses options not offered yet instead of answering as if they were not there: barcode color, width, eclevel; a quote category', async () => {
+      it('refuses options not offered yet instead of answering as if they were not there: barcode color, width, eclevel; a quote author', async () => {
         const barcode = await expectError(
           await server.get('/api/barcode/gen/qrcode?content=x&color=ff0000&width=300&eclevel=H', auth()),
           400,
@@ -304,8 +304,10 @@ for (const backend of httpBackends) {
         expect(barcode.details).to.match(
           /^Unknown query parameter\(s\): color, width, eclevel \(this endpoint takes content, format, /,
         );
-        const quote = await expectError(await server.get('/api/quotes/random?category=wisdom', auth()), 400, 7);
-        expect(quote.details).to.equal('Unknown query parameter(s): category (this endpoint takes type)');
+        const quote = await expectError(await server.get('/api/quotes/random?author=Nobody', auth()), 400, 7);
+        expect(quote.details).to.equal('Unknown query parameter(s): author (this endpoint takes type, category)');
+        // A category is taken since 0.9.0: one that holds nothing is not found, not a random other one.
+        await expectError(await server.get('/api/quotes/random?category=wisdom', auth()), 404, 22);
         // What a route takes is still taken.
         expect((await server.get('/api/crypto/enc?data=x', auth())).status).to.equal(200);
       });

@@ -5,6 +5,7 @@ import { OFF_SOURCE, UpstreamContentSource, type UpstreamName } from './adapters
 import { contentRoutes } from './content-routes.js';
 import { LiveContent, RandomContent, type Feed } from './domain/content-queries.js';
 import { ImportContent } from './domain/import-content.js';
+import { ListContent } from './domain/list-content.js';
 import { ManageContent } from './domain/manage-content.js';
 import { ContentStore, ImportFileReader } from './domain/ports.js';
 import { Clock, Randomness } from '../../domain/ports.js';
@@ -60,9 +61,10 @@ const FEEDS: readonly {
   },
 ];
 
-/** What the family offers a library user: random stored content, each live category, import, list and delete. */
+/** What the family offers a library user: random stored content, each live category, listings, import, list and delete. */
 export interface ContentUseCases {
   readonly randomContent: RandomContent;
+  readonly listContent: ListContent;
   readonly chuckNorris: LiveContent;
   readonly kanye: LiveContent;
   readonly ronSwanson: LiveContent;
@@ -108,6 +110,7 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
         const feeds = Object.fromEntries(FEEDS.map(live)) as Readonly<Record<UpstreamName, LiveContent>>;
         return {
           randomContent,
+          listContent: new ListContent(store),
           chuckNorris: feeds.chucknorris,
           kanye: feeds.kanye,
           ronSwanson: feeds.ronswanson,
@@ -116,12 +119,12 @@ export const contentModule = (settings: ContentSettings): ContainerModule =>
         };
       },
     ).inSingletonScope();
-    provide(RouteContribution, [ContentUseCases], ({ randomContent, chuckNorris, kanye, ronSwanson }) => ({
+    provide(RouteContribution, [ContentUseCases], ({ randomContent, listContent, chuckNorris, kanye, ronSwanson }) => ({
       section: {
         name: 'Facts and quotes',
         description:
-          "A random fact or quote, from the installation's store or an upstream, as JSON, text, XML or YAML.",
+          'A random fact or quote, from the store or an upstream, as JSON, text, XML or YAML; the stored ones listed, a page at a time.',
       },
-      routes: contentRoutes({ random: randomContent, chuckNorris, kanye, ronSwanson }),
+      routes: contentRoutes({ random: randomContent, list: listContent, chuckNorris, kanye, ronSwanson }),
     }));
   });

@@ -1,16 +1,33 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { ContentEntry } from './domain/content.js';
+import {
+  CATEGORY,
+  CATEGORY_RULE,
+  MAX_LABEL_CHARACTERS,
+  MAX_TEXT_CHARACTERS,
+  type ContentEntry,
+  type ContentKind,
+} from './domain/content.js';
 import type { LiveContent, Provenance, RandomContent } from './domain/content-queries.js';
+import {
+  DEFAULT_CONTENT_PAGE,
+  MAX_CONTENT_PAGE,
+  MAX_QUERY_CHARACTERS,
+  MAX_QUERY_WORDS,
+  type ContentListing,
+  type ContentPage,
+  type ListContent,
+} from './domain/list-content.js';
 import type { DomainError } from '../../domain/errors.js';
 import { ContentPermission } from './domain/permissions.js';
-import { oneOf } from '../../platform/http/codecs.js';
-import { required } from '../../platform/http/fields.js';
+import { matching, numberWritten, oneOf, text } from '../../platform/http/codecs.js';
+import { optional, pageQuery, required } from '../../platform/http/fields.js';
 import { chooseFormat, EVERY_FORMAT, formatParameter, rendered, type Format } from '../../platform/http/negotiation.js';
-import { defineRoute, type ResponseBody, type Route } from '../../platform/http/route-table.js';
+import { defineRoute, json, type ResponseBody, type Route } from '../../platform/http/route-table.js';
 
 export interface ContentRouteDependencies {
   readonly random: RandomContent;
+  readonly list: ListContent;
   readonly chuckNorris: LiveContent;
   readonly kanye: LiveContent;
   readonly ronSwanson: LiveContent;
@@ -53,6 +70,40 @@ const quoteIn = (
 
 const query = { type: formatParameter };
 
+const categoryCodec = matching(CATEGORY, CATEGORY_RULE);
+const randomQuery = (kind: ContentKind) => ({
+  type: formatParameter,
+  category: optional(categoryCodec, `only a ${kind} of this category (404 code 22 when it holds none)`),
+});
+
+const length = numberWritten(
+  /^[0-9]{1,4}$/,
+  1,
+  MAX_TEXT_CHARACTERS,
+  `a whole number from 1 to ${MAX_TEXT_CHARACTERS}`,
+  'integer',
+);
+/** The filters every listing takes: words, length, and its page. */
+const listingQuery = (what: 'quotes' | 'facts') => ({
+  query: optional(
+    text(1, MAX_QUERY_CHARACTERS),
+    `up to ${MAX_QUERY_WORDS} words that must each be a whole word of the text; letter case and accents are ignored`,
+  ),
+  minLength: optional(length, 'only texts of at least this many characters'),
+  maxLength: optional(length, 'only texts of at most this many characters'),
+  // The cursor is signed (list-cursor.ts): its form here, its signature by the use case.
+  ...pageQuery(what, {
+    max: MAX_CONTENT_PAGE,
+    byDefault: DEFAULT_CONTENT_PAGE,
+    cursor: /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{1,64}$/,
+  }),
+});
+
+const nextCursor = t.union([t.string, t.null]);
+const quotePage = t.strict({ quotes: t.readonlyArray(quote), nextCursor });
+const factPage = t.strict({ facts: t.readonlyArray(fact), nextCursor });
+const named = t.strict({ name: t.string, count: t.number });
+
 const provenanceHeaders = {
   'x-cache': required(
     oneOf<Provenance>(['fresh', 'stale', 'stored'], 'fresh, stale or stored'),
@@ -67,6 +118,9 @@ const liveErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeo
 type Outcome<A> = E.Either<DomainError, A>;
 
 export function contentRoutes(deps: ContentRouteDependencies): Route[] {
+  /** Of the category asked (404 code 22 when it holds none), else of one chosen at random. */
+  const randomOf = (kind: ContentKind, category: string | undefined): Promise<Outcome<ContentEntry>> =>
+    category === undefined ? deps.random.acrossCategories(kind) : deps.random.ofCategory(kind, category);
   const stored =
     (kind: 'fact', category: string) =>
     async ({
@@ -121,28 +175,96 @@ export function contentRoutes(deps: ContentRouteDependencies): Route[] {
       method: 'GET',
       path: '/facts/random',
       permission: ContentPermission.FactsRandom,
-      summary: 'A random fact of a category chosen at random among those stored',
-      query,
+      summary: 'A random fact of the category asked, or of a category chosen at random among those stored',
+      query: randomQuery('fact'),
       produces: EVERY_FORMAT,
       response: fact,
       errors: ['InformationNotFound'],
-      handle: async ({ query: { type }, accept }) =>
-        E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(
-          await deps.random.acrossCategories('fact'),
+      handle: async ({ query: { type, category }, accept }) =>
+        E.map((entry: ContentEntry) => factIn(chooseFormat(type, accept), entry))(await randomOf('fact', category)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/facts/list',
+      permission: ContentPermission.FactsList,
+      summary:
+        'Stored facts a page at a time, in a stable order, optionally of one category, with given words, of a length',
+      query: {
+        category: optional(categoryCodec, 'only the facts of this category'),
+        ...listingQuery('facts'),
+      },
+      response: factPage,
+      handle: async ({ query: { category, ...rest } }) =>
+        E.map(({ entries, nextCursor }: ContentPage) => json({ facts: entries.map(factOf), nextCursor }))(
+          await deps.list.page('fact', { category, ...rest }),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/facts/categories',
+      permission: ContentPermission.FactsList,
+      summary: 'Every category of the stored facts, by name, with how many each holds',
+      response: t.strict({ categories: t.readonlyArray(named) }),
+      handle: async () =>
+        E.right(
+          json({
+            categories: (await deps.list.categories('fact')).map(({ category, count }) => ({ name: category, count })),
+          }),
         ),
     }),
     defineRoute({
       method: 'GET',
       path: '/quotes/random',
       permission: ContentPermission.QuotesRandom,
-      summary: 'A random quote of a category chosen at random among those stored (imported or received)',
-      query,
+      summary:
+        'A random quote of the category asked, or of a category chosen at random among those stored (imported or received)',
+      query: randomQuery('quote'),
       produces: EVERY_FORMAT,
       response: quote,
       errors: ['InformationNotFound'],
-      handle: async ({ query: { type }, accept }) =>
-        E.map((entry: ContentEntry) => quoteIn(chooseFormat(type, accept), entry))(
-          await deps.random.acrossCategories('quote'),
+      handle: async ({ query: { type, category }, accept }) =>
+        E.map((entry: ContentEntry) => quoteIn(chooseFormat(type, accept), entry))(await randomOf('quote', category)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/quotes/list',
+      permission: ContentPermission.QuotesList,
+      summary:
+        'Stored quotes a page at a time, in a stable order, optionally of one tag (category) or author, with given words, of a length',
+      query: {
+        tag: optional(categoryCodec, "only the quotes of this tag: a quote's category is its tag"),
+        author: optional(
+          text(1, MAX_LABEL_CHARACTERS),
+          'only the quotes of this author, as /quotes/authors names them; letter case, accents and spacing are ignored',
+        ),
+        ...listingQuery('quotes'),
+      },
+      response: quotePage,
+      handle: async ({ query: { tag, ...rest } }) =>
+        E.map(({ entries, nextCursor }: ContentPage) => json({ quotes: entries.map(quoteOf), nextCursor }))(
+          await deps.list.page('quote', { category: tag, ...rest } satisfies ContentListing),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/quotes/authors',
+      permission: ContentPermission.QuotesList,
+      summary: 'Every author of the stored quotes, by name, with how many quotes each',
+      response: t.strict({ authors: t.readonlyArray(named) }),
+      handle: async () =>
+        E.right(json({ authors: (await deps.list.authors()).map(({ author, count }) => ({ name: author, count })) })),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/quotes/tags',
+      permission: ContentPermission.QuotesList,
+      summary: "Every tag of the stored quotes (a quote's category), by name, with how many quotes each",
+      response: t.strict({ tags: t.readonlyArray(named) }),
+      handle: async () =>
+        E.right(
+          json({
+            tags: (await deps.list.categories('quote')).map(({ category, count }) => ({ name: category, count })),
+          }),
         ),
     }),
     ...(

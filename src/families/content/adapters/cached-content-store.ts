@@ -1,5 +1,5 @@
 import type { ContentEntry, ContentKind } from '../domain/content.js';
-import type { CategoryCount, ContentFilter, ContentStore } from '../domain/ports.js';
+import type { AuthorCount, CategoryCount, ContentFilter, ContentPageQuery, ContentStore } from '../domain/ports.js';
 import type { Clock } from '../../../domain/ports.js';
 
 interface Kept<A> {
@@ -23,8 +23,8 @@ export class CachedContentStore implements ContentStore {
     private readonly ttlMs: number,
   ) {}
 
-  async add(entries: readonly ContentEntry[]): Promise<readonly string[]> {
-    const added = await this.inner.add(entries);
+  async add(entries: readonly ContentEntry[], progress?: (written: number) => void): Promise<readonly string[]> {
+    const added = await this.inner.add(entries, progress);
     // A fact received from an upstream that was already stored changes nothing: nothing is forgotten.
     if (added.length > 0) for (const entry of entries) this.forget(entry.kind, entry.category);
     return added;
@@ -45,6 +45,19 @@ export class CachedContentStore implements ContentStore {
   /** An operator's listing reads the store itself. */
   list(filter: ContentFilter): Promise<readonly ContentEntry[]> {
     return this.inner.list(filter);
+  }
+
+  /** A listing's page reads the store itself: a client paging through expects what is stored now. */
+  page(query: ContentPageQuery): Promise<readonly ContentEntry[]> {
+    return this.inner.page(query);
+  }
+
+  authors(kind: ContentKind): Promise<readonly AuthorCount[]> {
+    return this.inner.authors(kind);
+  }
+
+  listingSecret(): Promise<Buffer> {
+    return this.inner.listingSecret();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,9 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { byKindCategoryId, type ContentEntry, type ContentKind } from '../domain/content.js';
-import type { CategoryCount, ContentFilter, ContentStore } from '../domain/ports.js';
+import { searchKeysOf } from '../domain/content-search.js';
+import type { AuthorCount, CategoryCount, ContentFilter, ContentPageQuery, ContentStore } from '../domain/ports.js';
 import { toNumber } from '../../../platform/persistence/columns.js';
 
 export const CONTENT_TABLE = 'content_entries';
+/** The secret listing cursors are signed with (one row), made on first use. */
+export const CONTENT_LISTING_SECRET_TABLE = 'content_listing_secret';
+
+/** The columns of an entry; the search columns are read by the database alone. */
+const ENTRY_COLUMNS = ['id', 'kind', 'category', 'text', 'author', 'source', 'created_at'];
 
 interface ContentRow {
   id: string;
@@ -25,7 +32,8 @@ const toEntry = (row: ContentRow): ContentEntry => ({
   createdAt: toNumber(row.created_at),
 });
 
-export const toContentRow = (entry: ContentEntry): ContentRow => ({
+/** A row as the table was made by `0004_content`, before the columns listings match by. */
+export const toFirstContentRow = (entry: ContentEntry): ContentRow => ({
   id: entry.id,
   kind: entry.kind,
   category: entry.category,
@@ -35,12 +43,33 @@ export const toContentRow = (entry: ContentEntry): ContentRow => ({
   created_at: entry.createdAt,
 });
 
-/** Rows per INSERT: well below SQLite's limit of bound variables at seven columns a row. */
+/** The columns listings match by (`0021_content_listing`), computed here so that every database compares the same strings. */
+export const searchColumnsOf = (
+  entry: Pick<ContentEntry, 'text' | 'author'>,
+): { author_key: string | null; search_words: string; text_length: number } => {
+  const keys = searchKeysOf(entry);
+  return { author_key: keys.authorKey, search_words: keys.words, text_length: keys.length };
+};
+
+const toContentRow = (entry: ContentEntry) => ({ ...toFirstContentRow(entry), ...searchColumnsOf(entry) });
+
+/** Rows per INSERT: well below SQLite's limit of bound variables at ten columns a row. */
 const ROWS_PER_INSERT = 500;
 
-/** Inserts the rows whose id is not stored yet, in one transaction; gives the ids it inserted. */
-export async function insertNewContent(db: Knex, entries: readonly ContentEntry[]): Promise<string[]> {
-  if (entries.length === 0) return [];
+/**
+ * Inserts the rows whose id is not stored yet, in one transaction; gives the ids it inserted.
+ * `toRow` is the row of the schema at the time (a migration inserts the rows of its own time).
+ */
+export async function insertNewContent(
+  db: Knex,
+  entries: readonly ContentEntry[],
+  toRow: (entry: ContentEntry) => object = toContentRow,
+  progress?: (written: number) => void,
+): Promise<string[]> {
+  if (entries.length === 0) {
+    progress?.(0);
+    return [];
+  }
   return db.transaction(async (trx) => {
     const added: string[] = [];
     for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
@@ -48,11 +77,12 @@ export async function insertNewContent(db: Knex, entries: readonly ContentEntry[
       // `returning` names the rows actually inserted, on SQLite (3.35+) as on PostgreSQL; an
       // entry stored meanwhile by another instance is skipped, not an error.
       const inserted = (await trx(CONTENT_TABLE)
-        .insert(chunk.map(toContentRow))
+        .insert(chunk.map(toRow))
         .onConflict('id')
         .ignore()
         .returning('id')) as { id: string }[];
       added.push(...inserted.map((row) => row.id));
+      progress?.(start + chunk.length);
     }
     return added;
   });
@@ -62,8 +92,10 @@ export async function insertNewContent(db: Knex, entries: readonly ContentEntry[
 export class KnexContentStore implements ContentStore {
   constructor(private readonly db: Knex) {}
 
-  add(entries: readonly ContentEntry[]): Promise<readonly string[]> {
-    return insertNewContent(this.db, entries);
+  private secret: Promise<Buffer> | undefined;
+
+  add(entries: readonly ContentEntry[], progress?: (written: number) => void): Promise<readonly string[]> {
+    return insertNewContent(this.db, entries, toContentRow, progress);
   }
 
   async count(kind: ContentKind, category: string): Promise<number> {
@@ -90,11 +122,68 @@ export class KnexContentStore implements ContentStore {
   }
 
   async list({ kind, category }: ContentFilter): Promise<readonly ContentEntry[]> {
-    const query = this.db(CONTENT_TABLE).select<ContentRow[]>();
+    const query = this.db(CONTENT_TABLE).select<ContentRow[]>(ENTRY_COLUMNS);
     if (kind !== undefined) void query.where({ kind });
     if (category !== undefined) void query.where({ category });
     // Sorted here, not by the database, whose collation may order `-` differently from the memory store.
     return (await query).map(toEntry).sort(byKindCategoryId);
+  }
+
+  async page({
+    kind,
+    category,
+    authorKey,
+    words = [],
+    minLength,
+    maxLength,
+    after,
+    limit,
+  }: ContentPageQuery): Promise<readonly ContentEntry[]> {
+    const query = this.db(CONTENT_TABLE).select<ContentRow[]>(ENTRY_COLUMNS).where({ kind });
+    if (category !== undefined) void query.where({ category });
+    if (authorKey !== undefined) void query.where({ author_key: authorKey });
+    // Words hold letters and digits only (wordsOf): nothing in them is a LIKE wildcard to escape.
+    for (const word of words) void query.where('search_words', 'like', `% ${word} %`);
+    if (minLength !== undefined) void query.where('text_length', '>=', minLength);
+    if (maxLength !== undefined) void query.where('text_length', '<=', maxLength);
+    if (after !== undefined) void query.where('id', '>', after);
+    return (await query.orderBy('id').limit(limit)).map(toEntry);
+  }
+
+  async authors(kind: ContentKind): Promise<readonly AuthorCount[]> {
+    const rows = (await this.db(CONTENT_TABLE)
+      .where({ kind })
+      .whereNotNull('author')
+      .groupBy('author')
+      .select('author')
+      .count({ count: '*' })) as { author: string; count: number | string }[];
+    // Sorted here, in code-unit order, whatever the database's collation.
+    return rows
+      .map((row) => ({ author: row.author, count: toNumber(row.count) }))
+      .sort((a, b) => (a.author < b.author ? -1 : a.author > b.author ? 1 : 0));
+  }
+
+  listingSecret(): Promise<Buffer> {
+    // Read once per process: it never changes once made. A failed read is tried again next time.
+    this.secret ??= this.readOrMakeSecret().catch((error: unknown) => {
+      this.secret = undefined;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  private async readOrMakeSecret(): Promise<Buffer> {
+    const read = async () =>
+      (await this.db(CONTENT_LISTING_SECRET_TABLE).where({ id: 1 }).first('secret')) as { secret: string } | undefined;
+    // Instances that start together may both make one: the first stored wins, and both read it.
+    if ((await read()) === undefined)
+      await this.db(CONTENT_LISTING_SECRET_TABLE)
+        .insert({ id: 1, secret: randomBytes(32).toString('base64') })
+        .onConflict('id')
+        .ignore();
+    const row = await read();
+    if (row === undefined) throw new Error('the content listing secret could not be stored');
+    return Buffer.from(row.secret, 'base64');
   }
 
   async delete(id: string): Promise<boolean> {

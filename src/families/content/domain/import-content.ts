@@ -20,6 +20,16 @@ export type LineOutcome =
   | { readonly line: number; readonly outcome: 'skipped'; readonly id: string }
   | { readonly line: number; readonly outcome: 'refused'; readonly reason: string };
 
+/** How far an import has gone: records checked, then entries written, each out of its total. */
+export interface ImportProgress {
+  readonly phase: 'checking' | 'storing';
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Records checked between two reports of progress. */
+const CHECKED_PER_REPORT = 1000;
+
 export interface ImportReport {
   readonly added: number;
   readonly skipped: number;
@@ -44,7 +54,12 @@ export class ImportContent {
    * naming the line and column, is one with bytes that are not UTF-8 or a character XML cannot
    * carry: nothing of it is stored, since such a file is not the text its author meant.
    */
-  async execute(kind: ContentKind, category: string, file: ImportFile): Promise<E.Either<DomainError, ImportReport>> {
+  async execute(
+    kind: ContentKind,
+    category: string,
+    file: ImportFile,
+    progress?: (step: ImportProgress) => void,
+  ): Promise<E.Either<DomainError, ImportReport>> {
     const checked = checkCategory(category);
     if (E.isLeft(checked)) return checked;
     const text = importedText(file);
@@ -55,7 +70,9 @@ export class ImportContent {
     const now = this.clock.now();
     const candidates: { line: number; entry: ContentEntry }[] = [];
     const refusals: LineOutcome[] = [];
-    for (const record of records) {
+    for (const [index, record] of records.entries()) {
+      if (progress && index % CHECKED_PER_REPORT === 0)
+        progress({ phase: 'checking', done: index, total: records.length });
       if ('unreadable' in record) {
         refusals.push({ line: record.line, outcome: 'refused', reason: record.unreadable });
         continue;
@@ -65,9 +82,16 @@ export class ImportContent {
         refusals.push({ line: record.line, outcome: 'refused', reason: detailsOf(entry.left) ?? 'refused' });
       else candidates.push({ line: record.line, entry: entry.right });
     }
+    progress?.({ phase: 'checking', done: records.length, total: records.length });
     const firstOfEach = new Map<string, ContentEntry>();
     for (const { entry } of candidates) if (!firstOfEach.has(entry.id)) firstOfEach.set(entry.id, entry);
-    const added = new Set(await this.store.add([...firstOfEach.values()]));
+    const toStore = [...firstOfEach.values()];
+    const added = new Set(
+      await this.store.add(
+        toStore,
+        progress && ((written) => progress({ phase: 'storing', done: written, total: toStore.length })),
+      ),
+    );
     const lines = [
       ...refusals,
       ...candidates.map(({ line, entry }): LineOutcome => {

@@ -4,7 +4,11 @@ export const ContentPermission = {
   FactsDog: 'Facts::Dog',
   FactsChuckNorris: 'Facts::ChuckNorris',
   FactsRandom: 'Facts::Random',
+  /** Listing stored facts and their categories: the whole store, not one at random. */
+  FactsList: 'Facts::List',
   QuotesRandom: 'Quotes::Random',
+  /** Listing stored quotes, their authors and tags: the whole store, not one at random. */
+  QuotesList: 'Quotes::List',
   QuotesKanye: 'Quotes::Kanye',
   QuotesRonSwanson: 'Quotes::RonSwanson',
 } as const;

@@ -15,13 +15,38 @@ export interface ContentFilter {
   readonly category?: string;
 }
 
+/** How many entries of a kind one author is credited with. */
+export interface AuthorCount {
+  readonly author: string;
+  readonly count: number;
+}
+
+/** One page of a kind's entries, in order of id, that pass every filter given. */
+export interface ContentPageQuery {
+  readonly kind: ContentKind;
+  readonly category?: string;
+  /** An author as `authorKeyOf` folds it. */
+  readonly authorKey?: string;
+  /** Words as `wordsOf` gives them: each one a whole word of the text. */
+  readonly words?: readonly string[];
+  /** Bounds, inclusive, on the text's length in characters. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** The id of the last entry of the page before: the page starts after it. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
 /**
  * Facts and quotes, each stored once per kind and category (by id, a hash of its normalised text).
  * Every method rejects only on outages; an entry already there is an outcome, not an error.
  */
 export interface ContentStore {
-  /** Stores the entries whose id is not there yet, all or none; gives the ids it added. */
-  add(entries: readonly ContentEntry[]): Promise<readonly string[]>;
+  /**
+   * Stores the entries whose id is not there yet, all or none; gives the ids it added. `progress`
+   * hears how many of `entries` have been written so far, as the store goes (at least once, at the end).
+   */
+  add(entries: readonly ContentEntry[], progress?: (written: number) => void): Promise<readonly string[]>;
   /** How many entries a category holds. */
   count(kind: ContentKind, category: string): Promise<number>;
   /** Every category of `kind` that holds something, by name. */
@@ -30,6 +55,12 @@ export interface ContentStore {
   nth(kind: ContentKind, category: string, index: number): Promise<ContentEntry | undefined>;
   /** Entries by kind, category and id. */
   list(filter: ContentFilter): Promise<readonly ContentEntry[]>;
+  /** At most `limit` entries of the query's kind after `after`, in order of id, that pass its filters. */
+  page(query: ContentPageQuery): Promise<readonly ContentEntry[]>;
+  /** Every author credited with entries of `kind`, by name (code-unit order), with how many. */
+  authors(kind: ContentKind): Promise<readonly AuthorCount[]>;
+  /** What listing cursors are signed with: made once, the same for every process on this storage. */
+  listingSecret(): Promise<Buffer>;
   /** True when there was an entry of that id. */
   delete(id: string): Promise<boolean>;
 }
