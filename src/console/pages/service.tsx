@@ -236,7 +236,7 @@ export function ServicePage({ session }: PageProps) {
               </p>
             ) : (
               releases.slice(0, EARLIER_SHOWN + 1).map((release, index) => (
-                <article key={release.title}>
+                <article key={release.title} class="release">
                   <h3>
                     {release.title}
                     {release.date && `, ${new Date(release.date).toLocaleDateString()}`}
