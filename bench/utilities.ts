@@ -24,7 +24,15 @@ const TARGET_FIRST_USE_MS = 1_000;
 /** How many different inputs an endpoint is asked about in turn, so no cache answers them all. */
 const DISTINCT_INPUTS = 500;
 
-const PERMISSIONS = ['Cryptography::*', 'Barcode::*', 'Phone::*', 'Location::*', 'Dictionary::*', 'Facts::*'];
+const PERMISSIONS = [
+  'Cryptography::*',
+  'Password::*',
+  'Barcode::*',
+  'Phone::*',
+  'Location::*',
+  'Dictionary::*',
+  'Facts::*',
+];
 
 /** Cities on every continent; the points asked about are scattered up to about 100 km around them. */
 const INHABITED: readonly (readonly [number, number])[] = [
@@ -136,6 +144,9 @@ interface Endpoint {
 }
 
 const ENDPOINTS: readonly Endpoint[] = [
+  // Beside crypto: nothing to load or cache, the randomness source and the draw alone.
+  { id: 'gp', label: 'password gen, 20 characters', paths: ['/api/password/gen'] },
+  { id: 'gw', label: 'password gen, 6 words', paths: ['/api/password/gen?words=6'] },
   // Rendered images are cached, so the rounds ask for a new content every time: the price of drawing.
   // QR codes are encoded by lean-qr, Code 128 (as every other symbology) by bwip-js.
   ...(
