@@ -16,7 +16,11 @@ import metadata from 'libphonenumber-js/max/metadata';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { LibphonenumberNumbering } from '../../src/families/phone/adapters/libphonenumber-numbering.js';
 import { MemoryPhoneNumbering } from '../../src/families/phone/adapters/memory-phone-numbering.js';
-import { PHONE_NUMBER_TYPES, type PhoneNumberDetails } from '../../src/families/phone/domain/phone-number.js';
+import {
+  PHONE_NUMBER_TYPES,
+  type PhoneNumberDetails,
+  type ShortNumberDetails,
+} from '../../src/families/phone/domain/phone-number.js';
 import type { PhoneNumbering, PhoneReading } from '../../src/families/phone/domain/ports.js';
 import { randomDigits, samplesOf, seededRandom } from '../support/digit-pattern-samples.js';
 
@@ -78,10 +82,22 @@ const INTERNATIONAL_FREEPHONE: PhoneNumberDetails = {
   },
 };
 
+const FRENCH_EMERGENCY: ShortNumberDetails = {
+  country: 'FR',
+  countryName: 'France',
+  timeZones: ['Europe/Paris'],
+  shortNumber: { digits: '112', emergency: true, cost: 'TOLL_FREE', carrierSpecific: false },
+};
+
 const adapters: { name: string; open: () => PhoneNumbering }[] = [
   {
     name: 'memory',
-    open: () => new MemoryPhoneNumbering([FRENCH_MOBILE, NEW_YORK_WITH_EXTENSION, INTERNATIONAL_FREEPHONE]),
+    open: () =>
+      new MemoryPhoneNumbering(
+        [FRENCH_MOBILE, NEW_YORK_WITH_EXTENSION, INTERNATIONAL_FREEPHONE],
+        [],
+        [FRENCH_EMERGENCY],
+      ),
   },
   { name: 'libphonenumber-js (full metadata)', open: () => new LibphonenumberNumbering() },
 ];
@@ -132,6 +148,11 @@ for (const adapter of adapters) {
       expect(await zonesOf('+33 6 12 34 56 78')).to.deep.equal(['Europe/Paris']);
       expect(await zonesOf('+1 212 555 0123 ext. 42')).to.deep.equal(['America/New_York']);
       expect(await zonesOf('+800 1234 5678')).to.deep.equal([]);
+    });
+
+    it('reads a short number of the region it is dialled in as one, and never one given with +', async () => {
+      expect(await numbering.read('112', 'FR')).to.deep.equal({ kind: 'short', details: FRENCH_EMERGENCY });
+      expect((await numbering.read('+33 112', undefined)).kind).not.to.equal('short');
     });
 
     it('refuses a region it has no plan for, even beside an international number', async () => {
