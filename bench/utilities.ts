@@ -30,6 +30,7 @@ const DISTINCT_INPUTS = 500;
 
 const PERMISSIONS = [
   'Cryptography::*',
+  'Password::*',
   'Barcode::*',
   'Phone::*',
   'Location::*',
@@ -163,6 +164,9 @@ interface Endpoint {
 }
 
 const ENDPOINTS: readonly Endpoint[] = [
+  // Beside crypto: nothing to load or cache, the randomness source and the draw alone.
+  { id: 'gp', label: 'password gen, 20 characters', paths: ['/api/password/gen'] },
+  { id: 'gw', label: 'password gen, 6 words', paths: ['/api/password/gen?words=6'] },
   // Rendered images are cached, so the rounds ask for a new content every time: the price of drawing.
   // QR codes are encoded by lean-qr, Code 128 (as every other symbology) by bwip-js.
   ...(

@@ -12,6 +12,7 @@ export * from '../families/dictionary/domain/index.js';
 export * from '../families/game/domain/index.js';
 export * from '../families/location/domain/index.js';
 export * from '../families/mail/domain/index.js';
+export * from '../families/password/domain/index.js';
 export * from '../families/phone/domain/index.js';
 export * from '../families/usage/domain/index.js';
 export * from '../families/users-and-tokens/domain/index.js';

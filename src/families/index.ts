@@ -6,6 +6,7 @@ import { dictionary } from './dictionary/family.js';
 import { game } from './game/family.js';
 import { location } from './location/family.js';
 import { mail } from './mail/family.js';
+import { password } from './password/family.js';
 import { phone } from './phone/family.js';
 import { usage } from './usage/family.js';
 import { usersAndTokens } from './users-and-tokens/family.js';
@@ -20,6 +21,7 @@ import { whois } from './whois/family.js';
  */
 export const FAMILIES = [
   crypto,
+  password,
   usersAndTokens,
   usage,
   audit,

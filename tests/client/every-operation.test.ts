@@ -65,6 +65,13 @@ const CALLS: readonly (readonly [string, Call])[] = [
     },
   ],
   [
+    'GET /api/password/gen',
+    {
+      expected: 'success',
+      call: (api) => api.GET('/api/password/gen', { params: { query: { words: 5 } } }),
+    },
+  ],
+  [
     'POST /api/user/create',
     op({
       expected: 'success',

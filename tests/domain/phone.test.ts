@@ -13,6 +13,8 @@ const LONDON: PhoneNumberDetails = {
   country: 'GB',
   countryName: 'United Kingdom',
   timeZones: ['Europe/London'],
+  carrier: null,
+  location: 'London',
   nationalNumber: '2079460958',
   formats: {
     e164: '+442079460958',
@@ -34,10 +36,12 @@ describe('domain: phone details', () => {
   it('gives the plans’ details after the input as it was sent', async () => {
     expect(expectRight(await getDetails.execute({ number: '+44 20 7946 0958' }))).to.deep.equal({
       input: '+44 20 7946 0958',
+      vanity: false,
       ...LONDON,
     });
     expect(expectRight(await getDetails.execute({ number: '020 7946 0958', country: 'GB' }))).to.deep.equal({
       input: '020 7946 0958',
+      vanity: false,
       ...LONDON,
     });
   });
@@ -68,7 +72,8 @@ describe('domain: phone details', () => {
       ' 44 20 7946 0958',
       '+44 20 7946 0958 ext. ',
       'call me',
-      '1-800-FLOWERS',
+      '555-12AB',
+      '0612345678 ext',
       '+44+20',
       '1'.repeat(65),
     ]) {
@@ -111,6 +116,53 @@ describe('domain: phone details', () => {
     });
   });
 
+  it('reads the letters of a vanity number as a keypad’s digits, and says so', async () => {
+    const plans = answering({ kind: 'read', details: LONDON });
+    const answer = expectRight(
+      await new GetPhoneDetails(plans).execute({ number: '1-800-FLOWERS x12', country: 'us' }),
+    );
+    expect(answer).to.deep.include({ input: '1-800-FLOWERS x12', vanity: true });
+    // ABC 2, DEF 3, GHI 4, JKL 5, MNO 6, PQRS 7, TUV 8, WXYZ 9; the extension stays as it was.
+    expect(plans.asked).to.deep.equal([['1-800-3569377 x12', 'US']]);
+    expectRight(await new GetPhoneDetails(plans).execute({ number: '+1 (555) AbC-dEfG' }));
+    expect(plans.asked[1]).to.deep.equal(['+1 (555) 222-3334', undefined]);
+  });
+
+  it('answers a short number of the region as one, valid, with no international form', async () => {
+    const emergency = {
+      country: 'US',
+      countryName: 'United States',
+      timeZones: ['America/New_York'],
+      shortNumber: { digits: '911', emergency: true, cost: 'TOLL_FREE', carrierSpecific: false },
+    } as const;
+    const plans = new GetPhoneDetails(new MemoryPhoneNumbering([LONDON], [], [emergency]));
+    expect(expectRight(await plans.execute({ number: '911', country: 'us' }))).to.deep.equal({
+      input: '911',
+      vanity: false,
+      valid: true,
+      ...emergency,
+    });
+  });
+
+  it('hands on the language asked, and refuses one that is no ISO 639-1 code', async () => {
+    const plans = answering({ kind: 'read', details: LONDON });
+    const asked: (string | undefined)[] = [];
+    const recording: PhoneNumbering = {
+      read: async (number, region, language) => (asked.push(language), plans.read(number, region)),
+    };
+    expectRight(await new GetPhoneDetails(recording).execute({ number: '+44 20 7946 0958', lang: 'de' }));
+    expect(asked).to.deep.equal(['de']);
+    for (const lang of ['xx', 'DE', 'deu', 'zh-Hant', '']) {
+      expect(
+        expectLeftTag(
+          await new GetPhoneDetails(recording).execute({ number: '+44 20 7946 0958', lang }),
+          'InvalidInput',
+        ),
+        lang,
+      ).to.deep.include({ fields: ['lang'] });
+    }
+  });
+
   it('accepts numbers and country codes of the documented shapes only', () => {
     const numbers = [
       '+33 6 12 34 56 78',
@@ -122,20 +174,11 @@ describe('domain: phone details', () => {
       '+12125550123x42',
       '+1 212 555 0123 #42',
       '+44 7400 123456;ext=5',
+      '1-800-FLOWERS',
       '1'.repeat(64),
     ];
     for (const ok of numbers) expect(PHONE_INPUT.test(ok), ok).to.equal(true);
-    for (const bad of [
-      '',
-      ' 33612345678',
-      '+',
-      '33+612',
-      '0612345678 ext',
-      'tel:+33612345678',
-      '06 12\t34',
-      '０６１２',
-      '1'.repeat(65),
-    ])
+    for (const bad of ['', ' 33612345678', '+', '33+612', 'tel:+33612345678', '06 12\t34', '０６１２', '1'.repeat(65)])
       expect(PHONE_INPUT.test(bad), bad).to.equal(false);
     for (const ok of ['FR', 'fr', 'Gb']) expect(COUNTRY_CODE.test(ok), ok).to.equal(true);
     for (const bad of ['', 'F', 'FRA', 'F1', '33']) expect(COUNTRY_CODE.test(bad), bad).to.equal(false);

@@ -280,6 +280,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
   it('lists each operation under its family, the families in the order of the docs, each said in one line', () => {
     expect(document.tags.map((tag) => tag.name)).to.deep.equal([
       'Cryptography',
+      'Passwords',
       'Users and tokens',
       'Usage history',
       'Audit trail',

@@ -3,6 +3,7 @@ import { expectError, startServer, type TestServer } from '../support/http-serve
 
 interface Details {
   input: string;
+  vanity: boolean;
   valid: boolean;
   possible: boolean;
   type: string | null;
@@ -10,6 +11,8 @@ interface Details {
   country: string | null;
   countryName: string | null;
   timeZones: string[];
+  carrier: string | null;
+  location: string | null;
   nationalNumber: string;
   extension?: string;
   formats: { e164: string; international: string; national: string; rfc3966: string };
@@ -217,6 +220,7 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
   it('answers every field for a French mobile given internationally', async () => {
     expect(await details('number=%2B33%206%2012%2034%2056%2078')).to.deep.equal({
       input: '+33 6 12 34 56 78',
+      vanity: false,
       valid: true,
       possible: true,
       type: 'MOBILE',
@@ -224,6 +228,8 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
       country: 'FR',
       countryName: 'France',
       timeZones: ['Europe/Paris'],
+      carrier: 'SFR',
+      location: null,
       nationalNumber: '612345678',
       formats: {
         e164: '+33612345678',
@@ -255,15 +261,102 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
     });
   });
 
-  it('gives the time zones of the number’s country, every one of them, and none for a number of no country', async () => {
+  it('gives the number’s own time zones, not its country’s, and none for a number of no country', async () => {
     expect((await details(queryOf('06 12 34 56 78', 'FR'))).timeZones).to.deep.equal(['Europe/Paris']);
     expect((await details(queryOf('090-1234-5678', 'JP'))).timeZones).to.deep.equal(['Asia/Tokyo']);
-    const american = (await details(queryOf('+1 212 555 0123'))).timeZones;
-    expect(american.length).to.be.greaterThan(1);
-    expect(american).to.include('America/New_York');
+    expect((await details(queryOf('+1 416 979 2329'))).timeZones).to.deep.equal(['America/Toronto']);
+    expect((await details(queryOf('+1 212 555 0123'))).timeZones).to.deep.equal(['America/New_York']);
+    expect((await details(queryOf('+1 650 253 0000'))).timeZones).to.deep.equal(['America/Los_Angeles']);
+    // A toll-free number reaches the whole country: its zones, and none of the plan's other countries'.
+    const tollFree = (await details(queryOf('+1 800 234 5678'))).timeZones;
+    expect(tollFree).to.include.members([
+      'America/New_York',
+      'America/Chicago',
+      'America/Los_Angeles',
+      'Pacific/Honolulu',
+    ]);
+    expect(tollFree).not.to.include.members(['America/Toronto', 'Atlantic/Bermuda', 'Pacific/Guam']);
     for (const number of ['+882 49 123456', '+800 1234 5678', '+883 510 012345', '+1 555 0123']) {
       expect(await details(queryOf(number)), number).to.deep.include({ country: null, timeZones: [] });
     }
+  });
+
+  it('names time zones by their current IANA names, never the old ones ICU keeps', async () => {
+    expect((await details(queryOf('+91 22 2202 6060'))).timeZones).to.deep.equal(['Asia/Kolkata']);
+    expect((await details(queryOf('+380 44 123 4567'))).timeZones).to.deep.equal(['Europe/Kyiv']);
+    expect((await details(queryOf('+84 28 3822 1234'))).timeZones).to.deep.equal(['Asia/Ho_Chi_Minh']);
+    expect((await details(queryOf('+977 1 4123456'))).timeZones).to.deep.equal(['Asia/Kathmandu']);
+    // An invalid number answers its country's zones, renamed the same way.
+    expect(await details(queryOf('+380 44 12'))).to.deep.include({
+      valid: false,
+      timeZones: ['Europe/Kyiv', 'Europe/Simferopol'],
+    });
+    // A zone IANA keeps as a link to another country's stays the country's own.
+    expect((await details(queryOf('+31 20 123 4567'))).timeZones).to.deep.equal(['Europe/Amsterdam']);
+  });
+
+  it('names the place of a geographic number and the original carrier of a mobile range, in English by default', async () => {
+    expect(await details(queryOf('+1 416 979 2329'))).to.deep.include({ location: 'Toronto, ON', carrier: null });
+    expect(await details(queryOf('+91 22 2202 6060'))).to.deep.include({ location: 'Mumbai', carrier: null });
+    expect(await details(queryOf('98765 43210', 'IN'))).to.deep.include({ location: null, carrier: 'Airtel' });
+    expect(await details(queryOf('+86 199 1234 5678'))).to.deep.include({ carrier: 'China Telecom' });
+    // A toll-free number belongs to no place and no carrier; an unassigned one to neither.
+    expect(await details(queryOf('+1 800 234 5678'))).to.deep.include({ location: null, carrier: null });
+    expect(await details(queryOf('+33 1 2'))).to.deep.include({ location: null, carrier: null });
+  });
+
+  it('names them in the language asked where the data has it, else in English', async () => {
+    expect((await details(`${queryOf('+41 43 123 45 67')}&lang=de`)).location).to.equal('Zürich');
+    expect((await details(`${queryOf('+41 43 123 45 67')}&lang=it`)).location).to.equal('Zurigo');
+    expect((await details(`${queryOf('+41 43 123 45 67')}&lang=en`)).location).to.equal('Zurich');
+    expect((await details(`${queryOf('+86 199 1234 5678')}&lang=zh`)).carrier).to.equal('中国电信');
+    // No carrier names in German: English.
+    expect((await details(`${queryOf('+86 199 1234 5678')}&lang=de`)).carrier).to.equal('China Telecom');
+    // Hebrew is `iw` in the data; Swahili it has none of.
+    expect((await details(`${queryOf('+41 43 123 45 67')}&lang=sw`)).location).to.equal('Zurich');
+    for (const bad of ['xx', 'DE', 'deu', 'zh-Hant', '']) {
+      const body = await expectError(await get(`${queryOf('+41 43 123 45 67')}&lang=${bad}`), 400, 7);
+      expect(body.details, bad).to.include('lang');
+    }
+  });
+
+  it('reads a vanity number’s letters as the keypad’s digits, and says so', async () => {
+    const flowers = await details(queryOf('1-800-FLOWERS', 'US'));
+    expect(flowers).to.deep.include({ input: '1-800-FLOWERS', vanity: true, valid: true, type: 'TOLL_FREE' });
+    expect(flowers.formats).to.deep.include({ e164: '+18003569377', national: '(800) 356-9377' });
+    expect(await details(queryOf('+1 800 GOT JUNK'))).to.deep.include({ vanity: true, nationalNumber: '8004685865' });
+    expect((await details(queryOf('+1 212 555 0123'))).vanity).to.equal(false);
+    const twoLetters = await expectError(await get(queryOf('555-12AB', 'US')), 400, 7);
+    expect(twoLetters.details).to.match(/^number has letters but is no vanity number/);
+  });
+
+  it('recognises a region’s short and emergency numbers as such, with their region, instead of inventing +1 911', async () => {
+    for (const [number, country, countryName] of [
+      ['911', 'US', 'United States'],
+      ['112', 'FR', 'France'],
+      ['112', 'DE', 'Germany'],
+      ['999', 'GB', 'United Kingdom'],
+      ['000', 'AU', 'Australia'],
+    ]) {
+      const body = (await details(queryOf(number!, country))) as unknown as Record<string, unknown>;
+      expect(body, `${number} in ${country}`).to.deep.include({
+        input: number,
+        vanity: false,
+        valid: true,
+        country,
+        countryName,
+        shortNumber: { digits: number, emergency: true, cost: 'TOLL_FREE', carrierSpecific: false },
+      });
+      expect(body).not.to.have.any.keys('formats', 'countryCallingCode', 'nationalNumber');
+    }
+    expect((await details(queryOf('112', 'FR'))).timeZones).to.deep.equal(['Europe/Paris']);
+    // Not an emergency number, but one of the plan's: the carrier's customer service in the United States.
+    expect(await details(queryOf('611', 'US'))).to.deep.include({
+      shortNumber: { digits: '611', emergency: false, cost: 'TOLL_FREE', carrierSpecific: true },
+    });
+    // A short number is dialled within its region: with a +, or where the region has no such number, it is none.
+    expect(await details(queryOf('+1 911'))).to.deep.include({ valid: false, country: null });
+    expect(await details(queryOf('123', 'US'))).to.deep.include({ valid: false, possible: false });
   });
 
   it('keeps an extension apart and carries it in every format', async () => {
@@ -318,9 +411,7 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
     const refused = [
       '',
       'call me',
-      '1-800-FLOWERS',
       'tel:+33612345678',
-      '+33 6 12 34 56 78 ext.',
       '33+612345678',
       '<script>',
       '1'.repeat(65),
@@ -330,6 +421,9 @@ describe('http: phone details (libphonenumber-js, full metadata)', () => {
       const body = await expectError(await get(queryOf(number, 'FR')), 400, 7);
       expect(body.details, number).to.match(/^number must be a phone number of at most 64 characters/);
     }
+    // An extension's marker without its digits is no vanity number either.
+    const cut = await expectError(await get(queryOf('+33 6 12 34 56 78 ext.', 'FR')), 400, 7);
+    expect(cut.details).to.match(/^number has letters but is no vanity number/);
   });
 
   it('answers 400/7 for an unencoded + (which arrives as a space), saying to send %2B', async () => {

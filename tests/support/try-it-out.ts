@@ -30,6 +30,7 @@ interface Operation {
 /** The families that compute or look something up, tried in one file; every other section in the other. */
 export const UTILITY_SECTIONS = [
   'Cryptography',
+  'Passwords',
   'Game network (The Hive)',
   'Phone numbers',
   'Location',

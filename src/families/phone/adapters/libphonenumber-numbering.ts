@@ -1,7 +1,10 @@
 import { loadOnce } from '../../../platform/caching/load-once.js';
-import type { PhoneNumberDetails } from '../domain/phone-number.js';
+import type { PhoneNumberDetails, PhoneNumberType } from '../domain/phone-number.js';
 import type { PhoneNumbering, PhoneReading, UnreadableReason } from '../domain/ports.js';
+import { GeoCarrierData } from './geo-carrier-data.js';
 import { NumberingPlanRules, type PlanMetadata } from './numbering-plan-rules.js';
+import { ShortNumbers } from './short-numbers.js';
+import { currentZoneNames } from './time-zone-names.js';
 
 type Library = typeof import('libphonenumber-js/max');
 
@@ -16,8 +19,24 @@ const reasonOf: Readonly<Record<string, UnreadableReason>> = {
 interface RegionFacts {
   /** English name. */
   readonly name: string | null;
-  /** IANA zones, in ICU's order. */
+  /** IANA zones, in ICU's order, by their current names. */
   readonly timeZones: readonly string[];
+}
+
+/** The kinds a carrier is named for, as libphonenumber's carrier mapper does: those a mobile may be. */
+const CARRIER_KINDS: ReadonlySet<PhoneNumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE', 'PAGER']);
+/** The kinds that can belong to a place; the data has places of mobiles only where they have one (Brazil, China). */
+const PLACE_KINDS: ReadonlySet<PhoneNumberType> = new Set(['FIXED_LINE', 'FIXED_LINE_OR_MOBILE', 'MOBILE']);
+
+/**
+ * The number's own zones where the data knows its range, kept to its country's where they meet
+ * (a North American toll-free range lists every zone of the plan's 25 countries); the country's
+ * where the data knows none.
+ */
+function zonesOfNumber(rangeZones: readonly string[], countryZones: readonly string[]): readonly string[] {
+  if (rangeZones.length === 0) return countryZones;
+  const inCountry = rangeZones.filter((zone) => countryZones.includes(zone));
+  return inCountry.length > 0 ? Object.freeze(inCountry) : rangeZones;
 }
 
 /**
@@ -35,7 +54,7 @@ const NO_TIME_ZONES: readonly string[] = Object.freeze([]);
 function timeZonesOf(region: string): readonly string[] {
   const locale: LocaleWithTimeZones = new Intl.Locale(`und-${region}`);
   const zones = typeof locale.getTimeZones === 'function' ? locale.getTimeZones() : locale.timeZones;
-  return zones === undefined || zones.length === 0 ? NO_TIME_ZONES : Object.freeze([...zones]);
+  return zones === undefined || zones.length === 0 ? NO_TIME_ZONES : currentZoneNames(zones);
 }
 
 /**
@@ -44,6 +63,11 @@ function timeZonesOf(region: string): readonly string[] {
  * the ICU data built into Node.
  */
 export class LibphonenumberNumbering implements PhoneNumbering {
+  constructor(
+    private readonly places: GeoCarrierData = new GeoCarrierData(),
+    private readonly shortNumbers: ShortNumbers = new ShortNumbers(),
+  ) {}
+
   /** One load shared by every caller, started by the first. */
   private readonly load = loadOnce((): Promise<Library> => import('libphonenumber-js/max'));
   private regionNames: Intl.DisplayNames | undefined;
@@ -91,7 +115,20 @@ export class LibphonenumberNumbering implements PhoneNumbering {
     return facts;
   }
 
-  async read(number: string, region: string | undefined): Promise<PhoneReading> {
+  /** `number` as one of the short numbers of `region` (911, 112), when it is dialled without + and is one. */
+  private shortNumberOf(number: string, region: string | undefined): PhoneReading | undefined {
+    if (region === undefined || number.startsWith('+')) return undefined;
+    const digits = number.replace(/[ ()./-]/g, '');
+    const facts = this.shortNumbers.factsOf(digits, region);
+    if (facts === undefined) return undefined;
+    const { name, timeZones } = this.regionFacts(region);
+    return {
+      kind: 'short',
+      details: { country: region, countryName: name, timeZones, shortNumber: { digits, ...facts } },
+    };
+  }
+
+  async read(number: string, region: string | undefined, language?: string): Promise<PhoneReading> {
     const lib = await this.load();
     if (region !== undefined && !lib.isSupportedCountry(region)) return { kind: 'unknown-region' };
     let parsed: ReturnType<Library['parsePhoneNumberWithError']>;
@@ -100,7 +137,7 @@ export class LibphonenumberNumbering implements PhoneNumbering {
     } catch (error) {
       const reason = error instanceof lib.ParseError ? reasonOf[error.message] : undefined;
       if (reason === undefined) throw error;
-      return { kind: 'unreadable', reason };
+      return this.shortNumberOf(number, region) ?? { kind: 'unreadable', reason };
     }
     const country = parsed.country ?? null;
     // The plan the library's own getType() and format() would select for this number.
@@ -110,16 +147,32 @@ export class LibphonenumberNumbering implements PhoneNumbering {
       return { kind: 'unreadable', reason: 'too-long' };
     const facts = country === null ? undefined : this.regionFacts(country);
     const type = rules.typeOf(nationalNumber) ?? null;
+    // With full metadata the library's own isValid() is exactly "has a type".
+    const valid = type !== null;
+    if (!valid && !extension) {
+      const short = this.shortNumberOf(number, region);
+      if (short) return short;
+    }
+    const callingCode = parsed.countryCallingCode;
+    const countryZones = facts?.timeZones ?? NO_TIME_ZONES;
+    const [timeZones, carrier, location] = valid
+      ? await Promise.all([
+          this.places.timeZonesOf(callingCode, nationalNumber).then((zones) => zonesOfNumber(zones, countryZones)),
+          CARRIER_KINDS.has(type) ? this.places.carrierOf(callingCode, nationalNumber, language) : undefined,
+          PLACE_KINDS.has(type) ? this.places.placeOf(callingCode, nationalNumber, language) : undefined,
+        ])
+      : [countryZones, undefined, undefined];
     const { international, national } = rules.format(nationalNumber, extension);
     const details: PhoneNumberDetails = {
-      // With full metadata the library's own isValid() is exactly "has a type".
-      valid: type !== null,
+      valid,
       possible: rules.isPossible(nationalNumber),
       type,
       countryCallingCode: parsed.countryCallingCode,
       country,
       countryName: facts?.name ?? null,
-      timeZones: facts?.timeZones ?? NO_TIME_ZONES,
+      timeZones,
+      carrier: carrier ?? null,
+      location: location ?? null,
       nationalNumber,
       ...(extension ? { extension } : {}),
       formats: {
