@@ -279,13 +279,13 @@ export const RdapIpNetwork = new t.Type<Omit<NetworkRegistration, 'rdapUrl'>, un
     const fromRange = start !== undefined && end !== undefined ? networksOfRange(start, end) : [];
     const version = u.ipVersion === 'v6' || start?.version === 6 ? 'v6' : 'v4';
     return t.success({
-      ...numberRegistrationOf(u),
       ipVersion: version,
       startAddress: start?.text ?? null,
       endAddress: end?.text ?? null,
       // The range says exactly what is held; the cidr0 extension (RFC 9083 leaves CIDRs out) only where it is missing.
       cidrs: (fromRange.length > 0 ? fromRange : cidr0Networks(u.cidr0_cidrs)).map(networkText),
       parentHandle: stringOf(u.parentHandle),
+      ...numberRegistrationOf(u),
     });
   },
   t.identity,
@@ -300,9 +300,9 @@ export const RdapAutnum = new t.Type<Omit<AutonomousSystemRegistration, 'rdapUrl
     const asNumber = (member: unknown) =>
       typeof member === 'number' && Number.isInteger(member) && member >= 0 && member <= 4_294_967_295 ? member : null;
     return t.success({
-      ...numberRegistrationOf(u),
       startAutnum: asNumber(u.startAutnum),
       endAutnum: asNumber(u.endAutnum),
+      ...numberRegistrationOf(u),
     });
   },
   t.identity,
