@@ -76,7 +76,7 @@ describe('domain: IP addresses and AS numbers', () => {
     expect(ip('2001:0DB8:0000:0000:0001:0000:0000:0001').text).to.equal('2001:db8::1:0:0:1');
     expect(ip('1:0:0:2:0:0:0:3').text).to.equal('1:0:0:2::3');
     expect(ip('1:2:3:4:5:6:7::').text).to.equal('1:2:3:4:5:6:7:0');
-    expect(ip('::ffff:193.0.6.139').text).to.equal('::ffff:c100:68b');
+    expect(ip('::FFFF:c100:068b').text).to.equal('::ffff:193.0.6.139');
     for (const refused of [
       '1.2.3.4.5',
       '1.2.3.04',

@@ -416,7 +416,7 @@ describe('http: domain lookup (against loopback DNS, RDAP and WHOIS servers)', (
         'FD00::1': 'fd00::1 is in fc00::/7, unique-local (RFC 4193): no registry publishes who holds it',
         '2001:db8::1': '2001:db8::1 is in 2001:db8::/32, documentation (RFC 3849): no registry publishes who holds it',
         '::ffff:193.0.6.139':
-          '::ffff:c100:68b is in ::ffff:0:0/96, IPv4-mapped (RFC 4291): ask for the IPv4 address it carries: no registry publishes who holds it',
+          '::ffff:193.0.6.139 is in ::ffff:0.0.0.0/96, IPv4-mapped (RFC 4291): ask for the IPv4 address it carries: no registry publishes who holds it',
         '224.0.0.251': '224.0.0.251 is in 224.0.0.0/4, multicast (RFC 5771): no registry publishes who holds it',
       };
       for (const [address, details] of Object.entries(special)) {

@@ -230,8 +230,12 @@ function ipv6Value(text: string): bigint | undefined {
   return groups.reduce((value, group) => (value << 16n) | group, 0n);
 }
 
-/** RFC 5952: lower case, no leading zeros, the longest run of two or more zero groups (the first of equals) as `::`. */
+/**
+ * RFC 5952: lower case, no leading zeros, the longest run of two or more zero groups (the first of
+ * equals) as `::`, and an IPv4-mapped address with its IPv4 address dotted (§5).
+ */
 function ipv6Text(value: bigint): string {
+  if (value >> 32n === 0xffffn) return `::ffff:${ipv4Text(value & 0xffffffffn)}`;
   const groups = Array.from({ length: 8 }, (_, index) => (value >> BigInt(16 * (7 - index))) & 0xffffn);
   let best = { start: -1, length: 1 };
   for (let start = 0; start < 8;) {
