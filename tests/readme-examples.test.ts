@@ -8,7 +8,7 @@ import { startDnsFixture, type DnsFixture } from './support/dns-fixture.js';
 import { ZONE } from './support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from './support/hive-fixture.js';
 import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from './support/open-meteo-fixture.js';
-import { startRegistries, type Registries } from './support/registry-fixtures.js';
+import { numberBootstrapsAt, startRegistries, type Registries } from './support/registry-fixtures.js';
 import { docsPages, mappedPages, readingOrder, readPage } from './support/docs-pages.js';
 import { cleanEnv, CLI, MAIN, startProgram, type Running } from './support/program.js';
 
@@ -162,6 +162,7 @@ describe('README and docs/: their shell examples run as written, in order, as on
       UTILITY_API_HIVE_URL: hive.url,
       UTILITY_API_DNS_SERVERS: dns.server,
       UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
+      ...numberBootstrapsAt(registries.rdap),
       UTILITY_API_WHOIS_SERVER: registries.root.server,
       UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
       ...contentUpstreamsAt(content),

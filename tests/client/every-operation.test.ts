@@ -301,6 +301,20 @@ const CALLS: readonly (readonly [string, Call])[] = [
       call: (api) => api.GET('/api/whois/full', { params: { header: { 'x-domain': 'example.com' } } }),
     },
   ],
+  [
+    'GET /api/whois/ip',
+    {
+      expected: UPSTREAM_DOWN,
+      call: (api) => api.GET('/api/whois/ip', { params: { query: { address: '193.0.6.139' } } }),
+    },
+  ],
+  [
+    'GET /api/whois/asn',
+    {
+      expected: UPSTREAM_DOWN,
+      call: (api) => api.GET('/api/whois/asn', { params: { query: { asn: 'AS3333' } } }),
+    },
+  ],
   ['GET /api/facts/cat', { expected: 'success', call: (api) => api.GET('/api/facts/cat') }],
   [
     'GET /api/facts/dog',
@@ -452,6 +466,9 @@ describe('client: every operation of the route table, through utility-api/client
         UTILITY_API_STORAGE: 'memory',
         UTILITY_API_HIVE_URL: nowhere,
         UTILITY_API_RDAP_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_IPV4_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_IPV6_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_ASN_BOOTSTRAP_URL: nowhere,
         UTILITY_API_WHOIS_SERVER: '127.0.0.1:9',
         UTILITY_API_DNS_SERVERS: '127.0.0.1:9',
         UTILITY_API_RATE_LIMIT: 'off',

@@ -16,6 +16,9 @@ const MAIL: DnsRecords = {
   TXT: ['v=spf1 -all'],
 };
 const SERVICE: DnsRecords = { ...NO_RECORDS, SRV: [{ name: 'sip.example.com', port: 5060, priority: 10, weight: 60 }] };
+/** An address's reverse name, pointing to two names. */
+const REVERSE_NAME = '1.2.0.192.in-addr.arpa';
+const POINTERS: DnsRecords = { ...NO_RECORDS, PTR: ['example.com', 'mail.example.com'] };
 
 const adapters: { name: string; open: () => Promise<{ dns: DnsLookup; close(): Promise<void> }> }[] = [
   {
@@ -25,6 +28,7 @@ const adapters: { name: string; open: () => Promise<{ dns: DnsLookup; close(): P
         new Map([
           ['example.com', MAIL],
           ['_sip._tcp.example.com', SERVICE],
+          [REVERSE_NAME, POINTERS],
         ]),
         300_000,
       ),
@@ -44,6 +48,7 @@ const adapters: { name: string; open: () => Promise<{ dns: DnsLookup; close(): P
           TXT: [['v=spf1 ', '-all']],
         },
         '_sip._tcp.example.com': { SRV: [{ priority: 10, weight: 60, port: 5060, target: 'sip.example.com' }] },
+        [REVERSE_NAME]: { PTR: ['example.com', 'mail.example.com'] },
       });
       return { dns: new NodeDnsLookup({ servers: [fixture.server], timeoutMs: 2_000 }), close: () => fixture.close() };
     },
@@ -64,8 +69,37 @@ for (const adapter of adapters) {
       expect(await dns.records('_sip._tcp.example.com')).to.deep.include({ kind: 'found', records: SERVICE });
     });
 
+    it("answers a reverse name's PTR records", async () => {
+      expect(await dns.records(REVERSE_NAME)).to.deep.include({ kind: 'found', records: POINTERS });
+    });
+
     it('says so when a name does not exist', async () => {
       expect(await dns.records('nowhere.example.com')).to.deep.equal({ kind: 'not-found' });
     });
   });
 }
+
+describe('NodeDnsLookup: "does not exist" only from a resolver that answered, and answers for the rest of DNS', () => {
+  it('a resolver that cannot be reached is a failure that says so', async () => {
+    const gone = await startDnsFixture({});
+    await gone.close();
+    const result = await new NodeDnsLookup({ servers: [gone.server], timeoutMs: 1_000 }).records('example.com');
+    expect(result).to.deep.include({
+      kind: 'unavailable',
+      reason: 'failure',
+      details: 'no DNS resolver could be reached (ECONNREFUSED)',
+    });
+  });
+
+  it('a resolver that answers NXDOMAIN to everything, the root zone included, is a failure, not a name that does not exist', async () => {
+    const stub = await startDnsFixture({});
+    try {
+      stub.behaviour = 'nxdomain';
+      const result = await new NodeDnsLookup({ servers: [stub.server], timeoutMs: 1_000 }).records('example.com');
+      expect(result).to.deep.include({ kind: 'unavailable', reason: 'failure' });
+      expect(stub.queries).to.include('NS ');
+    } finally {
+      await stub.close();
+    }
+  });
+});

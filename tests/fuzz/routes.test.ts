@@ -13,7 +13,7 @@ import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { ZONE } from '../support/dns-zone.js';
 import { startHiveFixture, type HiveFixture } from '../support/hive-fixture.js';
 import { openMeteoAt, startOpenMeteoFixture, type OpenMeteoFixture } from '../support/open-meteo-fixture.js';
-import { startRegistries, type Registries } from '../support/registry-fixtures.js';
+import { numberBootstrapsAt, startRegistries, type Registries } from '../support/registry-fixtures.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import {
   formatCharacterProbes,
@@ -301,6 +301,7 @@ describe('fuzz: every route of the table, random and adversarial input, on SQLit
         UTILITY_API_HIVE_URL: hive.url,
         UTILITY_API_DNS_SERVERS: dns.server,
         UTILITY_API_RDAP_BOOTSTRAP_URL: registries.rdap.bootstrapUrl,
+        ...numberBootstrapsAt(registries.rdap),
         UTILITY_API_WHOIS_SERVER: registries.root.server,
         UTILITY_API_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
         ...contentUpstreamsAt(upstreams),
@@ -621,6 +622,9 @@ describe('fuzz: requests whose bodies never finish (declared longer than sent, t
         ...sqlite.env,
         UTILITY_API_HIVE_URL: nowhere,
         UTILITY_API_RDAP_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_IPV4_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_IPV6_BOOTSTRAP_URL: nowhere,
+        UTILITY_API_RDAP_ASN_BOOTSTRAP_URL: nowhere,
         UTILITY_API_WHOIS_SERVER: '127.0.0.1:9',
         UTILITY_API_DNS_SERVERS: '127.0.0.1:9',
         UTILITY_API_RATE_LIMIT: 'off',

@@ -8,6 +8,7 @@ import { expectError, startServer, type TestServer } from '../support/http-serve
 import {
   EXAMPLE_COM_RDAP,
   EXAMPLE_NET_WHOIS,
+  RIPE_NCC_IPV4_RDAP,
   startWhoisServer,
   type WhoisServerFixture,
 } from '../support/registry-fixtures.js';
@@ -76,6 +77,8 @@ describe('http: domain lookups connect only where the operator allows (against l
   let internalHttp: FixtureServer;
   let registry: FixtureServer;
   let bootstrap: FixtureServer;
+  /** IANA's number files, naming the public registry and, for some blocks, the internal service. */
+  let numbers: FixtureServer;
   let tld: WhoisServerFixture;
   let root: WhoisServerFixture;
   let logDir: string;
@@ -102,6 +105,17 @@ describe('http: domain lookups connect only where the operator allows (against l
         // A registry the bootstrap names (.org's), on an address the guard refuses.
         if (path === '/rdap/domain/toregistry.com')
           return { status: 307, body: '', headers: { location: `${internalHttp.url}/rdap/domain/x.org` } };
+        if (path === '/rdap/ip/193.0.6.139') return { body: RIPE_NCC_IPV4_RDAP };
+        // A regional registry sending an address it "transferred" to a host no bootstrap file names.
+        if (path === '/rdap/ip/193.0.6.140')
+          return {
+            status: 301,
+            body: '',
+            headers: { location: `http://localhost:${new URL(internalHttp.url).port}/rdap/ip/193.0.6.140` },
+          };
+        // ... and to a registry the file does name, on an address the guard refuses.
+        if (path === '/rdap/autnum/3333')
+          return { status: 302, body: '', headers: { location: `${internalHttp.url}/rdap/autnum/3333` } };
         return undefined;
       },
     });
@@ -116,6 +130,22 @@ describe('http: domain lookups connect only where the operator allows (against l
             ],
           },
         },
+      },
+    });
+    const numberBootstrap = (blocks: string[], internal: string[]) => ({
+      body: {
+        version: '1.0',
+        services: [
+          [blocks, [`${registry.url}/rdap/`]],
+          [internal, [`${internalHttp.url}/rdap/`]],
+        ],
+      },
+    });
+    numbers = await startFixtureServer({
+      recordings: {
+        '/ipv4.json': numberBootstrap(['193.0.0.0/8'], ['194.0.0.0/8']),
+        '/ipv6.json': numberBootstrap(['2001:600::/23'], ['2a00::/12']),
+        '/asn.json': numberBootstrap(['3154-3353'], ['196608-210331']),
       },
     });
     tld = await startWhoisServer((query) => {
@@ -149,6 +179,7 @@ describe('http: domain lookups connect only where the operator allows (against l
       internalHttp.close(),
       registry.close(),
       bootstrap.close(),
+      numbers.close(),
       tld.close(),
       root.close(),
     ]);
@@ -161,6 +192,9 @@ describe('http: domain lookups connect only where the operator allows (against l
         ...(fd !== undefined && { log: { level: 'info' } }),
         whois: {
           rdapBootstrapUrl: `${bootstrap.url}/dns.json`,
+          rdapIpv4BootstrapUrl: `${numbers.url}/ipv4.json`,
+          rdapIpv6BootstrapUrl: `${numbers.url}/ipv6.json`,
+          rdapAsnBootstrapUrl: `${numbers.url}/asn.json`,
           whoisServer: root.server,
           registrationTimeoutMs: 1_000,
         },
@@ -275,6 +309,44 @@ describe('http: domain lookups connect only where the operator allows (against l
       await expectRefused(
         await rdap('toregistry.com', 'rdap-registry-redirect'),
         'rdap-registry-redirect',
+        /unreachable: refused to connect to 127\.0\.0\.1: loopback/,
+      );
+      expect(internalHttp.calls).to.deep.equal([]);
+    });
+
+    it('looks IP networks and AS numbers up through the same guard: a registry on a refused address is never reached', async () => {
+      const number = (path: string, requestId: string) =>
+        server.get(path, { Authorization: `Bearer ${token}`, 'X-Request-Id': requestId });
+      const allowed = await number('/api/whois/ip?address=193.0.6.139', 'ip-allowed');
+      expect(allowed.status).to.equal(200);
+      expect(await allowed.json()).to.deep.include({
+        name: 'RIPE-NCC',
+        rdapUrl: `${registry.url}/rdap/ip/193.0.6.139`,
+      });
+      for (const [path, requestId] of [
+        ['/api/whois/ip?address=194.0.0.1', 'ip-registry'],
+        ['/api/whois/ip?address=2a00::1', 'ipv6-registry'],
+        ['/api/whois/asn?asn=196608', 'asn-registry'],
+      ] as const)
+        await expectRefused(
+          await number(path, requestId),
+          requestId,
+          /unreachable: refused to connect to 127\.0\.0\.1: loopback/,
+        );
+      expect(internalHttp.calls).to.deep.equal([]);
+    });
+
+    it("follows a number registry's redirect to no other host, even a registry the file names on a refused address", async () => {
+      const number = (path: string, requestId: string) =>
+        server.get(path, { Authorization: `Bearer ${token}`, 'X-Request-Id': requestId });
+      await expectRefused(
+        await number('/api/whois/ip?address=193.0.6.140', 'ip-elsewhere'),
+        'ip-elsewhere',
+        /redirected to http:\/\/localhost:\d+, which is not followed/,
+      );
+      await expectRefused(
+        await number('/api/whois/asn?asn=AS3333', 'asn-redirect'),
+        'asn-redirect',
         /unreachable: refused to connect to 127\.0\.0\.1: loopback/,
       );
       expect(internalHttp.calls).to.deep.equal([]);

@@ -25,13 +25,17 @@ export interface ZoneEntry {
   };
   readonly CAA?: readonly { flags: number; tag: string; value: string }[];
   readonly SRV?: readonly { priority: number; weight: number; port: number; target: string }[];
+  /** Host names, as an address's reverse name (`10.2.0.192.in-addr.arpa`) points to them. */
+  readonly PTR?: readonly string[];
 }
 
 /**
  * What the server does with every query: answer from its zone (a name it lacks is NXDOMAIN,
- * a type it lacks an empty answer), answer SERVFAIL or REFUSED, or never answer (`silent`).
+ * a type it lacks an empty answer), answer SERVFAIL or REFUSED, never answer (`silent`), or
+ * answer NXDOMAIN to everything, the root zone included, as a stub with no DNS behind it does
+ * (`nxdomain`).
  */
-export type DnsBehaviour = 'normal' | 'servfail' | 'refused' | 'silent';
+export type DnsBehaviour = 'normal' | 'servfail' | 'refused' | 'silent' | 'nxdomain';
 
 export interface DnsFixture {
   /** `127.0.0.1:<port>`, UDP and TCP on the same port. */
@@ -41,6 +45,9 @@ export interface DnsFixture {
   readonly queries: string[];
   close(): Promise<void>;
 }
+
+/** What a resolver answers of the root: its servers (a resolver that says it does not exist gives no DNS). */
+const ROOT: ZoneEntry = { NS: ['a.root-servers.net', 'b.root-servers.net'] };
 
 const TYPE_NAMES = new Map<number, string>(Object.entries(Packet.TYPE).map(([name, code]) => [code, name]));
 /** Answer codes (RFC 1035 §4.1.1); dns2's typings leave out its own `RCODE`. */
@@ -67,6 +74,8 @@ function answersFor(name: string, type: string, entry: ZoneEntry, ttl: number): 
       return (entry.CAA ?? []).map((caa) => ({ ...base, type: Packet.TYPE.CAA, ...caa }));
     case 'SRV':
       return (entry.SRV ?? []).map((srv) => ({ ...base, type: Packet.TYPE.SRV, ...srv }));
+    case 'PTR':
+      return (entry.PTR ?? []).map((domain) => ({ ...base, type: Packet.TYPE.PTR, domain }));
     default:
       return [];
   }
@@ -74,9 +83,11 @@ function answersFor(name: string, type: string, entry: ZoneEntry, ttl: number): 
 
 /**
  * A DNS server on loopback (dns2), UDP and TCP on one port as resolvers expect: a UDP answer too
- * large is truncated and asked again over TCP. Names are matched in lower case.
+ * large is truncated and asked again over TCP. Names are matched in lower case; the root zone
+ * is `''`, and it has NS records as a real resolver's does unless the zone says otherwise.
  */
-export async function startDnsFixture(zone: Readonly<Record<string, ZoneEntry>>, ttl = 300): Promise<DnsFixture> {
+export async function startDnsFixture(names: Readonly<Record<string, ZoneEntry>>, ttl = 300): Promise<DnsFixture> {
+  const zone: Readonly<Record<string, ZoneEntry>> = { '': ROOT, ...names };
   const queries: string[] = [];
   const state = { behaviour: 'normal' as DnsBehaviour };
   const handle = (request: dns2.Packet, send: Send) => {
@@ -87,7 +98,9 @@ export async function startDnsFixture(zone: Readonly<Record<string, ZoneEntry>>,
     queries.push(`${type} ${question.name}`);
     if (state.behaviour === 'silent') return;
     if (state.behaviour !== 'normal') {
-      response.header.rcode = state.behaviour === 'servfail' ? RCODE.SERVFAIL : RCODE.REFUSED;
+      response.header.rcode = { servfail: RCODE.SERVFAIL, refused: RCODE.REFUSED, nxdomain: RCODE.NXDOMAIN }[
+        state.behaviour
+      ];
       return send(response);
     }
     const entry = zone[question.name.toLowerCase()];

@@ -37,4 +37,8 @@ export const ZONE: Readonly<Record<string, ZoneEntry>> = {
   'unknown.com': { A: ['192.0.2.40'] },
   'cached.example.com': { A: ['192.0.2.50'] },
   'full.example.com': { A: ['192.0.2.60'] },
+  // Reverse names: an IPv4 address's and an IPv6 address's PTR records.
+  '139.6.0.193.in-addr.arpa': { PTR: ['www.ripe.net'] },
+  '2.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.e.2.0.c.7.6.0.1.0.0.2.ip6.arpa': { PTR: ['www.ripe.net'] },
+  '10.2.0.192.in-addr.arpa': { PTR: ['example.com', 'www.example.com'] },
 };

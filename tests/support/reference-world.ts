@@ -46,6 +46,7 @@ export async function openReferenceWorld(): Promise<ReferenceWorld> {
       whois: {
         dnsServers: [dns.server],
         rdapBootstrapUrl: registries.rdap.bootstrapUrl,
+        ...registries.rdap.numberBootstrapUrls,
         whoisServer: registries.root.server,
       },
       // The registries and the webhook's receiver are on loopback too.
@@ -66,8 +67,11 @@ export async function openReferenceWorld(): Promise<ReferenceWorld> {
   return {
     server,
     receiver,
-    // Verisign's RDAP service for .com, which the fixture stands in for.
-    shownAs: [[`${registries.rdap.url}/rdap`, 'https://rdap.verisign.com/com/v1']],
+    // Verisign's RDAP service for .com and RIPE NCC's for its addresses and AS numbers, which the fixture stands in for.
+    shownAs: [
+      [`${registries.rdap.url}/rdap/domain`, 'https://rdap.verisign.com/com/v1/domain'],
+      [`${registries.rdap.url}/rdap`, 'https://rdap.db.ripe.net'],
+    ],
     async close() {
       await server.close();
       await Promise.all([

@@ -1,6 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as E from 'fp-ts/lib/Either.js';
 import { startFixtureServer, type FixtureServer, type Recorded } from './fixture-server.js';
+import { networkHolds, parseIpAddress, parseNetwork } from '../../src/families/whois/domain/ip-address.js';
 
 /**
  * Registries on loopback, answering from texts and objects this project wrote in the shapes the
@@ -57,34 +59,179 @@ export const EXAMPLE_COM_RDAP = {
   ],
 };
 
+/** A regional registry's organisation as RDAP entities carry it, its abuse contact inside, as RIPE's service nests them. */
+const RIPE_NCC_REGISTRANT = {
+  objectClassName: 'entity',
+  handle: 'ORG-RIEN1-RIPE',
+  roles: ['registrant'],
+  vcardArray: vcard(
+    ['fn', {}, 'text', 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)'],
+    ['kind', {}, 'text', 'org'],
+    ['adr', { label: 'P.O. Box 10096\n1001EB\nAmsterdam\nNETHERLANDS' }, 'text', ['', '', '', '', '', '', '']],
+  ),
+};
+const RIPE_NCC_ABUSE = {
+  objectClassName: 'entity',
+  handle: 'OPS4-RIPE',
+  roles: ['abuse'],
+  vcardArray: vcard(
+    ['fn', {}, 'text', 'RIPE NCC Operations'],
+    ['kind', {}, 'text', 'group'],
+    ['email', { type: 'abuse' }, 'text', 'abuse@ripe.net'],
+    ['tel', { type: 'voice' }, 'text', '+31 20 535 4444'],
+  ),
+};
+const RIPE_EVENTS = [
+  { eventAction: 'registration', eventDate: '2003-03-17T12:15:57Z' },
+  { eventAction: 'last changed', eventDate: '2024-07-01T09:04:45Z' },
+];
+const RDAP_CONFORMANCE = ['rdap_level_0', 'cidr0'];
+
+/** An RDAP IP network object for an IPv4 block (RFC 9083 §5.4), with the cidr0 extension's prefixes. */
+export const RIPE_NCC_IPV4_RDAP = {
+  rdapConformance: RDAP_CONFORMANCE,
+  objectClassName: 'ip network',
+  handle: '193.0.0.0 - 193.0.7.255',
+  startAddress: '193.0.0.0',
+  endAddress: '193.0.7.255',
+  ipVersion: 'v4',
+  name: 'RIPE-NCC',
+  type: 'ASSIGNED PA',
+  country: 'NL',
+  parentHandle: '193.0.0.0 - 193.0.23.255',
+  status: ['active'],
+  cidr0_cidrs: [{ v4prefix: '193.0.0.0', length: 21 }],
+  entities: [RIPE_NCC_REGISTRANT, RIPE_NCC_ABUSE],
+  events: RIPE_EVENTS,
+  links: [{ rel: 'self', href: 'https://rdap.db.ripe.net/ip/193.0.0.0/21', type: 'application/rdap+json' }],
+};
+
+/** An RDAP IP network object for an IPv6 block, written with a needless zero the answer drops. */
+export const RIPE_NCC_IPV6_RDAP = {
+  rdapConformance: RDAP_CONFORMANCE,
+  objectClassName: 'ip network',
+  handle: '2001:67c:2e8::/48',
+  startAddress: '2001:067c:02e8:0000::',
+  endAddress: '2001:67c:2e8:ffff:ffff:ffff:ffff:ffff',
+  ipVersion: 'v6',
+  name: 'RIPE-NCC',
+  type: 'ASSIGNED',
+  country: 'NL',
+  parentHandle: '2001:600::/23',
+  status: ['active'],
+  cidr0_cidrs: [{ v6prefix: '2001:67c:2e8::', length: 48 }],
+  entities: [RIPE_NCC_REGISTRANT, RIPE_NCC_ABUSE],
+  events: RIPE_EVENTS,
+};
+
+/** An RDAP autnum object (RFC 9083 §5.5); RIPE's give no country, so this one does not either. */
+export const RIPE_NCC_AS_RDAP = {
+  rdapConformance: ['rdap_level_0'],
+  objectClassName: 'autnum',
+  handle: 'AS3333',
+  startAutnum: 3333,
+  endAutnum: 3333,
+  name: 'RIPE-NCC-AS',
+  type: 'DIRECT ALLOCATION',
+  status: ['active'],
+  entities: [{ ...RIPE_NCC_REGISTRANT, entities: [RIPE_NCC_ABUSE] }],
+  events: [
+    { eventAction: 'registration', eventDate: '2002-09-17T10:42:05Z' },
+    { eventAction: 'last changed', eventDate: '2025-01-15T14:21:10Z' },
+  ],
+};
+
+/** The networks the fixture's registry holds: every address of one answers its object, as a registry does. */
+const HELD_NETWORKS = [
+  { network: parseNetwork('193.0.0.0/21')!, object: RIPE_NCC_IPV4_RDAP },
+  { network: parseNetwork('2001:67c:2e8::/48')!, object: RIPE_NCC_IPV6_RDAP },
+];
+
+const rdapAnswer = (body: unknown): Recorded => ({ body, headers: { 'content-type': 'application/rdap+json' } });
+
+/** The object of `/rdap/ip/<address>` or `/rdap/autnum/<number>`, if the registry holds one. */
+function numberObjectOf(path: string): Recorded | undefined {
+  const ip = /^\/rdap\/ip\/([^/?]+)$/.exec(path);
+  if (ip) {
+    const address = parseIpAddress(decodeURIComponent(ip[1]!), 'address');
+    const held = E.isRight(address) && HELD_NETWORKS.find(({ network }) => networkHolds(network, address.right));
+    return held ? rdapAnswer(held.object) : undefined;
+  }
+  return path === '/rdap/autnum/3333' ? rdapAnswer(RIPE_NCC_AS_RDAP) : undefined;
+}
+
 export interface RdapFixture extends FixtureServer {
   /** The bootstrap file's URL, for `whois.rdapBootstrapUrl`. */
   readonly bootstrapUrl: string;
+  /** The number bootstrap files' URLs, for `whois.rdapIpv4BootstrapUrl` and its siblings. */
+  readonly numberBootstrapUrls: {
+    readonly rdapIpv4BootstrapUrl: string;
+    readonly rdapIpv6BootstrapUrl: string;
+    readonly rdapAsnBootstrapUrl: string;
+  };
 }
 
 /**
  * An RDAP service for `.com` (and `.xn--p1ai`) at `/rdap/`, its bootstrap file at `/dns.json`,
  * which also sends `.net` to a service that refuses connections. A domain it lacks is 404.
+ * It is a regional registry too, in IANA's files at `/ipv4.json`, `/ipv6.json` and `/asn.json`:
+ * it serves 193.0.0.0/8, 2001:600::/23 and AS3154-3353 and holds RIPE NCC's own network in each
+ * (193.0.0.0/21, 2001:67c:2e8::/48, AS3333); 8.0.0.0/8 and AS15169 are sent to a service that
+ * refuses connections.
  */
 export async function startRdapFixture(
   domains: Readonly<Record<string, unknown>> = { 'example.com': EXAMPLE_COM_RDAP },
 ): Promise<RdapFixture> {
   const recordings: Record<string, Recorded> = {};
-  for (const [domain, object] of Object.entries(domains))
-    recordings[`/rdap/domain/${domain}`] = { body: object, headers: { 'content-type': 'application/rdap+json' } };
-  const fixture = await startFixtureServer({ recordings });
-  recordings['/dns.json'] = {
+  for (const [domain, object] of Object.entries(domains)) recordings[`/rdap/domain/${domain}`] = rdapAnswer(object);
+  const fixture = await startFixtureServer({ recordings: (path) => recordings[path] ?? numberObjectOf(path) });
+  const bootstrap = (services: unknown[], description?: string): Recorded => ({
     body: {
-      version: '1.0',
+      ...(description !== undefined && { description }),
       publication: '2026-01-01T00:00:00Z',
-      services: [
-        [['com', 'xn--p1ai'], [`${fixture.url}/rdap/`]],
-        [['net'], ['http://127.0.0.1:1/rdap/']],
-      ],
+      services,
+      version: '1.0',
     },
-  };
-  return Object.assign(fixture, { bootstrapUrl: `${fixture.url}/dns.json` });
+  });
+  const down = 'http://127.0.0.1:1/rdap/';
+  recordings['/dns.json'] = bootstrap([
+    [['com', 'xn--p1ai'], [`${fixture.url}/rdap/`]],
+    [['net'], [down]],
+  ]);
+  recordings['/ipv4.json'] = bootstrap(
+    [
+      [['193.0.0.0/8', '194.0.0.0/7'], [`${fixture.url}/rdap/`]],
+      [['8.0.0.0/8'], [down]],
+    ],
+    'RDAP bootstrap file for IPv4 address allocations',
+  );
+  recordings['/ipv6.json'] = bootstrap(
+    [[['2001:600::/23', '2a00::/12'], [`${fixture.url}/rdap/`]]],
+    'RDAP bootstrap file for IPv6 address allocations',
+  );
+  recordings['/asn.json'] = bootstrap(
+    [
+      [['3154-3353', '196608-210331'], [`${fixture.url}/rdap/`]],
+      [['15169'], [down]],
+    ],
+    'RDAP bootstrap file for Autonomous System Number allocations',
+  );
+  return Object.assign(fixture, {
+    bootstrapUrl: `${fixture.url}/dns.json`,
+    numberBootstrapUrls: {
+      rdapIpv4BootstrapUrl: `${fixture.url}/ipv4.json`,
+      rdapIpv6BootstrapUrl: `${fixture.url}/ipv6.json`,
+      rdapAsnBootstrapUrl: `${fixture.url}/asn.json`,
+    },
+  });
 }
+
+/** The number bootstrap files of a fixture as the environment names them, for a server started from it. */
+export const numberBootstrapsAt = ({ numberBootstrapUrls }: RdapFixture): Record<string, string> => ({
+  UTILITY_API_RDAP_IPV4_BOOTSTRAP_URL: numberBootstrapUrls.rdapIpv4BootstrapUrl,
+  UTILITY_API_RDAP_IPV6_BOOTSTRAP_URL: numberBootstrapUrls.rdapIpv6BootstrapUrl,
+  UTILITY_API_RDAP_ASN_BOOTSTRAP_URL: numberBootstrapUrls.rdapAsnBootstrapUrl,
+});
 
 /** What a port-43 server does with a question: answer it, never answer, or send 1 MB. */
 export type WhoisBehaviour = 'normal' | 'hang' | 'flood';

@@ -6,7 +6,8 @@ import { TldtsPublicSuffixes } from './adapters/tldts/tldts-public-suffixes.js';
 import { WhoisRegistrationSource } from './adapters/whois/whois-registration-source.js';
 import { Clock } from '../../domain/ports.js';
 import { LookUpDns, LookUpDomain, LookUpRegistration } from './domain/domain-lookups.js';
-import { DnsLookup, PublicSuffixes, RdapSource, WhoisSource } from './domain/ports.js';
+import { LookUpAutonomousSystem, LookUpIpNetwork } from './domain/number-lookups.js';
+import { DnsLookup, NumberSource, PublicSuffixes, RdapSource, WhoisSource } from './domain/ports.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 import {
   Log,
@@ -24,6 +25,8 @@ export interface WhoisUseCases {
   readonly lookUpDns: LookUpDns;
   readonly lookUpRegistration: LookUpRegistration;
   readonly lookUpDomain: LookUpDomain;
+  readonly lookUpIpNetwork: LookUpIpNetwork;
+  readonly lookUpAutonomousSystem: LookUpAutonomousSystem;
 }
 export const WhoisUseCases = useCasesIdentifier<WhoisUseCases>('WhoisUseCases');
 
@@ -35,6 +38,9 @@ export const whoisModule = ({
   dnsServers,
   dnsTimeoutMs,
   rdapBootstrapUrl,
+  rdapIpv4BootstrapUrl,
+  rdapIpv6BootstrapUrl,
+  rdapAsnBootstrapUrl,
   whoisServer,
   registrationTimeoutMs,
   registrationTtlMs,
@@ -43,13 +49,17 @@ export const whoisModule = ({
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
     constant(DnsLookup, new NodeDnsLookup({ servers: dnsServers, timeoutMs: dnsTimeoutMs }));
+    // One source for domains and numbers: a regional registry's service is one upstream, whatever is asked of it.
     provide(
-      RdapSource,
+      RdapRegistrationSource,
       [Log, Clock, UpstreamCalls, OutboundConnections],
       (logger, clock, countCall, guard) =>
         new RdapRegistrationSource(
           {
             bootstrapUrl: rdapBootstrapUrl,
+            ipv4BootstrapUrl: rdapIpv4BootstrapUrl,
+            ipv6BootstrapUrl: rdapIpv6BootstrapUrl,
+            asnBootstrapUrl: rdapAsnBootstrapUrl,
             timeoutMs: registrationTimeoutMs,
             ttlMs: registrationTtlMs,
             maxEntries: cacheEntries,
@@ -58,6 +68,8 @@ export const whoisModule = ({
           { guard, clock, countCall },
         ),
     ).inSingletonScope();
+    provide(RdapSource, [RdapRegistrationSource], (rdap) => rdap);
+    provide(NumberSource, [RdapRegistrationSource], (rdap) => rdap);
     provide(
       WhoisSource,
       [Log, OutboundConnections],
@@ -67,20 +79,25 @@ export const whoisModule = ({
     constant(PublicSuffixes, new TldtsPublicSuffixes());
     provide(
       WhoisUseCases,
-      [DnsLookup, RdapSource, WhoisSource, PublicSuffixes, Clock],
-      (dns, rdap, whois, suffixes, clock) => {
+      [DnsLookup, RdapSource, WhoisSource, NumberSource, PublicSuffixes, Clock],
+      (dns, rdap, whois, numbers, suffixes, clock) => {
+        const kept = { ttlMs: registrationTtlMs, maxEntries: cacheEntries };
         const lookUpDns = new LookUpDns(dns, clock, cacheEntries);
-        const lookUpRegistration = new LookUpRegistration(rdap, whois, suffixes, clock, {
-          ttlMs: registrationTtlMs,
-          maxEntries: cacheEntries,
-        });
-        return { lookUpDns, lookUpRegistration, lookUpDomain: new LookUpDomain(lookUpDns, lookUpRegistration) };
+        const lookUpRegistration = new LookUpRegistration(rdap, whois, suffixes, clock, kept);
+        return {
+          lookUpDns,
+          lookUpRegistration,
+          lookUpDomain: new LookUpDomain(lookUpDns, lookUpRegistration),
+          lookUpIpNetwork: new LookUpIpNetwork(numbers, clock, kept),
+          lookUpAutonomousSystem: new LookUpAutonomousSystem(numbers, clock, kept),
+        };
       },
     ).inSingletonScope();
     provide(RouteContribution, [WhoisUseCases], (useCases) => ({
       section: {
         name: 'Domain lookup',
-        description: "A domain's DNS records and its registration (RDAP, then WHOIS).",
+        description:
+          "A domain's DNS records and its registration (RDAP, then WHOIS); an address's PTR records; who holds an IP address or an AS number (RDAP).",
       },
       routes: whoisRoutes(useCases),
     }));

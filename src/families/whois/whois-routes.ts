@@ -4,6 +4,7 @@ import { catalogueEntryOf, type CatalogueError, type DomainError } from '../../d
 import { WhoisPermission } from './domain/permissions.js';
 import { DOMAIN_NAME_RULE } from './domain/domain-name.js';
 import {
+  ADDRESS_FIELD,
   DOMAIN_FIELDS,
   type DomainQuery,
   type FullAnswer,
@@ -11,14 +12,18 @@ import {
   type LookUpDomain,
   type LookUpRegistration,
 } from './domain/domain-lookups.js';
+import { AS_NUMBER_RULE, IP_ADDRESS_RULE } from './domain/ip-address.js';
+import { NUMBER_FIELDS, type LookUpAutonomousSystem, type LookUpIpNetwork } from './domain/number-lookups.js';
 import { trueOrFalse } from '../../platform/http/codecs.js';
-import { optional } from '../../platform/http/fields.js';
+import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface WhoisRouteDependencies {
   readonly lookUpDns: LookUpDns;
   readonly lookUpRegistration: LookUpRegistration;
   readonly lookUpDomain: LookUpDomain;
+  readonly lookUpIpNetwork: LookUpIpNetwork;
+  readonly lookUpAutonomousSystem: LookUpAutonomousSystem;
 }
 
 /** Any text: whether it is a domain name is the domain's to say, with its reason. */
@@ -73,9 +78,12 @@ const records = t.strict({
   ),
   CAA: t.readonlyArray(t.strict({ critical: t.boolean, tag: t.string, value: t.string })),
   SRV: t.readonlyArray(t.strict({ name: t.string, port: t.number, priority: t.number, weight: t.number })),
+  PTR: strings,
 });
 
-const dnsAnswer = t.strict({ domain: t.string, unicodeDomain: t.string, records });
+const dnsAnswer = t.exact(
+  t.intersection([t.type({ domain: t.string, unicodeDomain: t.string, records }), t.partial({ address: t.string })]),
+);
 
 const registration = t.exact(
   t.intersection([
@@ -95,6 +103,48 @@ const registration = t.exact(
     t.partial({ rdapUrl: t.string, whoisServer: t.string, raw: t.string }),
   ]),
 );
+
+const numberHolder = nullable(
+  t.strict({ handle: nullable(t.string), name: nullable(t.string), country: nullable(t.string) }),
+);
+const abuseContact = nullable(
+  t.strict({
+    handle: nullable(t.string),
+    name: nullable(t.string),
+    email: nullable(t.string),
+    phone: nullable(t.string),
+  }),
+);
+/** What a network and an AS block share. */
+const numberRegistration = {
+  handle: nullable(t.string),
+  name: nullable(t.string),
+  type: nullable(t.string),
+  country: nullable(t.string),
+  status: strings,
+  registrant: numberHolder,
+  abuse: abuseContact,
+  created: nullable(t.string),
+  updated: nullable(t.string),
+  rdapUrl: t.string,
+};
+
+const networkAnswer = t.strict({
+  address: t.string,
+  ipVersion: t.keyof({ v4: null, v6: null }),
+  startAddress: nullable(t.string),
+  endAddress: nullable(t.string),
+  cidrs: strings,
+  parentHandle: nullable(t.string),
+  ...numberRegistration,
+});
+
+const autonomousSystemAnswer = t.strict({
+  asn: t.number,
+  startAutnum: nullable(t.number),
+  endAutnum: nullable(t.number),
+  ...numberRegistration,
+});
 
 const partError = t.strict({ code: t.number, message: t.string });
 const fullAnswer = t.strict({
@@ -130,18 +180,30 @@ const lookupErrors = [
   'UpstreamTimeout',
 ] as const;
 
+/** Beyond what its one field implies: nobody registering the number, and the registries failing (in time). */
+const numberErrors = ['InformationNotFound', 'UpstreamUnavailable', 'UpstreamTimeout'] as const;
+
 export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
   return [
     defineRoute({
       method: 'GET',
       path: '/whois/dns',
       permission: WhoisPermission.WhoisDns,
-      summary: "A name's DNS records: A, AAAA, CNAME, MX, NS, TXT, SOA, CAA and SRV",
-      ...domainInput,
+      summary: "A name's DNS records: A, AAAA, CNAME, MX, NS, TXT, SOA, CAA, SRV and PTR; or an address's PTR records",
+      query: {
+        ...domainInput.query,
+        [ADDRESS_FIELD]: optional(
+          t.string,
+          `instead of a name, ${IP_ADDRESS_RULE}: the records of its reverse name (its PTR records), answered with the address`,
+        ),
+      },
+      headers: domainInput.headers,
       response: dnsAnswer,
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
-        jsonOf(await deps.lookUpDns.execute(domainQueryOf(query, headers), { requestId })),
+        jsonOf(
+          await deps.lookUpDns.execute({ ...domainQueryOf(query, headers), address: query.address }, { requestId }),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -173,6 +235,28 @@ export function whoisRoutes(deps: WhoisRouteDependencies): Route[] {
       errors: lookupErrors,
       handle: async ({ query, headers, requestId }) =>
         jsonOf(E.map(withPartErrors)(await deps.lookUpDomain.execute(domainQueryOf(query, headers), { requestId }))),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/whois/ip',
+      permission: WhoisPermission.WhoisIp,
+      summary: 'Who holds an IP address: the registry’s network that holds it, over RDAP',
+      query: { [NUMBER_FIELDS.address]: required(t.string, IP_ADDRESS_RULE) },
+      response: networkAnswer,
+      errors: numberErrors,
+      handle: async ({ query, requestId }) =>
+        jsonOf(await deps.lookUpIpNetwork.execute({ address: query.address }, { requestId })),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/whois/asn',
+      permission: WhoisPermission.WhoisAsn,
+      summary: 'Who holds an autonomous system number, over RDAP',
+      query: { [NUMBER_FIELDS.asn]: required(t.string, AS_NUMBER_RULE) },
+      response: autonomousSystemAnswer,
+      errors: numberErrors,
+      handle: async ({ query, requestId }) =>
+        jsonOf(await deps.lookUpAutonomousSystem.execute({ asn: query.asn }, { requestId })),
     }),
   ];
 }

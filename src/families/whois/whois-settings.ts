@@ -22,6 +22,10 @@ export const WhoisSettingsCodec = t.type({
   dnsTimeoutMs: intInRange(100, 60_000),
   /** IANA's RDAP bootstrap file for domains. */
   rdapBootstrapUrl: httpUrl,
+  /** IANA's RDAP bootstrap files for IPv4 and IPv6 addresses and for AS numbers. */
+  rdapIpv4BootstrapUrl: httpUrl,
+  rdapIpv6BootstrapUrl: httpUrl,
+  rdapAsnBootstrapUrl: httpUrl,
   /** Where port-43 WHOIS questions start; its referrals lead to each TLD's server. */
   whoisServer: WhoisServer,
   /** Deadline of each RDAP call and of each WHOIS server asked. */
@@ -41,6 +45,9 @@ export const whoisSettings: SettingsSection<'whois', WhoisSettings> = {
     dnsServers: [],
     dnsTimeoutMs: 3000,
     rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json',
+    rdapIpv4BootstrapUrl: 'https://data.iana.org/rdap/ipv4.json',
+    rdapIpv6BootstrapUrl: 'https://data.iana.org/rdap/ipv6.json',
+    rdapAsnBootstrapUrl: 'https://data.iana.org/rdap/asn.json',
     whoisServer: 'whois.iana.org:43',
     registrationTimeoutMs: 5000,
     registrationTtlMs: 3600000,
@@ -49,6 +56,9 @@ export const whoisSettings: SettingsSection<'whois', WhoisSettings> = {
   environment: [
     { name: 'UTILITY_API_DNS_SERVERS', path: 'dnsServers', parse: asList },
     { name: 'UTILITY_API_RDAP_BOOTSTRAP_URL', path: 'rdapBootstrapUrl', parse: asString },
+    { name: 'UTILITY_API_RDAP_IPV4_BOOTSTRAP_URL', path: 'rdapIpv4BootstrapUrl', parse: asString },
+    { name: 'UTILITY_API_RDAP_IPV6_BOOTSTRAP_URL', path: 'rdapIpv6BootstrapUrl', parse: asString },
+    { name: 'UTILITY_API_RDAP_ASN_BOOTSTRAP_URL', path: 'rdapAsnBootstrapUrl', parse: asString },
     { name: 'UTILITY_API_WHOIS_SERVER', path: 'whoisServer', parse: asString },
   ],
 };

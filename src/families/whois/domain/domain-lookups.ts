@@ -4,6 +4,7 @@ import type { CallContext } from '../../../domain/call-context.js';
 import { invalidInput, missingInput, type DomainError, type OutageError } from '../../../domain/errors.js';
 import type { Clock } from '../../../domain/ports.js';
 import { parseDomainName, type DomainName } from './domain-name.js';
+import { parseIpAddress, reverseName } from './ip-address.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type {
   DnsLookup,
@@ -53,16 +54,36 @@ export function domainOf({ domain, legacyDomain, fieldNames = {} }: DomainQuery)
 }
 
 /** What the network failed with, as the catalogue's outage error, its cause kept for the log. */
-function outage(failure: LookupFailure): OutageError {
+export function outage(failure: LookupFailure): OutageError {
   return failure.reason === 'timeout'
     ? { _tag: 'UpstreamTimeout', details: failure.details, cause: failure.cause }
     : { _tag: 'UpstreamUnavailable', details: failure.details, cause: failure.cause };
 }
 
+/** A name's records, or an address's: its PTR records are kept under its reverse name. */
+export interface DnsQuery extends DomainQuery {
+  readonly address?: string | undefined;
+}
+
+export const ADDRESS_FIELD = 'address';
+
 export interface DnsAnswer {
   readonly domain: string;
   readonly unicodeDomain: string;
+  /** The address asked about, in its canonical form, when one was. */
+  readonly address?: string;
   readonly records: DnsRecords;
+}
+
+/** The name a DNS question asks about: the domain's, or the reverse name of the address. */
+function dnsNameOf(query: DnsQuery): E.Either<DomainError, { name: DomainName; address?: string }> {
+  if (query.address === undefined) return E.map((name: DomainName) => ({ name }))(domainOf(query));
+  if (query.domain !== undefined || query.legacyDomain !== undefined)
+    return E.left(invalidInput(ADDRESS_FIELD, 'give a domain name or an address, not both'));
+  const address = parseIpAddress(query.address, ADDRESS_FIELD);
+  if (E.isLeft(address)) return E.left(invalidInput(ADDRESS_FIELD, address.left));
+  const reverse = reverseName(address.right);
+  return E.right({ name: { ascii: reverse, unicode: reverse }, address: address.right.text });
 }
 
 /** DNS answers are kept for the smallest TTL they carry, and never longer than this. */
@@ -79,12 +100,16 @@ export class LookUpDns {
     this.cache = new ExpiringCache(clock, maxEntries);
   }
 
-  async execute(query: DomainQuery, context: CallContext = {}): Promise<E.Either<DomainError, DnsAnswer>> {
-    const name = domainOf(query);
-    if (E.isLeft(name)) return name;
-    return E.map((records: DnsRecords) => ({ domain: name.right.ascii, unicodeDomain: name.right.unicode, records }))(
-      await this.recordsOf(name.right, context),
-    );
+  async execute(query: DnsQuery, context: CallContext = {}): Promise<E.Either<DomainError, DnsAnswer>> {
+    const asked = dnsNameOf(query);
+    if (E.isLeft(asked)) return asked;
+    const { name, address } = asked.right;
+    return E.map((records: DnsRecords) => ({
+      domain: name.ascii,
+      unicodeDomain: name.unicode,
+      ...(address !== undefined && { address }),
+      records,
+    }))(await this.recordsOf(name, context));
   }
 
   /** The records of a name already read. */
@@ -98,7 +123,10 @@ export class LookUpDns {
       case 'found':
         return E.right(result.records);
       case 'not-found':
-        return E.left({ _tag: 'InformationNotFound', details: `${name.unicode} does not exist in DNS (NXDOMAIN)` });
+        return E.left({
+          _tag: 'InformationNotFound',
+          details: `${name.unicode} does not exist: the DNS resolver answered NXDOMAIN (no such name)`,
+        });
       case 'unavailable':
         return E.left(outage(result));
     }

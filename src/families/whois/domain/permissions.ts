@@ -3,4 +3,6 @@ export const WhoisPermission = {
   WhoisDns: 'Whois::DNS',
   WhoisWhois: 'Whois::Whois',
   WhoisFull: 'Whois::Full',
+  WhoisIp: 'Whois::IP',
+  WhoisAsn: 'Whois::ASN',
 } as const;

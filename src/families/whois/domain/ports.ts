@@ -1,5 +1,7 @@
 import { identifier } from '../../../domain/identifier.js';
 import type { CallContext } from '../../../domain/call-context.js';
+import type { IpAddress } from './ip-address.js';
+import type { AutonomousSystemRegistration, NetworkRegistration } from './number-registration.js';
 import type { DnsRecords } from './records.js';
 import type { Registration } from './registration.js';
 
@@ -16,7 +18,8 @@ export interface LookupFailure {
 
 /**
  * A name's records, with how long they may be kept (the smallest TTL the servers gave, in ms;
- * undefined when they gave none); the name does not exist (NXDOMAIN); or nothing usable.
+ * undefined when they gave none); the name does not exist (a resolver that answers for the rest
+ * of DNS answered NXDOMAIN); or nothing usable, no resolver reached or none that gives DNS among them.
  */
 export type DnsResult =
   | { readonly kind: 'found'; readonly records: DnsRecords; readonly ttlMs: number | undefined }
@@ -47,6 +50,24 @@ export interface RegistrationSource {
 export const RdapSource = identifier<RegistrationSource>('RdapSource');
 /** The fallback for TLDs without RDAP, and for when RDAP fails. */
 export const WhoisSource = identifier<RegistrationSource>('WhoisSource');
+
+/**
+ * The registration of a block of numbers; "the registry does not know it"; "no registry serves
+ * the block" (IANA's bootstrap names no RDAP service for it); or nothing usable.
+ */
+export type NumberRegistrationResult<R> =
+  | { readonly kind: 'found'; readonly registration: R }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'no-service' }
+  | LookupFailure;
+
+/** Who holds IP addresses and AS numbers, over RDAP. Rejects only on bugs. */
+export interface NumberRegistrationSource {
+  /** The most specific network the registry holds the address in. */
+  network(address: IpAddress, context?: CallContext): Promise<NumberRegistrationResult<NetworkRegistration>>;
+  autonomousSystem(asn: number, context?: CallContext): Promise<NumberRegistrationResult<AutonomousSystemRegistration>>;
+}
+export const NumberSource = identifier<NumberRegistrationSource>('NumberSource');
 
 /** The Public Suffix List as the domain needs it. */
 export interface PublicSuffixes {

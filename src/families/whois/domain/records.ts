@@ -11,9 +11,11 @@ export interface DnsRecords {
   readonly SOA: StartOfAuthority | null;
   readonly CAA: readonly CertificationAuthorityAuthorization[];
   readonly SRV: readonly ServiceLocation[];
+  /** The host names an address's reverse name (`139.6.0.193.in-addr.arpa`) points to. */
+  readonly PTR: readonly string[];
 }
 
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'CAA', 'SRV'] as const;
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'CAA', 'SRV', 'PTR'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export interface MailExchange {
@@ -55,4 +57,5 @@ export const NO_RECORDS: DnsRecords = {
   SOA: null,
   CAA: [],
   SRV: [],
+  PTR: [],
 };

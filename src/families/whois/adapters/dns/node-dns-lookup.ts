@@ -15,6 +15,8 @@ export interface NodeDnsOptions {
 const NO_DATA = new Set(['ENODATA']);
 const NO_SUCH_NAME = new Set(['ENOTFOUND']);
 const TIMED_OUT = new Set(['ETIMEOUT', 'ECANCELLED']);
+/** c-ares' codes for "no resolver took the question": refused connections, no servers, no network. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTINITIALIZED', 'ENOSERVER']);
 
 type Outcome<A> =
   | { readonly ok: true; readonly value: A; readonly ttl?: number }
@@ -39,7 +41,7 @@ export class NodeDnsLookup implements DnsLookup {
           (value) => ({ ok: true as const, value }),
           (error: NodeJS.ErrnoException) => ({ ok: false as const, error }),
         );
-      const [a, aaaa, cname, mx, ns, txt, soa, caa, srv] = await Promise.all([
+      const [a, aaaa, cname, mx, ns, txt, soa, caa, srv, ptr] = await Promise.all([
         ask(resolver.resolve4(name, { ttl: true })),
         ask(resolver.resolve6(name, { ttl: true })),
         ask(resolver.resolveCname(name)),
@@ -49,8 +51,9 @@ export class NodeDnsLookup implements DnsLookup {
         ask(resolver.resolveSoa(name)),
         ask(resolver.resolveCaa(name)),
         ask(resolver.resolveSrv(name)),
+        ask(resolver.resolvePtr(name)),
       ]);
-      const outcomes = [a, aaaa, cname, mx, ns, txt, soa, caa, srv];
+      const outcomes = [a, aaaa, cname, mx, ns, txt, soa, caa, srv, ptr];
       const failed = outcomes.flatMap((outcome) =>
         outcome.ok || NO_DATA.has(outcome.error.code ?? '') ? [] : [outcome.error],
       );
@@ -58,8 +61,9 @@ export class NodeDnsLookup implements DnsLookup {
       if (timedOut)
         return this.failure('timeout', `DNS gave no answer for ${name} within ${this.options.timeoutMs} ms`, timedOut);
       const other = failed.find((error) => !NO_SUCH_NAME.has(error.code ?? ''));
-      if (other) return this.failure('failure', `DNS failed for ${name}: ${other.code ?? other.message}`, other);
-      if (failed.length > 0) return { kind: 'not-found' };
+      if (other) return this.failure('failure', this.failedWith(name, other), other);
+      // Awaited here, so that the deadline still runs while the root is asked.
+      if (failed.length > 0) return await this.nameNotFound(name, resolver);
 
       const value = <A>(outcome: Outcome<A>, none: A): A => (outcome.ok ? outcome.value : none);
       const addresses = [...value(a, []), ...value(aaaa, [])];
@@ -80,6 +84,7 @@ export class NodeDnsLookup implements DnsLookup {
           priority,
           weight,
         })),
+        PTR: value(ptr, []),
       };
       // Only addresses come with their TTL from Node; the others' is not known.
       const ttlSeconds = addresses.length > 0 ? Math.min(...addresses.map((record) => record.ttl)) : undefined;
@@ -87,6 +92,36 @@ export class NodeDnsLookup implements DnsLookup {
     } finally {
       clearTimeout(deadline);
     }
+  }
+
+  /**
+   * NXDOMAIN is believed only from a resolver that knows the rest of DNS: one that says the root
+   * zone does not exist either (a stub on a machine with no DNS answers NXDOMAIN to everything)
+   * gives no DNS at all, which is no answer about this name.
+   */
+  private async nameNotFound(name: string, resolver: Resolver): Promise<DnsResult> {
+    try {
+      await resolver.resolveNs('.');
+      return { kind: 'not-found' };
+    } catch (caught) {
+      const error = caught as NodeJS.ErrnoException;
+      if (TIMED_OUT.has(error.code ?? ''))
+        return this.failure('timeout', `DNS gave no answer within ${this.options.timeoutMs} ms`, error);
+      if (NO_SUCH_NAME.has(error.code ?? ''))
+        return this.failure(
+          'failure',
+          `the DNS resolver answers NXDOMAIN even for the root zone: it gives no DNS, so whether ${name} exists is not known`,
+          error,
+        );
+      return this.failure('failure', this.failedWith(name, error), error);
+    }
+  }
+
+  /** What went wrong, saying so when no resolver could be reached at all. */
+  private failedWith(name: string, error: NodeJS.ErrnoException): string {
+    return UNREACHABLE.has(error.code ?? '')
+      ? `no DNS resolver could be reached (${error.code})`
+      : `DNS failed for ${name}: ${error.code ?? error.message}`;
   }
 
   private failure(reason: LookupFailure['reason'], details: string, cause: NodeJS.ErrnoException): LookupFailure {
