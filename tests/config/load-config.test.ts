@@ -307,7 +307,7 @@ describe('config: loading and decoding', () => {
     ).to.deep.equal(['Weather', 'Mail', 'Console']);
     const [refused] = errorsOf({ UTILITY_API_DISABLED_FAMILIES: 'Weather,weather' });
     expect(refused).to.match(
-      /^Invalid setting features\.disabled \(from env UTILITY_API_DISABLED_FAMILIES\): expected one of Cryptography, Users, Tokens, .*System, Console, got "weather"$/,
+      /^Invalid setting features\.disabled \(from env UTILITY_API_DISABLED_FAMILIES\): expected one of Cryptography, Password, Users, Tokens, .*System, Console, got "weather"$/,
     );
     expect(errorsOf({ UTILITY_API_DISABLED_FAMILIES: 'console' })[0]).to.match(/got "console"$/);
   });
