@@ -91,6 +91,8 @@ interface RankedSense {
   readonly lemma: string;
   readonly sense: Sense;
   readonly index: number;
+  /** Which of the entry's found lemmas it is a sense of (its place in `found`). */
+  readonly foundAt: number;
 }
 
 /**
@@ -187,8 +189,10 @@ async function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech
  */
 async function rankedSenses(lexicon: Lexicon, entry: Entry): Promise<RankedSense[]> {
   const ranked: RankedSense[] = [];
-  for (const { lemma, partOfSpeech } of entry.found) {
-    (await lexicon.senses(lemma, partOfSpeech)).forEach((sense, index) => ranked.push({ lemma, sense, index }));
+  for (const [foundAt, { lemma, partOfSpeech }] of entry.found.entries()) {
+    (await lexicon.senses(lemma, partOfSpeech)).forEach((sense, index) =>
+      ranked.push({ lemma, sense, index, foundAt }),
+    );
   }
   // Array sort is stable: equals keep the entry's order, which is WordNet's order of the parts.
   return ranked.sort((a, b) => b.sense.tagCount - a.sense.tagCount || a.index - b.index);
@@ -199,7 +203,7 @@ const limited = <A>(items: readonly A[], filter: SenseFilter): readonly A[] =>
 
 /** Words once each whatever their case, in first-seen order, leaving out the entry's own forms. */
 function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string[] {
-  const seen = new Set([entry.word, ...entry.lemmas]);
+  const seen = new Set(entry.lemmas).add(entry.word);
   const out: string[] = [];
   for (const words of lists) {
     for (const word of words) {
@@ -216,12 +220,12 @@ type PerSenseRead = (lemma: string, partOfSpeech: PartOfSpeech) => Promise<reado
 
 /** What the lexicon lists per sense (antonyms, similar words) of each of the entry's lemmas, by ranked sense. */
 async function perSenseOf(entry: Entry, read: PerSenseRead): Promise<(sense: RankedSense) => readonly string[]> {
-  const lists = new Map<string, readonly (readonly string[])[]>();
-  for (const { lemma, partOfSpeech } of entry.found)
-    lists.set(`${partOfSpeech} ${lemma}`, await read(lemma, partOfSpeech));
-  return ({ lemma, sense, index }) => lists.get(`${sense.partOfSpeech} ${lemma}`)?.[index] ?? [];
+  const lists: (readonly (readonly string[])[])[] = [];
+  for (const { lemma, partOfSpeech } of entry.found) lists.push(await read(lemma, partOfSpeech));
+  return ({ foundAt, index }) => lists[foundAt]![index] ?? [];
 }
 
+/** A sense by its lemma, part of speech and definition: the first fields of a group. */
 const named = ({ lemma, sense }: RankedSense): SenseNamed => ({
   lemma,
   partOfSpeech: sense.partOfSpeech,
