@@ -22,6 +22,7 @@ const aMessage = (index: number): NewMessage => {
     subject: `Message ${index}`,
     content: 'Hello {{name}}',
     variables: { name: 'Ada' },
+    attachments: [],
     createdAt: T0 + index * 1000,
     nextAttemptAt: T0 + index * 1000,
   };

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { OPERATOR } from '../../domain/identity/actor.js';
 import { statusViewOf } from './domain/manage-mail.js';
+import { mailboxText } from './domain/mailboxes.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from './domain/message.js';
 import type { OutboxMessage } from './domain/ports.js';
 import type { MailUseCases } from './mail-module.js';
@@ -54,7 +55,7 @@ export function mailCommands(program: Command, { print, withUseCases, orFail }: 
         const messages = orFail(await useCases.messageReader.list(OPERATOR, { status: options.status, limit }));
         for (const message of messages) {
           print(
-            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`,
+            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.map(mailboxText).join(', ')}  ${message.subject}`,
           );
         }
         print(`${messages.length} listed`);

@@ -7,13 +7,20 @@ import { MailPermission } from './permissions.js';
 import type { Clock } from '../../../domain/ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
 import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
-import { recipientsOf } from './recipients.js';
+import { addressOf } from './mailboxes.js';
+import { displayNameOf, recipientsOf } from './recipients.js';
 import { OUTBOX_DOWN } from './send-mail.js';
+
+/** One recipient as a status shows it: its outcome, and the display name it was given (null for none). */
+export interface RecipientView extends RecipientOutcome {
+  readonly name: string | null;
+}
 
 /** What a sender sees of a message: where it is, not what it says. Times are ISO 8601. */
 export interface MessageStatusView {
   readonly id: string;
   readonly status: MessageStatus;
+  /** The addresses of to; their names are in `recipients`. */
   readonly to: readonly string[];
   readonly subject: string;
   readonly attempts: number;
@@ -23,7 +30,7 @@ export interface MessageStatusView {
   readonly nextAttemptAt: string | null;
   readonly lastError: string | null;
   /** Every recipient of to, cc and bcc, once each: delivered, pending (another attempt will be made) or refused for good. */
-  readonly recipients: readonly RecipientOutcome[];
+  readonly recipients: readonly RecipientView[];
 }
 
 const iso = (time: number): string => new Date(time).toISOString();
@@ -31,14 +38,19 @@ const iso = (time: number): string => new Date(time).toISOString();
 export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
   id: message.id,
   status: message.status,
-  to: message.to,
+  to: message.to.map(addressOf),
   subject: message.subject,
   attempts: message.attempts,
   createdAt: iso(message.createdAt),
   sentAt: message.sentAt === null ? null : iso(message.sentAt),
   nextAttemptAt: message.status === 'queued' ? iso(message.nextAttemptAt) : null,
   lastError: message.lastError,
-  recipients: recipientsOf(message),
+  recipients: recipientsOf(message).map(({ address, status, lastError }) => ({
+    address,
+    name: displayNameOf(message, address),
+    status,
+    lastError,
+  })),
 });
 
 export const DEFAULT_MESSAGE_PAGE = 20;
