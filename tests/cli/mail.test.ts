@@ -15,7 +15,7 @@ const aMessage = (index: number): NewMessage => {
     senderUserId: null,
     fromAddress: 'noreply@example.com',
     fromName: index === 0 ? 'Support' : null,
-    to: [`user${index}@example.com`],
+    to: [index === 0 ? { name: 'User Zero', address: 'user0@example.com' } : `user${index}@example.com`],
     cc: [],
     bcc: ['audit@example.com'],
     replyTo: [],
@@ -58,7 +58,7 @@ for (const backend of sqlDatabases) {
       expect(all.stdout.trimEnd().split('\n')).to.deep.equal([
         `${messages[2]!.id}  queued   0  2026-03-01T09:00:02.000Z  user2@example.com  Message 2`,
         `${messages[1]!.id}  failed   8  2026-03-01T09:00:01.000Z  user1@example.com  Message 1`,
-        `${messages[0]!.id}  sent     1  2026-03-01T09:00:00.000Z  user0@example.com  Message 0`,
+        `${messages[0]!.id}  sent     1  2026-03-01T09:00:00.000Z  "User Zero" <user0@example.com>  Message 0`,
         '3 listed',
       ]);
       expect((await cli('mail', 'list', '--status', 'failed')).stdout.trimEnd().split('\n')).to.have.length(2);
@@ -85,8 +85,8 @@ for (const backend of sqlDatabases) {
         nextAttemptAt: null,
         lastError: null,
         recipients: [
-          { address: 'user0@example.com', status: 'delivered', lastError: null },
-          { address: 'audit@example.com', status: 'delivered', lastError: null },
+          { address: 'user0@example.com', name: 'User Zero', status: 'delivered', lastError: null },
+          { address: 'audit@example.com', name: null, status: 'delivered', lastError: null },
         ],
         messageId: messages[0]!.messageId,
         from: 'Support <noreply@example.com>',
