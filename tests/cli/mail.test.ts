@@ -22,7 +22,8 @@ const aMessage = (index: number): NewMessage => {
     subject: `Message ${index}`,
     content: 'Hello {{name}}',
     variables: { name: 'Ada' },
-    attachments: [],
+    attachments:
+      index === 0 ? [{ filename: 'report.csv', contentType: 'text/csv', content: Buffer.from('a,b\n1,2\n') }] : [],
     createdAt: T0 + index * 1000,
     nextAttemptAt: T0 + index * 1000,
   };
@@ -96,6 +97,7 @@ for (const backend of sqlDatabases) {
         senderUserId: null,
         variables: { name: 'Ada' },
         content: 'Hello {{name}}',
+        attachments: [{ filename: 'report.csv', contentType: 'text/csv', bytes: 8 }],
       });
       const unknown = await cli('mail', 'show', '00000000-0000-4000-8000-000000000000');
       expect([unknown.status, unknown.stderr]).to.deep.equal([

@@ -6,6 +6,7 @@ import { checkPageLimit, pageOf, withLookahead } from '../../../domain/paging.js
 import { MailPermission } from './permissions.js';
 import type { Clock } from '../../../domain/ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
+import type { Attachment } from './attachments.js';
 import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
 import { addressOf } from './mailboxes.js';
 import { displayNameOf, recipientsOf } from './recipients.js';
@@ -91,11 +92,17 @@ export class MessageReader {
     return E.isLeft(found) ? found : E.right(statusViewOf(found.right));
   }
 
-  /** The whole message, as stored: for those who may read everybody's (Mail::Read), such as the operator. */
-  async show(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
+  /** The whole message, as stored, its attachments too: for those who may read everybody's (Mail::Read), such as the operator. */
+  async show(
+    actor: Actor,
+    id: string,
+  ): Promise<E.Either<DomainError, OutboxMessage & { readonly attachments: readonly Attachment[] }>> {
     if (!actorHolds(actor, MailPermission.MailRead))
       return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailRead });
-    return this.visible(actor, id);
+    const found = await this.visible(actor, id);
+    if (E.isLeft(found)) return found;
+    const attachments = await orOutage(this.outbox.attachments(id), OUTBOX_DOWN);
+    return E.isLeft(attachments) ? attachments : E.right({ ...found.right, attachments: attachments.right });
   }
 
   /** Newest first, at most `limit`, of one status or all. */
