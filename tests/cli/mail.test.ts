@@ -15,13 +15,15 @@ const aMessage = (index: number): NewMessage => {
     senderUserId: null,
     fromAddress: 'noreply@example.com',
     fromName: index === 0 ? 'Support' : null,
-    to: [`user${index}@example.com`],
+    to: [index === 0 ? { name: 'User Zero', address: 'user0@example.com' } : `user${index}@example.com`],
     cc: [],
     bcc: ['audit@example.com'],
     replyTo: [],
     subject: `Message ${index}`,
     content: 'Hello {{name}}',
     variables: { name: 'Ada' },
+    attachments:
+      index === 0 ? [{ filename: 'report.csv', contentType: 'text/csv', content: Buffer.from('a,b\n1,2\n') }] : [],
     createdAt: T0 + index * 1000,
     nextAttemptAt: T0 + index * 1000,
   };
@@ -57,7 +59,7 @@ for (const backend of sqlDatabases) {
       expect(all.stdout.trimEnd().split('\n')).to.deep.equal([
         `${messages[2]!.id}  queued   0  2026-03-01T09:00:02.000Z  user2@example.com  Message 2`,
         `${messages[1]!.id}  failed   8  2026-03-01T09:00:01.000Z  user1@example.com  Message 1`,
-        `${messages[0]!.id}  sent     1  2026-03-01T09:00:00.000Z  user0@example.com  Message 0`,
+        `${messages[0]!.id}  sent     1  2026-03-01T09:00:00.000Z  "User Zero" <user0@example.com>  Message 0`,
         '3 listed',
       ]);
       expect((await cli('mail', 'list', '--status', 'failed')).stdout.trimEnd().split('\n')).to.have.length(2);
@@ -84,8 +86,8 @@ for (const backend of sqlDatabases) {
         nextAttemptAt: null,
         lastError: null,
         recipients: [
-          { address: 'user0@example.com', status: 'delivered', lastError: null },
-          { address: 'audit@example.com', status: 'delivered', lastError: null },
+          { address: 'user0@example.com', name: 'User Zero', status: 'delivered', lastError: null },
+          { address: 'audit@example.com', name: null, status: 'delivered', lastError: null },
         ],
         messageId: messages[0]!.messageId,
         from: 'Support <noreply@example.com>',
@@ -95,6 +97,7 @@ for (const backend of sqlDatabases) {
         senderUserId: null,
         variables: { name: 'Ada' },
         content: 'Hello {{name}}',
+        attachments: [{ filename: 'report.csv', contentType: 'text/csv', bytes: 8 }],
       });
       const unknown = await cli('mail', 'show', '00000000-0000-4000-8000-000000000000');
       expect([unknown.status, unknown.stderr]).to.deep.equal([

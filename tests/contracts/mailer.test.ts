@@ -8,36 +8,51 @@ import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js'
 import { SmtpMailer } from '../../src/families/mail/adapters/smtp-mailer.js';
 import type { Mailer, RenderedMessage } from '../../src/families/mail/domain/ports.js';
 import { envelopeOf } from '../../src/families/mail/domain/recipients.js';
+import { addressOf, type Mailbox } from '../../src/families/mail/domain/mailboxes.js';
+import type { Attachment } from '../../src/families/mail/domain/attachments.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
-/** What a recipient's mail program shows of a message. */
+/** What a recipient's mail program shows of a message (of Bcc, the addresses alone: SMTP carries no more of them). */
 interface Arrived {
   readonly from: { readonly name: string; readonly address: string };
-  readonly to: readonly string[];
-  readonly cc: readonly string[];
+  readonly to: readonly Mailbox[];
+  readonly cc: readonly Mailbox[];
   readonly bcc: readonly string[];
-  readonly replyTo: readonly string[];
+  readonly replyTo: readonly Mailbox[];
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  readonly attachments: readonly Attachment[];
   readonly messageId: string;
   readonly date: number;
 }
 
 const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
   [field ?? []].flat().flatMap((object) => object.value.map((each) => each.address ?? ''));
+/** Each address of a header with its display name, as a message names it: the address alone when it has none. */
+const mailboxesOf = (field: AddressObject | AddressObject[] | undefined): Mailbox[] =>
+  [field ?? []]
+    .flat()
+    .flatMap((object) =>
+      object.value.map((each) => (each.name === '' ? each.address! : { name: each.name, address: each.address! })),
+    );
 
 function arrivedFrom(parsed: ParsedMail, bcc: readonly string[]): Arrived {
   const from = parsed.from!.value[0]!;
   return {
     from: { name: from.name, address: from.address! },
-    to: addressesOf(parsed.to),
-    cc: addressesOf(parsed.cc),
+    to: mailboxesOf(parsed.to),
+    cc: mailboxesOf(parsed.cc),
     bcc,
-    replyTo: addressesOf(parsed.replyTo),
+    replyTo: mailboxesOf(parsed.replyTo),
     subject: parsed.subject!,
     text: parsed.text!,
     html: parsed.html === false ? '' : parsed.html!,
+    attachments: parsed.attachments.map(({ filename, contentType, content }) => ({
+      filename: filename!,
+      contentType,
+      content,
+    })),
     messageId: parsed.messageId!,
     date: parsed.date!.getTime(),
   };
@@ -57,10 +72,7 @@ const adapters: { name: string; open: () => Promise<OpenedMailer> }[] = [
       const mailer = new MemoryMailer();
       return {
         mailer,
-        arrived: async () =>
-          mailer.delivered
-            .map((message) => ({ ...message, from: { name: message.from.name ?? '', address: message.from.address } }))
-            .map(({ id: _id, envelopeTo: _envelope, ...rest }) => rest),
+        arrived: async () => mailer.delivered.map(asArrived),
         close: () => mailer.close(),
       };
     },
@@ -119,22 +131,38 @@ const aMessage = (overrides: Partial<RenderedMessage> = {}): RenderedMessage => 
     id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
     messageId: '<7c9e6679-7425-40de-944b-e07fc1f90ae7@example.com>',
     from: { address: 'noreply@example.com', name: 'Zoë from Support' },
-    to: ['ada@example.com', 'grace@example.org'],
-    cc: ['team@example.com'],
-    bcc: ['audit@example.com'],
-    replyTo: ['help@example.com'],
+    // Names plain, with specials that need quoting, and beyond ASCII, which need encoding.
+    to: [{ name: 'Ada Lovelace', address: 'ada@example.com' }, 'grace@example.org'],
+    cc: [{ name: 'Team "Core", Ops', address: 'team@example.com' }],
+    bcc: [{ name: 'Audit', address: 'audit@example.com' }],
+    replyTo: [{ name: 'Zoë – 中文 Support', address: 'help@example.com' }],
     subject: 'Your code, Ada — 42 ☕ 中文',
     text: '# Hello Ada\n\nYour code is **42**.\n\n<b>not bold</b>\n',
     html: '<h1>Hello Ada</h1>\n<p>Your code is <strong>42</strong>.</p>\n<p>&lt;b&gt;not bold&lt;/b&gt;</p>\n',
+    attachments: [
+      { filename: 'invoice 42.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n%âãÏÓ\n') },
+      { filename: 'Übersicht.csv', contentType: 'text/csv', content: Buffer.from('a,b\n1,2\n') },
+      {
+        filename: 'pixel.png',
+        contentType: 'image/png',
+        content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 10, 13]),
+      },
+    ],
     date: Date.UTC(2026, 4, 1, 12, 30, 0),
     ...overrides,
   };
   return { envelopeTo: envelopeOf(message), ...message };
 };
 
-const asArrived = ({ id: _id, envelopeTo: _envelope, from, ...rest }: RenderedMessage): Arrived => ({
+const asArrived = ({ id: _id, envelopeTo: _envelope, from, bcc, attachments, ...rest }: RenderedMessage): Arrived => ({
   ...rest,
   from: { name: from.name ?? '', address: from.address },
+  bcc: bcc.map(addressOf),
+  attachments: attachments.map(({ filename, contentType, content }) => ({
+    filename,
+    contentType,
+    content: Buffer.from(content),
+  })),
 });
 
 for (const adapter of adapters) {
@@ -143,19 +171,20 @@ for (const adapter of adapters) {
     beforeEach(async () => (opened = await adapter.open()));
     afterEach(async () => opened.close());
 
-    it('delivers what it is given: addresses, subject, both parts, Message-ID and date', async () => {
+    it('delivers what it is given: addresses with their display names, subject, both parts, attachments byte for byte, Message-ID and date', async () => {
       const message = aMessage();
       expect(await opened.mailer.send(message)).to.deep.equal({ kind: 'accepted' });
       expect(await opened.arrived()).to.deep.equal([asArrived(message)]);
     });
 
-    it('sends from the bare address when there is no display name, to one recipient alone', async () => {
+    it('sends from the bare address when there is no display name, to one recipient alone, with no attachment', async () => {
       const message = aMessage({
         from: { address: 'noreply@example.com', name: null },
         to: ['ada@example.com'],
         cc: [],
         bcc: [],
         replyTo: [],
+        attachments: [],
       });
       expect(await opened.mailer.send(message)).to.deep.equal({ kind: 'accepted' });
       expect(await opened.arrived()).to.deep.equal([asArrived(message)]);

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { KnexOutbox } from '../../src/families/mail/adapters/knex-outbox.js';
 import { MemoryOutbox } from '../../src/families/mail/adapters/memory-outbox.js';
 import type { IdempotencyClaim, NewMessage, Outbox, OutboxMessage } from '../../src/families/mail/domain/ports.js';
+import type { Attachment } from '../../src/families/mail/domain/attachments.js';
 import type { QuotaWindow } from '../../src/families/mail/domain/quota.js';
 import { sqlDatabases } from '../support/databases.js';
 
@@ -55,20 +56,23 @@ function aMessage(overrides: Partial<NewMessage> = {}): NewMessage {
     senderUserId: 'user-1',
     fromAddress: 'noreply@example.com',
     fromName: 'Zoë',
-    to: ['ada@example.com', 'grace@bücher.example'],
+    // Named and plain, beyond ASCII and with quotes: kept as given.
+    to: [{ name: 'Ada "the Countess" Lovelace', address: 'ada@example.com' }, 'grace@bücher.example'],
     cc: ['cc@example.com'],
     bcc: [],
-    replyTo: ['help@example.com'],
+    replyTo: [{ name: 'Zoë – 中文 Support', address: 'help@example.com' }],
     subject: 'Hello Ada — ☕',
     content: '# Hi {{name}}\n\nYour code is {{code}}.',
     variables: { name: 'Ada', code: 42 },
+    attachments: [],
     createdAt: created,
     nextAttemptAt: created,
     ...overrides,
   };
 }
 
-const queued = (message: NewMessage): OutboxMessage => ({
+/** A message as the outbox gives it back once queued: its attachments are read apart. */
+const queued = ({ attachments: _attachments, ...message }: NewMessage): OutboxMessage => ({
   ...message,
   status: 'queued',
   attempts: 0,
@@ -84,6 +88,16 @@ const key = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
   ...overrides,
 });
 const ids = (messages: readonly OutboxMessage[]) => messages.map((message) => message.id);
+/** Files of every kind of byte: a PDF's opening, a PNG's, NUL and 0xFF, and text beyond ASCII in a name. */
+const ATTACHMENTS: readonly Attachment[] = [
+  { filename: 'invoice 42.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4\n%\u00e2\u00e3') },
+  {
+    filename: 'Übersicht – 中文.png',
+    contentType: 'image/png',
+    content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 13, 10]),
+  },
+  { filename: 'empty.txt', contentType: 'text/plain', content: Buffer.alloc(0) },
+];
 const HOUR: QuotaWindow = { name: 'an hour', lengthMs: 3_600_000, limit: 10 };
 const DAY: QuotaWindow = { name: 'a day', lengthMs: 86_400_000, limit: 15 };
 /** `count` recipients in to. */
@@ -104,6 +118,39 @@ for (const adapter of adapters) {
       expect(await outbox.enqueue(message)).to.deep.equal({ kind: 'queued' });
       expect(await outbox.find(message.id)).to.deep.equal(queued(message));
       expect(await outbox.find(randomUUID())).to.equal(undefined);
+    });
+
+    it('keeps a message’s attachments with it, byte for byte and in order, read apart from it; none for another', async () => {
+      const message = aMessage({ attachments: ATTACHMENTS });
+      const plain = aMessage();
+      expect(await outbox.enqueue(message)).to.deep.equal({ kind: 'queued' });
+      await outbox.enqueue(plain);
+      expect(await outbox.find(message.id)).to.deep.equal(queued(message));
+      expect(await outbox.attachments(message.id)).to.deep.equal(ATTACHMENTS);
+      expect(await opened.another().attachments(message.id)).to.deep.equal(ATTACHMENTS);
+      expect(await outbox.attachments(plain.id)).to.deep.equal([]);
+      expect(await outbox.attachments(randomUUID())).to.deep.equal([]);
+      // A claim and a list carry no bytes; the attachments stay for every attempt.
+      const now = created + 1;
+      expect(await outbox.claim({ worker: 'w1', now, leaseUntil: now + 1000, limit: 10 })).to.deep.equal([
+        queued(message),
+        queued(plain),
+      ]);
+      expect(await outbox.attachments(message.id)).to.deep.equal(ATTACHMENTS);
+    });
+
+    it('stores the attachments of a replayed, conflicting or over-quota request no more than the message', async () => {
+      const first = aMessage({ attachments: ATTACHMENTS.slice(0, 1) });
+      await outbox.enqueue(first, key());
+      const replayed = aMessage({ attachments: ATTACHMENTS.slice(0, 1) });
+      expect((await outbox.enqueue(replayed, key())).kind).to.equal('replayed');
+      const conflicting = aMessage({ attachments: ATTACHMENTS.slice(1) });
+      expect((await outbox.enqueue(conflicting, key({ requestHash: 'b'.repeat(64) }))).kind).to.equal('conflict');
+      const over = aMessage({ ...to(11), attachments: ATTACHMENTS });
+      expect((await outbox.enqueue(over, undefined, [HOUR])).kind).to.equal('overQuota');
+      for (const refused of [replayed, conflicting, over])
+        expect(await outbox.attachments(refused.id), refused.id).to.deep.equal([]);
+      expect(await outbox.attachments(first.id)).to.deep.equal(ATTACHMENTS.slice(0, 1));
     });
 
     it('answers a key used again with the first message for the same request, a conflict for another, and stores nothing then', async () => {

@@ -51,6 +51,7 @@ const adapters: { name: string; open: () => Promise<{ notices: OwnerNotices; lin
       const sendMail = new SendMail(new MemoryOutbox(), new ManualClock(), new SeededRandomness('notices'), {
         from: 'noreply@example.com',
         maxContentBytes: 64 * 1024,
+        maxAttachmentBytes: 1024 * 1024,
         maxRecipientsPerHour: null,
         maxRecipientsPerDay: null,
       });

@@ -21,10 +21,11 @@ import { ManualClock } from '../support/manual-clock.js';
 import { aToken, aUser } from '../support/mothers.js';
 import { SeededRandomness } from '../support/seeded-randomness.js';
 
-const LIMITS = { maxContentBytes: 1024 };
+const LIMITS = { maxContentBytes: 1024, maxAttachmentBytes: 2048 };
 const MAIL_SETTINGS = {
   from: 'noreply@example.com',
   maxContentBytes: 1024,
+  maxAttachmentBytes: 2048,
   maxRecipientsPerHour: 500,
   maxRecipientsPerDay: 2000,
 };
@@ -130,11 +131,12 @@ describe('mail: a request checked', () => {
     expect(refusal({ to: ['ada@example.com', 'not an address'] })).to.deep.equal({
       _tag: 'InvalidInput',
       fields: ['to'],
-      reason: 'to[1] must be an email address such as name@example.com (no display name, no spaces)',
+      reason:
+        'to[1] must be an email address such as name@example.com, the same with a display name ("Ada Lovelace" <ada@example.com>), or {"name", "address"}',
     });
     expect(refusal({ cc: 42 })).to.deep.include({ fields: ['cc'] });
-    expect(refusal({ bcc: ['ok@example.com', { address: 'x@example.com' }] })).to.deep.include({ fields: ['bcc'] });
-    expect(refusal({ replyTo: 'Help <help@example.com>' })).to.deep.include({ fields: ['replyTo'] });
+    expect(refusal({ bcc: ['ok@example.com', { adress: 'x@example.com' }] })).to.deep.include({ fields: ['bcc'] });
+    expect(refusal({ replyTo: 'Help <help@example.com' })).to.deep.include({ fields: ['replyTo'] });
   });
 
   it('allows 50 recipients in to, cc and bcc together, no more', () => {
@@ -271,6 +273,283 @@ describe('mail: a request checked', () => {
   });
 });
 
+describe('mail: display names', () => {
+  const checked = (to: unknown) => expectRight(checkMail(request({ to }), LIMITS)).to;
+
+  it('takes a name-addr, quoted or of plain words, and {name, address}, keeping the name as given', () => {
+    expect(
+      checked([
+        '"Bob Example" <bob@example.com>',
+        'Bob Example <bob@example.com>',
+        'John Q. Public<john@example.com>',
+        '"Smith, John \\"JJ\\" \\\\ Jr" <john@example.com>',
+        'Zoë Ångström <zoe@bücher.example>',
+        '"中文 名字" <li@example.com>',
+        { name: 'Ada <the Countess>', address: 'ada@example.com' },
+        { address: 'grace@example.com' },
+        { name: null, address: 'grace@example.com' },
+        '<plain@example.com>',
+        'plain@example.com',
+      ]),
+    ).to.deep.equal([
+      { name: 'Bob Example', address: 'bob@example.com' },
+      { name: 'Bob Example', address: 'bob@example.com' },
+      { name: 'John Q. Public', address: 'john@example.com' },
+      { name: 'Smith, John "JJ" \\ Jr', address: 'john@example.com' },
+      { name: 'Zoë Ångström', address: 'zoe@bücher.example' },
+      { name: '中文 名字', address: 'li@example.com' },
+      { name: 'Ada <the Countess>', address: 'ada@example.com' },
+      'grace@example.com',
+      'grace@example.com',
+      'plain@example.com',
+      'plain@example.com',
+    ]);
+    const mail = expectRight(
+      checkMail(
+        request({
+          cc: 'Team <team@example.com>',
+          bcc: { name: 'Audit', address: 'a@example.com' },
+          replyTo: '"Help" <h@example.com>',
+        }),
+        LIMITS,
+      ),
+    );
+    expect(mail).to.deep.include({
+      cc: [{ name: 'Team', address: 'team@example.com' }],
+      bcc: [{ name: 'Audit', address: 'a@example.com' }],
+      replyTo: [{ name: 'Help', address: 'h@example.com' }],
+    });
+  });
+
+  it('refuses a malformed form with code 11 and the field, never mending it', () => {
+    const refused = [
+      '"Bob Example <bob@example.com>',
+      'Bob Example" <bob@example.com>',
+      '"Bob" "Example" <bob@example.com>',
+      'Bob <bob@example.com',
+      'Bob bob@example.com>',
+      'Bob <<bob@example.com>>',
+      'Bob <bob@example.com> trailing',
+      'Smith, John <john@example.com>',
+      'Bob (work) <bob@example.com>',
+      'Bob <not an address>',
+      '"" <bob@example.com>',
+      '"   " <bob@example.com>',
+      `"${'n'.repeat(201)}" <bob@example.com>`,
+      '"Bob\r\nBcc: victim@example.com" <bob@example.com>',
+      '"Bob\u202Egpj" <bob@example.com>',
+      '"Bob\u2028" <bob@example.com>',
+      'Bob\tExample <bob@example.com>',
+      ' bob@example.com',
+      { name: 'Bob' },
+      { name: 'Bob', address: 'bob@example.com', extra: 1 },
+      { name: 42, address: 'bob@example.com' },
+      { name: '', address: 'bob@example.com' },
+      { name: 'Bob\nBcc: x@example.com', address: 'bob@example.com' },
+      { name: 'n'.repeat(201), address: 'bob@example.com' },
+      42,
+      ['bob@example.com'],
+    ];
+    for (const to of refused)
+      expect(refusal({ to: ['ok@example.com', to] }), JSON.stringify(to)).to.deep.include({
+        _tag: 'InvalidInput',
+        fields: ['to'],
+      });
+    expect(refusal({ to: 'Bob <bob@example.com' })).to.deep.include({
+      reason:
+        'to must be an email address such as name@example.com, the same with a display name ("Ada Lovelace" <ada@example.com>), or {"name", "address"}',
+    });
+    expect(refusal({ cc: [{ name: 'n'.repeat(201), address: 'bob@example.com' }] })).to.deep.include({
+      fields: ['cc'],
+      reason: 'cc[0] has a display name of more than 200 characters',
+    });
+    expect(refusal({ replyTo: { name: 'Bob', address: 'bob' } })).to.deep.include({
+      fields: ['replyTo'],
+      reason: 'replyTo.address must be an email address such as name@example.com',
+    });
+    // 200 characters, counted as a person counts them (an emoji is one).
+    expectRight(checkMail(request({ to: { name: '☕'.repeat(200), address: 'bob@example.com' } }), LIMITS));
+  });
+
+  it('shows each recipient’s name in its status, the first a message gives its address', async () => {
+    const outbox = new MemoryOutbox();
+    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('names'), MAIL_SETTINGS);
+    const { id } = expectRight(
+      await sendMail.execute({
+        actor: OPERATOR,
+        mail: request({ to: ['"Ada L." <ada@example.com>', 'grace@example.com'], cc: 'Ada <ada@example.com>' }),
+      }),
+    );
+    const status = expectRight(await new MessageReader(outbox).status(OPERATOR, id));
+    expect(status.to).to.deep.equal(['ada@example.com', 'grace@example.com']);
+    expect(status.recipients).to.deep.equal([
+      { address: 'ada@example.com', name: 'Ada L.', status: 'pending', lastError: null },
+      { address: 'grace@example.com', name: null, status: 'pending', lastError: null },
+    ]);
+  });
+});
+
+describe('mail: attachments', () => {
+  const pdf = {
+    filename: 'invoice.pdf',
+    contentType: 'application/pdf',
+    content: Buffer.from('%PDF-1.4').toString('base64'),
+  };
+
+  it('takes files of the allowed types as canonical base64, decoded, in order', () => {
+    const mail = expectRight(
+      checkMail(
+        request({
+          attachments: [
+            pdf,
+            { filename: 'Übersicht 2026.csv', contentType: 'text/csv', content: 'YSxiCjEsMgo=' },
+            { filename: 'empty.txt', contentType: 'text/plain', content: '' },
+          ],
+        }),
+        LIMITS,
+      ),
+    );
+    expect(mail.attachments).to.deep.equal([
+      { filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4') },
+      { filename: 'Übersicht 2026.csv', contentType: 'text/csv', content: Buffer.from('a,b\n1,2\n') },
+      { filename: 'empty.txt', contentType: 'text/plain', content: Buffer.alloc(0) },
+    ]);
+    expect(expectRight(checkMail(request(), LIMITS)).attachments).to.deep.equal([]);
+    expect(expectRight(checkMail(request({ attachments: null }), LIMITS)).attachments).to.deep.equal([]);
+  });
+
+  it('refuses what is not canonical base64 rather than decoding it', () => {
+    for (const content of ['YQ', 'YQ=', 'YR==', 'YQ==\n', 'Y Q==', 'YQ==YQ==', '-_8=', 'YWJj ', '====', 42, null])
+      expect(refusal({ attachments: [{ ...pdf, content }] }), JSON.stringify(content)).to.deep.include({
+        _tag: 'InvalidInput',
+        fields: ['attachments'],
+      });
+    expect(refusal({ attachments: [pdf, { ...pdf, content: 'YR==' }] })).to.deep.include({
+      reason:
+        'attachments[1].content must be the file in base64 (RFC 4648: A–Z, a–z, 0–9, + and /, padded with =, no line breaks)',
+    });
+  });
+
+  it('refuses a type off the list, a filename with a path, control characters or too long, and any other field', () => {
+    const refusedAs = (attachment: Record<string, unknown>) => refusal({ attachments: [attachment] });
+    for (const contentType of [
+      'text/html',
+      'application/octet-stream',
+      'application/x-msdownload',
+      'text/plain; charset=utf-8',
+      'PDF',
+      '',
+    ])
+      expect(refusedAs({ ...pdf, contentType }), contentType).to.deep.include({ fields: ['attachments'] });
+    for (const filename of [
+      '../etc/passwd',
+      'a/b.pdf',
+      'C:\\x.pdf',
+      '',
+      '  ',
+      '.',
+      '..',
+      'a\nb.pdf',
+      'a\u0000.pdf',
+      'evil\u202Efdp.exe',
+      'n'.repeat(256),
+      7,
+    ])
+      expect(refusedAs({ ...pdf, filename }), JSON.stringify(filename)).to.deep.include({ fields: ['attachments'] });
+    expect(refusedAs({ ...pdf, filename: '../x.pdf' })).to.deep.include({
+      reason: 'attachments[0].filename must be a name alone, without / or \\',
+    });
+    expect(refusedAs({ ...pdf, disposition: 'inline' })).to.deep.include({
+      reason: 'attachments[0] takes only filename, contentType and content, not "disposition"',
+    });
+    expect(refusedAs({ filename: 'a.pdf', contentType: 'application/pdf' })).to.deep.include({
+      fields: ['attachments'],
+    });
+    expect(refusal({ attachments: pdf })).to.deep.include({ fields: ['attachments'] });
+    expect(refusal({ attachments: ['a.pdf'] })).to.deep.include({ fields: ['attachments'] });
+    expect(refusal({ attachments: Array.from({ length: 11 }, () => pdf) })).to.deep.include({
+      reason: 'at most 10 attachments, got 11',
+    });
+    expectRight(checkMail(request({ attachments: [{ ...pdf, filename: 'n'.repeat(255) }] }), LIMITS));
+  });
+
+  it('takes at most maxAttachmentBytes together, decoded', () => {
+    const ofBytes = (bytes: number) => ({ ...pdf, content: Buffer.alloc(bytes, 7).toString('base64') });
+    expectRight(checkMail(request({ attachments: [ofBytes(1024), ofBytes(1024)] }), LIMITS));
+    expect(refusal({ attachments: [ofBytes(1024), ofBytes(1025)] })).to.deep.equal({
+      _tag: 'InvalidInput',
+      fields: ['attachments'],
+      reason: 'attachments must be at most 2048 bytes together, once decoded',
+    });
+  });
+
+  it('stores them with the message; the same key answers the same files again, and other files with a conflict', async () => {
+    const outbox = new MemoryOutbox();
+    const sendMail = new SendMail(outbox, new ManualClock(), new SeededRandomness('files'), MAIL_SETTINGS);
+    const sender = holder(['Mail::Send']);
+    const withFiles = (attachments: unknown[]) => request({ attachments });
+    const first = expectRight(await sendMail.execute({ actor: sender, mail: withFiles([pdf]), idempotencyKey: 'f' }));
+    expect(await outbox.attachments(first.id)).to.deep.equal([
+      { filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4') },
+    ]);
+    expect(
+      expectRight(await sendMail.execute({ actor: sender, mail: withFiles([{ ...pdf }]), idempotencyKey: 'f' })),
+    ).to.deep.equal({ ...first, replayed: true });
+    for (const other of [[], [{ ...pdf, content: 'YQ==' }], [{ ...pdf, filename: 'other.pdf' }], [pdf, pdf]])
+      expectLeftTag(
+        await sendMail.execute({ actor: sender, mail: withFiles(other), idempotencyKey: 'f' }),
+        'IdempotencyKeyReused',
+      );
+    // Named as a string or as an object, the same recipient: the same request.
+    const named = expectRight(
+      await sendMail.execute({ actor: sender, mail: request({ to: '"Ada" <ada@example.com>' }), idempotencyKey: 'n' }),
+    );
+    expect(
+      expectRight(
+        await sendMail.execute({
+          actor: sender,
+          mail: request({ to: { name: 'Ada', address: 'ada@example.com' } }),
+          idempotencyKey: 'n',
+        }),
+      ).id,
+    ).to.equal(named.id);
+    expectLeftTag(
+      await sendMail.execute({ actor: sender, mail: request({ to: 'ada@example.com' }), idempotencyKey: 'n' }),
+      'IdempotencyKeyReused',
+    );
+  });
+
+  it('hands them to the mailer with the message, on every attempt', async () => {
+    const outbox = new MemoryOutbox();
+    const clock = new ManualClock();
+    const randomness = new SeededRandomness('deliver-files');
+    const mailer = new MemoryMailer();
+    const sendMail = new SendMail(outbox, clock, randomness, MAIL_SETTINGS);
+    const deliver = new DeliverMail(outbox, mailer, new MemoryMarkdownRenderer(), clock, randomness, {
+      leaseMs: 1000,
+      maxAttempts: 3,
+      retryBaseMs: 10,
+      retryMaxMs: 10,
+    });
+    const { id } = expectRight(
+      await sendMail.execute({ actor: OPERATOR, mail: request({ to: 'Ada <ada@example.com>', attachments: [pdf] }) }),
+    );
+    mailer.script.push({ kind: 'retry', reason: '451 later' });
+    for (const _ of [1, 2]) {
+      for (const message of await deliver.claimDue('w', 10)) await deliver.attempt('w', message);
+      clock.advance(10);
+    }
+    expect(mailer.attempts).to.equal(2);
+    expect(mailer.delivered).to.have.length(1);
+    expect(mailer.delivered[0]).to.deep.include({
+      id,
+      to: [{ name: 'Ada', address: 'ada@example.com' }],
+      envelopeTo: ['ada@example.com'],
+      attachments: [{ filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4') }],
+    });
+  });
+});
+
 describe('mail: rendering', () => {
   const markdown = new MemoryMarkdownRenderer();
   it('escapes variables in the HTML part (data, never markup) and gives them as they are in the text part', () => {
@@ -295,7 +574,7 @@ describe('mail: rendering', () => {
       lastError: null,
       recipientOutcomes: [],
     };
-    const rendered = renderMessage(message, markdown, 123);
+    const rendered = renderMessage(message, [], markdown, 123);
     expect(rendered.text).to.equal('Hi <script>x</script> & "q" <i>3</i>\n\nmailvar0mailvar');
     expect(rendered.html).to.equal(
       '<p>Hi &lt;script&gt;x&lt;/script&gt; &amp; &quot;q&quot; &lt;i&gt;3&lt;/i&gt;</p>\n<p>mailvar0mailvar</p>\n',
@@ -485,7 +764,7 @@ describe('mail: reading and retrying', () => {
       sentAt: null,
       nextAttemptAt: new Date(clock.now()).toISOString(),
       lastError: null,
-      recipients: [{ address: 'ada@example.com', status: 'pending', lastError: null }],
+      recipients: [{ address: 'ada@example.com', name: null, status: 'pending', lastError: null }],
     });
     expect(expectRight(await reader.status(auditor, id)).id).to.equal(id);
     expect(expectRight(await reader.status(OPERATOR, id)).id).to.equal(id);
@@ -678,9 +957,9 @@ describe('mail: delivery', () => {
         lastError: 'grace@example.com: 450 4.2.0 Greylisted',
       });
       expect(expectRight(await new MessageReader(outbox).status(OPERATOR, id)).recipients).to.deep.equal([
-        { address: 'ada@example.com', status: 'delivered', lastError: null },
-        { address: 'grace@example.com', status: 'delivered', lastError: '450 4.2.0 Greylisted' },
-        { address: 'team@example.com', status: 'delivered', lastError: null },
+        { address: 'ada@example.com', name: null, status: 'delivered', lastError: null },
+        { address: 'grace@example.com', name: null, status: 'delivered', lastError: '450 4.2.0 Greylisted' },
+        { address: 'team@example.com', name: null, status: 'delivered', lastError: null },
       ]);
     });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { AddressObject } from 'mailparser';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
 import { MemoryMailer } from '../../src/families/mail/adapters/memory-mailer.js';
+import { mailBodyBytes } from '../../src/families/mail/mail-routes.js';
 import { expectRight } from '../support/either.js';
 import { expectError, httpBackends, startServer, type TestServer } from '../support/http-server.js';
 import { sqlDatabases } from '../support/databases.js';
@@ -23,10 +24,16 @@ interface StatusBody {
   readonly sentAt: string | null;
   readonly nextAttemptAt: string | null;
   readonly lastError: string | null;
-  readonly recipients: { address: string; status: 'pending' | 'delivered' | 'refused'; lastError: string | null }[];
+  readonly recipients: {
+    address: string;
+    name: string | null;
+    status: 'pending' | 'delivered' | 'refused';
+    lastError: string | null;
+  }[];
 }
 
 const A_MAIL = { to: 'ada@example.com', subject: 'Hello', content: 'Hi **there**' };
+const A_FILE = { filename: 'hello.txt', contentType: 'text/plain', content: Buffer.from('Hello').toString('base64') };
 
 /** A worker that looks often and retries soon, so that a test waits milliseconds, not minutes. */
 const QUICK_DELIVERY = { pollIntervalMs: 20, retryBaseMs: 40, retryMaxMs: 80, smtpConnections: 2 };
@@ -104,7 +111,9 @@ for (const backend of httpBackends) {
       drop = database.drop;
       server = await startServer({
         env: database.env,
-        overrides: { mail: { ...QUICK_DELIVERY, maxContentBytes: 2048, from: 'noreply@example.com' } },
+        overrides: {
+          mail: { ...QUICK_DELIVERY, maxContentBytes: 2048, maxAttachmentBytes: 3000, from: 'noreply@example.com' },
+        },
         mailer,
       });
       token = await server.tokenFor(['Mail::Send']);
@@ -157,7 +166,40 @@ for (const backend of httpBackends) {
         'Missing: to',
       );
       const invalid: [unknown, string][] = [
-        [{ ...A_MAIL, to: 'Ada <ada@example.com>' }, 'to must be an email address'],
+        [{ ...A_MAIL, to: 'Ada <ada@example.com' }, 'to must be an email address'],
+        [{ ...A_MAIL, to: '"Ada <ada@example.com>' }, 'to must be an email address'],
+        [
+          { ...A_MAIL, cc: ['"Ada\r\nBcc: x@example.com" <ada@example.com>'] },
+          'cc[0] has a display name with a line break',
+        ],
+        [{ ...A_MAIL, replyTo: { name: 'n'.repeat(201), address: 'h@example.com' } }, 'more than 200 characters'],
+        [{ ...A_MAIL, to: { name: 'Ada', address: 'ada' } }, 'to.address must be an email address'],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, content: 'YQ' }] },
+          'attachments[0].content must be the file in base64',
+        ],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, content: 'YR==' }] },
+          'attachments[0].content must be the file in base64',
+        ],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, contentType: 'text/html' }] },
+          'attachments[0].contentType must be one of',
+        ],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, filename: '../a.pdf' }] },
+          'attachments[0].filename must be a name alone',
+        ],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, filename: 'a\u0000.pdf' }] },
+          'attachments[0].filename must not contain',
+        ],
+        [{ ...A_MAIL, attachments: [{ ...A_FILE, cid: 'x' }] }, 'takes only filename, contentType and content'],
+        [{ ...A_MAIL, attachments: A_FILE }, 'attachments must be a list'],
+        [
+          { ...A_MAIL, attachments: [{ ...A_FILE, content: Buffer.alloc(3001).toString('base64') }] },
+          'attachments must be at most 3000 bytes together, once decoded',
+        ],
         [{ ...A_MAIL, to: ['ada@example.com', 'x'] }, 'to[1] must be'],
         [{ ...A_MAIL, bcc: 'ada@example.com\r\nX-Injected: 1' }, 'bcc must be'],
         [{ ...A_MAIL, subject: 'Hi\r\nBcc: victim@example.com' }, 'subject must not contain line breaks'],
@@ -192,7 +234,7 @@ for (const backend of httpBackends) {
       expect(await storedCount(server)).to.equal(before);
     });
 
-    it('takes a body up to twice mail.maxContentBytes plus 64 KiB, beyond the server’s usual limit, and no more', async () => {
+    it('takes a body up to twice mail.maxContentBytes plus 64 KiB and room for the attachments, beyond the server’s usual limit, and no more', async () => {
       // Every character written as a JSON escape: 18 KB of body for 2 KB of content and a subject of 998 characters.
       const escaped = (text: string) =>
         [...text].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
@@ -203,8 +245,11 @@ for (const backend of httpBackends) {
         raw: { body, contentType: 'application/json' },
       });
       expect(big.status, await big.clone().text()).to.equal(202);
-      const tooBig = await send(server, token, { ...A_MAIL, filler: 'y'.repeat(2 * 2048 + 65_536) });
-      expect((await expectError(tooBig, 400, 11)).details).to.include(`at most ${2 * 2048 + 65_536} bytes`);
+      // 2 KiB of content, 64 KiB, 3000 bytes of attachments in base64 (4000) and 1 KiB for each of 10 attachments' names.
+      const limit = mailBodyBytes({ maxContentBytes: 2048, maxAttachmentBytes: 3000 });
+      expect(limit).to.equal(2 * 2048 + 65_536 + 4000 + 10 * 1024);
+      const tooBig = await send(server, token, { ...A_MAIL, filler: 'y'.repeat(limit) });
+      expect((await expectError(tooBig, 400, 11)).details).to.equal(`the body must be at most ${limit} bytes`);
     });
 
     it('fills {{variables}} in, and answers the same Idempotency-Key with the first answer (Idempotent-Replayed), another body with 409/26', async () => {
@@ -231,6 +276,55 @@ for (const backend of httpBackends) {
       expect((await eventually(server, token, body.id, 'sent')).subject).to.equal('Order 42');
       const delivered = mailer.delivered.filter((message) => message.id === body.id);
       expect(delivered.map((message) => message.text)).to.deep.equal(['Thanks, Ada']);
+    });
+
+    it('answers the same Idempotency-Key and attachments with the first answer, other attachments with 409/26', async () => {
+      const mail = { ...A_MAIL, attachments: [A_FILE] };
+      const key = { 'Idempotency-Key': `files-${Date.now()}` };
+      const body = await accepted(await send(server, token, mail, key));
+      const replay = await send(server, token, { ...A_MAIL, attachments: [{ ...A_FILE }] }, key);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(await accepted(replay)).to.deep.equal(body);
+      const other = Buffer.from('Hello!').toString('base64');
+      for (const attachments of [
+        [{ ...A_FILE, content: other }],
+        [{ ...A_FILE, filename: 'hi.txt' }],
+        [],
+        [A_FILE, A_FILE],
+      ])
+        await expectError(await send(server, token, { ...A_MAIL, attachments }, key), 409, 26);
+      await eventually(server, token, body.id, 'sent');
+      expect(
+        mailer.delivered.filter((message) => message.id === body.id).map((message) => message.attachments),
+      ).to.deep.equal([[{ filename: 'hello.txt', contentType: 'text/plain', content: Buffer.from('Hello') }]]);
+    });
+
+    it('shows the display names of the recipients in a status and a list', async () => {
+      const sender = await server.tokenFor(['Mail::Send']);
+      const { id } = await accepted(
+        await send(server, sender, {
+          ...A_MAIL,
+          to: ['"Ada Lovelace" <ada@example.com>', 'grace@example.com'],
+          cc: { name: 'Zoë – 中文', address: 'zoe@example.com' },
+          bcc: 'Audit Team <audit@example.com>',
+        }),
+      );
+      const status = (await (await statusOf(server, sender, id)).json()) as StatusBody;
+      expect(status.to).to.deep.equal(['ada@example.com', 'grace@example.com']);
+      expect(status.recipients.map(({ address, name }) => ({ address, name }))).to.deep.equal([
+        { address: 'ada@example.com', name: 'Ada Lovelace' },
+        { address: 'grace@example.com', name: null },
+        { address: 'zoe@example.com', name: 'Zoë – 中文' },
+        { address: 'audit@example.com', name: 'Audit Team' },
+      ]);
+      const listed = (await (await server.get('/api/mail/list', { Authorization: `Bearer ${sender}` })).json()) as {
+        messages: StatusBody[];
+      };
+      expect(
+        listed.messages
+          .find((message) => message.id === id)!
+          .recipients.map(({ address, name }) => ({ address, name })),
+      ).to.deep.equal(status.recipients.map(({ address, name }) => ({ address, name })));
     });
 
     it('refuses an Idempotency-Key over 255 characters (400/9) or sent empty (400/8)', async () => {
@@ -346,6 +440,102 @@ for (const database of sqlDatabases) {
         '<h1>Hello Ada &lt;Lovelace&gt;</h1>\n<p>Your code is <strong>A&amp;B</strong>.</p>\n<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n',
       );
     });
+
+    it('writes the display names in the headers, encoded beyond ASCII, the envelope holding the addresses alone', async () => {
+      const body = await accepted(
+        await send(running.server, running.token, {
+          ...A_MAIL,
+          to: ['"Ada Lovelace" <ada@example.com>', { name: 'Zoë – 中文', address: 'zoe@bücher.example' }],
+          cc: ['"Team \\"Core\\", Ops" <team@example.com>', 'plain@example.com'],
+          bcc: 'Audit <audit@example.com>',
+          replyTo: 'Help Desk <help@example.com>',
+        }),
+      );
+      await eventually(running.server, running.token, body.id, 'sent');
+      const { parsed, envelope } = running.smtp.received.find((mail) => mail.parsed.messageId === body.messageId)!;
+      expect(envelope.to).to.have.members([
+        'ada@example.com',
+        'zoe@bücher.example',
+        'team@example.com',
+        'plain@example.com',
+        'audit@example.com',
+      ]);
+      const named = (field: AddressObject | AddressObject[] | undefined) =>
+        [field ?? []].flat().flatMap((object) => object.value.map(({ name, address }) => ({ name, address })));
+      expect(named(parsed.to)).to.deep.equal([
+        { name: 'Ada Lovelace', address: 'ada@example.com' },
+        { name: 'Zoë – 中文', address: 'zoe@bücher.example' },
+      ]);
+      expect(named(parsed.cc)).to.deep.equal([
+        { name: 'Team "Core", Ops', address: 'team@example.com' },
+        { name: '', address: 'plain@example.com' },
+      ]);
+      expect(named(parsed.replyTo)).to.deep.equal([{ name: 'Help Desk', address: 'help@example.com' }]);
+      expect(parsed.bcc, 'no Bcc header').to.equal(undefined);
+      // Headers are ASCII on the wire: a name beyond it is an encoded word (RFC 2047), the domain in its ASCII form.
+      const toLine = parsed.headerLines.find(({ key }) => key === 'to')!.line;
+      expect(toLine).to.match(/^[\x20-\x7e\r\n\t]*$/);
+      expect(toLine).to.include('=?UTF-8?');
+      expect(toLine).to.include('xn--bcher-kva.example');
+      const status = (await (await statusOf(running.server, running.token, body.id)).json()) as StatusBody;
+      expect(status.recipients.map(({ name }) => name)).to.deep.equal([
+        'Ada Lovelace',
+        'Zoë – 中文',
+        'Team "Core", Ops',
+        null,
+        'Audit',
+      ]);
+    });
+
+    it('delivers attachments byte for byte, up to mail.maxAttachmentBytes (5 MB) in a body of 6.7 MB', async () => {
+      const big = Buffer.alloc(5 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 1) big[i] = (i * 7919) % 251;
+      const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255]);
+      const half = big.subarray(0, big.length - png.length);
+      const body = await accepted(
+        await send(running.server, running.token, {
+          ...A_MAIL,
+          attachments: [
+            { filename: 'Rechnung März.pdf', contentType: 'application/pdf', content: half.toString('base64') },
+            { filename: 'pixel.png', contentType: 'image/png', content: png.toString('base64') },
+          ],
+        }),
+      );
+      await eventually(running.server, running.token, body.id, 'sent');
+      const { parsed } = running.smtp.received.find((mail) => mail.parsed.messageId === body.messageId)!;
+      expect(parsed.text).to.equal('Hi **there**');
+      expect(
+        parsed.attachments.map(({ filename, contentType, size }) => ({ filename, contentType, size })),
+      ).to.deep.equal([
+        { filename: 'Rechnung März.pdf', contentType: 'application/pdf', size: half.length },
+        { filename: 'pixel.png', contentType: 'image/png', size: png.length },
+      ]);
+      expect(parsed.attachments[0]!.content.equals(half)).to.equal(true);
+      expect(parsed.attachments[1]!.content.equals(png)).to.equal(true);
+    });
+
+    it('refuses attachments over 5 MB together (400/11), and a body beyond the route’s limit (400/11, never a 500)', async () => {
+      const before = await storedCount(running.server);
+      const file = (bytes: number) => ({
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        content: Buffer.alloc(bytes, 1).toString('base64'),
+      });
+      const over = await send(running.server, running.token, {
+        ...A_MAIL,
+        attachments: [file(4 * 1024 * 1024), file(1024 * 1024 + 1)],
+      });
+      expect((await expectError(over, 400, 11)).details).to.include(
+        'attachments must be at most 5242880 bytes together, once decoded',
+      );
+      const limit = mailBodyBytes({ maxContentBytes: 262_144, maxAttachmentBytes: 5 * 1024 * 1024 });
+      const huge = await send(running.server, running.token, {
+        ...A_MAIL,
+        attachments: [{ ...file(1), content: 'A'.repeat(limit) }],
+      });
+      expect((await expectError(huge, 400, 11)).details).to.equal(`the body must be at most ${limit} bytes`);
+      expect(await storedCount(running.server)).to.equal(before);
+    });
   });
 }
 
@@ -424,8 +614,13 @@ for (const database of sqlDatabases) {
         lastError: 'grace@example.com: 450 4.2.0 Greylisted, try again later',
       });
       expect(status.recipients).to.deep.equal([
-        { address: 'ada@example.com', status: 'delivered', lastError: null },
-        { address: 'grace@example.com', status: 'pending', lastError: '450 4.2.0 Greylisted, try again later' },
+        { address: 'ada@example.com', name: null, status: 'delivered', lastError: null },
+        {
+          address: 'grace@example.com',
+          name: null,
+          status: 'pending',
+          lastError: '450 4.2.0 Greylisted, try again later',
+        },
       ]);
       expect(envelopesOf(messageId)).to.deep.equal([['ada@example.com']]);
       clock.advance(60_000);
@@ -450,8 +645,8 @@ for (const database of sqlDatabases) {
         nextAttemptAt: null,
       });
       expect(sent.recipients).to.deep.equal([
-        { address: 'ada@example.com', status: 'delivered', lastError: null },
-        { address: 'nobody@example.com', status: 'refused', lastError: '550 5.1.1 No such user here' },
+        { address: 'ada@example.com', name: null, status: 'delivered', lastError: null },
+        { address: 'nobody@example.com', name: null, status: 'refused', lastError: '550 5.1.1 No such user here' },
       ]);
       clock.advance(3_600_000);
       await afterTheWorkerLooked();

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { OPERATOR } from '../../domain/identity/actor.js';
 import { statusViewOf } from './domain/manage-mail.js';
+import { mailboxText } from './domain/mailboxes.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES } from './domain/message.js';
+import type { Attachment } from './domain/attachments.js';
 import type { OutboxMessage } from './domain/ports.js';
 import type { MailUseCases } from './mail-module.js';
 import { CliFailure } from '../../platform/cli/cli-failure.js';
@@ -13,8 +15,8 @@ const DEFAULT_LIMIT = 100;
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
-/** A message whole, as the operator sees it: everything stored but the lease. */
-const shownWhole = (message: OutboxMessage) => ({
+/** A message whole, as the operator sees it: everything stored but the lease, and of its attachments what they are, not their bytes. */
+const shownWhole = (message: OutboxMessage & { readonly attachments: readonly Attachment[] }) => ({
   ...statusViewOf(message),
   messageId: message.messageId,
   from: message.fromName === null ? message.fromAddress : `${message.fromName} <${message.fromAddress}>`,
@@ -24,6 +26,11 @@ const shownWhole = (message: OutboxMessage) => ({
   senderUserId: message.senderUserId,
   variables: message.variables,
   content: message.content,
+  attachments: message.attachments.map(({ filename, contentType, content }) => ({
+    filename,
+    contentType,
+    bytes: content.length,
+  })),
 });
 
 /** The id as typed, or one line saying what an id looks like. */
@@ -54,7 +61,7 @@ export function mailCommands(program: Command, { print, withUseCases, orFail }: 
         const messages = orFail(await useCases.messageReader.list(OPERATOR, { status: options.status, limit }));
         for (const message of messages) {
           print(
-            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.join(', ')}  ${message.subject}`,
+            `${message.id}  ${message.status.padEnd(6)}  ${String(message.attempts).padStart(2)}  ${iso(message.createdAt)}  ${message.to.map(mailboxText).join(', ')}  ${message.subject}`,
           );
         }
         print(`${messages.length} listed`);

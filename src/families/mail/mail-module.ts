@@ -65,6 +65,7 @@ export const mailModule = (settings: MailModuleSettings): ContainerModule =>
     const limits = {
       from: settings.from,
       maxContentBytes: settings.maxContentBytes,
+      maxAttachmentBytes: settings.maxAttachmentBytes,
       maxRecipientsPerHour: settings.maxRecipientsPerHour,
       maxRecipientsPerDay: settings.maxRecipientsPerDay,
     };

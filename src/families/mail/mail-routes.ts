@@ -12,6 +12,8 @@ import {
   RECIPIENT_STATUSES,
 } from './domain/message.js';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE, type SendMail } from './domain/send-mail.js';
+import { ATTACHMENT_TYPES, MAX_ATTACHMENTS, MAX_FILENAME_CHARACTERS } from './domain/attachments.js';
+import { MAX_DISPLAY_NAME_CHARACTERS } from './domain/mailboxes.js';
 import { MAX_VARIABLES, VARIABLE_NAME } from './domain/variables.js';
 import { MailPermission } from './domain/permissions.js';
 import { described, matching, oneOf, type JsonSchema } from '../../platform/http/codecs.js';
@@ -25,6 +27,7 @@ export interface MailRouteDependencies {
 
 export interface MailRouteSettings {
   readonly maxContentBytes: number;
+  readonly maxAttachmentBytes: number;
 }
 
 /**
@@ -42,10 +45,39 @@ const asSent = (name: string, jsonSchema: JsonSchema) =>
     jsonSchema,
   );
 
-const address: JsonSchema = { type: 'string', format: 'idn-email' };
+/** `ada@example.com`, `"Ada Lovelace" <ada@example.com>`, `Ada Lovelace <ada@example.com>`, or `{name, address}`. */
+const mailbox: JsonSchema = {
+  anyOf: [
+    { type: 'string', minLength: 3 },
+    {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: MAX_DISPLAY_NAME_CHARACTERS },
+        address: { type: 'string', format: 'idn-email' },
+      },
+      required: ['address'],
+      additionalProperties: false,
+    },
+  ],
+};
 const addresses = (maxItems: number) =>
-  asSent('an address or a list of addresses', {
-    anyOf: [address, { type: 'array', items: address, minItems: 1, maxItems }],
+  asSent('an address or a list of addresses, each with or without a display name', {
+    anyOf: [mailbox, { type: 'array', items: mailbox, minItems: 1, maxItems }],
+  });
+const attachments = (maxBytes: number) =>
+  asSent('a list of attachments', {
+    type: 'array',
+    maxItems: MAX_ATTACHMENTS,
+    items: {
+      type: 'object',
+      properties: {
+        filename: { type: 'string', minLength: 1, maxLength: MAX_FILENAME_CHARACTERS, pattern: '^[^/\\\\]*$' },
+        contentType: { type: 'string', enum: [...ATTACHMENT_TYPES] },
+        content: { type: 'string', contentEncoding: 'base64', maxLength: base64Length(maxBytes) },
+      },
+      required: ['filename', 'contentType', 'content'],
+      additionalProperties: false,
+    },
   });
 const headerText = (maxLength: number) =>
   asSent('text without line breaks or other control characters', { type: 'string', minLength: 1, maxLength });
@@ -65,6 +97,7 @@ const messageStatus = t.strict({
   recipients: t.readonlyArray(
     t.strict({
       address: t.string,
+      name: t.union([t.string, t.null]),
       status: oneOf(RECIPIENT_STATUSES, 'pending, delivered or refused'),
       lastError: t.union([t.string, t.null]),
     }),
@@ -76,13 +109,20 @@ const messagePage = t.strict({ messages: t.readonlyArray(messageStatus), nextCur
 /** What a replay says of itself (IETF httpapi's Idempotency-Key draft, as Stripe answers). */
 const REPLAYED = { 'Idempotent-Replayed': 'true' } as const;
 
+/** How long base64 makes `bytes` bytes: 4 characters for every 3 bytes begun. */
+const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);
+
 /**
  * The largest body of POST /mail/send: room for the content written with a JSON escape for every
- * other byte, and 64 KiB for the other fields and the variables.
+ * other byte, 64 KiB for the other fields and the variables, and the attachments' base64 (as
+ * written, without JSON escapes: `\/` for `/` would count twice) with 1 KiB for each one's name
+ * and type.
  */
-export const mailBodyBytes = (maxContentBytes: number): number => 2 * maxContentBytes + 65_536;
+export const mailBodyBytes = ({ maxContentBytes, maxAttachmentBytes }: MailRouteSettings): number =>
+  2 * maxContentBytes + 65_536 + base64Length(maxAttachmentBytes) + MAX_ATTACHMENTS * 1024;
 
-export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: MailRouteSettings): Route[] {
+export function mailRoutes(deps: MailRouteDependencies, settings: MailRouteSettings): Route[] {
+  const { maxContentBytes, maxAttachmentBytes } = settings;
   return [
     defineRoute({
       method: 'POST',
@@ -101,16 +141,17 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
       body: {
         to: required(
           addresses(MAX_RECIPIENTS),
-          `one address or a list; at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together`,
+          `one address or a list, each as ada@example.com, "Ada Lovelace" <ada@example.com> or {name, address}; ` +
+            `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together`,
         ),
         subject: required(headerText(MAX_SUBJECT_CHARACTERS), 'the subject; {{name}} is replaced by a variable'),
         content: required(
           asSent('Markdown text', { type: 'string', minLength: 1 }),
           `Markdown, at most ${maxContentBytes} bytes of UTF-8; raw HTML in it is shown as text`,
         ),
-        cc: optional(addresses(MAX_RECIPIENTS), 'one address or a list'),
-        bcc: optional(addresses(MAX_RECIPIENTS), 'one address or a list; not shown to the other recipients'),
-        replyTo: optional(addresses(MAX_RECIPIENTS), 'where replies go: one address or a list'),
+        cc: optional(addresses(MAX_RECIPIENTS), 'one address or a list, as to'),
+        bcc: optional(addresses(MAX_RECIPIENTS), 'one address or a list, as to; not shown to the other recipients'),
+        replyTo: optional(addresses(MAX_RECIPIENTS), 'where replies go: one address or a list, as to'),
         fromName: optional(
           asSent('text without line breaks, other control characters, @ or angle brackets', {
             type: 'string',
@@ -119,6 +160,11 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
             pattern: `^[^${FROM_NAME_ADDRESS_LIKE}]*$`,
           }),
           "the sender's display name, which may not contain an address; the address is the installation's",
+        ),
+        attachments: optional(
+          attachments(maxAttachmentBytes),
+          `files sent with the message, each {filename, contentType, content (base64)}: at most ${MAX_ATTACHMENTS}, ` +
+            `${maxAttachmentBytes} bytes together once decoded, of the types ${ATTACHMENT_TYPES.join(', ')}`,
         ),
       },
       additionalBody: {
@@ -129,7 +175,7 @@ export function mailRoutes(deps: MailRouteDependencies, { maxContentBytes }: Mai
         namePattern: VARIABLE_NAME,
         maxCount: MAX_VARIABLES,
       },
-      maxBodyBytes: mailBodyBytes(maxContentBytes),
+      maxBodyBytes: mailBodyBytes(settings),
       fieldPlaces: { idempotencyKey: 'header' },
       status: 202,
       response: accepted,

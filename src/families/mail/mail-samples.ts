@@ -1,10 +1,34 @@
 import type { RouteSampleTable } from '../../platform/http/route-samples.js';
 
-/** One address or a list; now and then no address at all. */
+/** One address or a list, with display names or without; now and then no address at all, or a malformed name-addr. */
 const recipients = {
-  often: ['ada@example.com', ['ada@example.com', 'grace@example.org'], 'grace@bücher.example'],
-  seldom: ['Ada <ada@example.com>', 'nobody', []],
+  often: [
+    'ada@example.com',
+    ['ada@example.com', 'grace@example.org'],
+    'grace@bücher.example',
+    '"Ada Lovelace" <ada@example.com>',
+    ['Grace Hopper <grace@example.org>', { name: 'Zoë – 中文', address: 'zoe@example.com' }],
+  ],
+  seldom: ['"Ada <ada@example.com>', 'Ada <ada@example.com', { name: 'Ada' }, 'nobody', []],
   times: 8,
+};
+
+/** "Hello, world\n" as a file of each kind; now and then base64 that is not canonical, a type off the list, or a path. */
+const HELLO = 'SGVsbG8sIHdvcmxkCg==';
+const attachments = {
+  often: [
+    [{ filename: 'hello.txt', contentType: 'text/plain', content: HELLO }],
+    [
+      { filename: 'report.csv', contentType: 'text/csv', content: 'YSxiCjEsMgo=' },
+      { filename: 'Rechnung März.pdf', contentType: 'application/pdf', content: 'JVBERi0xLjQK' },
+    ],
+  ],
+  seldom: [
+    [{ filename: 'hello.txt', contentType: 'text/plain', content: 'SGVsbG8' }],
+    [{ filename: 'page.html', contentType: 'text/html', content: HELLO }],
+    [{ filename: '../hello.txt', contentType: 'text/plain', content: HELLO }],
+    [],
+  ],
 };
 
 export const mailSamples: RouteSampleTable = {
@@ -24,8 +48,9 @@ export const mailSamples: RouteSampleTable = {
       content: ['# Hello\n\nThanks for your *order*.', '<script>alert(1)</script>', 'Thanks', 'Dear {{name}}'],
       cc: recipients,
       bcc: recipients,
-      replyTo: ['help@example.com', ['help@example.com']],
+      replyTo: ['help@example.com', ['help@example.com'], 'Help Desk <help@example.com>'],
       fromName: ['Support', 'Zoë at Support'],
+      attachments,
     },
   },
   'GET /mail/status': {

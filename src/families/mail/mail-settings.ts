@@ -55,6 +55,11 @@ export const MailSettingsCodec = t.type({
   /** The largest `content`, in UTF-8 bytes, as written and with its variables filled in. */
   maxContentBytes: intInRange(1024, 10_485_760),
   /**
+   * The most bytes a message's attachments may have together, decoded. The body of POST
+   * /mail/send grows with it (base64 takes 4 bytes for 3), so 25 MB is the most it may be.
+   */
+  maxAttachmentBytes: intInRange(1024, 26_214_400),
+  /**
    * Recipients (to, cc and bcc together) one user's messages may have in any hour, and in any
    * day, counted from the outbox across instances; beyond, 429/25 with Retry-After. At least
    * one message's most, so that every message fits once the window has passed; null for no limit
@@ -80,6 +85,7 @@ export const mailSettings: SettingsSection<'mail', MailSettings> = {
     pollIntervalMs: 1000,
     smtpConnections: 5,
     maxContentBytes: 262144,
+    maxAttachmentBytes: 5242880,
     maxRecipientsPerHour: 500,
     maxRecipientsPerDay: 2000,
   },
@@ -89,6 +95,7 @@ export const mailSettings: SettingsSection<'mail', MailSettings> = {
     { name: 'UTILITY_API_MAIL_WORKER', path: 'worker', parse: asBoolean },
     { name: 'UTILITY_API_MAIL_MAX_ATTEMPTS', path: 'maxAttempts', parse: asInteger },
     { name: 'UTILITY_API_MAIL_LEASE_MS', path: 'leaseMs', parse: asInteger },
+    { name: 'UTILITY_API_MAIL_MAX_ATTACHMENT_BYTES', path: 'maxAttachmentBytes', parse: asInteger },
     { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_HOUR', path: 'maxRecipientsPerHour', parse: asIntegerOrOff },
     { name: 'UTILITY_API_MAIL_MAX_RECIPIENTS_PER_DAY', path: 'maxRecipientsPerDay', parse: asIntegerOrOff },
   ],

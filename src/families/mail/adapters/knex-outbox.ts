@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { NewDomainEvent } from '../../../domain/events.js';
 import { appendEvents } from '../../../platform/events/knex-event-log.js';
+import type { Attachment } from '../domain/attachments.js';
 import type { MessageStatus } from '../domain/message.js';
 import {
   oldestDueFirst,
@@ -26,12 +27,16 @@ import {
   type LeaseQueue,
 } from '../../../platform/persistence/lease-queue.js';
 import {
+  MAIL_ATTACHMENTS_TABLE,
   MAIL_KEYS_TABLE,
   MAIL_TABLE,
   settlementColumns,
+  toAttachment,
+  toAttachmentRows,
   toMessage,
   toOutcomes,
   toRow,
+  type AttachmentRow,
   type MessageRow,
 } from './outbox-rows.js';
 
@@ -94,6 +99,8 @@ export class KnexOutbox implements Outbox {
         if (taken.length === 0) return (await this.earlierAnswer(trx, idempotency))!;
       }
       await trx(MAIL_TABLE).insert(toRow(message));
+      // One row each: a multi-row insert of a few megabytes would be one statement's worth of parameters for nothing.
+      for (const row of toAttachmentRows(message)) await trx(MAIL_ATTACHMENTS_TABLE).insert(row);
       return { kind: 'queued' };
     }, 'durable');
   }
@@ -188,6 +195,13 @@ export class KnexOutbox implements Outbox {
   async find(id: string): Promise<OutboxMessage | undefined> {
     const row = (await this.db(MAIL_TABLE).where({ id }).first()) as MessageRow | undefined;
     return row ? toMessage(row) : undefined;
+  }
+
+  async attachments(id: string): Promise<readonly Attachment[]> {
+    const rows = (await this.db(MAIL_ATTACHMENTS_TABLE)
+      .where({ message_id: id })
+      .orderBy('position')) as AttachmentRow[];
+    return rows.map(toAttachment);
   }
 
   async list({ status, limit, senderUserId, before }: OutboxFilter): Promise<readonly OutboxMessage[]> {

@@ -1,5 +1,6 @@
 import type { NewDomainEvent } from '../../../domain/events.js';
 import type { MemoryEventLog } from '../../../platform/events/memory-event-log.js';
+import type { Attachment } from '../domain/attachments.js';
 import type { MessageStatus } from '../domain/message.js';
 import { fitsIn, longestOf, roomAt, windowStart, type QuotaRefusal, type QuotaWindow } from '../domain/quota.js';
 import { recipientCount, reopenRefused } from '../domain/recipients.js';
@@ -33,7 +34,10 @@ const newestFirst = (a: OutboxMessage, b: OutboxMessage) =>
 
 /** The outbox in memory, for tests and for running without a database: what a restart forgets is lost. */
 export class MemoryOutbox implements Outbox {
-  private readonly messages = new Map<string, { message: OutboxMessage }>();
+  private readonly messages = new Map<
+    string,
+    { message: OutboxMessage; readonly attachments: readonly Attachment[] }
+  >();
   private readonly leases = new Map<string, Lease>();
   private readonly keys = new Map<string, StoredKey>();
 
@@ -64,8 +68,11 @@ export class MemoryOutbox implements Outbox {
         messageId: message.id,
         createdAt: message.createdAt,
       });
+    const { attachments, ...stored } = message;
     this.messages.set(message.id, {
-      message: { ...message, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] },
+      message: { ...stored, status: 'queued', attempts: 0, sentAt: null, lastError: null, recipientOutcomes: [] },
+      // Copies, so that a caller's buffer changed afterwards does not change what is sent.
+      attachments: attachments.map((attachment) => ({ ...attachment, content: Buffer.from(attachment.content) })),
     });
     return { kind: 'queued' };
   }
@@ -126,6 +133,10 @@ export class MemoryOutbox implements Outbox {
 
   async find(id: string): Promise<OutboxMessage | undefined> {
     return this.messages.get(id)?.message;
+  }
+
+  async attachments(id: string): Promise<readonly Attachment[]> {
+    return this.messages.get(id)?.attachments ?? [];
   }
 
   async countByStatus(): Promise<Readonly<Record<MessageStatus, number>>> {

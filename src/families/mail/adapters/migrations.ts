@@ -1,5 +1,5 @@
 import type { Migration } from '../../../platform/persistence/migrations.js';
-import { MAIL_KEYS_TABLE, MAIL_TABLE } from './outbox-rows.js';
+import { MAIL_ATTACHMENTS_TABLE, MAIL_KEYS_TABLE, MAIL_TABLE } from './outbox-rows.js';
 
 /** The outbox's schema changes, oldest first. Append only: an applied migration is never edited. */
 export const MAIL_MIGRATIONS: readonly Migration[] = [
@@ -73,6 +73,26 @@ export const MAIL_MIGRATIONS: readonly Migration[] = [
         table.dropColumn('recipient_count');
         table.dropColumn('recipient_outcomes');
       });
+    },
+  },
+  {
+    // Display names need no column: the address lists are JSON, where a named address is `{name, address}`.
+    name: '0022_mail_attachments',
+    async up(db) {
+      await db.schema.createTable(MAIL_ATTACHMENTS_TABLE, (table) => {
+        // No foreign key, as for the messages' senders: the outbox's rows are written and read together, in one step.
+        table.string('message_id', 36).notNullable();
+        // From 0, in the order the request gave them.
+        table.integer('position').notNullable();
+        table.string('filename', 255).notNullable();
+        table.string('content_type', 100).notNullable();
+        // BLOB on SQLite, bytea on PostgreSQL.
+        table.binary('content').notNullable();
+        table.primary(['message_id', 'position']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable(MAIL_ATTACHMENTS_TABLE);
     },
   },
 ];

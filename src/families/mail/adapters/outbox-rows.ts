@@ -1,12 +1,43 @@
+import type { Attachment } from '../domain/attachments.js';
+import type { Mailbox } from '../domain/mailboxes.js';
 import type { MessageStatus } from '../domain/message.js';
 import type { NewMessage, OutboxMessage, RecipientOutcome, Settlement } from '../domain/ports.js';
 import { recipientCount } from '../domain/recipients.js';
 import type { Variables } from '../domain/variables.js';
-import { fromStringList, toNumber, toNumberOrNull, toStringList } from '../../../platform/persistence/columns.js';
+import { toNumber, toNumberOrNull } from '../../../platform/persistence/columns.js';
 
 /** The outbox's tables, and how a message is written to a row and read back. */
 export const MAIL_TABLE = 'mail_messages';
 export const MAIL_KEYS_TABLE = 'mail_idempotency_keys';
+export const MAIL_ATTACHMENTS_TABLE = 'mail_attachments';
+
+/** A list of mailboxes as a column holds it: JSON, each an address (a string) or `{name, address}`. */
+const toMailboxes = (column: string): Mailbox[] => JSON.parse(column) as Mailbox[];
+const fromMailboxes = (mailboxes: readonly Mailbox[]): string => JSON.stringify(mailboxes);
+
+export interface AttachmentRow {
+  message_id: string;
+  position: number | string;
+  filename: string;
+  content_type: string;
+  content: Uint8Array;
+}
+
+export const toAttachmentRows = (message: NewMessage): AttachmentRow[] =>
+  message.attachments.map(({ filename, contentType, content }, position) => ({
+    message_id: message.id,
+    position,
+    filename,
+    content_type: contentType,
+    content,
+  }));
+
+export const toAttachment = (row: AttachmentRow): Attachment => ({
+  filename: row.filename,
+  contentType: row.content_type,
+  // A Buffer from either driver (SQLite's BLOB, PostgreSQL's bytea): the bytes as stored.
+  content: Buffer.from(row.content),
+});
 
 export interface MessageRow {
   id: string;
@@ -42,10 +73,10 @@ export const toMessage = (row: MessageRow): OutboxMessage => ({
   senderUserId: row.sender_user_id,
   fromAddress: row.from_address,
   fromName: row.from_name,
-  to: toStringList(row.to_addresses),
-  cc: toStringList(row.cc_addresses),
-  bcc: toStringList(row.bcc_addresses),
-  replyTo: toStringList(row.reply_to),
+  to: toMailboxes(row.to_addresses),
+  cc: toMailboxes(row.cc_addresses),
+  bcc: toMailboxes(row.bcc_addresses),
+  replyTo: toMailboxes(row.reply_to),
   subject: row.subject,
   content: row.content,
   variables: JSON.parse(row.variables) as Variables,
@@ -64,10 +95,10 @@ export const toRow = (message: NewMessage): MessageRow => ({
   sender_user_id: message.senderUserId,
   from_address: message.fromAddress,
   from_name: message.fromName,
-  to_addresses: fromStringList(message.to),
-  cc_addresses: fromStringList(message.cc),
-  bcc_addresses: fromStringList(message.bcc),
-  reply_to: fromStringList(message.replyTo),
+  to_addresses: fromMailboxes(message.to),
+  cc_addresses: fromMailboxes(message.cc),
+  bcc_addresses: fromMailboxes(message.bcc),
+  reply_to: fromMailboxes(message.replyTo),
   subject: message.subject,
   content: message.content,
   variables: JSON.stringify(message.variables),

@@ -3,8 +3,8 @@ import { domainToASCII } from 'node:url';
 /**
  * Email addresses as a caller gives them: an RFC 5322 addr-spec (`local@domain`), its local part a
  * dot-atom of ASCII, its domain a host name, which may be internationalised (`bücher.example`):
- * checked as the ASCII form its labels take on the wire. No display names (`Ada <ada@x>`), no
- * quoted local parts, no address literals (`[192.0.2.1]`), nothing around the address.
+ * checked as the ASCII form its labels take on the wire. No quoted local parts, no address
+ * literals (`[192.0.2.1]`), nothing around the address: display names are mailboxes.ts's.
  */
 
 /** RFC 5322's atext: what a dot-atom is made of. */
@@ -17,8 +17,6 @@ const ASCII_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_LOCAL_OCTETS = 64;
 const MAX_ADDRESS_OCTETS = 254;
 const MAX_DOMAIN_OCTETS = 253;
-
-export const ADDRESS_RULE = 'an email address such as name@example.com (no display name, no spaces)';
 
 /** The ASCII form of a domain as typed, if it is a host name. */
 export function asciiDomain(domain: string): string | undefined {

@@ -13,6 +13,7 @@ import {
   type RenderedMessage,
   type Settlement,
 } from './ports.js';
+import type { Attachment } from './attachments.js';
 import { recipientsOf } from './recipients.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from './send-mail.js';
 import { fill, withMarkers } from './variables.js';
@@ -31,7 +32,12 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch
  * where it stands (data, never markup); the text part the Markdown itself, values as given. It
  * goes to the recipients still pending.
  */
-export function renderMessage(message: OutboxMessage, markdown: MarkdownRenderer, date: number): RenderedMessage {
+export function renderMessage(
+  message: OutboxMessage,
+  attachments: readonly Attachment[],
+  markdown: MarkdownRenderer,
+  date: number,
+): RenderedMessage {
   const { marked, restore } = withMarkers(message.content, message.variables);
   return {
     id: message.id,
@@ -44,6 +50,7 @@ export function renderMessage(message: OutboxMessage, markdown: MarkdownRenderer
     subject: message.subject,
     text: fill(message.content, message.variables),
     html: restore(markdown.toHtml(marked), escapeHtml),
+    attachments,
     date,
     envelopeTo: recipientsOf(message)
       .filter((recipient) => recipient.status === 'pending')
@@ -99,9 +106,14 @@ export class DeliverMail {
     return this.record(worker, message, await this.send(message));
   }
 
-  /** Hands the message to the mailer: what the server said of it, not yet recorded. */
-  send(message: OutboxMessage): Promise<DeliveryOutcome> {
-    return this.handOver(renderMessage(message, this.markdown, this.clock.now()));
+  /**
+   * Hands the message, its attachments read now, to the mailer: what the server said of it, not
+   * yet recorded. Rejects when the attachments cannot be read (an outbox outage): nothing was sent,
+   * and the message is tried again once its lease runs out.
+   */
+  async send(message: OutboxMessage): Promise<DeliveryOutcome> {
+    const attachments = await this.outbox.attachments(message.id);
+    return this.handOver(renderMessage(message, attachments, this.markdown, this.clock.now()));
   }
 
   /** Records what an attempt came to, if `worker` still holds the message. Rejects on an outbox outage. */

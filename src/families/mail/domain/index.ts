@@ -10,6 +10,8 @@ export type { Accepted, SendMail, SendMailInput } from './send-mail.js';
 export type { MessageReader, MessageStatusView, RetryMessage } from './manage-mail.js';
 export type { CheckedMail, MailRequest, MessageStatus } from './message.js';
 export type { VariableValue, Variables } from './variables.js';
+export type { Attachment } from './attachments.js';
+export type { Mailbox, NamedAddress } from './mailboxes.js';
 export type {
   DeliveryOutcome,
   Mailer,

@@ -6,14 +6,22 @@ import { checkPageLimit, pageOf, withLookahead } from '../../../domain/paging.js
 import { MailPermission } from './permissions.js';
 import type { Clock } from '../../../domain/ports.js';
 import { MESSAGE_ID, MESSAGE_ID_RULE, MESSAGE_STATUSES, type MessageStatus } from './message.js';
+import type { Attachment } from './attachments.js';
 import type { Outbox, OutboxMessage, RecipientOutcome } from './ports.js';
-import { recipientsOf } from './recipients.js';
+import { addressOf } from './mailboxes.js';
+import { displayNameOf, recipientsOf } from './recipients.js';
 import { OUTBOX_DOWN } from './send-mail.js';
+
+/** One recipient as a status shows it: its outcome, and the display name it was given (null for none). */
+export interface RecipientView extends RecipientOutcome {
+  readonly name: string | null;
+}
 
 /** What a sender sees of a message: where it is, not what it says. Times are ISO 8601. */
 export interface MessageStatusView {
   readonly id: string;
   readonly status: MessageStatus;
+  /** The addresses of to; their names are in `recipients`. */
   readonly to: readonly string[];
   readonly subject: string;
   readonly attempts: number;
@@ -23,7 +31,7 @@ export interface MessageStatusView {
   readonly nextAttemptAt: string | null;
   readonly lastError: string | null;
   /** Every recipient of to, cc and bcc, once each: delivered, pending (another attempt will be made) or refused for good. */
-  readonly recipients: readonly RecipientOutcome[];
+  readonly recipients: readonly RecipientView[];
 }
 
 const iso = (time: number): string => new Date(time).toISOString();
@@ -31,14 +39,19 @@ const iso = (time: number): string => new Date(time).toISOString();
 export const statusViewOf = (message: OutboxMessage): MessageStatusView => ({
   id: message.id,
   status: message.status,
-  to: message.to,
+  to: message.to.map(addressOf),
   subject: message.subject,
   attempts: message.attempts,
   createdAt: iso(message.createdAt),
   sentAt: message.sentAt === null ? null : iso(message.sentAt),
   nextAttemptAt: message.status === 'queued' ? iso(message.nextAttemptAt) : null,
   lastError: message.lastError,
-  recipients: recipientsOf(message),
+  recipients: recipientsOf(message).map(({ address, status, lastError }) => ({
+    address,
+    name: displayNameOf(message, address),
+    status,
+    lastError,
+  })),
 });
 
 export const DEFAULT_MESSAGE_PAGE = 20;
@@ -79,11 +92,17 @@ export class MessageReader {
     return E.isLeft(found) ? found : E.right(statusViewOf(found.right));
   }
 
-  /** The whole message, as stored: for those who may read everybody's (Mail::Read), such as the operator. */
-  async show(actor: Actor, id: string): Promise<E.Either<DomainError, OutboxMessage>> {
+  /** The whole message, as stored, its attachments too: for those who may read everybody's (Mail::Read), such as the operator. */
+  async show(
+    actor: Actor,
+    id: string,
+  ): Promise<E.Either<DomainError, OutboxMessage & { readonly attachments: readonly Attachment[] }>> {
     if (!actorHolds(actor, MailPermission.MailRead))
       return E.left({ _tag: 'NotAuthorized', permission: MailPermission.MailRead });
-    return this.visible(actor, id);
+    const found = await this.visible(actor, id);
+    if (E.isLeft(found)) return found;
+    const attachments = await orOutage(this.outbox.attachments(id), OUTBOX_DOWN);
+    return E.isLeft(attachments) ? attachments : E.right({ ...found.right, attachments: attachments.right });
   }
 
   /** Newest first, at most `limit`, of one status or all. */

@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, missingInput, type InputError } from '../../../domain/errors.js';
 import { characterCount, CONTROL_OR_INVISIBLE_RULE, hasControlOrInvisibleCharacter } from '../../../domain/text.js';
-import { ADDRESS_RULE, isAddress } from './addresses.js';
+import { readAttachments, type Attachment } from './attachments.js';
+import { readMailbox, type Mailbox } from './mailboxes.js';
 import { fill, firstUnknown, placeholdersIn, readVariables, type Variables } from './variables.js';
 
 /** Where a message is: waiting for its (next) attempt, handed to the mail server, or given up on. */
@@ -41,16 +42,18 @@ export interface MailRequest {
   readonly content?: unknown;
   /** The sender's display name; the address is the installation's (`mail.from`). */
   readonly fromName?: unknown;
+  /** Files sent with the message: `[{filename, contentType, content (base64)}]`. */
+  readonly attachments?: unknown;
   /** Every other property of the request: the message's variables. */
   readonly variables?: Readonly<Record<string, unknown>>;
 }
 
 /** A request that passed: addresses checked, the subject filled in, the content as written with its variables. */
 export interface CheckedMail {
-  readonly to: readonly string[];
-  readonly cc: readonly string[];
-  readonly bcc: readonly string[];
-  readonly replyTo: readonly string[];
+  readonly to: readonly Mailbox[];
+  readonly cc: readonly Mailbox[];
+  readonly bcc: readonly Mailbox[];
+  readonly replyTo: readonly Mailbox[];
   readonly fromName: string | null;
   /** As written, `{{name}}`s and all: what a repeated request is compared by. */
   readonly subjectAsWritten: string;
@@ -58,10 +61,11 @@ export interface CheckedMail {
   readonly subject: string;
   readonly content: string;
   readonly variables: Variables;
+  readonly attachments: readonly Attachment[];
 }
 
 /** Fields a request may carry; any other property is a variable. */
-export const MAIL_FIELDS = ['to', 'cc', 'bcc', 'replyTo', 'subject', 'content', 'fromName'] as const;
+export const MAIL_FIELDS = ['to', 'cc', 'bcc', 'replyTo', 'subject', 'content', 'fromName', 'attachments'] as const;
 
 /** Fields of the old API, which a variable may not be mistaken for. */
 const REMOVED_FIELDS: ReadonlyMap<string, string> = new Map([
@@ -79,19 +83,19 @@ const REMOVED_FIELDS: ReadonlyMap<string, string> = new Map([
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const notText = (text: string): boolean => LONE_SURROGATE.test(text);
 
-/** One address or a list of them; `required` lists must name at least one. */
-function addresses(field: string, value: unknown, required: boolean): E.Either<InputError, readonly string[]> {
+/** One mailbox (an address, with or without its display name) or a list of them; `required` lists must name at least one. */
+function addresses(field: string, value: unknown, required: boolean): E.Either<InputError, readonly Mailbox[]> {
   if (value === undefined || value === null) return required ? E.left(missingInput(field)) : E.right([]);
-  const list: unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  if (typeof value !== 'string' && !Array.isArray(value))
-    return E.left(invalidInput(field, `${field} must be an address or a list of addresses`));
+  const alone = !Array.isArray(value);
+  const list: readonly unknown[] = alone ? [value] : value;
   if (required && list.length === 0) return E.left(invalidInput(field, `${field} must name at least one address`));
-  const bad = list.findIndex((each) => typeof each !== 'string' || !isAddress(each));
-  if (bad >= 0) {
-    const where = typeof value === 'string' ? field : `${field}[${bad}]`;
-    return E.left(invalidInput(field, `${where} must be ${ADDRESS_RULE}`));
+  const mailboxes: Mailbox[] = [];
+  for (const [index, each] of list.entries()) {
+    const mailbox = readMailbox(each, alone ? field : `${field}[${index}]`);
+    if (E.isLeft(mailbox)) return E.left(invalidInput(field, mailbox.left));
+    mailboxes.push(mailbox.right);
   }
-  return E.right(list as string[]);
+  return E.right(mailboxes);
 }
 
 /** Text for a header: non-blank, at most `max` characters, no line breaks or other control or invisible formatting characters. */
@@ -108,6 +112,8 @@ function headerText(field: string, value: unknown, max: number): E.Either<InputE
 export interface MailLimits {
   /** The largest content, as written and with its variables filled in, in UTF-8 bytes. */
   readonly maxContentBytes: number;
+  /** The most bytes a message's attachments may have together, decoded. */
+  readonly maxAttachmentBytes: number;
 }
 
 function content(value: unknown, maxBytes: number): E.Either<InputError, string> {
@@ -124,7 +130,10 @@ function content(value: unknown, maxBytes: number): E.Either<InputError, string>
  * then the variables and their use (a `{{name}}` without a value; in the subject, a value that
  * would break the header).
  */
-export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits): E.Either<InputError, CheckedMail> {
+export function checkMail(
+  request: MailRequest,
+  { maxContentBytes, maxAttachmentBytes }: MailLimits,
+): E.Either<InputError, CheckedMail> {
   const missing = (['to', 'subject', 'content'] as const).filter(
     (field) => request[field] === undefined || request[field] === null,
   );
@@ -160,6 +169,8 @@ export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits)
   if (E.isLeft(markdown)) return markdown;
   const variables = readVariables(request.variables ?? {}, REMOVED_FIELDS);
   if (E.isLeft(variables)) return variables;
+  const attachments = readAttachments(request.attachments, maxAttachmentBytes);
+  if (E.isLeft(attachments)) return attachments;
   return filled(
     {
       to: to.right,
@@ -171,6 +182,7 @@ export function checkMail(request: MailRequest, { maxContentBytes }: MailLimits)
       subject: subject.right,
       content: markdown.right,
       variables: variables.right,
+      attachments: attachments.right,
     },
     maxContentBytes,
   );

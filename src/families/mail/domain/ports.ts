@@ -1,15 +1,17 @@
 import type { NewDomainEvent } from '../../../domain/events.js';
 import { identifier } from '../../../domain/identifier.js';
+import type { Attachment } from './attachments.js';
+import type { Mailbox } from './mailboxes.js';
 import type { MessageStatus, RecipientStatus } from './message.js';
 import type { QuotaRefusal, QuotaWindow } from './quota.js';
 import type { Variables } from './variables.js';
 
-/** Who a message goes to, and where answers to it go: addresses, as the message's headers carry them. */
+/** Who a message goes to, and where answers to it go: addresses with their display names, as the message's headers carry them. */
 export interface Recipients {
-  readonly to: readonly string[];
-  readonly cc: readonly string[];
-  readonly bcc: readonly string[];
-  readonly replyTo: readonly string[];
+  readonly to: readonly Mailbox[];
+  readonly cc: readonly Mailbox[];
+  readonly bcc: readonly Mailbox[];
+  readonly replyTo: readonly Mailbox[];
 }
 
 /** What became of one recipient of a message so far, and the last reason it was not taken, if any (kept once it is). */
@@ -49,7 +51,13 @@ export interface OutboxMessage extends Recipients {
   readonly recipientOutcomes: readonly RecipientOutcome[];
 }
 
-export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError' | 'recipientOutcomes'>;
+/**
+ * A message to store, with its attachments: stored with it, in the same step, but read apart
+ * (`Outbox.attachments`), only when it is sent, so that lists and claims do not carry their bytes.
+ */
+export type NewMessage = Omit<OutboxMessage, 'status' | 'attempts' | 'sentAt' | 'lastError' | 'recipientOutcomes'> & {
+  readonly attachments: readonly Attachment[];
+};
 
 /**
  * An Idempotency-Key as the outbox stores it: the key, the scope it belongs to (one token, or the
@@ -159,6 +167,8 @@ export interface Outbox {
   /** Ends every lease the worker holds (of those messages only, when `ids` are given), its messages due again as they were; how many. */
   release(worker: string, ids?: readonly string[]): Promise<number>;
   find(id: string): Promise<OutboxMessage | undefined>;
+  /** A message's attachments, in the order they were given; none for a message without any, or unknown. */
+  attachments(id: string): Promise<readonly Attachment[]>;
   /** Newest first. */
   list(filter: OutboxFilter): Promise<readonly OutboxMessage[]>;
   /** How many messages are queued, sent and failed (every status, 0 for none): the outbox's depth, for metrics. */
@@ -178,6 +188,7 @@ export interface RenderedMessage extends Recipients {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  readonly attachments: readonly Attachment[];
   /** The Date header: when this attempt was made. */
   readonly date: number;
   /**

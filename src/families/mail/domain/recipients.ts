@@ -1,3 +1,4 @@
+import { addressOf, nameOf } from './mailboxes.js';
 import type { OutboxMessage, RecipientOutcome, Recipients } from './ports.js';
 
 /** How many recipients a message names in to, cc and bcc together: what the per-message limit and the sender's quota count. */
@@ -6,8 +7,17 @@ export const recipientCount = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | '
 
 /** Whom a message goes to, the SMTP envelope: every address of to, cc and bcc, once each, in that order. */
 export const envelopeOf = ({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>): string[] => [
-  ...new Set([...to, ...cc, ...bcc]),
+  ...new Set([...to, ...cc, ...bcc].map(addressOf)),
 ];
+
+/** The display name a message gives an address: the first it was given with in to, cc or bcc; null for none. */
+export function displayNameOf({ to, cc, bcc }: Pick<Recipients, 'to' | 'cc' | 'bcc'>, address: string): string | null {
+  for (const mailbox of [...to, ...cc, ...bcc]) {
+    const name = nameOf(mailbox);
+    if (name !== null && addressOf(mailbox) === address) return name;
+  }
+  return null;
+}
 
 /**
  * Each recipient's outcome: as the last recorded attempt left it, or, for one it did not record

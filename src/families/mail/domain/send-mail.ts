@@ -59,7 +59,7 @@ function requestHash(mail: CheckedMail): string {
   const variables = Object.keys(mail.variables)
     .sort()
     .map((name) => [name, mail.variables[name]]);
-  const asked = [
+  const asked: unknown[] = [
     mail.to,
     mail.cc,
     mail.bcc,
@@ -69,6 +69,15 @@ function requestHash(mail: CheckedMail): string {
     mail.content,
     variables,
   ];
+  // Only when there are any: a key stored before attachments were taken still answers its request.
+  if (mail.attachments.length > 0)
+    asked.push(
+      mail.attachments.map(({ filename, contentType, content }) => [
+        filename,
+        contentType,
+        createHash('sha256').update(content).digest('hex'),
+      ]),
+    );
   return createHash('sha256').update(JSON.stringify(asked)).digest('hex');
 }
 
@@ -106,7 +115,7 @@ export class SendMail {
     const now = this.clock.now();
     const id = this.randomness.uuid();
     const messageId = `<${id}@${domainOf(this.settings.from)}>`;
-    const { subject, content, variables, to, cc, bcc, replyTo, fromName } = checked.right;
+    const { subject, content, variables, to, cc, bcc, replyTo, fromName, attachments } = checked.right;
     const idempotency: IdempotencyClaim | undefined =
       idempotencyKey === undefined
         ? undefined
@@ -131,6 +140,7 @@ export class SendMail {
           subject,
           content,
           variables,
+          attachments,
           createdAt: now,
           nextAttemptAt: now,
         },
