@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
+import { rgbOf } from '../../src/families/barcode/domain/barcode.js';
 import { GenerateBarcode, ListSymbologies } from '../../src/families/barcode/domain/generate-barcode.js';
 import { CountingRenderer, SYMBOLOGIES } from '../support/counting-barcode-renderer.js';
 import { expectLeftTag, expectRight } from '../support/either.js';
@@ -15,11 +16,16 @@ describe('domain: barcodes', () => {
         content: 'hi',
         format: 'png',
         scale: 2,
+        fit: undefined,
         heightMm: undefined,
         includeText: false,
+        textSize: undefined,
         rotate: 'N',
-        background: 'white',
+        color: '000000',
+        textColor: '000000',
+        background: 'FFFFFF',
         quietZone: true,
+        ecLevel: undefined,
       },
     ]);
   });
@@ -52,6 +58,29 @@ describe('domain: barcodes', () => {
       [{ symbology: 'qrcode', content: 'x', heightMm: 0.9 }, 'height'],
       [{ symbology: 'qrcode', content: 'x', heightMm: Number.NaN }, 'height'],
       [{ symbology: 'qrcode', content: 'x', heightMm: 100.5 }, 'height'],
+      [{ symbology: 'qrcode', content: 'x', widthPx: 15 }, 'width'],
+      [{ symbology: 'qrcode', content: 'x', widthPx: 8193 }, 'width'],
+      [{ symbology: 'qrcode', content: 'x', heightPx: 100.5 }, 'heightpx'],
+      [{ symbology: 'ean13', content: 'x', includeText: true, textSize: 3 }, 'textsize'],
+      [{ symbology: 'ean13', content: 'x', includeText: true, textSize: 37 }, 'textsize'],
+      // Options that make no sense together: refused, never one of them dropped.
+      [{ symbology: 'qrcode', content: 'x', scale: 3, widthPx: 300 }, 'scale'],
+      [{ symbology: 'qrcode', content: 'x', scale: 3, heightPx: 300 }, 'scale'],
+      [{ symbology: 'ean13', content: 'x', textSize: 12 }, 'textsize'],
+      [{ symbology: 'ean13', content: 'x', includeText: false, textColor: rgbOf('FF0000') }, 'textcolor'],
+      [{ symbology: 'qrcode', content: 'x', color: rgbOf('FFFFFF') }, 'color'],
+      [{ symbology: 'qrcode', content: 'x', color: rgbOf('123456'), background: rgbOf('123456') }, 'color'],
+      [{ symbology: 'qrcode', content: 'x', format: 'svg', color: rgbOf('FFFFFF'), background: 'white' }, 'color'],
+      [
+        {
+          symbology: 'ean13',
+          content: 'x',
+          includeText: true,
+          textColor: rgbOf('ABCDEF'),
+          background: rgbOf('ABCDEF'),
+        },
+        'textcolor',
+      ],
     ];
     for (const [input, name] of refusals) {
       expect(expectLeftTag(await generate.execute(input), 'InvalidInput'), JSON.stringify(input)).to.deep.include({
@@ -62,6 +91,43 @@ describe('domain: barcodes', () => {
     // Ten bytes exactly, and a well-formed pair of surrogates (one emoji, four bytes), are fine.
     expectRight(await generate.execute({ symbology: 'qrcode', content: '1234567890' }));
     expectRight(await generate.execute({ symbology: 'qrcode', content: 'ok \u{1F600}' }));
+    // White bars are fine on a transparent SVG (a dark page of the caller's own), or on any other ground.
+    expectRight(await generate.execute({ symbology: 'qrcode', content: 'x', format: 'svg', color: rgbOf('FFFFFF') }));
+    expectRight(
+      await generate.execute({
+        symbology: 'qrcode',
+        content: 'x',
+        color: rgbOf('FFFFFF'),
+        background: rgbOf('000000'),
+      }),
+    );
+  });
+
+  it('draws an SVG bare and transparent unless asked, and gives the text the bars’ colour unless asked', async () => {
+    const renderer = new CountingRenderer();
+    const generate = new GenerateBarcode(renderer, 100);
+    expectRight(await generate.execute({ symbology: 'qrcode', content: 'a', format: 'svg', color: rgbOf('aa0000') }));
+    expectRight(
+      await generate.execute({ symbology: 'qrcode', content: 'b', widthPx: 300, background: rgbOf('00ff00') }),
+    );
+    expect(
+      renderer.requests.map(({ background, quietZone, color, textColor, fit }) => ({
+        background,
+        quietZone,
+        color,
+        textColor,
+        fit,
+      })),
+    ).to.deep.equal([
+      { background: 'transparent', quietZone: false, color: 'AA0000', textColor: 'AA0000', fit: undefined },
+      {
+        background: '00FF00',
+        quietZone: true,
+        color: '000000',
+        textColor: '000000',
+        fit: { width: 300, height: undefined },
+      },
+    ]);
   });
 
   it('lists the renderer’s symbologies', async () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ContainerModule } from 'inversify';
 import { CachedBarcodeRenderer } from './adapters/cached-barcode-renderer.js';
+import { FittingBarcodeRenderer } from './adapters/fitting-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from './adapters/lean-qr-barcode-renderer.js';
 import { PooledBarcodeRenderer } from './adapters/pooled-barcode-renderer.js';
 import { barcodeRoutes } from './barcode-routes.js';
@@ -39,7 +40,8 @@ export const barcodeModule = ({
     const { provide, constant } = typedBindings(options);
     const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue });
     constant(LifecycleComponent, pooled);
-    constant(BarcodeRenderer, new CachedBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled), cacheBytes));
+    const drawing = new FittingBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled));
+    constant(BarcodeRenderer, new CachedBarcodeRenderer(drawing, cacheBytes));
     provide(BarcodeUseCases, [BarcodeRenderer], (renderer) => ({
       generateBarcode: new GenerateBarcode(renderer, maxContentBytes),
       listSymbologies: new ListSymbologies(renderer),

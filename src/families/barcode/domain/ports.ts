@@ -1,6 +1,9 @@
 import { identifier } from '../../../domain/identifier.js';
 import type { BarcodeRequest, RenderedBarcode, Symbology } from './barcode.js';
 
+/** The options a symbology may have no use for, by their query names. */
+export type RefusableOption = 'includetext' | 'height' | 'eclevel' | 'color';
+
 /**
  * What drawing gives: the image; "no such symbology"; the content refused by the symbology
  * (letters in an EAN-13, too much for a QR code), with the encoder's reason; an option that
@@ -12,7 +15,7 @@ export type RenderOutcome =
   | { readonly kind: 'rendered'; readonly image: RenderedBarcode }
   | { readonly kind: 'unknown-symbology' }
   | { readonly kind: 'content-refused'; readonly reason: string }
-  | { readonly kind: 'option-refused'; readonly option: 'includetext' | 'height'; readonly reason: string }
+  | { readonly kind: 'option-refused'; readonly option: RefusableOption; readonly reason: string }
   | { readonly kind: 'too-large'; readonly reason: string }
   | { readonly kind: 'busy'; readonly reason: string };
 
