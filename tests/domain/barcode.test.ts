@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { MemoryBarcodeDecoder } from '../../src/families/barcode/adapters/memory-barcode-decoder.js';
 import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
+import { DecodeBarcodes, imageHeaderOf } from '../../src/families/barcode/domain/decode-barcodes.js';
 import { rgbOf } from '../../src/families/barcode/domain/barcode.js';
 import { GenerateBarcode, ListSymbologies } from '../../src/families/barcode/domain/generate-barcode.js';
 import { CountingRenderer, SYMBOLOGIES } from '../support/counting-barcode-renderer.js';
@@ -133,5 +135,49 @@ describe('domain: barcodes', () => {
   it('lists the renderer’s symbologies', async () => {
     const listed = expectRight(await new ListSymbologies(new CountingRenderer()).execute());
     expect(listed.map(({ id }) => id)).to.deep.equal(['qrcode', 'ean13']);
+  });
+});
+
+describe('domain: reading barcodes', () => {
+  const png = (width: number, height: number) => {
+    const bytes = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+    bytes.writeUInt32BE(13, 8);
+    bytes.write('IHDR', 12, 'latin1');
+    bytes.writeUInt32BE(width, 16);
+    bytes.writeUInt32BE(height, 20);
+    return bytes;
+  };
+  /** SOI, an APP0 segment to skip, then SOF2 (progressive) with its height and width. */
+  const jpeg = (width: number, height: number) => {
+    const bytes = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc2, 0x00, 0x0b, 0x08, 0, 0, 0, 0, 0x01,
+    ]);
+    bytes.writeUInt16BE(height, 13);
+    bytes.writeUInt16BE(width, 15);
+    return bytes;
+  };
+
+  it('tells a PNG and a JPEG by their first bytes, and their size by their header', () => {
+    expect(imageHeaderOf(png(300, 200))).to.deep.equal({ kind: 'png', size: { width: 300, height: 200 } });
+    expect(imageHeaderOf(jpeg(640, 480))).to.deep.equal({ kind: 'jpeg', size: { width: 640, height: 480 } });
+    expect(imageHeaderOf(Buffer.from('GIF89a'))).to.equal(undefined);
+  });
+
+  it('refuses an empty, oversized, unknown or too large image before the decoder sees it', async () => {
+    const decoder = new MemoryBarcodeDecoder();
+    const decode = new DecodeBarcodes(decoder, 1000);
+    for (const [image, reason] of [
+      [Buffer.alloc(0), /empty/],
+      [Buffer.concat([png(10, 10), Buffer.alloc(1000)]), /at most 1000 bytes/],
+      [Buffer.from('GIF89a'), /PNG or a JPEG/],
+      [png(2049, 2048), /at most 4194304 pixels/],
+      [jpeg(4032, 3024), /at most 4194304 pixels/],
+    ] as const) {
+      const refused = expectLeftTag(await decode.execute(image), 'InvalidInput');
+      expect(refused, String(reason)).to.deep.include({ fields: ['image'] });
+      expect((refused as { reason: string }).reason).to.match(reason);
+    }
+    expectRight(await decode.execute(png(2048, 2048)));
   });
 });

@@ -11,6 +11,7 @@ import {
   type RenderedBarcode,
   type Rgb,
 } from './domain/barcode.js';
+import type { DecodeBarcodes, DecodedCode } from './domain/decode-barcodes.js';
 import {
   HEIGHT_MM,
   PIXELS,
@@ -28,8 +29,33 @@ import { defineRoute, jsonOf, type ImageBody, type Route } from '../../platform/
 export interface BarcodeRouteDependencies {
   readonly generate: GenerateBarcode;
   readonly listSymbologies: ListSymbologies;
+  readonly decode: DecodeBarcodes;
   readonly maxContentBytes: number;
+  readonly maxDecodeBytes: number;
 }
+
+/** Standard base64 with its padding, as every encoder writes it: no line breaks, no URL-safe letters. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const base64File = described(
+  new t.Type<Buffer, string, unknown>(
+    'the file in base64',
+    (u): u is Buffer => Buffer.isBuffer(u),
+    (u, c) => (typeof u === 'string' && BASE64.test(u) ? t.success(Buffer.from(u, 'base64')) : t.failure(u, c)),
+    (bytes) => bytes.toString('base64'),
+  ),
+  { type: 'string', contentEncoding: 'base64', pattern: BASE64.source },
+);
+
+const point = t.strict({ x: t.number, y: t.number });
+const decodedCodes = t.strict({
+  codes: t.readonlyArray(
+    t.strict({
+      symbology: t.string,
+      text: t.string,
+      position: t.strict({ topLeft: point, topRight: point, bottomRight: point, bottomLeft: point }),
+    }),
+  ),
+});
 
 /** No sign, no exponent; the height may have two decimals. */
 const WHOLE = /^\d{1,4}$/;
@@ -98,6 +124,26 @@ const asImage = (image: RenderedBarcode): ImageBody =>
 
 export function barcodeRoutes(deps: BarcodeRouteDependencies): Route[] {
   return [
+    defineRoute({
+      method: 'POST',
+      path: '/barcode/decode',
+      permission: BarcodePermission.BarcodeDecode,
+      summary:
+        'Every barcode and QR code found in a PNG or JPEG image, with its symbology, text and position (read by ZXing)',
+      body: {
+        image: required(
+          base64File,
+          `a PNG or JPEG file in base64, at most ${deps.maxDecodeBytes} bytes once decoded and 4194304 pixels (2048 × 2048)`,
+        ),
+      },
+      // Base64 writes 3 bytes as 4 characters; the JSON around it is a few bytes.
+      maxBodyBytes: Math.ceil(deps.maxDecodeBytes / 3) * 4 + 256,
+      response: decodedCodes,
+      // Every drawing and reading worker busy and the queue full: 503/29.
+      errors: ['ServiceBusy'],
+      handle: async ({ body }) =>
+        jsonOf(E.map((codes: readonly DecodedCode[]) => ({ codes }))(await deps.decode.execute(body.image))),
+    }),
     defineRoute({
       method: 'GET',
       path: '/barcode/codecs',

@@ -6,7 +6,18 @@ import type { RouteSampleTable, SampleValues } from '../../platform/http/route-s
  */
 const mostly = (often: readonly string[], seldom: readonly string[]): SampleValues => ({ often, seldom, times: 40 });
 
+/** A QR code of https://example.com, 66 pixels a side (lean-qr at scale 1, with its quiet zone), as a PNG in base64. */
+const QR_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAEIAAABCAQMAAADZmpKrAAAABlBMVEX///8AAABVwtN+AAAAmUlEQVR42q3OsQoDMQwDUENWQ37l4NZAfl2Q1eBfMWQ1uJT2Crqup+mBBknk6VS28AIJqtOE5bZV8y7Mf+VhN0FXV2FVml27l949vr8ueQp6so7w42ysspjrBGmHny6sqc2Hswom6xQSel99g7Ra6wWWjZIyIYlEIViVMuyz9hM0AltIbulluAlt1F21ZLCgTXewKrfMYj2bF0aEx9XF8RdSAAAAAElFTkSuQmCC';
+/** One transparent pixel: a PNG with no code in it. */
+const BLANK_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 export const barcodeSamples: RouteSampleTable = {
+  'POST /barcode/decode': {
+    example: { body: { image: QR_PNG } },
+    // Base64 of no picture ("hello"), and of a PNG cut short, beside text that is no base64.
+    body: { image: mostly([QR_PNG, BLANK_PNG], ['aGVsbG8=', QR_PNG.slice(0, 64), 'not base64!']) },
+  },
   'GET /barcode/codecs': {},
   /*
    * Sixteen fields, each with values it refuses, and options that depend on each other (content an
