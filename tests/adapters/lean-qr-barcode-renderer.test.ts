@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { PNG } from 'pngjs';
 import { LeanQrBarcodeRenderer } from '../../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
-import type { BarcodeRequest, RenderedBarcode, Rotation } from '../../src/families/barcode/domain/barcode.js';
+import {
+  rgbOf,
+  type BarcodeRequest,
+  type RenderedBarcode,
+  type Rotation,
+} from '../../src/families/barcode/domain/barcode.js';
 import type { RenderOutcome } from '../../src/families/barcode/domain/ports.js';
 import { readBarcodePng } from '../support/barcode-reader.js';
 import { aBarcodeRequest } from '../support/mothers.js';
@@ -117,7 +122,7 @@ describe('adapter: QR codes by lean-qr', () => {
 
   it('draws a PNG on opaque white with a quiet zone of 4 modules when asked, counted in its pixel limit', async () => {
     const png = PNG.sync.read(
-      pngOf(await renderer().render(request('hello', { background: 'white', quietZone: true }))),
+      pngOf(await renderer().render(request('hello', { background: rgbOf('FFFFFF'), quietZone: true }))),
     );
     // 21 modules and 4 either side, 2 pixels a module at scale 1... here scale 2: 4 pixels.
     expect([png.width, png.height]).to.deep.equal([(21 + 8) * 4, (21 + 8) * 4]);

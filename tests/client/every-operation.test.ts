@@ -199,6 +199,19 @@ const CALLS: readonly (readonly [string, Call])[] = [
   ],
   ['GET /api/barcode/codecs', { expected: 'success', call: (api) => api.GET('/api/barcode/codecs') }],
   [
+    'POST /api/barcode/decode',
+    {
+      expected: 'success',
+      // One transparent pixel: a PNG without a code, answered with none.
+      call: (api) =>
+        api.POST('/api/barcode/decode', {
+          body: {
+            image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          },
+        }),
+    },
+  ],
+  [
     'GET /api/barcode/gen/{codec}',
     {
       expected: 'success',

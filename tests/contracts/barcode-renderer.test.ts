@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { BwipBarcodeRenderer } from '../../src/families/barcode/adapters/bwip-barcode-renderer.js';
 import { CachedBarcodeRenderer } from '../../src/families/barcode/adapters/cached-barcode-renderer.js';
+import { FittingBarcodeRenderer } from '../../src/families/barcode/adapters/fitting-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from '../../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
 import { MemoryBarcodeRenderer } from '../../src/families/barcode/adapters/memory-barcode-renderer.js';
 import { PooledBarcodeRenderer } from '../../src/families/barcode/adapters/pooled-barcode-renderer.js';
@@ -36,6 +37,13 @@ const adapters: { name: string; open: () => BarcodeRenderer }[] = [
     name: 'lean-qr for QR codes, bwip-js for the rest',
     open: () =>
       new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })),
+  },
+  {
+    name: 'lean-qr and bwip-js behind the fitting to a pixel box',
+    open: () =>
+      new FittingBarcodeRenderer(
+        new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })),
+      ),
   },
   {
     name: 'bwip-js behind the cache',
@@ -117,6 +125,16 @@ for (const adapter of adapters) {
       const outcome = await renderer.render(request('code128', 'ok 中文'));
       expect(outcome.kind).to.equal('content-refused');
       expect((outcome as { reason: string }).reason).to.include('"中"');
+    });
+
+    it('draws a QR code at every error-correction level, and refuses the option for a symbology without one', async () => {
+      for (const ecLevel of ['L', 'M', 'Q', 'H'] as const)
+        expect(await renderer.render(request('qrcode', 'hello', { ecLevel, format: 'svg' })), ecLevel).to.have.property(
+          'kind',
+          'rendered',
+        );
+      const refused = await renderer.render(request('code128', 'hello', { ecLevel: 'H' }));
+      expect(refused).to.deep.include({ kind: 'option-refused', option: 'eclevel' });
     });
 
     it('refuses a PNG over its pixel limit, with a reason', async () => {

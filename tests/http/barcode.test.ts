@@ -391,18 +391,35 @@ describe('http: barcode PNGs scan on any page', () => {
     expect(await refused('maxicode', { content: 'x', height: '20' })).to.equal(
       'maxicode is drawn at a height of its own: height would change nothing',
     );
-    // An SVG is the bare symbol: no ground, no margin.
-    expect(await refused('qrcode', { content: 'x', format: 'svg', background: 'white' })).to.match(
-      /^background=white is the ground of a PNG/,
+    // Options about the text under the bars need the text; a module size and a pixel box exclude each other.
+    expect(await refused('code128', { content: 'x', textsize: '12' })).to.equal(
+      'textsize is about the text under the bars: it needs includetext=true',
     );
-    expect(await refused('code128', { content: 'x', quietzone: 'true' }, { 'x-format': 'svg' })).to.match(
-      /^quietzone=true is the margin of a PNG/,
+    expect(await refused('code128', { content: 'x', textcolor: 'FF0000', includetext: 'false' })).to.match(
+      /^textcolor is about the text under the bars/,
+    );
+    expect(await refused('code128', { content: 'x', scale: '2', width: '300' })).to.match(
+      /^scale sets the module size and width or heightpx choose it/,
+    );
+    // Bars the colour of their ground would not be seen.
+    expect(await refused('qrcode', { content: 'x', color: 'FFFFFF' })).to.equal(
+      'color and background are both FFFFFF: the bars would not be seen',
+    );
+    // Only QR symbologies have an error-correction level; Micro QR has no H.
+    expect(await refused('code128', { content: 'x', eclevel: 'H' })).to.match(
+      /^code128 has no error-correction level L, M, Q or H/,
+    );
+    expect(await refused('microqrcode', { content: '12345', eclevel: 'H' })).to.equal(
+      'microqrcode takes error-correction level L, M, Q, not H',
     );
     // What the image is anyway may be asked for.
     for (const query of [
       { includetext: 'false' },
       { format: 'svg', background: 'transparent', quietzone: 'false' },
+      { format: 'svg', background: 'white', quietzone: 'true' },
       { height: '20' },
+      { eclevel: 'M' },
+      { color: 'FFFFFF', background: 'transparent' },
     ] as Record<string, string>[]) {
       expect((await gen('qrcode', { content: 'x', ...query })).status, JSON.stringify(query)).to.equal(200);
     }

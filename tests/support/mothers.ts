@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
+import { rgbOf, type BarcodeRequest } from '../../src/families/barcode/domain/barcode.js';
 import { issueLicense, issueSecret } from '../../src/families/users-and-tokens/domain/tokens/secret.js';
 import { systemRandomness } from '../../src/platform/randomness/system-randomness.js';
 import type { TokenRecord } from '../../src/domain/identity/token.js';
@@ -65,11 +65,16 @@ export function aBarcodeRequest(fields: Partial<BarcodeRequest> & Pick<BarcodeRe
     symbology: 'qrcode',
     format: 'png',
     scale: 2,
+    fit: undefined,
     heightMm: undefined,
     includeText: false,
+    textSize: undefined,
     rotate: 'N',
-    background: 'white',
+    color: rgbOf('000000'),
+    textColor: rgbOf('000000'),
+    background: rgbOf('FFFFFF'),
     quietZone: true,
+    ecLevel: undefined,
     ...fields,
   };
 }

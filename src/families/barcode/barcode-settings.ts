@@ -12,6 +12,8 @@ export const BarcodeSettingsCodec = t.type({
   workers: t.union([intInRange(1, 64), t.null]),
   /** Drawings waiting for a worker; one more is refused with 503/29 and Retry-After. */
   queue: intInRange(0, 10_000),
+  /** Largest image POST /barcode/decode reads, in bytes of the PNG or JPEG file; beyond it 400. */
+  maxDecodeBytes: intInRange(1024, 16_777_216),
 });
 export type BarcodeSettings = t.TypeOf<typeof BarcodeSettingsCodec>;
 
@@ -25,9 +27,11 @@ export const barcodeSettings: SettingsSection<'barcode', BarcodeSettings> = {
     cacheBytes: 4194304,
     workers: null,
     queue: 64,
+    maxDecodeBytes: 2097152,
   },
   environment: [
     { name: 'UTILITY_API_BARCODE_WORKERS', path: 'workers', parse: asInteger },
     { name: 'UTILITY_API_BARCODE_QUEUE', path: 'queue', parse: asInteger },
+    { name: 'UTILITY_API_BARCODE_MAX_DECODE_BYTES', path: 'maxDecodeBytes', parse: asInteger },
   ],
 };

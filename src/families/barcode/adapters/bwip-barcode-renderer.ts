@@ -2,7 +2,7 @@ import { loadOnce } from '../../../platform/caching/load-once.js';
 import { InProcessBwipEngine, type BwipEngine } from './bwip-engine.js';
 import { overPixelLimit } from './image-limit.js';
 import { quietZoneOf } from './quiet-zone.js';
-import type { BarcodeRequest, Symbology } from '../domain/barcode.js';
+import type { BarcodeRequest, EcLevel, Symbology } from '../domain/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../domain/ports.js';
 
 interface Loaded {
@@ -78,6 +78,22 @@ export const TAKES_NO_HEIGHT: ReadonlySet<string> = new Set([
   'databarstackedcomposite',
   'databarstackedomnicomposite',
   'databarexpandedstackedcomposite',
+]);
+
+/** Ultracode's tiles are coloured by the symbology itself: no bar colour applies. */
+const DRAWS_ITS_OWN_COLOURS: ReadonlySet<string> = new Set(['ultracode']);
+
+/**
+ * The error-correction levels each QR symbology takes (`eclevel`): QR Code and its GS1 and HIBC
+ * forms all four, Micro QR up to Q (ISO/IEC 18004 gives it no H). Every other symbology has no such
+ * level (Swiss QR Code's is fixed at M by the QR-bill standard; PDF417's and Aztec's are numbers,
+ * not these letters), so `eclevel` asked of it is refused.
+ */
+const EC_LEVELS_OF: ReadonlyMap<string, readonly EcLevel[]> = new Map([
+  ['qrcode', ['L', 'M', 'Q', 'H']],
+  ['gs1qrcode', ['L', 'M', 'Q', 'H']],
+  ['hibcqrcode', ['L', 'M', 'Q', 'H']],
+  ['microqrcode', ['L', 'M', 'Q']],
 ]);
 
 /** Options under which an example's `^NNN` sequences stand for control characters. */
@@ -199,6 +215,23 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
         reason: `${request.symbology} is drawn at a height of its own: height would change nothing`,
       };
     }
+    if (request.color !== '000000' && DRAWS_ITS_OWN_COLOURS.has(request.symbology))
+      return {
+        kind: 'option-refused',
+        option: 'color',
+        reason: `${request.symbology} is drawn in colours of its own: color would change nothing`,
+      };
+    if (request.ecLevel !== undefined) {
+      const levels = EC_LEVELS_OF.get(request.symbology);
+      if (!levels?.includes(request.ecLevel))
+        return {
+          kind: 'option-refused',
+          option: 'eclevel',
+          reason: levels
+            ? `${request.symbology} takes error-correction level ${levels.join(', ')}, not ${request.ecLevel}`
+            : `${request.symbology} has no error-correction level L, M, Q or H (only QR codes have): eclevel would change nothing`,
+        };
+    }
     const text = bwipText(request.symbology, request.content);
     if (text.kind === 'beyond') {
       const reason = `${request.symbology} carries ISO 8859-1 (Latin-1) text at most, and no ECI to mark UTF-8; "${text.character}" (${codePoint(text.character)}) is beyond it`;
@@ -214,7 +247,9 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
       includetext: request.includeText,
       sizelimit: this.options.maxPixels,
       ...(request.heightMm === undefined ? {} : { height: request.heightMm }),
-      ...(request.format === 'png' ? pngGround(request) : {}),
+      ...(request.ecLevel === undefined ? {} : { eclevel: request.ecLevel }),
+      ...colours(request),
+      ...ground(request),
     };
     const drawn = await this.engine.draw({ format: request.format, options });
     switch (drawn.kind) {
@@ -236,11 +271,25 @@ export class BwipBarcodeRenderer implements BarcodeRenderer {
   }
 }
 
-/** A PNG's white ground and quiet zone, as asked; bwip-js scales and rotates them with the symbol. */
-function pngGround({ symbology, background, quietZone }: BarcodeRequest): Record<string, unknown> {
+/**
+ * The bars' and the text's colours, and the text's size, as asked. Black, bwip-js's own default, is
+ * left unsaid, so an image asked without colours is drawn as it always was (bwip-js writes a fill
+ * into SVG markup only for a colour it is given).
+ */
+function colours({ color, includeText, textColor, textSize }: BarcodeRequest): Record<string, unknown> {
+  return {
+    // The border some symbols are drawn with (ITF-14's bearer bars) is part of the symbol: in its colour.
+    ...(color === '000000' ? {} : { barcolor: color, bordercolor: color }),
+    ...(includeText && textColor !== '000000' ? { textcolor: textColor } : {}),
+    ...(textSize === undefined ? {} : { textsize: textSize }),
+  };
+}
+
+/** The ground and the quiet zone, as asked, in PNG and SVG alike; bwip-js scales and rotates them with the symbol. */
+function ground({ symbology, background, quietZone }: BarcodeRequest): Record<string, unknown> {
   const zone = quietZoneOf(symbology);
   return {
-    ...(background === 'white' ? { backgroundcolor: 'FFFFFF' } : {}),
+    ...(background === 'transparent' ? {} : { backgroundcolor: background }),
     ...(quietZone
       ? { paddingtop: zone.top, paddingright: zone.right, paddingbottom: zone.bottom, paddingleft: zone.left }
       : {}),

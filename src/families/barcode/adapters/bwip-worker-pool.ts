@@ -9,9 +9,27 @@ export interface BwipWorkerPoolOptions {
   readonly queue: number;
 }
 
-/** What a worker is asked: the symbol list, or a drawing. draw-worker.js answers both. */
-type WorkerTask = { readonly kind: 'symbols' } | ({ readonly kind: 'draw' } & BwipTask);
-type WorkerResult = { readonly kind: 'symbols'; readonly symbols: readonly BwipSymbol[] } | BwipDrawn;
+/** A code as ZXing read it: its format's name (`QRCode`, `EAN13`), its text and its corners. */
+export interface ZxingCode {
+  readonly format: string;
+  readonly text: string;
+  readonly position: Readonly<
+    Record<'topLeft' | 'topRight' | 'bottomRight' | 'bottomLeft', { readonly x: number; readonly y: number }>
+  >;
+}
+
+/** What reading an image in a worker gave: the codes found, or why the file is no picture; `busy` as for a drawing. */
+export type ZxingRead =
+  | { readonly kind: 'decoded'; readonly codes: readonly ZxingCode[] }
+  | { readonly kind: 'unreadable'; readonly reason: string }
+  | { readonly kind: 'busy'; readonly reason: string };
+
+/** What a worker is asked: the symbol list, a drawing, or an image to read. draw-worker.js answers all three. */
+type WorkerTask =
+  | { readonly kind: 'symbols' }
+  | ({ readonly kind: 'draw' } & BwipTask)
+  | { readonly kind: 'decode'; readonly image: Uint8Array };
+type WorkerResult = { readonly kind: 'symbols'; readonly symbols: readonly BwipSymbol[] } | BwipDrawn | ZxingRead;
 
 /**
  * The worker's entry is plain JavaScript beside this file, in src/ under the test run and in dist/
@@ -35,7 +53,8 @@ const QUEUE_FULL = /^(Task queue is at limit|No task queue available)/;
 
 /**
  * bwip-js in worker threads (piscina), so a drawing of 0.4 s holds one worker and not the event
- * loop that answers every other request. The workers start with the first task and stay for the
+ * loop that answers every other request; images are read (zxing-wasm) by the same workers, for
+ * the same reason, queued with the drawings. The workers start with the first task and stay for the
  * next; tasks beyond them wait in a queue of at most `queue` drawings, and a drawing that finds it
  * full is answered `busy` at once rather than waiting without end. A worker that dies fails only
  * its own task and is replaced. `stop` ends them all.
@@ -58,9 +77,23 @@ export class BwipWorkerPool implements BwipEngine {
   }
 
   async draw(task: BwipTask): Promise<BwipDrawn> {
-    let result: WorkerResult;
+    const result = await this.runOrBusy({ kind: 'draw', ...task });
+    if (result.kind === 'symbols' || result.kind === 'decoded' || result.kind === 'unreadable')
+      throw new TypeError(`a drawing worker answered ${result.kind} for a drawing`);
+    return result;
+  }
+
+  /** Reads the codes in a PNG or JPEG file with zxing-wasm, in a worker like a drawing, queued with them. */
+  async decode(image: Uint8Array): Promise<ZxingRead> {
+    const result = await this.runOrBusy({ kind: 'decode', image });
+    if (result.kind !== 'decoded' && result.kind !== 'unreadable' && result.kind !== 'busy')
+      throw new TypeError(`a drawing worker answered ${result.kind} for an image to read`);
+    return result;
+  }
+
+  private async runOrBusy(task: WorkerTask): Promise<WorkerResult> {
     try {
-      result = await this.run({ kind: 'draw', ...task });
+      return await this.run(task);
     } catch (error) {
       if (!(error instanceof Error && QUEUE_FULL.test(error.message))) throw error;
       return {
@@ -68,8 +101,6 @@ export class BwipWorkerPool implements BwipEngine {
         reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
       };
     }
-    if (result.kind === 'symbols') throw new TypeError('a drawing worker answered the symbol list for a drawing');
-    return result;
   }
 
   /** Workers running now and drawings waiting, for tests and diagnostics. */

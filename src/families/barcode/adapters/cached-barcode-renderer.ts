@@ -45,19 +45,29 @@ export class CachedBarcodeRenderer implements BarcodeRenderer {
   }
 }
 
-/** Every input, quoted, so no symbology or content can pass for another request's. */
-const keyOf = ({
-  symbology,
-  format,
-  scale,
-  heightMm,
-  includeText,
-  rotate,
-  background,
-  quietZone,
-  content,
-}: BarcodeRequest): string =>
-  JSON.stringify([symbology, format, scale, heightMm ?? null, includeText, rotate, background, quietZone, content]);
+/**
+ * Every input, quoted, so no symbology or content can pass for another request's. One entry per
+ * field of the request, so that a field added to it and not here fails to compile.
+ */
+const keyOf = (request: BarcodeRequest): string => {
+  const inputs: Record<keyof BarcodeRequest, unknown> = {
+    symbology: request.symbology,
+    format: request.format,
+    scale: request.scale,
+    fit: request.fit === undefined ? null : [request.fit.width ?? null, request.fit.height ?? null],
+    heightMm: request.heightMm ?? null,
+    includeText: request.includeText,
+    textSize: request.textSize ?? null,
+    rotate: request.rotate,
+    color: request.color,
+    textColor: request.textColor,
+    background: request.background,
+    quietZone: request.quietZone,
+    ecLevel: request.ecLevel ?? null,
+    content: request.content,
+  };
+  return JSON.stringify(inputs);
+};
 
 function sizeOf(outcome: RenderOutcome): number {
   switch (outcome.kind) {

@@ -1,6 +1,6 @@
 import { correction, generate, mode } from 'lean-qr';
 import { toPngBuffer } from 'lean-qr/extras/node_export';
-import type { BarcodeRequest, Rotation, Symbology } from '../domain/barcode.js';
+import type { BarcodeRequest, EcLevel, Rgb, Rotation, Symbology } from '../domain/barcode.js';
 import type { BarcodeRenderer, RenderOutcome } from '../domain/ports.js';
 import { overPixelLimit } from './image-limit.js';
 import { quietZoneOf } from './quiet-zone.js';
@@ -12,19 +12,27 @@ const UNITS_PER_MODULE = 2;
 /** lean-qr's error code when the content does not fit the largest QR code. */
 const TOO_MUCH_DATA = 4;
 /**
- * Error correction M (15% of the symbol recoverable), what bwip-js and most generators default to.
- * Text beyond ASCII is written as UTF-8 (marked by its ECI), never as the standard's default
- * Latin-1 nor as Shift JIS kanji: readers commonly take unmarked bytes for UTF-8 (ZXing misreads
- * "ü" sent as Latin-1), and UTF-8 is what a web client sends us.
+ * Error correction at exactly the level asked, M (15% of the symbol recoverable) unless asked
+ * otherwise, what bwip-js and most generators default to. Text beyond ASCII is written as UTF-8
+ * (marked by its ECI), never as the standard's default Latin-1 nor as Shift JIS kanji: readers
+ * commonly take unmarked bytes for UTF-8 (ZXing misreads "ü" sent as Latin-1), and UTF-8 is what a
+ * web client sends us.
  */
-const QR_OPTIONS = {
-  minCorrectionLevel: correction.M,
-  maxCorrectionLevel: correction.M,
-  modes: [mode.numeric, mode.alphaNumeric, mode.ascii, mode.utf8],
-} as const;
+const qrOptions = (level: EcLevel) =>
+  ({
+    minCorrectionLevel: correction[level],
+    maxCorrectionLevel: correction[level],
+    modes: [mode.numeric, mode.alphaNumeric, mode.ascii, mode.utf8],
+  }) as const;
 
-const WHITE = [255, 255, 255, 255] as const;
 const TRANSPARENT = [0, 0, 0, 0] as const;
+const rgbaOf = (rgb: Rgb) =>
+  [
+    Number.parseInt(rgb.slice(0, 2), 16),
+    Number.parseInt(rgb.slice(2, 4), 16),
+    Number.parseInt(rgb.slice(4, 6), 16),
+    255,
+  ] as const;
 
 /** A square grid of modules, dark or light, addressed column then row from the top left. */
 interface ModuleGrid {
@@ -59,29 +67,30 @@ export class LeanQrBarcodeRenderer implements BarcodeRenderer {
     // and so is text under a QR code, which it refuses.
     if (request.symbology !== QR_CODE || request.heightMm !== undefined || request.includeText)
       return this.others.render(request);
+    const level = request.ecLevel ?? 'M';
     let encoded: ModuleGrid;
     try {
-      encoded = generate(request.content, QR_OPTIONS);
+      encoded = generate(request.content, qrOptions(level));
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== TOO_MUCH_DATA) throw error;
       return {
         kind: 'content-refused',
-        reason: 'The input data is too long for the largest QR code (version 40) at error correction M',
+        reason: `The input data is too long for the largest QR code (version 40) at error correction ${level}`,
       };
     }
     const modules = rotated(encoded, request.rotate);
     const moduleSize = UNITS_PER_MODULE * request.scale;
-    if (request.format === 'svg')
-      return { kind: 'rendered', image: { format: 'svg', markup: svgOf(modules, moduleSize) } };
     // The quiet zone in modules, as bwip-js pads its QR codes (its points over the points of a module).
     const pad = request.quietZone ? quietZoneOf(QR_CODE).left / UNITS_PER_MODULE : 0;
+    if (request.format === 'svg')
+      return { kind: 'rendered', image: { format: 'svg', markup: svgOf(modules, moduleSize, pad, request) } };
     const side = (modules.size + 2 * pad) * moduleSize;
     if (side * side > this.options.maxPixels) return overPixelLimit(request, this.options.maxPixels);
-    // Dark modules on white or on nothing: what bwip-js draws given the same options.
-    const off = request.background === 'white' ? WHITE : TRANSPARENT;
+    // Dark modules on the ground asked or on nothing: what bwip-js draws given the same options.
+    const off = request.background === 'transparent' ? TRANSPARENT : rgbaOf(request.background);
     return {
       kind: 'rendered',
-      image: { format: 'png', bytes: toPngBuffer(modules, { pad, scale: moduleSize, on: [0, 0, 0], off }) },
+      image: { format: 'png', bytes: toPngBuffer(modules, { pad, scale: moduleSize, on: rgbaOf(request.color), off }) },
     };
   }
 }
@@ -105,8 +114,14 @@ function rotated(grid: ModuleGrid, rotation: Rotation): ModuleGrid {
  * One path of rectangles, one per run of dark modules in a row: a few microseconds, where tracing
  * the outlines of connected regions (lean-qr's own SVG export) takes longer than the encoding.
  */
-function svgOf(grid: ModuleGrid, moduleSize: number): string {
-  const side = grid.size * moduleSize;
+function svgOf(
+  grid: ModuleGrid,
+  moduleSize: number,
+  pad: number,
+  { color, background }: Pick<BarcodeRequest, 'color' | 'background'>,
+): string {
+  const margin = pad * moduleSize;
+  const side = grid.size * moduleSize + 2 * margin;
   let path = '';
   for (let y = 0; y < grid.size; y++) {
     for (let x = 0; x < grid.size;) {
@@ -116,8 +131,11 @@ function svgOf(grid: ModuleGrid, moduleSize: number): string {
       }
       const start = x;
       while (x < grid.size && grid.get(x, y)) x++;
-      path += `M${start * moduleSize} ${y * moduleSize}h${(x - start) * moduleSize}v${moduleSize}h-${(x - start) * moduleSize}z`;
+      path += `M${margin + start * moduleSize} ${margin + y * moduleSize}h${(x - start) * moduleSize}v${moduleSize}h-${(x - start) * moduleSize}z`;
     }
   }
-  return `<svg viewBox="0 0 ${side} ${side}" xmlns="http://www.w3.org/2000/svg">\n<path d="${path}" />\n</svg>\n`;
+  // As bwip-js writes them: a ground only when there is one, a fill only when not the default black.
+  const ground = background === 'transparent' ? '' : `<rect width="100%" height="100%" fill="#${background}" />\n`;
+  const fill = color === '000000' ? '' : ` fill="#${color}"`;
+  return `<svg viewBox="0 0 ${side} ${side}" xmlns="http://www.w3.org/2000/svg">\n${ground}<path d="${path}"${fill} />\n</svg>\n`;
 }

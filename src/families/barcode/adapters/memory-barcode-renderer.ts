@@ -40,6 +40,8 @@ export class MemoryBarcodeRenderer implements BarcodeRenderer {
   async render(request: BarcodeRequest): Promise<RenderOutcome> {
     const symbology = this.byId.get(request.symbology);
     if (!symbology) return { kind: 'unknown-symbology' };
+    if (request.ecLevel !== undefined && symbology.id !== 'qrcode')
+      return { kind: 'option-refused', option: 'eclevel', reason: `${symbology.id} has no error-correction level` };
     const max = symbology.carriesUpTo ?? Number.POSITIVE_INFINITY;
     const beyond = [...request.content].find((character) => character.codePointAt(0)! > max);
     if (beyond !== undefined)

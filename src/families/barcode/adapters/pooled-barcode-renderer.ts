@@ -17,8 +17,9 @@ export class PooledBarcodeRenderer implements BarcodeRenderer {
   private readonly pool: BwipWorkerPool;
   private readonly renderer: BwipBarcodeRenderer;
 
-  constructor({ maxPixels, workers, queue }: PooledRendererOptions) {
-    this.pool = new BwipWorkerPool({ workers, queue });
+  /** `pool`, when given, is shared with others (the decoder): its workers and queue bound them all. */
+  constructor({ maxPixels, workers, queue }: PooledRendererOptions, pool?: BwipWorkerPool) {
+    this.pool = pool ?? new BwipWorkerPool({ workers, queue });
     this.renderer = new BwipBarcodeRenderer({ maxPixels }, this.pool);
   }
 
