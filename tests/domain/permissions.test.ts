@@ -50,6 +50,7 @@ describe('domain: permissions', () => {
   it('the service’s catalogue holds every family’s permissions, in the families’ order, and the platform’s last', () => {
     expect(SERVICE_PERMISSIONS.families).to.deep.equal([
       'Cryptography',
+      'Password',
       'Users',
       'Tokens',
       'Audit',
