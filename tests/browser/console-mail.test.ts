@@ -128,6 +128,8 @@ describeInBrowser('browser: the console’s mail page', function () {
     expect(await messages(page, caption).getByRole('row').count()).to.equal(21);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2', { exact: true }).waitFor();
+    // The page's number changes as soon as Next is pressed; its rows once the next page has come.
+    await rowOf(page, caption, 'Batch 0').waitFor();
     expect(await messages(page, caption).getByRole('row').allInnerTexts()).to.satisfy((rows: string[]) =>
       rows.slice(1).every((row) => /Batch 0|Bounces/.test(row)),
     );
