@@ -225,7 +225,7 @@ const ENDPOINTS: readonly Endpoint[] = [
     paths: ['xml', 'yaml'].map((type) => `/api/facts/random?type=${type}`),
     reportOnly: true,
   },
-  // A page of 20 of the quotes imported below, read from SQLite (listings are not cached), filtered or not.
+  // A page of 20 of the quotes imported below, filtered or not; each kept 10 s once read (content.storeCacheTtlMs).
   {
     id: 'ql',
     label: 'quotes list',

@@ -27,6 +27,11 @@ export class LruCache<K extends NonNullable<unknown>, V extends NonNullable<unkn
     this.entries.delete(key);
   }
 
+  /** Forgets every value. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): { readonly entries: number; readonly weight: number } {
     return { entries: this.entries.size, weight: this.entries.calculatedSize };
   }
