@@ -158,10 +158,9 @@ function readLine(
   builder: AlternatesBuilder,
 ): void {
   const starts = fieldStarts;
-  const geonamesId = splitLine(bytes, from, to, starts, TIME_ZONE_FIELD);
+  let row = -1;
+  const geonamesId = splitLine(bytes, from, to, starts, TIME_ZONE_FIELD, (id) => (row = rowOf(id)) !== -1);
   if (geonamesId === -1) return;
-  const row = rowOf(geonamesId);
-  if (row === -1) return;
   const field = (number: number) => bytes.toString('latin1', starts[number]!, starts[number + 1]! - 1);
   const featureCode = field(FEATURE_CODE_FIELD);
   builder.setFacts(

@@ -128,10 +128,9 @@ async function readSmallerPlaces(path: string, builder: TableBuilder): Promise<v
   const fieldStart = new Int32Array(LINE.population + 2);
   const city = newCityRecord();
   await forEachLine(path, (bytes, from, to) => {
-    const geonamesId = splitLine(bytes, from, to, fieldStart, LINE.population);
+    const geonamesId = splitLine(bytes, from, to, fieldStart, LINE.population, (id) => indexIn(known, id) === -1);
     // Most lines are left out here: read as bytes, before any string is made of them.
-    if (geonamesId === -1 || indexIn(known, geonamesId) !== -1 || bytes[fieldStart[LINE.featureClass]!] !== 0x50)
-      return;
+    if (geonamesId === -1 || bytes[fieldStart[LINE.featureClass]!] !== 0x50) return;
     let population = 0;
     for (let digit = fieldStart[LINE.population]!; bytes[digit] !== TAB; digit++)
       population = population * 10 + (bytes[digit]! - 0x30);
