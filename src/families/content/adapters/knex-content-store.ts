@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { StoredSecret } from '../../../platform/persistence/stored-secret.js';
 import type { Knex } from 'knex';
 import { byKindCategoryId, type ContentEntry, type ContentKind } from '../domain/content.js';
 import { searchKeysOf } from '../domain/content-search.js';
@@ -90,9 +90,11 @@ export async function insertNewContent(
 
 /** Facts and quotes in the `content_entries` table (SQLite or PostgreSQL). */
 export class KnexContentStore implements ContentStore {
-  constructor(private readonly db: Knex) {}
+  private readonly secret: StoredSecret;
 
-  private secret: Promise<Buffer> | undefined;
+  constructor(private readonly db: Knex) {
+    this.secret = new StoredSecret(db, CONTENT_LISTING_SECRET_TABLE, { column: 'id', value: 1 });
+  }
 
   add(entries: readonly ContentEntry[], progress?: (written: number) => void): Promise<readonly string[]> {
     return insertNewContent(this.db, entries, toContentRow, progress);
@@ -164,26 +166,7 @@ export class KnexContentStore implements ContentStore {
   }
 
   listingSecret(): Promise<Buffer> {
-    // Read once per process: it never changes once made. A failed read is tried again next time.
-    this.secret ??= this.readOrMakeSecret().catch((error: unknown) => {
-      this.secret = undefined;
-      throw error;
-    });
-    return this.secret;
-  }
-
-  private async readOrMakeSecret(): Promise<Buffer> {
-    const read = async () =>
-      (await this.db(CONTENT_LISTING_SECRET_TABLE).where({ id: 1 }).first('secret')) as { secret: string } | undefined;
-    // Instances that start together may both make one: the first stored wins, and both read it.
-    if ((await read()) === undefined)
-      await this.db(CONTENT_LISTING_SECRET_TABLE)
-        .insert({ id: 1, secret: randomBytes(32).toString('base64') })
-        .onConflict('id')
-        .ignore();
-    const row = await read();
-    if (row === undefined) throw new Error('the content listing secret could not be stored');
-    return Buffer.from(row.secret, 'base64');
+    return this.secret.get();
   }
 
   async delete(id: string): Promise<boolean> {

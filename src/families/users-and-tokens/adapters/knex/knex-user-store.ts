@@ -1,5 +1,5 @@
+import { StoredSecret } from '../../../../platform/persistence/stored-secret.js';
 import type { Knex } from 'knex';
-import { randomBytes } from 'node:crypto';
 import type { UserInsertResult, UserListQuery, UserStore, UserUpdateResult } from '../../domain/users/ports.js';
 import { searchKeysOf } from '../../domain/users/user-search.js';
 import { WALK_WINDOW, listUserRows } from './knex-user-listing.js';
@@ -96,7 +96,7 @@ export class KnexUserStore implements UserStore {
 
   /** What makes a column compare byte by byte on PostgreSQL, whose default collation may not. */
   private readonly bytewise: string;
-  private secret: Promise<Buffer> | undefined;
+  private readonly secret: StoredSecret;
 
   constructor(
     private readonly db: Knex,
@@ -105,6 +105,7 @@ export class KnexUserStore implements UserStore {
   ) {
     this.locksRows = db.client.config.client === 'pg';
     this.bytewise = this.locksRows ? ' collate "C"' : '';
+    this.secret = new StoredSecret(db, LISTING_SECRETS_TABLE, { column: 'name', value: USER_CURSORS });
   }
 
   async insert(user: User, audit?: AuditEntry): Promise<UserInsertResult> {
@@ -166,29 +167,7 @@ export class KnexUserStore implements UserStore {
   }
 
   listingSecret(): Promise<Buffer> {
-    // Read once per process: it never changes once made. A failed read is tried again next time.
-    this.secret ??= this.readOrMakeSecret().catch((error: unknown) => {
-      this.secret = undefined;
-      throw error;
-    });
-    return this.secret;
-  }
-
-  private async readOrMakeSecret(): Promise<Buffer> {
-    const read = async () =>
-      (await this.db(LISTING_SECRETS_TABLE).where({ name: USER_CURSORS }).first('secret')) as
-        { secret: string } | undefined;
-    let row = await read();
-    if (row === undefined) {
-      // Instances that start together may both make one: the first stored wins, and both read it.
-      await this.db(LISTING_SECRETS_TABLE)
-        .insert({ name: USER_CURSORS, secret: randomBytes(32).toString('base64') })
-        .onConflict('name')
-        .ignore();
-      row = await read();
-    }
-    if (row === undefined) throw new Error('listing secret could not be stored');
-    return Buffer.from(row.secret, 'base64');
+    return this.secret.get();
   }
 
   async update(id: string, changes: UserChanges, updatedAt: number, audit?: AuditEntry): Promise<UserUpdateResult> {
