@@ -6,10 +6,13 @@ import { prefixUpperBound } from '../../domain/users/user-search.js';
 export const SEARCHED_COLUMNS = ['username', 'search_email', 'search_full_name', 'search_last_name'] as const;
 
 /**
- * How many of the newest users (after the cursor) a search reads first: enough to fill a page of
- * 20 when one user in fifty matches, few enough to cost about a millisecond when none do.
+ * How many of the newest users (after the cursor) a search reads first for a page of
+ * {@link WINDOW_PAGE}: enough to fill it when one user in fifty matches, few enough to cost about
+ * a millisecond when none do. A larger page reads as many more.
  */
 export const WALK_WINDOW = 1000;
+/** The page {@link WALK_WINDOW} is sized for, the default one. */
+const WINDOW_PAGE = 20;
 
 /**
  * How many users a search may walk in all, per user the page asks for, when the first window
@@ -91,11 +94,16 @@ export async function listUserRows<Row extends Position>(
     return end && { createdAt: Number(end.created_at), id: end.id };
   };
 
-  const page = await walk(after, firstWindow, limit);
-  let walkedTo = page.length < limit ? await endOf(after, firstWindow) : undefined;
+  // A page of 100 reads 5,000 at first, as many per user asked as a page of 20: where one user in
+  // twelve matches, one walk fills it rather than a walk, the window's end and a second walk (its
+  // p99 on PostgreSQL was 20 ms; the walk stops at the page's last match, so a window larger
+  // than needed costs nothing, and where none match, 5,000 cost 1.9 ms against 0.5 for 1,000).
+  const window = Math.ceil((firstWindow * Math.max(limit, WINDOW_PAGE)) / WINDOW_PAGE);
+  const page = await walk(after, window, limit);
+  let walkedTo = page.length < limit ? await endOf(after, window) : undefined;
   if (walkedTo !== undefined && page.length > 0) {
-    const further = Math.ceil((WALK_MARGIN * (limit - page.length) * firstWindow) / page.length);
-    if (firstWindow + further <= WALK_PER_USER * limit) {
+    const further = Math.ceil((WALK_MARGIN * (limit - page.length) * window) / page.length);
+    if (window + further <= WALK_PER_USER * limit) {
       page.push(...(await walk(walkedTo, further, limit - page.length)));
       walkedTo = page.length < limit ? await endOf(walkedTo, further) : undefined;
     }
