@@ -222,7 +222,7 @@ describe('cli: a database that keeps answering is not given up on', function () 
   this.timeout(60_000);
 
   for (const { name, open } of sqlDatabases) {
-    it(`imports 40,000 facts in one call (80 statements) that takes far longer than database.timeoutMs, and says so truly (${name})`, async () => {
+    it(`imports 40,000 facts in one call (160 statements) that takes far longer than database.timeoutMs, and says so truly (${name})`, async () => {
       const database = await open();
       const dir = mkdtempSync(join(tmpdir(), 'utility-api-import-'));
       try {

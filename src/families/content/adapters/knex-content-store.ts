@@ -53,8 +53,12 @@ export const searchColumnsOf = (
 
 const toContentRow = (entry: ContentEntry) => ({ ...toFirstContentRow(entry), ...searchColumnsOf(entry) });
 
-/** Rows per INSERT: well below SQLite's limit of bound variables at ten columns a row. */
-const ROWS_PER_INSERT = 500;
+/**
+ * Rows per INSERT: well below SQLite's limit of bound variables at ten columns a row, and small
+ * enough that each statement answers within `database.timeoutMs` on a loaded machine (500 rows of
+ * ten columns, since the listing's columns and indexes, once took over 400 ms on PostgreSQL in CI).
+ */
+const ROWS_PER_INSERT = 250;
 
 /**
  * Inserts the rows whose id is not stored yet, in one transaction; gives the ids it inserted.
