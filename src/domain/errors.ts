@@ -74,6 +74,12 @@ export type InputError =
   | { readonly _tag: 'MissingInput'; readonly fields: readonly string[] }
   | { readonly _tag: 'InvalidInput'; readonly fields: readonly string[]; readonly reason?: string };
 
+/** An upstream that could not be asked, as every family answers it: past its deadline, or not reached at all. */
+export const upstreamFailure = (name: string, reason: 'timeout' | 'failure'): DomainError =>
+  reason === 'timeout'
+    ? { _tag: 'UpstreamTimeout', details: `${name} did not answer in time` }
+    : { _tag: 'UpstreamUnavailable', details: `${name} could not be reached` };
+
 export const missingInput = (...fields: readonly string[]): InputError => ({ _tag: 'MissingInput', fields });
 export const invalidInput = (fields: string | readonly string[], reason?: string): InputError =>
   reason === undefined

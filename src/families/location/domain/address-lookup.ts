@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CallContext } from '../../../domain/call-context.js';
-import type { DomainError } from '../../../domain/errors.js';
+import { upstreamFailure, type DomainError } from '../../../domain/errors.js';
 import { countryNameOf } from './countries.js';
 import type { AddressPlace, GeocodedAddress } from './places.js';
 import type { Gazetteer, Geocoder } from './ports.js';
@@ -27,12 +27,7 @@ export async function lookUpAddress(
   context: CallContext,
 ): Promise<E.Either<DomainError, readonly AddressPlace[]>> {
   const result = await geocoder.geocode(text, limit, context);
-  if (result.kind === 'unavailable')
-    return E.left(
-      result.reason === 'timeout'
-        ? { _tag: 'UpstreamTimeout', details: `The geocoder (${geocoder.name}) did not answer in time` }
-        : { _tag: 'UpstreamUnavailable', details: `The geocoder (${geocoder.name}) could not be reached` },
-    );
+  if (result.kind === 'unavailable') return E.left(upstreamFailure(`The geocoder (${geocoder.name})`, result.reason));
   if (result.addresses.length === 0)
     return E.left({
       ...unknownToGazetteer,

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CallContext } from '../../../domain/call-context.js';
-import { invalidInput, missingInput, type DomainError } from '../../../domain/errors.js';
+import { invalidInput, missingInput, upstreamFailure, type DomainError } from '../../../domain/errors.js';
 import type { Fetched } from '../../../domain/fetched.js';
 import { checkCoordinates, findPlacesNamed } from '../../location/domain/index.js';
 import type { Gazetteer } from '../../location/domain/index.js';
@@ -197,11 +197,7 @@ function answerOf<A, B>(
       // The source refused what we checked and passed on: its reason is the only one there is.
       return E.left(invalidInput([], `${source.name} refused the question: ${result.reason}`));
     case 'unavailable':
-      return E.left(
-        result.reason === 'timeout'
-          ? { _tag: 'UpstreamTimeout', details: `${source.name} did not answer in time` }
-          : { _tag: 'UpstreamUnavailable', details: `${source.name} could not be reached` },
-      );
+      return E.left(upstreamFailure(source.name, result.reason));
     case 'off':
       return E.left({ _tag: 'EndpointDisabled', details: turnedOff });
   }
