@@ -14,6 +14,7 @@ import { pinSelf } from './cpu-pinning.js';
 import { startProduct } from './product.js';
 import { fixed, table, verdict } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
+import { cpuSecondsOf } from './measurement.js';
 import { memoryOf, ServerFailure } from './server-processes.js';
 
 const seconds = (name: string, fallback: number): number => {
@@ -187,6 +188,8 @@ await runBenchmark(async () => {
   };
   const samples = new Map(KINDS.map((kind) => [kind, new Samples()]));
   const rss: { second: number; mb: number }[] = [];
+  const serverCpuBefore = cpuSecondsOf(product.server.pid);
+  const benchCpuBefore = process.cpuUsage();
   const started = performance.now();
   const endsAt = started + DURATION_SECONDS * 1000;
   const sampler = setInterval(() => {
@@ -209,6 +212,10 @@ await runBenchmark(async () => {
     }),
   );
   clearInterval(sampler);
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const serverCpuSeconds = (cpuSecondsOf(product.server.pid) ?? Number.NaN) - (serverCpuBefore ?? Number.NaN);
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const benchCpuSeconds = (benchCpu.user + benchCpu.system) / 1e6;
   await pool.close();
   if (product.server.exit !== undefined) throw new ServerFailure(`the product died: ${product.server.exit}`);
 
@@ -244,6 +251,12 @@ await runBenchmark(async () => {
   const last = meanOf(rss.filter(({ second }) => second > DURATION_SECONDS - WINDOW_SECONDS));
   const growth = (last - first) / first;
   process.stdout.write(`${table(rows)}\n\n`);
+  // Which side was the limit: a server busy all the time on its core has no room left; the bench's own share says whether it was the client instead.
+  process.stdout.write(
+    `Server CPU: ${fixed((serverCpuSeconds / elapsedSeconds) * 100, 0)} % of one core, ` +
+      `${fixed((serverCpuSeconds * 1e6) / all.count, 0)} µs per request (every thread of the process); ` +
+      `the bench's own: ${fixed((benchCpuSeconds / elapsedSeconds) * 100, 0)} % of one core.\n\n`,
+  );
   process.stdout.write(
     `${table([
       ['goal', 'measured', ''],

@@ -129,6 +129,15 @@ async function withBenchQuota(baseUrl: string, headers: Record<string, string>):
     throw new ServerFailure(`giving the bench token its quota answered ${answer.status}: ${await answer.text()}`);
 }
 
+/**
+ * With `BENCH_CPU_PROF=<folder>`, the product writes a CPU profile there when it stops (Node's
+ * `--cpu-prof`), to find where a bench's time goes before changing anything.
+ */
+function profiling(): string[] {
+  const folder = process.env.BENCH_CPU_PROF;
+  return folder ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [];
+}
+
 async function serve(
   pinning: Pinning,
   env: NodeJS.ProcessEnv,
@@ -141,7 +150,7 @@ async function serve(
   const launch = startScriptLaunch();
   const server = new ServerProcess(
     'product (dist/main.js)',
-    nodeCommand(pinning, [...launch.nodeOptions, join(root, 'dist', 'main.js')]),
+    nodeCommand(pinning, [...launch.nodeOptions, ...profiling(), join(root, 'dist', 'main.js')]),
     { ...env, ...launch.env },
   );
   servers.add(server);

@@ -125,8 +125,9 @@ function wordNetLemmas(count: number): string[] {
     readFileSync(join(dictionary, `index.${part}`), 'latin1')
       .split('\n')
       .map((line) => line.slice(0, line.indexOf(' ')))
-      // Plain letters only, so every one is a word the route takes (no "o'clock", "1st", "a.d.").
-      .filter((lemma) => /^[a-z]+(?:_[a-z]+)*$/.test(lemma)),
+      // Plain letters only and at most 64 of them, so every one is a word the route takes (no
+      // "o'clock", "1st", "a.d.", nor the 82 letters of "american federation of labor and …").
+      .filter((lemma) => /^[a-z]+(?:_[a-z]+)*$/.test(lemma) && lemma.length <= 64),
   );
   return Array.from({ length: count }, () =>
     encodeURIComponent(lemmas[randomInt(lemmas.length)]!.replaceAll('_', ' ')),
@@ -163,7 +164,7 @@ interface Endpoint {
   readonly reportOnly?: boolean;
 }
 
-const ENDPOINTS: readonly Endpoint[] = [
+const EVERY_ENDPOINT: readonly Endpoint[] = [
   // Beside crypto: nothing to load or cache, the randomness source and the draw alone.
   { id: 'gp', label: 'password gen, 20 characters', paths: ['/api/password/gen'] },
   { id: 'gw', label: 'password gen, 6 words', paths: ['/api/password/gen?words=6'] },
@@ -238,6 +239,21 @@ const ENDPOINTS: readonly Endpoint[] = [
   },
 ];
 
+/**
+ * `BENCH_ONLY=ds,dw,lc` measures those endpoints alone beside crypto (a quicker run while
+ * profiling one of them); the RSS figures then cover only the families those use.
+ */
+function chosenEndpoints(): readonly Endpoint[] {
+  const asked = process.env.BENCH_ONLY;
+  if (asked === undefined || asked === '') return EVERY_ENDPOINT;
+  const ids = asked.split(',');
+  const unknown = ids.filter((id) => !EVERY_ENDPOINT.some((endpoint) => endpoint.id === id));
+  if (unknown.length > 0)
+    throw new ServerFailure(
+      `BENCH_ONLY names no endpoint ${unknown.join(', ')}; the endpoints are ${EVERY_ENDPOINT.map(({ id }) => id).join(', ')}`,
+    );
+  return EVERY_ENDPOINT.filter((endpoint) => ids.includes(endpoint.id));
+}
 /** Made-up quotes (the bench's own words, by invented authors), imported as an operator would with the CLI. */
 function importBenchQuotes(product: Product): void {
   const dir = mkdtempSync(join(tmpdir(), 'utility-api-bench-quotes-'));
@@ -281,25 +297,26 @@ await runBenchmark(async (settings) => {
 });
 
 async function measureUtilities(settings: Settings, upstreams: Readonly<Record<string, string>>): Promise<void> {
+  const endpoints = chosenEndpoints();
   const pinning = await pinSelf();
   const cryptoPath = '/api/crypto/enc?data=0123456789abcdefghijABCDEFGHIJ01';
   const product = await startProduct(pinning, PERMISSIONS, cryptoPath, isBase64url, upstreams);
   importBenchQuotes(product);
-  describeRun(pinning, settings, ['c', ...ENDPOINTS.map((endpoint) => endpoint.id)]);
+  describeRun(pinning, settings, ['c', ...endpoints.map((endpoint) => endpoint.id)]);
   const atStart = memoryOf(product.server.pid);
 
   // Each family's data loads on its first request; the rest of an endpoint's inputs may not.
   console.log("\nFirst use (the request that loads a family's data), in this order:");
   const firstUses: string[][] = [['endpoint', 'first request ms', 'RSS after, MB']];
   let slowestFirstUse = 0;
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of endpoints) {
     const elapsed = await timedFirstUse(product, endpoint.paths[0]!);
     slowestFirstUse = Math.max(slowestFirstUse, elapsed);
     firstUses.push([endpoint.label, fixed(elapsed, 1), fixed(memoryOf(product.server.pid).rss, 1)]);
   }
   // The issue's measure: every family used once.
   const warmed = memoryOf(product.server.pid);
-  for (const endpoint of ENDPOINTS) for (const path of endpoint.paths) await timedFirstUse(product, path);
+  for (const endpoint of endpoints) for (const path of endpoint.paths) await timedFirstUse(product, path);
   const everyInput = memoryOf(product.server.pid);
   console.log(table(firstUses));
   console.log(
@@ -313,7 +330,7 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
       label: 'crypto enc (reference)',
       ...reached(product, cryptoPath),
     },
-    ...ENDPOINTS.map((endpoint) => ({
+    ...endpoints.map((endpoint) => ({
       id: endpoint.id,
       label: endpoint.label,
       ...reached(product, endpoint.paths[0]!),
@@ -328,7 +345,7 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
   console.log('');
   console.log(`RSS after the rounds: ${fixed(afterLoad.rss, 1)} MB (peak ${fixed(afterLoad.peak, 1)} MB)`);
   console.log('\nTargets (ratio = median of per-round req/s ratios to crypto enc):');
-  for (const [index, endpoint] of ENDPOINTS.entries()) {
+  for (const [index, endpoint] of endpoints.entries()) {
     const ratio = roundRatio(measurement.results[index + 1]!.tally, crypto.tally);
     const label = `${endpoint.id.padEnd(3)} ${endpoint.label} / crypto >= ${TARGET_RATIO_TO_CRYPTO}: ${fixed(ratio, 3)}`;
     console.log(
