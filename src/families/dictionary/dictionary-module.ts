@@ -3,19 +3,30 @@ import { dictionaryRoutes } from './dictionary-routes.js';
 import { CachingLexicon } from './adapters/caching-lexicon.js';
 import { CmuPronunciations } from './adapters/cmu-pronunciations.js';
 import { WordNetLexicon } from './adapters/wordnet-lexicon.js';
-import { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary-queries.js';
+import { RememberedAnswers } from './adapters/remembered-answers.js';
+import {
+  DefineWord,
+  FindAntonyms,
+  FindSynonyms,
+  type Antonyms,
+  type Definitions,
+  type Synonyms,
+  type WordQuery,
+} from './domain/dictionary-queries.js';
 import { Lexicon, PronouncingDictionary } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 
-/** Words looked up most often, kept answered: the WordNet files are read per sense. */
+/** Lemmas whose senses are kept read, for any question: the WordNet files are read per sense. */
 const CACHED_LOOKUPS = 500;
+/** Answers kept whole, per question (a common word's is about 5 kB). */
+const REMEMBERED_ANSWERS = 500;
 
 /** What the family offers a library user. */
 export interface DictionaryUseCases {
-  readonly defineWord: DefineWord;
-  readonly findSynonyms: FindSynonyms;
-  readonly findAntonyms: FindAntonyms;
+  readonly defineWord: WordQuery<Definitions>;
+  readonly findSynonyms: WordQuery<Synonyms>;
+  readonly findAntonyms: WordQuery<Antonyms>;
 }
 export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('DictionaryUseCases');
 
@@ -26,9 +37,9 @@ export const dictionaryModule = (): ContainerModule =>
     constant(Lexicon, new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
     constant(PronouncingDictionary, new CmuPronunciations());
     provide(DictionaryUseCases, [Lexicon, PronouncingDictionary], (lexicon, pronouncing) => ({
-      defineWord: new DefineWord(lexicon, pronouncing),
-      findSynonyms: new FindSynonyms(lexicon),
-      findAntonyms: new FindAntonyms(lexicon),
+      defineWord: new RememberedAnswers(new DefineWord(lexicon, pronouncing), REMEMBERED_ANSWERS),
+      findSynonyms: new RememberedAnswers(new FindSynonyms(lexicon), REMEMBERED_ANSWERS),
+      findAntonyms: new RememberedAnswers(new FindAntonyms(lexicon), REMEMBERED_ANSWERS),
     })).inSingletonScope();
     provide(RouteContribution, [DictionaryUseCases], (useCases) => ({
       section: {

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { DefineWord, FindAntonyms, FindSynonyms } from './domain/dictionary-queries.js';
+import type { Antonyms, Definitions, Synonyms, WordQuery } from './domain/dictionary-queries.js';
 import { PARTS_OF_SPEECH } from './domain/sense.js';
 import { WORD_PATTERN, WORD_RULE } from './domain/word-forms.js';
 import { DictionaryPermission } from './domain/permissions.js';
@@ -8,9 +8,9 @@ import { optional, required } from '../../platform/http/fields.js';
 import { defineRoute, jsonOf, type Route } from '../../platform/http/route-table.js';
 
 export interface DictionaryRouteDependencies {
-  readonly defineWord: DefineWord;
-  readonly findSynonyms: FindSynonyms;
-  readonly findAntonyms: FindAntonyms;
+  readonly defineWord: WordQuery<Definitions>;
+  readonly findSynonyms: WordQuery<Synonyms>;
+  readonly findAntonyms: WordQuery<Antonyms>;
 }
 
 /** More than any word has senses ("break": 75), so that any answer can be asked whole. */

@@ -20,6 +20,11 @@ export interface SenseFilter {
   readonly limit?: number;
 }
 
+/** A question asked of the dictionary about one word: its definitions, synonyms or antonyms. */
+export interface WordQuery<Answer> {
+  execute(word: string, filter?: SenseFilter): Promise<E.Either<DomainError, Answer>>;
+}
+
 /** The most words a miss suggests. */
 export const MAX_SUGGESTIONS = 5;
 
@@ -296,7 +301,7 @@ async function pronunciationsOf(
     );
 }
 
-export class DefineWord {
+export class DefineWord implements WordQuery<Definitions> {
   /**
    * The examples found to use their sense's lemma, by sense: a lexicon that keeps the senses of
    * the lemmas asked most hands out the same objects again, whose examples need not be read twice.
@@ -337,7 +342,7 @@ export class DefineWord {
   }
 }
 
-export class FindSynonyms {
+export class FindSynonyms implements WordQuery<Synonyms> {
   constructor(private readonly lexicon: Lexicon) {}
 
   /**
@@ -365,7 +370,7 @@ export class FindSynonyms {
   }
 }
 
-export class FindAntonyms {
+export class FindAntonyms implements WordQuery<Antonyms> {
   constructor(private readonly lexicon: Lexicon) {}
 
   /**
