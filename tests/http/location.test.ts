@@ -270,6 +270,9 @@ describe('http: location (GeoNames data, open-location-code)', () => {
       expect(noTokyo.details).to.equal('No place named "Tokyo, Texas" is known');
       const unknown = await expectError(await get('/api/location/coords?address=Washington,%20Xyzzy'), 404, 22);
       expect(unknown.details).to.include('"Xyzzy" is neither a country nor a region').and.to.include('"Paris, Texas"');
+      // Where what follows the comma is no country or region, the whole text may be a place's own name.
+      expect((await places('Santa Rita, Copan'))[0]).to.deep.include({ name: 'Santa Rita, Copan', country: 'HN' });
+      expect((await places('Xeraco,Jaraco'))[0]).to.deep.include({ name: 'Xeraco,Jaraco', country: 'ES' });
     });
 
     it('answers 400/6 without an address, 400/7 for a bad one or limit, 404/22 for no match', async () => {

@@ -78,8 +78,9 @@ function qualifierOf(text: string): PlaceQualifier {
  * The places a text names, best first: "name", or "name, qualifier" where the qualifier (after
  * the last comma) is a country or a first-level region, by name or code. Without a comma, a text
  * no place is called is tried once more with its last word, then its last two, as the qualifier
- * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is
- * 404 with a hint, like a name that names nothing. `parameter` names the field, for errors.
+ * ("Washington DC", "Paris Texas", "Portland Maine"). A qualifier that names nothing is read as
+ * part of the name, as some places are named ("Santa Rita, Copan"); when no place is, 404 with a
+ * hint, like a name that names nothing. `parameter` names the field, for errors.
  */
 export async function findPlacesNamed(
   gazetteer: Gazetteer,
@@ -118,8 +119,11 @@ export async function findPlacesNamed(
   if (places.length > 0) return E.right(places);
   const notAName = notAPlaceName(text);
   if (notAName) return E.left(notAName);
-  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys)))
-    return E.left(unknownQualifier(name, qualifierText));
+  if (within.countries.length === 0 && !(await gazetteer.isRegion(within.keys))) {
+    // Some places are called so, comma and all ("Santa Rita, Copan", "Xeraco,Jaraco": 26 in the gazetteer).
+    const wholeName = await gazetteer.search({ key: placeNameKey(text), limit, ...inLanguage });
+    return wholeName.length > 0 ? E.right(wholeName) : E.left(unknownQualifier(name, qualifierText));
+  }
   return E.left(noPlaceNamed(`${name}, ${qualifierText}`));
 }
 
