@@ -244,6 +244,11 @@ const EVERY_ENDPOINT: readonly Endpoint[] = [
     paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/def?word=${word}`),
   },
   { id: 'ds', label: 'dictionary syn', paths: WORDS.map((word) => `/api/dictionary/syn?word=${word}`) },
+  {
+    id: 'sw',
+    label: 'dictionary syn, 2000 random lemmas',
+    paths: wordNetLemmas(2_000).map((word) => `/api/dictionary/syn?word=${word}`),
+  },
   { id: 'da', label: 'dictionary ant', paths: WORDS.map((word) => `/api/dictionary/ant?word=${word}`) },
   // Every place's answer is kept (weather.hourlyTtlMs, 15 minutes) from the first uses on: the price of a cached answer.
   {
