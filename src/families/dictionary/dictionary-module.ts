@@ -17,9 +17,9 @@ import { Lexicon, PronouncingDictionary } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 
-/** Lemmas whose senses are kept read, for any question: the WordNet files are read per sense. */
+/** Lemmas whose senses, antonyms and similar words are kept parsed, for any question: the WordNet files are read per sense. */
 const CACHED_LOOKUPS = 500;
-/** Answers kept whole, per question (a common word's is about 5 kB). */
+/** Answers kept whole, per operation (a common word's is about 5 kB as JSON). */
 const REMEMBERED_ANSWERS = 500;
 
 /** What the family offers a library user. */
