@@ -135,7 +135,7 @@ function bash(
 }
 
 describe('README and docs/: their shell examples run as written, in order, as one story', function () {
-  this.timeout(90_000);
+  this.timeout(300_000);
   const blocks = PAGES.flatMap(shellBlocks);
   const story = blocks.filter((block) => !NOT_RUN.some(({ firstLine }) => block.lines[0] === firstLine));
   let dataDir: string;

@@ -129,7 +129,10 @@ describeInBrowser('browser: the console’s users page', function () {
     searches.length = 0;
     await search(page, 'quillf');
     await eventually(async () => expect(await listed(page)).to.deep.equal(['zquill']));
-    expect(searches).to.deep.equal(['quillf']);
+    // Fewer searches than keys, the last for the whole text: a key the browser was slow to send
+    // (over the 300 ms pause, once in CI with both cores busy) may send what was typed so far.
+    expect(searches.at(-1)).to.equal('quillf');
+    expect(searches.length, `searches: ${searches.join(', ')}`).to.be.below('quillf'.length);
 
     await act(page, 'zquill', 'Block');
     const block = page.getByRole('dialog', { name: 'Block the user?' });

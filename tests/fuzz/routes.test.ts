@@ -269,7 +269,7 @@ function describeExchange(index: number, fuzzed: FuzzRequest, answer: Answer | u
 }
 
 describe('fuzz: every route of the table, random and adversarial input, on SQLite', function () {
-  this.timeout(180_000);
+  this.timeout(600_000);
   let hive: HiveFixture;
   let dns: DnsFixture;
   let registries: Registries;
@@ -604,7 +604,7 @@ function parsedAnswer(bytes: Buffer): Answer | undefined {
 }
 
 describe('fuzz: requests whose bodies never finish (declared longer than sent, then closed or stalled), on every route', function () {
-  this.timeout(180_000);
+  this.timeout(600_000);
   const BODY_TIMEOUT_MS = 300;
   const COUNT = Number(process.env.FUZZ_UNFINISHED ?? 400);
   /** Connections held at once. */

@@ -133,10 +133,13 @@ describe('http: a database that does not answer in time', function () {
       url.port = String(proxy.port);
       let server: TestServer | undefined;
       try {
-        server = await startServer({
-          env: { ...database.env, DATABASE_URL: url.toString() },
-          overrides: { database: { timeoutMs: TIMEOUT_MS } },
-        });
+        // Its start migrates within the same 400 ms: made again when a loaded machine misses it (once in CI).
+        server = await eventually(() =>
+          startServer({
+            env: { ...database.env, DATABASE_URL: url.toString() },
+            overrides: { database: { timeoutMs: TIMEOUT_MS } },
+          }),
+        );
         // The set-up goes through the same 400 ms deadline before the database is made to hang; with
         // the checks on both cores one of its writes once missed it (StorageUnavailable in CI). That
         // is not what this test is about, so a set-up write that misses it is made again.
