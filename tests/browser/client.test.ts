@@ -22,7 +22,6 @@ const PAGE_PATH = '/client-test-page';
  * page of the server's origin, which calls the live server with it.
  */
 describeInBrowser('browser: utility-api/client in a page of the server’s origin', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   let page: Page;

@@ -37,7 +37,6 @@ async function filter(page: Page, fields: { target?: string; actor?: string; act
  * light and dark, 1280 and 390 px.
  */
 describeInBrowser('browser: the console’s audit page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   let root: string;

@@ -25,7 +25,6 @@ const rowOf = (page: Page, caption: string, subject: string) =>
  * status; paging by the API's cursor; no serious accessibility fault.
  */
 describeInBrowser('browser: the console’s mail page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   let smtp: SmtpFixture;

@@ -30,7 +30,6 @@ const familyRow = (page: Page, family: string) =>
  * on or off as the OpenAPI document marks it, the latest changes; no serious accessibility fault.
  */
 describeInBrowser('browser: the console’s service page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   let database: TestDatabase;

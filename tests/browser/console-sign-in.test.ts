@@ -23,7 +23,6 @@ import { expectError, startServer, type TestServer } from '../support/http-serve
  * alone, at 390 px, and with no serious accessibility fault in the light or dark scheme.
  */
 describeInBrowser('browser: signing in to the console', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   before(async () => {

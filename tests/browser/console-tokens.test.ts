@@ -45,7 +45,6 @@ const dismissSecret = (page: Page) => page.getByRole('button', { name: 'I have c
  * confirmation; paging; usage; by keyboard alone; no serious accessibility fault.
  */
 describeInBrowser('browser: the console’s tokens page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   before(async () => {

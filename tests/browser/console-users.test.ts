@@ -56,7 +56,6 @@ async function search(page: Page, text: string): Promise<void> {
  * tokens and usage; no serious accessibility fault, light and dark, 1280 and 390 px.
  */
 describeInBrowser('browser: the console’s users page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   /** A token that may do anything, for what the test does through the API beside the console. */

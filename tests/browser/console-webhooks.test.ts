@@ -46,7 +46,6 @@ async function createWebhook(page: Page, url: string, events: string[], descript
  * deletion after a confirmation, refusals in words; no serious accessibility fault.
  */
 describeInBrowser('browser: the console’s webhooks page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   let receiver: WebhookReceiver;

@@ -4,7 +4,6 @@ import { authorizeReference, describeInBrowser, launchBrowser, policyRefusalsOf 
 import { startServer, type TestServer } from '../support/http-server.js';
 
 describeInBrowser('browser: GET /docs, the interactive reference', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   before(async () => {

@@ -21,7 +21,6 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
  * in the light and the dark scheme. SCREENSHOTS=<folder> keeps what the browser showed.
  */
 describeInBrowser('browser: the home page and the change log page', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let browser: Browser;
   before(async () => {

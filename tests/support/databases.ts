@@ -17,11 +17,19 @@ export interface TestDatabase {
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 
+/**
+ * The deadline of the test's own connections: these suites check what the stores do, not how long
+ * they may take (tests/http/storage-timeout.test.ts sets its own deadlines). At the default 2 s, a
+ * PostgreSQL pool of 10 serving 200 users created at once once missed it in CI, on a machine 2.5
+ * times slower than usual with three other test processes beside it.
+ */
+const TEST_DATABASE_TIMEOUT_MS = 15_000;
+
 /** A migrated SQLite database in a fresh temporary file. */
 export async function freshSqlite(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'utility-api-sqlite-'));
   const filename = join(dir, 'test.sqlite');
-  const settings: DatabaseSettings = { client: 'sqlite', filename };
+  const settings: DatabaseSettings = { client: 'sqlite', filename, timeoutMs: TEST_DATABASE_TIMEOUT_MS };
   const db = openDatabase(settings);
   await migrateToLatest(db, migrationsOf());
   return {
@@ -42,7 +50,12 @@ export async function freshPostgres(): Promise<TestDatabase> {
   const admin = knex({ client: 'pg', connection: POSTGRES_URL, pool: { min: 0, max: 1 } });
   await admin.raw('CREATE SCHEMA ??', [schema]);
   await admin.destroy();
-  const settings: DatabaseSettings = { client: 'postgres', url: POSTGRES_URL, schema };
+  const settings: DatabaseSettings = {
+    client: 'postgres',
+    url: POSTGRES_URL,
+    schema,
+    timeoutMs: TEST_DATABASE_TIMEOUT_MS,
+  };
   const db = openDatabase(settings);
   await migrateToLatest(db, migrationsOf());
   const url = new URL(POSTGRES_URL);
