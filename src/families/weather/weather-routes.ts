@@ -22,7 +22,8 @@ import {
 } from './domain/weather.js';
 import { latitude, latLon, longitude, matching, numberWritten, oneOf, placeName } from '../../platform/http/codecs.js';
 import { optional } from '../../platform/http/fields.js';
-import { fetchedJson, freshnessHeaders } from '../../platform/http/freshness.js';
+import { fetchedJson, fetchedJsonEncoding, freshnessHeaders } from '../../platform/http/freshness.js';
+import { JsonPartEncodedOnce } from '../../platform/http/json-part-once.js';
 import { defineRoute, type Route } from '../../platform/http/route-table.js';
 
 export interface WeatherRouteDependencies {
@@ -205,6 +206,11 @@ const weatherErrors = [
 ] as const;
 
 export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
+  /**
+   * The source keeps each forecast and the use case describes its hours once, so the same 48
+   * hours are answered until the forecast is renewed: their JSON is made once too.
+   */
+  const hourlyJson = fetchedJsonEncoding(new JsonPartEncodedOnce('hours'));
   return [
     defineRoute({
       method: 'GET',
@@ -251,7 +257,7 @@ export function weatherRoutes(deps: WeatherRouteDependencies): Route[] {
       responseHeaders: freshnessHeaders,
       errors: weatherErrors,
       handle: async ({ query, headers, requestId }) =>
-        E.map(fetchedJson<HourlyForecast>)(
+        E.map(hourlyJson<HourlyForecast>)(
           await deps.getHourlyForecast.execute({ ...query, ...fromHeaders(headers) }, { requestId }),
         ),
     }),

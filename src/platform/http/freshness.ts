@@ -1,7 +1,8 @@
 import type { Fetched } from '../../domain/fetched.js';
 import { matching, oneOf } from './codecs.js';
 import { optional, required } from './fields.js';
-import type { JsonBody } from './route-table.js';
+import type { JsonPartEncodedOnce } from './json-part-once.js';
+import type { JsonBody, PreparedBody } from './route-table.js';
 
 const STALE_WARNING = '110 - "Response is Stale"';
 
@@ -26,3 +27,13 @@ export const fetchedJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
   body: value,
   headers: stale ? STALE : FRESH,
 });
+
+/** The same, for an answer whose largest part is kept and answered many times: that part encoded once (see JsonPartEncodedOnce). */
+export const fetchedJsonEncoding =
+  <Field extends string>(encoder: JsonPartEncodedOnce<Field>) =>
+  <A extends { readonly [F in Field]: object }>({ value, stale }: Fetched<A>): PreparedBody => ({
+    contentType: 'application/json',
+    body: encoder.encode(value),
+    prepared: true,
+    headers: stale ? STALE : FRESH,
+  });
