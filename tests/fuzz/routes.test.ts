@@ -101,10 +101,11 @@ interface Answer {
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 /**
- * Sends the request, and once more when the server closed the socket it went out on without an
- * answer (ECONNRESET): a kept-alive socket whose time-out met the request, as Node's documentation
- * describes, or, on a machine too slow to send the request within the server's deadlines, a
- * connection it gave up on. Seen twice in CI on a machine twice as slow as usual.
+ * Sends the request, and once more, on a connection of its own, when the server closed the socket
+ * it went out on without an answer (ECONNRESET): a kept-alive socket whose time-out met the
+ * request, as Node's documentation describes. Seen in CI on a machine so loaded (load average 20
+ * on two cores) that the suite stalled past the server's keep-alive time-out: every idle socket
+ * had closed at once, and a second try on the same agent met another of them.
  */
 async function send(
   port: number,
@@ -113,10 +114,10 @@ async function send(
   live: LivePool,
 ): Promise<Answer> {
   try {
-    return await sendOnce(port, fuzzed, authorization, live);
+    return await sendOnce(port, fuzzed, authorization, live, agent);
   } catch (error) {
     if (!(error instanceof ClosedWithoutAnswer)) throw error;
-    return sendOnce(port, fuzzed, authorization, live);
+    return sendOnce(port, fuzzed, authorization, live, false);
   }
 }
 
@@ -127,6 +128,7 @@ function sendOnce(
   fuzzed: FuzzRequest,
   authorization: string | undefined,
   live: LivePool,
+  through: Agent | false,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const resolved = (text: string) => resolveReferences(text, live);
@@ -150,7 +152,7 @@ function sendOnce(
         method: fuzzed.method,
         path: resolved(fuzzed.target),
         headers,
-        agent,
+        agent: through,
         timeout: 10_000,
       },
       (incoming) => {
