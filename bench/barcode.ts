@@ -8,6 +8,12 @@
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import * as E from 'fp-ts/lib/Either.js';
+import { BwipBarcodeRenderer } from '../src/families/barcode/adapters/bwip-barcode-renderer.js';
+import { FittingBarcodeRenderer } from '../src/families/barcode/adapters/fitting-barcode-renderer.js';
+import { LeanQrBarcodeRenderer } from '../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
+import { GenerateBarcode } from '../src/families/barcode/domain/generate-barcode.js';
 import type { Pinning } from './cpu-pinning.js';
 import { startProduct } from './product.js';
 import { fixed, verdict } from './report.js';
@@ -20,6 +26,33 @@ const CONTENT_BYTES = 1000;
 const TARGET_FACTOR = 5;
 const TARGET_SLACK_MS = 10;
 const PERMISSIONS = ['Cryptography::*', 'Barcode::Generate'];
+/** The product's defaults (config/default.json's barcode section), for drawing in this process as it draws. */
+const MAX_PIXELS = 2_500_000;
+const MAX_CONTENT_BYTES = 1024;
+/** Issue 32: fresh content drawn by the product at no less than this share of what bwip-js draws in-process on as many cores. */
+const SCALING_TARGET = 0.8;
+
+const freshContent = (): string => randomBytes(CONTENT_BYTES).toString('base64').slice(0, CONTENT_BYTES);
+
+/**
+ * What one core draws in this process, through the product's own renderers without its pool,
+ * queue and cache: the same fresh 1 KB Aztec PNGs, one after another, for `seconds`.
+ */
+async function drawnInProcess(seconds: number): Promise<number> {
+  const generate = new GenerateBarcode(
+    new FittingBarcodeRenderer(
+      new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })),
+    ),
+    MAX_CONTENT_BYTES,
+  );
+  // The first drawing loads bwip-js, as the pool's warm-up does in the product.
+  await generate.execute({ symbology: 'azteccode', content: freshContent() });
+  let drawn = 0;
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until)
+    if (E.isRight(await generate.execute({ symbology: 'azteccode', content: freshContent() }))) drawn++;
+  return drawn / seconds;
+}
 
 interface CryptoRun {
   readonly p99: number;
@@ -51,7 +84,7 @@ async function barcodeClient(
   tally: BarcodeTally,
 ): Promise<void> {
   while (!until()) {
-    const content = randomBytes(CONTENT_BYTES).toString('base64').slice(0, CONTENT_BYTES);
+    const content = freshContent();
     const started = performance.now();
     try {
       const response = await fetch(
@@ -111,6 +144,20 @@ await runBenchmark(async (settings) => {
   await Promise.all(clients);
   const rssWarm = memoryOf(product.server.pid);
 
+  // Fresh content alone, then the same drawn in this process (the product idle): its drawing workers
+  // (barcode.workers, by default the cores less one) against as many cores drawing in-process.
+  const alonePool: BarcodeTally = { drawn: 0, lost: 0, statuses: new Map(), millis: [] };
+  const aloneUntil = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: BARCODE_CLIENTS }, () =>
+      barcodeClient(product.baseUrl, product.headers, () => Date.now() > aloneUntil, alonePool),
+    ),
+  );
+  const productRate = alonePool.drawn / seconds;
+  const workers = Math.max(1, availableParallelism() - 1);
+  const oneCore = await drawnInProcess(seconds);
+  const scaling = productRate / (oneCore * workers);
+
   const limit = TARGET_FACTOR * alone.p99 + TARGET_SLACK_MS;
   const statuses = [...tally.statuses.entries()].map(([status, count]) => `${status}: ${count}`).join(', ');
   console.log(
@@ -129,10 +176,16 @@ await runBenchmark(async (settings) => {
   console.log(
     `product RSS: ${fixed(rssBefore, 1)} MB before any barcode, ${fixed(rssWarm.rss, 1)} MB with the pool warm (peak ${fixed(rssWarm.peak, 1)} MB)`,
   );
+  console.log(
+    `fresh content alone: the product ${fixed(productRate, 1)}/s with ${workers} drawing worker(s); bwip-js in this process ${fixed(oneCore, 1)}/s on one core, × ${workers} = ${fixed(oneCore * workers, 1)}/s`,
+  );
   console.log('');
   console.log('Targets:');
   console.log(
     `  ${verdict(loaded.p99 <= limit)}  crypto p99 under barcode load ≤ ${TARGET_FACTOR}× alone + ${TARGET_SLACK_MS} ms: ${loaded.p99} ≤ ${fixed(limit, 1)}`,
+  );
+  console.log(
+    `  ${verdict(scaling >= SCALING_TARGET)}  fresh content ≥ ${SCALING_TARGET}× bwip-js in-process on as many cores: ${fixed(scaling, 3)}`,
   );
   console.log(`  ${verdict(tally.lost === 0)}  no barcode request lost: ${tally.lost}`);
   console.log(
