@@ -5,17 +5,17 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /**
- * `describe` where chromium is installed, `describe.skip` where it is not (npm test elsewhere than
- * CI); mocha's globals are looked up when it is called, so that a script outside mocha (npm run
- * console:screenshots) may import this file for launchBrowser.
- */
-/**
  * Each test of a page may take 3 minutes: a hang detector, not a speed check. One with four
  * accessibility scans and four screenshots took over 60 s in CI, on a machine 2.5 times slower
  * than usual with three other test processes and the type-check beside it.
  */
 const BROWSER_TEST_TIMEOUT_MS = 180_000;
 
+/**
+ * `describe` where chromium is installed, `describe.skip` where it is not (npm test elsewhere than
+ * CI); mocha's globals are looked up when it is called, so that a script outside mocha (npm run
+ * console:screenshots) may import this file for launchBrowser.
+ */
 export const describeInBrowser = (title: string, suite: (this: Mocha.Suite) => void): Mocha.Suite | void =>
   (existsSync(CHROMIUM) ? describe : describe.skip)(title, function (this: Mocha.Suite) {
     this.timeout(BROWSER_TEST_TIMEOUT_MS);

@@ -28,7 +28,7 @@ export const fetchedJson = <A>({ value, stale }: Fetched<A>): JsonBody<A> => ({
   headers: stale ? STALE : FRESH,
 });
 
-/** The same, for an answer whose largest part is kept and answered many times: that part encoded once (see JsonPartEncodedOnce). */
+/** The same, for an answer whose largest part is kept and answered many times: its bytes made once and kept with that part (see JsonPartEncodedOnce). */
 export const fetchedJsonEncoding =
   <Field extends string>(encoder: JsonPartEncodedOnce<Field>) =>
   <A extends { readonly [F in Field]: object }>({ value, stale }: Fetched<A>): PreparedBody => ({
