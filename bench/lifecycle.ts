@@ -2,7 +2,8 @@
  * Start and stop, measured over many runs, on a built tree:
  * `node --import tsx bench/lifecycle.ts` (BENCH_ROUNDS runs, default 10; BENCH_SKIP_START=1 only drains)
  * - how long `npm start` on a built tree takes to answer its first request, in a fresh data
- *   folder (migrations, a generated key) and again in the same folder (a restart); target < 2 s;
+ *   folder (migrations, a generated key) and again in the same folder (a restart); target < 1 s
+ *   (issue 32);
  * - what a SIGTERM costs 20 keep-alive clients hammering `/api/crypto/enc` (400 requests each,
  *   the signal after 1,000 answers): answers, refusals of new connections, and failures (resets,
  *   hang-ups), which must be 0; and whether every answered use was written at the stop.
@@ -15,10 +16,12 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { hammer } from '../tests/support/keep-alive-load.js';
-import { median } from './report.js';
+import { median, verdict } from './report.js';
 import { ROOT } from './server-processes.js';
 
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 10);
+/** Issue 32: `npm start` to the first answer on a built tree. */
+const TARGET_START_MS = 1000;
 const CLI = join(ROOT, 'bin/utility-api.js');
 const KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
 
@@ -110,9 +113,13 @@ try {
   }
   const summary = (times: number[]) =>
     `median ${Math.round(median(times))} ms, worst ${Math.round(Math.max(...times))} ms`;
-  console.log(`npm start to first answer over ${RUNS} runs (target < 2000 ms)`);
+  console.log(`npm start to first answer over ${RUNS} runs (target < ${TARGET_START_MS} ms)`);
   console.log(`  fresh data folder: ${summary(fresh)}`);
   console.log(`  restart:           ${summary(restart)}`);
+  if (fresh.length > 0)
+    console.log(
+      `  ${verdict(median(fresh) < TARGET_START_MS)}  median start in a fresh data folder < ${TARGET_START_MS} ms`,
+    );
 
   const dataDir = join(folder, 'drain');
   const env = environment(dataDir);

@@ -96,7 +96,7 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it('still answers other clients, closes every one at the body deadline with 408 code 9, and gives back its sockets and the memory they took', async () => {
+  it('still answers other clients, closes every one at the body deadline with 408 code 9, and gives back its sockets and the memory they took, twice over', async () => {
     cwd = mkdtempSync(join(tmpdir(), 'utility-api-unfinished-'));
     const env = { UTILITY_API_DATA_DIR: join(cwd, 'data'), UTILITY_API_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     const cli = async (...args: string[]) => (await runCommand(env, args)).stdout.trimEnd();
@@ -121,46 +121,68 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Where it starts: the server as it stands once it has served its first requests.
     const before = { sockets: socketsOf(pid), rss: rssOf(pid) };
+    const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 
-    const opening = performance.now();
-    for (let first = 0; first < HELD; first += 100)
-      held.push(
-        ...(await Promise.all(Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)))),
-      );
-    const openedMs = performance.now() - opening;
-    expect(openedMs, 'all held before the first could be cut').to.be.below(BODY_TIMEOUT_MS);
-    await until(() => socketsOf(pid) >= before.sockets + HELD, BODY_TIMEOUT_MS - openedMs);
-    const during = { sockets: socketsOf(pid), rss: rssOf(pid) };
+    /** HELD unfinished requests at once, all cut at the body deadline; the RSS while they were held. */
+    const wave = async (): Promise<number> => {
+      const opening = performance.now();
+      const wave: Held[] = [];
+      for (let first = 0; first < HELD; first += 100)
+        wave.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)),
+          )),
+        );
+      held.push(...wave);
+      const openedMs = performance.now() - opening;
+      expect(openedMs, 'all held before the first could be cut').to.be.below(BODY_TIMEOUT_MS);
+      await until(() => socketsOf(pid) >= before.sockets + HELD, BODY_TIMEOUT_MS - openedMs);
+      const during = { sockets: socketsOf(pid), rss: rssOf(pid) };
 
-    // Another client, while all of them are held: answered, and before any of them was cut.
-    const asked = performance.now();
-    expect(await encrypt()).to.equal(200);
-    expect(await once(`${baseUrl}/livez`)).to.equal(200);
-    const answeredOtherMs = performance.now() - asked;
-    expect(socketsOf(pid), 'the others were still held while it was answered').to.be.at.least(before.sockets + HELD);
+      // Another client, while all of them are held: answered, and before any of them was cut.
+      const asked = performance.now();
+      expect(await encrypt()).to.equal(200);
+      expect(await once(`${baseUrl}/livez`)).to.equal(200);
+      const answeredOtherMs = performance.now() - asked;
+      expect(socketsOf(pid), 'the others were still held while it was answered').to.be.at.least(before.sockets + HELD);
 
-    const answers = await Promise.all(held.map((one) => one.answered));
-    const statuses = new Map<string, number>();
-    for (const answer of answers) {
-      const key = `${answer.split(' ')[1]} ${/"code":(\d+)/.exec(answer)?.[1]}`;
-      statuses.set(key, (statuses.get(key) ?? 0) + 1);
-    }
-    expect(Object.fromEntries(statuses)).to.deep.equal({ '408 9': HELD });
-    await until(() => socketsOf(pid) <= before.sockets, 10_000);
-    const goneMs = performance.now() - opening;
-    // V8 and the allocator give the memory back over the next idle seconds: 11 to 19 s alone here,
-    // past 30 s in one CI run while the type-check had kept both cores busy.
-    const rssSettledMs = await until(() => rssOf(pid) <= before.rss * 1.1, 60_000).catch(() => Number.NaN);
+      const answers = await Promise.all(wave.map((one) => one.answered));
+      const statuses = new Map<string, number>();
+      for (const answer of answers) {
+        const key = `${answer.split(' ')[1]} ${/"code":(\d+)/.exec(answer)?.[1]}`;
+        statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(statuses)).to.deep.equal({ '408 9': HELD });
+      await until(() => socketsOf(pid) <= before.sockets, 10_000);
+      if (process.env.REPORT_FIGURES)
+        console.log(
+          `      sockets ${before.sockets} → ${during.sockets}; RSS ${mb(during.rss)} MB holding ${HELD} unfinished; opened in ${Math.round(openedMs)} ms; another client answered in ${Math.round(answeredOtherMs)} ms; ` +
+            `all sockets gone ${Math.round(performance.now() - opening)} ms after the first was opened (body timeout ${BODY_TIMEOUT_MS} ms)`,
+        );
+      return during.rss;
+    };
+
+    // V8 and the allocator give the memory back over the next idle seconds: 11 to 29 s alone here,
+    // past 30 s in one CI run while the type-check had kept both cores busy. Not all of it: glibc's
+    // heap keeps the small blocks 2,000 connections took (about 20 MB, 2026-11-27) for the next
+    // ones. So each wave must leave the server at most half of what holding the first took above
+    // where it started: a leak of what the requests held (30 MB of bodies) fails the first wave,
+    // and a smaller one the second, which would add to what the first left.
+    const heldFirst = await wave();
+    const limit = before.rss + (heldFirst - before.rss) / 2;
+    const settled = () => until(() => rssOf(pid) <= limit, 60_000).catch(() => Number.NaN);
+    const firstSettledMs = await settled();
+    const afterFirst = rssOf(pid);
+    await wave();
+    const secondSettledMs = await settled();
     const after = { sockets: socketsOf(pid), rss: rssOf(pid) };
-    if (process.env.REPORT_FIGURES) {
-      const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+    if (process.env.REPORT_FIGURES)
       console.log(
-        `      sockets ${before.sockets} → ${during.sockets} → ${after.sockets}; RSS ${mb(before.rss)} MB → ${mb(during.rss)} MB holding ${HELD} unfinished → ${mb(after.rss)} MB; opened in ${Math.round(openedMs)} ms; another client answered in ${Math.round(answeredOtherMs)} ms; ` +
-          `all sockets gone ${Math.round(goneMs)} ms after the first was opened (body timeout ${BODY_TIMEOUT_MS} ms); RSS within 10 % after ${Math.round(rssSettledMs)} ms more`,
+        `      RSS ${mb(before.rss)} MB before → ${mb(heldFirst)} MB holding → ${mb(afterFirst)} MB after the first wave (within ${mb(limit)} MB after ${Math.round(firstSettledMs)} ms) → ${mb(after.rss)} MB after the second (after ${Math.round(secondSettledMs)} ms)`,
       );
-    }
     expect(after.sockets).to.be.at.most(before.sockets);
-    expect(after.rss).to.be.at.most(before.rss * 1.1);
+    expect(afterFirst, 'what the first wave left').to.be.at.most(limit);
+    expect(after.rss, 'what the second wave left').to.be.at.most(limit);
     expect(
       running.log.filter((entry) => entry.level > 30),
       'no warning or error logged',
