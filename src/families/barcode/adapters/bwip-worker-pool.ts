@@ -51,18 +51,36 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 } 
 /** How piscina refuses a task when its queue is full (`maxQueue`), or when it has none (0). */
 const QUEUE_FULL = /^(Task queue is at limit|No task queue available)/;
 
+/** How piscina fails the tasks a worker held when it died: it exited, or ran out of its heap. */
+const WORKER_DIED = /^worker exited with code|memory limit/i;
+
+/**
+ * Tasks a worker is handed before it has finished the one it draws: it takes the next from its
+ * own port the moment it is done, instead of waiting for the event loop to come round, read its
+ * answer and hand it the next. Under the mixed bench's load (bench/mixed.ts, 50 connections, one
+ * request in 20 a fresh barcode), with one at a time the worker drew one barcode per turn of the
+ * busy event loop: it sat idle 77 % of the time, fresh barcodes waited 193 ms (p50) and the
+ * requests' p99 was 212 ms; with 4, 22 ms and 34 ms (2026-11-27, same machine, same hour).
+ */
+const TASKS_IN_HAND = 4;
+
 /**
  * bwip-js in worker threads (piscina), so a drawing of 0.4 s holds one worker and not the event
  * loop that answers every other request; images are read (zxing-wasm) by the same workers, for
  * the same reason, queued with the drawings. The workers start with the first task and stay for the
- * next; tasks beyond them wait in a queue of at most `queue` drawings, and a drawing that finds it
- * full is answered `busy` at once rather than waiting without end. A worker that dies fails only
- * its own task and is replaced. `stop` ends them all.
+ * next; tasks beyond them wait in a queue of at most `queue` drawings (some of them already handed
+ * to a worker, see TASKS_IN_HAND), and a drawing that finds it full is answered `busy` at once
+ * rather than waiting without end. A worker that dies fails only the task it was drawing and is
+ * replaced; the others it held are handed out again. `stop` ends them all.
  */
 export class BwipWorkerPool implements BwipEngine {
   readonly name = 'barcode drawing workers';
   private pool: Piscina<WorkerTask, WorkerResult> | undefined;
   private submitted = 0;
+  /** Each task's number, in the order they were given to piscina. */
+  private given = 0;
+  /** The numbers of the tasks one worker's death failed, by the error piscina failed them all with. */
+  private readonly failedTogether = new WeakMap<Error, number[]>();
 
   constructor(
     private readonly options: BwipWorkerPoolOptions,
@@ -92,14 +110,17 @@ export class BwipWorkerPool implements BwipEngine {
   }
 
   private async runOrBusy(task: WorkerTask): Promise<WorkerResult> {
+    const busy = {
+      kind: 'busy',
+      reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
+    } as const;
+    // Counted here rather than by piscina's queue alone, which does not hold the tasks handed to workers.
+    if (this.submitted >= this.options.workers + this.options.queue) return busy;
     try {
       return await this.run(task);
     } catch (error) {
       if (!(error instanceof Error && QUEUE_FULL.test(error.message))) throw error;
-      return {
-        kind: 'busy',
-        reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
-      };
+      return busy;
     }
   }
 
@@ -120,14 +141,27 @@ export class BwipWorkerPool implements BwipEngine {
     await pool?.destroy();
   }
 
-  private async run(task: WorkerTask): Promise<WorkerResult> {
+  private async run(task: WorkerTask, again = false): Promise<WorkerResult> {
     this.pool ??= this.open();
+    const pool = this.pool;
+    const number = this.given++;
     this.submitted++;
     try {
-      return await this.pool.run(task);
+      return await pool.run(task);
+    } catch (error) {
+      if (again || this.pool !== pool || !(error instanceof Error && WORKER_DIED.test(error.message))) throw error;
+      // A worker takes its tasks in the order given, one at a time, so of those its death failed
+      // (with one error) it was drawing the first; the others had not started. Once every one of
+      // them has been told (the failures come in one go, before the next turn), only that one fails.
+      const together = this.failedTogether.get(error) ?? [];
+      together.push(number);
+      this.failedTogether.set(error, together);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (number === Math.min(...together)) throw error;
     } finally {
       this.submitted--;
     }
+    return this.run(task, true);
   }
 
   private open(): Piscina<WorkerTask, WorkerResult> {
@@ -145,6 +179,7 @@ export class BwipWorkerPool implements BwipEngine {
       // Without it a task taken from the queue when no worker is free goes back at its tail, not
       // its head: with 4 clients on one worker, a drawing waited 12 s where 2 would do.
       stricterFIFO: true,
+      concurrentTasksPerWorker: TASKS_IN_HAND,
       resourceLimits: WORKER_HEAP,
     });
     // A worker that fails between tasks fails no drawing, and piscina replaces it; unheard, the
