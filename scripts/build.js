@@ -2,12 +2,12 @@
 // `npm run build` (and `npm ci`, through `prepare`): the client's types from the OpenAPI document
 // the routes being built describe (scripts/client-types.ts), the console's bundle
 // (scripts/console-bundle.js), the compiler over src/ into dist/, then the program's own bundle
-// over the compiler's dist/main.js (scripts/server-bundle.js). Arguments are the compiler's
+// over the compiler's dist/main.js (script./program-bundle.js). Arguments are the compiler's
 // (`--noCheck` where the type-check runs on its own).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { bundleConsole } from './console-bundle.js';
-import { bundleServer } from './server-bundle.js';
+import { bundlePrograms } from './program-bundle.js';
 
 const root = join(import.meta.dirname, '..');
 const run = (args) => {
@@ -17,4 +17,4 @@ const run = (args) => {
 run(['--import', 'tsx', join(root, 'scripts', 'client-types.ts')]);
 await bundleConsole(root);
 run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', ...process.argv.slice(2)]);
-await bundleServer(root);
+await bundlePrograms(root);
