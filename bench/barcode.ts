@@ -8,12 +8,13 @@
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import * as E from 'fp-ts/lib/Either.js';
 import { BwipBarcodeRenderer } from '../src/families/barcode/adapters/bwip-barcode-renderer.js';
 import { FittingBarcodeRenderer } from '../src/families/barcode/adapters/fitting-barcode-renderer.js';
 import { LeanQrBarcodeRenderer } from '../src/families/barcode/adapters/lean-qr-barcode-renderer.js';
 import { GenerateBarcode } from '../src/families/barcode/domain/generate-barcode.js';
+import { defaultBarcodeWorkers } from '../src/families/barcode/barcode-module.js';
+import { barcodeSettings } from '../src/families/barcode/barcode-settings.js';
 import type { Pinning } from './cpu-pinning.js';
 import { startProduct } from './product.js';
 import { fixed, verdict } from './report.js';
@@ -26,9 +27,8 @@ const CONTENT_BYTES = 1000;
 const TARGET_FACTOR = 5;
 const TARGET_SLACK_MS = 10;
 const PERMISSIONS = ['Cryptography::*', 'Barcode::Generate'];
-/** The product's defaults (config/default.json's barcode section), for drawing in this process as it draws. */
-const MAX_PIXELS = 2_500_000;
-const MAX_CONTENT_BYTES = 1024;
+/** The product's defaults, for drawing in this process as it draws. */
+const { maxPixels, maxContentBytes } = barcodeSettings.defaults;
 /** Issue 32: fresh content drawn by the product at no less than this share of what bwip-js draws in-process on as many cores. */
 const SCALING_TARGET = 0.8;
 
@@ -40,10 +40,8 @@ const freshContent = (): string => randomBytes(CONTENT_BYTES).toString('base64')
  */
 async function drawnInProcess(seconds: number): Promise<number> {
   const generate = new GenerateBarcode(
-    new FittingBarcodeRenderer(
-      new LeanQrBarcodeRenderer({ maxPixels: MAX_PIXELS }, new BwipBarcodeRenderer({ maxPixels: MAX_PIXELS })),
-    ),
-    MAX_CONTENT_BYTES,
+    new FittingBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, new BwipBarcodeRenderer({ maxPixels }))),
+    maxContentBytes,
   );
   // The first drawing loads bwip-js, as the pool's warm-up does in the product.
   await generate.execute({ symbology: 'azteccode', content: freshContent() });
@@ -154,7 +152,7 @@ await runBenchmark(async (settings) => {
     ),
   );
   const productRate = alonePool.drawn / seconds;
-  const workers = Math.max(1, availableParallelism() - 1);
+  const workers = defaultBarcodeWorkers();
   const oneCore = await drawnInProcess(seconds);
   const scaling = productRate / (oneCore * workers);
 

@@ -126,14 +126,14 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
     /** HELD unfinished requests at once, all cut at the body deadline; the RSS while they were held. */
     const wave = async (): Promise<number> => {
       const opening = performance.now();
-      const wave: Held[] = [];
+      const thisWave: Held[] = [];
       for (let first = 0; first < HELD; first += 100)
-        wave.push(
+        thisWave.push(
           ...(await Promise.all(
             Array.from({ length: Math.min(100, HELD - first) }, () => holdUnfinished(port, token)),
           )),
         );
-      held.push(...wave);
+      held.push(...thisWave);
       const openedMs = performance.now() - opening;
       expect(openedMs, 'all held before the first could be cut').to.be.below(BODY_TIMEOUT_MS);
       await until(() => socketsOf(pid) >= before.sockets + HELD, BODY_TIMEOUT_MS - openedMs);
@@ -146,7 +146,7 @@ describe('e2e: 2,000 requests whose bodies never finish, from one token', functi
       const answeredOtherMs = performance.now() - asked;
       expect(socketsOf(pid), 'the others were still held while it was answered').to.be.at.least(before.sockets + HELD);
 
-      const answers = await Promise.all(wave.map((one) => one.answered));
+      const answers = await Promise.all(thisWave.map((one) => one.answered));
       const statuses = new Map<string, number>();
       for (const answer of answers) {
         const key = `${answer.split(' ')[1]} ${/"code":(\d+)/.exec(answer)?.[1]}`;

@@ -44,8 +44,9 @@ export const barcodeModule = ({
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
     // One pool draws and reads: its workers and its queue bound both together.
-    const pool = new BwipWorkerPool({ workers: workers ?? defaultBarcodeWorkers(), queue });
-    const pooled = new PooledBarcodeRenderer({ maxPixels, workers: workers ?? defaultBarcodeWorkers(), queue }, pool);
+    const drawingWorkers = workers ?? defaultBarcodeWorkers();
+    const pool = new BwipWorkerPool({ workers: drawingWorkers, queue });
+    const pooled = new PooledBarcodeRenderer({ maxPixels, workers: drawingWorkers, queue }, pool);
     constant(LifecycleComponent, pooled);
     constant(BarcodeDecoder, new PooledBarcodeDecoder(pool));
     const drawing = new FittingBarcodeRenderer(new LeanQrBarcodeRenderer({ maxPixels }, pooled));
