@@ -83,8 +83,8 @@ const MEASURES_MEMORY = ['tests/e2e/unfinished-bodies.test.ts'];
  * 2 s saw it time out. They run next, the two at once, once the others are done.
  */
 const RENDERS_AT_LENGTH = [
-  'tests/browser/docs-try-it-out-utilities.test.ts',
-  'tests/browser/docs-try-it-out-accounts.test.ts',
+  'tests/browser/docs-try-it-out-1-of-2.test.ts',
+  'tests/browser/docs-try-it-out-2-of-2.test.ts',
 ];
 
 const all = testFiles('tests').sort();

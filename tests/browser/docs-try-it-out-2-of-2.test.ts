@@ -1,0 +1,3 @@
+import { describeTryItOut } from '../support/try-it-out.js';
+
+describeTryItOut(2, 2);
