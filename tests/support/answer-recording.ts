@@ -57,8 +57,8 @@ const SERIES_SHOWN = 2;
 
 /**
  * A metric family with only its first SERIES_SHOWN series. A scrape taken after every operation
- * was asked holds the duration histogram of every route (109 KB of the 437 KB document, which
- * /docs reads again each time an operation is opened); two of them show the shape as well.
+ * was asked holds the duration histogram of every route (about 100 KB of the 437 KB document that
+ * /docs downloads); two of them show the shape as well.
  */
 function firstSeriesOf(family: string): string {
   const shown = new Set<string>();
