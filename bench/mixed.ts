@@ -258,11 +258,21 @@ await runBenchmark(async () => {
     fixed(at(sortedAll, 0.99), 2),
     fixed(sortedAll.at(-1) ?? Number.NaN, 2),
   ]);
-  const meanOf = (picked: { mb: number }[]) => picked.reduce((sum, { mb }) => sum + mb, 0) / picked.length;
-  const first = meanOf(rss.filter(({ second }) => second <= WINDOW_SECONDS));
-  const last = meanOf(rss.filter(({ second }) => second > DURATION_SECONDS - WINDOW_SECONDS));
+  /** The RSS read in (from, to] seconds of the run, averaged. */
+  const rssBetween = (from: number, to: number): number => {
+    const picked = rss.filter(({ second }) => second > from && second <= to);
+    return picked.reduce((sum, { mb }) => sum + mb, 0) / picked.length;
+  };
+  const first = rssBetween(0, WINDOW_SECONDS);
+  const last = rssBetween(DURATION_SECONDS - WINDOW_SECONDS, Number.POSITIVE_INFINITY);
   const growth = (last - first) / first;
   process.stdout.write(`${table(rows)}\n\n`);
+  // The RSS over the run, a window at a time: whether what it grows by levels off or keeps growing.
+  const curve = Array.from({ length: Math.ceil(DURATION_SECONDS / WINDOW_SECONDS) }, (_, index) => {
+    const end = (index + 1) * WINDOW_SECONDS;
+    return `${end} s ${fixed(rssBetween(end - WINDOW_SECONDS, end), 1)}`;
+  });
+  process.stdout.write(`RSS (MB, mean of each ${WINDOW_SECONDS} s): ${curve.join(', ')}\n\n`);
   // Which side was the limit: a server busy all the time on its core has no room left; the bench's own share says whether it was the client instead.
   process.stdout.write(
     `Server CPU: ${fixed((serverCpuSeconds / elapsedSeconds) * 100, 0)} % of one core, ` +
