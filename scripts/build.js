@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build` (and `npm ci`, through `prepare`): the client's types from the OpenAPI document
 // the routes being built describe (scripts/client-types.ts), the console's bundle
-// (scripts/console-bundle.js), the compiler over src/ into dist/, then the program's own bundle
-// over the compiler's dist/main.js (script./program-bundle.js). Arguments are the compiler's
+// (scripts/console-bundle.js), the compiler over src/ into dist/, then the programs' bundles
+// over the compiler's dist/main.js and dist/cli/index.js (scripts/program-bundle.js). Arguments are the compiler's
 // (`--noCheck` where the type-check runs on its own).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

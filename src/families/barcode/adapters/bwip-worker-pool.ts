@@ -110,18 +110,21 @@ export class BwipWorkerPool implements BwipEngine {
   }
 
   private async runOrBusy(task: WorkerTask): Promise<WorkerResult> {
-    const busy = {
-      kind: 'busy',
-      reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
-    } as const;
     // Counted here rather than by piscina's queue alone, which does not hold the tasks handed to workers.
-    if (this.submitted >= this.options.workers + this.options.queue) return busy;
+    if (this.submitted >= this.options.workers + this.options.queue) return this.busy();
     try {
       return await this.run(task);
     } catch (error) {
       if (!(error instanceof Error && QUEUE_FULL.test(error.message))) throw error;
-      return busy;
+      return this.busy();
     }
+  }
+
+  private busy(): WorkerResult {
+    return {
+      kind: 'busy',
+      reason: `all ${this.options.workers} barcode drawing workers are busy and the queue of ${this.options.queue} waiting drawings is full`,
+    };
   }
 
   /** Workers running now and drawings waiting, for tests and diagnostics. */
