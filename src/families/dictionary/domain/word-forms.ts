@@ -4,13 +4,21 @@ import type { PartOfSpeech } from './sense.js';
  * What a word may be: letters of any script, with spaces, hyphens, apostrophes, periods and
  * digits among them, at least one letter, at most 64 characters.
  */
-export const WORD_PATTERN = /^(?=[^\p{L}]*\p{L})[\p{L}\p{M}\p{Nd} .'’-]{1,64}$/u;
+export const WORD_PATTERN = /^(?=[^\p{L}]*\p{L})[\p{L}\p{M}\p{Nd} .'\u2019-]{1,64}$/u;
 export const WORD_RULE =
   'a word of at most 64 characters: letters, with spaces, hyphens, apostrophes, periods or digits among them';
 
-/** The form lemmas are looked up by: lower-case, single spaces, straight apostrophes. */
+/**
+ * The form lemmas are looked up by: lower-case, single spaces, straight apostrophes (for ’, U+2019:
+ * written as an escape in a pattern, as the program's bundle must stay ASCII).
+ */
 export function normaliseWord(word: string): string {
-  return word.normalize('NFC').trim().replace(/ +/g, ' ').replace(/’/g, "'").toLowerCase();
+  return word
+    .normalize('NFC')
+    .trim()
+    .replace(/ +/g, ' ')
+    .replace(/\u2019/g, "'")
+    .toLowerCase();
 }
 
 /**
@@ -93,7 +101,7 @@ export function withoutAccents(word: string): string {
 export function wordsOf(text: string): string[] {
   return text
     .toLowerCase()
-    .replace(/’/g, "'")
+    .replace(/\u2019/g, "'")
     .split(/[^\p{L}\p{M}\p{Nd}']+/u)
     .map((word) => word.replace(/'s$/, '').replace(/^'+|'+$/g, ''))
     .filter((word) => word !== '');

@@ -107,6 +107,11 @@ export function placeNameKey(name: string): string {
   return SEPARATED.test(folded) ? folded.replace(SEPARATORS, ' ').trim() : folded;
 }
 
-const SEPARATORS = /[\s\-‐‑–—'’‘`´.]+/g;
+/**
+ * Spaces, hyphens and dashes (‐ ‑ – —), apostrophes (' ’ ‘ ` ´) and periods. Characters beyond ASCII
+ * are written as escapes: the program's bundle must stay ASCII (see scripts/program-bundle.js).
+ */
+const SEPARATORS = /[\s\-\u2010\u2011\u2013\u2014'\u2019\u2018`\u00b4.]+/g;
 /** Anything to tidy: a separator other than a single inner space. */
-const SEPARATED = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\-‐‑–—'’‘`´.]|\s\s|^\s|\s$/;
+const SEPARATED =
+  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\-\u2010\u2011\u2013\u2014'\u2019\u2018`\u00b4.]|\s\s|^\s|\s$/;

@@ -39,8 +39,9 @@ const matchers = new Map(Object.entries(SCRIPT_OF_LANGUAGE).map(([lang, script])
 /** Marathi shares Devanagari with Hindi; its candra e (पॅरिस) is not Hindi's spelling (पेरिस). */
 const MARATHI = /[\u0945\u0972]/u;
 const HAN_ONLY = /^[\p{Script=Han}\u3005]+$/u;
+/** Kana with or without Han, the long-vowel mark ー, the iteration mark 々 and the middle dot ・. */
 const WITH_KANA =
-  /^(?=.*[\p{Script=Hiragana}\p{Script=Katakana}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005・\p{Zs}]+$/u;
+  /^(?=.*[\p{Script=Hiragana}\p{Script=Katakana}])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u30fb\p{Zs}]+$/u;
 
 let japaneseHan: ReadonlySet<string> | undefined;
 let chineseHan: ReadonlySet<string> | undefined;
