@@ -6,25 +6,25 @@ const SPACE = 0x20;
 const NEWLINE = 0x0a;
 const DIGIT_ZERO = 0x30;
 
-/** The synset type digit of a sense key (`run%2:38:00::`) for each part of speech; 5 is a satellite adjective. */
-const SENSE_KEY_TYPES: { readonly [P in PartOfSpeech]: readonly number[] } = {
-  noun: [0x31],
-  verb: [0x32],
-  adjective: [0x33, 0x35],
-  adverb: [0x34],
-};
+/** Each part of speech as a number, in WordNet's order of the parts: a lemma's senses are kept in that order. */
+const PART_NUMBER: { readonly [P in PartOfSpeech]: number } = { noun: 1, verb: 2, adjective: 3, adverb: 4 };
+/** The part of speech (its number) of a sense key's synset type digit (`run%2:38:00::`); 5 is a satellite adjective. */
+const PART_OF_TYPE: Readonly<Record<number, number>> = { 0x31: 1, 0x32: 2, 0x33: 3, 0x34: 4, 0x35: 3 };
 
 /**
  * What WordNet's `index.sense` tells: a line per sense of every lemma, `lemma%type:file:id:head:headId
- * offset senseNumber tagCount`, sorted by its key. The tag count is how often the sense was found
+ * offset senseNumber tagCount`, sorted by its key. It holds what the four `index.<part>` files do
+ * (each lemma's synsets per part of speech, in the order of their sense numbers: checked equal for
+ * all 155,467 lemma and part pairs of WordNet 3.1), and the tag count, how often the sense was found
  * in the semantic concordance's texts: what orders senses across parts of speech, and, summed per
  * lemma, how much a lemma is used.
  *
  * The file (7 MB) is read once and not kept: per distinct lemma (about 148,000) its spelling, its
- * summed count and its letters' masks, and per sense ever counted (about 35,000; the others count
- * 0) its type, offset and count, all in typed arrays (about 5 MB, no object per lemma), searched by
- * binary search or, for spelling suggestions, a scan of the lemmas of about the length asked (their
- * numbers sorted by length).
+ * summed count and its letters' masks, and per sense (about 207,000) its part of speech, synset
+ * offset and count, in typed arrays (about 4 MB, no object per lemma), a lemma's senses by part of
+ * speech and sense number. Lemmas are found by binary search or, for spelling suggestions, by a scan
+ * of the lemmas of about the length asked (their numbers sorted by length). Keeping the index files
+ * instead took 6 MB more.
  */
 export class SenseIndex {
   /** Every lemma's spelling as the file writes it (underscores for spaces), one after the other in the file's order. */
@@ -34,9 +34,10 @@ export class SenseIndex {
   private readonly lemmaCounts: Uint32Array;
   private readonly lemmaOnce: Int32Array;
   private readonly lemmaTwice: Int32Array;
-  /** Where each lemma's counted senses start in the sense arrays; one more at the end. */
+  /** Where each lemma's senses start in the sense arrays; one more at the end. */
   private readonly lemmaSenses: Uint32Array;
-  private readonly senseTypes: Uint8Array;
+  /** Per sense: its part of speech's number (see PART_NUMBER). */
+  private readonly senseParts: Uint8Array;
   private readonly senseOffsets: Uint32Array;
   private readonly senseCounts: Uint32Array;
   /** Lemma numbers by length; those of length n from `byLengthStarts[n]` to `byLengthStarts[n + 1]`. */
@@ -45,61 +46,56 @@ export class SenseIndex {
   private readonly lemmaCount: number;
 
   constructor(file: Buffer) {
-    let lines = 0;
-    for (let at = file.indexOf(NEWLINE); at !== -1; at = file.indexOf(NEWLINE, at + 1)) lines += 1;
-    const spellings = Buffer.allocUnsafe(file.length);
-    const starts = new Uint32Array(lines + 2);
-    const counts = new Uint32Array(lines + 1);
-    const once = new Int32Array(lines + 1);
-    const twice = new Int32Array(lines + 1);
-    const lemmaSenses = new Uint32Array(lines + 2);
-    const types = new Uint8Array(lines);
-    const offsets = new Uint32Array(lines);
-    const senseCounts = new Uint32Array(lines);
+    // Two passes over the file: the first counts, so that every array is made at its final size.
+    // Arrays sized for every line and cut afterwards left about 13 MB of garbage, which V8 holds
+    // until its next full collection: an idle server kept it (RSS 174 or 191 MB in like runs).
     let lemmas = 0;
     let senses = 0;
-    let written = 0;
-    for (let at = 0; at < file.length;) {
-      const percent = file.indexOf(PERCENT, at);
-      const newline = file.indexOf(NEWLINE, at);
-      const lineEnd = newline === -1 ? file.length : newline;
-      const length = percent - at;
-      const previous = lemmas - 1;
-      const sameLemma =
-        lemmas > 0 &&
-        length === starts[lemmas]! - starts[previous]! &&
-        file.compare(spellings, starts[previous]!, starts[lemmas]!, at, percent) === 0;
-      if (!sameLemma) {
-        written += file.copy(spellings, written, at, percent);
-        ({ once: once[lemmas], twice: twice[lemmas] } = letterMasks(file, at, length));
-        lemmaSenses[lemmas] = senses;
+    let spellingBytes = 0;
+    forEachSenseLine(file, (at, percent, newLemma) => {
+      if (newLemma) {
         lemmas += 1;
-        starts[lemmas] = written;
+        spellingBytes += percent - at;
+      }
+      senses += 1;
+    });
+    this.lemmaCount = lemmas;
+    this.spellings = Buffer.alloc(spellingBytes);
+    this.lemmaStarts = new Uint32Array(lemmas + 1);
+    this.lemmaCounts = new Uint32Array(lemmas);
+    this.lemmaOnce = new Int32Array(lemmas);
+    this.lemmaTwice = new Int32Array(lemmas);
+    this.lemmaSenses = new Uint32Array(lemmas + 1);
+    this.senseParts = new Uint8Array(senses);
+    this.senseOffsets = new Uint32Array(senses);
+    this.senseCounts = new Uint32Array(senses);
+    /** Per sense, its sense number, to order each lemma's senses by once they are all read. */
+    const senseNumbers = new Uint8Array(senses);
+    let current = -1;
+    let sense = 0;
+    let written = 0;
+    forEachSenseLine(file, (at, percent, newLemma, lineEnd) => {
+      if (newLemma) {
+        if (current >= 0) this.orderSenses(current, sense, senseNumbers);
+        current += 1;
+        written += file.copy(this.spellings, written, at, percent);
+        this.lemmaStarts[current + 1] = written;
+        ({ once: this.lemmaOnce[current], twice: this.lemmaTwice[current] } = letterMasks(file, at, percent - at));
+        this.lemmaSenses[current] = sense;
       }
       // The line's fields after the key: offset, sense number, tag count.
       const offsetStart = file.indexOf(SPACE, percent) + 1;
-      const tagCount = numberAt(file, file.lastIndexOf(SPACE, lineEnd) + 1, lineEnd);
-      if (tagCount > 0) {
-        types[senses] = file[percent + 1]!;
-        offsets[senses] = numberAt(file, offsetStart, file.indexOf(SPACE, offsetStart));
-        senseCounts[senses] = tagCount;
-        senses += 1;
-        counts[lemmas - 1]! += tagCount;
-      }
-      at = lineEnd + 1;
-    }
-    lemmaSenses[lemmas] = senses;
-    // Copies of the parts used, so that the arrays sized for every line are let go.
-    this.spellings = Buffer.from(spellings.subarray(0, written));
-    this.lemmaStarts = starts.slice(0, lemmas + 1);
-    this.lemmaCounts = counts.slice(0, lemmas);
-    this.lemmaOnce = once.slice(0, lemmas);
-    this.lemmaTwice = twice.slice(0, lemmas);
-    this.lemmaSenses = lemmaSenses.slice(0, lemmas + 1);
-    this.senseTypes = types.slice(0, senses);
-    this.senseOffsets = offsets.slice(0, senses);
-    this.senseCounts = senseCounts.slice(0, senses);
-    this.lemmaCount = lemmas;
+      const numberStart = file.indexOf(SPACE, offsetStart) + 1;
+      const countStart = file.indexOf(SPACE, numberStart) + 1;
+      this.senseParts[sense] = PART_OF_TYPE[file[percent + 1]!] ?? 0;
+      this.senseOffsets[sense] = numberAt(file, offsetStart, numberStart - 1);
+      senseNumbers[sense] = numberAt(file, numberStart, countStart - 1);
+      this.senseCounts[sense] = numberAt(file, countStart, lineEnd);
+      this.lemmaCounts[current]! += this.senseCounts[sense]!;
+      sense += 1;
+    });
+    if (current >= 0) this.orderSenses(current, sense, senseNumbers);
+    this.lemmaSenses[lemmas] = senses;
     this.byLengthStarts = new Uint32Array(257);
     for (let lemma = 0; lemma < lemmas; lemma++) this.byLengthStarts[Math.min(this.lengthOf(lemma), 255) + 1]! += 1;
     for (let length = 1; length <= 256; length++) this.byLengthStarts[length]! += this.byLengthStarts[length - 1]!;
@@ -108,14 +104,24 @@ export class SenseIndex {
     for (let lemma = 0; lemma < lemmas; lemma++) this.byLength[filled[Math.min(this.lengthOf(lemma), 255)]!++] = lemma;
   }
 
+  /** Whether the lemma has a sense in that part of speech. */
+  has(lemma: string, partOfSpeech: PartOfSpeech): boolean {
+    const [from, to] = this.sensesOf(lemma, partOfSpeech);
+    return from < to;
+  }
+
+  /** The lemma's synsets in that part of speech, by their offsets in its data file, in the order of their sense numbers. */
+  synsetOffsets(lemma: string, partOfSpeech: PartOfSpeech): number[] {
+    const [from, to] = this.sensesOf(lemma, partOfSpeech);
+    return Array.from(this.senseOffsets.subarray(from, to));
+  }
+
   /** The tag count of each of a lemma's counted senses in one part of speech, by its synset's offset (absent: 0). */
   tagCounts(lemma: string, partOfSpeech: PartOfSpeech): Map<number, number> {
     const counts = new Map<number, number>();
-    const found = this.lemmaNumber(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
-    if (found === -1) return counts;
-    const types = SENSE_KEY_TYPES[partOfSpeech];
-    for (let sense = this.lemmaSenses[found]!; sense < this.lemmaSenses[found + 1]!; sense++)
-      if (types.includes(this.senseTypes[sense]!)) counts.set(this.senseOffsets[sense]!, this.senseCounts[sense]!);
+    const [from, to] = this.sensesOf(lemma, partOfSpeech);
+    for (let sense = from; sense < to; sense++)
+      if (this.senseCounts[sense]! > 0) counts.set(this.senseOffsets[sense]!, this.senseCounts[sense]!);
     return counts;
   }
 
@@ -145,6 +151,46 @@ export class SenseIndex {
       .map(({ lemma }) =>
         this.spellings.toString('utf8', this.lemmaStarts[lemma]!, this.lemmaStarts[lemma + 1]!).replaceAll('_', ' '),
       );
+  }
+
+  /** Where the lemma's senses in that part of speech are in the sense arrays (from, to); empty when it has none. */
+  private sensesOf(lemma: string, partOfSpeech: PartOfSpeech): [number, number] {
+    const found = this.lemmaNumber(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+    if (found === -1) return [0, 0];
+    const part = PART_NUMBER[partOfSpeech];
+    let from = this.lemmaSenses[found]!;
+    const end = this.lemmaSenses[found + 1]!;
+    while (from < end && this.senseParts[from]! < part) from++;
+    let to = from;
+    while (to < end && this.senseParts[to] === part) to++;
+    return [from, to];
+  }
+
+  /**
+   * Puts the senses of a lemma (`lemmaSenses[lemma]` to `end`) in order of part of speech, then of
+   * sense number: the file orders them by sense key. A lemma has a few (at most 75), so an insertion sort.
+   */
+  private orderSenses(lemma: number, end: number, senseNumbers: Uint8Array): void {
+    const parts = this.senseParts;
+    const rank = (sense: number): number => parts[sense]! * 256 + senseNumbers[sense]!;
+    for (let i = this.lemmaSenses[lemma]! + 1; i < end; i++) {
+      const part = parts[i]!;
+      const number = senseNumbers[i]!;
+      const offset = this.senseOffsets[i]!;
+      const count = this.senseCounts[i]!;
+      const key = rank(i);
+      let j = i - 1;
+      for (; j >= this.lemmaSenses[lemma]! && rank(j) > key; j--) {
+        parts[j + 1] = parts[j]!;
+        senseNumbers[j + 1] = senseNumbers[j]!;
+        this.senseOffsets[j + 1] = this.senseOffsets[j]!;
+        this.senseCounts[j + 1] = this.senseCounts[j]!;
+      }
+      parts[j + 1] = part;
+      senseNumbers[j + 1] = number;
+      this.senseOffsets[j + 1] = offset;
+      this.senseCounts[j + 1] = count;
+    }
   }
 
   private lengthOf(lemma: number): number {
@@ -177,6 +223,32 @@ export class SenseIndex {
       if (ours !== theirs) return ours - theirs;
       if (ours === PERCENT) return 0;
     }
+  }
+}
+
+/**
+ * Calls `onLine` with each line's start, the "%" ending its lemma, whether its lemma differs from
+ * the line before's (a lemma's lines follow one another) and the line's end.
+ */
+function forEachSenseLine(
+  file: Buffer,
+  onLine: (at: number, percent: number, newLemma: boolean, lineEnd: number) => void,
+): void {
+  let previousAt = 0;
+  let previousLength = -1;
+  for (let at = 0; at < file.length;) {
+    const percent = file.indexOf(PERCENT, at);
+    const newline = file.indexOf(NEWLINE, at);
+    const lineEnd = newline === -1 ? file.length : newline;
+    const length = percent - at;
+    const newLemma =
+      length !== previousLength || file.compare(file, previousAt, previousAt + length, at, percent) !== 0;
+    if (newLemma) {
+      previousAt = at;
+      previousLength = length;
+    }
+    onLine(at, percent, newLemma, lineEnd);
+    at = lineEnd + 1;
   }
 }
 

@@ -1,81 +1,11 @@
 import { readSync } from 'node:fs';
 
 /**
- * Reading WordNet's database files as described in its wndb(5) page: index lines found by binary
- * search over Buffers holding the whole index files, synsets read at their byte offsets.
+ * Reading WordNet's database files as described in its wndb(5) page: synsets read at their byte
+ * offsets (the offsets come from `index.sense`, see sense-index.ts), and the exception lists.
  */
 
 const NEWLINE = 0x0a;
-const SPACE = 0x20;
-
-/**
- * An index file with where each of its entry lines starts, so that a lookup is a binary search
- * over line numbers comparing a few bytes in place. The licence at the top, whose lines start
- * with two spaces, is left out; the entries are sorted byte-wise by lemma.
- */
-export class IndexFile {
-  private readonly lineStarts: Uint32Array;
-
-  constructor(private readonly index: Buffer) {
-    let offset = 0;
-    while (offset < index.length && index[offset] === SPACE && index[offset + 1] === SPACE)
-      offset = nextLine(index, offset);
-    const first = offset;
-    let lines = 0;
-    for (; offset < index.length; offset = nextLine(index, offset)) lines += 1;
-    this.lineStarts = new Uint32Array(lines);
-    for (let line = 0, at = first; line < lines; line++, at = nextLine(index, at)) this.lineStarts[line] = at;
-  }
-
-  /** The line whose lemma is `key` (underscores for spaces), or undefined. */
-  find(key: Buffer): string | undefined {
-    const lineStart = this.lineStartOf(key);
-    if (lineStart === -1) return undefined;
-    const end = this.index.indexOf(NEWLINE, lineStart);
-    return this.index.toString('latin1', lineStart, end === -1 ? this.index.length : end);
-  }
-
-  /** Whether the file has a line for `key`: the search alone, without decoding the line. */
-  has(key: Buffer): boolean {
-    return this.lineStartOf(key) !== -1;
-  }
-
-  private lineStartOf(key: Buffer): number {
-    let low = 0;
-    let high = this.lineStarts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const lineStart = this.lineStarts[middle]!;
-      const comparison = compareWithLine(key, this.index, lineStart);
-      if (comparison === 0) return lineStart;
-      if (comparison < 0) high = middle;
-      else low = middle + 1;
-    }
-    return -1;
-  }
-}
-
-function nextLine(buffer: Buffer, offset: number): number {
-  const end = buffer.indexOf(NEWLINE, offset);
-  return end === -1 ? buffer.length : end + 1;
-}
-
-/** Compares a key with the first field of the line at `lineStart`, as bytes (the order of the file). */
-function compareWithLine(key: Buffer, index: Buffer, lineStart: number): number {
-  for (let i = 0; ; i++) {
-    const ours = i < key.length ? key[i]! : SPACE;
-    const theirs = index[lineStart + i] ?? SPACE;
-    if (ours !== theirs) return ours - theirs;
-    if (ours === SPACE) return 0;
-  }
-}
-
-/** An index line's synset offsets, in WordNet's order: most frequently tagged sense first. */
-export function synsetOffsetsOf(indexLine: string): number[] {
-  const fields = indexLine.trim().split(' ');
-  const synsetCount = Number(fields[2]);
-  return fields.slice(fields.length - synsetCount).map(Number);
-}
 
 export interface Pointer {
   readonly symbol: string;

