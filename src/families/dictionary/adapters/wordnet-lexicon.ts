@@ -153,10 +153,10 @@ export class WordNetLexicon implements Lexicon {
       };
     };
     const [senses, [noun, verb, adjective, adverb]] = await Promise.all([
-      readFile(join(dictFolder, 'index.sense')),
+      SenseIndex.read(join(dictFolder, 'index.sense')),
       Promise.all(Object.values(FILE_SUFFIX).map(loadPart)),
     ]);
-    return { senses: new SenseIndex(senses), noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+    return { senses, noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
   }
 }
 

