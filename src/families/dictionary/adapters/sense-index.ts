@@ -6,6 +6,9 @@ const PERCENT = 0x25;
 const SPACE = 0x20;
 const DIGIT_ZERO = 0x30;
 
+/** Lemma searches remembered (see numberOf): a word and its base forms are rarely more. */
+const RECENT_LOOKUPS = 4;
+
 /** Each part of speech as a number, in WordNet's order of the parts: a lemma's senses are kept in that order. */
 const PART_NUMBER: { readonly [P in PartOfSpeech]: number } = { noun: 1, verb: 2, adjective: 3, adverb: 4 };
 /** The part of speech (its number) of a sense key's synset type digit (`run%2:38:00::`); 5 is a satellite adjective. */
@@ -44,6 +47,9 @@ export class SenseIndex {
   private readonly byLength: Uint32Array;
   private readonly byLengthStarts: Uint32Array;
   private readonly lemmaCount: number;
+  private readonly recentlyAsked: (string | undefined)[] = new Array<string | undefined>(RECENT_LOOKUPS);
+  private readonly recentlyFound = new Int32Array(RECENT_LOOKUPS);
+  private nextRecent = 0;
 
   /**
    * Reads the file twice, a line at a time: once to count, then into arrays made at their final
@@ -165,7 +171,7 @@ export class SenseIndex {
 
   /** Where the lemma's senses in that part of speech are in the sense arrays (from, to); empty when it has none. */
   private sensesOf(lemma: string, partOfSpeech: PartOfSpeech): [number, number] {
-    const found = this.lemmaNumber(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+    const found = this.numberOf(lemma);
     if (found === -1) return [0, 0];
     const part = PART_NUMBER[partOfSpeech];
     let from = this.lemmaSenses[found]!;
@@ -215,6 +221,21 @@ export class SenseIndex {
 
   private lengthOf(lemma: number): number {
     return this.lemmaStarts[lemma + 1]! - this.lemmaStarts[lemma]!;
+  }
+
+  /**
+   * The number of a lemma as the domain spells it (spaces, not underscores), or -1. The last few
+   * found are remembered: a word and its possible base forms are asked about in each of the four
+   * parts of speech in turn, and then for their senses, so most searches repeat a recent one.
+   */
+  private numberOf(lemma: string): number {
+    const at = this.recentlyAsked.indexOf(lemma);
+    if (at !== -1) return this.recentlyFound[at]!;
+    const found = this.lemmaNumber(Buffer.from(lemma.replaceAll(' ', '_'), 'utf8'));
+    this.recentlyAsked[this.nextRecent] = lemma;
+    this.recentlyFound[this.nextRecent] = found;
+    this.nextRecent = (this.nextRecent + 1) % RECENT_LOOKUPS;
+    return found;
   }
 
   /**
