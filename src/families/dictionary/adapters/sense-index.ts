@@ -70,7 +70,7 @@ export class SenseIndex {
     });
     const index = new SenseIndex(lemmas, senses, spellingBytes);
     /** Per sense, its sense number, to order each lemma's senses by once they are all read. */
-    const senseNumbers = new Uint8Array(senses);
+    const senseNumbers = new Uint16Array(senses);
     let lemma = -1;
     let sense = 0;
     let written = 0;
@@ -184,11 +184,11 @@ export class SenseIndex {
 
   /**
    * Puts the senses of a lemma (`lemmaSenses[lemma]` to `end`) in order of part of speech, then of
-   * sense number: the file orders them by sense key. A lemma has a few (at most 75), so an insertion sort.
+   * sense number: the file orders them by sense key. A lemma has a few (`break` the most: 75), so an insertion sort.
    */
-  private orderSenses(lemma: number, end: number, senseNumbers: Uint8Array): void {
+  private orderSenses(lemma: number, end: number, senseNumbers: Uint16Array): void {
     const parts = this.senseParts;
-    const rank = (sense: number): number => parts[sense]! * 256 + senseNumbers[sense]!;
+    const rank = (sense: number): number => parts[sense]! * 0x10000 + senseNumbers[sense]!;
     for (let i = this.lemmaSenses[lemma]! + 1; i < end; i++) {
       const part = parts[i]!;
       const number = senseNumbers[i]!;
