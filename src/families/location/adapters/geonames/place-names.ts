@@ -5,7 +5,7 @@ import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
 import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
 import type { PlaceTable } from './place-table.js';
-import { forEachLine } from '../../../../platform/files/each-line.js';
+import { forEachLine, PreviousField } from '../../../../platform/files/each-line.js';
 import { indexIn, splitLine } from './geonames-lines.js';
 
 /**
@@ -127,7 +127,7 @@ export async function loadPlaceNames(
 ): Promise<PlaceNames> {
   const rowOf = rowsByGeonamesId(table);
   const builder = new AlternatesBuilder(table, nameIndex, await readAdmin2Names(admin2File));
-  const lastTimeZone = new LastField();
+  const lastTimeZone = new LastTimeZone();
   await forEachLine(file, (bytes, from, to, chunkAt) =>
     readLine(bytes, chunkAt, from, to, rowOf, builder, lastTimeZone),
   );
@@ -153,19 +153,13 @@ function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
   };
 }
 
-/** The last time zone read, as bytes and as a string: the string is made again only when the bytes differ. */
-class LastField {
-  private bytes = Buffer.alloc(64);
-  private length = -1;
+/** The last time zone read, as a string made again only when its bytes differ from the line before's. */
+class LastTimeZone {
+  private readonly previous = new PreviousField();
   private text = '';
 
   read(line: Buffer, from: number, to: number): string {
-    const length = to - from;
-    if (length === this.length && line.compare(this.bytes, 0, length, from, to) === 0) return this.text;
-    if (length > this.bytes.length) this.bytes = Buffer.alloc(length);
-    line.copy(this.bytes, 0, from, to);
-    this.length = length;
-    this.text = line.toString('latin1', from, to);
+    if (!this.previous.repeats(line, from, to)) this.text = line.toString('latin1', from, to);
     return this.text;
   }
 }
@@ -177,7 +171,7 @@ function readLine(
   to: number,
   rowOf: (geonamesId: number) => number,
   builder: AlternatesBuilder,
-  lastTimeZone: LastField,
+  lastTimeZone: LastTimeZone,
 ): void {
   const starts = fieldStarts;
   let row = -1;
