@@ -77,8 +77,9 @@ const testFiles = (folder) =>
 const MEASURES_MEMORY = ['tests/e2e/unfinished-bodies.test.ts'];
 
 /**
- * Files that keep Chromium's renderer busy for over a minute (Swagger UI takes 1.5 to 3.5 s of a
- * core to open each operation of /docs: 90 core-s for one of these files). Beside the others they
+ * Files that keep Chromium's renderer busy for a minute (Swagger UI opens, fills in, runs and shows
+ * each operation of /docs: 65 s each, side by side, measured 2026-11-28; 104 s before the page
+ * resolved operations as OpenAPI 3.0, see src/platform/http/docs-page.ts). Beside the others they
  * starved them: a full run took 357 s instead of about 170, and a test that gives the database
  * 2 s saw it time out. They run next, the two at once, once the others are done.
  */

@@ -22,7 +22,7 @@ interface Operation {
  * values a document cannot know in advance (a ciphertext of this server's key, the id of a message
  * or an endpoint) are typed in, as a person would, from things made first.
  *
- * Opening an operation costs Swagger UI about a second of a core, so the operations are tried in
+ * Opening, running and showing an operation costs Swagger UI about a second of a core, so the operations are tried in
  * two files (tests/browser/docs-try-it-out-*-of-2.test.ts) that npm test runs at once, each every
  * other operation in the document's order: neighbours are of one section, so each file takes half
  * of each section and the two take about as long (split by section, one took 80 s and the other 35).
