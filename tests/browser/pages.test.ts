@@ -1,19 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { describeInBrowser, launchBrowser, policyRefusalsOf } from '../support/browser.js';
+import { accessibilityViolations, describeInBrowser, launchBrowser, policyRefusalsOf } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 /** The link that has the keyboard's focus, by where it leads. */
 const focusedLink = (page: Page) => page.locator(':focus').getAttribute('href');
-
-/** What an accessibility checker finds wrong with the page, by rule and the elements it names. */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-}
 
 /**
  * Issue 28 §2: the server's address and the change log are pages a person reads, in a real

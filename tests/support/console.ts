@@ -1,7 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/domain/identity/actor.js';
-import { policyRefusalsOf } from './browser.js';
+import { accessibilityViolations, policyRefusalsOf } from './browser.js';
 import { expectRight } from './either.js';
 import type { TestServer } from './http-server.js';
 
@@ -95,13 +94,9 @@ export const headingFocused = (page: Page): Promise<unknown> =>
         ?.tagName === 'H1',
   );
 
-/** The serious and critical violations axe finds on the page as it is, by rule and the elements it names. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+/** The serious and critical violations the accessibility checker finds on the page as it is. */
+export const seriousViolations = (page: Page): Promise<string[]> =>
+  accessibilityViolations(page, ['serious', 'critical']);
 
 /** SCREENSHOTS=<folder> keeps what the browser showed, by name. */
 export const screenshot = (page: Page, name: string): Promise<unknown> | undefined =>
