@@ -37,8 +37,8 @@ const PAGE = `<!doctype html>
 const RESOLVE_AS_OPENAPI_30 = `const resolveAsOpenApi30 = () => ({
   afterLoad(system) {
     const resolveSubtree = system.fn.resolveSubtree;
-    system.fn.resolveSubtree = (document, path, options) =>
-      resolveSubtree({ ...document, openapi: '3.0.3' }, path, options);
+    system.fn.resolveSubtree = (openApiDocument, path, options) =>
+      resolveSubtree({ ...openApiDocument, openapi: '3.0.3' }, path, options);
   },
 });
 `;
