@@ -121,6 +121,7 @@ describe('http: GET /api/openapi.json is an exact OpenAPI 3.1 document', () => {
       expect(raw.components[kind!], reference).to.have.property(name!);
     }
   });
+
   it('is valid for an independent validator of OpenAPI 3.1', async () => {
     const validator = new Validator();
     const result = await validator.validate(JSON.parse(text) as Record<string, unknown>);
