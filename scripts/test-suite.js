@@ -35,6 +35,9 @@ const SLOWEST_FIRST = [
   'tests/browser/console-webhooks.test.ts', // 21
   'tests/browser/console-mail.test.ts', // 20
   'tests/browser/console-service.test.ts', // 19
+  // Measured alone on 2026-11-28: it mostly waits (10 of its 20 s on a core), and started in the
+  // order of the names it ran alone for the last 17 s of the files run together.
+  'tests/http/webhook-events.test.ts', // 20
   'tests/e2e/webhooks.test.ts', // 11
   'tests/http/unfinished-requests.test.ts', // 12.5
   'tests/http/storage-timeout.test.ts', // 11
@@ -45,7 +48,11 @@ const SLOWEST_FIRST = [
   'tests/e2e/mail.test.ts', // 8.5
   'tests/browser/docs-page.test.ts', // 7.5
   'tests/browser/client.test.ts', // 5 (bundles dist/client/: waits for the build)
+  'tests/http/barcode-options.test.ts', // 9.5 (2026-11-28)
+  'tests/contracts/outbox.test.ts', // 7.7 (2026-11-28)
   'tests/http/rate-limit.test.ts', // 7.1
+  'tests/http/audit.test.ts', // 6.9 (2026-11-28)
+  'tests/adapters/geo-carrier-data.test.ts', // 6.8 (2026-11-28)
   'tests/cli/users-and-tokens.test.ts', // 6.7
   'tests/http/barcode.test.ts', // 6.4
   'tests/http/mail.test.ts', // 5.9
