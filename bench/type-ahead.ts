@@ -2,9 +2,9 @@
  * Type-ahead: how long `GET /api/location/coords?mode=prefix` takes over HTTP as a person types,
  * one request at a time over one kept-alive connection (so each latency is the server's alone),
  * on a server warmed up by the same requests (its first round is reported apart), and how long the
- * gazetteer's part takes in this process. The texts are every start (1 to 8
- * characters) of 60 place names of every continent, some accented. Goal (issue 30): p99 under
- * 2 ms. See bench/README.md.
+ * gazetteer's part takes in this process. The texts are every start (1 to 8 characters) of 60
+ * place names of every continent, some accented. Goal (issue 30): p99 under 2 ms. See
+ * bench/README.md.
  */
 import { Agent, request } from 'node:http';
 import process from 'node:process';
@@ -112,7 +112,8 @@ await runBenchmark(async ({ warmupSeconds }) => {
   // Unpinned: one request at a time, client and server take turns and never compete, while a
   // server held to one core shares it with its own threads (V8's collector helpers, libuv's pool),
   // which preempt the event loop: p99 3.5-4.3 ms pinned against 2.1-3.3 unpinned (the floor 4.4
-  // against 2.7-2.8), 2026-11-28. No user runs the product on one core beside an idle one.
+  // against 2.7-2.8), 2026-11-28, timed by fetch after one round of warm-up. No user runs the
+  // product on one core beside an idle one.
   const pinning: Pinning = {
     mode: 'unpinned',
     reason: "one request at a time: the server's threads are to have the core the client leaves idle",
