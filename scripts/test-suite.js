@@ -21,7 +21,8 @@ import { runStep } from './checks.js';
 
 /**
  * The files that take longest, in the order they start, by their seconds alone on a quiet 2-core
- * machine (measured 2026-11-27, in brackets); reorder when a file becomes slow. Files that need no
+ * machine (in brackets: measured 2026-11-27 unless a date or a comment says otherwise); reorder when
+ * a file becomes slow, and look at the end of a run for a file left running alone. Files that need no
  * build come before those that wait for it at each length.
  */
 const SLOWEST_FIRST = [
@@ -35,8 +36,8 @@ const SLOWEST_FIRST = [
   'tests/browser/console-webhooks.test.ts', // 21
   'tests/browser/console-mail.test.ts', // 20
   'tests/browser/console-service.test.ts', // 19
-  // Measured alone on 2026-11-28: it mostly waits (10 of its 20 s on a core), and started in the
-  // order of the names it ran alone for the last 17 s of the files run together.
+  // Measured alone on 2026-11-28: it mostly waits (10 of its 20 s on a core). Started in the order
+  // of the names, it ran alone for the last 17 s of the files run together.
   'tests/http/webhook-events.test.ts', // 20
   'tests/e2e/webhooks.test.ts', // 11
   'tests/http/unfinished-requests.test.ts', // 12.5
