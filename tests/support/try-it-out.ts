@@ -48,9 +48,10 @@ export function describeTryItOut(part: 1 | 2, of: 2): void {
 
       /**
        * Opens or closes the operation's block from its summary's button, by the keyboard, and waits
-       * until the button says it did. A click lands where the summary was a moment before: in one
-       * run of npm test, under load, a block never opened after its click (its "Try it out" button
-       * was waited for 30 s). Its path is a link too, which a click at the summary's middle can hit.
+       * until the button says it did. A click went to the summary's middle, where its path is a link
+       * to the operation's deep link, at a point measured a moment before: in one run of npm test a
+       * block never opened after its click (its "Try it out" button waited for 30 s), which did not
+       * happen again alone or beside two busy loops. Enter on the button needs no point on the page.
        */
       async function toggle(block: Locator, expanded: boolean): Promise<void> {
         await block.locator('.opblock-summary-control').first().press('Enter');
