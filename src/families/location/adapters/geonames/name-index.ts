@@ -1,5 +1,5 @@
 import { MIN_PREFIX_KEY_LENGTH, placeNameKey } from '../../domain/places.js';
-import { nameOf, type PlaceTable } from './place-table.js';
+import type { PlaceTable } from './place-table.js';
 
 /**
  * Every place's name key (see `placeNameKey`) as UTF-8 bytes end to end, and two hash tables
@@ -134,26 +134,51 @@ function prefixChainOf(index: NameIndex, query: Uint8Array): [Chains, number] {
     : [index.byPrefix, bucketOf(query, PREFIX_BYTES)];
 }
 
+/**
+ * Name keys (see placeNameKey) written one after another as UTF-8, growing as they come: the name
+ * index's, the other names' (place-names.ts), and a place's own key to compare them with.
+ */
+export class KeyBytes {
+  bytes: Buffer;
+  /** Where the last key written ends; set it back to drop keys written after that point. */
+  end = 0;
+
+  constructor(size: number) {
+    this.bytes = Buffer.allocUnsafe(size);
+  }
+
+  /**
+   * Appends the key of the UTF-8 name at `from`..`to` of `name`; whether the name was printable
+   * ASCII (keyed byte by byte, with no string made) rather than put through placeNameKey.
+   */
+  append(name: Buffer, from: number, to: number): boolean {
+    if (isPrintableAscii(name, from, to)) {
+      this.ensureRoom(to - from);
+      this.end = writeAsciiKey(name, from, to, this.bytes, this.end);
+      return true;
+    }
+    const key = placeNameKey(name.toString('utf8', from, to));
+    this.ensureRoom(Buffer.byteLength(key));
+    this.end += this.bytes.write(key, this.end);
+    return false;
+  }
+
+  private ensureRoom(bytes: number): void {
+    if (this.end + bytes > this.bytes.length) this.bytes = grown(this.bytes, this.end + bytes);
+  }
+}
+
 export function buildNameIndex(table: PlaceTable): NameIndex {
   const { nameBytes, nameStart, count } = table;
-  let keyBytes: Buffer = Buffer.allocUnsafe(nameBytes.length + 1024);
+  const keys = new KeyBytes(nameBytes.length + 1024);
   const keyStart = new Uint32Array(count + 1);
-  let end = 0;
   for (let id = 0; id < count; id++) {
-    keyStart[id] = end;
-    const from = nameStart[id]!;
-    const to = nameStart[id + 1]!;
-    if (isPrintableAscii(nameBytes, from, to)) {
-      if (end + (to - from) > keyBytes.length) keyBytes = grown(keyBytes, end + (to - from));
-      end = writeAsciiKey(nameBytes, from, to, keyBytes, end);
-    } else {
-      const key = placeNameKey(nameOf(table, id));
-      const length = Buffer.byteLength(key);
-      if (end + length > keyBytes.length) keyBytes = grown(keyBytes, end + length);
-      end += keyBytes.write(key, end);
-    }
+    keyStart[id] = keys.end;
+    keys.append(nameBytes, nameStart[id]!, nameStart[id + 1]!);
   }
-  keyStart[count] = end;
+  keyStart[count] = keys.end;
+  const keyBytes = keys.bytes;
+  const end = keys.end;
 
   const byKey = emptyChains(count);
   const byPrefix = emptyChains(count);

@@ -1,7 +1,6 @@
 import { SeatRank } from '../../domain/place-ranking.js';
-import { placeNameKey } from '../../domain/places.js';
 import { NO_ADMIN2, type Admin2Names } from './admin2-names.js';
-import { grown, hashOf, isPrintableAscii, startsWith, writeAsciiKey } from './name-index.js';
+import { hashOf, KeyBytes, startsWith } from './name-index.js';
 import type { TableBuilder } from './place-table.js';
 
 /**
@@ -84,16 +83,14 @@ export class PlaceNamesBuilder {
   private rows: number;
   private count = 0;
   private capacity = 256 * 1024;
-  private keyBytes: Buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
-  private keyEnd = 0;
+  private readonly keys = new KeyBytes(4 * 1024 * 1024);
   private keyStart = new Uint32Array(this.capacity + 1);
   private place = new Uint32Array(this.capacity);
   private next = new Int32Array(this.capacity);
   private readonly heads = new Int32Array(2 ** ALTERNATE_BUCKET_BITS).fill(-1);
   private row = -1;
   /** The current place's own key, as the name index keys it. */
-  private ownKey = Buffer.allocUnsafe(256);
-  private ownKeyLength = 0;
+  private readonly ownKey = new KeyBytes(256);
   /** The hashes of the current place's own key and of the alternates kept for it, to drop repeats. */
   private placeHashes: number[] = [];
   private firstOfPlace = 0;
@@ -137,33 +134,29 @@ export class PlaceNamesBuilder {
     this.row = row;
     this.firstOfPlace = this.count;
     this.keyOwnName(row);
-    this.placeHashes = [hashOf(this.ownKey, this.ownKeyLength)];
+    this.placeHashes = [hashOf(this.ownKey.bytes, this.ownKey.end)];
     return true;
   }
 
   /** Keeps the name at `from`..`to` as a key unless it is empty, has no letter or repeats one the place already has. */
   addName(bytes: Buffer, from: number, to: number): void {
     if (to <= from) return;
-    const start = this.keyEnd;
-    this.ensureRoom(to - from);
-    let end: number;
-    if (isPrintableAscii(bytes, from, to)) {
-      end = writeAsciiKey(bytes, from, to, this.keyBytes, start);
-      if (!hasLetter(this.keyBytes, start, end)) return;
-    } else {
-      const key = placeNameKey(bytes.toString('utf8', from, to));
-      if (key === '') return;
-      this.ensureRoom(Buffer.byteLength(key));
-      end = start + this.keyBytes.write(key, start);
+    const keys = this.keys;
+    const start = keys.end;
+    const ascii = keys.append(bytes, from, to);
+    const length = keys.end - start;
+    const hash = hashOf(keys.bytes, length, start);
+    const dropped =
+      (ascii ? !hasLetter(keys.bytes, start, keys.end) : length === 0) ||
+      (this.placeHashes.includes(hash) && this.repeats(start, length));
+    if (dropped) {
+      keys.end = start;
+      return;
     }
-    const length = end - start;
-    const hash = hashOf(this.keyBytes, length, start);
-    if (this.placeHashes.includes(hash) && this.repeats(start, length)) return;
     this.placeHashes.push(hash);
     if (this.count === this.capacity) this.grow();
     const id = this.count++;
     this.keyStart[id] = start;
-    this.keyEnd = end;
     this.place[id] = this.row;
     const bucket = hash >>> (32 - ALTERNATE_BUCKET_BITS);
     this.next[id] = this.heads[bucket]!;
@@ -174,7 +167,7 @@ export class PlaceNamesBuilder {
   finish(file: string, places: number): PlaceNames {
     if (places > this.rows) this.growRows(places - 1);
     const count = this.count;
-    this.keyStart[count] = this.keyEnd;
+    this.keyStart[count] = this.keys.end;
     return {
       ranks: this.ranks.subarray(0, places),
       admin2: this.admin2.subarray(0, places),
@@ -187,7 +180,7 @@ export class PlaceNamesBuilder {
       // Views, not copies: the unused tails were never written, so they take no memory.
       alternates: {
         count,
-        keyBytes: this.keyBytes.subarray(0, this.keyEnd),
+        keyBytes: this.keys.bytes.subarray(0, this.keys.end),
         keyStart: this.keyStart.subarray(0, count + 1),
         place: this.place.subarray(0, count),
         heads: this.heads,
@@ -198,25 +191,22 @@ export class PlaceNamesBuilder {
 
   /** Whether the key just written at `start` equals the place's own key or one of its alternates (a hash matched). */
   private repeats(start: number, length: number): boolean {
-    const candidate = this.keyBytes.subarray(start, start + length);
-    if (this.ownKeyLength === length && startsWith(this.ownKey, 0, candidate)) return true;
+    const candidate = this.keys.bytes.subarray(start, start + length);
+    if (this.ownKey.end === length && startsWith(this.ownKey.bytes, 0, candidate)) return true;
     for (let id = this.firstOfPlace; id < this.count; id++) {
       const from = this.keyStart[id]!;
-      const to = id + 1 < this.count ? this.keyStart[id + 1]! : this.keyEnd;
-      if (to - from === length && startsWith(this.keyBytes, from, candidate)) return true;
+      // The last alternate kept ends where the candidate starts.
+      const to = id + 1 < this.count ? this.keyStart[id + 1]! : start;
+      if (to - from === length && startsWith(this.keys.bytes, from, candidate)) return true;
     }
     return false;
   }
 
-  /** The row's own name keyed as the name index keys it (name-index.ts's buildNameIndex), into `ownKey`. */
+  /** The row's own name keyed as the name index keys it, into `ownKey`. */
   private keyOwnName(row: number): void {
     const name = this.table.nameBytesOf(row);
-    const ascii = isPrintableAscii(name, 0, name.length);
-    const key = ascii ? undefined : placeNameKey(name.toString('utf8'));
-    const room = key === undefined ? name.length : Buffer.byteLength(key);
-    if (room > this.ownKey.length) this.ownKey = Buffer.allocUnsafe(room * 2);
-    this.ownKeyLength =
-      key === undefined ? writeAsciiKey(name, 0, name.length, this.ownKey, 0) : this.ownKey.write(key, 0);
+    this.ownKey.end = 0;
+    this.ownKey.append(name, 0, name.length);
   }
 
   /** Makes room in the per-place columns for `row`, the new part holding what a place the file does not name holds. */
@@ -234,10 +224,6 @@ export class PlaceNamesBuilder {
     this.otherNamesAt = widened(this.otherNamesAt, 0);
     this.otherNamesLength = widened(this.otherNamesLength, 0);
     this.rows = rows;
-  }
-
-  private ensureRoom(bytes: number): void {
-    if (this.keyEnd + bytes > this.keyBytes.length) this.keyBytes = grown(this.keyBytes, this.keyEnd + bytes);
   }
 
   private grow(): void {
