@@ -11,8 +11,8 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 const Thing = t.type({ name: t.string, size: t.number });
 const MINUTE = 60_000;
 /**
- * The deadline of the tests that are not about it: room for a loaded machine (the first call of a
- * run, which loads undici's dispatcher, once timed out at 300 ms in CI), far below the mocha timeout.
+ * The deadline of the tests that are not about it: room for a loaded machine (in one CI run the
+ * first call over the undici transport timed out at 300 ms), far below the mocha timeout.
  */
 const ROOMY_DEADLINE_MS = 5_000;
 /** The deadline of the tests that are about it: short, and well under the slow fixture's 2 s. */
