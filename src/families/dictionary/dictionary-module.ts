@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { dictionaryRoutes } from './dictionary-routes.js';
 import { CachingLexicon } from './adapters/caching-lexicon.js';
 import { CmuPronunciations } from './adapters/cmu-pronunciations.js';
-import { WordNetLexicon } from './adapters/wordnet-lexicon.js';
+import { WordNetFiles } from './adapters/wordnet-lexicon.js';
 import { RememberedAnswers } from './adapters/remembered-answers.js';
 import {
   DefineWord,
@@ -13,7 +13,7 @@ import {
   type Synonyms,
   type WordQuery,
 } from './domain/dictionary-queries.js';
-import { Lexicon, PronouncingDictionary } from './domain/ports.js';
+import { LexiconLoader, PronouncingDictionary } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 
@@ -34,9 +34,9 @@ export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('Dictio
 export const dictionaryModule = (): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
-    constant(Lexicon, new CachingLexicon(new WordNetLexicon(), CACHED_LOOKUPS));
+    constant(LexiconLoader, CachingLexicon.over(new WordNetFiles(), CACHED_LOOKUPS));
     constant(PronouncingDictionary, new CmuPronunciations());
-    provide(DictionaryUseCases, [Lexicon, PronouncingDictionary], (lexicon, pronouncing) => ({
+    provide(DictionaryUseCases, [LexiconLoader, PronouncingDictionary], (lexicon, pronouncing) => ({
       defineWord: new RememberedAnswers(new DefineWord(lexicon, pronouncing), REMEMBERED_ANSWERS),
       findSynonyms: new RememberedAnswers(new FindSynonyms(lexicon), REMEMBERED_ANSWERS),
       findAntonyms: new RememberedAnswers(new FindAntonyms(lexicon), REMEMBERED_ANSWERS),

@@ -1,4 +1,4 @@
-import type { Lexicon } from '../domain/ports.js';
+import type { Lexicon, LexiconLoader } from '../domain/ports.js';
 import type { PartOfSpeech, Sense } from '../domain/sense.js';
 import { distanceWithin } from '../domain/spelling-distance.js';
 
@@ -24,8 +24,11 @@ export interface SeededIrregularForm {
   readonly baseForms: readonly string[];
 }
 
-/** A lexicon held in memory: for tests of the domain and for developers without WordNet's files. */
-export class MemoryLexicon implements Lexicon {
+/**
+ * A lexicon held in memory: for tests of the domain and for developers without WordNet's files.
+ * It is loaded once made, so it is its own loader.
+ */
+export class MemoryLexicon implements Lexicon, LexiconLoader {
   private readonly lemmas: ReadonlyMap<string, readonly SeededSense[]>;
   private readonly irregular: ReadonlyMap<string, readonly string[]>;
 
@@ -36,11 +39,11 @@ export class MemoryLexicon implements Lexicon {
     );
   }
 
-  async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
+  knows(lemma: string, partOfSpeech: PartOfSpeech): boolean {
     return this.lemmas.has(keyOf(lemma, partOfSpeech));
   }
 
-  async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
+  senses(lemma: string, partOfSpeech: PartOfSpeech): readonly Sense[] {
     return this.seeded(lemma, partOfSpeech).map(({ definition, examples, words, tagCount }) => ({
       partOfSpeech,
       definition,
@@ -50,19 +53,19 @@ export class MemoryLexicon implements Lexicon {
     }));
   }
 
-  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+  antonyms(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
     return this.seeded(lemma, partOfSpeech).map((sense) => sense.antonyms ?? []);
   }
 
-  async similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+  similarWords(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
     return this.seeded(lemma, partOfSpeech).map((sense) => sense.similarWords ?? []);
   }
 
-  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
+  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
     return this.seeded(lemma, partOfSpeech).map((sense) => sense.indirectAntonyms ?? []);
   }
 
-  async nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
+  nearLemmas(word: string, maxDistance: number, limit: number): readonly string[] {
     const encoder = new TextEncoder();
     const key = encoder.encode(word);
     const near = new Map<string, { distance: number; used: number }>();
@@ -80,15 +83,19 @@ export class MemoryLexicon implements Lexicon {
       .map(([lemma]) => lemma);
   }
 
-  async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): readonly string[] {
     return this.irregular.get(keyOf(form, partOfSpeech)) ?? [];
   }
 
-  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): readonly string[] {
     const forms: string[] = [];
     for (const [key, bases] of this.irregular)
       if (key.startsWith(`${partOfSpeech} `) && bases.includes(base)) forms.push(key.slice(partOfSpeech.length + 1));
     return forms;
+  }
+
+  load(): Promise<Lexicon> {
+    return Promise.resolve(this);
   }
 
   private seeded(lemma: string, partOfSpeech: PartOfSpeech): readonly SeededSense[] {

