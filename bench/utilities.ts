@@ -239,7 +239,7 @@ const EVERY_ENDPOINT: readonly Endpoint[] = [
     paths: numbersOfEveryCountry().map((number) => `/api/phone/details?number=${number}`),
   },
   { id: 'dd', label: 'dictionary def', paths: WORDS.map((word) => `/api/dictionary/def?word=${word}`) },
-  // More lemmas than the lexicon's cache holds: the price of reading and parsing WordNet's files.
+  // More lemmas than the answers' cache holds: the price of reading and parsing WordNet's files.
   {
     id: 'dw',
     label: 'dictionary def, 2000 random lemmas',

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import { CachingLexicon } from '../../src/families/dictionary/adapters/caching-lexicon.js';
 import { MemoryLexicon } from '../../src/families/dictionary/adapters/memory-lexicon.js';
 import { WordNetFiles } from '../../src/families/dictionary/adapters/wordnet-lexicon.js';
 import type { Lexicon } from '../../src/families/dictionary/domain/ports.js';
-import type { PartOfSpeech } from '../../src/families/dictionary/domain/sense.js';
 import {
   GOOSE_FIRST_SENSE,
   HOT_FIRST_SENSE,
@@ -16,7 +14,6 @@ import {
 const adapters: { name: string; open: () => Promise<Lexicon> }[] = [
   { name: 'memory', open: () => new MemoryLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS).load() },
   { name: 'WordNet 3.1 files', open: () => new WordNetFiles().load() },
-  { name: 'WordNet 3.1 files, remembering two lemmas', open: () => CachingLexicon.over(new WordNetFiles(), 2).load() },
 ];
 
 for (const adapter of adapters) {
@@ -105,32 +102,5 @@ describe('contract: Lexicon (WordNet 3.1 files), loading', () => {
     let failures = 0;
     for (let i = 0; i < 2; i++) await files.load().catch(() => (failures += 1));
     expect(failures).to.equal(2);
-  });
-});
-
-describe('contract: Lexicon (cached), remembering', () => {
-  it('reads a remembered lemma once, the least recently used again once forgotten, and answers alike', async () => {
-    const reads: string[] = [];
-    /** The seeded lexicon, noting each lemma whose senses are read from it. */
-    class CountingLexicon extends MemoryLexicon {
-      override senses(lemma: string, partOfSpeech: PartOfSpeech) {
-        reads.push(lemma);
-        return super.senses(lemma, partOfSpeech);
-      }
-    }
-    const memory = new MemoryLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS);
-    const counted = new CountingLexicon(SEEDED_LEMMAS, SEEDED_IRREGULAR_FORMS);
-    const cached = new CachingLexicon(counted, 2);
-    const first = cached.senses('goose', 'noun');
-    expect(cached.senses('goose', 'noun')).to.equal(first);
-    cached.senses('hot', 'adjective');
-    cached.senses('goose', 'noun');
-    cached.senses('cold', 'adjective');
-    expect(cached.senses('goose', 'noun')).to.deep.equal([
-      GOOSE_FIRST_SENSE,
-      ...memory.senses('goose', 'noun').slice(1),
-    ]);
-    cached.senses('hot', 'adjective');
-    expect(reads).to.deep.equal(['goose', 'hot', 'cold', 'hot']);
   });
 });

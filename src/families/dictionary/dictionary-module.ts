@@ -1,6 +1,5 @@
 import { ContainerModule } from 'inversify';
 import { dictionaryRoutes } from './dictionary-routes.js';
-import { CachingLexicon } from './adapters/caching-lexicon.js';
 import { CmuPronunciations } from './adapters/cmu-pronunciations.js';
 import { WordNetFiles } from './adapters/wordnet-lexicon.js';
 import { RememberedAnswers } from './adapters/remembered-answers.js';
@@ -17,8 +16,6 @@ import { LexiconLoader, PronouncingDictionary } from './domain/ports.js';
 import { RouteContribution, useCasesIdentifier } from '../../wiring/identifiers.js';
 import { typedBindings } from '../../wiring/typed-binding.js';
 
-/** Lemmas whose senses, antonyms and similar words are kept parsed, for any question: the WordNet files are read per sense. */
-const CACHED_LOOKUPS = 500;
 /** Answers kept whole, per operation (a common word's is about 5 kB as JSON). */
 const REMEMBERED_ANSWERS = 500;
 
@@ -34,7 +31,7 @@ export const DictionaryUseCases = useCasesIdentifier<DictionaryUseCases>('Dictio
 export const dictionaryModule = (): ContainerModule =>
   new ContainerModule((options) => {
     const { provide, constant } = typedBindings(options);
-    constant(LexiconLoader, CachingLexicon.over(new WordNetFiles(), CACHED_LOOKUPS));
+    constant(LexiconLoader, new WordNetFiles());
     constant(PronouncingDictionary, new CmuPronunciations());
     provide(DictionaryUseCases, [LexiconLoader, PronouncingDictionary], (lexicon, pronouncing) => ({
       defineWord: new RememberedAnswers(new DefineWord(lexicon, pronouncing), REMEMBERED_ANSWERS),

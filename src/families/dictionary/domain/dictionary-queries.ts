@@ -290,12 +290,6 @@ async function pronunciationsOf(
 }
 
 export class DefineWord implements WordQuery<Definitions> {
-  /**
-   * The examples found to use their sense's lemma, by sense: a lexicon that keeps the senses of
-   * the lemmas asked most hands out the same objects again, whose examples need not be read twice.
-   */
-  private readonly examplesUsed = new WeakMap<Sense, readonly string[]>();
-
   constructor(
     private readonly lexicon: LexiconLoader,
     private readonly pronouncing: PronouncingDictionary,
@@ -319,11 +313,7 @@ export class DefineWord implements WordQuery<Definitions> {
       return user;
     };
     for (const { lemma, sense } of limited(rankedSenses(lexicon, entry), filter)) {
-      let examples = this.examplesUsed.get(sense);
-      if (examples === undefined) {
-        const usesLemma = sense.examples.length === 0 ? undefined : userOf(lemma, sense.partOfSpeech);
-        this.examplesUsed.set(sense, (examples = usesLemma === undefined ? [] : sense.examples.filter(usesLemma)));
-      }
+      const examples = sense.examples.length === 0 ? [] : sense.examples.filter(userOf(lemma, sense.partOfSpeech));
       definitions.push({ lemma, partOfSpeech: sense.partOfSpeech, definition: sense.definition, examples });
     }
     const pronunciations = await pronunciationsOf(this.pronouncing, entry, filter);
