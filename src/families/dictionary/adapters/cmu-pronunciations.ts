@@ -23,12 +23,11 @@ export class CmuPronunciations implements PronouncingDictionary {
 
   async pronunciationsOf(word: string): Promise<readonly string[]> {
     const { text, wordStarts } = await this.table();
-    const key = Buffer.from(word, 'utf8');
     let low = 0;
     let high = wordStarts.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      const comparison = compareWord(key, text, wordStarts[middle]!);
+      const comparison = compareWord(word, text, wordStarts[middle]!);
       if (comparison === 0) return variantsAt(text, wordStarts[middle]!);
       if (comparison < 0) high = middle;
       else low = middle + 1;
@@ -62,9 +61,14 @@ const startsEntry = (text: Buffer, at: number): boolean =>
 /** The byte of a key at `i`, a quote once it has ended (the key's end sorts before any letter). */
 const keyByte = (text: Buffer, lineStart: number, i: number): number => text[lineStart + ENTRY_START.length + i]!;
 
-function compareWord(key: Uint8Array, text: Buffer, lineStart: number): number {
+/**
+ * A word against a line's key, by character codes rather than the word's UTF-8 bytes (which would
+ * be a buffer more a lookup): the file is ASCII, and a character beyond it sorts after every ASCII
+ * byte either way.
+ */
+function compareWord(word: string, text: Buffer, lineStart: number): number {
   for (let i = 0; ; i++) {
-    const ours = i < key.length ? key[i]! : QUOTE;
+    const ours = i < word.length ? word.charCodeAt(i) : QUOTE;
     const theirs = keyByte(text, lineStart, i);
     if (ours !== theirs) return ours - theirs;
     if (ours === QUOTE) return 0;

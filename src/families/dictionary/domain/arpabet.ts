@@ -111,14 +111,18 @@ interface Phoneme {
   readonly stress?: number;
 }
 
+/** A phoneme as written: its symbol, and for a vowel a last digit, its stress. */
+const PHONEME = /^[A-Z]+[012]?$/;
+
 function phonemesOf(arpabet: string): Phoneme[] {
   return arpabet
     .trim()
     .split(/\s+/)
     .map((written) => {
-      const match = /^([A-Z]+)([012])?$/.exec(written);
-      if (match === null) throw new Error(`Not an ARPAbet phoneme: "${written}"`);
-      return match[2] === undefined ? { symbol: match[1]! } : { symbol: match[1]!, stress: Number(match[2]) };
+      // Tested, then cut: a match's groups would be a list more for each phoneme of each answer.
+      if (!PHONEME.test(written)) throw new Error(`Not an ARPAbet phoneme: "${written}"`);
+      const last = written.charAt(written.length - 1);
+      return last >= '0' && last <= '2' ? { symbol: written.slice(0, -1), stress: Number(last) } : { symbol: written };
     });
 }
 

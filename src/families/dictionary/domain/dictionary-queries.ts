@@ -5,6 +5,7 @@ import type { Lexicon, LexiconLoader, PronouncingDictionary } from './ports.js';
 import { PARTS_OF_SPEECH, type PartOfSpeech, type Sense } from './sense.js';
 import { maxDistanceFor } from './spelling-distance.js';
 import {
+  addOnce,
   detach,
   normaliseWord,
   spellingVariants,
@@ -149,8 +150,9 @@ function* spellingsOf(word: string): Generator<string> {
 function lemmasOf(lexicon: Lexicon, form: string): Lemma[] {
   const found: Lemma[] = [];
   for (const partOfSpeech of PARTS_OF_SPEECH) {
-    const candidates = new Set([form, ...baseFormsOf(lexicon, form, partOfSpeech)]);
-    if (form.includes(' ')) candidates.add(wordByWordBaseForm(lexicon, form, partOfSpeech));
+    const candidates = [form];
+    for (const base of baseFormsOf(lexicon, form, partOfSpeech)) addOnce(candidates, base);
+    if (form.includes(' ')) addOnce(candidates, wordByWordBaseForm(lexicon, form, partOfSpeech));
     for (const lemma of candidates) if (lexicon.knows(lemma, partOfSpeech)) found.push({ lemma, partOfSpeech });
   }
   return found;
@@ -241,10 +243,13 @@ function lemmaUser(lexicon: Lexicon, lemma: string, partOfSpeech: PartOfSpeech):
   const irregular = lemmaWords.map((base) => lexicon.irregularFormsOf(base, partOfSpeech));
   const isFormOf = (word: string, k: number): boolean =>
     word === lemmaWords[k] || irregular[k]!.includes(word) || detach(word, partOfSpeech).includes(lemmaWords[k]!);
+  const usedFrom = (words: readonly string[], start: number): boolean => {
+    for (let k = 0; k < lemmaWords.length; k++) if (!isFormOf(words[start + k]!, k)) return false;
+    return true;
+  };
   return (example) => {
     const words = wordsOf(example);
-    for (let start = 0; start + lemmaWords.length <= words.length; start++)
-      if (lemmaWords.every((_, k) => isFormOf(words[start + k]!, k))) return true;
+    for (let start = 0; start + lemmaWords.length <= words.length; start++) if (usedFrom(words, start)) return true;
     return false;
   };
 }

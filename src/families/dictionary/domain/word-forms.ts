@@ -57,11 +57,20 @@ const DETACHMENTS: { readonly [P in PartOfSpeech]: readonly (readonly [string, s
 
 /** Forms a regular inflection may come from ("cats" → "cat", "walking" → "walke", "walk"), in rule order, once each. */
 export function detach(form: string, partOfSpeech: PartOfSpeech): string[] {
-  const bases = new Set<string>();
+  const bases: string[] = [];
   for (const [ending, replacement] of DETACHMENTS[partOfSpeech]) {
-    if (form.length > ending.length && form.endsWith(ending)) bases.add(form.slice(0, -ending.length) + replacement);
+    if (form.length > ending.length && form.endsWith(ending))
+      addOnce(bases, form.slice(0, -ending.length) + replacement);
   }
-  return [...bases];
+  return bases;
+}
+
+/**
+ * Adds `item` to `list` unless it is there: for the few forms a word has, a list searched is
+ * cheaper than a Set, which each lookup of a random lemma would otherwise make several of.
+ */
+export function addOnce<A>(list: A[], item: A): void {
+  if (!list.includes(item)) list.push(item);
 }
 
 /**
@@ -93,16 +102,20 @@ export function withoutAccents(word: string): string {
     .normalize('NFC');
 }
 
+const WORD_CHARACTERS = /[\p{L}\p{M}\p{Nd}']+/gu;
+
 /**
  * The words of a text as lemmas are compared with them: lower-case, straight apostrophes, split
  * at anything but letters, digits and apostrophes (so "good-looking" is two words, as is the
  * lemma), a possessive's "'s" and quotes' apostrophes left out.
  */
 export function wordsOf(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/\u2019/g, "'")
-    .split(/[^\p{L}\p{M}\p{Nd}']+/u)
-    .map((word) => word.replace(/'s$/, '').replace(/^'+|'+$/g, ''))
-    .filter((word) => word !== '');
+  const words =
+    text
+      .toLowerCase()
+      .replace(/\u2019/g, "'")
+      .match(WORD_CHARACTERS) ?? [];
+  // Most texts have no apostrophe: their words are kept as matched, without two more lists.
+  if (!words.some((word) => word.includes("'"))) return words;
+  return words.map((word) => word.replace(/'s$/, '').replace(/^'+|'+$/g, '')).filter((word) => word !== '');
 }
