@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CmuPronunciations } from '../../src/families/dictionary/adapters/cmu-pronunciations.js';
+import { MemoryPronunciations } from '../../src/families/dictionary/adapters/memory-pronunciations.js';
 import { MemoryLexicon } from '../../src/families/dictionary/adapters/memory-lexicon.js';
 import { ipaOf, primaryStressSyllable } from '../../src/families/dictionary/domain/arpabet.js';
 import { DefineWord, FindAntonyms, FindSynonyms } from '../../src/families/dictionary/domain/dictionary-queries.js';
@@ -87,7 +87,13 @@ const ranked = new MemoryLexicon(
     { form: 'running', partOfSpeech: 'verb', baseForms: ['run'] },
   ],
 );
-const pronouncing = new CmuPronunciations();
+/** The CMU Pronouncing Dictionary's entries for the words whose pronunciations the tests read. */
+const pronouncing = new MemoryPronunciations({
+  record: ['R AH0 K AO1 R D', 'R EH1 K ER0 D', 'R IH0 K AO1 R D'],
+  geese: ['G IY1 S'],
+  ice: ['AY1 S'],
+  cream: ['K R IY1 M'],
+});
 const define = new DefineWord(lexicon, pronouncing);
 const defineRanked = new DefineWord(ranked, pronouncing);
 const synonymsRanked = new FindSynonyms(ranked);
