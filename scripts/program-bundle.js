@@ -76,6 +76,23 @@ async function mustBeAscii(file) {
   );
 }
 
+/**
+ * fp-ts and io-ts as ES modules: src/ imports their CommonJS builds (`fp-ts/lib/Either.js`, which
+ * Node's ESM loader can import), and in a bundle every use of a CommonJS module's export (`E.left`,
+ * `E.isLeft`, `t.string`, on every request) goes through a getter that esbuild's interop defines.
+ */
+const esModulesOfFpTs = {
+  name: 'es-modules-of-fp-ts',
+  setup(build) {
+    build.onResolve({ filter: /^fp-ts\/lib\/|^io-ts$/ }, ({ path, resolveDir, kind }) =>
+      build.resolve(path === 'io-ts' ? 'io-ts/es6/index.js' : path.replace('fp-ts/lib/', 'fp-ts/es6/'), {
+        resolveDir,
+        kind,
+      }),
+    );
+  },
+};
+
 async function bundle(dist, file) {
   await build({
     absWorkingDir: dirname(dist),
@@ -97,7 +114,7 @@ async function bundle(dist, file) {
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
-    plugins: [keepModuleUrls(dist, dirname(file))],
+    plugins: [keepModuleUrls(dist, dirname(file)), esModulesOfFpTs],
     logLevel: 'warning',
   });
 }
