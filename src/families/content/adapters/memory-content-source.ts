@@ -8,27 +8,19 @@ export type ScriptedAnswer = string | { readonly unavailable: 'timeout' | 'failu
 const FAILURE: SourceResult = { kind: 'unavailable', reason: 'failure' };
 
 /**
- * An upstream of facts or quotes in memory, for tests and for a domain used without the network:
- * it answers its script one ask at a time. A text is checked by the rules every entry follows, as
- * the upstream adapters check what they receive (trimmed; refused, as a failure, when it breaks
- * one); once the script is spent, every ask fails, as an upstream that is down.
+ * An upstream of facts or quotes in memory, for tests of what uses one: it answers its script one
+ * ask at a time. A text is checked by the rules every entry follows, as the upstream adapters check
+ * what they receive (trimmed; refused, as a failure, when it breaks one); once the script is spent,
+ * every ask fails, as an upstream that is down.
  */
 export class MemoryContentSource implements ContentSource {
   private readonly script: ScriptedAnswer[];
-  /** How many times it was asked. */
-  asked = 0;
 
-  constructor(script: readonly ScriptedAnswer[] = []) {
+  constructor(script: readonly ScriptedAnswer[]) {
     this.script = [...script];
   }
 
-  /** Answers for the asks to come, after those not given yet. */
-  add(...answers: readonly ScriptedAnswer[]): void {
-    this.script.push(...answers);
-  }
-
   async next(): Promise<SourceResult> {
-    this.asked += 1;
     const answer = this.script.shift();
     if (answer === undefined) return FAILURE;
     if (typeof answer !== 'string') return { kind: 'unavailable', reason: answer.unavailable };
