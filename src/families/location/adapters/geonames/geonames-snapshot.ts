@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import KDBush from 'kdbush';
@@ -171,28 +171,46 @@ export async function readGeoNamesSnapshot(
   cities500: string,
   file = GEONAMES_SNAPSHOT_FILE,
 ): Promise<GeoNames | undefined> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  if (bytes === undefined) return undefined;
+  if (handle === undefined) return undefined;
   const broken = (what: string) =>
     new Error(`${file} is not a whole snapshot of the places (${what}): run npm run build`);
-  if (bytes.length < MAGIC.length + 4 || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC)
-    throw broken('it does not start as one');
-  const headerEnd = MAGIC.length + 4 + bytes.readUInt32LE(MAGIC.length);
-  if (headerEnd > bytes.length) throw broken('its header is cut short');
   let header: Header;
+  let columns: Buffer<ArrayBuffer>;
+  let tree: ArrayBuffer;
   try {
-    header = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, headerEnd)) as Header;
-  } catch {
-    throw broken('its header is not JSON');
+    const size = (await handle.stat()).size;
+    const readAt = async (into: Uint8Array, position: number) =>
+      (await handle.read(into, 0, into.length, position)).bytesRead === into.length;
+    const start = Buffer.alloc(MAGIC.length + 4);
+    if (!(await readAt(start, 0)) || start.toString('latin1', 0, MAGIC.length) !== MAGIC)
+      throw broken('it does not start as one');
+    const headerEnd = start.length + start.readUInt32LE(MAGIC.length);
+    if (headerEnd > size) throw broken('its header is cut short');
+    const headerBytes = Buffer.alloc(headerEnd - start.length);
+    await readAt(headerBytes, start.length);
+    try {
+      header = JSON.parse(headerBytes.toString('utf8')) as Header;
+    } catch {
+      throw broken('its header is not JSON');
+    }
+    if (JSON.stringify(header.sources) !== JSON.stringify(sources)) return undefined;
+    // The position index is the last column, read into a buffer of its own: kdbush takes its
+    // index as a whole ArrayBuffer, and a copy out of the file's bytes would leave 3.6 MB held twice.
+    const positions = header.columns.positions;
+    if (positions === undefined || positions.type !== 'Uint8Array') throw broken('no Uint8Array positions');
+    const columnsStart = aligned(headerEnd);
+    // Not pooled, so its bytes start a buffer of their own, at a multiple of ALIGN as views need.
+    columns = Buffer.allocUnsafeSlow(positions.at);
+    tree = new ArrayBuffer(positions.length);
+    if (!(await readAt(columns, columnsStart)) || !(await readAt(new Uint8Array(tree), columnsStart + positions.at)))
+      throw broken('positions lies outside it');
+  } finally {
+    await handle.close();
   }
-  if (JSON.stringify(header.sources) !== JSON.stringify(sources)) return undefined;
-  // Views of the file's bytes need them at a multiple of ALIGN in memory; a Buffer this large
-  // is its own allocation, so this copy is for safety, not expected.
-  const whole = bytes.byteOffset % ALIGN === 0 ? bytes : Buffer.from(new Uint8Array(bytes));
-  const columnsStart = aligned(headerEnd);
   const column = <T extends ColumnType>(
     name: string,
     type: T,
@@ -201,11 +219,12 @@ export async function readGeoNamesSnapshot(
     const placed = header.columns[name];
     if (placed === undefined || placed.type !== type) throw broken(`no ${type} ${name}`);
     if (placed.length !== length) throw broken(`${name} holds ${placed.length} entries, not ${length}`);
-    const start = columnsStart + placed.at;
     const Type = COLUMN_TYPES[type];
-    if (start % ALIGN !== 0 || start + placed.length * Type.BYTES_PER_ELEMENT > whole.length)
+    if (placed.at % ALIGN !== 0 || placed.at + placed.length * Type.BYTES_PER_ELEMENT > columns.length)
       throw broken(`${name} lies outside it`);
-    return new Type(whole.buffer, whole.byteOffset + start, placed.length) as InstanceType<(typeof COLUMN_TYPES)[T]>;
+    return new Type(columns.buffer, columns.byteOffset + placed.at, placed.length) as InstanceType<
+      (typeof COLUMN_TYPES)[T]
+    >;
   };
   const lengthOf = (name: string) => header.columns[name]?.length ?? -1;
   const text = (name: string) => {
@@ -258,9 +277,7 @@ export async function readGeoNamesSnapshot(
     byFirstByte: chains('names.byFirstByte', 2 ** 8),
     byFirstTwoBytes: chains('names.byFirstTwoBytes', 2 ** 16),
   };
-  // kdbush reads its index from an ArrayBuffer of its own.
-  const tree = column('positions', 'Uint8Array', lengthOf('positions'));
-  const positions = KDBush.from(tree.buffer.slice(tree.byteOffset, tree.byteOffset + tree.length));
+  const positions = KDBush.from(tree);
   if (positions.numItems !== count) throw broken(`its position index holds ${positions.numItems} places, not ${count}`);
   return { table, details, names: () => names, positions: () => positions };
 }
