@@ -11,9 +11,9 @@ import { GEONAMES_FILES, type PlaceTable } from './place-table.js';
 /**
  * GeoNames' places as the gazetteer holds them (the table, its details, the name and position
  * indexes), written by `npm run build` into one file beside the built module
- * (scripts/geonames-snapshot.js), so that the first search of places reads some 25 MB of columns
- * instead of parsing GeoNames' 200k lines and building its indexes: a second of one core on the
- * 2-core machines we measure on (see docs/benchmarks.md). Nothing is downloaded: the snapshot is
+ * (scripts/geonames-snapshot.js), so that the first search of places reads 27 MB of columns
+ * instead of parsing GeoNames' 200k lines and building its indexes: about 0.05 s rather than 1.2 s
+ * on the 2-core machines we measure on (see docs/families/location.md). Nothing is downloaded: the snapshot is
  * made of the installed packages, and records each file it was made of by its size and its
  * package's version, so that data updated without a build is read again from the packages.
  * src/ has no snapshot: the tests that import it parse the packages.
@@ -78,7 +78,7 @@ async function packageVersionOf(file: string): Promise<string> {
   }
 }
 
-/** Every column of the data, by the name the snapshot gives it. */
+/** Every column of the data, by the name the snapshot gives it; the position index last, as the reader reads it apart. */
 function columnsOf({ table, details, names, positions }: GeoNames): Record<string, Column> {
   const index = names();
   const alternates = details.alternates;
