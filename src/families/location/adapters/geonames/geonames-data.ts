@@ -37,7 +37,7 @@ export const withIndexes = (table: PlaceTable, details: PlaceNames): GeoNames =>
 });
 
 /** The places' positions in a k-d tree, as degrees of longitude (x) and latitude (y). */
-export function buildPositionIndex(table: PlaceTable): KDBush {
+function buildPositionIndex(table: PlaceTable): KDBush {
   const index = new KDBush(table.count);
   for (let id = 0; id < table.count; id++) index.add(table.lonE5[id]! / 1e5, table.latE5[id]! / 1e5);
   return index.finish();
