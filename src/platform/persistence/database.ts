@@ -5,6 +5,7 @@ import type { DependencyCheck } from '../health/ports.js';
 import { LruCache } from '../caching/lru-cache.js';
 import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { migrationSourceOf, type Migration } from './migrations.js';
+import { BetterSqlite3ClientWritingLimitOne } from './sqlite-client.js';
 
 export type DatabaseSettings = (
   | { readonly client: 'sqlite'; readonly filename: string; readonly synchronous?: 'full' | 'normal' }
@@ -89,7 +90,7 @@ export function openDatabase(settings: DatabaseSettings, warn: DatabaseWarnings 
   if (settings.client === 'sqlite') {
     if (settings.filename !== ':memory:') mkdirSync(dirname(settings.filename), { recursive: true });
     return knex({
-      client: 'better-sqlite3',
+      client: BetterSqlite3ClientWritingLimitOne,
       connection: { filename: settings.filename },
       useNullAsDefault: true,
       acquireConnectionTimeout: timeoutMs,

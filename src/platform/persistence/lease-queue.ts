@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { firstRow } from './first-row.js';
 
 /**
  * The durable work queue's claim, shared by every queue the service keeps in its database (the
@@ -38,7 +37,7 @@ export const dueRows = (db: Knex | Knex.Transaction, queue: LeaseQueue, now: num
 
 /** Whether any row is due: a read, without the write lock (SQLite's one writer) or a transaction. */
 export const anyDue = async (db: Knex, queue: LeaseQueue, now: number): Promise<boolean> =>
-  (await firstRow(dueRows(db, queue, now).first('id'))) !== undefined;
+  (await dueRows(db, queue, now).first('id')) !== undefined;
 
 /**
  * Takes up to `limit` due rows for `worker` until `leaseUntil`, in one

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { firstRow } from './first-row.js';
 
 /**
  * A secret made once for every instance and kept in a row of `table` (its `secret` column,
@@ -28,8 +27,7 @@ export class StoredSecret {
 
   private async readOrMake(): Promise<Buffer> {
     const key = { [this.row.column]: this.row.value };
-    const read = async () =>
-      (await firstRow(this.db(this.table).where(key).first('secret'))) as { secret: string } | undefined;
+    const read = async () => (await this.db(this.table).where(key).first('secret')) as { secret: string } | undefined;
     if ((await read()) === undefined)
       await this.db(this.table)
         .insert({ ...key, secret: randomBytes(32).toString('base64') })

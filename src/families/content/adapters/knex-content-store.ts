@@ -4,7 +4,6 @@ import { byKindCategoryId, type ContentEntry, type ContentKind } from '../domain
 import { searchKeysOf } from '../domain/content-search.js';
 import type { AuthorCount, CategoryCount, ContentFilter, ContentPageQuery, ContentStore } from '../domain/ports.js';
 import { toNumber } from '../../../platform/persistence/columns.js';
-import { firstRow } from '../../../platform/persistence/first-row.js';
 
 export const CONTENT_TABLE = 'content_entries';
 /** The secret listing cursors are signed with (one row), made on first use. */
@@ -106,7 +105,7 @@ export class KnexContentStore implements ContentStore {
   }
 
   async count(kind: ContentKind, category: string): Promise<number> {
-    const row = (await firstRow(this.db(CONTENT_TABLE).where({ kind, category }).count({ count: '*' }).first())) as
+    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).count({ count: '*' }).first()) as
       { count: number | string } | undefined;
     return toNumber(row?.count ?? 0);
   }
@@ -123,9 +122,8 @@ export class KnexContentStore implements ContentStore {
   }
 
   async nth(kind: ContentKind, category: string, index: number): Promise<ContentEntry | undefined> {
-    const row = (await firstRow(
-      this.db(CONTENT_TABLE).where({ kind, category }).orderBy('id').offset(index).first(),
-    )) as ContentRow | undefined;
+    const row = (await this.db(CONTENT_TABLE).where({ kind, category }).orderBy('id').offset(index).first()) as
+      ContentRow | undefined;
     return row ? toEntry(row) : undefined;
   }
 

@@ -39,7 +39,6 @@ import {
   type AttachmentRow,
   type MessageRow,
 } from './outbox-rows.js';
-import { firstRow } from '../../../platform/persistence/first-row.js';
 
 /** The outbox as a queue of the platform's kit: queued messages, due first, then oldest. */
 const MAIL_QUEUE: LeaseQueue = {
@@ -111,11 +110,11 @@ export class KnexOutbox implements Outbox {
     trx: Knex.Transaction,
     { scope, key, requestHash }: IdempotencyClaim,
   ): Promise<EnqueueOutcome | undefined> {
-    const earlier = (await firstRow(trx(MAIL_KEYS_TABLE).where({ scope, key }).first())) as
+    const earlier = (await trx(MAIL_KEYS_TABLE).where({ scope, key }).first()) as
       { request_hash: string; message_id: string } | undefined;
     if (earlier === undefined) return undefined;
     if (earlier.request_hash !== requestHash) return { kind: 'conflict' };
-    const first = (await firstRow(trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id'))) as {
+    const first = (await trx(MAIL_TABLE).where({ id: earlier.message_id }).first('id', 'message_id')) as {
       id: string;
       message_id: string;
     };
@@ -194,7 +193,7 @@ export class KnexOutbox implements Outbox {
   }
 
   async find(id: string): Promise<OutboxMessage | undefined> {
-    const row = (await firstRow(this.db(MAIL_TABLE).where({ id }).first())) as MessageRow | undefined;
+    const row = (await this.db(MAIL_TABLE).where({ id }).first()) as MessageRow | undefined;
     return row ? toMessage(row) : undefined;
   }
 
@@ -237,7 +236,7 @@ export class KnexOutbox implements Outbox {
 
   requeue(id: string, now: number): Promise<'queued' | 'not failed' | 'missing'> {
     return this.writes.run(async (trx) => {
-      const failed = (await firstRow(trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes'))) as
+      const failed = (await trx(MAIL_TABLE).where({ id, status: 'failed' }).first('recipient_outcomes')) as
         Pick<MessageRow, 'recipient_outcomes'> | undefined;
       if (failed !== undefined) {
         const recipient_outcomes =
@@ -249,7 +248,7 @@ export class KnexOutbox implements Outbox {
           .update({ status: 'queued', attempts: 0, next_attempt_at: now, recipient_outcomes, ...NO_LEASE });
         if (updated > 0) return 'queued';
       }
-      return (await firstRow(trx(MAIL_TABLE).where({ id }).first('id'))) ? 'not failed' : 'missing';
+      return (await trx(MAIL_TABLE).where({ id }).first('id')) ? 'not failed' : 'missing';
     }, 'durable');
   }
 }

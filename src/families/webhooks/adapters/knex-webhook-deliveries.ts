@@ -16,7 +16,6 @@ import {
   type WebhookDelivery,
 } from '../domain/delivery.js';
 import type { DeliveryClaim, DeliveryFilter, WebhookDeliveries } from '../domain/ports.js';
-import { firstRow } from '../../../platform/persistence/first-row.js';
 
 export const DELIVERIES_TABLE = 'webhook_deliveries';
 
@@ -97,9 +96,9 @@ export class KnexWebhookDeliveries implements WebhookDeliveries {
 
   async settle(id: string, worker: string, settlement: DeliverySettlement): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const held = (await firstRow(
-        trx(DELIVERIES_TABLE).where({ id, lease_owner: worker, status: 'queued' }).first('attempts'),
-      )) as Pick<DeliveryRow, 'attempts'> | undefined;
+      const held = (await trx(DELIVERIES_TABLE)
+        .where({ id, lease_owner: worker, status: 'queued' })
+        .first('attempts')) as Pick<DeliveryRow, 'attempts'> | undefined;
       if (held === undefined) return false;
       const attempts = [...(JSON.parse(held.attempts) as DeliveryAttempt[]), settlement.attempt];
       const updated = await trx(DELIVERIES_TABLE)
@@ -120,7 +119,7 @@ export class KnexWebhookDeliveries implements WebhookDeliveries {
   }
 
   async find(id: string): Promise<WebhookDelivery | undefined> {
-    const row = (await firstRow(this.db(DELIVERIES_TABLE).where({ id }).first())) as DeliveryRow | undefined;
+    const row = (await this.db(DELIVERIES_TABLE).where({ id }).first()) as DeliveryRow | undefined;
     return row && deliveryOf(row);
   }
 
@@ -144,7 +143,7 @@ export class KnexWebhookDeliveries implements WebhookDeliveries {
 
   async requeue(id: string, now: number): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      if ((await firstRow(trx(DELIVERIES_TABLE).where({ id }).first('id'))) === undefined) return false;
+      if ((await trx(DELIVERIES_TABLE).where({ id }).first('id')) === undefined) return false;
       await trx(DELIVERIES_TABLE)
         .where({ id })
         .whereNot({ status: 'queued' })

@@ -3,7 +3,6 @@ import { toBoolean, toNumber, toNumberOrNull } from '../../../platform/persisten
 import type { EndpointChanges, WebhookEndpoint } from '../domain/endpoint.js';
 import type { EventFilter } from '../domain/events.js';
 import type { WebhookEndpoints } from '../domain/ports.js';
-import { firstRow } from '../../../platform/persistence/first-row.js';
 
 export const ENDPOINTS_TABLE = 'webhook_endpoints';
 
@@ -66,7 +65,7 @@ export class KnexWebhookEndpoints implements WebhookEndpoints {
   }
 
   async find(id: string): Promise<WebhookEndpoint | undefined> {
-    const row = (await firstRow(this.db(ENDPOINTS_TABLE).where({ id }).first())) as EndpointRow | undefined;
+    const row = (await this.db(ENDPOINTS_TABLE).where({ id }).first()) as EndpointRow | undefined;
     return row && endpointOf(row);
   }
 
@@ -106,7 +105,7 @@ export class KnexWebhookEndpoints implements WebhookEndpoints {
     return this.db.transaction(async (trx) => {
       const changed = await trx(ENDPOINTS_TABLE).where({ id }).update(columns);
       if (changed === 0) return undefined;
-      return endpointOf((await firstRow(trx(ENDPOINTS_TABLE).where({ id }).first())) as EndpointRow);
+      return endpointOf((await trx(ENDPOINTS_TABLE).where({ id }).first()) as EndpointRow);
     });
   }
 

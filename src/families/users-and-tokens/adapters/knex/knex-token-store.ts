@@ -19,7 +19,6 @@ import { uniqueViolationColumn } from '../../../../platform/persistence/database
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
 import type { AuditEntry } from '../../../../domain/audit.js';
 import { appendAuditEntry } from '../../../../platform/audit/knex-audit-trail.js';
-import { firstRow } from '../../../../platform/persistence/first-row.js';
 
 interface TokenRow {
   id: string;
@@ -133,7 +132,7 @@ export class KnexTokenStore implements TokenStore {
           // deletion that comes later waits for this insert and then finds it among what hangs on it.
           const reading = trx('tokens').where({ id: record.issuedThrough }).select('id');
           const through = this.locksRows ? reading.forShare() : reading;
-          if ((await firstRow(through.first())) === undefined)
+          if ((await through.first()) === undefined)
             throw new InsertRefused({ inserted: false, refused: 'issuedThroughGone' });
         }
         if (maxLiveTokens !== undefined && (await liveTokensOf(trx, record.userId, record.createdAt)) > maxLiveTokens)
@@ -151,12 +150,12 @@ export class KnexTokenStore implements TokenStore {
   }
 
   async findBySecretHash(secretHash: string): Promise<TokenRecord | undefined> {
-    const row = await firstRow(this.db<TokenRow>('tokens').where({ secret_hash: secretHash }).first());
+    const row = await this.db<TokenRow>('tokens').where({ secret_hash: secretHash }).first();
     return row && toRecord(row);
   }
 
   async findById(id: string): Promise<TokenRecord | undefined> {
-    const row = await firstRow(this.db<TokenRow>('tokens').where({ id }).first());
+    const row = await this.db<TokenRow>('tokens').where({ id }).first();
     return row && toRecord(row);
   }
 
@@ -172,7 +171,7 @@ export class KnexTokenStore implements TokenStore {
     return this.db.transaction(async (trx) => {
       if ((await trx('tokens').where({ id }).update(columns)) === 0) return undefined;
       await appendAuditEntry(trx, audit);
-      const row = await firstRow(trx<TokenRow>('tokens').where({ id }).first());
+      const row = await trx<TokenRow>('tokens').where({ id }).first();
       return row && toRecord(row);
     });
   }
@@ -229,7 +228,7 @@ export class KnexTokenStore implements TokenStore {
           .whereNull('rotated_to')
           .update({ rotated_to: replacement.id, rotation_ends_at: endsAt });
         if (marked === 0) {
-          const exists = await firstRow(trx('tokens').where({ id: previousId }).first('id'));
+          const exists = await trx('tokens').where({ id: previousId }).first('id');
           return { rotated: false, refused: exists === undefined ? 'notFound' : 'alreadyRotated' } as const;
         }
         await trx('tokens').insert(toRow(replacement));
@@ -239,7 +238,7 @@ export class KnexTokenStore implements TokenStore {
         )
           throw refused;
         await appendAuditEntry(trx, audit);
-        const previous = await firstRow(trx<TokenRow>('tokens').where({ id: previousId }).first());
+        const previous = await trx<TokenRow>('tokens').where({ id: previousId }).first();
         return { rotated: true, previous: toRecord(previous!) } as const;
       })
       .catch((error: unknown) => {

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserListQuery, UserPosition } from '../../domain/users/ports.js';
 import { prefixUpperBound } from '../../domain/users/user-search.js';
-import { firstRow } from '../../../../platform/persistence/first-row.js';
 
 /** Every searched column, the username and the folded keys beside it (migration 0010), each with an index. */
 export const SEARCHED_COLUMNS = ['username', 'search_email', 'search_full_name', 'search_last_name'] as const;
@@ -88,12 +87,10 @@ export async function listUserRows<Row extends Position>(
   };
   /** The oldest of the `window` newest users after `from`; undefined when fewer are left. */
   const endOf = async (from: UserPosition | undefined, window: number): Promise<UserPosition | undefined> => {
-    const end = (await firstRow(
-      afterPosition(db('users').select('created_at', 'id'), from)
-        .orderByRaw(newestFirst)
-        .offset(window - 1)
-        .first(),
-    )) as Position | undefined;
+    const end = (await afterPosition(db('users').select('created_at', 'id'), from)
+      .orderByRaw(newestFirst)
+      .offset(window - 1)
+      .first()) as Position | undefined;
     return end && { createdAt: Number(end.created_at), id: end.id };
   };
 

@@ -11,7 +11,6 @@ import { deleteHangingOn, deleteTokensOfOrigin } from './knex-token-store.js';
 import type { AuditEntry } from '../../../../domain/audit.js';
 import { appendAuditEntry, insertWithAuditEntry } from '../../../../platform/audit/knex-audit-trail.js';
 import { holdAdvisoryLock } from '../../../../platform/persistence/advisory-locks.js';
-import { firstRow } from '../../../../platform/persistence/first-row.js';
 
 interface UserRow {
   id: string;
@@ -144,22 +143,22 @@ export class KnexUserStore implements UserStore {
   }
 
   async findById(id: string): Promise<User | undefined> {
-    const row = await firstRow(this.db<UserRow>('users').where({ id }).first());
+    const row = await this.db<UserRow>('users').where({ id }).first();
     return row && toUser(row);
   }
 
   async findByUid(uid: string): Promise<User | undefined> {
-    const row = await firstRow(this.db<UserRow>('users').where({ uid }).first());
+    const row = await this.db<UserRow>('users').where({ uid }).first();
     return row && toUser(row);
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    const row = await firstRow(this.db<UserRow>('users').where({ username }).first());
+    const row = await this.db<UserRow>('users').where({ username }).first();
     return row && toUser(row);
   }
 
   async findByEmail(email: string): Promise<User | undefined> {
-    const row = await firstRow(this.db<UserRow>('users').where({ email }).first());
+    const row = await this.db<UserRow>('users').where({ email }).first();
     return row && toUser(row);
   }
 
@@ -187,8 +186,8 @@ export class KnexUserStore implements UserStore {
       const updatedRows = await this.db.transaction(async (trx) => {
         // The user's row first, as token inserts for them lock it first: the two queue, never deadlock.
         const currentRow = await (this.locksRows
-          ? firstRow(trx<UserRow>('users').where({ id }).forUpdate().first())
-          : firstRow(trx<UserRow>('users').where({ id }).first()));
+          ? trx<UserRow>('users').where({ id }).forUpdate().first()
+          : trx<UserRow>('users').where({ id }).first());
         if (!currentRow) return 0;
         let searchColumns: SearchColumns | undefined;
         if (searched) {
