@@ -33,3 +33,10 @@ for (const { name, networks } of adapters) {
     });
   });
 }
+
+describe('ClientNetworks: the fallback that only compares names', () => {
+  it('refuses a narrower network than any a list names, which the arithmetic finds within it', () => {
+    expect(LISTED_NETWORKS_ONLY.within(['10.1.0.0/16'], ['10.0.0.0/8'])).to.equal(false);
+    expect(new IpClientNetworks().within(['10.1.0.0/16'], ['10.0.0.0/8'])).to.equal(true);
+  });
+});
